@@ -1,0 +1,38 @@
+#include "app/commands.h"
+#include "ui/mainwindow.h"
+
+#include <QApplication>
+
+#include <cstdio>
+#include <cstring>
+
+int main(int argc, char** argv)
+{
+    if (argc >= 2) {
+        const char* first = argv[1];
+        if (std::strcmp(first, "dump") == 0)
+            return hecscope::cli::dump(argc - 2, argv + 2);
+        if (std::strcmp(first, "-h") == 0 || std::strcmp(first, "--help") == 0)
+            return hecscope::cli::printUsage(false);
+        if (std::strcmp(first, "--version") == 0) {
+            std::puts("hecscope " HECSCOPE_VERSION);
+            return 0;
+        }
+        if (first[0] == '-' && first[1] != '\0') {
+            std::fprintf(stderr, "hecscope: unknown option %s\n\n", first);
+            return hecscope::cli::printUsage(true);
+        }
+        if (argc > 2) {
+            std::fprintf(stderr, "hecscope: unknown command or too many files: %s\n\n", argv[2]);
+            return hecscope::cli::printUsage(true);
+        }
+    }
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("Hecscope"));
+    QApplication::setOrganizationName(QStringLiteral("Hecscope"));
+    hecscope::MainWindow window;
+    window.show();
+    if (argc == 2)
+        window.openFile(QString::fromLocal8Bit(argv[1]));
+    return app.exec();
+}

@@ -1,0 +1,215 @@
+#include "core/timeorder.h"
+
+#include "core/recorddecoder.h"
+
+#include <algorithm>
+#include <map>
+
+namespace hecscope {
+namespace {
+
+constexpr size_t kScanChunk = 1 << 20;
+// Cursor buffers must hold any record (at most 65535 + 12 bytes). Few runs get
+// big buffers (fewer reads); many runs small ones, bounding memory.
+constexpr size_t kLargeCursorBuffer = 1 << 18;
+constexpr size_t kSmallCursorBuffer = 72 * 1024;
+constexpr size_t kManyRuns = 32;
+constexpr size_t kMaxRuns = 512; // beyond this, sort offsets instead
+
+class PieceCollector final : public EventSink {
+public:
+    PieceCollector(std::vector<Piece>& pieces, EventSink* observer)
+        : m_pieces(pieces), m_observer(observer)
+    {
+    }
+    void onHeader(const std::shared_ptr<const LogFormat>& format) override
+    {
+        if (m_observer)
+            m_observer->onHeader(format);
+    }
+    void onEvent(const Event& e) override
+    {
+        if (m_pieces.empty() || m_pieces.back().cap != e.cap || e.time < m_pieces.back().lastTime) {
+            m_pieces.push_back(Piece{e.offset, e.offset, e.time, e.time, e.cap});
+        }
+        Piece& p = m_pieces.back();
+        p.end = e.offset + e.recordSize;
+        p.lastTime = e.time;
+        if (m_observer)
+            m_observer->onEvent(e);
+    }
+
+private:
+    std::vector<Piece>& m_pieces;
+    EventSink* m_observer;
+};
+
+// Reads the records of one run (a list of pieces in file order) through a
+// private buffer. The current event points into that buffer and stays valid
+// until the next advance().
+class RunCursor {
+public:
+    RunCursor(ByteSource& source, const LogFormat& format, std::vector<const Piece*> pieces,
+              size_t bufferSize)
+        : m_source(source), m_format(format), m_pieces(std::move(pieces)), m_buffer(bufferSize)
+    {
+        m_pos = m_pieces.front()->begin;
+    }
+
+    const Event& event() const { return m_event; }
+
+    bool advance()
+    {
+        while (m_pos >= m_pieces[m_piece]->end) {
+            if (++m_piece == m_pieces.size())
+                return false;
+            m_pos = m_pieces[m_piece]->begin;
+        }
+        const uint64_t pieceEnd = m_pieces[m_piece]->end;
+        for (int attempt = 0; attempt < 2; ++attempt) {
+            const size_t at = size_t(m_pos - m_bufferStart);
+            const bool inBuffer = m_pos >= m_bufferStart && m_pos < m_bufferStart + m_bufferLength;
+            if (inBuffer) {
+                const RecordResult r = decodeRecord(m_format, m_buffer.data() + at,
+                                                    m_bufferLength - at, m_event);
+                if (r.status == RecordStatus::Ok) {
+                    m_event.offset = m_pos;
+                    m_event.cap = m_pieces[m_piece]->cap;
+                    m_pos += r.size;
+                    return true;
+                }
+            }
+            refill(pieceEnd);
+        }
+        return false; // the file changed under us; stop this run
+    }
+
+private:
+    void refill(uint64_t pieceEnd)
+    {
+        const size_t want = size_t(std::min<uint64_t>(m_buffer.size(), pieceEnd - m_pos));
+        m_bufferStart = m_pos;
+        m_bufferLength = m_source.read(m_pos, m_buffer.data(), want);
+    }
+
+    ByteSource& m_source;
+    const LogFormat& m_format;
+    std::vector<const Piece*> m_pieces;
+    size_t m_piece = 0;
+    uint64_t m_pos = 0;
+    std::vector<uint8_t> m_buffer;
+    uint64_t m_bufferStart = 0;
+    size_t m_bufferLength = 0;
+    Event m_event;
+};
+
+bool before(const Event& a, const Event& b)
+{
+    return a.time < b.time || (a.time == b.time && a.offset < b.offset);
+}
+
+// Groups pieces into runs: each run is a file-ordered chain of pieces of one
+// capability whose times never decrease across piece boundaries.
+std::vector<std::vector<const Piece*>> formRuns(const std::vector<Piece>& pieces)
+{
+    std::vector<std::vector<const Piece*>> runs;
+    std::map<uint16_t, size_t> openRun; // cap -> index of its latest run
+    for (const Piece& p : pieces) {
+        auto it = openRun.find(p.cap);
+        if (it != openRun.end() && runs[it->second].back()->lastTime <= p.firstTime) {
+            runs[it->second].push_back(&p);
+            continue;
+        }
+        runs.push_back({&p});
+        openRun[p.cap] = runs.size() - 1;
+    }
+    return runs;
+}
+
+void visitBySorting(ByteSource& source, const LogScan& scan, EventSink& sink)
+{
+    struct Entry {
+        uint64_t time;
+        uint64_t offset;
+        uint16_t cap;
+    };
+    std::vector<Entry> entries;
+    entries.reserve(scan.events);
+    std::vector<uint8_t> record(kSmallCursorBuffer);
+    Event e;
+    for (const Piece& p : scan.pieces) {
+        RunCursor cursor(source, *scan.format, {&p}, kSmallCursorBuffer);
+        while (cursor.advance())
+            entries.push_back({cursor.event().time, cursor.event().offset, p.cap});
+    }
+    std::stable_sort(entries.begin(), entries.end(),
+                     [](const Entry& a, const Entry& b) { return a.time < b.time; });
+    for (const Entry& en : entries) {
+        const size_t got = source.read(en.offset, record.data(), record.size());
+        if (decodeRecord(*scan.format, record.data(), got, e).status != RecordStatus::Ok)
+            continue;
+        e.offset = en.offset;
+        e.cap = en.cap;
+        sink.onEvent(e);
+    }
+}
+
+} // namespace
+
+LogScan scanLog(ByteSource& source, EventSink* observer)
+{
+    LogScan scan;
+    PieceCollector collector(scan.pieces, observer);
+    StreamDecoder decoder(collector);
+    std::vector<uint8_t> chunk(kScanChunk);
+    for (;;) {
+        const size_t got = source.read(scan.bytes, chunk.data(), chunk.size());
+        if (got == 0)
+            break;
+        scan.bytes += got;
+        if (!decoder.feed({chunk.data(), got}))
+            break;
+    }
+    decoder.finish();
+    scan.format = decoder.format();
+    scan.diagnostics = decoder.diagnostics();
+    scan.events = decoder.eventCount();
+    scan.hasError = decoder.hasError();
+    scan.truncated = decoder.truncated();
+    scan.ioError = source.error();
+    return scan;
+}
+
+void visitInTimeOrder(ByteSource& source, const LogScan& scan, EventSink& sink)
+{
+    if (!scan.format || scan.pieces.empty())
+        return;
+    auto runs = formRuns(scan.pieces);
+    if (runs.size() > kMaxRuns) {
+        visitBySorting(source, scan, sink);
+        return;
+    }
+    const size_t bufferSize = runs.size() <= kManyRuns ? kLargeCursorBuffer : kSmallCursorBuffer;
+    std::vector<std::unique_ptr<RunCursor>> cursors;
+    for (auto& run : runs) {
+        auto c = std::make_unique<RunCursor>(source, *scan.format, std::move(run), bufferSize);
+        if (c->advance())
+            cursors.push_back(std::move(c));
+    }
+    // Binary min-heap on (time, offset).
+    auto greater = [](const std::unique_ptr<RunCursor>& a, const std::unique_ptr<RunCursor>& b) {
+        return before(b->event(), a->event());
+    };
+    std::make_heap(cursors.begin(), cursors.end(), greater);
+    while (!cursors.empty()) {
+        std::pop_heap(cursors.begin(), cursors.end(), greater);
+        RunCursor& top = *cursors.back();
+        sink.onEvent(top.event());
+        if (top.advance())
+            std::push_heap(cursors.begin(), cursors.end(), greater);
+        else
+            cursors.pop_back();
+    }
+}
+
+} // namespace hecscope
