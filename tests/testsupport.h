@@ -1,0 +1,37 @@
+#pragma once
+
+#include "core/decoder.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+// Helpers shared by the tests: where the real logs are, and a canonical text
+// form of decoded events so that two decodes can be compared exactly.
+namespace hecscope::test {
+
+QString conformanceDir(); // ../shared/conformance, or empty when absent
+QStringList conformanceLogs(const QString& subdir); // absolute paths of *.eventlog
+QStringList testdataLogs();                         // testdata/logs/*.eventlog
+std::vector<uint8_t> readFile(const QString& path);
+std::string readText(const QString& path);
+
+// Everything a decode produced, in file order: one line per event with its
+// offset, size, capability and printed text; then the diagnostics.
+struct Decoded {
+    std::vector<std::string> events;
+    std::vector<Diagnostic> diagnostics;
+    bool sawDataEnd = false;
+};
+
+// Feeds `bytes` to a StreamDecoder in chunks of the given sizes (cycled;
+// empty = one chunk) and records the outcome.
+Decoded decodeInChunks(const std::vector<uint8_t>& bytes, const std::vector<size_t>& chunkSizes = {});
+
+// `hecscope dump` of in-memory bytes, as a string.
+std::string dumpBytes(const std::vector<uint8_t>& bytes, bool legacy = false);
+
+} // namespace hecscope::test

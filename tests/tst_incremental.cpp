@@ -1,0 +1,61 @@
+// The decoder takes bytes in chunks of any size: 1-byte and random-size feeds
+// must give exactly what one whole-buffer feed gives.
+#include "testsupport.h"
+
+#include <QFileInfo>
+#include <QRandomGenerator>
+#include <QTest>
+
+using namespace hecscope;
+using namespace hecscope::test;
+
+class TestIncremental : public QObject {
+    Q_OBJECT
+private slots:
+    void chunkedFeeds_data();
+    void chunkedFeeds();
+};
+
+void TestIncremental::chunkedFeeds_data()
+{
+    QTest::addColumn<QString>("log");
+    QStringList logs = conformanceLogs(QStringLiteral("ghc-events"))
+        + conformanceLogs(QStringLiteral("legacy")) + testdataLogs();
+    if (logs.isEmpty())
+        QSKIP("no eventlogs found");
+    for (const QString& log : logs)
+        QTest::newRow(qPrintable(QFileInfo(log).fileName())) << log;
+}
+
+void TestIncremental::chunkedFeeds()
+{
+    QFETCH(QString, log);
+    const std::vector<uint8_t> bytes = readFile(log);
+    QVERIFY(!bytes.empty());
+    const Decoded whole = decodeInChunks(bytes);
+    QVERIFY(!whole.events.empty());
+
+    // 1-byte chunks exercise every split point; skip it for the largest logs
+    // only to keep the suite quick (random chunks still cover them).
+    if (bytes.size() <= 4 * 1024 * 1024) {
+        const Decoded single = decodeInChunks(bytes, {1});
+        QCOMPARE(single.events.size(), whole.events.size());
+        QVERIFY(single.events == whole.events);
+        QVERIFY(single.diagnostics == whole.diagnostics);
+    }
+
+    QRandomGenerator rng(uint32_t(qHash(log)));
+    for (int round = 0; round < 3; ++round) {
+        std::vector<size_t> sizes(257);
+        for (size_t& s : sizes)
+            s = 1 + rng.bounded(round == 0 ? 16u : round == 1 ? 4096u : 300000u);
+        const Decoded chunked = decodeInChunks(bytes, sizes);
+        QCOMPARE(chunked.events.size(), whole.events.size());
+        QVERIFY(chunked.events == whole.events);
+        QVERIFY(chunked.diagnostics == whole.diagnostics);
+        QCOMPARE(chunked.sawDataEnd, whole.sawDataEnd);
+    }
+}
+
+QTEST_GUILESS_MAIN(TestIncremental)
+#include "tst_incremental.moc"
