@@ -1,35 +1,21 @@
 #include "core/textbuffer.h"
 
-#include <cstring>
+#include <algorithm>
 
 namespace hecscope {
-namespace {
 
-constexpr char kDigitPairs[] =
-    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-    "8081828384858687888990919293949596979899";
-
-} // namespace
-
-void TextBuffer::appendDecimal(uint64_t v)
+void TextBuffer::grow(size_t n)
 {
-    char buf[20];
-    char* end = buf + sizeof buf;
-    char* p = end;
-    while (v >= 100) {
-        const unsigned pair = unsigned(v % 100) * 2;
-        v /= 100;
-        p -= 2;
-        std::memcpy(p, kDigitPairs + pair, 2);
-    }
-    if (v >= 10) {
-        p -= 2;
-        std::memcpy(p, kDigitPairs + v * 2, 2);
-    } else {
-        *--p = char('0' + v);
-    }
-    m_text.append(p, size_t(end - p));
+    const size_t used = size();
+    const size_t capacity = size_t(m_capacityEnd - m_begin);
+    const size_t wanted = std::max(used + n, capacity * 2);
+    auto storage = std::make_unique<char[]>(wanted);
+    if (used > 0)
+        std::memcpy(storage.get(), m_begin, used);
+    m_storage = std::move(storage);
+    m_begin = m_storage.get();
+    m_end = m_begin + used;
+    m_capacityEnd = m_begin + wanted;
 }
 
 void TextBuffer::appendHex(uint64_t v)
@@ -41,7 +27,7 @@ void TextBuffer::appendHex(uint64_t v)
         *--p = "0123456789abcdef"[v & 15];
         v >>= 4;
     } while (v != 0);
-    m_text.append(p, size_t(end - p));
+    append(std::string_view(p, size_t(end - p)));
 }
 
 } // namespace hecscope

@@ -196,19 +196,33 @@ void visitInTimeOrder(ByteSource& source, const LogScan& scan, EventSink& sink)
         if (c->advance())
             cursors.push_back(std::move(c));
     }
-    // Binary min-heap on (time, offset).
+    // Min-heap on (time, offset) of the runs not being read. The current run
+    // keeps delivering while its next event precedes the heap's smallest, so
+    // the common case costs one comparison per event.
     auto greater = [](const std::unique_ptr<RunCursor>& a, const std::unique_ptr<RunCursor>& b) {
         return before(b->event(), a->event());
     };
     std::make_heap(cursors.begin(), cursors.end(), greater);
-    while (!cursors.empty()) {
+    auto popSmallest = [&] {
         std::pop_heap(cursors.begin(), cursors.end(), greater);
-        RunCursor& top = *cursors.back();
-        sink.onEvent(top.event());
-        if (top.advance())
+        auto c = std::move(cursors.back());
+        cursors.pop_back();
+        return c;
+    };
+    if (cursors.empty())
+        return;
+    std::unique_ptr<RunCursor> current = popSmallest();
+    for (;;) {
+        sink.onEvent(current->event());
+        if (!current->advance()) {
+            if (cursors.empty())
+                return;
+            current = popSmallest();
+        } else if (!cursors.empty() && before(cursors.front()->event(), current->event())) {
+            cursors.push_back(std::move(current));
             std::push_heap(cursors.begin(), cursors.end(), greater);
-        else
-            cursors.pop_back();
+            current = popSmallest();
+        }
     }
 }
 

@@ -70,7 +70,7 @@ public:
         text.appendDecimal(e.recordSize);
         text.append(' ');
         m_printer->printEvent(e, text);
-        m_out.events.push_back(text.text());
+        m_out.events.emplace_back(text.text());
     }
 
 private:
