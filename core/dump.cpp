@@ -1,13 +1,33 @@
 #include "core/dump.h"
 
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
+
 namespace hecscope {
 namespace {
 
 constexpr size_t kFlushSize = 1 << 20;
+constexpr uint64_t kSliceBytes = 2 << 20; // log bytes per parallel slice
 
 class PrintingSink final : public EventSink {
 public:
-    PrintingSink(const EventPrinter& printer, const TextWriter& write)
+    explicit PrintingSink(const EventPrinter& printer) : m_printer(printer) {}
+    void onEvent(const Event& e) override { m_printer.printEvent(e, m_out); }
+    TextBuffer& out() { return m_out; }
+
+private:
+    const EventPrinter& m_printer;
+    TextBuffer m_out;
+};
+
+// Prints sequentially, flushing every megabyte.
+class StreamingSink final : public EventSink {
+public:
+    StreamingSink(const EventPrinter& printer, const TextWriter& write)
         : m_printer(printer), m_write(write)
     {
         m_out.reserve(kFlushSize + (1 << 17));
@@ -33,17 +53,96 @@ private:
     bool m_ok = true;
 };
 
+// Slices [b[i-1], b[i]) are printed by workers into their own buffers; the
+// calling thread writes them in order. Workers stay at most `threads` slices
+// ahead of the writer, which bounds the text held in memory.
+void dumpSlices(ByteSource& source, const TimeOrder& order, const EventPrinter& printer,
+                const std::vector<uint64_t>& boundaries, unsigned threads, const TextWriter& write,
+                TextBuffer& head)
+{
+    const size_t slices = boundaries.size() + 1;
+    auto sliceFrom = [&](size_t i) { return i == 0 ? uint64_t(0) : boundaries[i - 1]; };
+    auto sliceTo = [&](size_t i) { return i + 1 == slices ? UINT64_MAX : boundaries[i]; };
+
+    std::mutex mutex;
+    std::condition_variable changed;
+    std::vector<std::unique_ptr<PrintingSink>> done(slices);
+    size_t nextSlice = 0;
+    size_t written = 0;
+    bool stop = false;
+
+    auto worker = [&] {
+        for (;;) {
+            size_t i;
+            {
+                std::unique_lock lock(mutex);
+                changed.wait(lock, [&] { return stop || nextSlice < written + threads; });
+                if (stop || nextSlice == slices)
+                    return;
+                i = nextSlice++;
+            }
+            auto sink = std::make_unique<PrintingSink>(printer);
+            order.visit(source, *sink, sliceFrom(i), sliceTo(i));
+            {
+                std::lock_guard lock(mutex);
+                done[i] = std::move(sink);
+            }
+            changed.notify_all();
+        }
+    };
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < threads; ++t)
+        pool.emplace_back(worker);
+
+    bool ok = write(head.text());
+    head.clear();
+    for (size_t i = 0; i < slices; ++i) {
+        std::unique_ptr<PrintingSink> sink;
+        {
+            std::unique_lock lock(mutex);
+            changed.wait(lock, [&] { return done[i] != nullptr; });
+            sink = std::move(done[i]);
+        }
+        ok = ok && write(sink->out().text());
+        sink.reset();
+        {
+            std::lock_guard lock(mutex);
+            ++written;
+            stop = !ok;
+        }
+        changed.notify_all();
+        if (!ok)
+            break;
+    }
+    {
+        std::lock_guard lock(mutex);
+        stop = true;
+    }
+    changed.notify_all();
+    for (auto& t : pool)
+        t.join();
+}
+
 } // namespace
 
-LogScan dumpLog(ByteSource& source, const TextWriter& write, PrinterStyle style)
+LogScan dumpLog(ByteSource& source, const TextWriter& write, PrinterStyle style, unsigned threads)
 {
     LogScan scan = scanLog(source);
     if (!scan.format)
         return scan;
     const EventPrinter printer(*scan.format, style);
-    PrintingSink sink(printer, write);
+    const TimeOrder order(scan);
+    if (threads == 0)
+        threads = std::clamp(std::thread::hardware_concurrency(), 1u, 4u);
+    const std::vector<uint64_t> boundaries = order.sliceBoundaries(kSliceBytes);
+
+    StreamingSink sink(printer, write);
     printer.printHeader(sink.out());
-    visitInTimeOrder(source, scan, sink);
+    if (threads > 1 && !boundaries.empty()) {
+        dumpSlices(source, order, printer, boundaries, threads, write, sink.out());
+    } else {
+        order.visit(source, sink);
+    }
     EventPrinter::printFooter(sink.out());
     sink.flush();
     return scan;

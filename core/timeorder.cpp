@@ -9,6 +9,7 @@ namespace hecscope {
 namespace {
 
 constexpr size_t kScanChunk = 1 << 20;
+constexpr uint64_t kCheckpointSpacing = 64 * 1024; // bytes between checkpoints
 // Cursor buffers must hold any record (at most 65535 + 12 bytes). Few runs get
 // big buffers (fewer reads); many runs small ones, bounding memory.
 constexpr size_t kLargeCursorBuffer = 1 << 18;
@@ -18,10 +19,7 @@ constexpr size_t kMaxRuns = 512; // beyond this, sort offsets instead
 
 class PieceCollector final : public EventSink {
 public:
-    PieceCollector(std::vector<Piece>& pieces, EventSink* observer)
-        : m_pieces(pieces), m_observer(observer)
-    {
-    }
+    PieceCollector(LogScan& scan, EventSink* observer) : m_scan(scan), m_observer(observer) {}
     void onHeader(const std::shared_ptr<const LogFormat>& format) override
     {
         if (m_observer)
@@ -29,10 +27,18 @@ public:
     }
     void onEvent(const Event& e) override
     {
-        if (m_pieces.empty() || m_pieces.back().cap != e.cap || e.time < m_pieces.back().lastTime) {
-            m_pieces.push_back(Piece{e.offset, e.offset, e.time, e.time, e.cap});
+        auto& pieces = m_scan.pieces;
+        if (pieces.empty() || pieces.back().cap != e.cap || e.time < pieces.back().lastTime) {
+            pieces.push_back(Piece{e.offset, e.offset, e.time, e.time, e.cap,
+                                   uint32_t(m_scan.checkpoints.size()), 0});
+            m_nextCheckpoint = e.offset;
         }
-        Piece& p = m_pieces.back();
+        Piece& p = pieces.back();
+        if (e.offset >= m_nextCheckpoint) {
+            m_scan.checkpoints.push_back({e.time, e.offset});
+            ++p.checkpointCount;
+            m_nextCheckpoint = e.offset + kCheckpointSpacing;
+        }
         p.end = e.offset + e.recordSize;
         p.lastTime = e.time;
         if (m_observer)
@@ -40,8 +46,9 @@ public:
     }
 
 private:
-    std::vector<Piece>& m_pieces;
+    LogScan& m_scan;
     EventSink* m_observer;
+    uint64_t m_nextCheckpoint = 0;
 };
 
 // Reads the records of one run (a list of pieces in file order) through a
@@ -49,14 +56,35 @@ private:
 // until the next advance().
 class RunCursor {
 public:
-    RunCursor(ByteSource& source, const LogFormat& format, std::vector<const Piece*> pieces,
+    RunCursor(ByteSource& source, const LogScan& scan, const std::vector<const Piece*>& pieces,
               size_t bufferSize)
-        : m_source(source), m_format(format), m_pieces(std::move(pieces)), m_buffer(bufferSize)
+        : m_source(source), m_scan(scan), m_pieces(pieces), m_buffer(bufferSize)
     {
         m_pos = m_pieces.front()->begin;
     }
 
     const Event& event() const { return m_event; }
+
+    // Positions the cursor on the run's first event with time >= `time`.
+    bool seek(uint64_t time)
+    {
+        while (m_piece < m_pieces.size() && m_pieces[m_piece]->lastTime < time)
+            ++m_piece;
+        if (m_piece == m_pieces.size())
+            return false;
+        const Piece& p = *m_pieces[m_piece];
+        m_pos = p.begin;
+        const Checkpoint* cps = m_scan.checkpoints.data() + p.firstCheckpoint;
+        const Checkpoint* last = std::lower_bound(
+            cps, cps + p.checkpointCount, time,
+            [](const Checkpoint& c, uint64_t t) { return c.time < t; });
+        if (last != cps)
+            m_pos = (last - 1)->offset;
+        while (advance())
+            if (m_event.time >= time)
+                return true;
+        return false;
+    }
 
     bool advance()
     {
@@ -68,9 +96,8 @@ public:
         const uint64_t pieceEnd = m_pieces[m_piece]->end;
         for (int attempt = 0; attempt < 2; ++attempt) {
             const size_t at = size_t(m_pos - m_bufferStart);
-            const bool inBuffer = m_pos >= m_bufferStart && m_pos < m_bufferStart + m_bufferLength;
-            if (inBuffer) {
-                const RecordResult r = decodeRecord(m_format, m_buffer.data() + at,
+            if (m_pos >= m_bufferStart && m_pos < m_bufferStart + m_bufferLength) {
+                const RecordResult r = decodeRecord(*m_scan.format, m_buffer.data() + at,
                                                     m_bufferLength - at, m_event);
                 if (r.status == RecordStatus::Ok) {
                     m_event.offset = m_pos;
@@ -81,7 +108,9 @@ public:
             }
             refill(pieceEnd);
         }
-        return false; // the file changed under us; stop this run
+        m_piece = m_pieces.size() - 1; // the file changed under us: end this run
+        m_pos = pieceEnd;
+        return false;
     }
 
 private:
@@ -93,8 +122,8 @@ private:
     }
 
     ByteSource& m_source;
-    const LogFormat& m_format;
-    std::vector<const Piece*> m_pieces;
+    const LogScan& m_scan;
+    const std::vector<const Piece*>& m_pieces;
     size_t m_piece = 0;
     uint64_t m_pos = 0;
     std::vector<uint8_t> m_buffer;
@@ -135,15 +164,16 @@ void visitBySorting(ByteSource& source, const LogScan& scan, EventSink& sink)
     };
     std::vector<Entry> entries;
     entries.reserve(scan.events);
-    std::vector<uint8_t> record(kSmallCursorBuffer);
-    Event e;
     for (const Piece& p : scan.pieces) {
-        RunCursor cursor(source, *scan.format, {&p}, kSmallCursorBuffer);
+        const std::vector<const Piece*> one{&p};
+        RunCursor cursor(source, scan, one, kSmallCursorBuffer);
         while (cursor.advance())
             entries.push_back({cursor.event().time, cursor.event().offset, p.cap});
     }
     std::stable_sort(entries.begin(), entries.end(),
                      [](const Entry& a, const Entry& b) { return a.time < b.time; });
+    std::vector<uint8_t> record(kSmallCursorBuffer);
+    Event e;
     for (const Entry& en : entries) {
         const size_t got = source.read(en.offset, record.data(), record.size());
         if (decodeRecord(*scan.format, record.data(), got, e).status != RecordStatus::Ok)
@@ -159,7 +189,7 @@ void visitBySorting(ByteSource& source, const LogScan& scan, EventSink& sink)
 LogScan scanLog(ByteSource& source, EventSink* observer)
 {
     LogScan scan;
-    PieceCollector collector(scan.pieces, observer);
+    PieceCollector collector(scan, observer);
     StreamDecoder decoder(collector);
     std::vector<uint8_t> chunk(kScanChunk);
     for (;;) {
@@ -180,20 +210,34 @@ LogScan scanLog(ByteSource& source, EventSink* observer)
     return scan;
 }
 
-void visitInTimeOrder(ByteSource& source, const LogScan& scan, EventSink& sink)
+TimeOrder::TimeOrder(const LogScan& scan)
+    : m_scan(scan)
+    , m_runs(formRuns(scan.pieces))
 {
-    if (!scan.format || scan.pieces.empty())
+}
+
+TimeOrder::~TimeOrder() = default;
+
+bool TimeOrder::supportsRanges() const
+{
+    return m_runs.size() <= kMaxRuns;
+}
+
+void TimeOrder::visit(ByteSource& source, EventSink& sink, uint64_t from, uint64_t to) const
+{
+    if (!m_scan.format || m_runs.empty() || from >= to)
         return;
-    auto runs = formRuns(scan.pieces);
-    if (runs.size() > kMaxRuns) {
-        visitBySorting(source, scan, sink);
+    if (!supportsRanges()) {
+        visitBySorting(source, m_scan, sink);
         return;
     }
-    const size_t bufferSize = runs.size() <= kManyRuns ? kLargeCursorBuffer : kSmallCursorBuffer;
+    const size_t bufferSize = m_runs.size() <= kManyRuns ? kLargeCursorBuffer : kSmallCursorBuffer;
     std::vector<std::unique_ptr<RunCursor>> cursors;
-    for (auto& run : runs) {
-        auto c = std::make_unique<RunCursor>(source, *scan.format, std::move(run), bufferSize);
-        if (c->advance())
+    for (const auto& run : m_runs) {
+        if (run.back()->lastTime < from || run.front()->firstTime >= to)
+            continue;
+        auto c = std::make_unique<RunCursor>(source, m_scan, run, bufferSize);
+        if (c->seek(from) && c->event().time < to)
             cursors.push_back(std::move(c));
     }
     // Min-heap on (time, offset) of the runs not being read. The current run
@@ -214,7 +258,7 @@ void visitInTimeOrder(ByteSource& source, const LogScan& scan, EventSink& sink)
     std::unique_ptr<RunCursor> current = popSmallest();
     for (;;) {
         sink.onEvent(current->event());
-        if (!current->advance()) {
+        if (!current->advance() || current->event().time >= to) {
             if (cursors.empty())
                 return;
             current = popSmallest();
@@ -224,6 +268,29 @@ void visitInTimeOrder(ByteSource& source, const LogScan& scan, EventSink& sink)
             current = popSmallest();
         }
     }
+}
+
+std::vector<uint64_t> TimeOrder::sliceBoundaries(uint64_t sliceBytes) const
+{
+    if (!supportsRanges() || m_scan.bytes <= sliceBytes)
+        return {};
+    // Each checkpoint stands for about kCheckpointSpacing bytes of records.
+    std::vector<uint64_t> times;
+    times.reserve(m_scan.checkpoints.size());
+    for (const Checkpoint& c : m_scan.checkpoints)
+        times.push_back(c.time);
+    std::sort(times.begin(), times.end());
+    const size_t step = std::max<size_t>(1, size_t(sliceBytes / kCheckpointSpacing));
+    std::vector<uint64_t> out;
+    for (size_t i = step; i < times.size(); i += step)
+        if (times[i] > 0 && (out.empty() || times[i] > out.back()))
+            out.push_back(times[i]);
+    return out;
+}
+
+void visitInTimeOrder(ByteSource& source, const LogScan& scan, EventSink& sink)
+{
+    TimeOrder(scan).visit(source, sink);
 }
 
 } // namespace hecscope

@@ -9,6 +9,13 @@
 
 namespace hecscope {
 
+// A record whose position lets a reader start mid-piece: every event before
+// it in its piece has a time <= `time`.
+struct Checkpoint {
+    uint64_t time = 0;   // ns
+    uint64_t offset = 0; // byte offset of the record
+};
+
 // A contiguous byte range of records with one capability whose timestamps
 // never decrease. GHC writes per-capability blocks already in time order, so
 // a log is a handful of such pieces per block.
@@ -18,6 +25,8 @@ struct Piece {
     uint64_t firstTime = 0;
     uint64_t lastTime = 0;
     uint16_t cap = kNoCap;
+    uint32_t firstCheckpoint = 0; // index into LogScan::checkpoints
+    uint32_t checkpointCount = 0;
 };
 
 // The result of one sequential pass over a log: its format, diagnostics and
@@ -27,6 +36,7 @@ struct LogScan {
     std::shared_ptr<const LogFormat> format; // null when the header failed
     std::vector<Diagnostic> diagnostics;
     std::vector<Piece> pieces;
+    std::vector<Checkpoint> checkpoints; // about one per 64 KiB of each piece
     uint64_t events = 0;
     uint64_t bytes = 0; // bytes read
     bool hasError = false;
@@ -38,11 +48,32 @@ struct LogScan {
 // every event in file order too.
 LogScan scanLog(ByteSource& source, EventSink* observer = nullptr);
 
-// Delivers every event of a scanned log to `sink` ordered by timestamp, ties
-// in file order (exactly a stable sort, as `ghc-events show` prints), by a
-// k-way merge of the time-ordered runs the pieces form. Memory stays small
-// and independent of the log's size unless the log is pathologically
-// unordered, in which case it falls back to sorting event offsets.
+// Reads a scanned log's events in timestamp order, ties in file order
+// (exactly a stable sort, as `ghc-events show` prints), by a k-way merge of
+// the time-ordered runs its pieces form. Memory stays small and independent
+// of the log's size. Immutable after construction: several threads may visit
+// different time ranges at once (the ByteSource must allow concurrent reads).
+class TimeOrder {
+public:
+    explicit TimeOrder(const LogScan& scan);
+    ~TimeOrder();
+
+    // False for pathologically unordered logs (too many runs to merge):
+    // only whole-log visits are possible then, by sorting event offsets.
+    bool supportsRanges() const;
+    // Delivers the events whose time is in [from, to).
+    void visit(ByteSource& source, EventSink& sink, uint64_t from = 0,
+               uint64_t to = UINT64_MAX) const;
+    // Increasing times that cut the log into slices of about `sliceBytes`
+    // bytes each; empty when one slice suffices.
+    std::vector<uint64_t> sliceBoundaries(uint64_t sliceBytes) const;
+
+private:
+    const LogScan& m_scan;
+    std::vector<std::vector<const Piece*>> m_runs;
+};
+
+// Whole-log convenience: TimeOrder(scan).visit(source, sink).
 void visitInTimeOrder(ByteSource& source, const LogScan& scan, EventSink& sink);
 
 } // namespace hecscope
