@@ -100,14 +100,14 @@ Decoded decodeInChunks(const std::vector<uint8_t>& bytes, const std::vector<size
     return out;
 }
 
-std::string dumpBytes(const std::vector<uint8_t>& bytes, bool legacy)
+std::string dumpBytes(const std::vector<uint8_t>& bytes, bool legacy, unsigned threads)
 {
     MemorySource source(bytes);
     std::string text;
     dumpLog(source, [&](std::string_view chunk) {
         text.append(chunk);
         return true;
-    }, legacy ? PrinterStyle::Legacy : PrinterStyle::Head);
+    }, legacy ? PrinterStyle::Legacy : PrinterStyle::Head, threads);
     return text;
 }
 

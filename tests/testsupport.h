@@ -31,7 +31,7 @@ struct Decoded {
 // empty = one chunk) and records the outcome.
 Decoded decodeInChunks(const std::vector<uint8_t>& bytes, const std::vector<size_t>& chunkSizes = {});
 
-// `hecscope dump` of in-memory bytes, as a string.
-std::string dumpBytes(const std::vector<uint8_t>& bytes, bool legacy = false);
+// `hecscope dump` of in-memory bytes, as a string. `threads` as in dumpLog.
+std::string dumpBytes(const std::vector<uint8_t>& bytes, bool legacy = false, unsigned threads = 0);
 
 } // namespace hecscope::test

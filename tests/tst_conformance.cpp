@@ -2,6 +2,8 @@
 // output of real eventlogs from many GHC versions (../shared/conformance).
 #include "testsupport.h"
 
+#include "core/synthetic.h"
+
 #include <QFileInfo>
 #include <QTest>
 
@@ -64,6 +66,8 @@ private slots:
     void legacyDump_data();
     void legacyDump();
     void truncatedLegacyLogIsAPrefix();
+    void parallelDumpEqualsSequential_data();
+    void parallelDumpEqualsSequential();
 };
 
 void TestConformance::headDump_data()
@@ -154,6 +158,36 @@ void TestConformance::truncatedLegacyLogIsAPrefix()
     QCOMPARE(part.diagnostics[0].kind, DiagnosticKind::TruncatedEvent);
     QCOMPARE(part.diagnostics[0].offset, uint64_t(10237));
     QVERIFY(!part.diagnostics[0].isError());
+}
+
+void TestConformance::parallelDumpEqualsSequential_data()
+{
+    QTest::addColumn<QString>("log");
+    QTest::addColumn<int>("cutAt"); // 0: whole file; else keep this many bytes
+    QTest::newRow("synthetic 24 MB") << QString() << 0;
+    QTest::newRow("synthetic 24 MB, truncated") << QString() << 17000003;
+    const QString dir = conformanceDir();
+    if (!dir.isEmpty())
+        QTest::newRow("stop.hT") << dir + QStringLiteral("/ghc-events/stop.hT.eventlog") << 0;
+    for (const QString& log : testdataLogs())
+        QTest::newRow(qPrintable(QFileInfo(log).fileName())) << log << 0;
+}
+
+// The dump prints time slices on several threads; the text must be exactly
+// that of one thread merging everything, and (for the real log) the reference.
+void TestConformance::parallelDumpEqualsSequential()
+{
+    QFETCH(QString, log);
+    QFETCH(int, cutAt);
+    std::vector<uint8_t> bytes = log.isEmpty() ? synthesizeSchedulerLog(24u << 20, 3, 11) : readFile(log);
+    if (cutAt > 0)
+        bytes.resize(size_t(cutAt));
+    const std::string sequential = dumpBytes(bytes, false, 1);
+    QVERIFY(sequential.size() > 1000);
+    QVERIFY(dumpBytes(bytes, false, 2) == sequential);
+    QVERIFY(dumpBytes(bytes, false, 3) == sequential);
+    if (log.endsWith(QStringLiteral("stop.hT.eventlog")))
+        QVERIFY(sequential == readText(log + QStringLiteral(".reference")));
 }
 
 QTEST_GUILESS_MAIN(TestConformance)
