@@ -111,6 +111,7 @@ void MainWindow::showSummary(const LogSummary& s)
     QVector<double> x(s.bucketCounts.size());
     for (int i = 0; i < x.size(); ++i)
         x[i] = double(i) * double(s.bucketWidthNs) / 1e9;
+    m_plot->yAxis->setLabel(tr("events per %1 µs").arg(double(s.bucketWidthNs) / 1e3));
     m_plot->graph(0)->setData(x, s.bucketCounts, true);
     m_plot->rescaleAxes();
     m_plot->xAxis->setRange(double(s.startNs) / 1e9, double(s.endNs) / 1e9);
