@@ -1,0 +1,272 @@
+#!/usr/bin/env bash
+# Regenerates Hecscope's real test eventlogs (testdata/logs/) from the Haskell
+# programs in testdata/programs/, or produces a big benchmark log.
+#
+# Usage:
+#   generate.sh                   compile, regenerate every log in logs/, then --check
+#   generate.sh --check           only verify the committed logs (exist, non-empty,
+#                                 'hdrb' magic; full container parse if python3 exists)
+#   generate.sh big [OUT] [MIN_MB]
+#                                 compile biglog.hs and write a log of at least
+#                                 MIN_MB MiB (default 260) to OUT
+#                                 (default ${TMPDIR:-/tmp}/hecscope-big.eventlog).
+#                                 Never written into the repository by default.
+#   generate.sh --help
+#
+# Environment: GHC (default: ghc), BIG_N (capabilities for `big`, default 2).
+#
+# Written for GHC 9.0.2 (Debian 12: ghc, ghc-prof, libghc-parallel-dev,
+# libghc-parallel-prof). Notes on that RTS, checked with `+RTS -?`:
+#   * -ol<file> exists and chooses the eventlog file name (used below).
+#   * -l[flags]: the default classes are 's g p u' (scheduler, GC/heap, sampled
+#     spark counters, user events); -lf = the defaults *plus* 'f', full spark
+#     events (create/run/steal/fizzle/dud/GC'd per spark); -ln adds the
+#     non-moving GC heap census events.
+#   * The non-moving collector is selected with --nonmoving-gc (-xn is an
+#     alias in 9.0). We use --nonmoving-gc. It cannot be combined with heap
+#     profiling: `--nonmoving-gc -hT` aborts with "internal error: The
+#     non-moving collector doesn't support profiling", so the non-moving log
+#     has no heap profile.
+#   * -hT works in a non-profiled build; heap samples go to the eventlog with
+#     -l and a <prog>.hp file is written as well (deleted below).
+#   * -l -p does put time-profile samples into the eventlog in 9.0.2
+#     (EVENT_PROF_BEGIN / EVENT_PROF_SAMPLE_COST_CENTRE), and also writes a
+#     <prog>.prof file (deleted below).
+#   * -hb (biographical) SEGFAULTS in 9.0.2 on the 32nd census (heapCensus ->
+#     freeHashTable after the censuses array is grown from 32 to 64 entries),
+#     so the profiled leak runs use a small SCALE argument (about 15 censuses
+#     at -i0.05); if -hb still crashes it is retried with a smaller SCALE.
+#   * In -hb (and -hr) mode the heap samples are only written at program exit.
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+PROGS="$HERE/programs"
+LOGS="$HERE/logs"
+GHC="${GHC:-ghc}"
+
+# Program arguments (SCALE) of the leak runs; see programs/leak.hs.
+LEAK_SCALE=5000       # non-profiled runs (about 0.8 s, ~14 censuses with -i0.05)
+LEAK_PROF_SCALE=1200  # profiled runs (about 1 s, ~17 censuses; -hb dies at 32)
+
+# The committed logs: NAME|PROGRAM|BUILD|PROGRAM ARGS|RTS FLAGS
+# BUILD is 'thr' (-threaded -eventlog) or 'prof' (-prof -fprof-auto -eventlog).
+# (-ol<file> is added by the script.)
+RUNS=(
+  "sparks-N1|sparks|thr||-l -N1"
+  "sparks-N2|sparks|thr||-l -N2"
+  "sparks-N4|sparks|thr||-l -N4"
+  "sparks-lf-N2|sparks|thr||-lf -N2"
+  "threads-N2|threads|thr||-l -N2"
+  "leak-hT|leak|thr|$LEAK_SCALE|-hT -l -i0.05"
+  "leak-nonmoving-N2|leak|thr|$LEAK_SCALE|--nonmoving-gc -l -ln -N2"
+  "leak-prof-hc|leak|prof|$LEAK_PROF_SCALE|-l -hc -i0.05"
+  "leak-prof-hy|leak|prof|$LEAK_PROF_SCALE|-l -hy -i0.05"
+  "leak-prof-hd|leak|prof|$LEAK_PROF_SCALE|-l -hd -i0.05"
+  "leak-prof-hm|leak|prof|$LEAK_PROF_SCALE|-l -hm -i0.05"
+  "leak-prof-hr|leak|prof|$LEAK_PROF_SCALE|-l -hr -i0.05"
+  "leak-prof-hb|leak|prof|$LEAK_PROF_SCALE|-l -hb -i0.05"
+  "leak-prof-p|leak|prof|$LEAK_PROF_SCALE|-l -p -i0.05"
+)
+# The .hp file of this run is kept as logs/<name>.hp; all other side files go.
+KEEP_HP_OF="leak-prof-hc"
+MAX_TOTAL_KB=12288
+
+die() { echo "generate.sh: error: $*" >&2; exit 1; }
+note() { echo "generate.sh: $*" >&2; }
+fsize() { stat -c %s "$1"; }
+
+BUILD=""
+cleanup() { if [[ -n "$BUILD" && -d "$BUILD" ]]; then rm -rf "$BUILD"; fi; }
+trap cleanup EXIT
+
+make_build_dir() {
+  BUILD="$(mktemp -d "${TMPDIR:-/tmp}/hecscope-testdata.XXXXXX")"
+  mkdir -p "$BUILD/run"
+}
+
+# compile PROGRAM BUILD -> prints the binary path
+compile() {
+  local prog="$1" kind="$2" flags
+  case "$kind" in
+    thr) flags=(-O -threaded -eventlog -rtsopts) ;;
+    prof) flags=(-O -prof -fprof-auto -eventlog -rtsopts) ;;
+    *) die "unknown build kind $kind" ;;
+  esac
+  # One bin dir per build kind, so the binary is just <prog> (its name is
+  # what the RTS records as argv[0] and uses for the .hp/.prof files).
+  local exe="$BUILD/bin-$kind/$prog"
+  mkdir -p "$BUILD/bin-$kind"
+  if [[ ! -x "$exe" ]]; then
+    note "compiling $prog.hs ($kind: ${flags[*]})"
+    "$GHC" "${flags[@]}" -outputdir "$BUILD/obj-$prog-$kind" -o "$exe" \
+      "$PROGS/$prog.hs" >"$BUILD/ghc-$prog-$kind.log" 2>&1 \
+      || { cat "$BUILD/ghc-$prog-$kind.log" >&2; die "compiling $prog.hs failed"; }
+  fi
+  echo "$exe"
+}
+
+# run_one NAME PROGRAM BUILD ARGS RTSFLAGS
+run_one() {
+  local name="$1" prog="$2" kind="$3" args="$4" rts="$5"
+  local exe rundir out tmp rc
+  exe="$(compile "$prog" "$kind")"
+  out="$LOGS/$name.eventlog"
+  local -a argv=() rtsv=()
+  read -r -a argv <<<"$args"
+  read -r -a rtsv <<<"$rts"
+  local attempt=0
+  while :; do
+    rundir="$BUILD/run/$name"
+    tmp="$rundir/$name.eventlog"
+    rm -rf "$rundir"
+    mkdir -p "$rundir"
+    local t0=$SECONDS
+    rc=0
+    # Run in a scratch cwd so .hp/.prof side files never land in the repo.
+    # -ol is relative, so the log's own "program arguments" event (and the
+    # .hp JOB line) say -ol<name>.eventlog rather than a temp path.
+    # Run through PATH so argv[0] is just the program name.
+    (cd "$rundir" && PATH="$(dirname "$exe"):$PATH" \
+      "$prog" "${argv[@]}" +RTS "${rtsv[@]}" "-ol$name.eventlog" -RTS \
+      >"$BUILD/$name.stdout" 2>"$BUILD/$name.stderr") || rc=$?
+    if [[ $rc -eq 0 ]]; then break; fi
+    # GHC 9.0.2's -hb crashes on the 32nd census: retry with less work.
+    if [[ "$rts" == *-hb* && $attempt -lt 2 && ${#argv[@]} -gt 0 ]]; then
+      attempt=$((attempt + 1))
+      argv[0]=$((argv[0] / 2))
+      note "WARNING: $name crashed (exit $rc, known GHC 9.0.2 -hb bug);" \
+        "retrying with program argument ${argv[0]}"
+      continue
+    fi
+    cat "$BUILD/$name.stderr" >&2
+    die "$name: '$prog ${argv[*]} +RTS $rts' exited with $rc"
+  done
+  [[ -s "$tmp" ]] || die "$name: no eventlog written"
+  mv -f "$tmp" "$out"
+  if [[ "$name" == "$KEEP_HP_OF" ]]; then
+    [[ -s "$rundir/$prog.hp" ]] || die "$name: no .hp file written"
+    mv -f "$rundir/$prog.hp" "$LOGS/$name.hp"
+  fi
+  rm -rf "$rundir"   # drops any other .hp / .prof side files
+  printf '  %-28s %9d bytes  %3ds  (%s %s +RTS %s)\n' "$name.eventlog" \
+    "$(fsize "$out")" $((SECONDS - t0)) "$prog" "${argv[*]}" "$rts"
+}
+
+expected_files() {
+  local spec
+  for spec in "${RUNS[@]}"; do echo "${spec%%|*}.eventlog"; done
+  echo "$KEEP_HP_OF.hp"
+}
+
+check() {
+  local f path bad=0 total=0 magic
+  for f in $(expected_files); do
+    path="$LOGS/$f"
+    if [[ ! -s "$path" ]]; then
+      echo "MISSING or empty: $path"; bad=1; continue
+    fi
+    case "$f" in
+      *.eventlog)
+        magic="$(head -c 4 "$path")"
+        [[ "$magic" == "hdrb" ]] || { echo "BAD MAGIC ($magic): $path"; bad=1; } ;;
+      *.hp)
+        magic="$(head -c 3 "$path")"
+        [[ "$magic" == "JOB" ]] || { echo "BAD .hp header: $path"; bad=1; } ;;
+    esac
+    total=$((total + $(fsize "$path")))
+    printf '  ok %-28s %9d bytes\n' "$f" "$(fsize "$path")"
+  done
+  # Full decode with Hecscope itself when it is built: any diagnostic (error
+  # or truncation warning) on stderr fails the check.
+  local hecscope="" candidate err
+  err="$(mktemp)"
+  for candidate in "$HERE/../build/release/app/hecscope" "$HERE/../build/app/hecscope"; do
+    [[ -x "$candidate" ]] && { hecscope="$candidate"; break; }
+  done
+  if [[ -n "$hecscope" ]]; then
+    for path in "$LOGS"/*.eventlog; do
+      if ! "$hecscope" dump "$path" 2>"$err" >/dev/null || [[ -s "$err" ]]; then
+        echo "DECODE FAILED: $path"; cat "$err"; bad=1
+      fi
+    done
+    rm -f "$err"
+  else
+    note "hecscope is not built: skipping the full decode of the logs"
+  fi
+  local total_kb=$(((total + 1023) / 1024))
+  echo "  total: $total_kb KiB in $(expected_files | wc -l) files"
+  if ((total_kb > MAX_TOTAL_KB)); then
+    echo "  WARNING: total exceeds $MAX_TOTAL_KB KiB"
+  fi
+  if ((bad)); then die "check failed"; fi
+  echo "generate.sh: all logs OK"
+}
+
+generate_all() {
+  command -v "$GHC" >/dev/null || die "$GHC not found"
+  make_build_dir
+  mkdir -p "$LOGS"
+  note "building in $BUILD (GHC: $("$GHC" --numeric-version))"
+  local spec name prog kind args rts t0=$SECONDS
+  for spec in "${RUNS[@]}"; do
+    IFS='|' read -r name prog kind args rts <<<"$spec"
+    run_one "$name" "$prog" "$kind" "$args" "$rts"
+  done
+  echo "generated ${#RUNS[@]} logs in $((SECONDS - t0))s"
+  check
+}
+
+# ---- big mode ---------------------------------------------------------------
+
+generate_big() {
+  local out="${1:-${TMPDIR:-/tmp}/hecscope-big.eventlog}"
+  local min_mb="${2:-260}"
+  local caps="${BIG_N:-2}" pairs=16 yielders=4
+  [[ "$min_mb" =~ ^[0-9]+$ ]] || die "MIN_MB must be an integer, got '$min_mb'"
+  command -v "$GHC" >/dev/null || die "$GHC not found"
+  make_build_dir
+  mkdir -p "$(dirname "$out")"
+  out="$(cd "$(dirname "$out")" && pwd)/$(basename "$out")"
+  local exe
+  exe="$(compile biglog thr)"
+  local target=$((min_mb * 1024 * 1024))
+  local t0=$SECONDS
+
+  # Calibration run: bytes per round (per pair) at this -N.
+  local cal_rounds=3000 cal="$BUILD/calibrate.eventlog"
+  (cd "$BUILD/run" && "$exe" "$cal_rounds" "$pairs" "$yielders" \
+    +RTS -l "-N$caps" "-ol$cal" -RTS >/dev/null)
+  local cal_size
+  cal_size="$(fsize "$cal")"
+  # rounds = target / (bytes per round) + 5% margin (size is ~linear in rounds)
+  local rounds=$((target * cal_rounds * 105 / (cal_size * 100) + 1))
+  note "calibration: $cal_rounds rounds -> $cal_size bytes; using $rounds rounds"
+
+  local tmp="$out.partial" size=0 attempt
+  for attempt in 1 2 3 4; do
+    rm -f "$tmp"
+    note "run $attempt: biglog $rounds $pairs $yielders +RTS -l -N$caps"
+    (cd "$BUILD/run" && "$exe" "$rounds" "$pairs" "$yielders" \
+      +RTS -l "-N$caps" "-ol$tmp" -RTS >/dev/null)
+    size="$(fsize "$tmp")"
+    if ((size >= target)); then break; fi
+    note "only $((size / 1048576)) MiB, need $min_mb MiB; rescaling the rounds"
+    rounds=$((rounds * target * 110 / (size * 100) + 1))
+  done
+  ((size >= target)) || { rm -f "$tmp"; die "could not reach $min_mb MiB"; }
+  mv -f "$tmp" "$out"
+  local est=$((size / 17))  # ~17 bytes per event for this program
+  echo "big log: $out"
+  echo "  size: $size bytes ($((size / 1048576)) MiB)"
+  echo "  events: ~$est (estimated from the calibration run)"
+  echo "  command: biglog $rounds $pairs $yielders +RTS -l -N$caps -ol$out"
+  echo "  took $((SECONDS - t0))s (plus compilation)"
+}
+
+case "${1:-}" in
+  "") generate_all ;;
+  --check | check) check ;;
+  big) shift; generate_big "$@" ;;
+  -h | --help | help) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//' ;;
+  *) die "unknown argument '$1' (try --help)" ;;
+esac
