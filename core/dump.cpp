@@ -15,13 +15,12 @@ constexpr uint64_t kSliceBytes = 2 << 20; // log bytes per parallel slice
 
 class PrintingSink final : public EventSink {
 public:
-    explicit PrintingSink(const EventPrinter& printer) : m_printer(printer) {}
+    PrintingSink(const EventPrinter& printer, TextBuffer& out) : m_printer(printer), m_out(out) {}
     void onEvent(const Event& e) override { m_printer.printEvent(e, m_out); }
-    TextBuffer& out() { return m_out; }
 
 private:
     const EventPrinter& m_printer;
-    TextBuffer m_out;
+    TextBuffer& m_out;
 };
 
 // Prints sequentially, flushing every megabyte.
@@ -66,7 +65,8 @@ void dumpSlices(ByteSource& source, const TimeOrder& order, const EventPrinter& 
 
     std::mutex mutex;
     std::condition_variable changed;
-    std::vector<std::unique_ptr<PrintingSink>> done(slices);
+    std::vector<std::unique_ptr<TextBuffer>> done(slices);
+    std::vector<std::unique_ptr<TextBuffer>> spare; // written buffers, reused
     size_t nextSlice = 0;
     size_t written = 0;
     bool stop = false;
@@ -74,18 +74,26 @@ void dumpSlices(ByteSource& source, const TimeOrder& order, const EventPrinter& 
     auto worker = [&] {
         for (;;) {
             size_t i;
+            std::unique_ptr<TextBuffer> text;
             {
                 std::unique_lock lock(mutex);
                 changed.wait(lock, [&] { return stop || nextSlice < written + threads; });
                 if (stop || nextSlice == slices)
                     return;
                 i = nextSlice++;
+                if (!spare.empty()) {
+                    text = std::move(spare.back());
+                    spare.pop_back();
+                }
             }
-            auto sink = std::make_unique<PrintingSink>(printer);
-            order.visit(source, *sink, sliceFrom(i), sliceTo(i));
+            if (!text)
+                text = std::make_unique<TextBuffer>();
+            text->clear();
+            PrintingSink sink(printer, *text);
+            order.visit(source, sink, sliceFrom(i), sliceTo(i));
             {
                 std::lock_guard lock(mutex);
-                done[i] = std::move(sink);
+                done[i] = std::move(text);
             }
             changed.notify_all();
         }
@@ -96,23 +104,21 @@ void dumpSlices(ByteSource& source, const TimeOrder& order, const EventPrinter& 
 
     bool ok = write(head.text());
     head.clear();
-    for (size_t i = 0; i < slices; ++i) {
-        std::unique_ptr<PrintingSink> sink;
+    for (size_t i = 0; i < slices && ok; ++i) {
+        std::unique_ptr<TextBuffer> text;
         {
             std::unique_lock lock(mutex);
             changed.wait(lock, [&] { return done[i] != nullptr; });
-            sink = std::move(done[i]);
+            text = std::move(done[i]);
         }
-        ok = ok && write(sink->out().text());
-        sink.reset();
+        ok = write(text->text());
         {
             std::lock_guard lock(mutex);
+            spare.push_back(std::move(text));
             ++written;
             stop = !ok;
         }
         changed.notify_all();
-        if (!ok)
-            break;
     }
     {
         std::lock_guard lock(mutex);

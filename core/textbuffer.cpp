@@ -9,7 +9,7 @@ void TextBuffer::grow(size_t n)
     const size_t used = size();
     const size_t capacity = size_t(m_capacityEnd - m_begin);
     const size_t wanted = std::max(used + n, capacity * 2);
-    auto storage = std::make_unique<char[]>(wanted);
+    std::unique_ptr<char[]> storage(new char[wanted]); // uninitialised: no memset
     if (used > 0)
         std::memcpy(storage.get(), m_begin, used);
     m_storage = std::move(storage);

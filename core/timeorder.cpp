@@ -10,11 +10,10 @@ namespace {
 
 constexpr size_t kScanChunk = 1 << 20;
 constexpr uint64_t kCheckpointSpacing = 64 * 1024; // bytes between checkpoints
-// Cursor buffers must hold any record (at most 65535 + 12 bytes). Few runs get
-// big buffers (fewer reads); many runs small ones, bounding memory.
-constexpr size_t kLargeCursorBuffer = 1 << 18;
-constexpr size_t kSmallCursorBuffer = 72 * 1024;
-constexpr size_t kManyRuns = 32;
+// Cursor buffers must hold any record (at most 65535 + 12 bytes). They stay
+// below malloc's mmap threshold (128 KiB) so that the many short-lived cursors
+// of a sliced visit reuse heap memory instead of faulting in fresh pages.
+constexpr size_t kCursorBuffer = 96 * 1024;
 constexpr size_t kMaxRuns = 512; // beyond this, sort offsets instead
 
 class PieceCollector final : public EventSink {
@@ -56,9 +55,8 @@ private:
 // until the next advance().
 class RunCursor {
 public:
-    RunCursor(ByteSource& source, const LogScan& scan, const std::vector<const Piece*>& pieces,
-              size_t bufferSize)
-        : m_source(source), m_scan(scan), m_pieces(pieces), m_buffer(bufferSize)
+    RunCursor(ByteSource& source, const LogScan& scan, const std::vector<const Piece*>& pieces)
+        : m_source(source), m_scan(scan), m_pieces(pieces), m_buffer(new uint8_t[kCursorBuffer])
     {
         m_pos = m_pieces.front()->begin;
     }
@@ -97,7 +95,7 @@ public:
         for (int attempt = 0; attempt < 2; ++attempt) {
             const size_t at = size_t(m_pos - m_bufferStart);
             if (m_pos >= m_bufferStart && m_pos < m_bufferStart + m_bufferLength) {
-                const RecordResult r = decodeRecord(*m_scan.format, m_buffer.data() + at,
+                const RecordResult r = decodeRecord(*m_scan.format, m_buffer.get() + at,
                                                     m_bufferLength - at, m_event);
                 if (r.status == RecordStatus::Ok) {
                     m_event.offset = m_pos;
@@ -116,9 +114,9 @@ public:
 private:
     void refill(uint64_t pieceEnd)
     {
-        const size_t want = size_t(std::min<uint64_t>(m_buffer.size(), pieceEnd - m_pos));
+        const size_t want = size_t(std::min<uint64_t>(kCursorBuffer, pieceEnd - m_pos));
         m_bufferStart = m_pos;
-        m_bufferLength = m_source.read(m_pos, m_buffer.data(), want);
+        m_bufferLength = m_source.read(m_pos, m_buffer.get(), want);
     }
 
     ByteSource& m_source;
@@ -126,7 +124,7 @@ private:
     const std::vector<const Piece*>& m_pieces;
     size_t m_piece = 0;
     uint64_t m_pos = 0;
-    std::vector<uint8_t> m_buffer;
+    std::unique_ptr<uint8_t[]> m_buffer; // uninitialised
     uint64_t m_bufferStart = 0;
     size_t m_bufferLength = 0;
     Event m_event;
@@ -166,13 +164,13 @@ void visitBySorting(ByteSource& source, const LogScan& scan, EventSink& sink)
     entries.reserve(scan.events);
     for (const Piece& p : scan.pieces) {
         const std::vector<const Piece*> one{&p};
-        RunCursor cursor(source, scan, one, kSmallCursorBuffer);
+        RunCursor cursor(source, scan, one);
         while (cursor.advance())
             entries.push_back({cursor.event().time, cursor.event().offset, p.cap});
     }
     std::stable_sort(entries.begin(), entries.end(),
                      [](const Entry& a, const Entry& b) { return a.time < b.time; });
-    std::vector<uint8_t> record(kSmallCursorBuffer);
+    std::vector<uint8_t> record(kCursorBuffer);
     Event e;
     for (const Entry& en : entries) {
         const size_t got = source.read(en.offset, record.data(), record.size());
@@ -231,12 +229,11 @@ void TimeOrder::visit(ByteSource& source, EventSink& sink, uint64_t from, uint64
         visitBySorting(source, m_scan, sink);
         return;
     }
-    const size_t bufferSize = m_runs.size() <= kManyRuns ? kLargeCursorBuffer : kSmallCursorBuffer;
     std::vector<std::unique_ptr<RunCursor>> cursors;
     for (const auto& run : m_runs) {
         if (run.back()->lastTime < from || run.front()->firstTime >= to)
             continue;
-        auto c = std::make_unique<RunCursor>(source, m_scan, run, bufferSize);
+        auto c = std::make_unique<RunCursor>(source, m_scan, run);
         if (c->seek(from) && c->event().time < to)
             cursors.push_back(std::move(c));
     }
