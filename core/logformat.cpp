@@ -138,6 +138,7 @@ LogFormat::LogFormat(std::vector<EventTypeDecl> declarations)
     if (m_declarations.empty())
         return;
     m_tags.assign(size_t(maxTag) + 1, TagInfo{});
+    m_tagCount = uint32_t(m_tags.size());
     for (size_t i = 0; i < m_declarations.size(); ++i) {
         const auto& d = m_declarations[i];
         TagInfo& info = m_tags[d.tag];

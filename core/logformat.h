@@ -48,11 +48,11 @@ public:
     const std::vector<EventTypeDecl>& declarations() const { return m_declarations; }
     const TagInfo& info(uint16_t tag) const
     {
-        return tag < m_tags.size() ? m_tags[tag] : m_undeclared;
+        return tag < m_tagCount ? m_tags.data()[tag] : m_undeclared;
     }
     // Description of the last declaration of `tag`; empty if undeclared.
     const std::string& description(uint16_t tag) const;
-    uint32_t maxDeclaredTag() const { return m_tags.empty() ? 0 : uint32_t(m_tags.size() - 1); }
+    uint32_t maxDeclaredTag() const { return m_tagCount == 0 ? 0 : m_tagCount - 1; }
     bool isGhc612() const { return m_ghc612; }
     StopEncoding stopEncoding() const { return m_stopEncoding; }
 
@@ -62,6 +62,7 @@ public:
 private:
     std::vector<EventTypeDecl> m_declarations;
     std::vector<TagInfo> m_tags; // indexed by tag, up to the largest declared tag
+    uint32_t m_tagCount = 0;     // m_tags.size(), kept for the per-event lookup
     TagInfo m_undeclared;
     bool m_ghc612 = false;
     StopEncoding m_stopEncoding = StopEncoding::Standard;

@@ -14,8 +14,6 @@ uint32_t Event::ccId(size_t i) const
 
 namespace {
 
-constexpr size_t kHeaderBytes = 10; // u16 tag + u64 timestamp
-
 // Reads a NUL-terminated string bounded by `end`. A missing terminator takes
 // the rest of the payload (damaged or foreign producers; ghc-events would run
 // past the payload).
@@ -32,9 +30,11 @@ std::string_view text(const uint8_t* p, const uint8_t* end)
     return std::string_view(reinterpret_cast<const char*>(p), size_t(end - p));
 }
 
+} // namespace
+
 // Fixed layouts. `p` has at least `layout` bytes. Returns the end of the
-// decoded fields.
-const uint8_t* decodeFixed(uint16_t t, uint16_t layout, const uint8_t* p, Event& e)
+// decoded fields, or nullptr for a block marker with an impossible size.
+const uint8_t* detail::decodeFixedFields(uint16_t t, uint16_t layout, const uint8_t* p, Event& e)
 {
     uint64_t* n = e.n;
     switch (t) {
@@ -63,7 +63,7 @@ const uint8_t* decodeFixed(uint16_t t, uint16_t layout, const uint8_t* p, Event&
         n[0] = readU32(p);
         n[1] = readU64(p + 4);
         n[2] = readU16(p + 12);
-        return p + 14;
+        return n[0] < 24 ? nullptr : p + 14; // smaller than the marker itself
     case tag::OsProcessPid: case tag::OsProcessPpid: case tag::AssignThreadToProcess:
     case tag::NonmovingPrunedSegments:
         n[0] = readU32(p);
@@ -183,7 +183,7 @@ const uint8_t* decodeFixed(uint16_t t, uint16_t layout, const uint8_t* p, Event&
 
 // Variable layouts. Returns the end of the decoded fields, or nullptr when the
 // payload is too short for the mandatory fields.
-const uint8_t* decodeVariable(uint16_t t, const uint8_t* p, const uint8_t* end, Event& e)
+const uint8_t* detail::decodeVariableFields(uint16_t t, const uint8_t* p, const uint8_t* end, Event& e)
 {
     if (size_t(end - p) < LogFormat::minimumVariablePayload(t))
         return nullptr;
@@ -269,62 +269,6 @@ const uint8_t* decodeVariable(uint16_t t, const uint8_t* p, const uint8_t* end, 
     default:
         return end;
     }
-}
-
-} // namespace
-
-RecordResult decodeRecord(const LogFormat& format, const uint8_t* p, size_t avail, Event& e)
-{
-    if (avail < 2)
-        return {RecordStatus::NeedMore, 2};
-    const uint16_t t = readU16(p);
-    if (t == 0xFFFF)
-        return {RecordStatus::DataEnd, 2};
-    const TagInfo& info = format.info(t);
-    if (info.kind == TagInfo::Undeclared)
-        return {RecordStatus::UndeclaredTag, 0};
-    const bool variable = info.kind == TagInfo::Variable;
-    if (avail < kHeaderBytes + (variable ? 2 : 0))
-        return {RecordStatus::NeedMore, uint32_t(kHeaderBytes + (variable ? 2 : 0))};
-
-    size_t payloadSize;
-    size_t payloadStart = kHeaderBytes;
-    if (variable) {
-        payloadSize = readU16(p + kHeaderBytes);
-        payloadStart += 2;
-    } else {
-        payloadSize = info.payloadSize;
-    }
-    const size_t size = payloadStart + payloadSize;
-    if (avail < size)
-        return {RecordStatus::NeedMore, uint32_t(size)};
-
-    e.tag = t;
-    e.time = readU64(p + 2);
-    e.recordSize = uint32_t(size);
-    e.variable = variable;
-    e.known = info.known;
-    e.layout = info.layoutSize;
-    e.depth = 0;
-    e.ids = nullptr;
-    const uint8_t* payload = p + payloadStart;
-    const uint8_t* end = payload + payloadSize;
-    e.payload = {payload, payloadSize};
-
-    const uint8_t* decodedEnd = payload;
-    if (info.known) {
-        if (variable) {
-            decodedEnd = decodeVariable(t, payload, end, e);
-            if (!decodedEnd)
-                return {RecordStatus::ShortPayload, uint32_t(size)};
-        } else {
-            decodedEnd = decodeFixed(t, info.layoutSize, payload, e);
-            if (t == tag::BlockMarker && e.n[0] < 24)
-                return {RecordStatus::BadBlockSize, uint32_t(size)};
-        }
-    }
-    e.trailing = {decodedEnd, size_t(end - decodedEnd)};
-    return {RecordStatus::Ok, uint32_t(size)};
 }
 
 } // namespace hecscope
