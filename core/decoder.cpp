@@ -7,6 +7,11 @@
 #include <algorithm>
 
 namespace hecscope {
+namespace {
+
+constexpr size_t kHeaderStep = 64 * 1024;
+
+} // namespace
 
 StreamDecoder::StreamDecoder(EventSink& sink)
     : m_sink(sink)
@@ -42,9 +47,11 @@ bool StreamDecoder::feed(std::span<const uint8_t> bytes)
         }
         if (m_state == State::Header || !m_pending.empty()) {
             // Top up the pending bytes only as far as the next decision needs,
-            // so that the rest can be decoded in place.
-            const size_t want = m_pendingNeeded > m_pending.size()
-                ? m_pendingNeeded - m_pending.size() : 1;
+            // so that the rest can be decoded in place. The header is parsed
+            // from the start at each attempt, so take it in large steps.
+            size_t want = m_pendingNeeded > m_pending.size() ? m_pendingNeeded - m_pending.size() : 1;
+            if (m_state == State::Header)
+                want = std::max(want, kHeaderStep);
             const size_t take = std::min(want, n);
             m_pending.insert(m_pending.end(), p, p + take);
             p += take;
