@@ -107,26 +107,26 @@ HeaderParse parseHeader(const uint8_t* data, size_t size)
         EventTypeDecl d;
         d.tag = readU16(data + pos + 4);
         d.size = readU16(data + pos + 6);
-        const uint32_t descLength = readU32(data + pos + 8);
-        if (descLength > kMaxTextLength)
-            return fail(DiagnosticKind::MalformedHeader, pos + 8,
-                        "implausible description length " + std::to_string(descLength)
-                            + " for event type " + std::to_string(d.tag));
-        pos += 12;
-        if (!need(size_t(descLength) + 4))
+        pos += 8;
+        // A u32 length, then that many bytes of text; false when incomplete or
+        // implausible (r says which).
+        auto lengthPrefixed = [&](const char* what, std::string& out) {
+            const uint32_t length = readU32(data + pos);
+            if (length > kMaxTextLength) {
+                fail(DiagnosticKind::MalformedHeader, pos,
+                     std::string("implausible ") + what + " length " + std::to_string(length)
+                         + " for event type " + std::to_string(d.tag));
+                return false;
+            }
+            pos += 4;
+            if (!need(size_t(length) + 4)) // the text and the next u32
+                return false;
+            out.assign(reinterpret_cast<const char*>(data + pos), length);
+            pos += length;
+            return true;
+        };
+        if (!lengthPrefixed("description", d.description) || !lengthPrefixed("extra-info", d.extra))
             return r;
-        d.description.assign(reinterpret_cast<const char*>(data + pos), descLength);
-        pos += descLength;
-        const uint32_t extraLength = readU32(data + pos);
-        if (extraLength > kMaxTextLength)
-            return fail(DiagnosticKind::MalformedHeader, pos,
-                        "implausible extra-info length " + std::to_string(extraLength)
-                            + " for event type " + std::to_string(d.tag));
-        pos += 4;
-        if (!need(size_t(extraLength) + 4))
-            return r;
-        d.extra.assign(reinterpret_cast<const char*>(data + pos), extraLength);
-        pos += extraLength;
         if (!expect(kEtEnd, "end of declaration"))
             return r;
         r.declarations.push_back(std::move(d));

@@ -30,6 +30,17 @@ std::string_view text(const uint8_t* p, const uint8_t* end)
     return std::string_view(reinterpret_cast<const char*>(p), size_t(end - p));
 }
 
+// `depth` big-endian u32 cost-centre ids at `p`, innermost first; nullptr
+// when they do not fit in the payload.
+const uint8_t* costCentreStack(const uint8_t* p, const uint8_t* end, uint64_t depth, Event& e)
+{
+    if (size_t(end - p) < 4 * depth)
+        return nullptr;
+    e.depth = uint16_t(depth);
+    e.ids = p;
+    return p + 4 * depth;
+}
+
 } // namespace
 
 // Fixed layouts. `p` has at least `layout` bytes. Returns the end of the
@@ -224,12 +235,7 @@ const uint8_t* detail::decodeVariableFields(uint16_t t, const uint8_t* p, const 
         n[0] = p[0];
         n[1] = readU64(p + 1);
         n[2] = p[9];
-        p += 10;
-        if (size_t(end - p) < 4 * n[2])
-            return nullptr;
-        e.depth = uint16_t(n[2]);
-        e.ids = p;
-        return p + 4 * n[2];
+        return costCentreStack(p + 10, end, n[2], e);
     case tag::HeapProfSampleString:
         n[0] = p[0];
         n[1] = readU64(p + 1);
@@ -238,12 +244,7 @@ const uint8_t* detail::decodeVariableFields(uint16_t t, const uint8_t* p, const 
         n[0] = readU32(p);
         n[1] = readU64(p + 4);
         n[2] = p[12];
-        p += 13;
-        if (size_t(end - p) < 4 * n[2])
-            return nullptr;
-        e.depth = uint16_t(n[2]);
-        e.ids = p;
-        return p + 4 * n[2];
+        return costCentreStack(p + 13, end, n[2], e);
     case tag::Ipe:
         n[0] = readU64(p);
         p += 8;
