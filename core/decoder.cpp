@@ -175,12 +175,17 @@ void StreamDecoder::finish()
     m_finished = true;
     switch (m_state) {
     case State::Header:
-        if (m_pending.empty())
+        if (m_pending.empty()) {
             m_diagnostics.push_back(
                 Diagnostic{DiagnosticKind::NotAnEventlog, 0, 0, "the file is empty"});
-        else
-            m_diagnostics.push_back(
-                Diagnostic{DiagnosticKind::TruncatedHeader, m_pending.size(), 0, {}});
+        } else {
+            // Bytes that cannot begin a header are not an eventlog, however
+            // few; otherwise the header was cut short.
+            const HeaderParse h = hecscope::parseHeader(m_pending.data(), m_pending.size());
+            m_diagnostics.push_back(h.status == HeaderParse::Failed
+                    ? h.error
+                    : Diagnostic{DiagnosticKind::TruncatedHeader, m_pending.size(), 0, {}});
+        }
         m_state = State::Failed;
         break;
     case State::Events:

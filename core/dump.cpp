@@ -61,7 +61,7 @@ void dumpSlices(ByteSource& source, const TimeOrder& order, const EventPrinter& 
 {
     const size_t slices = boundaries.size() + 1;
     auto sliceFrom = [&](size_t i) { return i == 0 ? uint64_t(0) : boundaries[i - 1]; };
-    auto sliceTo = [&](size_t i) { return i + 1 == slices ? UINT64_MAX : boundaries[i]; };
+    auto sliceTo = [&](size_t i) { return i + 1 == slices ? TimeOrder::kUnbounded : boundaries[i]; };
 
     std::mutex mutex;
     std::condition_variable changed;

@@ -145,7 +145,11 @@ void EventlogWriter::write(const Event& e)
         appendFields(e);
     m_out.insert(m_out.end(), e.trailing.begin(), e.trailing.end());
     if (info.kind == TagInfo::Variable) {
-        patch(m_out, lengthAt, std::min<size_t>(m_out.size() - payloadStart, 0xFFFF), 2);
+        // The length field is 16 bits: cut what does not fit, as current RTSes
+        // clip strings, so that the log stays decodable.
+        if (m_out.size() - payloadStart > 0xFFFF)
+            m_out.resize(payloadStart + 0xFFFF);
+        patch(m_out, lengthAt, m_out.size() - payloadStart, 2);
     } else {
         m_out.resize(payloadStart + info.payloadSize, 0);
     }

@@ -22,7 +22,8 @@ public:
 
     const LogFormat& format() const { return m_format; }
     // Appends one record: tag, time, [length], fields, trailing bytes. Fixed
-    // payloads are padded with zeros (or cut) to the declared size.
+    // payloads are padded with zeros (or cut) to the declared size; variable
+    // ones are cut at 65535 bytes, the most the length field can say.
     void write(const Event& e);
     // Starts a block owned by `cap` (kNoCap: the global buffer); endBlock()
     // fills in its size and end time. Blocks do not nest.

@@ -275,6 +275,8 @@ void EventPrinter::printStopThread(const Event& e, TextBuffer& out) const
         out.append(kStopTexts[0]);
     } else if (code == 8 && shortLayout) {
         out.append("blocked on a black hole"sv);
+    } else if (code == 18 && m_style == PrinterStyle::Legacy) {
+        out.append("waiting for data to be globalised"sv); // ghc-events <= 0.17
     } else {
         out.append(kStopTexts[code]);
         if (code == 8)

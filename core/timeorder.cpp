@@ -130,6 +130,13 @@ private:
     Event m_event;
 };
 
+// `to` is exclusive, except that kUnbounded includes every time up to and
+// including UINT64_MAX (damaged logs can carry any timestamp).
+bool pastEnd(uint64_t time, uint64_t to)
+{
+    return time >= to && to != TimeOrder::kUnbounded;
+}
+
 bool before(const Event& a, const Event& b)
 {
     return a.time < b.time || (a.time == b.time && a.offset < b.offset);
@@ -158,6 +165,7 @@ void visitBySorting(ByteSource& source, const LogScan& scan, EventSink& sink)
     struct Entry {
         uint64_t time;
         uint64_t offset;
+        uint32_t size;
         uint16_t cap;
     };
     std::vector<Entry> entries;
@@ -166,14 +174,14 @@ void visitBySorting(ByteSource& source, const LogScan& scan, EventSink& sink)
         const std::vector<const Piece*> one{&p};
         RunCursor cursor(source, scan, one);
         while (cursor.advance())
-            entries.push_back({cursor.event().time, cursor.event().offset, p.cap});
+            entries.push_back({cursor.event().time, cursor.event().offset, cursor.event().recordSize, p.cap});
     }
     std::stable_sort(entries.begin(), entries.end(),
                      [](const Entry& a, const Entry& b) { return a.time < b.time; });
     std::vector<uint8_t> record(kCursorBuffer);
     Event e;
     for (const Entry& en : entries) {
-        const size_t got = source.read(en.offset, record.data(), record.size());
+        const size_t got = source.read(en.offset, record.data(), en.size);
         if (decodeRecord(*scan.format, record.data(), got, e).status != RecordStatus::Ok)
             continue;
         e.offset = en.offset;
@@ -195,7 +203,9 @@ LogScan scanLog(ByteSource& source, EventSink* observer)
         if (got == 0)
             break;
         scan.bytes += got;
-        if (!decoder.feed({chunk.data(), got}))
+        // After DATA_END the decoder only counts what follows (reported as
+        // trailing data), so read on to the end; after an error, stop.
+        if (!decoder.feed({chunk.data(), got}) && decoder.state() == StreamDecoder::State::Failed)
             break;
     }
     decoder.finish();
@@ -231,10 +241,10 @@ void TimeOrder::visit(ByteSource& source, EventSink& sink, uint64_t from, uint64
     }
     std::vector<std::unique_ptr<RunCursor>> cursors;
     for (const auto& run : m_runs) {
-        if (run.back()->lastTime < from || run.front()->firstTime >= to)
+        if (run.back()->lastTime < from || pastEnd(run.front()->firstTime, to))
             continue;
         auto c = std::make_unique<RunCursor>(source, m_scan, run);
-        if (c->seek(from) && c->event().time < to)
+        if (c->seek(from) && !pastEnd(c->event().time, to))
             cursors.push_back(std::move(c));
     }
     // Min-heap on (time, offset) of the runs not being read. The current run
@@ -255,7 +265,7 @@ void TimeOrder::visit(ByteSource& source, EventSink& sink, uint64_t from, uint64
     std::unique_ptr<RunCursor> current = popSmallest();
     for (;;) {
         sink.onEvent(current->event());
-        if (!current->advance() || current->event().time >= to) {
+        if (!current->advance() || pastEnd(current->event().time, to)) {
             if (cursors.empty())
                 return;
             current = popSmallest();
@@ -280,7 +290,7 @@ std::vector<uint64_t> TimeOrder::sliceBoundaries(uint64_t sliceBytes) const
     const size_t step = std::max<size_t>(1, size_t(sliceBytes / kCheckpointSpacing));
     std::vector<uint64_t> out;
     for (size_t i = step; i < times.size(); i += step)
-        if (times[i] > 0 && (out.empty() || times[i] > out.back()))
+        if (times[i] > 0 && times[i] != kUnbounded && (out.empty() || times[i] > out.back()))
             out.push_back(times[i]);
     return out;
 }

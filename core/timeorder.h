@@ -61,9 +61,11 @@ public:
     // False for pathologically unordered logs (too many runs to merge):
     // only whole-log visits are possible then, by sorting event offsets.
     bool supportsRanges() const;
-    // Delivers the events whose time is in [from, to).
+    static constexpr uint64_t kUnbounded = UINT64_MAX;
+    // Delivers the events whose time is in [from, to); `to` = kUnbounded has
+    // no upper limit (it includes events stamped UINT64_MAX).
     void visit(ByteSource& source, EventSink& sink, uint64_t from = 0,
-               uint64_t to = UINT64_MAX) const;
+               uint64_t to = kUnbounded) const;
     // Increasing times that cut the log into slices of about `sliceBytes`
     // bytes each; empty when one slice suffices.
     std::vector<uint64_t> sliceBoundaries(uint64_t sliceBytes) const;

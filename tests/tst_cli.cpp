@@ -1,0 +1,300 @@
+// The `hecscope` command line as users and scripts see it: help texts, exit
+// codes (0 success, also for a truncated log; 1 unreadable, not an eventlog
+// or corrupt; 2 usage), diagnostics with byte offsets on stderr, and stdout
+// that is `ghc-events show` text, also when reading standard input.
+#include "testsupport.h"
+
+#include "core/printer.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QProcess>
+#include <QTemporaryFile>
+#include <QTest>
+
+#include <algorithm>
+#include <memory>
+
+using namespace hecscope;
+using namespace hecscope::test;
+
+namespace {
+
+struct Run {
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+// Runs the built binary to completion. The wait is a guard against a hung
+// child, not a timing assertion.
+Run runHecscope(const QStringList& args, const QByteArray& input = {})
+{
+    QProcess p;
+    p.start(QStringLiteral(HECSCOPE_BINARY), args);
+    Run r;
+    if (!p.waitForStarted(30000))
+        return r;
+    if (!input.isEmpty())
+        p.write(input);
+    p.closeWriteChannel();
+    if (!p.waitForFinished(300000)) {
+        p.kill();
+        p.waitForFinished();
+        return r;
+    }
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    return r;
+}
+
+QByteArray toBytes(const std::string& s)
+{
+    return QByteArray(s.data(), qsizetype(s.size()));
+}
+
+// A file with these bytes that lives as long as the returned object.
+std::unique_ptr<QTemporaryFile> tempFile(const std::vector<uint8_t>& bytes)
+{
+    auto f = std::make_unique<QTemporaryFile>();
+    if (!f->open())
+        return nullptr;
+    f->write(reinterpret_cast<const char*>(bytes.data()), qint64(bytes.size()));
+    f->close();
+    return f;
+}
+
+// Each decoded event's position, time and `show` line, in file order.
+struct Record {
+    uint64_t offset;
+    uint32_t size;
+    uint64_t time;
+    std::string line;
+};
+
+struct RecordingSink final : EventSink {
+    void onHeader(const std::shared_ptr<const LogFormat>& f) override
+    {
+        format = f;
+        printer = std::make_unique<EventPrinter>(*f);
+    }
+    void onEvent(const Event& e) override
+    {
+        TextBuffer text;
+        printer->printEvent(e, text);
+        records.push_back({e.offset, e.recordSize, e.time, std::string(text.text())});
+    }
+    std::shared_ptr<const LogFormat> format;
+    std::unique_ptr<EventPrinter> printer;
+    std::vector<Record> records;
+};
+
+// Decodes a whole log; `format` is null if the header failed.
+RecordingSink decodeLog(const std::vector<uint8_t>& bytes)
+{
+    RecordingSink sink;
+    StreamDecoder decoder(sink);
+    decoder.feed(bytes);
+    decoder.finish();
+    return sink;
+}
+
+// `show` text of the header and of the first `count` events, stably sorted
+// by time.
+std::string showPrefix(const RecordingSink& log, size_t count)
+{
+    TextBuffer header;
+    EventPrinter(*log.format).printHeader(header);
+    std::vector<Record> events(log.records.begin(), log.records.begin() + ptrdiff_t(count));
+    std::stable_sort(events.begin(), events.end(),
+                     [](const Record& a, const Record& b) { return a.time < b.time; });
+    std::string out(header.text());
+    for (const Record& r : events)
+        out += r.line;
+    return out + "\n";
+}
+
+// A mid-sized real log whose records are decoded for picking cut points.
+QString sampleLog()
+{
+    for (const QString& log : conformanceLogs(QStringLiteral("ghc-events")))
+        if (QFileInfo(log).fileName() == QLatin1String("parallelTest.eventlog"))
+            return log;
+    return {};
+}
+
+} // namespace
+
+class TestCli : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void help();
+    void dumpHelp();
+    void usageErrors_data();
+    void usageErrors();
+    void missingFile_data();
+    void missingFile();
+    void realLogs_data();
+    void realLogs();
+    void truncatedLog();
+    void corruptLog();
+    void notAnEventlog();
+    void standardInput();
+};
+
+void TestCli::initTestCase()
+{
+    QVERIFY2(QFileInfo(QStringLiteral(HECSCOPE_BINARY)).isExecutable(), HECSCOPE_BINARY);
+}
+
+void TestCli::help()
+{
+    const Run r = runHecscope({QStringLiteral("--help")});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY(r.out.contains("dump"));
+    QVERIFY(r.err.isEmpty());
+}
+
+void TestCli::dumpHelp()
+{
+    for (const char* flag : {"--help", "-h"}) {
+        const Run r = runHecscope({QStringLiteral("dump"), QLatin1String(flag)});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.contains("Usage: hecscope dump"));
+        QVERIFY(r.err.isEmpty());
+    }
+}
+
+void TestCli::usageErrors_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::newRow("no file") << QStringList{QStringLiteral("dump")};
+    QTest::newRow("unknown option") << QStringList{QStringLiteral("dump"), QStringLiteral("--bogus"),
+                                                   QStringLiteral("x")};
+    QTest::newRow("two files") << QStringList{QStringLiteral("dump"), QStringLiteral("a"), QStringLiteral("b")};
+}
+
+// Usage errors: exit 2, the usage on stderr, nothing on stdout.
+void TestCli::usageErrors()
+{
+    QFETCH(QStringList, args);
+    const Run r = runHecscope(args);
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY(r.out.isEmpty());
+    QVERIFY(r.err.contains("Usage: hecscope dump"));
+}
+
+void TestCli::missingFile_data()
+{
+    QTest::addColumn<QString>("path");
+    QTest::newRow("nonexistent") << QStringLiteral("/nonexistent/hecscope-test.eventlog");
+    QTest::newRow("directory") << QDir::tempPath();
+}
+
+// Unreadable input: exit 1, the path on stderr, nothing on stdout.
+void TestCli::missingFile()
+{
+    QFETCH(QString, path);
+    const Run r = runHecscope({QStringLiteral("dump"), path});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY(r.out.isEmpty());
+    QVERIFY2(r.err.contains(path.toUtf8()), r.err.constData());
+}
+
+void TestCli::realLogs_data()
+{
+    QTest::addColumn<QString>("log");
+    const QStringList logs = conformanceLogs(QStringLiteral("ghc-events"));
+    if (logs.isEmpty())
+        QSKIP("../shared/conformance is not present on this machine");
+    for (const QString& log : logs)
+        QTest::newRow(qPrintable(QFileInfo(log).fileName())) << log;
+}
+
+void TestCli::realLogs()
+{
+    QFETCH(QString, log);
+    const Run r = runHecscope({QStringLiteral("dump"), log});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY2(r.err.isEmpty(), r.err.constData());
+    QVERIFY(r.out == toBytes(readText(log + QStringLiteral(".reference"))));
+}
+
+// A copy cut in the middle of a record: success, a warning naming the
+// offset of the incomplete record, and every complete event printed.
+void TestCli::truncatedLog()
+{
+    const QString log = sampleLog();
+    if (log.isEmpty())
+        QSKIP("../shared/conformance is not present on this machine");
+    const std::vector<uint8_t> bytes = readFile(log);
+    const RecordingSink full = decodeLog(bytes);
+    QVERIFY(full.records.size() > 10);
+    const Record& cutRecord = full.records[full.records.size() / 2];
+    QVERIFY(cutRecord.size >= 2);
+    const std::vector<uint8_t> prefix(bytes.begin(), bytes.begin() + ptrdiff_t(cutRecord.offset + cutRecord.size / 2));
+    const auto file = tempFile(prefix);
+    QVERIFY(file);
+
+    const Run r = runHecscope({QStringLiteral("dump"), file->fileName()});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY2(r.err.contains("warning") && r.err.contains("truncated"), r.err.constData());
+    QVERIFY2(r.err.contains("offset " + QByteArray::number(qulonglong(cutRecord.offset))), r.err.constData());
+    QVERIFY(r.out == toBytes(dumpBytes(prefix)));
+    QVERIFY(r.out == toBytes(showPrefix(full, full.records.size() / 2)));
+}
+
+// A copy whose record tag at a boundary is overwritten with the undeclared
+// 0x0FFF: failure naming the offset, and the events before it printed.
+void TestCli::corruptLog()
+{
+    const QString log = sampleLog();
+    if (log.isEmpty())
+        QSKIP("../shared/conformance is not present on this machine");
+    std::vector<uint8_t> bytes = readFile(log);
+    const RecordingSink full = decodeLog(bytes);
+    QVERIFY(full.records.size() > 10);
+    const size_t index = full.records.size() / 3;
+    const uint64_t at = full.records[index].offset;
+    bytes[size_t(at)] = 0x0F;
+    bytes[size_t(at) + 1] = 0xFF;
+    const auto file = tempFile(bytes);
+    QVERIFY(file);
+
+    const Run r = runHecscope({QStringLiteral("dump"), file->fileName()});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains("error") && r.err.contains("4095"), r.err.constData());
+    QVERIFY2(r.err.contains("offset " + QByteArray::number(qulonglong(at))), r.err.constData());
+    QVERIFY(r.out == toBytes(showPrefix(full, index)));
+}
+
+void TestCli::notAnEventlog()
+{
+    const auto file = tempFile({'h', 'e', 'l', 'l', 'o', ' ', 'w', 'o', 'r', 'l', 'd', '\n'});
+    QVERIFY(file);
+    const Run r = runHecscope({QStringLiteral("dump"), file->fileName()});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY(r.out.isEmpty());
+    QVERIFY2(r.err.contains("not a GHC eventlog"), r.err.constData());
+}
+
+// "-" reads the log from standard input, with the same result.
+void TestCli::standardInput()
+{
+    const QString log = sampleLog();
+    if (log.isEmpty())
+        QSKIP("../shared/conformance is not present on this machine");
+    const std::vector<uint8_t> bytes = readFile(log);
+    const Run r = runHecscope({QStringLiteral("dump"), QStringLiteral("-")},
+                              QByteArray(reinterpret_cast<const char*>(bytes.data()), qsizetype(bytes.size())));
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY2(r.err.isEmpty(), r.err.constData());
+    QVERIFY(r.out == toBytes(readText(log + QStringLiteral(".reference"))));
+    const Run fromFile = runHecscope({QStringLiteral("dump"), log});
+    QVERIFY(r.out == fromFile.out);
+}
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"
