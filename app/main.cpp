@@ -2,6 +2,7 @@
 #include "ui/mainwindow.h"
 
 #include <QApplication>
+#include <QIcon>
 
 #include <cstdio>
 #include <cstring>
@@ -30,6 +31,7 @@ int main(int argc, char** argv)
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("Hecscope"));
     QApplication::setOrganizationName(QStringLiteral("Hecscope"));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/hecscope/hecscope.svg")));
     hecscope::MainWindow window;
     window.show();
     if (argc == 2)
