@@ -47,8 +47,8 @@ bool StreamDecoder::feed(std::span<const uint8_t> bytes)
         }
         if (m_state == State::Header || !m_pending.empty()) {
             // Top up the pending bytes only as far as the next decision needs,
-            // so that the rest can be decoded in place. The header is parsed
-            // from the start at each attempt, so take it in large steps.
+            // so that the rest can be decoded in place. Header attempts resume
+            // at the first incomplete declaration; large steps make them few.
             size_t want = m_pendingNeeded > m_pending.size() ? m_pendingNeeded - m_pending.size() : 1;
             if (m_state == State::Header)
                 want = std::max(want, kHeaderStep);
@@ -79,7 +79,7 @@ bool StreamDecoder::feed(std::span<const uint8_t> bytes)
 
 void StreamDecoder::parseHeader()
 {
-    HeaderParse h = hecscope::parseHeader(m_pending.data(), m_pending.size());
+    HeaderParse h = hecscope::parseHeader(m_pending.data(), m_pending.size(), &m_headerResume);
     if (h.status == HeaderParse::NeedMore) {
         m_pendingNeeded = h.needed;
         return;

@@ -2,6 +2,7 @@
 
 #include "core/diagnostic.h"
 #include "core/event.h"
+#include "core/headerparser.h"
 #include "core/logformat.h"
 #include "core/recorddecoder.h"
 
@@ -67,6 +68,7 @@ private:
     std::shared_ptr<const LogFormat> m_format;
     std::vector<uint8_t> m_pending; // bytes of an incomplete header or record
     size_t m_pendingNeeded = 4;     // m_pending must reach this size to progress
+    HeaderResume m_headerResume;    // where the last incomplete header parse stopped
     uint64_t m_base = 0;            // stream offset of m_pending[0] / next record
     uint64_t m_events = 0;
     uint64_t m_ignored = 0; // bytes fed after decoding stopped

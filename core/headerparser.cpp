@@ -49,10 +49,11 @@ void appendU32(std::vector<uint8_t>& out, uint32_t v)
 
 } // namespace
 
-HeaderParse parseHeader(const uint8_t* data, size_t size)
+HeaderParse parseHeader(const uint8_t* data, size_t size, HeaderResume* resume)
 {
     HeaderParse r;
     size_t pos = 0;
+    size_t declStart = 0; // start of the declaration being read, once in the list
     auto need = [&](size_t n) {
         if (size - pos >= n)
             return true;
@@ -77,6 +78,22 @@ HeaderParse parseHeader(const uint8_t* data, size_t size)
         return false;
     };
 
+    // An incomplete result inside the declaration list hands its progress
+    // back to the caller's resume state.
+    auto needMore = [&]() -> HeaderParse {
+        if (resume && declStart > 0 && r.status == HeaderParse::NeedMore) {
+            resume->pos = declStart;
+            resume->declarations = std::move(r.declarations);
+        }
+        return std::move(r);
+    };
+
+    if (resume && resume->pos > 0 && resume->pos <= size) {
+        pos = resume->pos;
+        r.declarations = std::move(resume->declarations);
+        *resume = {};
+        goto declarations;
+    }
     if (size == 0)
         return need(4), r;
     if (size < 4) {
@@ -90,9 +107,11 @@ HeaderParse parseHeader(const uint8_t* data, size_t size)
         return r;
     if (!need(4) || !expect(kHetBegin, "event type list"))
         return r;
+declarations:
     for (;;) {
+        declStart = pos;
         if (!need(4))
-            return r;
+            return needMore();
         const uint32_t marker = readU32(data + pos);
         if (marker == kHetEnd) {
             pos += 4;
@@ -103,7 +122,7 @@ HeaderParse parseHeader(const uint8_t* data, size_t size)
                         "expected event type declaration 'etb\\0' or end of list 'hete', found "
                             + quoteMarker(marker));
         if (!need(4 + 2 + 2 + 4))
-            return r;
+            return needMore();
         EventTypeDecl d;
         d.tag = readU16(data + pos + 4);
         d.size = readU16(data + pos + 6);
@@ -126,7 +145,7 @@ HeaderParse parseHeader(const uint8_t* data, size_t size)
             return true;
         };
         if (!lengthPrefixed("description", d.description) || !lengthPrefixed("extra-info", d.extra))
-            return r;
+            return needMore();
         if (!expect(kEtEnd, "end of declaration"))
             return r;
         r.declarations.push_back(std::move(d));

@@ -20,7 +20,16 @@ struct HeaderParse {
     Diagnostic error{DiagnosticKind::MalformedHeader, 0, 0, {}}; // Failed: what and where
 };
 
-HeaderParse parseHeader(const uint8_t* data, size_t size);
+// Where an incomplete parse stopped: the declarations complete so far and the
+// offset of the first incomplete one. Passing it back to the next attempt on
+// the same (grown) buffer resumes there, so a header taken in many small
+// pieces is parsed in linear time.
+struct HeaderResume {
+    size_t pos = 0; // 0: start from the beginning
+    std::vector<EventTypeDecl> declarations;
+};
+
+HeaderParse parseHeader(const uint8_t* data, size_t size, HeaderResume* resume = nullptr);
 
 // Writes a header declaring `declarations` (the encoder's half).
 void appendHeader(std::vector<uint8_t>& out, const std::vector<EventTypeDecl>& declarations);

@@ -2,6 +2,9 @@
 // must give exactly what one whole-buffer feed gives.
 #include "testsupport.h"
 
+#include "core/encoder.h"
+#include "core/eventtags.h"
+
 #include <QFileInfo>
 #include <QRandomGenerator>
 #include <QTest>
@@ -14,6 +17,7 @@ class TestIncremental : public QObject {
 private slots:
     void chunkedFeeds_data();
     void chunkedFeeds();
+    void longHeaderInSmallFeeds();
 };
 
 void TestIncremental::chunkedFeeds_data()
@@ -55,6 +59,37 @@ void TestIncremental::chunkedFeeds()
         QVERIFY(chunked.diagnostics == whole.diagnostics);
         QCOMPARE(chunked.sawDataEnd, whole.sawDataEnd);
     }
+}
+
+// A header far longer than any real one (thousands of declarations with long
+// descriptions) taken in small pieces: each attempt resumes at the first
+// incomplete declaration, and the result equals one whole feed.
+void TestIncremental::longHeaderInSmallFeeds()
+{
+    std::vector<EventTypeDecl> declarations = EventlogWriter::allDeclarations();
+    for (uint16_t tag = 1000; tag < 5000; ++tag)
+        declarations.push_back(
+            EventTypeDecl{tag, 8, "unknown " + std::string(tag % 700, 'x'), std::string(tag % 3, 'y')});
+    EventlogWriter w(declarations);
+    w.write(OwnedEvent(tag::CreateThread, 10, {7}).event);
+    w.writeDataEnd();
+    const std::vector<uint8_t>& bytes = w.bytes();
+    QVERIFY(bytes.size() > 1'000'000);
+
+    const Decoded whole = decodeInChunks(bytes);
+    QCOMPARE(whole.events.size(), size_t(1));
+    QVERIFY(whole.diagnostics.empty());
+    for (size_t chunk : {size_t(1), size_t(3), size_t(5000), size_t(70000)}) {
+        const Decoded chunked = decodeInChunks(bytes, {chunk});
+        QVERIFY(chunked.events == whole.events);
+        QVERIFY(chunked.diagnostics == whole.diagnostics);
+    }
+    // Cut inside a long declaration: still a truncated header, at the end.
+    const std::vector<uint8_t> cut(bytes.begin(), bytes.begin() + ptrdiff_t(bytes.size() / 2));
+    const Decoded truncated = decodeInChunks(cut, {977});
+    QCOMPARE(truncated.diagnostics.size(), size_t(1));
+    QCOMPARE(truncated.diagnostics[0].kind, DiagnosticKind::TruncatedHeader);
+    QCOMPARE(truncated.diagnostics[0].offset, uint64_t(cut.size()));
 }
 
 QTEST_GUILESS_MAIN(TestIncremental)
