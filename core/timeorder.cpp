@@ -14,7 +14,6 @@ constexpr uint64_t kCheckpointSpacing = 64 * 1024; // bytes between checkpoints
 // below malloc's mmap threshold (128 KiB) so that the many short-lived cursors
 // of a sliced visit reuse heap memory instead of faulting in fresh pages.
 constexpr size_t kCursorBuffer = 96 * 1024;
-constexpr size_t kMaxRuns = 512; // beyond this, sort offsets instead
 
 class PieceCollector final : public EventSink {
 public:
@@ -26,8 +25,23 @@ public:
     }
     void onEvent(const Event& e) override
     {
+        if (m_observer)
+            m_observer->onEvent(e);
+        if (!m_scan.ordered)
+            return;
         auto& pieces = m_scan.pieces;
         if (pieces.empty() || pieces.back().cap != e.cap || e.time < pieces.back().lastTime) {
+            if (!pieces.empty())
+                m_capLastTime[pieces.back().cap] = pieces.back().lastTime;
+            // Count runs as TimeOrder will form them: a piece continues its
+            // capability's latest run unless time went back.
+            const auto last = m_capLastTime.find(e.cap);
+            if (last == m_capLastTime.end() || e.time < last->second) {
+                if (++m_runs > TimeOrder::kMaxRuns) {
+                    giveUpOrder();
+                    return;
+                }
+            }
             pieces.push_back(Piece{e.offset, e.offset, e.time, e.time, e.cap,
                                    uint32_t(m_scan.checkpoints.size()), 0});
             m_nextCheckpoint = e.offset;
@@ -40,14 +54,22 @@ public:
         }
         p.end = e.offset + e.recordSize;
         p.lastTime = e.time;
-        if (m_observer)
-            m_observer->onEvent(e);
     }
 
 private:
+    void giveUpOrder()
+    {
+        m_scan.ordered = false;
+        m_scan.pieces = {};
+        m_scan.checkpoints = {};
+        m_capLastTime.clear();
+    }
+
     LogScan& m_scan;
     EventSink* m_observer;
     uint64_t m_nextCheckpoint = 0;
+    size_t m_runs = 0;
+    std::map<uint16_t, uint64_t> m_capLastTime; // cap -> last time of its latest piece
 };
 
 // Reads the records of one run (a list of pieces in file order) through a
@@ -160,32 +182,63 @@ std::vector<std::vector<const Piece*>> formRuns(const std::vector<Piece>& pieces
     return runs;
 }
 
-void visitBySorting(ByteSource& source, const LogScan& scan, EventSink& sink)
-{
+// The fallback for logs too unordered to merge: decode the log again,
+// keeping 16 bytes per event (time; offset and capability packed), sort, then
+// read each record back. Offsets up to 2^48 bytes.
+class PositionCollector final : public EventSink {
+public:
     struct Entry {
         uint64_t time;
-        uint64_t offset;
-        uint32_t size;
-        uint16_t cap;
+        uint64_t place; // offset << 16 | capability
     };
-    std::vector<Entry> entries;
-    entries.reserve(scan.events);
-    for (const Piece& p : scan.pieces) {
-        const std::vector<const Piece*> one{&p};
-        RunCursor cursor(source, scan, one);
-        while (cursor.advance())
-            entries.push_back({cursor.event().time, cursor.event().offset, cursor.event().recordSize, p.cap});
+    explicit PositionCollector(std::vector<Entry>& entries) : m_entries(entries) {}
+    void onEvent(const Event& e) override
+    {
+        m_entries.push_back({e.time, e.offset << 16 | e.cap});
     }
-    std::stable_sort(entries.begin(), entries.end(),
-                     [](const Entry& a, const Entry& b) { return a.time < b.time; });
+
+private:
+    std::vector<Entry>& m_entries;
+};
+
+void visitBySorting(ByteSource& source, const LogScan& scan, EventSink& sink)
+{
+    using Entry = PositionCollector::Entry;
+    std::vector<Entry> entries;
+    entries.reserve(size_t(scan.events));
+    {
+        PositionCollector collector(entries);
+        StreamDecoder decoder(collector);
+        std::vector<uint8_t> chunk(kScanChunk);
+        for (uint64_t pos = 0; pos < scan.bytes && decoder.eventCount() < scan.events;) {
+            const size_t want = size_t(std::min<uint64_t>(chunk.size(), scan.bytes - pos));
+            const size_t got = source.read(pos, chunk.data(), want);
+            if (got == 0 || !decoder.feed({chunk.data(), got}))
+                break;
+            pos += got;
+        }
+        if (entries.size() > scan.events) // the file changed since the scan
+            entries.resize(size_t(scan.events));
+    }
+    // (time, offset) is unique, so this order is exactly the stable one.
+    std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+        return a.time < b.time || (a.time == b.time && a.place < b.place);
+    });
     std::vector<uint8_t> record(kCursorBuffer);
+    constexpr size_t kFirstRead = 64; // most records fit; longer ones are read again
     Event e;
     for (const Entry& en : entries) {
-        const size_t got = source.read(en.offset, record.data(), en.size);
-        if (decodeRecord(*scan.format, record.data(), got, e).status != RecordStatus::Ok)
+        const uint64_t offset = en.place >> 16;
+        size_t got = source.read(offset, record.data(), kFirstRead);
+        RecordResult r = decodeRecord(*scan.format, record.data(), got, e);
+        if (r.status == RecordStatus::NeedMore && r.size <= record.size()) {
+            got = source.read(offset, record.data(), r.size);
+            r = decodeRecord(*scan.format, record.data(), got, e);
+        }
+        if (r.status != RecordStatus::Ok)
             continue;
-        e.offset = en.offset;
-        e.cap = en.cap;
+        e.offset = offset;
+        e.cap = uint16_t(en.place & 0xFFFF);
         sink.onEvent(e);
     }
 }
@@ -220,25 +273,28 @@ LogScan scanLog(ByteSource& source, EventSink* observer)
 
 TimeOrder::TimeOrder(const LogScan& scan)
     : m_scan(scan)
-    , m_runs(formRuns(scan.pieces))
 {
+    if (scan.ordered)
+        m_runs = formRuns(scan.pieces);
 }
 
 TimeOrder::~TimeOrder() = default;
 
 bool TimeOrder::supportsRanges() const
 {
-    return m_runs.size() <= kMaxRuns;
+    return m_scan.ordered;
 }
 
 void TimeOrder::visit(ByteSource& source, EventSink& sink, uint64_t from, uint64_t to) const
 {
-    if (!m_scan.format || m_runs.empty() || from >= to)
+    if (!m_scan.format || m_scan.events == 0 || from >= to)
         return;
     if (!supportsRanges()) {
         visitBySorting(source, m_scan, sink);
         return;
     }
+    if (m_runs.empty())
+        return;
     std::vector<std::unique_ptr<RunCursor>> cursors;
     for (const auto& run : m_runs) {
         if (run.back()->lastTime < from || pastEnd(run.front()->firstTime, to))
@@ -292,6 +348,18 @@ std::vector<uint64_t> TimeOrder::sliceBoundaries(uint64_t sliceBytes) const
     for (size_t i = step; i < times.size(); i += step)
         if (times[i] > 0 && times[i] != kUnbounded && (out.empty() || times[i] > out.back()))
             out.push_back(times[i]);
+    // A slice is held in memory until it is its turn, so when many events
+    // share a timestamp and one slice would hold far more than its share,
+    // there is no good cut: the caller reads the log as one slice instead.
+    const auto sliceStart = [&](size_t k) {
+        return k == 0 ? times.begin() : std::lower_bound(times.begin(), times.end(), out[k - 1]);
+    };
+    for (size_t k = 0; k <= out.size(); ++k) {
+        const auto end = k == out.size() ? times.end()
+                                         : std::lower_bound(times.begin(), times.end(), out[k]);
+        if (size_t(end - sliceStart(k)) > 8 * step)
+            return {};
+    }
     return out;
 }
 

@@ -35,8 +35,11 @@ struct Piece {
 struct LogScan {
     std::shared_ptr<const LogFormat> format; // null when the header failed
     std::vector<Diagnostic> diagnostics;
+    // Empty when `ordered` is false: a pathologically unordered log (more
+    // than TimeOrder's run limit) would need a piece per few events.
     std::vector<Piece> pieces;
     std::vector<Checkpoint> checkpoints; // about one per 64 KiB of each piece
+    bool ordered = true;
     uint64_t events = 0;
     uint64_t bytes = 0; // bytes read
     bool hasError = false;
@@ -50,16 +53,21 @@ LogScan scanLog(ByteSource& source, EventSink* observer = nullptr);
 
 // Reads a scanned log's events in timestamp order, ties in file order
 // (exactly a stable sort, as `ghc-events show` prints), by a k-way merge of
-// the time-ordered runs its pieces form. Memory stays small and independent
-// of the log's size. Immutable after construction: several threads may visit
-// different time ranges at once (the ByteSource must allow concurrent reads).
+// the time-ordered runs its pieces form. For logs as GHC writes them (a few
+// runs per capability) memory stays small and independent of the log's
+// size. Immutable after construction: several threads may visit different
+// time ranges at once (the ByteSource must allow concurrent reads).
 class TimeOrder {
 public:
+    // Beyond this many runs a log is pathologically unordered: the scan
+    // drops its pieces and visits sort 16 bytes per event instead.
+    static constexpr size_t kMaxRuns = 512;
+
     explicit TimeOrder(const LogScan& scan);
     ~TimeOrder();
 
-    // False for pathologically unordered logs (too many runs to merge):
-    // only whole-log visits are possible then, by sorting event offsets.
+    // False for pathologically unordered logs: only whole-log visits are
+    // possible then, by re-decoding the log and sorting event positions.
     bool supportsRanges() const;
     static constexpr uint64_t kUnbounded = UINT64_MAX;
     // Delivers the events whose time is in [from, to); `to` = kUnbounded has
@@ -67,7 +75,8 @@ public:
     void visit(ByteSource& source, EventSink& sink, uint64_t from = 0,
                uint64_t to = kUnbounded) const;
     // Increasing times that cut the log into slices of about `sliceBytes`
-    // bytes each; empty when one slice suffices.
+    // bytes each; empty when one slice suffices, or when ties on one
+    // timestamp would make some slice many times larger than that.
     std::vector<uint64_t> sliceBoundaries(uint64_t sliceBytes) const;
 
 private:

@@ -188,6 +188,8 @@ private slots:
     void outOfOrderBlocksAreSorted();
     void largeShuffledLogIsSorted_data();
     void largeShuffledLogIsSorted();
+    void hostileOrderKeepsMemorySmall_data();
+    void hostileOrderKeepsMemorySmall();
     void extremeTimestamps();
     void mutationFuzz();
 };
@@ -736,6 +738,51 @@ void TestBadInput::largeShuffledLogIsSorted()
     const TimeOrder order(scan);
     QCOMPARE(order.supportsRanges(), mergeable);
     QCOMPARE(!order.sliceBoundaries(2 << 20).empty(), mergeable);
+    QCOMPARE(!order.sliceBoundaries(128 << 10).empty(), mergeable);
+
+    const Outcome o = decode(w.bytes());
+    QVERIFY(o.diagnostics.empty());
+    const std::string want = expectedDump(o);
+    for (unsigned threads : {1u, 4u}) {
+        const std::string dump = dumpBytes(w.bytes(), false, threads);
+        QVERIFY2(dump == want, qPrintable(firstDifference(dump, want)));
+    }
+}
+
+// Orders no GHC writes, which the merge must not pay for per event: times
+// that fall at every event (one run per event) give up the pieces and sort
+// 16 bytes per event; one timestamp shared by megabytes of events gives no
+// useful slice boundary, so the dump reads one slice.
+void TestBadInput::hostileOrderKeepsMemorySmall_data()
+{
+    QTest::addColumn<bool>("decreasing");
+    QTest::newRow("every event earlier than the last") << true;
+    QTest::newRow("every event at the same time") << false;
+}
+
+void TestBadInput::hostileOrderKeepsMemorySmall()
+{
+    QFETCH(bool, decreasing);
+    EventlogWriter w(EventlogWriter::allDeclarations());
+    uint64_t t = 1'000'000'000;
+    uint32_t n = 0;
+    w.beginBlock(0, t);
+    while (w.bytes().size() < (3u << 20)) {
+        OwnedEvent run(tag::RunThread, decreasing ? t-- : t, {++n});
+        w.write(run.event);
+    }
+    w.endBlock(t);
+    w.writeDataEnd();
+
+    MemorySource source(w.bytes());
+    const LogScan scan = scanLog(source);
+    QCOMPARE(scan.events, uint64_t(n) + 1); // and the block marker
+    QCOMPARE(scan.ordered, !decreasing);
+    QCOMPARE(scan.pieces.size(), size_t(decreasing ? 0 : 1));
+    QVERIFY(scan.checkpoints.size() < 100);
+    const TimeOrder order(scan);
+    QCOMPARE(order.supportsRanges(), !decreasing);
+    QVERIFY(order.sliceBoundaries(128 << 10).empty()); // 48 checkpoints, none a cut
 
     const Outcome o = decode(w.bytes());
     QVERIFY(o.diagnostics.empty());
