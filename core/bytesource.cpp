@@ -40,7 +40,10 @@ size_t FileSource::read(uint64_t offset, uint8_t* dst, size_t n)
         if (r < 0 && errno == EINTR)
             continue;
         if (r < 0) {
-            m_error = std::strerror(errno);
+            const int code = errno;
+            std::lock_guard lock(m_errorMutex);
+            if (m_error.empty())
+                m_error = "at byte offset " + std::to_string(offset + done) + ": " + std::strerror(code);
             break;
         }
         if (r == 0)
@@ -48,6 +51,12 @@ size_t FileSource::read(uint64_t offset, uint8_t* dst, size_t n)
         done += size_t(r);
     }
     return done;
+}
+
+std::string FileSource::error() const
+{
+    std::lock_guard lock(m_errorMutex);
+    return m_error;
 }
 
 size_t MemorySource::read(uint64_t offset, uint8_t* dst, size_t n)

@@ -151,6 +151,9 @@ LogScan dumpLog(ByteSource& source, const TextWriter& write, PrinterStyle style,
     }
     EventPrinter::printFooter(sink.out());
     sink.flush();
+    // A read that failed while printing cut some run short: say so.
+    if (scan.ioError.empty())
+        scan.ioError = source.error();
     return scan;
 }
 
