@@ -2,6 +2,14 @@
 
 #include "core/bytesource.h"
 #include "core/dump.h"
+#include "core/info.h"
+#include "core/logindex.h"
+#include "core/stats.h"
+
+#include <chrono>
+#include <cmath>
+#include <random>
+#include <sys/resource.h>
 
 #include <cstdio>
 #include <cstring>
@@ -15,6 +23,8 @@ namespace {
 const char* const kUsage =
     "Usage: hecscope [FILE]\n"
     "       hecscope dump [--legacy] FILE\n"
+    "       hecscope info [--json] FILE\n"
+    "       hecscope bench FILE\n"
     "       hecscope --help | --version\n"
     "\n"
     "Hecscope views GHC eventlogs (+RTS -l).\n"
@@ -22,6 +32,8 @@ const char* const kUsage =
     "Commands:\n"
     "  (none)   open FILE (optional) in the viewer window\n"
     "  dump     print every event as `ghc-events show FILE` does\n"
+    "  info     load and index FILE, print its statistics\n"
+    "  bench    time loading FILE and typical queries\n"
     "\n"
     "Run `hecscope COMMAND --help` for a command's options.\n";
 
@@ -40,6 +52,32 @@ const char* const kDumpUsage =
     "stderr); 1 the file is unreadable, not an eventlog, or corrupt (what was\n"
     "decoded before the fault is still printed; the reason and byte offset go\n"
     "to stderr); 2 usage error.\n";
+
+const char* const kInfoUsage =
+    "Usage: hecscope info [--json] FILE\n"
+    "\n"
+    "Loads and indexes the eventlog FILE (or - for standard input), then prints\n"
+    "the process facts, whole-run statistics (time, productivity, collections\n"
+    "per generation, pauses, allocation, heap, sparks), a table per capability\n"
+    "and the diagnostics.\n"
+    "\n"
+    "Options:\n"
+    "  --json     print one JSON object instead (keys listed in README.md)\n"
+    "  -h, --help show this help\n"
+    "\n"
+    "Exit status: 0 success (a truncated log is a success: everything before\n"
+    "the cut is counted and `truncated` is true); 1 the file is unreadable, not\n"
+    "an eventlog, or corrupt (the statistics of what was decoded are still\n"
+    "printed); 2 usage error.\n";
+
+const char* const kBenchUsage =
+    "Usage: hecscope bench FILE\n"
+    "\n"
+    "Times a decode-only pass over FILE, then loading it into the index, then\n"
+    "typical queries, and prints `key: value` lines: decode_s, index_s (load_s\n"
+    "minus decode_s), load_s (open to fully indexed), peak_rss_mb, and query\n"
+    "times in milliseconds (lod_*: one track at 2000 pixels; stats_*: range\n"
+    "statistics), each the maximum and mean over several views.\n";
 
 bool writeAll(int fd, std::string_view text)
 {
@@ -128,6 +166,173 @@ int dump(int argc, char** argv)
         return 1;
     }
     return scan.hasError ? 1 : 0;
+}
+
+namespace {
+
+// Parses `[--json] FILE` style arguments shared by info and bench.
+bool parseFileArgs(int argc, char** argv, const char* command, const char* usage,
+                   bool* json, std::string& path, int& status)
+{
+    for (int i = 0; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg == "-h" || arg == "--help") {
+            std::fputs(usage, stdout);
+            status = 0;
+            return false;
+        }
+        if (json && arg == "--json") {
+            *json = true;
+        } else if (arg.size() > 1 && arg[0] == '-') {
+            std::fprintf(stderr, "hecscope %s: unknown option %s\n\n%s", command, arg.c_str(), usage);
+            status = 2;
+            return false;
+        } else if (path.empty()) {
+            path = arg;
+        } else {
+            std::fprintf(stderr, "hecscope %s: more than one FILE given\n\n%s", command, usage);
+            status = 2;
+            return false;
+        }
+    }
+    if (path.empty()) {
+        std::fprintf(stderr, "hecscope %s: no FILE given\n\n%s", command, usage);
+        status = 2;
+        return false;
+    }
+    return true;
+}
+
+double seconds(std::chrono::steady_clock::time_point since)
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
+}
+
+} // namespace
+
+int info(int argc, char** argv)
+{
+    bool json = false;
+    std::string path;
+    int status = 0;
+    if (!parseFileArgs(argc, argv, "info", kInfoUsage, &json, path, status))
+        return status;
+    std::string error;
+    auto source = openInput(path, error);
+    if (!source) {
+        std::fprintf(stderr, "hecscope: cannot open %s\n", error.c_str());
+        return 1;
+    }
+    const LoadResult loaded = loadIndex(*source);
+    const LogIndex& ix = *loaded.index;
+    const RangeStats stats = computeStats(ix);
+    const std::string text = json ? infoJson(ix, stats, path) : infoText(ix, stats, path);
+    const bool outputOk = writeAll(STDOUT_FILENO, text);
+    for (const Diagnostic& d : ix.scan.diagnostics)
+        std::fprintf(stderr, "hecscope: %s: %s: %s\n", path.c_str(),
+                     d.isError() ? "error" : "warning", d.message().c_str());
+    if (!ix.scan.ioError.empty()) {
+        std::fprintf(stderr, "hecscope: %s: read error: %s\n", path.c_str(), ix.scan.ioError.c_str());
+        return 1;
+    }
+    if (!outputOk) {
+        std::fprintf(stderr, "hecscope: cannot write the output\n");
+        return 1;
+    }
+    return ix.scan.hasError ? 1 : 0;
+}
+
+int bench(int argc, char** argv)
+{
+    using Clock = std::chrono::steady_clock;
+    std::string path;
+    int status = 0;
+    if (!parseFileArgs(argc, argv, "bench", kBenchUsage, nullptr, path, status))
+        return status;
+    std::string error;
+    auto source = openInput(path, error);
+    if (!source) {
+        std::fprintf(stderr, "hecscope: cannot open %s\n", error.c_str());
+        return 1;
+    }
+    // Decode only: every event decoded and delivered to a sink that counts.
+    class Counter final : public EventSink {
+    public:
+        void onEvent(const Event& e) override { sum += e.time; }
+        uint64_t sum = 0;
+    } counter;
+    auto start = Clock::now();
+    {
+        StreamDecoder decoder(counter);
+        std::vector<uint8_t> chunk(1 << 20);
+        for (uint64_t pos = 0;;) {
+            const size_t got = source->read(pos, chunk.data(), chunk.size());
+            if (got == 0 || !decoder.feed({chunk.data(), got}))
+                break;
+            pos += got;
+        }
+        decoder.finish();
+    }
+    const double decodeS = seconds(start);
+
+    start = Clock::now();
+    const LoadResult loaded = loadIndex(*source);
+    const double loadS = seconds(start);
+    struct rusage usage {};
+    ::getrusage(RUSAGE_SELF, &usage);
+    const LogIndex& ix = *loaded.index;
+
+    std::printf("file: %s\n", path.c_str());
+    std::printf("bytes: %llu\n", (unsigned long long)ix.scan.bytes);
+    std::printf("events: %llu\n", (unsigned long long)ix.scan.events);
+    std::printf("decode_s: %.3f\n", decodeS);
+    std::printf("index_s: %.3f\n", std::max(0.0, loadS - decodeS));
+    std::printf("load_s: %.3f\n", loadS);
+    std::printf("load_pass_s: %.3f\n", loaded.decodeSeconds);
+    std::printf("load_finish_s: %.3f\n", loaded.finishSeconds);
+    std::printf("peak_rss_mb: %.1f\n", double(usage.ru_maxrss) / 1024.0);
+    std::printf("index_mb: %.1f\n", double(ix.memoryBytes()) / (1 << 20));
+
+    // Views: the whole run, then random zooms from 1/10 down to 1/100000.
+    const uint64_t end = ix.lastTime;
+    std::mt19937_64 rng(42);
+    std::vector<std::pair<uint64_t, uint64_t>> views{{0, end}};
+    for (int i = 0; i < 30 && end > 0; ++i) {
+        const double fraction = std::pow(10.0, -1.0 - double(i % 5));
+        const uint64_t width = std::max<uint64_t>(1, uint64_t(double(end) * fraction));
+        const uint64_t from = rng() % (end - std::min(end, width) + 1);
+        views.emplace_back(from, from + width);
+    }
+    double lodMax = 0, lodSum = 0, statsMax = 0, statsSum = 0;
+    size_t lodCount = 0, items = 0, maxItems = 0;
+    std::vector<LodItem> out;
+    for (const auto& [from, to] : views) {
+        for (const Capability& cap : ix.caps) {
+            out.clear();
+            start = Clock::now();
+            cap.timeline.lod(from, to, 2000, out);
+            const double ms = seconds(start) * 1e3;
+            lodMax = std::max(lodMax, ms);
+            lodSum += ms;
+            ++lodCount;
+            items += out.size();
+            maxItems = std::max(maxItems, out.size());
+        }
+        start = Clock::now();
+        const RangeStats st = computeStats(ix, from, to);
+        const double ms = seconds(start) * 1e3;
+        statsMax = std::max(statsMax, ms);
+        statsSum += ms;
+        (void)st;
+    }
+    std::printf("lod_views: %zu\n", lodCount);
+    std::printf("lod_2000px_max_ms: %.3f\n", lodMax);
+    std::printf("lod_2000px_mean_ms: %.3f\n", lodCount ? lodSum / double(lodCount) : 0.0);
+    std::printf("lod_items_max: %zu\n", maxItems);
+    std::printf("stats_views: %zu\n", views.size());
+    std::printf("stats_range_max_ms: %.3f\n", statsMax);
+    std::printf("stats_range_mean_ms: %.3f\n", views.empty() ? 0.0 : statsSum / double(views.size()));
+    return ix.scan.hasError ? 1 : 0;
 }
 
 } // namespace hecscope::cli

@@ -5,6 +5,8 @@
 namespace hecscope::cli {
 
 int dump(int argc, char** argv);
+int info(int argc, char** argv);
+int bench(int argc, char** argv);
 int printUsage(bool toStderr);
 
 } // namespace hecscope::cli

@@ -13,6 +13,10 @@ int main(int argc, char** argv)
         const char* first = argv[1];
         if (std::strcmp(first, "dump") == 0)
             return hecscope::cli::dump(argc - 2, argv + 2);
+        if (std::strcmp(first, "info") == 0)
+            return hecscope::cli::info(argc - 2, argv + 2);
+        if (std::strcmp(first, "bench") == 0)
+            return hecscope::cli::bench(argc - 2, argv + 2);
         if (std::strcmp(first, "-h") == 0 || std::strcmp(first, "--help") == 0)
             return hecscope::cli::printUsage(false);
         if (std::strcmp(first, "--version") == 0) {

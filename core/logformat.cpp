@@ -193,4 +193,19 @@ uint16_t LogFormat::minimumVariablePayload(uint16_t t)
     }
 }
 
+// GHC 7.8.1/7.8.2 inserted BlockedOnMVarRead at 8 and shifted the rest up
+// (eventlog-format.md 2.2); map those codes to the standard numbering.
+uint64_t standardStopCode(uint64_t raw, StopEncoding encoding)
+{
+    if (encoding != StopEncoding::Ghc782 || raw < 8 || raw > 20)
+        return raw;
+    if (raw == 8)
+        return 20;
+    if (raw <= 14)
+        return raw - 1;
+    if (raw <= 16)
+        return 14; // unused GUM states
+    return raw - 1;
+}
+
 } // namespace hecscope

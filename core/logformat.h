@@ -27,6 +27,10 @@ enum class StopEncoding : uint8_t {
     Pre78,    // USER_MARKER not declared (GHC <= 7.6, 6.12)
 };
 
+// A STOP_THREAD status in the standard numbering (GHC 7.8.1/7.8.2 shifted
+// codes 8 and up; eventlog-format.md 2.2).
+uint64_t standardStopCode(uint64_t raw, StopEncoding encoding);
+
 // What the decoder does with one tag, derived once from the header.
 struct TagInfo {
     enum Kind : uint8_t { Undeclared, Fixed, Variable };

@@ -35,21 +35,6 @@ constexpr std::array<std::string_view, 21> kStopTexts = {
     "blocked reading an MVar"sv,               // 20
 };
 
-// GHC 7.8.1/7.8.2 inserted BlockedOnMVarRead at 8 and shifted the rest up
-// (eventlog-format.md 2.2); map those codes to the standard numbering.
-uint64_t standardStopCode(uint64_t raw, StopEncoding encoding)
-{
-    if (encoding != StopEncoding::Ghc782 || raw < 8 || raw > 20)
-        return raw;
-    if (raw == 8)
-        return 20;
-    if (raw <= 14)
-        return raw - 1;
-    if (raw <= 16)
-        return 14; // unused GUM states
-    return raw - 1;
-}
-
 constexpr std::array<std::string_view, 4> kCapsetTypes = {
     "CapsetUnknown"sv, "CapsetCustom"sv, "CapsetOsProcess"sv, "CapsetClockDomain"sv};
 

@@ -245,7 +245,7 @@ void visitBySorting(ByteSource& source, const LogScan& scan, EventSink& sink)
 
 } // namespace
 
-LogScan scanLog(ByteSource& source, EventSink* observer)
+LogScan scanLog(ByteSource& source, EventSink* observer, const std::function<bool(uint64_t)>& onChunk)
 {
     LogScan scan;
     PieceCollector collector(scan, observer);
@@ -259,6 +259,8 @@ LogScan scanLog(ByteSource& source, EventSink* observer)
         // After DATA_END the decoder only counts what follows (reported as
         // trailing data), so read on to the end; after an error, stop.
         if (!decoder.feed({chunk.data(), got}) && decoder.state() == StreamDecoder::State::Failed)
+            break;
+        if (onChunk && !onChunk(scan.bytes))
             break;
     }
     decoder.finish();

@@ -4,6 +4,7 @@
 #include "core/decoder.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -48,8 +49,11 @@ struct LogScan {
 };
 
 // Decodes `source` from the start in large chunks. `observer`, if given, sees
-// every event in file order too.
-LogScan scanLog(ByteSource& source, EventSink* observer = nullptr);
+// every event in file order too. `onChunk`, if given, is called with the
+// bytes read so far after each chunk (1 MiB); returning false stops the scan
+// there (what was decoded is kept, as for a truncated log).
+LogScan scanLog(ByteSource& source, EventSink* observer = nullptr,
+                const std::function<bool(uint64_t)>& onChunk = {});
 
 // Reads a scanned log's events in timestamp order, ties in file order
 // (exactly a stable sort, as `ghc-events show` prints), by a k-way merge of

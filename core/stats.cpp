@@ -1,0 +1,158 @@
+#include "core/stats.h"
+
+#include <algorithm>
+#include <map>
+
+namespace hecscope {
+namespace {
+
+// Growth of a cumulative counter over [from, to]: the last value at or before
+// `to` minus the last value before `from`, per key (capability, capset).
+uint64_t cumulativeGrowth(const std::vector<Sample>& samples, uint64_t from, uint64_t to)
+{
+    struct Ends {
+        uint64_t before = 0, atEnd = 0;
+    };
+    std::map<uint64_t, Ends> byKey;
+    for (const Sample& s : samples) {
+        Ends& e = byKey[uint64_t(s.cap) << 32 | s.capset];
+        if (s.time < from)
+            e.before = s.value;
+        if (s.time <= to)
+            e.atEnd = s.value;
+    }
+    uint64_t sum = 0;
+    for (const auto& [key, e] : byKey)
+        sum += e.atEnd >= e.before ? e.atEnd - e.before : 0;
+    return sum;
+}
+
+// Largest value of a gauge in [from, to], summed over capsets at each time
+// would need alignment; capsets are reported separately by GHC and programs
+// have one heap capset, so the maximum over samples is taken.
+uint64_t maxIn(const std::vector<Sample>& samples, uint64_t from, uint64_t to)
+{
+    uint64_t best = 0;
+    for (const Sample& s : samples)
+        if (s.time >= from && s.time <= to)
+            best = std::max(best, s.value);
+    return best;
+}
+
+SparkTotals sparkGrowth(const std::vector<SparkCounters>& samples, uint64_t from, uint64_t to)
+{
+    const SparkCounters zero{};
+    const SparkCounters* before = &zero;
+    const SparkCounters* atEnd = &zero;
+    for (const SparkCounters& s : samples) {
+        if (s.time < from)
+            before = &s;
+        if (s.time <= to)
+            atEnd = &s;
+        else
+            break;
+    }
+    auto d = [](uint64_t a, uint64_t b) { return a >= b ? a - b : 0; };
+    SparkTotals t;
+    t.created = d(atEnd->created, before->created);
+    t.converted = d(atEnd->converted, before->converted);
+    t.overflowed = d(atEnd->overflowed, before->overflowed);
+    t.dud = d(atEnd->dud, before->dud);
+    t.gcd = d(atEnd->gcd, before->gcd);
+    t.fizzled = d(atEnd->fizzled, before->fizzled);
+    return t;
+}
+
+} // namespace
+
+SparkTotals& SparkTotals::operator+=(const SparkTotals& o)
+{
+    created += o.created;
+    converted += o.converted;
+    overflowed += o.overflowed;
+    dud += o.dud;
+    gcd += o.gcd;
+    fizzled += o.fizzled;
+    return *this;
+}
+
+RangeStats computeStats(const LogIndex& ix, uint64_t from, uint64_t to)
+{
+    RangeStats r;
+    r.from = from;
+    r.to = std::max(from, to);
+    r.totalNs = r.to - r.from;
+
+    // Collections are sorted and disjoint: find the first ending after `from`.
+    const auto& cols = ix.collections;
+    auto it = std::partition_point(cols.begin(), cols.end(),
+                                   [&](const Collection& c) { return c.end < from; });
+    std::map<int, GenerationStats> gens;
+    uint64_t pauseSum = 0, balanced = 0, parTotal = 0;
+    bool anyBalanced = false;
+    for (; it != cols.end() && it->start <= r.to; ++it) {
+        const Collection& c = *it;
+        const uint64_t a = std::max(c.start, r.from), b = std::min(c.end, r.to);
+        if (b > a)
+            r.gcNs += b - a;
+        if (c.start < from)
+            continue; // counted with the range it started in
+        ++r.collections;
+        pauseSum += c.pause();
+        r.maxPauseNs = std::max(r.maxPauseNs, c.pause());
+        r.copiedBytes += c.copied;
+        GenerationStats& g = gens[c.generation];
+        g.generation = c.generation;
+        ++g.collections;
+        g.elapsed += c.pause();
+        g.maxPause = std::max(g.maxPause, c.pause());
+        g.copied += c.copied;
+        if (c.parallel()) {
+            ++r.parallelCollections;
+            ++g.parallel;
+            if (c.hasBalanced) {
+                anyBalanced = true;
+                balanced += c.parBalancedCopied;
+                parTotal += c.parTotCopied;
+            }
+        }
+    }
+    r.gcNs = std::min(r.gcNs, r.totalNs);
+    r.mutatorNs = r.totalNs - r.gcNs;
+    r.productivity = r.totalNs > 0 ? double(r.mutatorNs) / double(r.totalNs) : 0;
+    r.avgPauseNs = r.collections > 0 ? pauseSum / r.collections : 0;
+    if (anyBalanced && parTotal > 0)
+        r.workBalance = double(balanced) / double(parTotal);
+    for (const auto& [gen, g] : gens)
+        r.generations.push_back(g);
+
+    r.allocatedBytes = cumulativeGrowth(ix.heapAllocated, from, r.to);
+    r.allocationRate = r.mutatorNs > 0 ? double(r.allocatedBytes) * 1e9 / double(r.mutatorNs) : 0;
+    r.maxHeapSizeBytes = maxIn(ix.heapSize, from, r.to);
+    r.maxLiveBytes = maxIn(ix.heapLive, from, r.to);
+    r.maxBlocksSizeBytes = maxIn(ix.blocksSize, from, r.to);
+
+    for (size_t c = 0; c < ix.caps.size(); ++c) {
+        const Capability& cap = ix.caps[c];
+        if (cap.events == 0)
+            continue;
+        CapStats cs;
+        cs.cap = uint16_t(c);
+        const SpanTotals t = cap.timeline.totalsIn(r.from, r.to);
+        cs.running = t.running();
+        cs.gc = t.gc();
+        cs.idle = r.totalNs - std::min(r.totalNs, cs.running + cs.gc);
+        cs.runs = t.runs;
+        cs.sparks = sparkGrowth(cap.sparks, from, r.to);
+        r.sparks += cs.sparks;
+        r.caps.push_back(cs);
+    }
+    return r;
+}
+
+RangeStats computeStats(const LogIndex& ix)
+{
+    return computeStats(ix, 0, ix.lastTime == 0 && ix.firstTime == kNoTime ? 0 : ix.lastTime);
+}
+
+} // namespace hecscope

@@ -1,0 +1,163 @@
+#include "core/timeline.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace hecscope {
+namespace {
+
+// First index in [lo, hi) where `pred` holds; `pred` is false then true.
+template <class Pred>
+size_t partitionPoint(size_t lo, size_t hi, Pred pred)
+{
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (pred(mid))
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+} // namespace
+
+uint64_t SpanTotals::gc() const
+{
+    uint64_t sum = 0;
+    for (size_t k = 1; k < kSpanKinds; ++k)
+        sum += time[k];
+    return sum;
+}
+
+SpanTotals& SpanTotals::operator+=(const SpanTotals& o)
+{
+    for (size_t k = 0; k < kSpanKinds; ++k)
+        time[k] += o.time[k];
+    runs += o.runs;
+    return *this;
+}
+
+SpanTotals& SpanTotals::operator-=(const SpanTotals& o)
+{
+    for (size_t k = 0; k < kSpanKinds; ++k)
+        time[k] -= o.time[k];
+    runs -= o.runs;
+    return *this;
+}
+
+void CapTimeline::append(const Span& s)
+{
+    if (m_spans.size() % kBlock == 0)
+        m_blockTotals.push_back(m_total);
+    m_spans.push_back(s);
+    m_total.time[size_t(s.kind())] += s.length();
+    if (s.kind() == SpanKind::Running && !s.continued())
+        ++m_total.runs;
+}
+
+size_t CapTimeline::firstEndingAfter(uint64_t t) const
+{
+    return partitionPoint(0, m_spans.size(), [&](size_t i) {
+        const Span& s = m_spans[i];
+        return s.end() > t || s.start() >= t;
+    });
+}
+
+size_t CapTimeline::firstStartingAt(uint64_t t) const
+{
+    return partitionPoint(0, m_spans.size(), [&](size_t i) { return m_spans[i].start() >= t; });
+}
+
+SpanTotals CapTimeline::totalsBeforeIndex(size_t i) const
+{
+    if (i >= m_spans.size())
+        return m_total;
+    const size_t block = i / kBlock;
+    SpanTotals t = m_blockTotals[block];
+    for (size_t k = block * kBlock; k < i; ++k) {
+        const Span& s = m_spans[k];
+        t.time[size_t(s.kind())] += s.length();
+        if (s.kind() == SpanKind::Running && !s.continued())
+            ++t.runs;
+    }
+    return t;
+}
+
+SpanTotals CapTimeline::totalsBefore(uint64_t t) const
+{
+    const size_t i = firstStartingAt(t);
+    SpanTotals totals = totalsBeforeIndex(i);
+    if (i > 0) {
+        const Span& last = m_spans[i - 1];
+        if (last.end() > t)
+            totals.time[size_t(last.kind())] -= last.end() - t;
+    }
+    return totals;
+}
+
+SpanTotals CapTimeline::totalsIn(uint64_t t0, uint64_t t1) const
+{
+    if (t1 <= t0)
+        return {};
+    SpanTotals totals = totalsBefore(t1);
+    totals -= totalsBefore(t0);
+    return totals;
+}
+
+void CapTimeline::lod(uint64_t t0, uint64_t t1, uint32_t pixels, std::vector<LodItem>& out) const
+{
+    if (pixels == 0 || t1 <= t0)
+        return;
+    const double width = double(t1 - t0) / pixels;
+    const size_t n = m_spans.size();
+    size_t i = firstEndingAfter(t0);
+    while (i < n) {
+        const Span& s = m_spans[i];
+        if (s.start() >= t1)
+            break;
+        LodItem item;
+        item.start = s.start();
+        item.end = s.end();
+        item.kind = s.kind();
+        item.stop = s.stop();
+        item.thread = s.thread();
+        if (s.start() < t0) { // crosses the left edge: exact
+            out.push_back(item);
+            ++i;
+            continue;
+        }
+        const double b = std::floor(double(s.start() - t0) / width);
+        const uint64_t bucketEnd = std::min(t1, t0 + uint64_t(std::ceil((b + 1) * width)));
+        if (s.end() > bucketEnd) { // crosses a pixel boundary: exact
+            out.push_back(item);
+            ++i;
+            continue;
+        }
+        // Spans [i, j) lie wholly inside this pixel.
+        const size_t j = partitionPoint(i + 1, n, [&](size_t k) {
+            const Span& x = m_spans[k];
+            return x.end() > bucketEnd || x.start() >= bucketEnd;
+        });
+        if (j - i > 1) {
+            item.aggregate = true;
+            item.end = m_spans[j - 1].end();
+            item.count = uint32_t(std::min<size_t>(j - i, UINT32_MAX));
+            item.totals = totalsBeforeIndex(j);
+            item.totals -= totalsBeforeIndex(i);
+            const auto& time = item.totals.time;
+            item.kind = SpanKind(std::max_element(time.begin(), time.end()) - time.begin());
+            item.stop = 0;
+            item.thread = 0;
+        }
+        out.push_back(item);
+        i = j;
+    }
+}
+
+size_t CapTimeline::memoryBytes() const
+{
+    return m_spans.memoryBytes() + m_blockTotals.capacity() * sizeof(SpanTotals);
+}
+
+} // namespace hecscope

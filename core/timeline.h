@@ -1,0 +1,150 @@
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace hecscope {
+
+// What a capability is doing during a span. Idle is the absence of a span.
+// GC spans carry their phase when the log has GC_WORK/GC_IDLE/GC_DONE
+// (otherwise the whole collection is `Gc`); `GcSync` is the time from
+// GC_START to the capability's first phase event.
+enum class SpanKind : uint8_t { Running, Gc, GcSync, GcWork, GcIdle, GcDone };
+constexpr size_t kSpanKinds = 6;
+constexpr bool isGc(SpanKind k) { return k != SpanKind::Running; }
+
+// How a Running span ended: a standard STOP_THREAD status (0-20,
+// eventlog-format.md 2.2) or one of these.
+constexpr uint8_t kStopClosedByOther = 254; // RUN_THREAD or GC_START without STOP_THREAD
+constexpr uint8_t kStopAtEnd = 255;         // still running when the log ends
+
+// One span of a capability's timeline in 16 bytes. Starts are kept to 48 bits
+// (78 hours of nanoseconds); a span longer than 2^32-1 ns is stored as
+// several, the later ones marked `continued`.
+class Span {
+public:
+    static constexpr uint64_t kMaxStart = (uint64_t(1) << 48) - 1;
+    static constexpr uint64_t kMaxLength = UINT32_MAX;
+
+    Span() = default;
+    Span(uint64_t start, uint32_t length, SpanKind kind, uint32_t thread, uint8_t stop,
+         bool continued = false)
+        : m_word(start | uint64_t(stop) << 48 | uint64_t(kind) << 56
+                 | uint64_t(continued) << 60)
+        , m_length(length)
+        , m_thread(thread)
+    {
+    }
+    uint64_t start() const { return m_word & kMaxStart; }
+    uint64_t end() const { return start() + m_length; }
+    uint32_t length() const { return m_length; }
+    SpanKind kind() const { return SpanKind((m_word >> 56) & 0xF); }
+    uint8_t stop() const { return uint8_t(m_word >> 48); }
+    bool continued() const { return (m_word >> 60) & 1; }
+    uint32_t thread() const { return m_thread; } // Running spans only
+
+private:
+    uint64_t m_word = 0;
+    uint32_t m_length = 0;
+    uint32_t m_thread = 0;
+};
+static_assert(sizeof(Span) == 16);
+
+// Time per kind and the number of thread runs (Running spans that are not
+// continuations) in some set of spans.
+struct SpanTotals {
+    std::array<uint64_t, kSpanKinds> time{};
+    uint64_t runs = 0;
+
+    uint64_t running() const { return time[size_t(SpanKind::Running)]; }
+    uint64_t gc() const;
+    SpanTotals& operator+=(const SpanTotals& o);
+    SpanTotals& operator-=(const SpanTotals& o);
+};
+
+// What to draw for a stretch of a timeline at a given resolution: an exact
+// span, or an honest aggregate of the several spans that fall inside one
+// pixel (their time per kind, their count).
+struct LodItem {
+    uint64_t start = 0;
+    uint64_t end = 0;
+    bool aggregate = false;
+    SpanKind kind = SpanKind::Running; // exact: the span's; aggregate: the kind with most time
+    uint8_t stop = 0;                  // exact Running spans
+    uint32_t thread = 0;               // exact Running spans
+    uint32_t count = 1;                // spans summarised
+    SpanTotals totals;                 // aggregate: time per kind inside it
+};
+
+// Append-only storage in fixed chunks: growing never copies, so a large
+// index never needs twice its size while it is being built.
+template <class T, unsigned kShift = 14>
+class ChunkedArray {
+public:
+    static constexpr size_t kChunk = size_t(1) << kShift;
+    void push_back(const T& v)
+    {
+        if ((m_size & (kChunk - 1)) == 0)
+            m_chunks.push_back(std::make_unique<T[]>(kChunk));
+        m_chunks.back()[m_size & (kChunk - 1)] = v;
+        ++m_size;
+    }
+    const T& operator[](size_t i) const { return m_chunks[i >> kShift][i & (kChunk - 1)]; }
+    T& operator[](size_t i) { return m_chunks[i >> kShift][i & (kChunk - 1)]; }
+    size_t size() const { return m_size; }
+    bool empty() const { return m_size == 0; }
+    const T& back() const { return (*this)[m_size - 1]; }
+    size_t memoryBytes() const { return m_chunks.size() * kChunk * sizeof(T); }
+
+private:
+    std::vector<std::unique_ptr<T[]>> m_chunks;
+    size_t m_size = 0;
+};
+
+// A capability's spans in time order, never overlapping, with running totals
+// every kBlock spans: an implicit tree whose leaves are blocks of spans and
+// whose node summaries are prefix sums, so that the totals of any time range
+// cost two binary searches and at most 2 * kBlock span reads.
+class CapTimeline {
+public:
+    static constexpr size_t kBlock = 64;
+
+    // `s` must start at or after the previous span's end.
+    void append(const Span& s);
+
+    size_t size() const { return m_spans.size(); }
+    const Span& operator[](size_t i) const { return m_spans[i]; }
+    uint64_t endTime() const { return m_spans.empty() ? 0 : m_spans.back().end(); }
+
+    // First span that ends after `t` (or starts at or after it): the one
+    // covering t, if any, else the next.
+    size_t firstEndingAfter(uint64_t t) const;
+    // First span that starts at or after `t`.
+    size_t firstStartingAt(uint64_t t) const;
+
+    // Totals of spans [0, i).
+    SpanTotals totalsBeforeIndex(size_t i) const;
+    // Totals of the spans clipped to [t0, t1).
+    SpanTotals totalsIn(uint64_t t0, uint64_t t1) const;
+    const SpanTotals& totals() const { return m_total; }
+
+    // Items covering [t0, t1) drawn `pixels` wide, in time order: exact spans
+    // where a span is alone in its pixel or crosses a pixel boundary, one
+    // aggregate per pixel for the spans wholly inside it. At most 3 items
+    // per pixel.
+    void lod(uint64_t t0, uint64_t t1, uint32_t pixels, std::vector<LodItem>& out) const;
+
+    size_t memoryBytes() const;
+
+private:
+    SpanTotals totalsBefore(uint64_t t) const;
+
+    ChunkedArray<Span> m_spans;
+    std::vector<SpanTotals> m_blockTotals; // [b]: totals of spans [0, b * kBlock)
+    SpanTotals m_total;
+};
+
+} // namespace hecscope
