@@ -1,5 +1,6 @@
 #include "core/info.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdarg>
 #include <cstdio>

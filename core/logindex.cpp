@@ -33,7 +33,10 @@ public:
     }
 
     void onEvent(const Event& e) override;
-    void finish();
+    // Makes the index consistent: open spans and collections end at the
+    // last event. Unless `final`, unseal() takes that back.
+    void seal(bool final);
+    void unseal();
 
 private:
     struct CapState {
@@ -71,9 +74,10 @@ private:
     ThreadInfo& thread(uint64_t id);
     void open(uint16_t c, SpanKind kind, uint64_t t, uint32_t thread = 0);
     void close(uint16_t c, uint64_t t, uint8_t stop);
+    void appendSpan(uint16_t c, SpanKind kind, uint32_t thread, uint64_t start, uint64_t t, uint8_t stop);
     void capEvent(const Event& e);
     void globalEvent(const Event& e);
-    void buildCollections();
+    void buildCollections(const std::vector<GcSpan>& provisional);
     TextRef keep(std::string_view s)
     {
         TextRef r{m_ix.text.size(), uint32_t(s.size())};
@@ -102,7 +106,13 @@ private:
     LogIndex& m_ix;
     StopEncoding m_encoding = StopEncoding::Standard;
     std::vector<CapState> m_state;
-    std::map<uint64_t, ThreadInfo> m_sparseThreads;
+    struct Provisional {
+        uint16_t cap;
+        size_t spansBefore;
+        uint32_t thread;
+        uint64_t runTimeBefore, lastStopBefore, unrepresentableBefore;
+    };
+    std::vector<Provisional> m_provisional; // what the last non-final seal() added
     std::vector<GcSpan> m_gcSpans;
     std::vector<Request> m_requests;
     std::vector<uint64_t> m_syncs;
@@ -116,7 +126,7 @@ private:
 ThreadInfo& Indexer::thread(uint64_t id)
 {
     if (id >= kMaxDenseThread) {
-        ThreadInfo& t = m_sparseThreads[id];
+        ThreadInfo& t = m_ix.largeThreads[uint32_t(std::min<uint64_t>(id, UINT32_MAX))];
         t.id = uint32_t(id);
         t.seen = true;
         return t;
@@ -145,25 +155,30 @@ void Indexer::close(uint16_t c, uint64_t t, uint8_t stop)
     if (!s.open)
         return;
     s.open = false;
-    const uint64_t end = std::max(t, s.start);
-    if (s.kind == SpanKind::Running) {
-        ThreadInfo& th = thread(s.thread);
-        th.runTime += end - s.start;
+    appendSpan(c, s.kind, s.thread, s.start, t, stop);
+}
+
+void Indexer::appendSpan(uint16_t c, SpanKind kind, uint32_t threadId, uint64_t start, uint64_t t,
+                         uint8_t stop)
+{
+    const uint64_t end = std::max(t, start);
+    if (kind == SpanKind::Running) {
+        ThreadInfo& th = thread(threadId);
+        th.runTime += end - start;
         th.lastStop = end;
-    } else if (end == s.start) {
+    } else if (end == start) {
         return; // an empty GC phase is not worth a span
     }
-    if (s.start > Span::kMaxStart || end > Span::kMaxStart) {
+    if (start > Span::kMaxStart || end > Span::kMaxStart) {
         ++m_ix.unrepresentableSpans;
         return;
     }
     CapTimeline& tl = m_ix.caps[c].timeline;
-    uint64_t start = s.start;
     bool continued = false;
     do {
         const uint64_t length = std::min<uint64_t>(end - start, Span::kMaxLength);
         const bool last = start + length == end;
-        tl.append(Span(start, uint32_t(length), s.kind, s.thread, last ? stop : kStopClosedByOther,
+        tl.append(Span(start, uint32_t(length), kind, threadId, last ? stop : kStopClosedByOther,
                        continued));
         start += length;
         continued = true;
@@ -490,36 +505,63 @@ uint32_t Indexer::timeStack(const Event& e)
     return it->second;
 }
 
-void Indexer::finish()
+void Indexer::seal(bool final)
 {
-    // Whatever is still open runs to the end of the log.
+    unseal();
     const uint64_t end = m_ix.lastTime;
+    std::vector<GcSpan> openGcs;
     for (size_t c = 0; c < m_state.size(); ++c) {
         CapState& s = m_state[c];
-        if (s.open)
+        if (s.inGc)
+            openGcs.push_back({s.gcStart, std::max(end, s.gcStart), uint16_t(c)});
+        if (!s.open)
+            continue;
+        if (final) {
             close(uint16_t(c), std::max(end, s.start), kStopAtEnd);
-        if (s.inGc) {
-            m_gcSpans.push_back({s.gcStart, std::max(end, s.gcStart), uint16_t(c)});
-            s.inGc = false;
+            continue;
         }
+        const ThreadInfo* th = s.kind == SpanKind::Running ? &thread(s.thread) : nullptr;
+        m_provisional.push_back({uint16_t(c), m_ix.caps[c].timeline.size(), s.thread,
+                                 th ? th->runTime : 0, th ? th->lastStop : 0, m_ix.unrepresentableSpans});
+        appendSpan(uint16_t(c), s.kind, s.thread, s.start, std::max(end, s.start), kStopAtEnd);
     }
-    for (auto& [id, t] : m_sparseThreads)
-        (void)id, m_ix.threads.push_back(std::move(t)); // after the dense ids, in id order
-    for (ThreadInfo& t : m_ix.threads)
-        if (t.runs > 0 && t.firstRun == kNoTime)
-            t.firstRun = 0;
-    buildCollections();
+    if (final) {
+        m_gcSpans.insert(m_gcSpans.end(), openGcs.begin(), openGcs.end());
+        openGcs.clear();
+        for (CapState& s : m_state)
+            s.inGc = false;
+    }
+    buildCollections(openGcs);
+}
+
+void Indexer::unseal()
+{
+    for (const Provisional& p : m_provisional) {
+        CapTimeline& tl = m_ix.caps[p.cap].timeline;
+        while (tl.size() > p.spansBefore)
+            tl.popBack();
+        if (m_state[p.cap].kind == SpanKind::Running) {
+            ThreadInfo& th = thread(p.thread);
+            th.runTime = p.runTimeBefore;
+            th.lastStop = p.lastStopBefore;
+        }
+        m_ix.unrepresentableSpans = p.unrepresentableBefore;
+    }
+    m_provisional.clear();
 }
 
 // Groups the capabilities' GC spans into collections (overlapping spans are
 // one collection) and attaches requests, syncs and GC_STATS_GHC by time.
-void Indexer::buildCollections()
+void Indexer::buildCollections(const std::vector<GcSpan>& provisional)
 {
-    std::sort(m_gcSpans.begin(), m_gcSpans.end(),
+    std::vector<GcSpan> spans = m_gcSpans;
+    spans.insert(spans.end(), provisional.begin(), provisional.end());
+    std::sort(spans.begin(), spans.end(),
               [](const GcSpan& a, const GcSpan& b) { return a.start < b.start; });
     auto& out = m_ix.collections;
+    out.clear();
     std::vector<bool> seenCap;
-    for (const GcSpan& g : m_gcSpans) {
+    for (const GcSpan& g : spans) {
         if (out.empty() || g.start > out.back().end) {
             out.push_back(Collection{});
             out.back().start = g.start;
@@ -620,7 +662,16 @@ const char* blockReasonName(BlockReason r)
 
 size_t LogIndex::threadCount() const
 {
-    return size_t(std::count_if(threads.begin(), threads.end(), [](const ThreadInfo& t) { return t.seen; }));
+    return size_t(std::count_if(threads.begin(), threads.end(), [](const ThreadInfo& t) { return t.seen; }))
+        + largeThreads.size();
+}
+
+const ThreadInfo* LogIndex::thread(uint32_t id) const
+{
+    if (id < threads.size())
+        return threads[id].seen ? &threads[id] : nullptr;
+    const auto it = largeThreads.find(id);
+    return it == largeThreads.end() ? nullptr : &it->second;
 }
 
 size_t LogIndex::memoryBytes() const
@@ -638,27 +689,100 @@ size_t LogIndex::memoryBytes() const
     return bytes;
 }
 
+struct IndexBuilder::Impl {
+    Impl()
+        : index(std::make_unique<LogIndex>())
+        , indexer(*index)
+        , pieces(index->scan, &indexer)
+        , decoder(pieces)
+    {
+    }
+    std::unique_ptr<LogIndex> index;
+    Indexer indexer;
+    PieceCollector pieces;
+    StreamDecoder decoder;
+    uint64_t bytes = 0;
+    bool ended = false;
+};
+
+IndexBuilder::IndexBuilder() : m_impl(std::make_unique<Impl>()) {}
+IndexBuilder::~IndexBuilder() = default;
+
+bool IndexBuilder::feed(std::span<const uint8_t> bytes)
+{
+    Impl& d = *m_impl;
+    if (d.ended)
+        return false;
+    d.indexer.unseal();
+    d.bytes += bytes.size();
+    return d.decoder.feed(bytes);
+}
+
+const LogIndex& IndexBuilder::publish(bool endOfInput)
+{
+    Impl& d = *m_impl;
+    if (d.ended)
+        return *d.index;
+    if (endOfInput) {
+        d.decoder.finish();
+        d.ended = true;
+    }
+    d.indexer.seal(endOfInput);
+    LogScan& scan = d.index->scan;
+    scan.format = d.decoder.format();
+    scan.diagnostics = d.decoder.diagnostics();
+    scan.events = d.decoder.eventCount();
+    scan.hasError = d.decoder.hasError();
+    scan.truncated = d.decoder.truncated();
+    scan.bytes = d.bytes;
+    return *d.index;
+}
+
+bool IndexBuilder::failed() const
+{
+    return m_impl->decoder.state() == StreamDecoder::State::Failed;
+}
+
+const LogIndex& IndexBuilder::index() const
+{
+    return *m_impl->index;
+}
+
+std::unique_ptr<LogIndex> IndexBuilder::take()
+{
+    return std::move(m_impl->index);
+}
+
 LoadResult loadIndex(ByteSource& source, uint64_t totalBytes, LoadObserver* observer)
 {
     using Clock = std::chrono::steady_clock;
     LoadResult result;
-    result.index = std::make_unique<LogIndex>();
-    LogIndex& ix = *result.index;
-    Indexer indexer(ix);
+    IndexBuilder builder;
     const auto t0 = Clock::now();
-    ix.scan = scanLog(source, &indexer, [&](uint64_t bytesRead) {
-        if (!observer)
-            return true;
-        observer->progress(bytesRead, totalBytes);
-        if (observer->cancelled()) {
-            result.cancelled = true;
-            return false;
+    std::vector<uint8_t> chunk(1 << 20);
+    uint64_t pos = 0;
+    for (;;) {
+        const size_t got = source.read(pos, chunk.data(), chunk.size());
+        if (got == 0)
+            break;
+        pos += got;
+        // After DATA_END the decoder only counts what follows (reported as
+        // trailing data), so read on to the end; after an error, stop.
+        if (!builder.feed({chunk.data(), got}) && builder.failed())
+            break;
+        if (observer) {
+            observer->progress(pos, totalBytes);
+            if (observer->cancelled()) {
+                result.cancelled = true;
+                break;
+            }
         }
-        return true;
-    });
+    }
     const auto t1 = Clock::now();
-    indexer.finish();
+    builder.publish(true);
     const auto t2 = Clock::now();
+    result.index = builder.take();
+    result.index->scan.ioError = source.error();
     result.decodeSeconds = std::chrono::duration<double>(t1 - t0).count();
     result.finishSeconds = std::chrono::duration<double>(t2 - t1).count();
     return result;

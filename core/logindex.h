@@ -220,6 +220,7 @@ struct LogIndex {
     LogScan scan;
     std::vector<Capability> caps;
     std::vector<ThreadInfo> threads; // by id; entries with seen == false are gaps
+    std::map<uint32_t, ThreadInfo> largeThreads; // ids of 2^24 and more
     std::vector<Collection> collections;
     std::vector<Sample> heapAllocated, heapSize, heapLive, blocksSize;
     std::vector<HeapInfo> heapInfo;
@@ -243,6 +244,7 @@ struct LogIndex {
 
     std::string_view textOf(TextRef r) const { return {text.data() + r.offset, r.length}; }
     size_t threadCount() const;
+    const ThreadInfo* thread(uint32_t id) const;
     // Bytes held by the index (capacity, not just size).
     size_t memoryBytes() const;
 };
@@ -254,6 +256,35 @@ public:
     virtual ~LoadObserver() = default;
     virtual void progress(uint64_t bytesRead, uint64_t bytesTotal) { (void)bytesRead, (void)bytesTotal; }
     virtual bool cancelled() const { return false; }
+};
+
+// Builds a LogIndex from a log's bytes fed in order, in chunks of any size:
+// the whole of a file, or a file that is still growing. publish() makes the
+// index consistent for queries at any point; feeding more afterwards
+// extends it without starting again.
+class IndexBuilder {
+public:
+    IndexBuilder();
+    ~IndexBuilder();
+    IndexBuilder(const IndexBuilder&) = delete;
+    IndexBuilder& operator=(const IndexBuilder&) = delete;
+
+    // False once decoding has ended (end-of-data marker or an error).
+    bool feed(std::span<const uint8_t> bytes);
+    // Decoding stopped at corrupt input: feeding more is pointless.
+    bool failed() const;
+    // With `endOfInput` the log is complete: truncation is diagnosed and
+    // whatever is still open ends at the last event. Without it, open runs
+    // and collections are shown up to the last event provisionally, and are
+    // taken back when more bytes are fed.
+    const LogIndex& publish(bool endOfInput);
+    const LogIndex& index() const;
+    // The index, after publish(true).
+    std::unique_ptr<LogIndex> take();
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> m_impl;
 };
 
 // Decodes `source` (of `totalBytes`, 0 if unknown) once, from the start, and

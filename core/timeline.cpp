@@ -56,6 +56,17 @@ void CapTimeline::append(const Span& s)
         ++m_total.runs;
 }
 
+void CapTimeline::popBack()
+{
+    const Span& s = m_spans.back();
+    m_total.time[size_t(s.kind())] -= s.length();
+    if (s.kind() == SpanKind::Running && !s.continued())
+        --m_total.runs;
+    m_spans.pop_back();
+    if (m_spans.size() % kBlock == 0)
+        m_blockTotals.pop_back();
+}
+
 size_t CapTimeline::firstEndingAfter(uint64_t t) const
 {
     return partitionPoint(0, m_spans.size(), [&](size_t i) {

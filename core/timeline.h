@@ -87,7 +87,7 @@ public:
     static constexpr size_t kChunk = size_t(1) << kShift;
     void push_back(const T& v)
     {
-        if ((m_size & (kChunk - 1)) == 0)
+        if ((m_size >> kShift) == m_chunks.size())
             m_chunks.push_back(std::make_unique<T[]>(kChunk));
         m_chunks.back()[m_size & (kChunk - 1)] = v;
         ++m_size;
@@ -97,6 +97,7 @@ public:
     size_t size() const { return m_size; }
     bool empty() const { return m_size == 0; }
     const T& back() const { return (*this)[m_size - 1]; }
+    void pop_back() { --m_size; } // keeps the chunk for the next push
     size_t memoryBytes() const { return m_chunks.size() * kChunk * sizeof(T); }
 
 private:
@@ -114,6 +115,8 @@ public:
 
     // `s` must start at or after the previous span's end.
     void append(const Span& s);
+    // Removes the last span (what a provisional publish added).
+    void popBack();
 
     size_t size() const { return m_spans.size(); }
     const Span& operator[](size_t i) const { return m_spans[i]; }

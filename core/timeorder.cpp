@@ -15,63 +15,6 @@ constexpr uint64_t kCheckpointSpacing = 64 * 1024; // bytes between checkpoints
 // of a sliced visit reuse heap memory instead of faulting in fresh pages.
 constexpr size_t kCursorBuffer = 96 * 1024;
 
-class PieceCollector final : public EventSink {
-public:
-    PieceCollector(LogScan& scan, EventSink* observer) : m_scan(scan), m_observer(observer) {}
-    void onHeader(const std::shared_ptr<const LogFormat>& format) override
-    {
-        if (m_observer)
-            m_observer->onHeader(format);
-    }
-    void onEvent(const Event& e) override
-    {
-        if (m_observer)
-            m_observer->onEvent(e);
-        if (!m_scan.ordered)
-            return;
-        auto& pieces = m_scan.pieces;
-        if (pieces.empty() || pieces.back().cap != e.cap || e.time < pieces.back().lastTime) {
-            if (!pieces.empty())
-                m_capLastTime[pieces.back().cap] = pieces.back().lastTime;
-            // Count runs as TimeOrder will form them: a piece continues its
-            // capability's latest run unless time went back.
-            const auto last = m_capLastTime.find(e.cap);
-            if (last == m_capLastTime.end() || e.time < last->second) {
-                if (++m_runs > TimeOrder::kMaxRuns) {
-                    giveUpOrder();
-                    return;
-                }
-            }
-            pieces.push_back(Piece{e.offset, e.offset, e.time, e.time, e.cap,
-                                   uint32_t(m_scan.checkpoints.size()), 0});
-            m_nextCheckpoint = e.offset;
-        }
-        Piece& p = pieces.back();
-        if (e.offset >= m_nextCheckpoint) {
-            m_scan.checkpoints.push_back({e.time, e.offset});
-            ++p.checkpointCount;
-            m_nextCheckpoint = e.offset + kCheckpointSpacing;
-        }
-        p.end = e.offset + e.recordSize;
-        p.lastTime = e.time;
-    }
-
-private:
-    void giveUpOrder()
-    {
-        m_scan.ordered = false;
-        m_scan.pieces = {};
-        m_scan.checkpoints = {};
-        m_capLastTime.clear();
-    }
-
-    LogScan& m_scan;
-    EventSink* m_observer;
-    uint64_t m_nextCheckpoint = 0;
-    size_t m_runs = 0;
-    std::map<uint16_t, uint64_t> m_capLastTime; // cap -> last time of its latest piece
-};
-
 // Reads the records of one run (a list of pieces in file order) through a
 // private buffer. The current event points into that buffer and stays valid
 // until the next advance().
@@ -245,7 +188,54 @@ void visitBySorting(ByteSource& source, const LogScan& scan, EventSink& sink)
 
 } // namespace
 
-LogScan scanLog(ByteSource& source, EventSink* observer, const std::function<bool(uint64_t)>& onChunk)
+void PieceCollector::onHeader(const std::shared_ptr<const LogFormat>& format)
+{
+    if (m_observer)
+        m_observer->onHeader(format);
+}
+
+void PieceCollector::onEvent(const Event& e)
+{
+    if (m_observer)
+        m_observer->onEvent(e);
+    if (!m_scan.ordered)
+        return;
+    auto& pieces = m_scan.pieces;
+    if (pieces.empty() || pieces.back().cap != e.cap || e.time < pieces.back().lastTime) {
+        if (!pieces.empty())
+            m_capLastTime[pieces.back().cap] = pieces.back().lastTime;
+        // Count runs as TimeOrder will form them: a piece continues its
+        // capability's latest run unless time went back.
+        const auto last = m_capLastTime.find(e.cap);
+        if (last == m_capLastTime.end() || e.time < last->second) {
+            if (++m_runs > TimeOrder::kMaxRuns) {
+                giveUpOrder();
+                return;
+            }
+        }
+        pieces.push_back(Piece{e.offset, e.offset, e.time, e.time, e.cap,
+                               uint32_t(m_scan.checkpoints.size()), 0});
+        m_nextCheckpoint = e.offset;
+    }
+    Piece& p = pieces.back();
+    if (e.offset >= m_nextCheckpoint) {
+        m_scan.checkpoints.push_back({e.time, e.offset});
+        ++p.checkpointCount;
+        m_nextCheckpoint = e.offset + kCheckpointSpacing;
+    }
+    p.end = e.offset + e.recordSize;
+    p.lastTime = e.time;
+}
+
+void PieceCollector::giveUpOrder()
+{
+    m_scan.ordered = false;
+    m_scan.pieces = {};
+    m_scan.checkpoints = {};
+    m_capLastTime.clear();
+}
+
+LogScan scanLog(ByteSource& source, EventSink* observer)
 {
     LogScan scan;
     PieceCollector collector(scan, observer);
@@ -259,8 +249,6 @@ LogScan scanLog(ByteSource& source, EventSink* observer, const std::function<boo
         // After DATA_END the decoder only counts what follows (reported as
         // trailing data), so read on to the end; after an error, stop.
         if (!decoder.feed({chunk.data(), got}) && decoder.state() == StreamDecoder::State::Failed)
-            break;
-        if (onChunk && !onChunk(scan.bytes))
             break;
     }
     decoder.finish();

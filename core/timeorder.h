@@ -4,7 +4,7 @@
 #include "core/decoder.h"
 
 #include <cstdint>
-#include <functional>
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -48,12 +48,28 @@ struct LogScan {
     std::string ioError;
 };
 
+// Records the pieces and checkpoints of a LogScan from events in file order,
+// passing every event on to `observer` (if any). scanLog uses it; so does
+// anything that decodes a log incrementally.
+class PieceCollector final : public EventSink {
+public:
+    PieceCollector(LogScan& scan, EventSink* observer) : m_scan(scan), m_observer(observer) {}
+    void onHeader(const std::shared_ptr<const LogFormat>& format) override;
+    void onEvent(const Event& e) override;
+
+private:
+    void giveUpOrder();
+
+    LogScan& m_scan;
+    EventSink* m_observer;
+    uint64_t m_nextCheckpoint = 0;
+    size_t m_runs = 0;
+    std::map<uint16_t, uint64_t> m_capLastTime; // cap -> last time of its latest piece
+};
+
 // Decodes `source` from the start in large chunks. `observer`, if given, sees
-// every event in file order too. `onChunk`, if given, is called with the
-// bytes read so far after each chunk (1 MiB); returning false stops the scan
-// there (what was decoded is kept, as for a truncated log).
-LogScan scanLog(ByteSource& source, EventSink* observer = nullptr,
-                const std::function<bool(uint64_t)>& onChunk = {});
+// every event in file order too.
+LogScan scanLog(ByteSource& source, EventSink* observer = nullptr);
 
 // Reads a scanned log's events in timestamp order, ties in file order
 // (exactly a stable sort, as `ghc-events show` prints), by a k-way merge of

@@ -95,6 +95,56 @@ SpanTotals bruteTotals(const CapTimeline& tl, uint64_t t0, uint64_t t1)
     return t;
 }
 
+// Everything the index holds that a view reads, compared field by field.
+void compareIndexes(const LogIndex& a, const LogIndex& b)
+{
+    QCOMPARE(a.scan.events, b.scan.events);
+    QCOMPARE(a.caps.size(), b.caps.size());
+    for (size_t c = 0; c < a.caps.size(); ++c) {
+        const CapTimeline& x = a.caps[c].timeline;
+        const CapTimeline& y = b.caps[c].timeline;
+        QCOMPARE(x.size(), y.size());
+        for (size_t i = 0; i < x.size(); ++i) {
+            QCOMPARE(x[i].start(), y[i].start());
+            QCOMPARE(x[i].end(), y[i].end());
+            QCOMPARE(x[i].kind(), y[i].kind());
+            QCOMPARE(x[i].thread(), y[i].thread());
+            QCOMPARE(x[i].stop(), y[i].stop());
+        }
+        QCOMPARE(x.totals().time, y.totals().time);
+        QCOMPARE(x.totals().runs, y.totals().runs);
+        QCOMPARE(x.totalsBeforeIndex(x.size() / 2).time, y.totalsBeforeIndex(y.size() / 2).time);
+        QCOMPARE(a.caps[c].sparks.size(), b.caps[c].sparks.size());
+    }
+    QCOMPARE(a.threadCount(), b.threadCount());
+    for (size_t id = 0; id < a.threads.size(); ++id) {
+        const ThreadInfo* x = a.thread(uint32_t(id));
+        const ThreadInfo* y = b.thread(uint32_t(id));
+        QCOMPARE(x == nullptr, y == nullptr);
+        if (!x)
+            continue;
+        QCOMPARE(x->runs, y->runs);
+        QCOMPARE(x->runTime, y->runTime);
+        QCOMPARE(x->lastStop, y->lastStop);
+        QCOMPARE(x->finished, y->finished);
+        QCOMPARE(x->blocked, y->blocked);
+        QCOMPARE(x->label, y->label);
+    }
+    QCOMPARE(a.collections.size(), b.collections.size());
+    for (size_t i = 0; i < a.collections.size(); ++i) {
+        QCOMPARE(a.collections[i].start, b.collections[i].start);
+        QCOMPARE(a.collections[i].end, b.collections[i].end);
+        QCOMPARE(a.collections[i].generation, b.collections[i].generation);
+        QCOMPARE(a.collections[i].copied, b.collections[i].copied);
+        QCOMPARE(a.collections[i].caps, b.collections[i].caps);
+    }
+    QCOMPARE(a.heapLive.size(), b.heapLive.size());
+    QCOMPARE(a.messages.size(), b.messages.size());
+    QCOMPARE(a.heapProfile.censuses.size(), b.heapProfile.censuses.size());
+    QCOMPARE(a.heapProfile.samples.size(), b.heapProfile.samples.size());
+    QCOMPARE(a.lastTime, b.lastTime);
+}
+
 } // namespace
 
 class TestIndex : public QObject {
@@ -113,6 +163,8 @@ private slots:
     void realLogsAgreeWithBruteForce_data();
     void realLogsAgreeWithBruteForce();
     void sparkCountersMatchSparkEvents();
+    void growingLogExtendsTheIndex_data();
+    void growingLogExtendsTheIndex();
 };
 
 void TestIndex::threadStatesAndGcPhases()
@@ -467,6 +519,42 @@ void TestIndex::sparkCountersMatchSparkEvents()
     }
     QCOMPARE(st.sparks.fizzled, fizzled);
     QCOMPARE(st.sparks.converted, converted);
+}
+
+void TestIndex::growingLogExtendsTheIndex_data()
+{
+    QTest::addColumn<QString>("log");
+    for (const QString& log : testdataLogs())
+        QTest::newRow(qPrintable(QFileInfo(log).fileName())) << log;
+}
+
+// A log read while it grows: the index is published after each piece and
+// then extended. Each publish equals indexing that prefix from scratch, and
+// the end equals indexing the whole file at once.
+void TestIndex::growingLogExtendsTheIndex()
+{
+    QFETCH(QString, log);
+    const std::vector<uint8_t> bytes = readFile(log);
+    QRandomGenerator rng(uint32_t(qHash(log)));
+    IndexBuilder growing;
+    size_t pos = 0;
+    int publishes = 0;
+    while (pos < bytes.size()) {
+        const size_t n = std::min<size_t>(bytes.size() - pos, 1 + rng.bounded(uint32_t(bytes.size() / 6)));
+        growing.feed({bytes.data() + pos, n});
+        pos += n;
+        const LogIndex& now = growing.publish(false);
+        IndexBuilder fresh;
+        fresh.feed({bytes.data(), pos});
+        compareIndexes(now, fresh.publish(false));
+        if (QTest::currentTestFailed())
+            QFAIL(qPrintable(QStringLiteral("after %1 of %2 bytes").arg(pos).arg(bytes.size())));
+        ++publishes;
+    }
+    QVERIFY(publishes >= 3);
+    const LogIndex& final = growing.publish(true);
+    compareIndexes(final, *load(bytes));
+    QVERIFY(!final.scan.truncated);
 }
 
 QTEST_GUILESS_MAIN(TestIndex)
