@@ -77,7 +77,9 @@ const char* const kBenchUsage =
     "typical queries, and prints `key: value` lines: decode_s, index_s (load_s\n"
     "minus decode_s), load_s (open to fully indexed), peak_rss_mb, and query\n"
     "times in milliseconds (lod_*: one track at 2000 pixels; stats_*: range\n"
-    "statistics), each the maximum and mean over several views.\n";
+    "statistics), each the maximum and mean over several views, and\n"
+    "cancel_latency_ms: from a cancel request half way through a load to\n"
+    "its return.\n";
 
 bool writeAll(int fd, std::string_view text)
 {
@@ -325,6 +327,24 @@ int bench(int argc, char** argv)
         statsSum += ms;
         (void)st;
     }
+    // Cancellation: asked for half way through a load, how long until the
+    // load returns.
+    class HalfwayCancel final : public LoadObserver {
+    public:
+        void progress(uint64_t done, uint64_t total) override
+        {
+            if (!asked && done * 2 >= total) {
+                asked = true;
+                at = Clock::now();
+            }
+        }
+        bool cancelled() const override { return asked; }
+        bool asked = false;
+        Clock::time_point at;
+    } halfway;
+    const LoadResult cancelled = loadIndex(*source, ix.scan.bytes, &halfway);
+    const double cancelMs = halfway.asked ? seconds(halfway.at) * 1e3 : 0.0;
+
     std::printf("lod_views: %zu\n", lodCount);
     std::printf("lod_2000px_max_ms: %.3f\n", lodMax);
     std::printf("lod_2000px_mean_ms: %.3f\n", lodCount ? lodSum / double(lodCount) : 0.0);
@@ -332,6 +352,8 @@ int bench(int argc, char** argv)
     std::printf("stats_views: %zu\n", views.size());
     std::printf("stats_range_max_ms: %.3f\n", statsMax);
     std::printf("stats_range_mean_ms: %.3f\n", views.empty() ? 0.0 : statsSum / double(views.size()));
+    std::printf("cancel_latency_ms: %.3f\n", cancelMs);
+    (void)cancelled;
     return ix.scan.hasError ? 1 : 0;
 }
 

@@ -1,21 +1,26 @@
 #pragma once
 
+#include "core/logindex.h"
+#include "core/stats.h"
+
 #include <QMainWindow>
 
 #include <memory>
+#include <vector>
 
 class QLabel;
+class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
 class QCustomPlot;
 
 namespace hecscope {
 
-class SummaryJob;
-struct LogSummary;
+class LoadJob;
 
-// The application window. Until the timeline lands (issue #4) it shows what
-// the decoder found in a log and its event rate over time.
+// The application window. Until the timeline lands (issue #4) it shows the
+// loaded index as `hecscope info` prints it, and how busy the capabilities
+// were over time (running and GC), read from the index.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
@@ -25,14 +30,21 @@ public:
 
 private:
     void chooseFile();
-    void showSummary(const LogSummary& summary);
+    void cancelLoad();
+    void showIndex(std::shared_ptr<const LogIndex> index);
+    void showStatistics(const RangeStats& stats);
     void showFailure(const QString& message);
+    void plotActivity();
 
-    QLabel* m_summary;
+    QLabel* m_title;
+    QPlainTextEdit* m_text;
     QProgressBar* m_progress;
     QPushButton* m_cancel;
     QCustomPlot* m_plot;
-    std::unique_ptr<SummaryJob> m_job;
+    QString m_path;
+    std::unique_ptr<LoadJob> m_job;
+    std::vector<std::unique_ptr<LoadJob>> m_retired; // cancelled, finishing on their own
+    std::shared_ptr<const LogIndex> m_index;
 };
 
 } // namespace hecscope
