@@ -20,13 +20,19 @@ constexpr size_t kCursorBuffer = 96 * 1024;
 // until the next advance().
 class RunCursor {
 public:
-    RunCursor(ByteSource& source, const LogScan& scan, const std::vector<const Piece*>& pieces)
-        : m_source(source), m_scan(scan), m_pieces(pieces), m_buffer(new uint8_t[kCursorBuffer])
+    // `eventsBefore`, if given, holds the run's events before each piece,
+    // so that ordinal() can say where the current event stands in the run.
+    RunCursor(ByteSource& source, const LogScan& scan, const std::vector<const Piece*>& pieces,
+              const std::vector<uint64_t>* eventsBefore = nullptr)
+        : m_source(source), m_scan(scan), m_pieces(pieces), m_eventsBefore(eventsBefore)
+        , m_buffer(new uint8_t[kCursorBuffer])
     {
         m_pos = m_pieces.front()->begin;
     }
 
     const Event& event() const { return m_event; }
+    // Position of the current event in its run (valid with eventsBefore).
+    uint64_t ordinal() const { return m_next - 1; }
 
     // Positions the cursor on the run's first event with time >= `time`.
     bool seek(uint64_t time)
@@ -37,12 +43,15 @@ public:
             return false;
         const Piece& p = *m_pieces[m_piece];
         m_pos = p.begin;
+        m_next = m_eventsBefore ? (*m_eventsBefore)[m_piece] : 0;
         const Checkpoint* cps = m_scan.checkpoints.data() + p.firstCheckpoint;
         const Checkpoint* last = std::lower_bound(
             cps, cps + p.checkpointCount, time,
             [](const Checkpoint& c, uint64_t t) { return c.time < t; });
-        if (last != cps)
+        if (last != cps) {
             m_pos = (last - 1)->offset;
+            m_next += (last - 1)->ordinal;
+        }
         while (advance())
             if (m_event.time >= time)
                 return true;
@@ -55,6 +64,8 @@ public:
             if (++m_piece == m_pieces.size())
                 return false;
             m_pos = m_pieces[m_piece]->begin;
+            if (m_eventsBefore)
+                m_next = (*m_eventsBefore)[m_piece];
         }
         const uint64_t pieceEnd = m_pieces[m_piece]->end;
         for (int attempt = 0; attempt < 2; ++attempt) {
@@ -66,6 +77,7 @@ public:
                     m_event.offset = m_pos;
                     m_event.cap = m_pieces[m_piece]->cap;
                     m_pos += r.size;
+                    ++m_next;
                     return true;
                 }
             }
@@ -87,8 +99,10 @@ private:
     ByteSource& m_source;
     const LogScan& m_scan;
     const std::vector<const Piece*>& m_pieces;
+    const std::vector<uint64_t>* m_eventsBefore;
     size_t m_piece = 0;
     uint64_t m_pos = 0;
+    uint64_t m_next = 0; // ordinal of the next event advance() delivers
     std::unique_ptr<uint8_t[]> m_buffer; // uninitialised
     uint64_t m_bufferStart = 0;
     size_t m_bufferLength = 0;
@@ -107,20 +121,17 @@ bool before(const Event& a, const Event& b)
     return a.time < b.time || (a.time == b.time && a.offset < b.offset);
 }
 
-// Groups pieces into runs: each run is a file-ordered chain of pieces of one
-// capability whose times never decrease across piece boundaries.
+// Groups pieces into runs (RunPacker): file-ordered chains of pieces whose
+// times never decrease across piece boundaries.
 std::vector<std::vector<const Piece*>> formRuns(const std::vector<Piece>& pieces)
 {
     std::vector<std::vector<const Piece*>> runs;
-    std::map<uint16_t, size_t> openRun; // cap -> index of its latest run
+    RunPacker packer;
     for (const Piece& p : pieces) {
-        auto it = openRun.find(p.cap);
-        if (it != openRun.end() && runs[it->second].back()->lastTime <= p.firstTime) {
-            runs[it->second].push_back(&p);
-            continue;
-        }
-        runs.push_back({&p});
-        openRun[p.cap] = runs.size() - 1;
+        const size_t run = packer.place(p.firstTime, p.lastTime);
+        if (run == runs.size())
+            runs.emplace_back();
+        runs[run].push_back(&p);
     }
     return runs;
 }
@@ -142,6 +153,18 @@ public:
 
 private:
     std::vector<Entry>& m_entries;
+};
+
+// Counts events earlier than a time (for unordered logs, whose sorted visit
+// delivers them first).
+class PositionCounter final : public EventSink {
+public:
+    PositionCounter(uint64_t t, uint64_t& n) : m_t(t), m_n(n) {}
+    void onEvent(const Event& e) override { m_n += e.time < m_t; }
+
+private:
+    uint64_t m_t;
+    uint64_t& m_n;
 };
 
 void visitBySorting(ByteSource& source, const LogScan& scan, EventSink& sink)
@@ -202,29 +225,26 @@ void PieceCollector::onEvent(const Event& e)
         return;
     auto& pieces = m_scan.pieces;
     if (pieces.empty() || pieces.back().cap != e.cap || e.time < pieces.back().lastTime) {
-        if (!pieces.empty())
-            m_capLastTime[pieces.back().cap] = pieces.back().lastTime;
-        // Count runs as TimeOrder will form them: a piece continues its
-        // capability's latest run unless time went back.
-        const auto last = m_capLastTime.find(e.cap);
-        if (last == m_capLastTime.end() || e.time < last->second) {
-            if (++m_runs > TimeOrder::kMaxRuns) {
+        if (!pieces.empty()) {
+            m_packer.place(pieces.back().firstTime, pieces.back().lastTime);
+            if (m_packer.runs() > TimeOrder::kMaxRuns) {
                 giveUpOrder();
                 return;
             }
         }
         pieces.push_back(Piece{e.offset, e.offset, e.time, e.time, e.cap,
-                               uint32_t(m_scan.checkpoints.size()), 0});
+                               uint32_t(m_scan.checkpoints.size()), 0, 0});
         m_nextCheckpoint = e.offset;
     }
     Piece& p = pieces.back();
     if (e.offset >= m_nextCheckpoint) {
-        m_scan.checkpoints.push_back({e.time, e.offset});
+        m_scan.checkpoints.push_back({e.time, e.offset, p.events});
         ++p.checkpointCount;
         m_nextCheckpoint = e.offset + kCheckpointSpacing;
     }
     p.end = e.offset + e.recordSize;
     p.lastTime = e.time;
+    ++p.events;
 }
 
 void PieceCollector::giveUpOrder()
@@ -232,7 +252,21 @@ void PieceCollector::giveUpOrder()
     m_scan.ordered = false;
     m_scan.pieces = {};
     m_scan.checkpoints = {};
-    m_capLastTime.clear();
+}
+
+size_t RunPacker::place(uint64_t firstTime, uint64_t lastTime)
+{
+    size_t run;
+    auto it = m_ends.upper_bound(firstTime);
+    if (it != m_ends.begin()) {
+        --it;
+        run = it->second;
+        m_ends.erase(it);
+    } else {
+        run = m_runs++;
+    }
+    m_ends.emplace(lastTime, run);
+    return run;
 }
 
 LogScan scanLog(ByteSource& source, EventSink* observer)
@@ -266,6 +300,16 @@ TimeOrder::TimeOrder(const LogScan& scan)
 {
     if (scan.ordered)
         m_runs = formRuns(scan.pieces);
+    for (const auto& run : m_runs) {
+        std::vector<uint64_t> before;
+        before.reserve(run.size());
+        uint64_t n = 0;
+        for (const Piece* p : run) {
+            before.push_back(n);
+            n += p->events;
+        }
+        m_runEventsBefore.push_back(std::move(before));
+    }
 }
 
 TimeOrder::~TimeOrder() = default;
@@ -280,7 +324,21 @@ void TimeOrder::visit(ByteSource& source, EventSink& sink, uint64_t from, uint64
     if (!m_scan.format || m_scan.events == 0 || from >= to)
         return;
     if (!supportsRanges()) {
-        visitBySorting(source, m_scan, sink);
+        // One sorted pass over the whole log, keeping the range.
+        class Range final : public EventSink {
+        public:
+            Range(EventSink& out, uint64_t from, uint64_t to) : m_out(out), m_from(from), m_to(to) {}
+            void onEvent(const Event& e) override
+            {
+                if (e.time >= m_from && !pastEnd(e.time, m_to))
+                    m_out.onEvent(e);
+            }
+
+        private:
+            EventSink& m_out;
+            uint64_t m_from, m_to;
+        } range(sink, from, to);
+        visitBySorting(source, m_scan, range);
         return;
     }
     if (m_runs.empty())
@@ -321,6 +379,118 @@ void TimeOrder::visit(ByteSource& source, EventSink& sink, uint64_t from, uint64
             current = popSmallest();
         }
     }
+}
+
+uint64_t TimeOrder::countBefore(ByteSource& source, uint64_t t) const
+{
+    if (!m_scan.format || t == 0)
+        return 0;
+    if (!supportsRanges()) {
+        uint64_t n = 0;
+        PositionCounter counter(t, n);
+        visitBySorting(source, m_scan, counter);
+        return n;
+    }
+    uint64_t n = 0;
+    for (size_t r = 0; r < m_runs.size(); ++r) {
+        const auto& run = m_runs[r];
+        const uint64_t runEvents = m_runEventsBefore[r].back() + run.back()->events;
+        if (run.back()->lastTime < t) {
+            n += runEvents;
+            continue;
+        }
+        RunCursor c(source, m_scan, run, &m_runEventsBefore[r]);
+        n += c.seek(t) ? c.ordinal() : runEvents;
+    }
+    return n;
+}
+
+uint64_t TimeOrder::visitRange(ByteSource& source, EventSink& sink, uint64_t first, uint64_t count) const
+{
+    if (count == 0 || first >= m_scan.events)
+        return 0;
+    // The time of event `first`: the largest t with countBefore(t) <= first.
+    // (Unordered logs: one sorted pass from the start, skipping `first`.)
+    uint64_t lo = 0, hi = supportsRanges() ? UINT64_MAX : 0;
+    while (lo < hi) {
+        const uint64_t mid = lo + (hi - lo) / 2 + 1;
+        if (countBefore(source, mid) <= first)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    uint64_t skip = first - countBefore(source, lo);
+    uint64_t delivered = 0;
+    class Window final : public EventSink {
+    public:
+        Window(EventSink& out, uint64_t& skip, uint64_t& delivered, uint64_t count)
+            : m_out(out), m_skip(skip), m_delivered(delivered), m_count(count) {}
+        void onEvent(const Event& e) override
+        {
+            if (m_skip > 0) {
+                --m_skip;
+            } else if (m_delivered < m_count) {
+                m_out.onEvent(e);
+                ++m_delivered;
+            }
+        }
+        bool full() const { return m_delivered >= m_count; }
+
+    private:
+        EventSink& m_out;
+        uint64_t& m_skip;
+        uint64_t& m_delivered;
+        uint64_t m_count;
+    } window(sink, skip, delivered, count);
+    // Visit in growing time windows from `lo` until enough were delivered
+    // (unordered logs: one sorted pass).
+    uint64_t from = lo;
+    uint64_t width = supportsRanges() ? 1 : kUnbounded;
+    while (!window.full() && from != kUnbounded) {
+        const uint64_t to = width >= kUnbounded - from ? kUnbounded : from + width;
+        visit(source, window, from, to);
+        from = to;
+        width = width < (uint64_t(1) << 62) ? width * 4 : width;
+    }
+    return delivered;
+}
+
+uint64_t TimeOrder::find(ByteSource& source, uint64_t from, const std::function<bool(const Event&)>& match,
+                         const std::function<void(const Event&, uint64_t)>& sink, uint64_t limit) const
+{
+    if (limit == 0)
+        return 0;
+    class Matcher final : public EventSink {
+    public:
+        Matcher(const std::function<bool(const Event&)>& match,
+                const std::function<void(const Event&, uint64_t)>& sink, uint64_t position, uint64_t limit)
+            : m_match(match), m_sink(sink), m_position(position), m_limit(limit) {}
+        void onEvent(const Event& e) override
+        {
+            if (found < m_limit && m_match(e)) {
+                m_sink(e, m_position);
+                ++found;
+            }
+            ++m_position;
+        }
+        uint64_t found = 0;
+
+    private:
+        const std::function<bool(const Event&)>& m_match;
+        const std::function<void(const Event&, uint64_t)>& m_sink;
+        uint64_t m_position;
+        uint64_t m_limit;
+    } matcher(match, sink, countBefore(source, from), limit);
+    // Windows growing from `from`, so that "find next" stops soon after the
+    // first match instead of reading the rest of the log.
+    uint64_t width = supportsRanges() ? uint64_t(1) << 20 : kUnbounded;
+    while (matcher.found < limit && from != kUnbounded) {
+        const uint64_t to = width >= kUnbounded - from ? kUnbounded : from + width;
+        visit(source, matcher, from, to);
+        from = to;
+        width = width < (uint64_t(1) << 62) ? width * 4 : width;
+    }
+    return matcher.found;
 }
 
 std::vector<uint64_t> TimeOrder::sliceBoundaries(uint64_t sliceBytes) const

@@ -4,6 +4,7 @@
 #include "core/decoder.h"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <vector>
@@ -13,8 +14,9 @@ namespace hecscope {
 // A record whose position lets a reader start mid-piece: every event before
 // it in its piece has a time <= `time`.
 struct Checkpoint {
-    uint64_t time = 0;   // ns
-    uint64_t offset = 0; // byte offset of the record
+    uint64_t time = 0;    // ns
+    uint64_t offset = 0;  // byte offset of the record
+    uint64_t ordinal = 0; // events in its piece before it
 };
 
 // A contiguous byte range of records with one capability whose timestamps
@@ -28,6 +30,7 @@ struct Piece {
     uint16_t cap = kNoCap;
     uint32_t firstCheckpoint = 0; // index into LogScan::checkpoints
     uint32_t checkpointCount = 0;
+    uint64_t events = 0;
 };
 
 // The result of one sequential pass over a log: its format, diagnostics and
@@ -48,6 +51,22 @@ struct LogScan {
     std::string ioError;
 };
 
+// Packs pieces, in file order, into runs: chains whose times never decrease
+// from one piece to the next (any capabilities). Each piece joins the run
+// ending latest at or before its first time (best fit), else starts a run.
+// Few runs remain even though GHC stamps some events (GC_END) before ones
+// it writes ahead of them, which steps a capability's time back a little.
+class RunPacker {
+public:
+    // Returns the run the piece joined.
+    size_t place(uint64_t firstTime, uint64_t lastTime);
+    size_t runs() const { return m_runs; }
+
+private:
+    std::multimap<uint64_t, size_t> m_ends; // last time -> run
+    size_t m_runs = 0;
+};
+
 // Records the pieces and checkpoints of a LogScan from events in file order,
 // passing every event on to `observer` (if any). scanLog uses it; so does
 // anything that decodes a log incrementally.
@@ -63,8 +82,7 @@ private:
     LogScan& m_scan;
     EventSink* m_observer;
     uint64_t m_nextCheckpoint = 0;
-    size_t m_runs = 0;
-    std::map<uint16_t, uint64_t> m_capLastTime; // cap -> last time of its latest piece
+    RunPacker m_packer; // the completed pieces, to know when to give up order
 };
 
 // Decodes `source` from the start in large chunks. `observer`, if given, sees
@@ -94,6 +112,22 @@ public:
     // no upper limit (it includes events stamped UINT64_MAX).
     void visit(ByteSource& source, EventSink& sink, uint64_t from = 0,
                uint64_t to = kUnbounded) const;
+    // The sparse event index: answers by position in time order without
+    // holding events, reading at most a checkpoint's worth (64 KiB) of
+    // records per run. Whole-log sorting is used for unordered logs.
+    //
+    // How many events come before time `t` (time < t).
+    uint64_t countBefore(ByteSource& source, uint64_t t) const;
+    // Delivers events number [first, first + count) in time order (ties in
+    // file order). Returns how many were delivered.
+    uint64_t visitRange(ByteSource& source, EventSink& sink, uint64_t first, uint64_t count) const;
+    // Delivers, in time order from time `from`, events for which `match`
+    // holds, at most `limit` of them; returns how many. With `position`,
+    // each match's number in time order is passed to the sink callback.
+    uint64_t find(ByteSource& source, uint64_t from, const std::function<bool(const Event&)>& match,
+                  const std::function<void(const Event&, uint64_t position)>& sink,
+                  uint64_t limit = UINT64_MAX) const;
+
     // Increasing times that cut the log into slices of about `sliceBytes`
     // bytes each; empty when one slice suffices, or when ties on one
     // timestamp would make some slice many times larger than that.
@@ -102,6 +136,7 @@ public:
 private:
     const LogScan& m_scan;
     std::vector<std::vector<const Piece*>> m_runs;
+    std::vector<std::vector<uint64_t>> m_runEventsBefore; // per run: events before each piece
 };
 
 // Whole-log convenience: TimeOrder(scan).visit(source, sink).

@@ -1,0 +1,134 @@
+// The sparse event index: counting, positional access and filtered search in
+// time order, without holding the events, checked against a full decode
+// sorted stably by time.
+#include "testsupport.h"
+
+#include "core/bytesource.h"
+#include "core/encoder.h"
+#include "core/eventtags.h"
+#include "core/timeorder.h"
+
+#include <QFileInfo>
+#include <QRandomGenerator>
+#include <QTest>
+
+#include <algorithm>
+
+using namespace hecscope;
+using namespace hecscope::test;
+
+namespace {
+
+struct Ref {
+    uint64_t time, offset;
+    uint16_t tag;
+};
+
+std::vector<Ref> referenceOrder(ByteSource& source)
+{
+    class Collect final : public EventSink {
+    public:
+        void onEvent(const Event& e) override { refs.push_back({e.time, e.offset, e.tag}); }
+        std::vector<Ref> refs;
+    } collect;
+    scanLog(source, &collect);
+    std::stable_sort(collect.refs.begin(), collect.refs.end(),
+                     [](const Ref& a, const Ref& b) { return a.time < b.time; });
+    return collect.refs;
+}
+
+// A log whose every event is earlier than the one before: the index falls
+// back to sorting and must still answer the same way.
+std::vector<uint8_t> unorderedLog()
+{
+    EventlogWriter w(EventlogWriter::allDeclarations());
+    uint64_t t = 1'000'000;
+    w.beginBlock(0, t);
+    for (uint32_t i = 0; i < 3000; ++i) {
+        OwnedEvent e(i % 3 ? tag::RunThread : tag::ThreadRunnable, t - (i % 7 == 0 ? 0 : i), {i});
+        w.write(e.event);
+    }
+    w.endBlock(t);
+    w.writeDataEnd();
+    return w.takeBytes();
+}
+
+} // namespace
+
+class TestEventIndex : public QObject {
+    Q_OBJECT
+private slots:
+    void agreesWithSortedDecode_data();
+    void agreesWithSortedDecode();
+};
+
+void TestEventIndex::agreesWithSortedDecode_data()
+{
+    QTest::addColumn<QString>("log");
+    for (const QString& log : testdataLogs() + conformanceLogs(QStringLiteral("ghc-events")))
+        QTest::newRow(qPrintable(QFileInfo(log).fileName())) << log;
+    QTest::newRow("unordered (encoder)") << QString();
+}
+
+void TestEventIndex::agreesWithSortedDecode()
+{
+    QFETCH(QString, log);
+    MemorySource source(log.isEmpty() ? unorderedLog() : readFile(log));
+    const std::vector<Ref> ref = referenceOrder(source);
+    QVERIFY(!ref.empty());
+    const LogScan scan = scanLog(source);
+    QCOMPARE(scan.ordered, !log.isEmpty());
+    const TimeOrder order(scan);
+    QRandomGenerator rng(uint32_t(qHash(log)));
+
+    // countBefore: at event times, between them, at the extremes.
+    std::vector<uint64_t> times{0, 1, ref.front().time, ref.back().time, ref.back().time + 1, UINT64_MAX};
+    for (int i = 0; i < 30; ++i) {
+        const uint64_t t = ref[rng.bounded(uint32_t(ref.size()))].time;
+        times.push_back(t);
+        times.push_back(t + 1);
+    }
+    for (uint64_t t : times) {
+        const auto want = std::lower_bound(ref.begin(), ref.end(), t,
+                                           [](const Ref& r, uint64_t x) { return r.time < x; }) - ref.begin();
+        QCOMPARE(order.countBefore(source, t), uint64_t(want));
+    }
+
+    // visitRange: positional windows, including the first and last events.
+    class Offsets final : public EventSink {
+    public:
+        void onEvent(const Event& e) override { got.push_back(e.offset); }
+        std::vector<uint64_t> got;
+    };
+    std::vector<std::pair<uint64_t, uint64_t>> windows{{0, 5}, {ref.size() - 1, 10}, {ref.size(), 3}};
+    for (int i = 0; i < 10; ++i)
+        windows.emplace_back(rng.bounded(uint32_t(ref.size())), 1 + rng.bounded(200u));
+    for (const auto& [first, count] : windows) {
+        Offsets sink;
+        const uint64_t n = order.visitRange(source, sink, first, count);
+        const uint64_t want = first >= ref.size() ? 0 : std::min<uint64_t>(count, ref.size() - first);
+        QCOMPARE(n, want);
+        QCOMPARE(uint64_t(sink.got.size()), want);
+        for (uint64_t k = 0; k < want; ++k)
+            QCOMPARE(sink.got[k], ref[first + k].offset);
+    }
+
+    // find: the next few events of one tag from a time, with positions.
+    const uint16_t wanted = ref[rng.bounded(uint32_t(ref.size()))].tag;
+    for (int i = 0; i < 5; ++i) {
+        const uint64_t from = ref[rng.bounded(uint32_t(ref.size()))].time;
+        std::vector<std::pair<uint64_t, uint64_t>> got; // offset, position
+        const uint64_t n = order.find(
+            source, from, [&](const Event& e) { return e.tag == wanted; },
+            [&](const Event& e, uint64_t position) { got.emplace_back(e.offset, position); }, 7);
+        std::vector<std::pair<uint64_t, uint64_t>> want;
+        for (size_t k = 0; k < ref.size() && want.size() < 7; ++k)
+            if (ref[k].time >= from && ref[k].tag == wanted)
+                want.emplace_back(ref[k].offset, k);
+        QCOMPARE(n, uint64_t(want.size()));
+        QVERIFY(got == want);
+    }
+}
+
+QTEST_GUILESS_MAIN(TestEventIndex)
+#include "tst_eventindex.moc"
