@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <future>
 
 namespace hecscope {
 namespace {
@@ -125,15 +126,22 @@ private:
 
 ThreadInfo& Indexer::thread(uint64_t id)
 {
+    auto& threads = m_ix.threads;
+    if (id < threads.size()) [[likely]] {
+        ThreadInfo& t = threads[id];
+        if (!t.seen) [[unlikely]] {
+            t.id = uint32_t(id);
+            t.seen = true;
+        }
+        return t;
+    }
     if (id >= kMaxDenseThread) {
         ThreadInfo& t = m_ix.largeThreads[uint32_t(std::min<uint64_t>(id, UINT32_MAX))];
         t.id = uint32_t(id);
         t.seen = true;
         return t;
     }
-    auto& threads = m_ix.threads;
-    if (id >= threads.size())
-        threads.resize(std::max<size_t>(size_t(id) + 1, threads.size() * 3 / 2));
+    threads.resize(std::max<size_t>(size_t(id) + 1, threads.size() * 3 / 2));
     ThreadInfo& t = threads[id];
     t.id = uint32_t(id);
     t.seen = true;
@@ -759,24 +767,33 @@ LoadResult loadIndex(ByteSource& source, uint64_t totalBytes, LoadObserver* obse
     LoadResult result;
     IndexBuilder builder;
     const auto t0 = Clock::now();
-    std::vector<uint8_t> chunk(1 << 20);
+    // The next chunk is read on another thread while this one is decoded:
+    // copying from the page cache costs about as much as indexing.
+    constexpr size_t kChunk = 1 << 20;
+    std::vector<uint8_t> chunk(kChunk), next(kChunk);
     uint64_t pos = 0;
-    for (;;) {
-        const size_t got = source.read(pos, chunk.data(), chunk.size());
-        if (got == 0)
-            break;
+    auto readAt = [&source](uint64_t offset, std::vector<uint8_t>* into) {
+        return source.read(offset, into->data(), into->size());
+    };
+    size_t got = readAt(0, &chunk);
+    while (got > 0) {
+        std::future<size_t> ahead = std::async(std::launch::async, readAt, pos + got, &next);
         pos += got;
         // After DATA_END the decoder only counts what follows (reported as
         // trailing data), so read on to the end; after an error, stop.
-        if (!builder.feed({chunk.data(), got}) && builder.failed())
-            break;
-        if (observer) {
+        bool stop = !builder.feed({chunk.data(), got}) && builder.failed();
+        if (observer && !stop) {
             observer->progress(pos, totalBytes);
             if (observer->cancelled()) {
                 result.cancelled = true;
-                break;
+                stop = true;
             }
         }
+        const size_t following = ahead.get();
+        if (stop)
+            break;
+        std::swap(chunk, next);
+        got = following;
     }
     const auto t1 = Clock::now();
     builder.publish(true);
