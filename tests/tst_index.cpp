@@ -6,10 +6,15 @@
 #include "core/bytesource.h"
 #include "core/encoder.h"
 #include "core/eventtags.h"
+#include "core/info.h"
 #include "core/logindex.h"
 #include "core/stats.h"
 
+#include <QFile>
 #include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QJsonArray>
 #include <QRandomGenerator>
 #include <QTest>
 
@@ -165,6 +170,8 @@ private slots:
     void sparkCountersMatchSparkEvents();
     void growingLogExtendsTheIndex_data();
     void growingLogExtendsTheIndex();
+    void infoJsonGolden_data();
+    void infoJsonGolden();
 };
 
 void TestIndex::threadStatesAndGcPhases()
@@ -555,6 +562,59 @@ void TestIndex::growingLogExtendsTheIndex()
     const LogIndex& final = growing.publish(true);
     compareIndexes(final, *load(bytes));
     QVERIFY(!final.scan.truncated);
+}
+
+void TestIndex::infoJsonGolden_data()
+{
+    QTest::addColumn<QString>("log");
+    for (const QString& log : testdataLogs())
+        QTest::newRow(qPrintable(QFileInfo(log).fileName())) << log;
+}
+
+// `hecscope info --json` of each committed testdata log against its golden
+// file (testdata/golden/NAME.json; HECSCOPE_UPDATE_GOLDEN=1 rewrites them),
+// and the keys scripts rely on, with their types.
+void TestIndex::infoJsonGolden()
+{
+    QFETCH(QString, log);
+    const QString name = QFileInfo(log).fileName();
+    const auto ix = load(readFile(log));
+    const std::string json = infoJson(*ix, computeStats(*ix), name.toStdString());
+
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(json), &error);
+    QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
+    const QJsonObject o = doc.object();
+    for (const char* key : {"events", "bytes", "capabilities", "threads"})
+        QVERIFY2(o.value(QLatin1String(key)).isDouble(), key);
+    QVERIFY(o.value(QStringLiteral("truncated")).isBool());
+    QVERIFY(o.value(QStringLiteral("diagnostics")).isArray());
+    const QJsonObject time = o.value(QStringLiteral("time")).toObject();
+    for (const char* key : {"total_ns", "mutator_ns", "gc_ns", "productivity"})
+        QVERIFY2(time.value(QLatin1String(key)).isDouble(), key);
+    const QJsonObject gc = o.value(QStringLiteral("gc")).toObject();
+    for (const char* key : {"collections", "parallel_collections", "copied_bytes", "max_pause_ns"})
+        QVERIFY2(gc.value(QLatin1String(key)).isDouble(), key);
+    const QJsonObject heap = o.value(QStringLiteral("heap")).toObject();
+    for (const char* key : {"max_heap_size_bytes", "max_live_bytes", "allocated_bytes"})
+        QVERIFY2(heap.value(QLatin1String(key)).isDouble(), key);
+    const QJsonObject sparks = o.value(QStringLiteral("sparks")).toObject();
+    for (const char* key : {"created", "converted", "overflowed", "dud", "gcd", "fizzled"})
+        QVERIFY2(sparks.value(QLatin1String(key)).isDouble(), key);
+    QCOMPARE(o.value(QStringLiteral("events")).toDouble(), double(ix->scan.events));
+    QCOMPARE(time.value(QStringLiteral("mutator_ns")).toDouble() + time.value(QStringLiteral("gc_ns")).toDouble(),
+             time.value(QStringLiteral("total_ns")).toDouble());
+
+    const QString golden = QStringLiteral(HECSCOPE_TESTDATA_DIR "/golden/") + name + QStringLiteral(".json");
+    if (qEnvironmentVariableIsSet("HECSCOPE_UPDATE_GOLDEN")) {
+        QFile out(golden);
+        QVERIFY(out.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        out.write(json.data(), qint64(json.size()));
+        return;
+    }
+    const std::string want = readText(golden);
+    QVERIFY2(!want.empty(), qPrintable(golden + QStringLiteral(" is missing")));
+    QCOMPARE(QString::fromStdString(json), QString::fromStdString(want));
 }
 
 QTEST_GUILESS_MAIN(TestIndex)
