@@ -48,8 +48,10 @@ SpanTotals& SpanTotals::operator-=(const SpanTotals& o)
 
 void CapTimeline::append(const Span& s)
 {
-    if (m_spans.size() % kBlock == 0)
+    if (m_spans.size() % kBlock == 0) {
         m_blockTotals.push_back(m_total);
+        m_blockStarts.push_back(s.start());
+    }
     m_spans.push_back(s);
     m_total.time[size_t(s.kind())] += s.length();
     if (s.kind() == SpanKind::Running && !s.continued())
@@ -63,21 +65,44 @@ void CapTimeline::popBack()
     if (s.kind() == SpanKind::Running && !s.continued())
         --m_total.runs;
     m_spans.pop_back();
-    if (m_spans.size() % kBlock == 0)
+    if (m_spans.size() % kBlock == 0) {
         m_blockTotals.pop_back();
+        m_blockStarts.pop_back();
+    }
+}
+
+size_t CapTimeline::firstStartingAtFrom(size_t from, uint64_t t) const
+{
+    const size_t n = m_spans.size();
+    if (from >= n)
+        return n;
+    // Blocks first (their starts are contiguous), galloping from `from`'s
+    // block; then within one block.
+    const size_t blocks = m_blockStarts.size();
+    size_t b = from / kBlock, step = 1;
+    while (b + step < blocks && m_blockStarts[b + step] < t) {
+        b += step;
+        step *= 2;
+    }
+    // The last block starting before t is in [b, b + step].
+    const size_t hiBlock = std::min(blocks, b + step + 1);
+    const size_t last = partitionPoint(b, hiBlock, [&](size_t k) { return m_blockStarts[k] >= t; });
+    const size_t lo = std::max(from, last == 0 ? 0 : (last - 1) * kBlock);
+    const size_t hi = std::min(n, std::max(lo, last * kBlock + 1));
+    return partitionPoint(lo, hi, [&](size_t k) { return m_spans[k].start() >= t; });
 }
 
 size_t CapTimeline::firstEndingAfter(uint64_t t) const
 {
-    return partitionPoint(0, m_spans.size(), [&](size_t i) {
-        const Span& s = m_spans[i];
-        return s.end() > t || s.start() >= t;
-    });
+    // Spans never overlap: the one before the first starting at or after t
+    // is the only one that can cover t.
+    const size_t k = firstStartingAt(t);
+    return k > 0 && m_spans[k - 1].end() > t ? k - 1 : k;
 }
 
 size_t CapTimeline::firstStartingAt(uint64_t t) const
 {
-    return partitionPoint(0, m_spans.size(), [&](size_t i) { return m_spans[i].start() >= t; });
+    return firstStartingAtFrom(0, t);
 }
 
 SpanTotals CapTimeline::totalsBeforeIndex(size_t i) const
@@ -145,11 +170,12 @@ void CapTimeline::lod(uint64_t t0, uint64_t t1, uint32_t pixels, std::vector<Lod
             ++i;
             continue;
         }
-        // Spans [i, j) lie wholly inside this pixel.
-        const size_t j = partitionPoint(i + 1, n, [&](size_t k) {
-            const Span& x = m_spans[k];
-            return x.end() > bucketEnd || x.start() >= bucketEnd;
-        });
+        // Spans [i, j) lie wholly inside this pixel: j is the first from
+        // i + 1 that starts at the pixel's end or later, or the one before
+        // it when that one crosses the end.
+        size_t j = firstStartingAtFrom(i + 1, bucketEnd);
+        if (j > i + 1 && m_spans[j - 1].end() > bucketEnd)
+            --j;
         if (j - i > 1) {
             item.aggregate = true;
             item.end = m_spans[j - 1].end();
@@ -168,7 +194,8 @@ void CapTimeline::lod(uint64_t t0, uint64_t t1, uint32_t pixels, std::vector<Lod
 
 size_t CapTimeline::memoryBytes() const
 {
-    return m_spans.memoryBytes() + m_blockTotals.capacity() * sizeof(SpanTotals);
+    return m_spans.memoryBytes() + m_blockTotals.capacity() * sizeof(SpanTotals)
+        + m_blockStarts.capacity() * sizeof(uint64_t);
 }
 
 } // namespace hecscope

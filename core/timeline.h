@@ -144,9 +144,12 @@ public:
 
 private:
     SpanTotals totalsBefore(uint64_t t) const;
+    // First span at or after index `from` that starts at or after `t`.
+    size_t firstStartingAtFrom(size_t from, uint64_t t) const;
 
     ChunkedArray<Span> m_spans;
     std::vector<SpanTotals> m_blockTotals; // [b]: totals of spans [0, b * kBlock)
+    std::vector<uint64_t> m_blockStarts;   // [b]: start of span b * kBlock (searches stay in cache)
     SpanTotals m_total;
 };
 
