@@ -138,23 +138,34 @@ std::string infoText(const LogIndex& ix, const RangeStats& st, const std::string
     }
     o += format("Capabilities  %zu, threads %zu\n", st.caps.size(), ix.threadCount());
     o += "\n";
-    o += format("Time          total %s, mutator %s, GC %s\n", duration(st.totalNs).c_str(),
-                duration(st.mutatorNs).c_str(), duration(st.gcNs).c_str());
+    o += format("Time          total %s, mutator %s, GC %s (any capability collecting: %s)\n",
+                duration(st.totalNs).c_str(), duration(st.mutatorNs).c_str(), duration(st.gcNs).c_str(),
+                duration(st.gcAnyCapNs).c_str());
     o += format("Productivity  %.1f%% of elapsed time\n", st.productivity * 100);
     o += format("GC            %s collections (%s parallel), %s copied\n", grouped(st.collections).c_str(),
                 grouped(st.parallelCollections).c_str(), bytes(st.copiedBytes).c_str());
     o += format("Pauses        average %s, maximum %s\n", duration(st.avgPauseNs).c_str(),
                 duration(st.maxPauseNs).c_str());
-    if (st.workBalance >= 0)
-        o += format("Work balance  %.1f%% (serial 0%%, perfect 100%%)\n", st.workBalance * 100);
+    if (st.workBalance >= 0 || st.workBalanceThreadScope >= 0) {
+        o += "Work balance  ";
+        if (st.workBalance >= 0)
+            o += format("%.1f%% by copied bytes (as +RTS -s)", st.workBalance * 100);
+        if (st.workBalance >= 0 && st.workBalanceThreadScope >= 0)
+            o += ", ";
+        if (st.workBalanceThreadScope >= 0)
+            o += format("%.1f%% by maximum copied (as ThreadScope)", st.workBalanceThreadScope * 100);
+        o += " (serial 0%, perfect 100%)\n";
+    }
     o += format("Allocation    %s, %s/s of mutator time\n", bytes(st.allocatedBytes).c_str(),
                 bytes(uint64_t(st.allocationRate)).c_str());
-    o += format("Heap          maximum size %s, maximum live %s\n", bytes(st.maxHeapSizeBytes).c_str(),
-                bytes(st.maxLiveBytes).c_str());
-    o += format("Sparks        %s created, %s converted, %s overflowed, %s dud, %s GC'd, %s fizzled\n",
-                grouped(st.sparks.created).c_str(), grouped(st.sparks.converted).c_str(),
-                grouped(st.sparks.overflowed).c_str(), grouped(st.sparks.dud).c_str(),
-                grouped(st.sparks.gcd).c_str(), grouped(st.sparks.fizzled).c_str());
+    o += format("Heap          maximum size %s, maximum live %s, maximum slop %s\n",
+                bytes(st.maxHeapSizeBytes).c_str(), bytes(st.maxLiveBytes).c_str(),
+                bytes(st.maxSlopBytes).c_str());
+    o += format("Sparks        %s total: %s created, %s converted, %s overflowed, %s dud, %s GC'd, %s fizzled\n",
+                grouped(st.sparks.total()).c_str(), grouped(st.sparks.created).c_str(),
+                grouped(st.sparks.converted).c_str(), grouped(st.sparks.overflowed).c_str(),
+                grouped(st.sparks.dud).c_str(), grouped(st.sparks.gcd).c_str(),
+                grouped(st.sparks.fizzled).c_str());
 
     if (!st.generations.empty()) {
         o += "\n  Gen   Collections  Parallel     Elapsed   Avg pause   Max pause      Copied\n";
@@ -229,13 +240,16 @@ std::string infoJson(const LogIndex& ix, const RangeStats& st, const std::string
     key("time");
     o += "{\"start_ns\": " + num(st.from) + ", \"end_ns\": " + num(st.to) + ", \"total_ns\": "
         + num(st.totalNs) + ", \"mutator_ns\": " + num(st.mutatorNs) + ", \"gc_ns\": " + num(st.gcNs)
-        + ", \"productivity\": " + real(st.productivity) + "},\n";
+        + ", \"gc_any_cap_ns\": " + num(st.gcAnyCapNs) + ", \"productivity\": " + real(st.productivity)
+        + "},\n";
 
     key("gc");
     o += "{\"collections\": " + num(st.collections) + ", \"parallel_collections\": "
         + num(st.parallelCollections) + ", \"copied_bytes\": " + num(st.copiedBytes)
         + ", \"max_pause_ns\": " + num(st.maxPauseNs) + ", \"avg_pause_ns\": " + num(st.avgPauseNs)
         + ", \"work_balance\": " + (st.workBalance < 0 ? std::string("null") : real(st.workBalance))
+        + ", \"work_balance_threadscope\": "
+        + (st.workBalanceThreadScope < 0 ? std::string("null") : real(st.workBalanceThreadScope))
         + ",\n         \"generations\": [";
     for (size_t i = 0; i < st.generations.size(); ++i) {
         const GenerationStats& g = st.generations[i];
@@ -250,11 +264,12 @@ std::string infoJson(const LogIndex& ix, const RangeStats& st, const std::string
     key("heap");
     o += "{\"max_heap_size_bytes\": " + num(st.maxHeapSizeBytes) + ", \"max_live_bytes\": "
         + num(st.maxLiveBytes) + ", \"max_blocks_size_bytes\": " + num(st.maxBlocksSizeBytes)
+        + ", \"max_slop_bytes\": " + num(st.maxSlopBytes)
         + ", \"allocated_bytes\": " + num(st.allocatedBytes) + ", \"allocation_rate_bytes_per_s\": "
         + num(uint64_t(st.allocationRate)) + "},\n";
 
     auto sparks = [&](const SparkTotals& s) {
-        return "{\"created\": " + num(s.created) + ", \"converted\": " + num(s.converted)
+        return "{\"total\": " + num(s.total()) + ", \"created\": " + num(s.created) + ", \"converted\": " + num(s.converted)
             + ", \"overflowed\": " + num(s.overflowed) + ", \"dud\": " + num(s.dud)
             + ", \"gcd\": " + num(s.gcd) + ", \"fizzled\": " + num(s.fizzled) + "}";
     };

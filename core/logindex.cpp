@@ -62,6 +62,7 @@ private:
         uint64_t time;
         uint64_t n[9];
         bool balanced;
+        uint16_t cap;
     };
 
     Capability& cap(uint16_t c)
@@ -116,7 +117,11 @@ private:
     std::vector<Provisional> m_provisional; // what the last non-final seal() added
     std::vector<GcSpan> m_gcSpans;
     std::vector<Request> m_requests;
-    std::vector<uint64_t> m_syncs;
+    struct Sync {
+        uint64_t time;
+        uint16_t cap;
+    };
+    std::vector<Sync> m_syncs;
     std::vector<Stats> m_stats;
     std::unordered_map<std::string, uint32_t> m_labels;
     std::unordered_map<std::string, uint32_t> m_timeStacks;
@@ -338,9 +343,9 @@ void Indexer::globalEvent(const Event& e)
     case tag::ThreadLabel: thread(n[0]).label = std::string(e.s[0]); break;
     case tag::RequestSeqGc:
     case tag::RequestParGc: m_requests.push_back({t, e.cap, e.tag == tag::RequestParGc}); break;
-    case tag::GcGlobalSync: m_syncs.push_back(t); break;
+    case tag::GcGlobalSync: m_syncs.push_back({t, e.cap}); break;
     case tag::GcStatsGhc: {
-        Stats st{t, {}, e.layout >= 58};
+        Stats st{t, {}, e.layout >= 58, e.cap};
         std::copy(n, n + 9, st.n);
         m_stats.push_back(st);
         break;
@@ -569,11 +574,14 @@ void Indexer::buildCollections(const std::vector<GcSpan>& provisional)
     auto& out = m_ix.collections;
     out.clear();
     std::vector<bool> seenCap;
-    for (const GcSpan& g : spans) {
+    std::vector<size_t> firstSpan; // per collection: its first span in `spans`
+    for (size_t k = 0; k < spans.size(); ++k) {
+        const GcSpan& g = spans[k];
         if (out.empty() || g.start > out.back().end) {
             out.push_back(Collection{});
             out.back().start = g.start;
             out.back().end = g.end;
+            firstSpan.push_back(k);
             seenCap.assign(m_ix.caps.size(), false);
         }
         Collection& col = out.back();
@@ -587,7 +595,7 @@ void Indexer::buildCollections(const std::vector<GcSpan>& provisional)
     size_t r = 0, sy = 0, st = 0;
     std::sort(m_requests.begin(), m_requests.end(),
               [](const Request& a, const Request& b) { return a.time < b.time; });
-    std::sort(m_syncs.begin(), m_syncs.end());
+    std::sort(m_syncs.begin(), m_syncs.end(), [](const Sync& a, const Sync& b) { return a.time < b.time; });
     std::stable_sort(m_stats.begin(), m_stats.end(),
                      [](const Stats& a, const Stats& b) { return a.time < b.time; });
     uint64_t previousEnd = 0;
@@ -601,10 +609,13 @@ void Indexer::buildCollections(const std::vector<GcSpan>& provisional)
             }
             ++r;
         }
-        while (sy < m_syncs.size() && m_syncs[sy] < col.start)
+        while (sy < m_syncs.size() && m_syncs[sy].time < col.start)
             ++sy;
-        if (sy < m_syncs.size() && m_syncs[sy] <= col.end)
-            col.sync = m_syncs[sy];
+        uint16_t leader = col.caps == 1 ? spans[firstSpan[i]].cap : UINT16_MAX;
+        if (sy < m_syncs.size() && m_syncs[sy].time <= col.end) {
+            col.sync = m_syncs[sy].time;
+            leader = m_syncs[sy].cap;
+        }
         // GC_STATS_GHC is written by the leader just before or after its
         // GC_END: the first record from the start on, before the next one.
         const uint64_t nextStart = i + 1 < out.size() ? out[i + 1].start : kNoTime;
@@ -622,6 +633,21 @@ void Indexer::buildCollections(const std::vector<GcSpan>& provisional)
             col.parTotCopied = s.n[7];
             col.parBalancedCopied = s.balanced ? s.n[8] : 0;
             col.hasBalanced = s.balanced;
+            if (leader == UINT16_MAX)
+                leader = s.cap;
+        }
+        // The leader's own GC_START..GC_END is the pause +RTS -s and
+        // ThreadScope report; without a known leader, the whole collection.
+        col.leaderCap = leader;
+        col.leaderStart = col.start;
+        col.leaderEnd = col.end;
+        const size_t spansEnd = i + 1 < out.size() ? firstSpan[i + 1] : spans.size();
+        for (size_t k = firstSpan[i]; k < spansEnd; ++k) {
+            if (spans[k].cap == leader) {
+                col.leaderStart = spans[k].start;
+                col.leaderEnd = spans[k].end;
+                break;
+            }
         }
         previousEnd = col.end;
     }

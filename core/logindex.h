@@ -56,6 +56,11 @@ struct ThreadInfo {
 struct Collection {
     uint64_t start = 0; // earliest GC_START
     uint64_t end = 0;   // latest GC_END
+    // The collection as its leader saw it (the capability that wrote
+    // GC_GLOBAL_SYNC, else GC_STATS_GHC): the pause +RTS -s and ThreadScope
+    // report. [start, end] when no leader is known.
+    uint64_t leaderStart = 0, leaderEnd = 0;
+    uint16_t leaderCap = UINT16_MAX;
     uint64_t request = kNoTime;
     uint64_t sync = kNoTime; // GC_GLOBAL_SYNC
     bool parallelRequest = false;
@@ -68,8 +73,9 @@ struct Collection {
     uint64_t parMaxCopied = 0, parTotCopied = 0, parBalancedCopied = 0;
     bool hasBalanced = false;
 
-    uint64_t pause() const { return end - start; }
-    bool parallel() const { return parThreads > 1 || (parThreads == 0 && caps > 1); }
+    uint64_t pause() const { return leaderEnd - leaderStart; }
+    // As GHC counts it: more than one GC thread (GC_STATS_GHC).
+    bool parallel() const { return parThreads > 1; }
 };
 
 // A heap figure. HEAP_ALLOCATED is written by each capability for its own

@@ -88,25 +88,34 @@ RangeStats computeStats(const LogIndex& ix, uint64_t from, uint64_t to)
     auto it = std::partition_point(cols.begin(), cols.end(),
                                    [&](const Collection& c) { return c.end < from; });
     std::map<int, GenerationStats> gens;
-    uint64_t pauseSum = 0, balanced = 0, parTotal = 0;
+    uint64_t pauseSum = 0, balanced = 0, parTotal = 0, parTotAll = 0, parMaxAll = 0;
+    uint32_t maxThreads = 1;
     bool anyBalanced = false;
+    auto clipped = [&](uint64_t a, uint64_t b) {
+        a = std::max(a, r.from);
+        b = std::min(b, r.to);
+        return b > a ? b - a : 0;
+    };
     for (; it != cols.end() && it->start <= r.to; ++it) {
         const Collection& c = *it;
-        const uint64_t a = std::max(c.start, r.from), b = std::min(c.end, r.to);
-        if (b > a)
-            r.gcNs += b - a;
+        r.gcAnyCapNs += clipped(c.start, c.end);
+        r.gcNs += clipped(c.leaderStart, c.leaderEnd);
         if (c.start < from)
             continue; // counted with the range it started in
         ++r.collections;
         pauseSum += c.pause();
         r.maxPauseNs = std::max(r.maxPauseNs, c.pause());
         r.copiedBytes += c.copied;
+        r.maxSlopBytes = std::max(r.maxSlopBytes, c.slop);
         GenerationStats& g = gens[c.generation];
         g.generation = c.generation;
         ++g.collections;
         g.elapsed += c.pause();
         g.maxPause = std::max(g.maxPause, c.pause());
         g.copied += c.copied;
+        parTotAll += c.parTotCopied;
+        parMaxAll += c.parMaxCopied;
+        maxThreads = std::max(maxThreads, c.parThreads);
         if (c.parallel()) {
             ++r.parallelCollections;
             ++g.parallel;
@@ -117,6 +126,8 @@ RangeStats computeStats(const LogIndex& ix, uint64_t from, uint64_t to)
             }
         }
     }
+    if (maxThreads > 1 && parMaxAll > 0)
+        r.workBalanceThreadScope = (double(parTotAll) / double(parMaxAll) - 1) / double(maxThreads - 1);
     r.gcNs = std::min(r.gcNs, r.totalNs);
     r.mutatorNs = r.totalNs - r.gcNs;
     r.productivity = r.totalNs > 0 ? double(r.mutatorNs) / double(r.totalNs) : 0;

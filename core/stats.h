@@ -9,6 +9,8 @@ namespace hecscope {
 
 struct SparkTotals {
     uint64_t created = 0, converted = 0, overflowed = 0, dud = 0, gcd = 0, fizzled = 0;
+    // Sparks offered, as +RTS -s and ThreadScope total them.
+    uint64_t total() const { return created + dud + overflowed; }
     SparkTotals& operator+=(const SparkTotals& o);
 };
 
@@ -33,8 +35,9 @@ struct CapStats {
 struct RangeStats {
     uint64_t from = 0, to = 0;
     uint64_t totalNs = 0;   // to - from
-    uint64_t gcNs = 0;      // wall time inside collections (union over capabilities)
+    uint64_t gcNs = 0;      // the collections' pauses (their leaders' GC_START..GC_END)
     uint64_t mutatorNs = 0; // totalNs - gcNs
+    uint64_t gcAnyCapNs = 0; // time when any capability was collecting
     double productivity = 0;
 
     uint64_t collections = 0;
@@ -43,8 +46,13 @@ struct RangeStats {
     uint64_t maxPauseNs = 0;
     uint64_t avgPauseNs = 0;
     // sum(par_balanced_copied) / sum(par_tot_copied) over parallel
-    // collections, as +RTS -s prints it (0 serial, 1 perfect); -1 unknown.
+    // collections, as GHC >= 8.4's +RTS -s prints it (0 serial, 1 perfect);
+    // -1 unknown (no parallel collection, or GHC < 8.4).
     double workBalance = -1;
+    // ThreadScope's (and older GHCs') measure: (sum(par_tot_copied) /
+    // sum(par_max_copied) - 1) / (max par threads - 1); -1 unknown.
+    double workBalanceThreadScope = -1;
+    uint64_t maxSlopBytes = 0;
     std::vector<GenerationStats> generations;
 
     uint64_t allocatedBytes = 0;
