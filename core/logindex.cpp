@@ -67,13 +67,23 @@ private:
 
     Capability& cap(uint16_t c)
     {
-        if (c >= m_ix.caps.size()) {
-            m_ix.caps.resize(size_t(c) + 1);
-            m_state.resize(size_t(c) + 1);
-        }
+        if (c >= m_ix.caps.size()) [[unlikely]]
+            addCapabilities(c);
         return m_ix.caps[c];
     }
-    ThreadInfo& thread(uint64_t id);
+    void addCapabilities(uint16_t upTo)
+    {
+        m_ix.caps.resize(size_t(upTo) + 1);
+        m_state.resize(size_t(upTo) + 1);
+    }
+    ThreadInfo& thread(uint64_t id)
+    {
+        auto& threads = m_ix.threads;
+        if (id < threads.size() && threads[id].seen) [[likely]]
+            return threads[id];
+        return newThread(id);
+    }
+    ThreadInfo& newThread(uint64_t id);
     void open(uint16_t c, SpanKind kind, uint64_t t, uint32_t thread = 0);
     void close(uint16_t c, uint64_t t, uint8_t stop);
     void appendSpan(uint16_t c, SpanKind kind, uint32_t thread, uint64_t start, uint64_t t, uint8_t stop);
@@ -129,24 +139,17 @@ private:
     std::vector<size_t> m_openConcurrent; // index into concurrent, per kind
 };
 
-ThreadInfo& Indexer::thread(uint64_t id)
+ThreadInfo& Indexer::newThread(uint64_t id)
 {
-    auto& threads = m_ix.threads;
-    if (id < threads.size()) [[likely]] {
-        ThreadInfo& t = threads[id];
-        if (!t.seen) [[unlikely]] {
-            t.id = uint32_t(id);
-            t.seen = true;
-        }
-        return t;
-    }
     if (id >= kMaxDenseThread) {
         ThreadInfo& t = m_ix.largeThreads[uint32_t(std::min<uint64_t>(id, UINT32_MAX))];
         t.id = uint32_t(id);
         t.seen = true;
         return t;
     }
-    threads.resize(std::max<size_t>(size_t(id) + 1, threads.size() * 3 / 2));
+    auto& threads = m_ix.threads;
+    if (id >= threads.size())
+        threads.resize(std::max<size_t>(size_t(id) + 1, threads.size() * 3 / 2));
     ThreadInfo& t = threads[id];
     t.id = uint32_t(id);
     t.seen = true;

@@ -51,8 +51,11 @@ void CapTimeline::append(const Span& s)
     if (m_spans.size() % kBlock == 0) {
         m_blockTotals.push_back(m_total);
         m_blockStarts.push_back(s.start());
+        m_blockThreads.push_back(0);
     }
     m_spans.push_back(s);
+    if (s.kind() == SpanKind::Running)
+        m_blockThreads.back() |= uint64_t(1) << (s.thread() % 64);
     m_total.time[size_t(s.kind())] += s.length();
     if (s.kind() == SpanKind::Running && !s.continued())
         ++m_total.runs;
@@ -65,9 +68,12 @@ void CapTimeline::popBack()
     if (s.kind() == SpanKind::Running && !s.continued())
         --m_total.runs;
     m_spans.pop_back();
+    // A block's thread mask may keep a bit the removed span set: that only
+    // costs a block visit, never a wrong answer.
     if (m_spans.size() % kBlock == 0) {
         m_blockTotals.pop_back();
         m_blockStarts.pop_back();
+        m_blockThreads.pop_back();
     }
 }
 
@@ -195,7 +201,7 @@ void CapTimeline::lod(uint64_t t0, uint64_t t1, uint32_t pixels, std::vector<Lod
 size_t CapTimeline::memoryBytes() const
 {
     return m_spans.memoryBytes() + m_blockTotals.capacity() * sizeof(SpanTotals)
-        + m_blockStarts.capacity() * sizeof(uint64_t);
+        + (m_blockStarts.capacity() + m_blockThreads.capacity()) * sizeof(uint64_t);
 }
 
 } // namespace hecscope

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -140,6 +141,24 @@ public:
     // per pixel.
     void lod(uint64_t t0, uint64_t t1, uint32_t pixels, std::vector<LodItem>& out) const;
 
+    // Calls f(index, span) for every Running span of `thread`, in time
+    // order. Blocks whose thread mask lacks the thread's bit are skipped.
+    template <class F>
+    void forEachRunOf(uint32_t thread, F f) const
+    {
+        const uint64_t bit = uint64_t(1) << (thread % 64);
+        for (size_t b = 0; b < m_blockThreads.size(); ++b) {
+            if (!(m_blockThreads[b] & bit))
+                continue;
+            const size_t end = std::min(m_spans.size(), (b + 1) * kBlock);
+            for (size_t i = b * kBlock; i < end; ++i) {
+                const Span& s = m_spans[i];
+                if (s.kind() == SpanKind::Running && s.thread() == thread)
+                    f(i, s);
+            }
+        }
+    }
+
     size_t memoryBytes() const;
 
 private:
@@ -150,6 +169,7 @@ private:
     ChunkedArray<Span> m_spans;
     std::vector<SpanTotals> m_blockTotals; // [b]: totals of spans [0, b * kBlock)
     std::vector<uint64_t> m_blockStarts;   // [b]: start of span b * kBlock (searches stay in cache)
+    std::vector<uint64_t> m_blockThreads;  // [b]: bit (thread % 64) set for each thread run in block b
     SpanTotals m_total;
 };
 

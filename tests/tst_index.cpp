@@ -489,6 +489,25 @@ void TestIndex::realLogsAgreeWithBruteForce()
         const SpanTotals all = bruteTotals(cap.timeline, 0, UINT64_MAX);
         QCOMPARE(cap.timeline.totals().time, all.time);
     }
+    // Each thread's runs, found through the block masks, are exactly its
+    // spans, and add up to its run time.
+    for (size_t id = 0; id < ix->threads.size(); ++id) {
+        const ThreadInfo* t = ix->thread(uint32_t(id));
+        if (!t)
+            continue;
+        uint64_t time = 0, runs = 0, brute = 0;
+        for (const Capability& cap : ix->caps) {
+            cap.timeline.forEachRunOf(uint32_t(id), [&](size_t, const Span& s) {
+                time += s.length();
+                runs += !s.continued();
+            });
+            for (size_t i = 0; i < cap.timeline.size(); ++i)
+                brute += cap.timeline[i].kind() == SpanKind::Running && cap.timeline[i].thread() == id;
+        }
+        QCOMPARE(time, t->runTime);
+        QCOMPARE(runs, uint64_t(t->runs));
+        QVERIFY(runs <= brute);
+    }
     uint64_t statsEvents = ix->tagCounts[tag::GcStatsGhc];
     uint64_t withStats = 0;
     for (size_t i = 0; i < ix->collections.size(); ++i) {
