@@ -1,6 +1,8 @@
 #include "core/stats.h"
 
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <map>
 
 namespace hecscope {
@@ -159,6 +161,61 @@ RangeStats computeStats(const LogIndex& ix, uint64_t from, uint64_t to)
         r.caps.push_back(cs);
     }
     return r;
+}
+
+namespace {
+
+// The counters at time t, interpolated linearly between samples (0 before
+// the first, the last sample's after it), as doubles.
+std::array<double, 6> sparkCountersAt(const std::vector<SparkCounters>& samples, double t)
+{
+    auto values = [](const SparkCounters& s) {
+        return std::array<double, 6>{double(s.created), double(s.converted), double(s.overflowed),
+                                     double(s.dud), double(s.gcd), double(s.fizzled)};
+    };
+    const auto after = std::upper_bound(samples.begin(), samples.end(), t,
+                                        [](double x, const SparkCounters& s) { return x < double(s.time); });
+    if (after == samples.end())
+        return samples.empty() ? std::array<double, 6>{} : values(samples.back());
+    const std::array<double, 6> hi = values(*after);
+    std::array<double, 6> lo{};
+    double t0 = 0;
+    if (after != samples.begin()) {
+        lo = values(*(after - 1));
+        t0 = double((after - 1)->time);
+    }
+    const double span = double(after->time) - t0;
+    const double f = span > 0 ? std::clamp((t - t0) / span, 0.0, 1.0) : 1.0;
+    std::array<double, 6> out;
+    for (size_t k = 0; k < 6; ++k)
+        out[k] = lo[k] + (hi[k] - lo[k]) * f;
+    return out;
+}
+
+} // namespace
+
+std::vector<SparkTotals> sparkBuckets(const Capability& cap, uint64_t from, uint64_t width, size_t buckets)
+{
+    std::vector<SparkTotals> out(buckets);
+    if (width == 0)
+        return out;
+    // Rounding each edge's cumulative value keeps the sum of the buckets
+    // equal to the rounded growth between the ends.
+    auto rounded = [&](double t) {
+        const auto v = sparkCountersAt(cap.sparks, t);
+        std::array<uint64_t, 6> r;
+        for (size_t k = 0; k < 6; ++k)
+            r[k] = uint64_t(std::llround(v[k]));
+        return r;
+    };
+    std::array<uint64_t, 6> previous = rounded(double(from));
+    for (size_t b = 0; b < buckets; ++b) {
+        const std::array<uint64_t, 6> next = rounded(double(from) + double(width) * double(b + 1));
+        auto d = [&](size_t k) { return next[k] >= previous[k] ? next[k] - previous[k] : 0; };
+        out[b] = SparkTotals{d(0), d(1), d(2), d(3), d(4), d(5)};
+        previous = next;
+    }
+    return out;
 }
 
 RangeStats computeStats(const LogIndex& ix)

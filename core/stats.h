@@ -66,6 +66,13 @@ struct RangeStats {
 };
 
 RangeStats computeStats(const LogIndex& index, uint64_t from, uint64_t to);
+
+// Growth of a capability's spark counters in each bucket of `width` ns from
+// `from` on (`buckets` of them), for spark-rate charts at any resolution.
+// GHC samples the counters only now and then (at collections); between two
+// samples the growth is spread evenly over time, as ThreadScope draws it.
+// The buckets add up exactly to the growth between the range's ends.
+std::vector<SparkTotals> sparkBuckets(const Capability& cap, uint64_t from, uint64_t width, size_t buckets);
 // The whole run: from 0 (RTS start-up) to the last event.
 RangeStats computeStats(const LogIndex& index);
 

@@ -545,6 +545,24 @@ void TestIndex::sparkCountersMatchSparkEvents()
     }
     QCOMPARE(st.sparks.fizzled, fizzled);
     QCOMPARE(st.sparks.converted, converted);
+
+    // Rates at any bucket width add up to the whole run's counts, and the
+    // interpolated buckets only hold growth between samples.
+    for (size_t buckets : {size_t(7), size_t(1000)}) {
+        SparkTotals sum;
+        for (const Capability& cap : ix->caps) {
+            const uint64_t width = ix->lastTime / buckets + 1;
+            const std::vector<SparkTotals> b = sparkBuckets(cap, 0, width, buckets);
+            QCOMPARE(b.size(), buckets);
+            for (const SparkTotals& t : b)
+                sum += t;
+        }
+        QCOMPARE(sum.created, st.sparks.created);
+        QCOMPARE(sum.converted, st.sparks.converted);
+        QCOMPARE(sum.fizzled, st.sparks.fizzled);
+        QCOMPARE(sum.gcd, st.sparks.gcd);
+        QCOMPARE(sum.dud, st.sparks.dud);
+    }
 }
 
 void TestIndex::growingLogExtendsTheIndex_data()
