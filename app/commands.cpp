@@ -3,6 +3,7 @@
 #include "core/bytesource.h"
 #include "core/dump.h"
 #include "core/info.h"
+#include "core/eventtags.h"
 #include "core/logindex.h"
 #include "core/stats.h"
 
@@ -345,6 +346,26 @@ int bench(int argc, char** argv)
     const LoadResult cancelled = loadIndex(*source, ix.scan.bytes, &halfway);
     const double cancelMs = halfway.asked ? seconds(halfway.at) * 1e3 : 0.0;
 
+    // The sparse event index: the Nth events in the middle, and a search for
+    // an event type the whole log may not contain (user markers).
+    const TimeOrder order(ix.scan);
+    class Count final : public EventSink {
+    public:
+        void onEvent(const Event&) override { ++n; }
+        uint64_t n = 0;
+    } window;
+    start = Clock::now();
+    order.visitRange(*source, window, ix.scan.events / 2, 100);
+    const double nthMs = seconds(start) * 1e3;
+    start = Clock::now();
+    uint64_t markerAt = 0;
+    TagMask markerTag;
+    markerTag.set(tagBit(tag::UserMarker));
+    const uint64_t markers = order.find(
+        *source, 0, [](const Event& e) { return e.tag == tag::UserMarker; },
+        [&](const Event&, uint64_t position) { markerAt = position; }, 1, &markerTag);
+    const double findMs = seconds(start) * 1e3;
+
     std::printf("lod_views: %zu\n", lodCount);
     std::printf("lod_2000px_max_ms: %.3f\n", lodMax);
     std::printf("lod_2000px_mean_ms: %.3f\n", lodCount ? lodSum / double(lodCount) : 0.0);
@@ -353,6 +374,10 @@ int bench(int argc, char** argv)
     std::printf("stats_range_max_ms: %.3f\n", statsMax);
     std::printf("stats_range_mean_ms: %.3f\n", views.empty() ? 0.0 : statsSum / double(views.size()));
     std::printf("cancel_latency_ms: %.3f\n", cancelMs);
+    std::printf("nth_events_ms: %.3f\n", nthMs);
+    std::printf("find_first_marker_ms: %.3f\n", findMs);
+    std::printf("find_first_marker_found: %llu\n", (unsigned long long)markers);
+    (void)markerAt;
     (void)cancelled;
     return ix.scan.hasError ? 1 : 0;
 }

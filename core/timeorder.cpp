@@ -238,10 +238,11 @@ void PieceCollector::onEvent(const Event& e)
     }
     Piece& p = pieces.back();
     if (e.offset >= m_nextCheckpoint) {
-        m_scan.checkpoints.push_back({e.time, e.offset, p.events});
+        m_scan.checkpoints.push_back({e.time, e.offset, p.events, {}});
         ++p.checkpointCount;
         m_nextCheckpoint = e.offset + kCheckpointSpacing;
     }
+    m_scan.checkpoints.back().tags.set(tagBit(e.tag));
     p.end = e.offset + e.recordSize;
     p.lastTime = e.time;
     ++p.events;
@@ -456,7 +457,8 @@ uint64_t TimeOrder::visitRange(ByteSource& source, EventSink& sink, uint64_t fir
 }
 
 uint64_t TimeOrder::find(ByteSource& source, uint64_t from, const std::function<bool(const Event&)>& match,
-                         const std::function<void(const Event&, uint64_t)>& sink, uint64_t limit) const
+                         const std::function<void(const Event&, uint64_t)>& sink, uint64_t limit,
+                         const TagMask* tags) const
 {
     if (limit == 0)
         return 0;
@@ -473,6 +475,7 @@ uint64_t TimeOrder::find(ByteSource& source, uint64_t from, const std::function<
             }
             ++m_position;
         }
+        void skipTo(uint64_t position) { m_position = position; }
         uint64_t found = 0;
 
     private:
@@ -481,10 +484,40 @@ uint64_t TimeOrder::find(ByteSource& source, uint64_t from, const std::function<
         uint64_t m_position;
         uint64_t m_limit;
     } matcher(match, sink, countBefore(source, from), limit);
+    // The earliest time at or after `t` where a stretch holding one of
+    // `tags` may have events (kUnbounded: none left).
+    auto nextCandidate = [&](uint64_t t) {
+        if (!tags || !supportsRanges())
+            return t;
+        uint64_t best = kUnbounded;
+        for (const Piece& p : m_scan.pieces) {
+            if (p.lastTime < t)
+                continue;
+            const Checkpoint* cps = m_scan.checkpoints.data() + p.firstCheckpoint;
+            for (uint32_t k = 0; k < p.checkpointCount; ++k) {
+                const uint64_t end = k + 1 < p.checkpointCount ? cps[k + 1].time : p.lastTime;
+                if (end < t || cps[k].time >= best || (cps[k].tags & *tags).none())
+                    continue;
+                best = std::max(cps[k].time, t);
+                break; // later stretches of this piece start later
+            }
+        }
+        return best;
+    };
     // Windows growing from `from`, so that "find next" stops soon after the
-    // first match instead of reading the rest of the log.
-    uint64_t width = supportsRanges() ? uint64_t(1) << 20 : kUnbounded;
+    // first match instead of reading the rest of the log; with `tags`, each
+    // window starts where a matching stretch does.
+    constexpr uint64_t kFirstWidth = uint64_t(1) << 20;
+    uint64_t width = supportsRanges() ? kFirstWidth : kUnbounded;
     while (matcher.found < limit && from != kUnbounded) {
+        const uint64_t candidate = nextCandidate(from);
+        if (candidate == kUnbounded)
+            break;
+        if (candidate > from) {
+            matcher.skipTo(countBefore(source, candidate));
+            from = candidate;
+            width = kFirstWidth;
+        }
         const uint64_t to = width >= kUnbounded - from ? kUnbounded : from + width;
         visit(source, matcher, from, to);
         from = to;

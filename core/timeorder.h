@@ -3,6 +3,7 @@
 #include "core/bytesource.h"
 #include "core/decoder.h"
 
+#include <bitset>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -13,10 +14,15 @@ namespace hecscope {
 
 // A record whose position lets a reader start mid-piece: every event before
 // it in its piece has a time <= `time`.
+// Event types, for skipping: bit t for tag t < 255, bit 255 for all others.
+using TagMask = std::bitset<256>;
+inline size_t tagBit(uint16_t tag) { return tag < 255 ? tag : 255; }
+
 struct Checkpoint {
     uint64_t time = 0;    // ns
     uint64_t offset = 0;  // byte offset of the record
     uint64_t ordinal = 0; // events in its piece before it
+    TagMask tags;         // tags of the events from here to the next checkpoint
 };
 
 // A contiguous byte range of records with one capability whose timestamps
@@ -122,11 +128,12 @@ public:
     // file order). Returns how many were delivered.
     uint64_t visitRange(ByteSource& source, EventSink& sink, uint64_t first, uint64_t count) const;
     // Delivers, in time order from time `from`, events for which `match`
-    // holds, at most `limit` of them; returns how many. With `position`,
-    // each match's number in time order is passed to the sink callback.
+    // holds, at most `limit` of them, each with its number in time order;
+    // returns how many. `tags`, if given, are the only event types `match`
+    // can accept: stretches of the log without them are skipped unread.
     uint64_t find(ByteSource& source, uint64_t from, const std::function<bool(const Event&)>& match,
                   const std::function<void(const Event&, uint64_t position)>& sink,
-                  uint64_t limit = UINT64_MAX) const;
+                  uint64_t limit = UINT64_MAX, const TagMask* tags = nullptr) const;
 
     // Increasing times that cut the log into slices of about `sliceBytes`
     // bytes each; empty when one slice suffices, or when ties on one

@@ -127,7 +127,20 @@ void TestEventIndex::agreesWithSortedDecode()
                 want.emplace_back(ref[k].offset, k);
         QCOMPARE(n, uint64_t(want.size()));
         QVERIFY(got == want);
+        // The same with the tag hint, which skips stretches without it.
+        TagMask mask;
+        mask.set(tagBit(wanted));
+        std::vector<std::pair<uint64_t, uint64_t>> hinted;
+        order.find(
+            source, from, [&](const Event& e) { return e.tag == wanted; },
+            [&](const Event& e, uint64_t position) { hinted.emplace_back(e.offset, position); }, 7, &mask);
+        QVERIFY(hinted == want);
     }
+    // A tag the log does not hold: nothing, with or without the hint.
+    TagMask absent;
+    absent.set(254);
+    QCOMPARE(order.find(source, 0, [](const Event& e) { return e.tag == 254; },
+                        [](const Event&, uint64_t) {}, 1, &absent), uint64_t(0));
 }
 
 QTEST_GUILESS_MAIN(TestEventIndex)
