@@ -80,7 +80,8 @@ const char* const kBenchUsage =
     "times in milliseconds (lod_*: one track at 2000 pixels; stats_*: range\n"
     "statistics), each the maximum and mean over several views, and\n"
     "cancel_latency_ms: from a cancel request half way through a load to\n"
-    "its return.\n";
+    "its return; nth_events_ms: 100 events from the middle of the log in\n"
+    "time order; find_first_marker_ms: the search for the first user marker.\n";
 
 bool writeAll(int fd, std::string_view text)
 {
