@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <exception>
 
 int main(int argc, char** argv)
 {
@@ -13,10 +14,17 @@ int main(int argc, char** argv)
         const char* first = argv[1];
         if (std::strcmp(first, "dump") == 0)
             return hecscope::cli::dump(argc - 2, argv + 2);
-        if (std::strcmp(first, "info") == 0)
-            return hecscope::cli::info(argc - 2, argv + 2);
-        if (std::strcmp(first, "bench") == 0)
-            return hecscope::cli::bench(argc - 2, argv + 2);
+        // Commands never throw on bad input; running out of memory is the
+        // one exception left, and gets a message rather than an abort.
+        try {
+            if (std::strcmp(first, "info") == 0)
+                return hecscope::cli::info(argc - 2, argv + 2);
+            if (std::strcmp(first, "bench") == 0)
+                return hecscope::cli::bench(argc - 2, argv + 2);
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "hecscope: %s: %s\n", first, e.what());
+            return 1;
+        }
         if (std::strcmp(first, "-h") == 0 || std::strcmp(first, "--help") == 0)
             return hecscope::cli::printUsage(false);
         if (std::strcmp(first, "--version") == 0) {

@@ -98,12 +98,12 @@ private:
     }
     Capset& capset(uint64_t id)
     {
-        for (Capset& c : m_ix.capsets)
-            if (c.id == id)
-                return c;
-        m_ix.capsets.push_back(Capset{});
-        m_ix.capsets.back().id = uint32_t(id);
-        return m_ix.capsets.back();
+        const auto [it, inserted] = m_capsetIndex.try_emplace(uint32_t(id), m_ix.capsets.size());
+        if (inserted) {
+            m_ix.capsets.push_back(Capset{});
+            m_ix.capsets.back().id = uint32_t(id);
+        }
+        return m_ix.capsets[it->second];
     }
     uint32_t heapLabel(std::string_view label)
     {
@@ -122,7 +122,7 @@ private:
         uint16_t cap;
         size_t spansBefore;
         uint32_t thread;
-        uint64_t runTimeBefore, lastStopBefore, unrepresentableBefore;
+        uint64_t runTimeBefore, lastStopBefore, unrepresentableBefore, clippedBefore, continuationsBefore;
     };
     std::vector<Provisional> m_provisional; // what the last non-final seal() added
     std::vector<GcSpan> m_gcSpans;
@@ -136,23 +136,36 @@ private:
     std::unordered_map<std::string, uint32_t> m_labels;
     std::unordered_map<std::string, uint32_t> m_timeStacks;
     bool m_censusOpen = false;
-    std::vector<size_t> m_openConcurrent; // index into concurrent, per kind
+    std::array<size_t, 3> m_openConcurrent{SIZE_MAX, SIZE_MAX, SIZE_MAX}; // per kind: open span
+    std::unordered_map<uint32_t, size_t> m_capsetIndex;                    // id -> index in capsets
+    size_t m_threadsSeen = 0;
+    uint64_t m_events = 0;
+    uint64_t m_continuations = 0; // spans added by splitting long runs
 };
 
+// Thread ids are dense in practice (GHC counts up from 1); an id far beyond
+// those seen so far (or beyond 2^24) goes to a map, so that one stray id
+// cannot make the table huge.
 ThreadInfo& Indexer::newThread(uint64_t id)
 {
-    if (id >= kMaxDenseThread) {
-        ThreadInfo& t = m_ix.largeThreads[uint32_t(std::min<uint64_t>(id, UINT32_MAX))];
-        t.id = uint32_t(id);
-        t.seen = true;
-        return t;
-    }
     auto& threads = m_ix.threads;
-    if (id >= threads.size())
-        threads.resize(std::max<size_t>(size_t(id) + 1, threads.size() * 3 / 2));
-    ThreadInfo& t = threads[id];
-    t.id = uint32_t(id);
-    t.seen = true;
+    // An id first met far away stays in the map even once the table grows
+    // past it.
+    if (!m_ix.largeThreads.empty() && id <= UINT32_MAX) {
+        const auto it = m_ix.largeThreads.find(uint32_t(id));
+        if (it != m_ix.largeThreads.end())
+            return it->second;
+    }
+    const bool dense = id < kMaxDenseThread && id < 2 * m_threadsSeen + 65536;
+    if (dense && id >= threads.size())
+        threads.resize(std::min<size_t>(kMaxDenseThread, std::max<size_t>(size_t(id) + 1, threads.size() * 3 / 2)));
+    ThreadInfo& t = id < threads.size() ? threads[id]
+                                        : m_ix.largeThreads[uint32_t(std::min<uint64_t>(id, UINT32_MAX))];
+    if (!t.seen) {
+        t.id = uint32_t(std::min<uint64_t>(id, UINT32_MAX));
+        t.seen = true;
+        ++m_threadsSeen;
+    }
     return t;
 }
 
@@ -177,7 +190,7 @@ void Indexer::close(uint16_t c, uint64_t t, uint8_t stop)
 void Indexer::appendSpan(uint16_t c, SpanKind kind, uint32_t threadId, uint64_t start, uint64_t t,
                          uint8_t stop)
 {
-    const uint64_t end = std::max(t, start);
+    uint64_t end = std::max(t, start);
     if (kind == SpanKind::Running) {
         ThreadInfo& th = thread(threadId);
         th.runTime += end - start;
@@ -190,6 +203,16 @@ void Indexer::appendSpan(uint16_t c, SpanKind kind, uint32_t threadId, uint64_t 
         return;
     }
     CapTimeline& tl = m_ix.caps[c].timeline;
+    // Runs over 2^32 ns are stored as several spans. Real logs need a few
+    // per hour of running; a damaged timestamp could ask for 65536 per
+    // capability, so beyond a budget long spans are clipped (and counted).
+    const uint64_t pieces = (end - start) / Span::kMaxLength;
+    if (pieces > 0 && m_continuations + pieces > 1'000'000 + 2 * m_events) {
+        ++m_ix.clippedSpans;
+        end = start + Span::kMaxLength;
+    } else {
+        m_continuations += pieces;
+    }
     bool continued = false;
     do {
         const uint64_t length = std::min<uint64_t>(end - start, Span::kMaxLength);
@@ -204,10 +227,15 @@ void Indexer::appendSpan(uint16_t c, SpanKind kind, uint32_t threadId, uint64_t 
 void Indexer::onEvent(const Event& e)
 {
     ++m_ix.tagCounts[e.tag];
+    ++m_events;
     if (e.tag == tag::BlockMarker)
         return;
     m_ix.firstTime = std::min(m_ix.firstTime, e.time);
     m_ix.lastTime = std::max(m_ix.lastTime, e.time);
+    // An event whose declared size does not fit any layout of ours was
+    // skipped by the decoder: its fields are not there to read.
+    if (!e.known)
+        return;
     if (e.cap != kNoCap)
         capEvent(e);
     else
@@ -469,6 +497,7 @@ void Indexer::globalEvent(const Event& e)
         const auto kind = e.tag == tag::ConcMarkBegin ? ConcurrentSpan::Mark
             : e.tag == tag::ConcSyncBegin             ? ConcurrentSpan::Sync
                                                       : ConcurrentSpan::Sweep;
+        m_openConcurrent[kind] = m_ix.concurrent.size();
         m_ix.concurrent.push_back({t, kNoTime, kind, 0});
         break;
     }
@@ -478,13 +507,13 @@ void Indexer::globalEvent(const Event& e)
         const auto kind = e.tag == tag::ConcMarkEnd ? ConcurrentSpan::Mark
             : e.tag == tag::ConcSyncEnd             ? ConcurrentSpan::Sync
                                                     : ConcurrentSpan::Sweep;
-        for (auto it = m_ix.concurrent.rbegin(); it != m_ix.concurrent.rend(); ++it) {
-            if (it->kind == kind && it->end == kNoTime) {
-                it->end = std::max(t, it->start);
-                if (kind == ConcurrentSpan::Mark)
-                    it->markedObjects = uint32_t(n[0]);
-                break;
-            }
+        const size_t open = m_openConcurrent[kind];
+        if (open != SIZE_MAX) {
+            ConcurrentSpan& span = m_ix.concurrent[open];
+            span.end = std::max(t, span.start);
+            if (kind == ConcurrentSpan::Mark)
+                span.markedObjects = uint32_t(n[0]);
+            m_openConcurrent[kind] = SIZE_MAX;
         }
         break;
     }
@@ -538,7 +567,8 @@ void Indexer::seal(bool final)
         }
         const ThreadInfo* th = s.kind == SpanKind::Running ? &thread(s.thread) : nullptr;
         m_provisional.push_back({uint16_t(c), m_ix.caps[c].timeline.size(), s.thread,
-                                 th ? th->runTime : 0, th ? th->lastStop : 0, m_ix.unrepresentableSpans});
+                                 th ? th->runTime : 0, th ? th->lastStop : 0, m_ix.unrepresentableSpans,
+                                 m_ix.clippedSpans, m_continuations});
         appendSpan(uint16_t(c), s.kind, s.thread, s.start, std::max(end, s.start), kStopAtEnd);
     }
     if (final) {
@@ -561,7 +591,11 @@ void Indexer::unseal()
             th.runTime = p.runTimeBefore;
             th.lastStop = p.lastStopBefore;
         }
-        m_ix.unrepresentableSpans = p.unrepresentableBefore;
+    }
+    if (!m_provisional.empty()) {
+        m_ix.unrepresentableSpans = m_provisional.front().unrepresentableBefore;
+        m_ix.clippedSpans = m_provisional.front().clippedBefore;
+        m_continuations = m_provisional.front().continuationsBefore;
     }
     m_provisional.clear();
 }
@@ -705,8 +739,8 @@ size_t LogIndex::threadCount() const
 
 const ThreadInfo* LogIndex::thread(uint32_t id) const
 {
-    if (id < threads.size())
-        return threads[id].seen ? &threads[id] : nullptr;
+    if (id < threads.size() && threads[id].seen)
+        return &threads[id];
     const auto it = largeThreads.find(id);
     return it == largeThreads.end() ? nullptr : &it->second;
 }

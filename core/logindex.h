@@ -226,7 +226,7 @@ struct LogIndex {
     LogScan scan;
     std::vector<Capability> caps;
     std::vector<ThreadInfo> threads; // by id; entries with seen == false are gaps
-    std::map<uint32_t, ThreadInfo> largeThreads; // ids of 2^24 and more
+    std::map<uint32_t, ThreadInfo> largeThreads; // ids far beyond the others (or >= 2^24)
     std::vector<Collection> collections;
     std::vector<Sample> heapAllocated, heapSize, heapLive, blocksSize;
     std::vector<HeapInfo> heapInfo;
@@ -246,6 +246,7 @@ struct LogIndex {
     uint64_t firstTime = kNoTime, lastTime = 0;
     uint64_t eventsWithoutCap = 0;
     uint64_t unrepresentableSpans = 0; // starting after 78 hours: not in timelines
+    uint64_t clippedSpans = 0;         // long runs cut to 2^32 ns (damaged timestamps)
     uint64_t tasks = 0;
 
     std::string_view textOf(TextRef r) const { return {text.data() + r.offset, r.length}; }

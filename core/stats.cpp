@@ -10,7 +10,16 @@ namespace {
 
 // Growth of a cumulative counter over [from, to]: the last value at or before
 // `to` minus the last value before `from`, per key (capability, capset).
-uint64_t cumulativeGrowth(const std::vector<Sample>& samples, uint64_t from, uint64_t to)
+// Ranges are [from, to): adjacent ranges never count a sample twice. The
+// whole run is [0, last event], so `closed` lets `to` itself in.
+struct Bounds {
+    uint64_t from, to;
+    bool closed;
+    bool beforeEnd(uint64_t t) const { return t < to || (closed && t == to); }
+    bool contains(uint64_t t) const { return t >= from && beforeEnd(t); }
+};
+
+uint64_t cumulativeGrowth(const std::vector<Sample>& samples, Bounds range)
 {
     struct Ends {
         uint64_t before = 0, atEnd = 0;
@@ -18,9 +27,9 @@ uint64_t cumulativeGrowth(const std::vector<Sample>& samples, uint64_t from, uin
     std::map<uint64_t, Ends> byKey;
     for (const Sample& s : samples) {
         Ends& e = byKey[uint64_t(s.cap) << 32 | s.capset];
-        if (s.time < from)
+        if (s.time < range.from)
             e.before = s.value;
-        if (s.time <= to)
+        if (range.beforeEnd(s.time))
             e.atEnd = s.value;
     }
     uint64_t sum = 0;
@@ -32,24 +41,24 @@ uint64_t cumulativeGrowth(const std::vector<Sample>& samples, uint64_t from, uin
 // Largest value of a gauge in [from, to], summed over capsets at each time
 // would need alignment; capsets are reported separately by GHC and programs
 // have one heap capset, so the maximum over samples is taken.
-uint64_t maxIn(const std::vector<Sample>& samples, uint64_t from, uint64_t to)
+uint64_t maxIn(const std::vector<Sample>& samples, Bounds range)
 {
     uint64_t best = 0;
     for (const Sample& s : samples)
-        if (s.time >= from && s.time <= to)
+        if (range.contains(s.time))
             best = std::max(best, s.value);
     return best;
 }
 
-SparkTotals sparkGrowth(const std::vector<SparkCounters>& samples, uint64_t from, uint64_t to)
+SparkTotals sparkGrowth(const std::vector<SparkCounters>& samples, Bounds range)
 {
     const SparkCounters zero{};
     const SparkCounters* before = &zero;
     const SparkCounters* atEnd = &zero;
     for (const SparkCounters& s : samples) {
-        if (s.time < from)
+        if (s.time < range.from)
             before = &s;
-        if (s.time <= to)
+        if (range.beforeEnd(s.time))
             atEnd = &s;
         else
             break;
@@ -78,7 +87,9 @@ SparkTotals& SparkTotals::operator+=(const SparkTotals& o)
     return *this;
 }
 
-RangeStats computeStats(const LogIndex& ix, uint64_t from, uint64_t to)
+namespace {
+
+RangeStats computeStats(const LogIndex& ix, uint64_t from, uint64_t to, bool closed)
 {
     RangeStats r;
     r.from = from;
@@ -98,7 +109,8 @@ RangeStats computeStats(const LogIndex& ix, uint64_t from, uint64_t to)
         b = std::min(b, r.to);
         return b > a ? b - a : 0;
     };
-    for (; it != cols.end() && it->start <= r.to; ++it) {
+    const Bounds range{r.from, r.to, closed};
+    for (; it != cols.end() && range.beforeEnd(it->start); ++it) {
         const Collection& c = *it;
         r.gcAnyCapNs += clipped(c.start, c.end);
         r.gcNs += clipped(c.leaderStart, c.leaderEnd);
@@ -139,11 +151,11 @@ RangeStats computeStats(const LogIndex& ix, uint64_t from, uint64_t to)
     for (const auto& [gen, g] : gens)
         r.generations.push_back(g);
 
-    r.allocatedBytes = cumulativeGrowth(ix.heapAllocated, from, r.to);
+    r.allocatedBytes = cumulativeGrowth(ix.heapAllocated, range);
     r.allocationRate = r.mutatorNs > 0 ? double(r.allocatedBytes) * 1e9 / double(r.mutatorNs) : 0;
-    r.maxHeapSizeBytes = maxIn(ix.heapSize, from, r.to);
-    r.maxLiveBytes = maxIn(ix.heapLive, from, r.to);
-    r.maxBlocksSizeBytes = maxIn(ix.blocksSize, from, r.to);
+    r.maxHeapSizeBytes = maxIn(ix.heapSize, range);
+    r.maxLiveBytes = maxIn(ix.heapLive, range);
+    r.maxBlocksSizeBytes = maxIn(ix.blocksSize, range);
 
     for (size_t c = 0; c < ix.caps.size(); ++c) {
         const Capability& cap = ix.caps[c];
@@ -156,11 +168,18 @@ RangeStats computeStats(const LogIndex& ix, uint64_t from, uint64_t to)
         cs.gc = t.gc();
         cs.idle = r.totalNs - std::min(r.totalNs, cs.running + cs.gc);
         cs.runs = t.runs;
-        cs.sparks = sparkGrowth(cap.sparks, from, r.to);
+        cs.sparks = sparkGrowth(cap.sparks, range);
         r.sparks += cs.sparks;
         r.caps.push_back(cs);
     }
     return r;
+}
+
+} // namespace
+
+RangeStats computeStats(const LogIndex& ix, uint64_t from, uint64_t to)
+{
+    return computeStats(ix, from, to, false);
 }
 
 namespace {
@@ -220,7 +239,7 @@ std::vector<SparkTotals> sparkBuckets(const Capability& cap, uint64_t from, uint
 
 RangeStats computeStats(const LogIndex& ix)
 {
-    return computeStats(ix, 0, ix.lastTime == 0 && ix.firstTime == kNoTime ? 0 : ix.lastTime);
+    return computeStats(ix, 0, ix.firstTime == kNoTime ? 0 : ix.lastTime, true);
 }
 
 } // namespace hecscope

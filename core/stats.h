@@ -30,8 +30,9 @@ struct CapStats {
     SparkTotals sparks;
 };
 
-// The figures ThreadScope and `+RTS -s` report, for [from, to). A collection
-// belongs to the range when it starts in it; times are clipped to it.
+// The figures ThreadScope and `+RTS -s` report, for [from, to): adjacent
+// ranges add up (the whole run is [0, last event], its end included). A
+// collection belongs to the range it starts in; times are clipped to it.
 struct RangeStats {
     uint64_t from = 0, to = 0;
     uint64_t totalNs = 0;   // to - from

@@ -86,10 +86,21 @@ template <class T, unsigned kShift = 14>
 class ChunkedArray {
 public:
     static constexpr size_t kChunk = size_t(1) << kShift;
+    static constexpr size_t kFirst = 64; // the first chunk starts small and doubles
     void push_back(const T& v)
     {
-        if ((m_size >> kShift) == m_chunks.size())
-            m_chunks.push_back(std::make_unique<T[]>(kChunk));
+        if ((m_size >> kShift) == m_chunks.size()) {
+            const size_t capacity = m_chunks.empty() ? kFirst : kChunk;
+            m_chunks.push_back(std::make_unique<T[]>(capacity));
+            if (m_chunks.size() == 1)
+                m_firstCapacity = capacity;
+        } else if (m_size == m_firstCapacity && m_size < kChunk) {
+            const size_t capacity = std::min(kChunk, 2 * m_firstCapacity);
+            auto grown = std::make_unique<T[]>(capacity);
+            std::copy(m_chunks[0].get(), m_chunks[0].get() + m_size, grown.get());
+            m_chunks[0] = std::move(grown);
+            m_firstCapacity = capacity;
+        }
         m_chunks.back()[m_size & (kChunk - 1)] = v;
         ++m_size;
     }
@@ -99,11 +110,15 @@ public:
     bool empty() const { return m_size == 0; }
     const T& back() const { return (*this)[m_size - 1]; }
     void pop_back() { --m_size; } // keeps the chunk for the next push
-    size_t memoryBytes() const { return m_chunks.size() * kChunk * sizeof(T); }
+    size_t memoryBytes() const
+    {
+        return m_chunks.empty() ? 0 : ((m_chunks.size() - 1) * kChunk + m_firstCapacity) * sizeof(T);
+    }
 
 private:
     std::vector<std::unique_ptr<T[]>> m_chunks;
     size_t m_size = 0;
+    size_t m_firstCapacity = 0;
 };
 
 // A capability's spans in time order, never overlapping, with running totals

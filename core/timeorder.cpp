@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 namespace hecscope {
 namespace {
@@ -322,7 +323,9 @@ bool TimeOrder::supportsRanges() const
 
 void TimeOrder::visit(ByteSource& source, EventSink& sink, uint64_t from, uint64_t to) const
 {
-    if (!m_scan.format || m_scan.events == 0 || from >= to)
+    // [kUnbounded, kUnbounded) is not empty: it holds the events stamped
+    // UINT64_MAX, which no other range can reach from below.
+    if (!m_scan.format || m_scan.events == 0 || (from >= to && from != kUnbounded))
         return;
     if (!supportsRanges()) {
         // One sorted pass over the whole log, keeping the range.
@@ -400,6 +403,8 @@ uint64_t TimeOrder::countBefore(ByteSource& source, uint64_t t) const
             n += runEvents;
             continue;
         }
+        if (run.front()->firstTime >= t)
+            continue;
         RunCursor c(source, m_scan, run, &m_runEventsBefore[r]);
         n += c.seek(t) ? c.ordinal() : runEvents;
     }
@@ -412,7 +417,15 @@ uint64_t TimeOrder::visitRange(ByteSource& source, EventSink& sink, uint64_t fir
         return 0;
     // The time of event `first`: the largest t with countBefore(t) <= first.
     // (Unordered logs: one sorted pass from the start, skipping `first`.)
-    uint64_t lo = 0, hi = supportsRanges() ? UINT64_MAX : 0;
+    uint64_t lo = 0, hi = 0;
+    if (supportsRanges()) { // the answer lies between the earliest and latest times
+        lo = UINT64_MAX;
+        for (const Piece& p : m_scan.pieces) {
+            lo = std::min(lo, p.firstTime);
+            hi = std::max(hi, p.lastTime);
+        }
+        lo = std::min(lo, hi);
+    }
     while (lo < hi) {
         const uint64_t mid = lo + (hi - lo) / 2 + 1;
         if (countBefore(source, mid) <= first)
@@ -447,9 +460,11 @@ uint64_t TimeOrder::visitRange(ByteSource& source, EventSink& sink, uint64_t fir
     // (unordered logs: one sorted pass).
     uint64_t from = lo;
     uint64_t width = supportsRanges() ? 1 : kUnbounded;
-    while (!window.full() && from != kUnbounded) {
+    while (!window.full()) {
         const uint64_t to = width >= kUnbounded - from ? kUnbounded : from + width;
         visit(source, window, from, to);
+        if (to == kUnbounded)
+            break;
         from = to;
         width = width < (uint64_t(1) << 62) ? width * 4 : width;
     }
@@ -485,18 +500,18 @@ uint64_t TimeOrder::find(ByteSource& source, uint64_t from, const std::function<
         uint64_t m_limit;
     } matcher(match, sink, countBefore(source, from), limit);
     // The earliest time at or after `t` where a stretch holding one of
-    // `tags` may have events (kUnbounded: none left).
-    auto nextCandidate = [&](uint64_t t) {
+    // `tags` may have events (none: nothing left to find).
+    auto nextCandidate = [&](uint64_t t) -> std::optional<uint64_t> {
         if (!tags || !supportsRanges())
             return t;
-        uint64_t best = kUnbounded;
+        std::optional<uint64_t> best;
         for (const Piece& p : m_scan.pieces) {
             if (p.lastTime < t)
                 continue;
             const Checkpoint* cps = m_scan.checkpoints.data() + p.firstCheckpoint;
             for (uint32_t k = 0; k < p.checkpointCount; ++k) {
                 const uint64_t end = k + 1 < p.checkpointCount ? cps[k + 1].time : p.lastTime;
-                if (end < t || cps[k].time >= best || (cps[k].tags & *tags).none())
+                if (end < t || (best && cps[k].time >= *best) || (cps[k].tags & *tags).none())
                     continue;
                 best = std::max(cps[k].time, t);
                 break; // later stretches of this piece start later
@@ -509,17 +524,19 @@ uint64_t TimeOrder::find(ByteSource& source, uint64_t from, const std::function<
     // window starts where a matching stretch does.
     constexpr uint64_t kFirstWidth = uint64_t(1) << 20;
     uint64_t width = supportsRanges() ? kFirstWidth : kUnbounded;
-    while (matcher.found < limit && from != kUnbounded) {
-        const uint64_t candidate = nextCandidate(from);
-        if (candidate == kUnbounded)
+    while (matcher.found < limit) {
+        const std::optional<uint64_t> candidate = nextCandidate(from);
+        if (!candidate)
             break;
-        if (candidate > from) {
-            matcher.skipTo(countBefore(source, candidate));
-            from = candidate;
+        if (*candidate > from) {
+            matcher.skipTo(countBefore(source, *candidate));
+            from = *candidate;
             width = kFirstWidth;
         }
         const uint64_t to = width >= kUnbounded - from ? kUnbounded : from + width;
         visit(source, matcher, from, to);
+        if (to == kUnbounded)
+            break;
         from = to;
         width = width < (uint64_t(1) << 62) ? width * 4 : width;
     }

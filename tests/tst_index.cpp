@@ -521,6 +521,21 @@ void TestIndex::realLogsAgreeWithBruteForce()
     const RangeStats st = computeStats(*ix);
     QCOMPARE(st.collections, uint64_t(ix->collections.size()));
     QVERIFY(st.productivity >= 0 && st.productivity <= 1);
+    // Adjacent ranges add up to the whole run, even when the cut falls
+    // exactly on a sample or a collection's start.
+    std::vector<uint64_t> cuts{end / 3, end / 2};
+    if (!ix->collections.empty())
+        cuts.push_back(ix->collections[ix->collections.size() / 2].start);
+    if (!ix->heapAllocated.empty())
+        cuts.push_back(ix->heapAllocated[ix->heapAllocated.size() / 2].time);
+    for (uint64_t cut : cuts) {
+        const RangeStats a = computeStats(*ix, 0, cut), b = computeStats(*ix, cut, end);
+        QCOMPARE(a.collections + b.collections, st.collections);
+        QCOMPARE(a.copiedBytes + b.copiedBytes, st.copiedBytes);
+        QCOMPARE(a.allocatedBytes + b.allocatedBytes, st.allocatedBytes);
+        QCOMPARE(a.sparks.created + b.sparks.created, st.sparks.created);
+        QCOMPARE(a.gcNs + b.gcNs, st.gcNs);
+    }
 }
 
 // With -lf every spark is also an event: the counters GHC keeps per

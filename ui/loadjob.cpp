@@ -73,16 +73,23 @@ void LoadJob::run()
         std::chrono::steady_clock::time_point m_last{};
     } observer(*this, post);
     const quint64 total = quint64(std::max<qint64>(0, QFileInfo(m_path).size()));
-    LoadResult loaded = loadIndex(*source, total, &observer);
-    if (loaded.cancelled || m_cancel) {
-        m_done = true;
-        return;
-    }
-    std::shared_ptr<const LogIndex> shared = std::move(loaded.index);
-    post([this, shared] { emit indexReady(shared); });
-    if (!m_cancel) {
-        const RangeStats stats = computeStats(*shared);
-        post([this, stats] { emit statisticsReady(stats); });
+    // Nothing may escape the thread (std::terminate would take the whole
+    // application down): running out of memory becomes a failure message.
+    try {
+        LoadResult loaded = loadIndex(*source, total, &observer);
+        if (loaded.cancelled || m_cancel) {
+            m_done = true;
+            return;
+        }
+        std::shared_ptr<const LogIndex> shared = std::move(loaded.index);
+        post([this, shared] { emit indexReady(shared); });
+        if (!m_cancel) {
+            const RangeStats stats = computeStats(*shared);
+            post([this, stats] { emit statisticsReady(stats); });
+        }
+    } catch (const std::exception& e) {
+        const QString message = tr("%1: cannot index the log: %2").arg(m_path, QString::fromLocal8Bit(e.what()));
+        post([this, message] { emit failed(message); });
     }
     m_done = true;
 }
