@@ -11,12 +11,16 @@ namespace {
 std::string format(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 std::string format(const char* fmt, ...)
 {
-    char buf[512];
     va_list args;
     va_start(args, fmt);
-    const int n = std::vsnprintf(buf, sizeof buf, fmt, args);
+    va_list again;
+    va_copy(again, args);
+    const int n = std::vsnprintf(nullptr, 0, fmt, args);
     va_end(args);
-    return std::string(buf, size_t(std::clamp(n, 0, int(sizeof buf) - 1)));
+    std::string out(size_t(std::max(n, 0)), '\0');
+    std::vsnprintf(out.data(), out.size() + 1, fmt, again);
+    va_end(again);
+    return out;
 }
 
 std::string grouped(uint64_t v)
@@ -97,7 +101,7 @@ std::string jsonString(std::string_view s)
             ++i;
         } else {
             // Copy a well-formed UTF-8 sequence, else write U+FFFD.
-            const size_t len = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 0;
+            const size_t len = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xC2 && c <= 0xDF ? 2 : 0;
             bool ok = len > 0 && i + len <= s.size();
             for (size_t k = 1; ok && k < len; ++k)
                 ok = (static_cast<unsigned char>(s[i + k]) & 0xC0) == 0x80;
@@ -186,6 +190,10 @@ std::string infoText(const LogIndex& ix, const RangeStats& st, const std::string
                         percent(c.idle, st.totalNs).c_str(), grouped(c.runs).c_str(),
                         grouped(c.sparks.created).c_str(), grouped(c.sparks.converted).c_str());
     }
+    if (ix.clippedSpans > 0 || ix.unrepresentableSpans > 0)
+        o += format("\nNote          %s runs cut to 4.3 s and %s spans after 78 hours left out of the timelines"
+                    " (damaged timestamps)\n",
+                    grouped(ix.clippedSpans).c_str(), grouped(ix.unrepresentableSpans).c_str());
     if (!scan.diagnostics.empty() || !scan.ioError.empty()) {
         o += "\nDiagnostics\n";
         for (const Diagnostic& d : scan.diagnostics)

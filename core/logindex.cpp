@@ -610,7 +610,7 @@ void Indexer::buildCollections(const std::vector<GcSpan>& provisional)
               [](const GcSpan& a, const GcSpan& b) { return a.start < b.start; });
     auto& out = m_ix.collections;
     out.clear();
-    std::vector<bool> seenCap;
+    std::vector<uint16_t> capsIn; // of the current collection (few: no per-capability table)
     std::vector<size_t> firstSpan; // per collection: its first span in `spans`
     for (size_t k = 0; k < spans.size(); ++k) {
         const GcSpan& g = spans[k];
@@ -619,12 +619,12 @@ void Indexer::buildCollections(const std::vector<GcSpan>& provisional)
             out.back().start = g.start;
             out.back().end = g.end;
             firstSpan.push_back(k);
-            seenCap.assign(m_ix.caps.size(), false);
+            capsIn.clear();
         }
         Collection& col = out.back();
         col.end = std::max(col.end, g.end);
-        if (!seenCap[g.cap]) {
-            seenCap[g.cap] = true;
+        if (std::find(capsIn.begin(), capsIn.end(), g.cap) == capsIn.end()) {
+            capsIn.push_back(g.cap);
             ++col.caps;
         }
     }

@@ -228,7 +228,10 @@ void PieceCollector::onEvent(const Event& e)
     if (pieces.empty() || pieces.back().cap != e.cap || e.time < pieces.back().lastTime) {
         if (!pieces.empty()) {
             m_packer.place(pieces.back().firstTime, pieces.back().lastTime);
-            if (m_packer.runs() > TimeOrder::kMaxRuns) {
+            // Too many runs to merge, or pieces so short (GHC's blocks hold
+            // kilobytes) that they would cost more than sorting: give up.
+            if (m_packer.runs() > TimeOrder::kMaxRuns
+                || (pieces.size() > 4096 && pieces.size() * 512 > e.offset)) {
                 giveUpOrder();
                 return;
             }

@@ -190,6 +190,7 @@ private slots:
     void largeShuffledLogIsSorted();
     void hostileOrderKeepsMemorySmall_data();
     void hostileOrderKeepsMemorySmall();
+    void tinyBlocksGiveUpPieces();
     void extremeTimestamps();
     void mutationFuzz();
 };
@@ -791,6 +792,33 @@ void TestBadInput::hostileOrderKeepsMemorySmall()
         const std::string dump = dumpBytes(w.bytes(), false, threads);
         QVERIFY2(dump == want, qPrintable(firstDifference(dump, want)));
     }
+}
+
+// One event per block, capabilities alternating, times rising: every event
+// would be a piece of its own (56 bytes of bookkeeping for ~40 bytes of
+// log), so the scan gives up pieces for the 16-byte sort.
+void TestBadInput::tinyBlocksGiveUpPieces()
+{
+    EventlogWriter w(EventlogWriter::allDeclarations());
+    uint64_t t = 1000;
+    uint32_t n = 0;
+    while (w.bytes().size() < (1u << 20)) {
+        const uint16_t cap = uint16_t(n % 3);
+        w.beginBlock(cap, t);
+        OwnedEvent run(tag::RunThread, t, {++n});
+        w.write(run.event);
+        w.endBlock(t);
+        t += 10;
+    }
+    w.writeDataEnd();
+    MemorySource source(w.bytes());
+    const LogScan scan = scanLog(source);
+    QVERIFY(!scan.ordered);
+    QVERIFY(scan.pieces.empty());
+    const Outcome o = decode(w.bytes());
+    const std::string want = expectedDump(o);
+    const std::string dump = dumpBytes(w.bytes(), false, 2);
+    QVERIFY2(dump == want, qPrintable(firstDifference(dump, want)));
 }
 
 // Timestamps are raw u64 (damaged logs hold anything): the smallest and the

@@ -169,13 +169,18 @@ void MainWindow::plotActivity()
         return;
     const QCPRange range = m_plot->xAxis->range();
     const int buckets = std::max(50, m_plot->axisRect()->width());
-    const double t0 = std::max(0.0, range.lower * 1e9), t1 = std::max(t0 + 1, range.upper * 1e9);
+    // The view may be zoomed or dragged anywhere: read only the log's span.
+    const double last = double(m_index->lastTime) + 1;
+    const double t0 = std::clamp(range.lower * 1e9, 0.0, last);
+    const double t1 = std::clamp(range.upper * 1e9, t0 + 1, last + 1);
     const double width = (t1 - t0) / buckets;
     QVector<double> x(buckets), running(buckets, 0.0), gc(buckets, 0.0);
     for (int b = 0; b < buckets; ++b) {
         const uint64_t a = uint64_t(t0 + b * width), z = uint64_t(t0 + (b + 1) * width);
         x[b] = (t0 + b * width) / 1e9;
         for (const Capability& cap : m_index->caps) {
+            if (cap.timeline.size() == 0)
+                continue;
             const SpanTotals t = cap.timeline.totalsIn(a, std::max(z, a + 1));
             running[b] += double(t.running()) / std::max(1.0, double(z - a));
             gc[b] += double(t.gc()) / std::max(1.0, double(z - a));
@@ -196,7 +201,9 @@ void MainWindow::plotActivity()
     }
     m_plot->graph(0)->setData(x, gc, true);
     m_plot->graph(1)->setData(x, running, true);
-    m_plot->yAxis->setRange(0, std::max<double>(1, double(m_index->caps.size())) * 1.05);
+    const auto active = std::count_if(m_index->caps.begin(), m_index->caps.end(),
+                                      [](const Capability& c) { return c.timeline.size() > 0; });
+    m_plot->yAxis->setRange(0, std::max<double>(1, double(active)) * 1.05);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
