@@ -1,10 +1,15 @@
 // libFuzzer entry point: any bytes, fed whole and in uneven chunks, must
 // decode without a crash, hang or sanitizer report, agree between the two
-// feeds, and dump (time-ordered, printed) without fault.
+// feeds, dump (time-ordered, printed) without fault, and load into the index
+// (also in pieces, published in between) with statistics, LOD queries, the
+// event index and `info --json` all answering.
 #include "core/bytesource.h"
 #include "core/decoder.h"
 #include "core/dump.h"
+#include "core/info.h"
+#include "core/logindex.h"
 #include "core/printer.h"
+#include "core/stats.h"
 
 #include <cstdint>
 #include <cstdlib>
@@ -68,5 +73,39 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         chars += text.size();
         return true;
     });
+
+    const LoadResult loaded = loadIndex(source, size);
+    const LogIndex& ix = *loaded.index;
+    const RangeStats all = computeStats(ix);
+    const RangeStats part = computeStats(ix, ix.lastTime / 3, ix.lastTime / 3 * 2 + 1);
+    std::vector<LodItem> items;
+    for (const Capability& cap : ix.caps) {
+        cap.timeline.lod(0, ix.lastTime + 1, 97, items);
+        for (const SparkTotals& bucket : sparkBuckets(cap, 0, ix.lastTime / 7 + 1, 7))
+            chars += bucket.created;
+    }
+    chars += infoJson(ix, all, "fuzz").size() + infoText(ix, part, "fuzz").size();
+    const TimeOrder order(ix.scan);
+    class Count final : public EventSink {
+    public:
+        void onEvent(const Event&) override { ++n; }
+        uint64_t n = 0;
+    } count;
+    order.visitRange(source, count, ix.scan.events / 2, 5);
+    chars += order.find(source, 0, [](const Event& e) { return e.tag == 58; }, [](const Event&, uint64_t) {}, 3);
+
+    // Fed in two pieces with a provisional publish between: the same index.
+    IndexBuilder growing;
+    growing.feed({data, size / 2});
+    growing.publish(false);
+    growing.feed({data + size / 2, size - size / 2});
+    const LogIndex& grown = growing.publish(true);
+    if (grown.scan.events != ix.scan.events || grown.collections.size() != ix.collections.size()
+        || grown.caps.size() != ix.caps.size())
+        std::abort();
+    for (size_t c = 0; c < ix.caps.size(); ++c)
+        if (grown.caps[c].timeline.size() != ix.caps[c].timeline.size())
+            std::abort();
+    (void)chars;
     return 0;
 }
