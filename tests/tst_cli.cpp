@@ -8,6 +8,9 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryFile>
 #include <QTest>
@@ -142,6 +145,8 @@ private slots:
     void corruptLog();
     void notAnEventlog();
     void standardInput();
+    void infoExitCodes();
+    void benchKeys();
 };
 
 void TestCli::initTestCase()
@@ -294,6 +299,70 @@ void TestCli::standardInput()
     QVERIFY(r.out == toBytes(readText(log + QStringLiteral(".reference"))));
     const Run fromFile = runHecscope({QStringLiteral("dump"), log});
     QVERIFY(r.out == fromFile.out);
+}
+
+// `info`: a whole log exits 0; a truncated one exits 0 with truncated true
+// and every event before the cut counted; a corrupt one exits 1 with what
+// was decoded; usage errors exit 2; --json parses.
+void TestCli::infoExitCodes()
+{
+    const QString log = QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/sparks-N2.eventlog");
+    const std::vector<uint8_t> bytes = readFile(log);
+    const RecordingSink full = decodeLog(bytes);
+    QVERIFY(full.records.size() > 100);
+
+    Run r = runHecscope({QStringLiteral("info"), QStringLiteral("--json"), log});
+    QCOMPARE(r.exitCode, 0);
+    QJsonObject o = QJsonDocument::fromJson(r.out).object();
+    QCOMPARE(o.value(QStringLiteral("events")).toDouble(), double(full.records.size()));
+    QCOMPARE(o.value(QStringLiteral("truncated")).toBool(), false);
+
+    const size_t cut = full.records.size() / 2;
+    const Record& at = full.records[cut];
+    const std::vector<uint8_t> prefix(bytes.begin(), bytes.begin() + ptrdiff_t(at.offset + at.size / 2));
+    const auto truncated = tempFile(prefix);
+    r = runHecscope({QStringLiteral("info"), QStringLiteral("--json"), truncated->fileName()});
+    QCOMPARE(r.exitCode, 0);
+    o = QJsonDocument::fromJson(r.out).object();
+    QCOMPARE(o.value(QStringLiteral("truncated")).toBool(), true);
+    QCOMPARE(o.value(QStringLiteral("events")).toDouble(), double(cut));
+    QCOMPARE(o.value(QStringLiteral("diagnostics")).toArray().size(), 1);
+    QVERIFY(r.err.contains("offset " + QByteArray::number(qulonglong(at.offset))));
+
+    std::vector<uint8_t> corrupt = bytes;
+    corrupt[size_t(at.offset)] = 0x0F;
+    corrupt[size_t(at.offset) + 1] = 0xFF;
+    const auto bad = tempFile(corrupt);
+    r = runHecscope({QStringLiteral("info"), bad->fileName()});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY(r.out.contains("Diagnostics"));
+    QVERIFY2(r.err.contains("error") && r.err.contains("4095"), r.err.constData());
+
+    r = runHecscope({QStringLiteral("info")});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY(r.err.contains("Usage: hecscope info"));
+    r = runHecscope({QStringLiteral("info"), QStringLiteral("--bogus"), log});
+    QCOMPARE(r.exitCode, 2);
+    r = runHecscope({QStringLiteral("info"), QStringLiteral("--help")});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY(r.out.contains("--json"));
+}
+
+// `bench` prints the keys its documentation promises, each with a number.
+void TestCli::benchKeys()
+{
+    const Run r = runHecscope({QStringLiteral("bench"), QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/threads-N2.eventlog")});
+    QCOMPARE(r.exitCode, 0);
+    for (const char* key : {"decode_s", "index_s", "load_s", "peak_rss_mb", "lod_2000px_max_ms",
+                            "stats_range_max_ms", "cancel_latency_ms", "nth_events_ms", "find_first_marker_ms"}) {
+        const QByteArray prefix = QByteArray(key) + ": ";
+        const qsizetype i = r.out.indexOf("\n" + prefix);
+        QVERIFY2(i >= 0, key);
+        bool ok = false;
+        const qsizetype from = i + 1 + prefix.size();
+        r.out.mid(from, r.out.indexOf('\n', from) - from).toDouble(&ok);
+        QVERIFY2(ok, key);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestCli)
