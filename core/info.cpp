@@ -23,6 +23,15 @@ std::string format(const char* fmt, ...)
     return out;
 }
 
+// A non-negative figure as an integer, saturating (hostile logs can make a
+// rate exceed what 64 bits hold; converting such a double is undefined).
+uint64_t saturated(double v)
+{
+    if (!(v > 0))
+        return 0;
+    return v >= 18446744073709549568.0 ? UINT64_MAX : uint64_t(v);
+}
+
 std::string grouped(uint64_t v)
 {
     std::string digits = std::to_string(v), out;
@@ -161,7 +170,7 @@ std::string infoText(const LogIndex& ix, const RangeStats& st, const std::string
         o += " (serial 0%, perfect 100%)\n";
     }
     o += format("Allocation    %s, %s/s of mutator time\n", bytes(st.allocatedBytes).c_str(),
-                bytes(uint64_t(st.allocationRate)).c_str());
+                bytes(saturated(st.allocationRate)).c_str());
     o += format("Heap          maximum size %s, maximum live %s, maximum slop %s\n",
                 bytes(st.maxHeapSizeBytes).c_str(), bytes(st.maxLiveBytes).c_str(),
                 bytes(st.maxSlopBytes).c_str());
@@ -274,7 +283,7 @@ std::string infoJson(const LogIndex& ix, const RangeStats& st, const std::string
         + num(st.maxLiveBytes) + ", \"max_blocks_size_bytes\": " + num(st.maxBlocksSizeBytes)
         + ", \"max_slop_bytes\": " + num(st.maxSlopBytes)
         + ", \"allocated_bytes\": " + num(st.allocatedBytes) + ", \"allocation_rate_bytes_per_s\": "
-        + num(uint64_t(st.allocationRate)) + "},\n";
+        + num(saturated(st.allocationRate)) + "},\n";
 
     auto sparks = [&](const SparkTotals& s) {
         return "{\"total\": " + num(s.total()) + ", \"created\": " + num(s.created) + ", \"converted\": " + num(s.converted)

@@ -223,8 +223,8 @@ std::vector<SparkTotals> sparkBuckets(const Capability& cap, uint64_t from, uint
     auto rounded = [&](double t) {
         const auto v = sparkCountersAt(cap.sparks, t);
         std::array<uint64_t, 6> r;
-        for (size_t k = 0; k < 6; ++k)
-            r[k] = uint64_t(std::llround(v[k]));
+        for (size_t k = 0; k < 6; ++k) // counters are < 2^64: saturate what rounding could push over
+            r[k] = v[k] >= 18446744073709549568.0 ? UINT64_MAX : uint64_t(v[k] + 0.5);
         return r;
     };
     std::array<uint64_t, 6> previous = rounded(double(from));

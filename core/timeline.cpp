@@ -170,7 +170,10 @@ void CapTimeline::lod(uint64_t t0, uint64_t t1, uint32_t pixels, std::vector<Lod
             continue;
         }
         const double b = std::floor(double(s.start() - t0) / width);
-        const uint64_t bucketEnd = std::min(t1, t0 + uint64_t(std::ceil((b + 1) * width)));
+        // In doubles, the pixel's end can round past t1 - t0 (and past 2^64).
+        const double edge = std::ceil((b + 1) * width);
+        const uint64_t offset = edge >= double(t1 - t0) ? t1 - t0 : uint64_t(edge);
+        const uint64_t bucketEnd = t0 + offset;
         if (s.end() > bucketEnd) { // crosses a pixel boundary: exact
             out.push_back(item);
             ++i;

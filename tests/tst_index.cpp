@@ -165,6 +165,7 @@ private slots:
     void longRunIsSplit();
     void truncationAtEveryEventBoundary();
     void lodAggregatesHonestly();
+    void lodOverTheWholeTimeAxis();
     void realLogsAgreeWithBruteForce_data();
     void realLogsAgreeWithBruteForce();
     void sparkCountersMatchSparkEvents();
@@ -455,6 +456,25 @@ void TestIndex::lodAggregatesHonestly()
         tl.lod(s.start(), s.start() + 1000, 2000, items);
         for (const LodItem& it : items)
             QVERIFY(!it.aggregate);
+    }
+}
+
+// A view as wide as time itself (a damaged log, or a user zoomed all the
+// way out): pixel edges computed in doubles must stay inside the range.
+void TestIndex::lodOverTheWholeTimeAxis()
+{
+    CapTimeline tl;
+    for (uint64_t i = 0; i < 1000; ++i)
+        tl.append(Span(Span::kMaxStart - 100000 + i * 50, 20, SpanKind::Running, uint32_t(i), 3));
+    for (uint32_t pixels : {1u, 97u, 2000u}) {
+        std::vector<LodItem> items;
+        tl.lod(0, UINT64_MAX, pixels, items);
+        QVERIFY(!items.empty());
+        uint64_t count = 0;
+        for (const LodItem& it : items)
+            count += it.count;
+        QCOMPARE(count, uint64_t(1000));
+        QVERIFY(items.size() <= 3 * size_t(pixels));
     }
 }
 

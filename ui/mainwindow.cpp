@@ -170,7 +170,7 @@ void MainWindow::plotActivity()
     const QCPRange range = m_plot->xAxis->range();
     const int buckets = std::max(50, m_plot->axisRect()->width());
     // The view may be zoomed or dragged anywhere: read only the log's span.
-    const double last = double(m_index->lastTime) + 1;
+    const double last = std::min(double(m_index->lastTime) + 1, 1.8e19); // converts back safely
     const double t0 = std::clamp(range.lower * 1e9, 0.0, last);
     const double t1 = std::clamp(range.upper * 1e9, t0 + 1, last + 1);
     const double width = (t1 - t0) / buckets;
