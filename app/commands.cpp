@@ -113,6 +113,16 @@ std::unique_ptr<ByteSource> openInput(const std::string& path, std::string& erro
     return std::make_unique<MemorySource>(std::move(bytes));
 }
 
+// openInput, saying why on stderr when the file cannot be opened.
+std::unique_ptr<ByteSource> openOrComplain(const std::string& path)
+{
+    std::string error;
+    auto source = openInput(path, error);
+    if (!source)
+        std::fprintf(stderr, "hecscope: cannot open %s\n", error.c_str());
+    return source;
+}
+
 } // namespace
 
 int printUsage(bool toStderr)
@@ -147,12 +157,9 @@ int dump(int argc, char** argv)
         std::fprintf(stderr, "hecscope dump: no FILE given\n\n%s", kDumpUsage);
         return 2;
     }
-    std::string error;
-    auto source = openInput(path, error);
-    if (!source) {
-        std::fprintf(stderr, "hecscope: cannot open %s\n", error.c_str());
+    auto source = openOrComplain(path);
+    if (!source)
         return 1;
-    }
     bool outputOk = true;
     const LogScan scan = dumpLog(*source, [&](std::string_view text) {
         outputOk = writeAll(STDOUT_FILENO, text);
@@ -221,12 +228,9 @@ int info(int argc, char** argv)
     int status = 0;
     if (!parseFileArgs(argc, argv, "info", kInfoUsage, &json, path, status))
         return status;
-    std::string error;
-    auto source = openInput(path, error);
-    if (!source) {
-        std::fprintf(stderr, "hecscope: cannot open %s\n", error.c_str());
+    auto source = openOrComplain(path);
+    if (!source)
         return 1;
-    }
     const LoadResult loaded = loadIndex(*source);
     const LogIndex& ix = *loaded.index;
     const RangeStats stats = computeStats(ix);
@@ -253,12 +257,9 @@ int bench(int argc, char** argv)
     int status = 0;
     if (!parseFileArgs(argc, argv, "bench", kBenchUsage, nullptr, path, status))
         return status;
-    std::string error;
-    auto source = openInput(path, error);
-    if (!source) {
-        std::fprintf(stderr, "hecscope: cannot open %s\n", error.c_str());
+    auto source = openOrComplain(path);
+    if (!source)
         return 1;
-    }
     // Decode only: every event decoded and delivered to a sink that counts.
     class Counter final : public EventSink {
     public:

@@ -117,6 +117,18 @@ bool pastEnd(uint64_t time, uint64_t to)
     return time >= to && to != TimeOrder::kUnbounded;
 }
 
+// Growing time windows for searches that stop early: the end of a window of
+// `width` from `from` (saturating to kUnbounded), and the next width.
+uint64_t windowEnd(uint64_t from, uint64_t width)
+{
+    return width >= TimeOrder::kUnbounded - from ? TimeOrder::kUnbounded : from + width;
+}
+
+uint64_t widen(uint64_t width)
+{
+    return width < (uint64_t(1) << 62) ? width * 4 : width;
+}
+
 bool before(const Event& a, const Event& b)
 {
     return a.time < b.time || (a.time == b.time && a.offset < b.offset);
@@ -464,12 +476,12 @@ uint64_t TimeOrder::visitRange(ByteSource& source, EventSink& sink, uint64_t fir
     uint64_t from = lo;
     uint64_t width = supportsRanges() ? 1 : kUnbounded;
     while (!window.full()) {
-        const uint64_t to = width >= kUnbounded - from ? kUnbounded : from + width;
+        const uint64_t to = windowEnd(from, width);
         visit(source, window, from, to);
         if (to == kUnbounded)
             break;
         from = to;
-        width = width < (uint64_t(1) << 62) ? width * 4 : width;
+        width = widen(width);
     }
     return delivered;
 }
@@ -536,12 +548,12 @@ uint64_t TimeOrder::find(ByteSource& source, uint64_t from, const std::function<
             from = *candidate;
             width = kFirstWidth;
         }
-        const uint64_t to = width >= kUnbounded - from ? kUnbounded : from + width;
+        const uint64_t to = windowEnd(from, width);
         visit(source, matcher, from, to);
         if (to == kUnbounded)
             break;
         from = to;
-        width = width < (uint64_t(1) << 62) ? width * 4 : width;
+        width = widen(width);
     }
     return matcher.found;
 }
