@@ -202,8 +202,18 @@ check() {
   echo "generate.sh: all logs OK"
 }
 
-generate_all() {
+# GHC and the profiling libraries come from Debian (tools/dev ghc); they are
+# installed here when missing, unless GHC names a compiler of the caller's.
+need_ghc() {
+  if ! command -v "$GHC" >/dev/null && [ "$GHC" = ghc ]; then
+    note "ghc not found: installing it with tools/dev ghc"
+    "$HERE/../tools/dev" ghc
+  fi
   command -v "$GHC" >/dev/null || die "$GHC not found"
+}
+
+generate_all() {
+  need_ghc
   make_build_dir
   mkdir -p "$LOGS"
   note "building in $BUILD (GHC: $("$GHC" --numeric-version))"
@@ -223,7 +233,7 @@ generate_big() {
   local min_mb="${2:-260}"
   local caps="${BIG_N:-2}" pairs=16 yielders=4
   [[ "$min_mb" =~ ^[0-9]+$ ]] || die "MIN_MB must be an integer, got '$min_mb'"
-  command -v "$GHC" >/dev/null || die "$GHC not found"
+  need_ghc
   make_build_dir
   mkdir -p "$(dirname "$out")"
   out="$(cd "$(dirname "$out")" && pwd)/$(basename "$out")"
