@@ -1,217 +1,423 @@
 #include "ui/mainwindow.h"
 
 #include "core/info.h"
+#include "ui/imageexport.h"
 #include "ui/loadjob.h"
+#include "ui/timelineview.h"
+#include "ui/viewcontroller.h"
 
 #include <QAction>
 #include <QApplication>
+#include <QCloseEvent>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFontDatabase>
+#include <QFormLayout>
 #include <QHBoxLayout>
 #include <QKeySequence>
 #include <QLabel>
 #include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QSplitter>
+#include <QScrollArea>
+#include <QSettings>
+#include <QSpinBox>
 #include <QStatusBar>
 #include <QTimer>
+#include <QToolBar>
 #include <QVBoxLayout>
-#include <qcustomplot.h>
 
 namespace hecscope {
 
-MainWindow::MainWindow(QWidget* parent)
-    : QMainWindow(parent)
-    , m_title(new QLabel(tr("Open an eventlog with File ▸ Open (Ctrl+O).")))
-    , m_text(new QPlainTextEdit)
-    , m_progress(new QProgressBar)
-    , m_cancel(new QPushButton(tr("Cancel")))
-    , m_plot(new QCustomPlot)
-{
-    qRegisterMetaType<std::shared_ptr<const LogIndex>>();
-    qRegisterMetaType<RangeStats>();
-    setWindowTitle(tr("Hecscope"));
-    resize(1100, 700);
+namespace {
+constexpr int kMaxRecent = 10;
+QString qs(const std::string &s) { return QString::fromStdString(s); }
+} // namespace
 
-    QMenu* file = menuBar()->addMenu(tr("&File"));
-    QAction* open = file->addAction(tr("&Open…"), this, &MainWindow::chooseFile);
-    open->setShortcut(QKeySequence::Open);
-    QAction* quit = file->addAction(tr("&Quit"), qApp, &QApplication::quit);
-    quit->setShortcut(QKeySequence::Quit);
+MainWindow::MainWindow(QWidget *parent)
+    : QMainWindow(parent), m_controller(new ViewController(this)),
+      m_view(new TimelineView(m_controller)), m_scroll(new QScrollArea),
+      m_banner(new QLabel), m_stats(new QPlainTextEdit),
+      m_progress(new QProgressBar), m_cancel(new QPushButton(tr("Cancel"))),
+      m_fileLabel(new QLabel), m_timeLabel(new QLabel) {
+  qRegisterMetaType<std::shared_ptr<const LogIndex>>();
+  qRegisterMetaType<RangeStats>();
+  setWindowTitle(tr("Hecscope"));
+  setAcceptDrops(true);
+  resize(1400, 850);
 
-    m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_title->setWordWrap(true);
-    m_text->setReadOnly(true);
-    m_text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    m_text->setLineWrapMode(QPlainTextEdit::NoWrap);
-    m_progress->setRange(0, 1000);
-    m_progress->hide();
-    m_cancel->hide();
-    connect(m_cancel, &QPushButton::clicked, this, [this] {
-        cancelLoad();
-        statusBar()->showMessage(tr("Loading cancelled"));
+  m_banner->setWordWrap(true);
+  m_banner->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  m_banner->setText(
+      tr("Open an eventlog with File ▸ Open (Ctrl+O), or drop one here."));
+  m_banner->setContentsMargins(6, 4, 6, 4);
+  m_stats->setReadOnly(true);
+  m_stats->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+  m_stats->setLineWrapMode(QPlainTextEdit::NoWrap);
+  m_progress->setRange(0, 1000);
+  m_progress->hide();
+  m_cancel->hide();
+  connect(m_cancel, &QPushButton::clicked, this, [this] {
+    cancelLoad();
+    statusBar()->showMessage(tr("Loading cancelled"), 5000);
+  });
+
+  m_scroll->setWidget(m_view);
+  m_scroll->setWidgetResizable(true);
+  m_scroll->setFrameShape(QFrame::NoFrame);
+  m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+
+  auto *progressRow = new QHBoxLayout;
+  progressRow->addWidget(m_progress, 1);
+  progressRow->addWidget(m_cancel);
+  auto *central = new QWidget;
+  auto *layout = new QVBoxLayout(central);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(0);
+  layout->addWidget(m_banner);
+  layout->addLayout(progressRow);
+  layout->addWidget(m_scroll, 1);
+  setCentralWidget(central);
+
+  auto *statsDock = new QDockWidget(tr("Statistics"), this);
+  statsDock->setObjectName(QStringLiteral("statistics"));
+  statsDock->setWidget(m_stats);
+  addDockWidget(Qt::RightDockWidgetArea, statsDock);
+
+  statusBar()->addPermanentWidget(m_fileLabel);
+  statusBar()->addPermanentWidget(m_timeLabel);
+  m_timeLabel->setMinimumWidth(140);
+
+  createActions();
+  statsDock->toggleViewAction()->setShortcut(
+      QKeySequence(Qt::CTRL | Qt::Key_I));
+  menuBar()->actions().at(1)->menu()->addAction(statsDock->toggleViewAction());
+
+  connect(m_view, &TimelineView::hoverTimeChanged, this,
+          [this](std::optional<uint64_t> t) {
+            m_timeLabel->setText(t ? tr("cursor %1").arg(qs(formatDuration(*t)))
+                                   : QString());
+          });
+  connect(m_controller, &ViewController::historyChanged, this,
+          &MainWindow::updateHistoryActions);
+  connect(m_controller, &ViewController::selectionChanged, this,
+          &MainWindow::showSelectionStatistics);
+
+  // Cancelled jobs finish their current chunk on their own thread; they
+  // are dropped here once done, so the UI never waits for them.
+  auto *reaper = new QTimer(this);
+  connect(reaper, &QTimer::timeout, this, [this] {
+    std::erase_if(m_retired, [](const std::unique_ptr<LoadJob> &j) {
+      return !j->isRunning();
     });
+  });
+  reaper->start(200);
 
-    m_plot->xAxis->setLabel(tr("time (s)"));
-    m_plot->yAxis->setLabel(tr("capabilities busy"));
-    m_plot->legend->setVisible(true);
-    m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
-    m_plot->axisRect()->setRangeZoom(Qt::Horizontal);
-    m_plot->axisRect()->setRangeDrag(Qt::Horizontal);
-    // Re-read the index at the new resolution whenever the view moves.
-    connect(m_plot->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this] {
-        QTimer::singleShot(0, this, &MainWindow::plotActivity);
-    });
-
-    // Cancelled jobs finish their current chunk on their own thread; they
-    // are dropped here once done, so the UI never waits for them.
-    auto* reaper = new QTimer(this);
-    connect(reaper, &QTimer::timeout, this, [this] {
-        std::erase_if(m_retired, [](const std::unique_ptr<LoadJob>& j) { return !j->isRunning(); });
-    });
-    reaper->start(200);
-
-    auto* progressRow = new QHBoxLayout;
-    progressRow->addWidget(m_progress, 1);
-    progressRow->addWidget(m_cancel);
-    auto* splitter = new QSplitter(Qt::Vertical);
-    splitter->addWidget(m_plot);
-    splitter->addWidget(m_text);
-    splitter->setStretchFactor(0, 1);
-    splitter->setStretchFactor(1, 1);
-    auto* central = new QWidget;
-    auto* layout = new QVBoxLayout(central);
-    layout->addWidget(m_title);
-    layout->addLayout(progressRow);
-    layout->addWidget(splitter, 1);
-    setCentralWidget(central);
+  QSettings settings;
+  restoreGeometry(
+      settings.value(QStringLiteral("window/geometry")).toByteArray());
+  restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+  const QStringList hidden =
+      settings.value(QStringLiteral("view/hiddenTracks")).toStringList();
+  for (QAction *a : m_trackActions)
+    a->setChecked(!hidden.contains(a->data().toString()));
+  applyTrackVisibility();
+  rebuildRecentMenu();
+  updateHistoryActions();
 }
 
 MainWindow::~MainWindow() = default;
 
-void MainWindow::chooseFile()
-{
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open eventlog"), QString(),
-                                                      tr("GHC eventlogs (*.eventlog);;All files (*)"));
-    if (!path.isEmpty())
-        openFile(path);
+void MainWindow::createActions() {
+  QMenu *file = menuBar()->addMenu(tr("&File"));
+  QMenu *view = menuBar()->addMenu(tr("&View"));
+  QToolBar *bar = addToolBar(tr("Main"));
+  bar->setObjectName(QStringLiteral("mainToolbar"));
+
+  QAction *open = file->addAction(tr("&Open…"), this, &MainWindow::chooseFile);
+  open->setShortcut(QKeySequence::Open);
+  m_recentMenu = file->addMenu(tr("Open &Recent"));
+  QAction *reload = file->addAction(tr("Re&load"), this, [this] {
+    if (!m_path.isEmpty())
+      openFile(m_path);
+  });
+  reload->setShortcuts(
+      {QKeySequence::Refresh, QKeySequence(Qt::CTRL | Qt::Key_R)});
+  QAction *exportImage = file->addAction(tr("&Export Image…"), this,
+                                         &MainWindow::exportImageDialog);
+  exportImage->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+  file->addSeparator();
+  QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+  quit->setShortcut(QKeySequence::Quit);
+
+  auto add = [&](const QString &text, QKeySequence key, auto slot) {
+    QAction *a = view->addAction(text, this, slot);
+    a->setShortcut(key);
+    bar->addAction(a);
+    return a;
+  };
+  add(tr("Zoom &In"), QKeySequence::ZoomIn, [this] {
+    const ViewRange r = m_controller->range();
+    m_controller->zoom(0.5, r.start + r.duration() / 2, true);
+  });
+  add(tr("Zoom &Out"), QKeySequence::ZoomOut, [this] {
+    const ViewRange r = m_controller->range();
+    m_controller->zoom(2.0, r.start + r.duration() / 2, true);
+  });
+  add(tr("&Fit All"), QKeySequence(Qt::CTRL | Qt::Key_0),
+      [this] { m_controller->fitAll(); });
+  m_zoomSelection =
+      add(tr("Zoom to &Selection"), QKeySequence(Qt::CTRL | Qt::Key_J),
+          [this] { m_controller->zoomToSelection(); });
+  m_back =
+      add(tr("&Back"), QKeySequence::Back, [this] { m_controller->back(); });
+  m_back->setShortcuts({QKeySequence::Back, QKeySequence(Qt::Key_Backspace)});
+  m_forward = add(tr("For&ward"), QKeySequence::Forward,
+                  [this] { m_controller->forward(); });
+  view->addAction(tr("&Clear Selection"), this,
+                  [this] { m_controller->setSelection(std::nullopt); });
+  view->addSeparator();
+  QMenu *tracks = view->addMenu(tr("&Tracks"));
+  const QString names[] = {tr("&Activity"), tr("&HECs"), tr("&GC"),
+                           tr("&Markers and messages")};
+  int i = 0;
+  for (Track t : kAllTracks) {
+    QAction *a = tracks->addAction(names[i++]);
+    a->setCheckable(true);
+    a->setChecked(true);
+    a->setData(trackName(t));
+    connect(a, &QAction::toggled, this, &MainWindow::applyTrackVisibility);
+    m_trackActions.push_back(a);
+  }
+  view->addSeparator();
 }
 
-void MainWindow::cancelLoad()
-{
-    if (m_job) {
-        m_job->cancel();
-        m_retired.push_back(std::move(m_job));
-    }
-    m_progress->hide();
-    m_cancel->hide();
+void MainWindow::applyTrackVisibility() {
+  std::vector<Track> tracks;
+  QStringList hidden;
+  for (QAction *a : m_trackActions) {
+    if (a->isChecked())
+      tracks.push_back(*trackFromName(a->data().toString()));
+    else
+      hidden << a->data().toString();
+  }
+  m_view->setTracks(std::move(tracks));
+  QSettings().setValue(QStringLiteral("view/hiddenTracks"), hidden);
 }
 
-void MainWindow::openFile(const QString& path)
-{
-    cancelLoad(); // opening another file cancels the running load
-    m_path = path;
-    m_job = std::make_unique<LoadJob>(path);
-    connect(m_job.get(), &LoadJob::progressChanged, this, [this](quint64 done, quint64 total) {
-        m_progress->setValue(total ? int(done * 1000 / total) : 0);
-        statusBar()->showMessage(tr("Reading %1 of %2 MB").arg(double(done) / 1e6, 0, 'f', 0)
-                                     .arg(double(total) / 1e6, 0, 'f', 0));
-    });
-    connect(m_job.get(), &LoadJob::indexReady, this, &MainWindow::showIndex);
-    connect(m_job.get(), &LoadJob::statisticsReady, this, &MainWindow::showStatistics);
-    connect(m_job.get(), &LoadJob::failed, this, &MainWindow::showFailure);
-    setWindowTitle(tr("%1 — Hecscope").arg(QFileInfo(path).fileName()));
-    m_title->setText(tr("Loading %1…").arg(path.toHtmlEscaped()));
-    m_progress->setValue(0);
-    m_progress->show();
-    m_cancel->show();
-    m_job->start();
+void MainWindow::updateHistoryActions() {
+  if (m_back)
+    m_back->setEnabled(m_controller->canGoBack());
+  if (m_forward)
+    m_forward->setEnabled(m_controller->canGoForward());
 }
 
-void MainWindow::showIndex(std::shared_ptr<const LogIndex> index)
-{
-    m_progress->hide();
-    m_cancel->hide();
-    m_index = std::move(index);
-    QString title = tr("<b>%1</b> — %2 events, %3 capabilities, %4 s of run time")
-                        .arg(m_path.toHtmlEscaped())
-                        .arg(m_index->scan.events)
-                        .arg(m_index->caps.size())
-                        .arg(double(m_index->lastTime) / 1e9, 0, 'f', 3);
-    for (const Diagnostic& d : m_index->scan.diagnostics)
-        title += QStringLiteral("<br><span style='color:%1'>%2</span>")
-                     .arg(d.isError() ? QStringLiteral("#c0392b") : QStringLiteral("#b9770e"),
-                          QString::fromStdString(d.message()).toHtmlEscaped());
-    title += tr("<br><i>The timeline view is not built yet; the chart shows capability activity "
-                "from the index.</i>");
-    m_title->setText(title);
-    m_text->setPlainText(tr("Computing statistics…"));
-    m_plot->xAxis->setRange(0, std::max(1e-9, double(m_index->lastTime) / 1e9));
-    plotActivity();
-    statusBar()->showMessage(tr("%1 events indexed").arg(m_index->scan.events));
+void MainWindow::chooseFile() {
+  const QString dir =
+      m_path.isEmpty() ? QString() : QFileInfo(m_path).absolutePath();
+  const QString path = QFileDialog::getOpenFileName(
+      this, tr("Open eventlog"), dir,
+      tr("GHC eventlogs (*.eventlog);;All files (*)"));
+  if (!path.isEmpty())
+    openFile(path);
 }
 
-void MainWindow::showStatistics(const RangeStats& stats)
-{
-    if (m_index)
-        m_text->setPlainText(QString::fromStdString(infoText(*m_index, stats, m_path.toStdString())));
+void MainWindow::addRecent(const QString &path) {
+  QSettings settings;
+  QStringList recent =
+      settings.value(QStringLiteral("recentFiles")).toStringList();
+  const QString absolute = QFileInfo(path).absoluteFilePath();
+  recent.removeAll(absolute);
+  recent.prepend(absolute);
+  while (recent.size() > kMaxRecent)
+    recent.removeLast();
+  settings.setValue(QStringLiteral("recentFiles"), recent);
+  rebuildRecentMenu();
 }
 
-// How many capabilities were running a thread, and how many were in GC, in
-// each of ~1 pixel wide buckets of the visible range: exact totals from the
-// timelines' summaries.
-void MainWindow::plotActivity()
-{
-    if (!m_index)
-        return;
-    const QCPRange range = m_plot->xAxis->range();
-    const int buckets = std::max(50, m_plot->axisRect()->width());
-    // The view may be zoomed or dragged anywhere: read only the log's span.
-    const double last = std::min(double(m_index->lastTime) + 1, 1.8e19); // converts back safely
-    const double t0 = std::clamp(range.lower * 1e9, 0.0, last);
-    const double t1 = std::clamp(range.upper * 1e9, t0 + 1, last + 1);
-    const double width = (t1 - t0) / buckets;
-    QVector<double> x(buckets), running(buckets, 0.0), gc(buckets, 0.0);
-    for (int b = 0; b < buckets; ++b) {
-        const uint64_t a = uint64_t(t0 + b * width), z = uint64_t(t0 + (b + 1) * width);
-        x[b] = (t0 + b * width) / 1e9;
-        for (const Capability& cap : m_index->caps) {
-            if (cap.timeline.size() == 0)
-                continue;
-            const SpanTotals t = cap.timeline.totalsIn(a, std::max(z, a + 1));
-            running[b] += double(t.running()) / std::max(1.0, double(z - a));
-            gc[b] += double(t.gc()) / std::max(1.0, double(z - a));
-        }
-        gc[b] += running[b]; // stacked
-    }
-    if (m_plot->graphCount() == 0) {
-        QCPGraph* g = m_plot->addGraph();
-        g->setName(tr("GC"));
-        g->setLineStyle(QCPGraph::lsStepLeft);
-        g->setPen(QPen(QColor(0xd3, 0x54, 0x00)));
-        g->setBrush(QColor(0xe6, 0x7e, 0x22, 160));
-        QCPGraph* r = m_plot->addGraph();
-        r->setName(tr("running"));
-        r->setLineStyle(QCPGraph::lsStepLeft);
-        r->setPen(QPen(QColor(0x1e, 0x84, 0x49)));
-        r->setBrush(QColor(0x27, 0xae, 0x60, 200));
-    }
-    m_plot->graph(0)->setData(x, gc, true);
-    m_plot->graph(1)->setData(x, running, true);
-    const auto active = std::count_if(m_index->caps.begin(), m_index->caps.end(),
-                                      [](const Capability& c) { return c.timeline.size() > 0; });
-    m_plot->yAxis->setRange(0, std::max<double>(1, double(active)) * 1.05);
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
+void MainWindow::rebuildRecentMenu() {
+  m_recentMenu->clear();
+  const QStringList recent =
+      QSettings().value(QStringLiteral("recentFiles")).toStringList();
+  for (const QString &path : recent)
+    m_recentMenu->addAction(QFileInfo(path).fileName() +
+                                QStringLiteral("  —  ") + path,
+                            this, [this, path] { openFile(path); });
+  m_recentMenu->setEnabled(!recent.isEmpty());
 }
 
-void MainWindow::showFailure(const QString& message)
-{
-    m_progress->hide();
-    m_cancel->hide();
-    m_title->setText(tr("<b>Cannot open:</b> %1").arg(message.toHtmlEscaped()));
+void MainWindow::exportImageDialog() {
+  if (!m_index)
+    return;
+  QDialog dialog(this);
+  dialog.setWindowTitle(tr("Export Image"));
+  auto *width = new QSpinBox;
+  auto *height = new QSpinBox;
+  width->setRange(200, 20000);
+  height->setRange(50, 20000);
+  width->setValue(std::max(200, m_view->width()));
+  height->setValue(std::max(50, m_view->height()));
+  auto *form = new QFormLayout(&dialog);
+  form->addRow(tr("Width (px):"), width);
+  form->addRow(tr("Height (px):"), height);
+  auto *buttons =
+      new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+  form->addRow(buttons);
+  connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+  connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+  if (dialog.exec() != QDialog::Accepted)
+    return;
+  const QString base =
+      QFileInfo(m_path).completeBaseName() + QStringLiteral(".png");
+  const QString path = QFileDialog::getSaveFileName(
+      this, tr("Export Image"), base,
+      tr("PNG image (*.png);;SVG drawing (*.svg);;PDF (*.pdf)"));
+  if (path.isEmpty())
+    return;
+  ExportRequest rq;
+  rq.path = path;
+  rq.size = QSize(width->value(), height->value());
+  rq.range = m_controller->range();
+  rq.options = m_view->options();
+  const QString error = exportImage(m_view->renderer(), rq);
+  if (error.isEmpty())
+    statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+  else
+    QMessageBox::warning(this, tr("Export Image"), error);
+}
+
+void MainWindow::cancelLoad() {
+  if (m_job) {
+    m_job->cancel();
+    m_retired.push_back(std::move(m_job));
+  }
+  m_progress->hide();
+  m_cancel->hide();
+}
+
+void MainWindow::openFile(const QString &path) {
+  cancelLoad(); // opening another file cancels the running load
+  m_path = path;
+  m_index.reset();
+  m_wholeStats.reset();
+  m_view->setIndex(nullptr);
+  m_job = std::make_unique<LoadJob>(path);
+  connect(m_job.get(), &LoadJob::progressChanged, this,
+          [this](quint64 done, quint64 total) {
+            m_progress->setValue(total ? int(done * 1000 / total) : 0);
+            m_progress->setFormat(tr("Reading %1 of %2 MB")
+                                      .arg(double(done) / 1e6, 0, 'f', 0)
+                                      .arg(double(total) / 1e6, 0, 'f', 0));
+          });
+  connect(m_job.get(), &LoadJob::indexReady, this, &MainWindow::showIndex);
+  connect(m_job.get(), &LoadJob::statisticsReady, this,
+          &MainWindow::showStatistics);
+  connect(m_job.get(), &LoadJob::failed, this, &MainWindow::showFailure);
+  setWindowTitle(tr("%1 — Hecscope").arg(QFileInfo(path).fileName()));
+  m_banner->setStyleSheet(QString());
+  m_banner->setText(tr("Loading %1…").arg(path));
+  m_stats->clear();
+  m_fileLabel->setText(QFileInfo(path).fileName());
+  m_progress->setValue(0);
+  m_progress->show();
+  m_cancel->show();
+  addRecent(path);
+  m_job->start();
+}
+
+void MainWindow::showIndex(std::shared_ptr<const LogIndex> index) {
+  m_progress->hide();
+  m_cancel->hide();
+  m_index = std::move(index);
+  m_view->setIndex(m_index);
+  const uint64_t duration =
+      m_index->firstTime == kNoTime ? 0 : m_index->lastTime;
+  m_fileLabel->setText(tr("%1 — %2 events — %3")
+                           .arg(QFileInfo(m_path).fileName())
+                           .arg(m_index->scan.events)
+                           .arg(qs(formatDuration(duration))));
+  // Problems with the file are shown above the timeline, which still shows
+  // everything decoded before them.
+  QStringList problems;
+  bool error = false;
+  for (const Diagnostic &d : m_index->scan.diagnostics) {
+    problems << qs(d.message());
+    error = error || d.isError();
+  }
+  if (problems.isEmpty()) {
+    m_banner->hide();
+  } else {
+    m_banner->setText(problems.join(QLatin1Char('\n')) +
+                      tr("\nShowing the %1 events decoded before the problem.")
+                          .arg(m_index->scan.events));
+    m_banner->setStyleSheet(
+        error ? QStringLiteral("background:#f5b7b1;color:#000")
+              : QStringLiteral("background:#fcf3cf;color:#000"));
+    m_banner->show();
+  }
+  m_stats->setPlainText(tr("Computing statistics…"));
+  emit loadFinished();
+}
+
+void MainWindow::showStatistics(const RangeStats &stats) {
+  m_wholeStats = stats;
+  showSelectionStatistics();
+}
+
+QString MainWindow::statisticsText() const { return m_stats->toPlainText(); }
+
+void MainWindow::showSelectionStatistics() {
+  if (!m_index || !m_wholeStats)
+    return;
+  const auto sel = m_controller->selection();
+  if (!sel) {
+    m_stats->setPlainText(
+        tr("Whole run\n\n") +
+        qs(infoText(*m_index, *m_wholeStats, m_path.toStdString())));
+    return;
+  }
+  const RangeStats stats = computeStats(*m_index, sel->start, sel->end);
+  m_stats->setPlainText(tr("Selection %1 – %2 (%3)\n\n")
+                            .arg(qs(formatDuration(sel->start)),
+                                 qs(formatDuration(sel->end)),
+                                 qs(formatDuration(sel->duration()))) +
+                        qs(infoText(*m_index, stats, m_path.toStdString())));
+}
+
+void MainWindow::showFailure(const QString &message) {
+  m_progress->hide();
+  m_cancel->hide();
+  m_banner->setText(tr("Cannot open %1: %2").arg(m_path, message));
+  m_banner->setStyleSheet(QStringLiteral("background:#f5b7b1;color:#000"));
+  m_banner->show();
+  emit loadFinished();
+}
+
+void MainWindow::closeEvent(QCloseEvent *e) {
+  QSettings settings;
+  settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+  settings.setValue(QStringLiteral("window/state"), saveState());
+  cancelLoad();
+  e->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent *e) {
+  if (e->mimeData()->hasUrls() && e->mimeData()->urls().size() == 1 &&
+      e->mimeData()->urls()[0].isLocalFile())
+    e->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent *e) {
+  openFile(e->mimeData()->urls()[0].toLocalFile());
+  e->acceptProposedAction();
 }
 
 } // namespace hecscope

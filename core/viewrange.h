@@ -1,0 +1,68 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace hecscope {
+
+// A visible stretch of the log's time axis, [start, end) in nanoseconds.
+// Never empty: end > start.
+struct ViewRange {
+  uint64_t start = 0;
+  uint64_t end = 1;
+
+  uint64_t duration() const { return end - start; }
+  bool operator==(const ViewRange &) const = default;
+};
+
+// The one mapping between time (ns) and pixels (double, left edge x0 of a
+// `width` px wide area). toTime(toPixel(t)) is within half a nanosecond of
+// `t` when a pixel is wider than a nanosecond, else within one pixel's time.
+class TimeMapping {
+public:
+  TimeMapping(ViewRange range, double x0, double width);
+  double toPixel(uint64_t t) const {
+    return m_x0 + (double(t) - double(m_range.start)) * m_pxPerNs;
+  }
+  // Clamped to [0, UINT64_MAX].
+  uint64_t toTime(double px) const;
+  double nsPerPixel() const { return 1.0 / m_pxPerNs; }
+  ViewRange range() const { return m_range; }
+  double x0() const { return m_x0; }
+  double width() const { return m_width; }
+
+private:
+  ViewRange m_range;
+  double m_x0, m_width, m_pxPerNs;
+};
+
+// The shortest range the view zooms to (ns): a few pixels per nanosecond
+// are pointless, timestamps are whole nanoseconds.
+constexpr uint64_t kMinViewDuration = 100;
+
+// `range` shrunk (factor < 1) or grown (factor > 1) keeping the time
+// `anchor` at the same relative position, then fitted into `bounds` (moved
+// inside them, and at most their length, at least kMinViewDuration).
+ViewRange zoomAround(ViewRange range, uint64_t anchor, double factor,
+                     ViewRange bounds);
+// `range` moved by `deltaNs` (negative: earlier), kept inside `bounds`.
+ViewRange panBy(ViewRange range, double deltaNs, ViewRange bounds);
+// `range` fitted into `bounds` as zoomAround does.
+ViewRange fitInto(ViewRange range, ViewRange bounds);
+
+// Ruler ticks: a 1-2-5 step (ns) so that labels are at least `minSpacingPx`
+// apart, and the tick times inside `range`.
+struct Ticks {
+  uint64_t step = 1;
+  std::vector<uint64_t> times;
+};
+Ticks rulerTicks(ViewRange range, double widthPx, double minSpacingPx);
+
+// "0", "12.5 µs", "3 ms", "1.250 s": `t` (ns) in the unit that suits `step`
+// (the precision the reader needs), with as many decimals as the step has.
+std::string formatTime(uint64_t t, uint64_t step);
+// A duration for tooltips and the status bar: "830 ns", "12.4 µs", "1.53 s".
+std::string formatDuration(uint64_t ns);
+
+} // namespace hecscope
