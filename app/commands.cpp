@@ -2,8 +2,8 @@
 
 #include "core/bytesource.h"
 #include "core/dump.h"
-#include "core/eventtags.h"
 #include "core/info.h"
+#include "core/eventtags.h"
 #include "core/logindex.h"
 #include "core/stats.h"
 
@@ -21,13 +21,12 @@
 namespace hecscope::cli {
 namespace {
 
-const char *const kUsage =
+const char* const kUsage =
     "Usage: hecscope [FILE]\n"
     "       hecscope dump [--legacy] FILE\n"
     "       hecscope info [--json] FILE\n"
     "       hecscope bench FILE\n"
-    "       hecscope export FILE -o OUT.(png|svg|pdf) [--size WxH] [--range "
-    "START:END]\n"
+    "       hecscope export FILE -o OUT.(png|svg|pdf) [--size WxH] [--range START:END]\n"
     "                       [--tracks LIST]\n"
     "       hecscope --help | --version\n"
     "\n"
@@ -42,7 +41,7 @@ const char *const kUsage =
     "\n"
     "Run `hecscope COMMAND --help` for a command's options.\n";
 
-const char *const kDumpUsage =
+const char* const kDumpUsage =
     "Usage: hecscope dump [--legacy] FILE\n"
     "\n"
     "Prints the eventlog FILE (or - for standard input) exactly as\n"
@@ -50,8 +49,7 @@ const char *const kDumpUsage =
     "order (ties in file order), one per line.\n"
     "\n"
     "Options:\n"
-    "  --legacy   print as ghc-events <= 0.17 did (no block lines, older "
-    "texts)\n"
+    "  --legacy   print as ghc-events <= 0.17 did (no block lines, older texts)\n"
     "  -h, --help show this help\n"
     "\n"
     "Exit status: 0 success (a truncated log is a success, with a warning on\n"
@@ -59,14 +57,12 @@ const char *const kDumpUsage =
     "decoded before the fault is still printed; the reason and byte offset go\n"
     "to stderr); 2 usage error.\n";
 
-const char *const kInfoUsage =
+const char* const kInfoUsage =
     "Usage: hecscope info [--json] FILE\n"
     "\n"
-    "Loads and indexes the eventlog FILE (or - for standard input), then "
-    "prints\n"
+    "Loads and indexes the eventlog FILE (or - for standard input), then prints\n"
     "the process facts, whole-run statistics (time, productivity, collections\n"
-    "per generation, pauses, allocation, heap, sparks), a table per "
-    "capability\n"
+    "per generation, pauses, allocation, heap, sparks), a table per capability\n"
     "and the diagnostics.\n"
     "\n"
     "Options:\n"
@@ -74,340 +70,329 @@ const char *const kInfoUsage =
     "  -h, --help show this help\n"
     "\n"
     "Exit status: 0 success (a truncated log is a success: everything before\n"
-    "the cut is counted and `truncated` is true); 1 the file is unreadable, "
-    "not\n"
+    "the cut is counted and `truncated` is true); 1 the file is unreadable, not\n"
     "an eventlog, or corrupt (the statistics of what was decoded are still\n"
     "printed); 2 usage error.\n";
 
-const char *const kBenchUsage =
+const char* const kBenchUsage =
     "Usage: hecscope bench FILE\n"
     "\n"
     "Times a decode-only pass over FILE, then loading it into the index, then\n"
-    "typical queries, and prints `key: value` lines: decode_s, index_s "
-    "(load_s\n"
+    "typical queries, and prints `key: value` lines: decode_s, index_s (load_s\n"
     "minus decode_s), load_s (open to fully indexed), peak_rss_mb, and query\n"
     "times in milliseconds (lod_*: one track at 2000 pixels; stats_*: range\n"
     "statistics), each the maximum and mean over several views, and\n"
     "cancel_latency_ms: from a cancel request half way through a load to\n"
     "its return; nth_events_ms: 100 events from the middle of the log in\n"
     "time order; find_first_marker_ms: the search for the first user marker;\n"
-    "render_p50_ms, render_p95_ms, render_max_ms: full repaints of the "
-    "timeline\n"
-    "at 1600x1000 over zoom levels from the whole log down to 1 us "
-    "(render_views\n"
+    "render_p50_ms, render_p95_ms, render_max_ms: full repaints of the timeline\n"
+    "at 1600x1000 over zoom levels from the whole log down to 1 us (render_views\n"
     "of them); ui_max_stall_ms: the longest the window's event loop was kept\n"
     "from running while it opened FILE (-1 if the load did not finish).\n";
 
-bool writeAll(int fd, std::string_view text) {
-  while (!text.empty()) {
-    const ssize_t n = ::write(fd, text.data(), text.size());
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      return false;
-    text.remove_prefix(size_t(n));
-  }
-  return true;
+bool writeAll(int fd, std::string_view text)
+{
+    while (!text.empty()) {
+        const ssize_t n = ::write(fd, text.data(), text.size());
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return false;
+        text.remove_prefix(size_t(n));
+    }
+    return true;
 }
 
-std::unique_ptr<ByteSource> openInput(const std::string &path,
-                                      std::string &error) {
-  if (path != "-")
-    return FileSource::open(path, error);
-  std::vector<uint8_t> bytes;
-  std::vector<uint8_t> chunk(1 << 20);
-  for (;;) {
-    const ssize_t n = ::read(STDIN_FILENO, chunk.data(), chunk.size());
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      break;
-    bytes.insert(bytes.end(), chunk.begin(), chunk.begin() + n);
-  }
-  return std::make_unique<MemorySource>(std::move(bytes));
+std::unique_ptr<ByteSource> openInput(const std::string& path, std::string& error)
+{
+    if (path != "-")
+        return FileSource::open(path, error);
+    std::vector<uint8_t> bytes;
+    std::vector<uint8_t> chunk(1 << 20);
+    for (;;) {
+        const ssize_t n = ::read(STDIN_FILENO, chunk.data(), chunk.size());
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        bytes.insert(bytes.end(), chunk.begin(), chunk.begin() + n);
+    }
+    return std::make_unique<MemorySource>(std::move(bytes));
 }
 
 // openInput, saying why on stderr when the file cannot be opened.
 } // namespace
 
-std::unique_ptr<ByteSource> openOrComplain(const std::string &path) {
-  std::string error;
-  auto source = openInput(path, error);
-  if (!source)
-    std::fprintf(stderr, "hecscope: cannot open %s\n", error.c_str());
-  return source;
+std::unique_ptr<ByteSource> openOrComplain(const std::string& path)
+{
+    std::string error;
+    auto source = openInput(path, error);
+    if (!source)
+        std::fprintf(stderr, "hecscope: cannot open %s\n", error.c_str());
+    return source;
 }
 
-int printUsage(bool toStderr) {
-  std::fputs(kUsage, toStderr ? stderr : stdout);
-  return toStderr ? 2 : 0;
+int printUsage(bool toStderr)
+{
+    std::fputs(kUsage, toStderr ? stderr : stdout);
+    return toStderr ? 2 : 0;
 }
 
-int dump(int argc, char **argv) {
-  PrinterStyle style = PrinterStyle::Head;
-  std::string path;
-  for (int i = 0; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "-h" || arg == "--help") {
-      std::fputs(kDumpUsage, stdout);
-      return 0;
+int dump(int argc, char** argv)
+{
+    PrinterStyle style = PrinterStyle::Head;
+    std::string path;
+    for (int i = 0; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg == "-h" || arg == "--help") {
+            std::fputs(kDumpUsage, stdout);
+            return 0;
+        }
+        if (arg == "--legacy") {
+            style = PrinterStyle::Legacy;
+        } else if (arg.size() > 1 && arg[0] == '-') {
+            std::fprintf(stderr, "hecscope dump: unknown option %s\n\n%s", arg.c_str(), kDumpUsage);
+            return 2;
+        } else if (path.empty()) {
+            path = arg;
+        } else {
+            std::fprintf(stderr, "hecscope dump: more than one FILE given\n\n%s", kDumpUsage);
+            return 2;
+        }
     }
-    if (arg == "--legacy") {
-      style = PrinterStyle::Legacy;
-    } else if (arg.size() > 1 && arg[0] == '-') {
-      std::fprintf(stderr, "hecscope dump: unknown option %s\n\n%s",
-                   arg.c_str(), kDumpUsage);
-      return 2;
-    } else if (path.empty()) {
-      path = arg;
-    } else {
-      std::fprintf(stderr, "hecscope dump: more than one FILE given\n\n%s",
-                   kDumpUsage);
-      return 2;
+    if (path.empty()) {
+        std::fprintf(stderr, "hecscope dump: no FILE given\n\n%s", kDumpUsage);
+        return 2;
     }
-  }
-  if (path.empty()) {
-    std::fprintf(stderr, "hecscope dump: no FILE given\n\n%s", kDumpUsage);
-    return 2;
-  }
-  auto source = openOrComplain(path);
-  if (!source)
-    return 1;
-  bool outputOk = true;
-  const LogScan scan = dumpLog(
-      *source,
-      [&](std::string_view text) {
+    auto source = openOrComplain(path);
+    if (!source)
+        return 1;
+    bool outputOk = true;
+    const LogScan scan = dumpLog(*source, [&](std::string_view text) {
         outputOk = writeAll(STDOUT_FILENO, text);
         return outputOk;
-      },
-      style);
-  for (const Diagnostic &d : scan.diagnostics)
-    std::fprintf(stderr, "hecscope: %s: %s: %s\n", path.c_str(),
-                 d.isError() ? "error" : "warning", d.message().c_str());
-  if (!scan.ioError.empty()) {
-    std::fprintf(stderr, "hecscope: %s: read error: %s\n", path.c_str(),
-                 scan.ioError.c_str());
-    return 1;
-  }
-  if (!outputOk) {
-    std::fprintf(stderr, "hecscope: cannot write the output\n");
-    return 1;
-  }
-  return scan.hasError ? 1 : 0;
+    }, style);
+    for (const Diagnostic& d : scan.diagnostics)
+        std::fprintf(stderr, "hecscope: %s: %s: %s\n", path.c_str(),
+                     d.isError() ? "error" : "warning", d.message().c_str());
+    if (!scan.ioError.empty()) {
+        std::fprintf(stderr, "hecscope: %s: read error: %s\n", path.c_str(), scan.ioError.c_str());
+        return 1;
+    }
+    if (!outputOk) {
+        std::fprintf(stderr, "hecscope: cannot write the output\n");
+        return 1;
+    }
+    return scan.hasError ? 1 : 0;
 }
 
 namespace {
 
 // Parses `[--json] FILE` style arguments shared by info and bench.
-bool parseFileArgs(int argc, char **argv, const char *command,
-                   const char *usage, bool *json, std::string &path,
-                   int &status) {
-  for (int i = 0; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "-h" || arg == "--help") {
-      std::fputs(usage, stdout);
-      status = 0;
-      return false;
+bool parseFileArgs(int argc, char** argv, const char* command, const char* usage,
+                   bool* json, std::string& path, int& status)
+{
+    for (int i = 0; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg == "-h" || arg == "--help") {
+            std::fputs(usage, stdout);
+            status = 0;
+            return false;
+        }
+        if (json && arg == "--json") {
+            *json = true;
+        } else if (arg.size() > 1 && arg[0] == '-') {
+            std::fprintf(stderr, "hecscope %s: unknown option %s\n\n%s", command, arg.c_str(), usage);
+            status = 2;
+            return false;
+        } else if (path.empty()) {
+            path = arg;
+        } else {
+            std::fprintf(stderr, "hecscope %s: more than one FILE given\n\n%s", command, usage);
+            status = 2;
+            return false;
+        }
     }
-    if (json && arg == "--json") {
-      *json = true;
-    } else if (arg.size() > 1 && arg[0] == '-') {
-      std::fprintf(stderr, "hecscope %s: unknown option %s\n\n%s", command,
-                   arg.c_str(), usage);
-      status = 2;
-      return false;
-    } else if (path.empty()) {
-      path = arg;
-    } else {
-      std::fprintf(stderr, "hecscope %s: more than one FILE given\n\n%s",
-                   command, usage);
-      status = 2;
-      return false;
+    if (path.empty()) {
+        std::fprintf(stderr, "hecscope %s: no FILE given\n\n%s", command, usage);
+        status = 2;
+        return false;
     }
-  }
-  if (path.empty()) {
-    std::fprintf(stderr, "hecscope %s: no FILE given\n\n%s", command, usage);
-    status = 2;
-    return false;
-  }
-  return true;
+    return true;
 }
 
-double seconds(std::chrono::steady_clock::time_point since) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - since)
-      .count();
+double seconds(std::chrono::steady_clock::time_point since)
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
 }
 
 } // namespace
 
-int info(int argc, char **argv) {
-  bool json = false;
-  std::string path;
-  int status = 0;
-  if (!parseFileArgs(argc, argv, "info", kInfoUsage, &json, path, status))
-    return status;
-  auto source = openOrComplain(path);
-  if (!source)
-    return 1;
-  const LoadResult loaded = loadIndex(*source);
-  const LogIndex &ix = *loaded.index;
-  const RangeStats stats = computeStats(ix);
-  const std::string text =
-      json ? infoJson(ix, stats, path) : infoText(ix, stats, path);
-  const bool outputOk = writeAll(STDOUT_FILENO, text);
-  for (const Diagnostic &d : ix.scan.diagnostics)
-    std::fprintf(stderr, "hecscope: %s: %s: %s\n", path.c_str(),
-                 d.isError() ? "error" : "warning", d.message().c_str());
-  if (!ix.scan.ioError.empty()) {
-    std::fprintf(stderr, "hecscope: %s: read error: %s\n", path.c_str(),
-                 ix.scan.ioError.c_str());
-    return 1;
-  }
-  if (!outputOk) {
-    std::fprintf(stderr, "hecscope: cannot write the output\n");
-    return 1;
-  }
-  return ix.scan.hasError ? 1 : 0;
+int info(int argc, char** argv)
+{
+    bool json = false;
+    std::string path;
+    int status = 0;
+    if (!parseFileArgs(argc, argv, "info", kInfoUsage, &json, path, status))
+        return status;
+    auto source = openOrComplain(path);
+    if (!source)
+        return 1;
+    const LoadResult loaded = loadIndex(*source);
+    const LogIndex& ix = *loaded.index;
+    const RangeStats stats = computeStats(ix);
+    const std::string text = json ? infoJson(ix, stats, path) : infoText(ix, stats, path);
+    const bool outputOk = writeAll(STDOUT_FILENO, text);
+    for (const Diagnostic& d : ix.scan.diagnostics)
+        std::fprintf(stderr, "hecscope: %s: %s: %s\n", path.c_str(),
+                     d.isError() ? "error" : "warning", d.message().c_str());
+    if (!ix.scan.ioError.empty()) {
+        std::fprintf(stderr, "hecscope: %s: read error: %s\n", path.c_str(), ix.scan.ioError.c_str());
+        return 1;
+    }
+    if (!outputOk) {
+        std::fprintf(stderr, "hecscope: cannot write the output\n");
+        return 1;
+    }
+    return ix.scan.hasError ? 1 : 0;
 }
 
-int bench(int argc, char **argv) {
-  using Clock = std::chrono::steady_clock;
-  std::string path;
-  int status = 0;
-  if (!parseFileArgs(argc, argv, "bench", kBenchUsage, nullptr, path, status))
-    return status;
-  auto source = openOrComplain(path);
-  if (!source)
-    return 1;
-  // Decode only: every event decoded and delivered to a sink that counts.
-  class Counter final : public EventSink {
-  public:
-    void onEvent(const Event &e) override { sum += e.time; }
-    uint64_t sum = 0;
-  } counter;
-  auto start = Clock::now();
-  {
-    StreamDecoder decoder(counter);
-    std::vector<uint8_t> chunk(1 << 20);
-    for (uint64_t pos = 0;;) {
-      const size_t got = source->read(pos, chunk.data(), chunk.size());
-      if (got == 0 || !decoder.feed({chunk.data(), got}))
-        break;
-      pos += got;
+int bench(int argc, char** argv)
+{
+    using Clock = std::chrono::steady_clock;
+    std::string path;
+    int status = 0;
+    if (!parseFileArgs(argc, argv, "bench", kBenchUsage, nullptr, path, status))
+        return status;
+    auto source = openOrComplain(path);
+    if (!source)
+        return 1;
+    // Decode only: every event decoded and delivered to a sink that counts.
+    class Counter final : public EventSink {
+    public:
+        void onEvent(const Event& e) override { sum += e.time; }
+        uint64_t sum = 0;
+    } counter;
+    auto start = Clock::now();
+    {
+        StreamDecoder decoder(counter);
+        std::vector<uint8_t> chunk(1 << 20);
+        for (uint64_t pos = 0;;) {
+            const size_t got = source->read(pos, chunk.data(), chunk.size());
+            if (got == 0 || !decoder.feed({chunk.data(), got}))
+                break;
+            pos += got;
+        }
+        decoder.finish();
     }
-    decoder.finish();
-  }
-  const double decodeS = seconds(start);
+    const double decodeS = seconds(start);
 
-  start = Clock::now();
-  LoadResult loaded = loadIndex(*source);
-  const double loadS = seconds(start);
-  struct rusage usage {};
-  ::getrusage(RUSAGE_SELF, &usage);
-  const LogIndex &ix = *loaded.index;
-
-  std::printf("file: %s\n", path.c_str());
-  std::printf("bytes: %llu\n", (unsigned long long)ix.scan.bytes);
-  std::printf("events: %llu\n", (unsigned long long)ix.scan.events);
-  std::printf("decode_s: %.3f\n", decodeS);
-  std::printf("index_s: %.3f\n", std::max(0.0, loadS - decodeS));
-  std::printf("load_s: %.3f\n", loadS);
-  std::printf("load_pass_s: %.3f\n", loaded.decodeSeconds);
-  std::printf("load_finish_s: %.3f\n", loaded.finishSeconds);
-  std::printf("peak_rss_mb: %.1f\n", double(usage.ru_maxrss) / 1024.0);
-  std::printf("index_mb: %.1f\n", double(ix.memoryBytes()) / (1 << 20));
-
-  // Views: the whole run, then random zooms from 1/10 down to 1/100000.
-  const uint64_t end = ix.lastTime;
-  std::mt19937_64 rng(42);
-  std::vector<std::pair<uint64_t, uint64_t>> views{{0, end}};
-  for (int i = 0; i < 30 && end > 0; ++i) {
-    const double fraction = std::pow(10.0, -1.0 - double(i % 5));
-    const uint64_t width =
-        std::max<uint64_t>(1, uint64_t(double(end) * fraction));
-    const uint64_t from = rng() % (end - std::min(end, width) + 1);
-    views.emplace_back(from, from + width);
-  }
-  double lodMax = 0, lodSum = 0, statsMax = 0, statsSum = 0;
-  size_t lodCount = 0, items = 0, maxItems = 0;
-  std::vector<LodItem> out;
-  for (const auto &[from, to] : views) {
-    for (const Capability &cap : ix.caps) {
-      out.clear();
-      start = Clock::now();
-      cap.timeline.lod(from, to, 2000, out);
-      const double ms = seconds(start) * 1e3;
-      lodMax = std::max(lodMax, ms);
-      lodSum += ms;
-      ++lodCount;
-      items += out.size();
-      maxItems = std::max(maxItems, out.size());
-    }
     start = Clock::now();
-    const RangeStats st = computeStats(ix, from, to);
-    const double ms = seconds(start) * 1e3;
-    statsMax = std::max(statsMax, ms);
-    statsSum += ms;
-    (void)st;
-  }
-  // Cancellation: asked for half way through a load, how long until the
-  // load returns.
-  class HalfwayCancel final : public LoadObserver {
-  public:
-    void progress(uint64_t done, uint64_t total) override {
-      if (!asked && done * 2 >= total) {
-        asked = true;
-        at = Clock::now();
-      }
+    LoadResult loaded = loadIndex(*source);
+    const double loadS = seconds(start);
+    struct rusage usage {};
+    ::getrusage(RUSAGE_SELF, &usage);
+    const LogIndex& ix = *loaded.index;
+
+    std::printf("file: %s\n", path.c_str());
+    std::printf("bytes: %llu\n", (unsigned long long)ix.scan.bytes);
+    std::printf("events: %llu\n", (unsigned long long)ix.scan.events);
+    std::printf("decode_s: %.3f\n", decodeS);
+    std::printf("index_s: %.3f\n", std::max(0.0, loadS - decodeS));
+    std::printf("load_s: %.3f\n", loadS);
+    std::printf("load_pass_s: %.3f\n", loaded.decodeSeconds);
+    std::printf("load_finish_s: %.3f\n", loaded.finishSeconds);
+    std::printf("peak_rss_mb: %.1f\n", double(usage.ru_maxrss) / 1024.0);
+    std::printf("index_mb: %.1f\n", double(ix.memoryBytes()) / (1 << 20));
+
+    // Views: the whole run, then random zooms from 1/10 down to 1/100000.
+    const uint64_t end = ix.lastTime;
+    std::mt19937_64 rng(42);
+    std::vector<std::pair<uint64_t, uint64_t>> views{{0, end}};
+    for (int i = 0; i < 30 && end > 0; ++i) {
+        const double fraction = std::pow(10.0, -1.0 - double(i % 5));
+        const uint64_t width = std::max<uint64_t>(1, uint64_t(double(end) * fraction));
+        const uint64_t from = rng() % (end - std::min(end, width) + 1);
+        views.emplace_back(from, from + width);
     }
-    bool cancelled() const override { return asked; }
-    bool asked = false;
-    Clock::time_point at;
-  } halfway;
-  const LoadResult cancelled = loadIndex(*source, ix.scan.bytes, &halfway);
-  const double cancelMs = halfway.asked ? seconds(halfway.at) * 1e3 : 0.0;
+    double lodMax = 0, lodSum = 0, statsMax = 0, statsSum = 0;
+    size_t lodCount = 0, items = 0, maxItems = 0;
+    std::vector<LodItem> out;
+    for (const auto& [from, to] : views) {
+        for (const Capability& cap : ix.caps) {
+            out.clear();
+            start = Clock::now();
+            cap.timeline.lod(from, to, 2000, out);
+            const double ms = seconds(start) * 1e3;
+            lodMax = std::max(lodMax, ms);
+            lodSum += ms;
+            ++lodCount;
+            items += out.size();
+            maxItems = std::max(maxItems, out.size());
+        }
+        start = Clock::now();
+        const RangeStats st = computeStats(ix, from, to);
+        const double ms = seconds(start) * 1e3;
+        statsMax = std::max(statsMax, ms);
+        statsSum += ms;
+        (void)st;
+    }
+    // Cancellation: asked for half way through a load, how long until the
+    // load returns.
+    class HalfwayCancel final : public LoadObserver {
+    public:
+        void progress(uint64_t done, uint64_t total) override
+        {
+            if (!asked && done * 2 >= total) {
+                asked = true;
+                at = Clock::now();
+            }
+        }
+        bool cancelled() const override { return asked; }
+        bool asked = false;
+        Clock::time_point at;
+    } halfway;
+    const LoadResult cancelled = loadIndex(*source, ix.scan.bytes, &halfway);
+    const double cancelMs = halfway.asked ? seconds(halfway.at) * 1e3 : 0.0;
 
-  // The sparse event index: the Nth events in the middle, and a search for
-  // an event type the whole log may not contain (user markers).
-  const TimeOrder order(ix.scan);
-  class Count final : public EventSink {
-  public:
-    void onEvent(const Event &) override { ++n; }
-    uint64_t n = 0;
-  } window;
-  start = Clock::now();
-  order.visitRange(*source, window, ix.scan.events / 2, 100);
-  const double nthMs = seconds(start) * 1e3;
-  start = Clock::now();
-  uint64_t markerAt = 0;
-  TagMask markerTag;
-  markerTag.set(tagBit(tag::UserMarker));
-  const uint64_t markers = order.find(
-      *source, 0, [](const Event &e) { return e.tag == tag::UserMarker; },
-      [&](const Event &, uint64_t position) { markerAt = position; }, 1,
-      &markerTag);
-  const double findMs = seconds(start) * 1e3;
+    // The sparse event index: the Nth events in the middle, and a search for
+    // an event type the whole log may not contain (user markers).
+    const TimeOrder order(ix.scan);
+    class Count final : public EventSink {
+    public:
+        void onEvent(const Event&) override { ++n; }
+        uint64_t n = 0;
+    } window;
+    start = Clock::now();
+    order.visitRange(*source, window, ix.scan.events / 2, 100);
+    const double nthMs = seconds(start) * 1e3;
+    start = Clock::now();
+    uint64_t markerAt = 0;
+    TagMask markerTag;
+    markerTag.set(tagBit(tag::UserMarker));
+    const uint64_t markers = order.find(
+        *source, 0, [](const Event& e) { return e.tag == tag::UserMarker; },
+        [&](const Event&, uint64_t position) { markerAt = position; }, 1, &markerTag);
+    const double findMs = seconds(start) * 1e3;
 
-  std::printf("lod_views: %zu\n", lodCount);
-  std::printf("lod_2000px_max_ms: %.3f\n", lodMax);
-  std::printf("lod_2000px_mean_ms: %.3f\n",
-              lodCount ? lodSum / double(lodCount) : 0.0);
-  std::printf("lod_items_max: %zu\n", maxItems);
-  std::printf("stats_views: %zu\n", views.size());
-  std::printf("stats_range_max_ms: %.3f\n", statsMax);
-  std::printf("stats_range_mean_ms: %.3f\n",
-              views.empty() ? 0.0 : statsSum / double(views.size()));
-  std::printf("cancel_latency_ms: %.3f\n", cancelMs);
-  std::printf("nth_events_ms: %.3f\n", nthMs);
-  std::printf("find_first_marker_ms: %.3f\n", findMs);
-  std::printf("find_first_marker_found: %llu\n", (unsigned long long)markers);
-  (void)markerAt;
-  (void)cancelled;
-  std::fflush(stdout);
-  const bool hasError = ix.scan.hasError;
-  if (path != "-")
-    benchGui(std::shared_ptr<const LogIndex>(std::move(loaded.index)), path);
-  return hasError ? 1 : 0;
+    std::printf("lod_views: %zu\n", lodCount);
+    std::printf("lod_2000px_max_ms: %.3f\n", lodMax);
+    std::printf("lod_2000px_mean_ms: %.3f\n", lodCount ? lodSum / double(lodCount) : 0.0);
+    std::printf("lod_items_max: %zu\n", maxItems);
+    std::printf("stats_views: %zu\n", views.size());
+    std::printf("stats_range_max_ms: %.3f\n", statsMax);
+    std::printf("stats_range_mean_ms: %.3f\n", views.empty() ? 0.0 : statsSum / double(views.size()));
+    std::printf("cancel_latency_ms: %.3f\n", cancelMs);
+    std::printf("nth_events_ms: %.3f\n", nthMs);
+    std::printf("find_first_marker_ms: %.3f\n", findMs);
+    std::printf("find_first_marker_found: %llu\n", (unsigned long long)markers);
+    (void)markerAt;
+    (void)cancelled;
+    std::fflush(stdout);
+    const bool hasError = ix.scan.hasError;
+    if (path != "-")
+        benchGui(std::shared_ptr<const LogIndex>(std::move(loaded.index)), path);
+    return hasError ? 1 : 0;
 }
 
 } // namespace hecscope::cli

@@ -10,18 +10,18 @@
 // status: 0 success, 1 bad or corrupt input, 2 usage error.
 namespace hecscope::cli {
 
-int dump(int argc, char **argv);
-int info(int argc, char **argv);
-int bench(int argc, char **argv);
+int dump(int argc, char** argv);
+int info(int argc, char** argv);
+int bench(int argc, char** argv);
 int printUsage(bool toStderr);
 // The file (or - for stdin) as a byte source; null after printing why not.
-std::unique_ptr<ByteSource> openOrComplain(const std::string &path);
+std::unique_ptr<ByteSource> openOrComplain(const std::string& path);
 
 // Commands that draw (guicommands.cpp); they need a QApplication, which
 // main creates on the offscreen platform when there is no display.
-int exportImage(int argc, char **argv);
+int exportImage(int argc, char** argv);
 // Render and UI-responsiveness timings for `bench`: prints render_* and
 // ui_max_stall_ms lines.
-void benchGui(std::shared_ptr<const LogIndex> index, const std::string &path);
+void benchGui(std::shared_ptr<const LogIndex> index, const std::string& path);
 
 } // namespace hecscope::cli

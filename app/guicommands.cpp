@@ -24,9 +24,8 @@ namespace hecscope::cli {
 
 namespace {
 
-const char *const kExportUsage =
-    "Usage: hecscope export FILE -o OUT.(png|svg|pdf) [--size WxH] [--range "
-    "START:END]\n"
+const char* const kExportUsage =
+    "Usage: hecscope export FILE -o OUT.(png|svg|pdf) [--size WxH] [--range START:END]\n"
     "                       [--tracks LIST]\n"
     "\n"
     "Loads the eventlog FILE and draws its timeline, as the window does, into\n"
@@ -37,8 +36,7 @@ const char *const kExportUsage =
     "  --size WxH        its size in pixels (default 1600x1000)\n"
     "  --range START:END the time range shown (default: the whole log). Times\n"
     "                    take a unit: ns, us, ms or s (a bare number is in\n"
-    "                    seconds); either end may be left out: 1.5s: or "
-    ":200ms\n"
+    "                    seconds); either end may be left out: 1.5s: or :200ms\n"
     "  --tracks LIST     the tracks, top to bottom, comma-separated, from\n"
     "                    activity, hecs, gc, markers (default: all)\n"
     "  -h, --help        show this help\n"
@@ -47,226 +45,230 @@ const char *const kExportUsage =
     "with a warning); 1 the log or the picture could not be read or written;\n"
     "2 usage error.\n";
 
-int usageError(const QString &why) {
-  std::fprintf(stderr, "hecscope export: %s\n\n%s", qPrintable(why),
-               kExportUsage);
-  return 2;
+int usageError(const QString& why)
+{
+    std::fprintf(stderr, "hecscope export: %s\n\n%s", qPrintable(why),
+                 kExportUsage);
+    return 2;
 }
 
 // "1.5s", "200ms", "3us", "12ns", "0.25" (seconds) → ns.
-std::optional<uint64_t> parseTime(QString text) {
-  text = text.trimmed();
-  double scale = 1e9;
-  static const std::pair<const char *, double> units[] = {
-      {"ns", 1}, {"us", 1e3}, {"µs", 1e3}, {"ms", 1e6}, {"s", 1e9}};
-  for (const auto &[suffix, factor] : units)
-    if (text.endsWith(QString::fromUtf8(suffix))) {
-      text.chop(QString::fromUtf8(suffix).size());
-      scale = factor;
-      break;
-    }
-  bool ok = false;
-  const double v = text.toDouble(&ok);
-  if (!ok || !(v >= 0) || v * scale > 1.8e19)
-    return std::nullopt;
-  return uint64_t(std::llround(v * scale));
+std::optional<uint64_t> parseTime(QString text)
+{
+    text = text.trimmed();
+    double scale = 1e9;
+    static const std::pair<const char*, double> units[] = {
+        {"ns", 1}, {"us", 1e3}, {"µs", 1e3}, {"ms", 1e6}, {"s", 1e9}};
+    for (const auto& [suffix, factor] : units)
+        if (text.endsWith(QString::fromUtf8(suffix))) {
+            text.chop(QString::fromUtf8(suffix).size());
+            scale = factor;
+            break;
+        }
+    bool ok = false;
+    const double v = text.toDouble(&ok);
+    if (!ok || !(v >= 0) || v * scale > 1.8e19)
+        return std::nullopt;
+    return uint64_t(std::llround(v * scale));
 }
 
 } // namespace
 
-int exportImage(int argc, char **argv) {
-  QString file, out;
-  QSize size(1600, 1000);
-  QString range;
-  std::vector<Track> tracks{std::begin(kAllTracks), std::end(kAllTracks)};
-  for (int i = 0; i < argc; ++i) {
-    const QString arg = QString::fromLocal8Bit(argv[i]);
-    auto value = [&]() -> std::optional<QString> {
-      if (i + 1 >= argc)
-        return std::nullopt;
-      return QString::fromLocal8Bit(argv[++i]);
-    };
-    if (arg == QLatin1String("-h") || arg == QLatin1String("--help")) {
-      std::fputs(kExportUsage, stdout);
-      return 0;
+int exportImage(int argc, char** argv)
+{
+    QString file, out;
+    QSize size(1600, 1000);
+    QString range;
+    std::vector<Track> tracks{std::begin(kAllTracks), std::end(kAllTracks)};
+    for (int i = 0; i < argc; ++i) {
+        const QString arg = QString::fromLocal8Bit(argv[i]);
+        auto value = [&]() -> std::optional<QString> {
+            if (i + 1 >= argc)
+                return std::nullopt;
+            return QString::fromLocal8Bit(argv[++i]);
+        };
+        if (arg == QLatin1String("-h") || arg == QLatin1String("--help")) {
+            std::fputs(kExportUsage, stdout);
+            return 0;
+        }
+        if (arg == QLatin1String("-o")) {
+            const auto v = value();
+            if (!v)
+                return usageError(QStringLiteral("-o needs a file name"));
+            out = *v;
+        } else if (arg == QLatin1String("--size")) {
+            const auto v = value();
+            const QStringList wh = v ? v->split(QLatin1Char('x')) : QStringList();
+            bool okW = false, okH = false;
+            if (wh.size() == 2)
+                size = QSize(wh[0].toInt(&okW), wh[1].toInt(&okH));
+            if (!okW || !okH)
+                return usageError(
+                    QStringLiteral("--size needs WIDTHxHEIGHT, e.g. 1600x1000"));
+        } else if (arg == QLatin1String("--range")) {
+            const auto v = value();
+            if (!v || !v->contains(QLatin1Char(':')))
+                return usageError(
+                    QStringLiteral("--range needs START:END, e.g. 1.5s:2s"));
+            range = *v;
+        } else if (arg == QLatin1String("--tracks")) {
+            const auto v = value();
+            if (!v)
+                return usageError(
+                    QStringLiteral("--tracks needs a list, e.g. hecs,gc"));
+            tracks.clear();
+            for (const QString& name :
+                 v->split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+                const auto t = trackFromName(name);
+                if (!t)
+                    return usageError(QStringLiteral("unknown track '%1'").arg(name));
+                tracks.push_back(*t);
+            }
+            if (tracks.empty())
+                return usageError(QStringLiteral("--tracks names no track"));
+        } else if (arg.size() > 1 && arg.startsWith(QLatin1Char('-'))) {
+            return usageError(QStringLiteral("unknown option %1").arg(arg));
+        } else if (file.isEmpty()) {
+            file = arg;
+        } else {
+            return usageError(QStringLiteral("more than one FILE given"));
+        }
     }
-    if (arg == QLatin1String("-o")) {
-      const auto v = value();
-      if (!v)
-        return usageError(QStringLiteral("-o needs a file name"));
-      out = *v;
-    } else if (arg == QLatin1String("--size")) {
-      const auto v = value();
-      const QStringList wh = v ? v->split(QLatin1Char('x')) : QStringList();
-      bool okW = false, okH = false;
-      if (wh.size() == 2)
-        size = QSize(wh[0].toInt(&okW), wh[1].toInt(&okH));
-      if (!okW || !okH)
+    if (file.isEmpty())
+        return usageError(QStringLiteral("no FILE given"));
+    if (out.isEmpty())
         return usageError(
-            QStringLiteral("--size needs WIDTHxHEIGHT, e.g. 1600x1000"));
-    } else if (arg == QLatin1String("--range")) {
-      const auto v = value();
-      if (!v || !v->contains(QLatin1Char(':')))
+            QStringLiteral("no output given (-o OUT.png, .svg or .pdf)"));
+    if (!isExportFormat(out))
         return usageError(
-            QStringLiteral("--range needs START:END, e.g. 1.5s:2s"));
-      range = *v;
-    } else if (arg == QLatin1String("--tracks")) {
-      const auto v = value();
-      if (!v)
-        return usageError(
-            QStringLiteral("--tracks needs a list, e.g. hecs,gc"));
-      tracks.clear();
-      for (const QString &name :
-           v->split(QLatin1Char(','), Qt::SkipEmptyParts)) {
-        const auto t = trackFromName(name);
-        if (!t)
-          return usageError(QStringLiteral("unknown track '%1'").arg(name));
-        tracks.push_back(*t);
-      }
-      if (tracks.empty())
-        return usageError(QStringLiteral("--tracks names no track"));
-    } else if (arg.size() > 1 && arg.startsWith(QLatin1Char('-'))) {
-      return usageError(QStringLiteral("unknown option %1").arg(arg));
-    } else if (file.isEmpty()) {
-      file = arg;
-    } else {
-      return usageError(QStringLiteral("more than one FILE given"));
+            QStringLiteral("%1: the output must end in .png, .svg or .pdf")
+                .arg(out));
+
+    auto source = openOrComplain(file.toStdString());
+    if (!source)
+        return 1;
+    LoadResult loaded = loadIndex(*source);
+    std::shared_ptr<const LogIndex> index(std::move(loaded.index));
+    for (const Diagnostic& d : index->scan.diagnostics)
+        std::fprintf(stderr, "hecscope export: %s: %s\n", qPrintable(file),
+                     d.message().c_str());
+
+    TimelineRenderer renderer;
+    renderer.setIndex(index);
+    ExportRequest rq;
+    rq.path = out;
+    rq.size = size;
+    rq.options.tracks = tracks;
+    rq.options.palette = exportPalette();
+    const ViewRange bounds = renderer.bounds();
+    rq.range = bounds;
+    if (!range.isEmpty()) {
+        const int colon = int(range.indexOf(QLatin1Char(':')));
+        const QString a = range.left(colon), b = range.mid(colon + 1);
+        const auto start = a.trimmed().isEmpty()
+            ? std::optional<uint64_t>(bounds.start)
+            : parseTime(a);
+        const auto end = b.trimmed().isEmpty() ? std::optional<uint64_t>(bounds.end)
+                                               : parseTime(b);
+        if (!start || !end || *end <= *start)
+            return usageError(
+                QStringLiteral("bad --range '%1' (START:END with START < END)")
+                    .arg(range));
+        rq.range = fitInto({*start, *end}, bounds);
     }
-  }
-  if (file.isEmpty())
-    return usageError(QStringLiteral("no FILE given"));
-  if (out.isEmpty())
-    return usageError(
-        QStringLiteral("no output given (-o OUT.png, .svg or .pdf)"));
-  if (!isExportFormat(out))
-    return usageError(
-        QStringLiteral("%1: the output must end in .png, .svg or .pdf")
-            .arg(out));
-
-  auto source = openOrComplain(file.toStdString());
-  if (!source)
-    return 1;
-  LoadResult loaded = loadIndex(*source);
-  std::shared_ptr<const LogIndex> index(std::move(loaded.index));
-  for (const Diagnostic &d : index->scan.diagnostics)
-    std::fprintf(stderr, "hecscope export: %s: %s\n", qPrintable(file),
-                 d.message().c_str());
-
-  TimelineRenderer renderer;
-  renderer.setIndex(index);
-  ExportRequest rq;
-  rq.path = out;
-  rq.size = size;
-  rq.options.tracks = tracks;
-  rq.options.palette = exportPalette();
-  const ViewRange bounds = renderer.bounds();
-  rq.range = bounds;
-  if (!range.isEmpty()) {
-    const int colon = int(range.indexOf(QLatin1Char(':')));
-    const QString a = range.left(colon), b = range.mid(colon + 1);
-    const auto start = a.trimmed().isEmpty()
-                           ? std::optional<uint64_t>(bounds.start)
-                           : parseTime(a);
-    const auto end = b.trimmed().isEmpty() ? std::optional<uint64_t>(bounds.end)
-                                           : parseTime(b);
-    if (!start || !end || *end <= *start)
-      return usageError(
-          QStringLiteral("bad --range '%1' (START:END with START < END)")
-              .arg(range));
-    rq.range = fitInto({*start, *end}, bounds);
-  }
-  const QString error = hecscope::exportImage(renderer, rq);
-  if (!error.isEmpty()) {
-    std::fprintf(stderr, "hecscope export: %s\n", qPrintable(error));
-    return 1;
-  }
-  return index->scan.hasError ? 1 : 0;
+    const QString error = hecscope::exportImage(renderer, rq);
+    if (!error.isEmpty()) {
+        std::fprintf(stderr, "hecscope export: %s\n", qPrintable(error));
+        return 1;
+    }
+    return index->scan.hasError ? 1 : 0;
 }
 
 namespace {
 
-double percentile(std::vector<double> v, double q) {
-  if (v.empty())
-    return 0;
-  std::sort(v.begin(), v.end());
-  const size_t i =
-      std::min(v.size() - 1, size_t(std::ceil(q * double(v.size())) - 1));
-  return v[i];
+double percentile(std::vector<double> v, double q)
+{
+    if (v.empty())
+        return 0;
+    std::sort(v.begin(), v.end());
+    const size_t i = std::min(v.size() - 1, size_t(std::ceil(q * double(v.size())) - 1));
+    return v[i];
 }
 
 // Longest gap between ticks of a 1 ms timer while the window opens `path`
 // (loading, then showing the index and the statistics, painting at
 // 1600x1000): how long the event loop was ever kept from running.
-double uiMaxStallMs(const std::string &path) {
-  MainWindow window;
-  window.resize(1600, 1000);
-  window.show();
-  QEventLoop loop;
-  bool done = false;
-  QObject::connect(&window, &MainWindow::loadFinished, &loop, [&] {
-    done = true;
-    // Let the repaints that follow the last result run before stopping.
-    QTimer::singleShot(300, &loop, &QEventLoop::quit);
-  });
-  QElapsedTimer clock;
-  qint64 last = 0, worst = 0;
-  QTimer tick;
-  tick.setTimerType(Qt::PreciseTimer);
-  QObject::connect(&tick, &QTimer::timeout, [&] {
-    const qint64 now = clock.nsecsElapsed();
-    worst = std::max(worst, now - last);
-    last = now;
-  });
-  QTimer::singleShot(120000, &loop,
-                     &QEventLoop::quit); // a hung load still ends the bench
-  clock.start();
-  tick.start(1);
-  window.openFile(QString::fromStdString(path));
-  loop.exec();
-  tick.stop();
-  return done ? double(worst) / 1e6 : -1.0;
+double uiMaxStallMs(const std::string& path)
+{
+    MainWindow window;
+    window.resize(1600, 1000);
+    window.show();
+    QEventLoop loop;
+    bool done = false;
+    QObject::connect(&window, &MainWindow::loadFinished, &loop, [&] {
+        done = true;
+        // Let the repaints that follow the last result run before stopping.
+        QTimer::singleShot(300, &loop, &QEventLoop::quit);
+    });
+    QElapsedTimer clock;
+    qint64 last = 0, worst = 0;
+    QTimer tick;
+    tick.setTimerType(Qt::PreciseTimer);
+    QObject::connect(&tick, &QTimer::timeout, [&] {
+        const qint64 now = clock.nsecsElapsed();
+        worst = std::max(worst, now - last);
+        last = now;
+    });
+    QTimer::singleShot(120000, &loop,
+                       &QEventLoop::quit); // a hung load still ends the bench
+    clock.start();
+    tick.start(1);
+    window.openFile(QString::fromStdString(path));
+    loop.exec();
+    tick.stop();
+    return done ? double(worst) / 1e6 : -1.0;
 }
 
 } // namespace
 
-void benchGui(std::shared_ptr<const LogIndex> index, const std::string &path) {
-  // Full repaints at 1600x1000 over a sweep of zoom levels, halving from
-  // the whole log down to a 1 µs window, at three places each.
-  TimelineRenderer renderer;
-  renderer.setIndex(index);
-  const ViewRange bounds = renderer.bounds();
-  RenderOptions options;
-  options.palette = exportPalette();
-  QImage image(1600, 1000, QImage::Format_ARGB32_Premultiplied);
-  std::mt19937_64 rng(7);
-  std::vector<double> ms;
-  for (uint64_t width = bounds.duration();;
-       width = std::max<uint64_t>(1000, width / 2)) {
-    for (int k = 0; k < 3; ++k) {
-      const uint64_t slack =
-          bounds.duration() - std::min(bounds.duration(), width);
-      const uint64_t start = bounds.start + (slack ? rng() % (slack + 1) : 0);
-      const ViewRange view = fitInto({start, start + width}, bounds);
-      QElapsedTimer t;
-      t.start();
-      QPainter p(&image);
-      renderer.paint(p, image.rect(), view, options);
-      p.end();
-      ms.push_back(double(t.nsecsElapsed()) / 1e6);
-      if (qEnvironmentVariableIsSet("HECSCOPE_BENCH_VERBOSE"))
-        std::fprintf(stderr, "render %llu..%llu: %.3f ms\n",
-                     (unsigned long long)view.start,
-                     (unsigned long long)view.end, ms.back());
+void benchGui(std::shared_ptr<const LogIndex> index, const std::string& path)
+{
+    // Full repaints at 1600x1000 over a sweep of zoom levels, halving from
+    // the whole log down to a 1 µs window, at three places each.
+    TimelineRenderer renderer;
+    renderer.setIndex(index);
+    const ViewRange bounds = renderer.bounds();
+    RenderOptions options;
+    options.palette = exportPalette();
+    QImage image(1600, 1000, QImage::Format_ARGB32_Premultiplied);
+    std::mt19937_64 rng(7);
+    std::vector<double> ms;
+    for (uint64_t width = bounds.duration();;
+         width = std::max<uint64_t>(1000, width / 2)) {
+        for (int k = 0; k < 3; ++k) {
+            const uint64_t slack = bounds.duration() - std::min(bounds.duration(), width);
+            const uint64_t start = bounds.start + (slack ? rng() % (slack + 1) : 0);
+            const ViewRange view = fitInto({start, start + width}, bounds);
+            QElapsedTimer t;
+            t.start();
+            QPainter p(&image);
+            renderer.paint(p, image.rect(), view, options);
+            p.end();
+            ms.push_back(double(t.nsecsElapsed()) / 1e6);
+            if (qEnvironmentVariableIsSet("HECSCOPE_BENCH_VERBOSE"))
+                std::fprintf(stderr, "render %llu..%llu: %.3f ms\n",
+                             (unsigned long long)view.start,
+                             (unsigned long long)view.end, ms.back());
+        }
+        if (width <= 1000)
+            break;
     }
-    if (width <= 1000)
-      break;
-  }
-  std::printf("render_views: %zu\n", ms.size());
-  std::printf("render_p50_ms: %.3f\n", percentile(ms, 0.50));
-  std::printf("render_p95_ms: %.3f\n", percentile(ms, 0.95));
-  std::printf("render_max_ms: %.3f\n", percentile(ms, 1.0));
-  std::printf("ui_max_stall_ms: %.1f\n", uiMaxStallMs(path));
-  std::fflush(stdout);
+    std::printf("render_views: %zu\n", ms.size());
+    std::printf("render_p50_ms: %.3f\n", percentile(ms, 0.50));
+    std::printf("render_p95_ms: %.3f\n", percentile(ms, 0.95));
+    std::printf("render_max_ms: %.3f\n", percentile(ms, 1.0));
+    std::printf("ui_max_stall_ms: %.1f\n", uiMaxStallMs(path));
+    std::fflush(stdout);
 }
 
 } // namespace hecscope::cli

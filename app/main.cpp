@@ -8,58 +8,55 @@
 #include <cstring>
 #include <exception>
 
-int main(int argc, char **argv) {
-  if (argc >= 2) {
-    const char *first = argv[1];
-    if (std::strcmp(first, "dump") == 0)
-      return hecscope::cli::dump(argc - 2, argv + 2);
-    // Commands never throw on bad input; running out of memory is the
-    // one exception left, and gets a message rather than an abort.
-    try {
-      if (std::strcmp(first, "info") == 0)
-        return hecscope::cli::info(argc - 2, argv + 2);
-      if (std::strcmp(first, "bench") == 0 ||
-          std::strcmp(first, "export") == 0) {
-        // Drawing needs a QApplication, not a display.
-        if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") &&
-            qEnvironmentVariableIsEmpty("DISPLAY") &&
-            qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
-          qputenv("QT_QPA_PLATFORM", "offscreen");
-        int qtArgc = 1;
-        QApplication app(qtArgc, argv);
-        QApplication::setApplicationName(QStringLiteral("Hecscope"));
-        QApplication::setOrganizationName(QStringLiteral("Hecscope"));
-        return first[0] == 'b' ? hecscope::cli::bench(argc - 2, argv + 2)
-                               : hecscope::cli::exportImage(argc - 2, argv + 2);
-      }
-    } catch (const std::exception &e) {
-      std::fprintf(stderr, "hecscope: %s: %s\n", first, e.what());
-      return 1;
+int main(int argc, char** argv)
+{
+    if (argc >= 2) {
+        const char* first = argv[1];
+        if (std::strcmp(first, "dump") == 0)
+            return hecscope::cli::dump(argc - 2, argv + 2);
+        // Commands never throw on bad input; running out of memory is the
+        // one exception left, and gets a message rather than an abort.
+        try {
+            if (std::strcmp(first, "info") == 0)
+                return hecscope::cli::info(argc - 2, argv + 2);
+            if (std::strcmp(first, "bench") == 0 || std::strcmp(first, "export") == 0) {
+                // Drawing needs a QApplication, not a display.
+                if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY")
+                    && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
+                    qputenv("QT_QPA_PLATFORM", "offscreen");
+                int qtArgc = 1;
+                QApplication app(qtArgc, argv);
+                QApplication::setApplicationName(QStringLiteral("Hecscope"));
+                QApplication::setOrganizationName(QStringLiteral("Hecscope"));
+                return first[0] == 'b' ? hecscope::cli::bench(argc - 2, argv + 2)
+                                       : hecscope::cli::exportImage(argc - 2, argv + 2);
+            }
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "hecscope: %s: %s\n", first, e.what());
+            return 1;
+        }
+        if (std::strcmp(first, "-h") == 0 || std::strcmp(first, "--help") == 0)
+            return hecscope::cli::printUsage(false);
+        if (std::strcmp(first, "--version") == 0) {
+            std::puts("hecscope " HECSCOPE_VERSION);
+            return 0;
+        }
+        if (first[0] == '-' && first[1] != '\0') {
+            std::fprintf(stderr, "hecscope: unknown option %s\n\n", first);
+            return hecscope::cli::printUsage(true);
+        }
+        if (argc > 2) {
+            std::fprintf(stderr, "hecscope: unknown command or too many files: %s\n\n", argv[2]);
+            return hecscope::cli::printUsage(true);
+        }
     }
-    if (std::strcmp(first, "-h") == 0 || std::strcmp(first, "--help") == 0)
-      return hecscope::cli::printUsage(false);
-    if (std::strcmp(first, "--version") == 0) {
-      std::puts("hecscope " HECSCOPE_VERSION);
-      return 0;
-    }
-    if (first[0] == '-' && first[1] != '\0') {
-      std::fprintf(stderr, "hecscope: unknown option %s\n\n", first);
-      return hecscope::cli::printUsage(true);
-    }
-    if (argc > 2) {
-      std::fprintf(stderr,
-                   "hecscope: unknown command or too many files: %s\n\n",
-                   argv[2]);
-      return hecscope::cli::printUsage(true);
-    }
-  }
-  QApplication app(argc, argv);
-  QApplication::setApplicationName(QStringLiteral("Hecscope"));
-  QApplication::setOrganizationName(QStringLiteral("Hecscope"));
-  QApplication::setWindowIcon(QIcon(QStringLiteral(":/hecscope/hecscope.svg")));
-  hecscope::MainWindow window;
-  window.show();
-  if (argc == 2)
-    window.openFile(QString::fromLocal8Bit(argv[1]));
-  return app.exec();
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("Hecscope"));
+    QApplication::setOrganizationName(QStringLiteral("Hecscope"));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/hecscope/hecscope.svg")));
+    hecscope::MainWindow window;
+    window.show();
+    if (argc == 2)
+        window.openFile(QString::fromLocal8Bit(argv[1]));
+    return app.exec();
 }

@@ -9,11 +9,11 @@ namespace hecscope {
 // A visible stretch of the log's time axis, [start, end) in nanoseconds.
 // Never empty: end > start.
 struct ViewRange {
-  uint64_t start = 0;
-  uint64_t end = 1;
+    uint64_t start = 0;
+    uint64_t end = 1;
 
-  uint64_t duration() const { return end - start; }
-  bool operator==(const ViewRange &) const = default;
+    uint64_t duration() const { return end - start; }
+    bool operator==(const ViewRange&) const = default;
 };
 
 // The one mapping between time (ns) and pixels (double, left edge x0 of a
@@ -21,20 +21,21 @@ struct ViewRange {
 // `t` when a pixel is wider than a nanosecond, else within one pixel's time.
 class TimeMapping {
 public:
-  TimeMapping(ViewRange range, double x0, double width);
-  double toPixel(uint64_t t) const {
-    return m_x0 + (double(t) - double(m_range.start)) * m_pxPerNs;
-  }
-  // Clamped to [0, UINT64_MAX].
-  uint64_t toTime(double px) const;
-  double nsPerPixel() const { return 1.0 / m_pxPerNs; }
-  ViewRange range() const { return m_range; }
-  double x0() const { return m_x0; }
-  double width() const { return m_width; }
+    TimeMapping(ViewRange range, double x0, double width);
+    double toPixel(uint64_t t) const
+    {
+        return m_x0 + (double(t) - double(m_range.start)) * m_pxPerNs;
+    }
+    // Clamped to [0, UINT64_MAX].
+    uint64_t toTime(double px) const;
+    double nsPerPixel() const { return 1.0 / m_pxPerNs; }
+    ViewRange range() const { return m_range; }
+    double x0() const { return m_x0; }
+    double width() const { return m_width; }
 
 private:
-  ViewRange m_range;
-  double m_x0, m_width, m_pxPerNs;
+    ViewRange m_range;
+    double m_x0, m_width, m_pxPerNs;
 };
 
 // The shortest range the view zooms to (ns): a few pixels per nanosecond
@@ -54,8 +55,8 @@ ViewRange fitInto(ViewRange range, ViewRange bounds);
 // Ruler ticks: a 1-2-5 step (ns) so that labels are at least `minSpacingPx`
 // apart, and the tick times inside `range`.
 struct Ticks {
-  uint64_t step = 1;
-  std::vector<uint64_t> times;
+    uint64_t step = 1;
+    std::vector<uint64_t> times;
 };
 Ticks rulerTicks(ViewRange range, double widthPx, double minSpacingPx);
 

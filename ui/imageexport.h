@@ -11,16 +11,16 @@ namespace hecscope {
 // drawn by the same renderer as the window. Needs a QGuiApplication (the
 // offscreen platform will do: no display).
 struct ExportRequest {
-  QString path;
-  QSize size{1600, 1000};
-  ViewRange range;
-  RenderOptions options;
+    QString path;
+    QSize size{1600, 1000};
+    ViewRange range;
+    RenderOptions options;
 };
 
 // Empty on success, else why the file could not be written.
-QString exportImage(const TimelineRenderer &renderer,
-                    const ExportRequest &request);
-bool isExportFormat(const QString &path);
+QString exportImage(const TimelineRenderer& renderer,
+                    const ExportRequest& request);
+bool isExportFormat(const QString& path);
 // The light palette exported pictures use unless the caller sets one.
 QPalette exportPalette();
 

@@ -39,385 +39,399 @@ namespace hecscope {
 
 namespace {
 constexpr int kMaxRecent = 10;
-QString qs(const std::string &s) { return QString::fromStdString(s); }
+QString qs(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
 } // namespace
 
-MainWindow::MainWindow(QWidget *parent)
-    : QMainWindow(parent), m_controller(new ViewController(this)),
-      m_view(new TimelineView(m_controller)), m_scroll(new QScrollArea),
-      m_banner(new QLabel), m_stats(new QPlainTextEdit),
-      m_progress(new QProgressBar), m_cancel(new QPushButton(tr("Cancel"))),
-      m_fileLabel(new QLabel), m_timeLabel(new QLabel) {
-  qRegisterMetaType<std::shared_ptr<const LogIndex>>();
-  qRegisterMetaType<RangeStats>();
-  setWindowTitle(tr("Hecscope"));
-  setAcceptDrops(true);
-  resize(1400, 850);
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent)
+    , m_controller(new ViewController(this))
+    , m_view(new TimelineView(m_controller))
+    , m_scroll(new QScrollArea)
+    , m_banner(new QLabel)
+    , m_stats(new QPlainTextEdit)
+    , m_progress(new QProgressBar)
+    , m_cancel(new QPushButton(tr("Cancel")))
+    , m_fileLabel(new QLabel)
+    , m_timeLabel(new QLabel)
+{
+    qRegisterMetaType<std::shared_ptr<const LogIndex>>();
+    qRegisterMetaType<RangeStats>();
+    setWindowTitle(tr("Hecscope"));
+    setAcceptDrops(true);
+    resize(1400, 850);
 
-  m_banner->setWordWrap(true);
-  m_banner->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  m_banner->setText(
-      tr("Open an eventlog with File ▸ Open (Ctrl+O), or drop one here."));
-  m_banner->setContentsMargins(6, 4, 6, 4);
-  m_stats->setReadOnly(true);
-  m_stats->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-  m_stats->setLineWrapMode(QPlainTextEdit::NoWrap);
-  m_progress->setRange(0, 1000);
-  m_progress->hide();
-  m_cancel->hide();
-  connect(m_cancel, &QPushButton::clicked, this, [this] {
-    cancelLoad();
-    statusBar()->showMessage(tr("Loading cancelled"), 5000);
-  });
-
-  m_scroll->setWidget(m_view);
-  m_scroll->setWidgetResizable(true);
-  m_scroll->setFrameShape(QFrame::NoFrame);
-  m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-
-  auto *progressRow = new QHBoxLayout;
-  progressRow->addWidget(m_progress, 1);
-  progressRow->addWidget(m_cancel);
-  auto *central = new QWidget;
-  auto *layout = new QVBoxLayout(central);
-  layout->setContentsMargins(0, 0, 0, 0);
-  layout->setSpacing(0);
-  layout->addWidget(m_banner);
-  layout->addLayout(progressRow);
-  layout->addWidget(m_scroll, 1);
-  setCentralWidget(central);
-
-  auto *statsDock = new QDockWidget(tr("Statistics"), this);
-  statsDock->setObjectName(QStringLiteral("statistics"));
-  statsDock->setWidget(m_stats);
-  addDockWidget(Qt::RightDockWidgetArea, statsDock);
-
-  statusBar()->addPermanentWidget(m_fileLabel);
-  statusBar()->addPermanentWidget(m_timeLabel);
-  m_timeLabel->setMinimumWidth(140);
-
-  createActions();
-  statsDock->toggleViewAction()->setShortcut(
-      QKeySequence(Qt::CTRL | Qt::Key_I));
-  menuBar()->actions().at(1)->menu()->addAction(statsDock->toggleViewAction());
-
-  connect(m_view, &TimelineView::hoverTimeChanged, this,
-          [this](std::optional<uint64_t> t) {
-            m_timeLabel->setText(t ? tr("cursor %1").arg(qs(formatDuration(*t)))
-                                   : QString());
-          });
-  connect(m_controller, &ViewController::historyChanged, this,
-          &MainWindow::updateHistoryActions);
-  connect(m_controller, &ViewController::selectionChanged, this,
-          &MainWindow::showSelectionStatistics);
-
-  // Cancelled jobs finish their current chunk on their own thread; they
-  // are dropped here once done, so the UI never waits for them.
-  auto *reaper = new QTimer(this);
-  connect(reaper, &QTimer::timeout, this, [this] {
-    std::erase_if(m_retired, [](const std::unique_ptr<LoadJob> &j) {
-      return !j->isRunning();
+    m_banner->setWordWrap(true);
+    m_banner->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_banner->setText(
+        tr("Open an eventlog with File ▸ Open (Ctrl+O), or drop one here."));
+    m_banner->setContentsMargins(6, 4, 6, 4);
+    m_stats->setReadOnly(true);
+    m_stats->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_stats->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_progress->setRange(0, 1000);
+    m_progress->hide();
+    m_cancel->hide();
+    connect(m_cancel, &QPushButton::clicked, this, [this] {
+        cancelLoad();
+        statusBar()->showMessage(tr("Loading cancelled"), 5000);
     });
-  });
-  reaper->start(200);
 
-  QSettings settings;
-  restoreGeometry(
-      settings.value(QStringLiteral("window/geometry")).toByteArray());
-  restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
-  const QStringList hidden =
-      settings.value(QStringLiteral("view/hiddenTracks")).toStringList();
-  for (QAction *a : m_trackActions)
-    a->setChecked(!hidden.contains(a->data().toString()));
-  applyTrackVisibility();
-  rebuildRecentMenu();
-  updateHistoryActions();
+    m_scroll->setWidget(m_view);
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setFrameShape(QFrame::NoFrame);
+    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+
+    auto* progressRow = new QHBoxLayout;
+    progressRow->addWidget(m_progress, 1);
+    progressRow->addWidget(m_cancel);
+    auto* central = new QWidget;
+    auto* layout = new QVBoxLayout(central);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(m_banner);
+    layout->addLayout(progressRow);
+    layout->addWidget(m_scroll, 1);
+    setCentralWidget(central);
+
+    auto* statsDock = new QDockWidget(tr("Statistics"), this);
+    statsDock->setObjectName(QStringLiteral("statistics"));
+    statsDock->setWidget(m_stats);
+    addDockWidget(Qt::RightDockWidgetArea, statsDock);
+
+    statusBar()->addPermanentWidget(m_fileLabel);
+    statusBar()->addPermanentWidget(m_timeLabel);
+    m_timeLabel->setMinimumWidth(140);
+
+    createActions();
+    statsDock->toggleViewAction()->setShortcut(
+        QKeySequence(Qt::CTRL | Qt::Key_I));
+    menuBar()->actions().at(1)->menu()->addAction(statsDock->toggleViewAction());
+
+    connect(m_view, &TimelineView::hoverTimeChanged, this,
+            [this](std::optional<uint64_t> t) {
+                m_timeLabel->setText(t ? tr("cursor %1").arg(qs(formatDuration(*t)))
+                                       : QString());
+            });
+    connect(m_controller, &ViewController::historyChanged, this,
+            &MainWindow::updateHistoryActions);
+    connect(m_controller, &ViewController::selectionChanged, this,
+            &MainWindow::showSelectionStatistics);
+
+    // Cancelled jobs finish their current chunk on their own thread; they
+    // are dropped here once done, so the UI never waits for them.
+    auto* reaper = new QTimer(this);
+    connect(reaper, &QTimer::timeout, this, [this] {
+        std::erase_if(m_retired, [](const std::unique_ptr<LoadJob>& j) {
+            return !j->isRunning();
+        });
+    });
+    reaper->start(200);
+
+    QSettings settings;
+    restoreGeometry(
+        settings.value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    const QStringList hidden = settings.value(QStringLiteral("view/hiddenTracks")).toStringList();
+    for (QAction* a : m_trackActions)
+        a->setChecked(!hidden.contains(a->data().toString()));
+    applyTrackVisibility();
+    rebuildRecentMenu();
+    updateHistoryActions();
 }
 
 MainWindow::~MainWindow() = default;
 
-void MainWindow::createActions() {
-  QMenu *file = menuBar()->addMenu(tr("&File"));
-  QMenu *view = menuBar()->addMenu(tr("&View"));
-  QToolBar *bar = addToolBar(tr("Main"));
-  bar->setObjectName(QStringLiteral("mainToolbar"));
+void MainWindow::createActions()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    QToolBar* bar = addToolBar(tr("Main"));
+    bar->setObjectName(QStringLiteral("mainToolbar"));
 
-  QAction *open = file->addAction(tr("&Open…"), this, &MainWindow::chooseFile);
-  open->setShortcut(QKeySequence::Open);
-  m_recentMenu = file->addMenu(tr("Open &Recent"));
-  QAction *reload = file->addAction(tr("Re&load"), this, [this] {
-    if (!m_path.isEmpty())
-      openFile(m_path);
-  });
-  reload->setShortcuts(
-      {QKeySequence::Refresh, QKeySequence(Qt::CTRL | Qt::Key_R)});
-  QAction *exportImage = file->addAction(tr("&Export Image…"), this,
-                                         &MainWindow::exportImageDialog);
-  exportImage->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
-  file->addSeparator();
-  QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
-  quit->setShortcut(QKeySequence::Quit);
+    QAction* open = file->addAction(tr("&Open…"), this, &MainWindow::chooseFile);
+    open->setShortcut(QKeySequence::Open);
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    QAction* reload = file->addAction(tr("Re&load"), this, [this] {
+        if (!m_path.isEmpty())
+            openFile(m_path);
+    });
+    reload->setShortcuts(
+        {QKeySequence::Refresh, QKeySequence(Qt::CTRL | Qt::Key_R)});
+    QAction* exportImage = file->addAction(tr("&Export Image…"), this,
+                                           &MainWindow::exportImageDialog);
+    exportImage->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
 
-  auto add = [&](const QString &text, QKeySequence key, auto slot) {
-    QAction *a = view->addAction(text, this, slot);
-    a->setShortcut(key);
-    bar->addAction(a);
-    return a;
-  };
-  add(tr("Zoom &In"), QKeySequence::ZoomIn, [this] {
-    const ViewRange r = m_controller->range();
-    m_controller->zoom(0.5, r.start + r.duration() / 2, true);
-  });
-  add(tr("Zoom &Out"), QKeySequence::ZoomOut, [this] {
-    const ViewRange r = m_controller->range();
-    m_controller->zoom(2.0, r.start + r.duration() / 2, true);
-  });
-  add(tr("&Fit All"), QKeySequence(Qt::CTRL | Qt::Key_0),
-      [this] { m_controller->fitAll(); });
-  m_zoomSelection =
-      add(tr("Zoom to &Selection"), QKeySequence(Qt::CTRL | Qt::Key_J),
-          [this] { m_controller->zoomToSelection(); });
-  m_back =
-      add(tr("&Back"), QKeySequence::Back, [this] { m_controller->back(); });
-  m_back->setShortcuts({QKeySequence::Back, QKeySequence(Qt::Key_Backspace)});
-  m_forward = add(tr("For&ward"), QKeySequence::Forward,
-                  [this] { m_controller->forward(); });
-  view->addAction(tr("&Clear Selection"), this,
-                  [this] { m_controller->setSelection(std::nullopt); });
-  view->addSeparator();
-  QMenu *tracks = view->addMenu(tr("&Tracks"));
-  const QString names[] = {tr("&Activity"), tr("&HECs"), tr("&GC"),
-                           tr("&Markers and messages")};
-  int i = 0;
-  for (Track t : kAllTracks) {
-    QAction *a = tracks->addAction(names[i++]);
-    a->setCheckable(true);
-    a->setChecked(true);
-    a->setData(trackName(t));
-    connect(a, &QAction::toggled, this, &MainWindow::applyTrackVisibility);
-    m_trackActions.push_back(a);
-  }
-  view->addSeparator();
+    auto add = [&](const QString& text, QKeySequence key, auto slot) {
+        QAction* a = view->addAction(text, this, slot);
+        a->setShortcut(key);
+        bar->addAction(a);
+        return a;
+    };
+    add(tr("Zoom &In"), QKeySequence::ZoomIn, [this] {
+        const ViewRange r = m_controller->range();
+        m_controller->zoom(0.5, r.start + r.duration() / 2, true);
+    });
+    add(tr("Zoom &Out"), QKeySequence::ZoomOut, [this] {
+        const ViewRange r = m_controller->range();
+        m_controller->zoom(2.0, r.start + r.duration() / 2, true);
+    });
+    add(tr("&Fit All"), QKeySequence(Qt::CTRL | Qt::Key_0),
+        [this] { m_controller->fitAll(); });
+    m_zoomSelection = add(tr("Zoom to &Selection"), QKeySequence(Qt::CTRL | Qt::Key_J),
+                          [this] { m_controller->zoomToSelection(); });
+    m_back = add(tr("&Back"), QKeySequence::Back, [this] { m_controller->back(); });
+    m_back->setShortcuts({QKeySequence::Back, QKeySequence(Qt::Key_Backspace)});
+    m_forward = add(tr("For&ward"), QKeySequence::Forward,
+                    [this] { m_controller->forward(); });
+    view->addAction(tr("&Clear Selection"), this,
+                    [this] { m_controller->setSelection(std::nullopt); });
+    view->addSeparator();
+    QMenu* tracks = view->addMenu(tr("&Tracks"));
+    const QString names[] = {tr("&Activity"), tr("&HECs"), tr("&GC"),
+                             tr("&Markers and messages")};
+    int i = 0;
+    for (Track t : kAllTracks) {
+        QAction* a = tracks->addAction(names[i++]);
+        a->setCheckable(true);
+        a->setChecked(true);
+        a->setData(trackName(t));
+        connect(a, &QAction::toggled, this, &MainWindow::applyTrackVisibility);
+        m_trackActions.push_back(a);
+    }
+    view->addSeparator();
 }
 
-void MainWindow::applyTrackVisibility() {
-  std::vector<Track> tracks;
-  QStringList hidden;
-  for (QAction *a : m_trackActions) {
-    if (a->isChecked())
-      tracks.push_back(*trackFromName(a->data().toString()));
+void MainWindow::applyTrackVisibility()
+{
+    std::vector<Track> tracks;
+    QStringList hidden;
+    for (QAction* a : m_trackActions) {
+        if (a->isChecked())
+            tracks.push_back(*trackFromName(a->data().toString()));
+        else
+            hidden << a->data().toString();
+    }
+    m_view->setTracks(std::move(tracks));
+    QSettings().setValue(QStringLiteral("view/hiddenTracks"), hidden);
+}
+
+void MainWindow::updateHistoryActions()
+{
+    if (m_back)
+        m_back->setEnabled(m_controller->canGoBack());
+    if (m_forward)
+        m_forward->setEnabled(m_controller->canGoForward());
+}
+
+void MainWindow::chooseFile()
+{
+    const QString dir = m_path.isEmpty() ? QString() : QFileInfo(m_path).absolutePath();
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open eventlog"), dir,
+        tr("GHC eventlogs (*.eventlog);;All files (*)"));
+    if (!path.isEmpty())
+        openFile(path);
+}
+
+void MainWindow::addRecent(const QString& path)
+{
+    QSettings settings;
+    QStringList recent = settings.value(QStringLiteral("recentFiles")).toStringList();
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    recent.removeAll(absolute);
+    recent.prepend(absolute);
+    while (recent.size() > kMaxRecent)
+        recent.removeLast();
+    settings.setValue(QStringLiteral("recentFiles"), recent);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList recent = QSettings().value(QStringLiteral("recentFiles")).toStringList();
+    for (const QString& path : recent)
+        m_recentMenu->addAction(QFileInfo(path).fileName() + QStringLiteral("  —  ") + path,
+                                this, [this, path] { openFile(path); });
+    m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::exportImageDialog()
+{
+    if (!m_index)
+        return;
+    QDialog dialog(this);
+    dialog.setWindowTitle(tr("Export Image"));
+    auto* width = new QSpinBox;
+    auto* height = new QSpinBox;
+    width->setRange(200, 20000);
+    height->setRange(50, 20000);
+    width->setValue(std::max(200, m_view->width()));
+    height->setValue(std::max(50, m_view->height()));
+    auto* form = new QFormLayout(&dialog);
+    form->addRow(tr("Width (px):"), width);
+    form->addRow(tr("Height (px):"), height);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    form->addRow(buttons);
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const QString base = QFileInfo(m_path).completeBaseName() + QStringLiteral(".png");
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export Image"), base,
+        tr("PNG image (*.png);;SVG drawing (*.svg);;PDF (*.pdf)"));
+    if (path.isEmpty())
+        return;
+    ExportRequest rq;
+    rq.path = path;
+    rq.size = QSize(width->value(), height->value());
+    rq.range = m_controller->range();
+    rq.options = m_view->options();
+    const QString error = exportImage(m_view->renderer(), rq);
+    if (error.isEmpty())
+        statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
     else
-      hidden << a->data().toString();
-  }
-  m_view->setTracks(std::move(tracks));
-  QSettings().setValue(QStringLiteral("view/hiddenTracks"), hidden);
+        QMessageBox::warning(this, tr("Export Image"), error);
 }
 
-void MainWindow::updateHistoryActions() {
-  if (m_back)
-    m_back->setEnabled(m_controller->canGoBack());
-  if (m_forward)
-    m_forward->setEnabled(m_controller->canGoForward());
+void MainWindow::cancelLoad()
+{
+    if (m_job) {
+        m_job->cancel();
+        m_retired.push_back(std::move(m_job));
+    }
+    m_progress->hide();
+    m_cancel->hide();
 }
 
-void MainWindow::chooseFile() {
-  const QString dir =
-      m_path.isEmpty() ? QString() : QFileInfo(m_path).absolutePath();
-  const QString path = QFileDialog::getOpenFileName(
-      this, tr("Open eventlog"), dir,
-      tr("GHC eventlogs (*.eventlog);;All files (*)"));
-  if (!path.isEmpty())
-    openFile(path);
+void MainWindow::openFile(const QString& path)
+{
+    cancelLoad(); // opening another file cancels the running load
+    m_path = path;
+    m_index.reset();
+    m_wholeStats.reset();
+    m_view->setIndex(nullptr);
+    m_job = std::make_unique<LoadJob>(path);
+    connect(m_job.get(), &LoadJob::progressChanged, this,
+            [this](quint64 done, quint64 total) {
+                m_progress->setValue(total ? int(done * 1000 / total) : 0);
+                m_progress->setFormat(tr("Reading %1 of %2 MB")
+                                          .arg(double(done) / 1e6, 0, 'f', 0)
+                                          .arg(double(total) / 1e6, 0, 'f', 0));
+            });
+    connect(m_job.get(), &LoadJob::indexReady, this, &MainWindow::showIndex);
+    connect(m_job.get(), &LoadJob::statisticsReady, this,
+            &MainWindow::showStatistics);
+    connect(m_job.get(), &LoadJob::failed, this, &MainWindow::showFailure);
+    setWindowTitle(tr("%1 — Hecscope").arg(QFileInfo(path).fileName()));
+    m_banner->setStyleSheet(QString());
+    m_banner->setText(tr("Loading %1…").arg(path));
+    m_stats->clear();
+    m_fileLabel->setText(QFileInfo(path).fileName());
+    m_progress->setValue(0);
+    m_progress->show();
+    m_cancel->show();
+    addRecent(path);
+    m_job->start();
 }
 
-void MainWindow::addRecent(const QString &path) {
-  QSettings settings;
-  QStringList recent =
-      settings.value(QStringLiteral("recentFiles")).toStringList();
-  const QString absolute = QFileInfo(path).absoluteFilePath();
-  recent.removeAll(absolute);
-  recent.prepend(absolute);
-  while (recent.size() > kMaxRecent)
-    recent.removeLast();
-  settings.setValue(QStringLiteral("recentFiles"), recent);
-  rebuildRecentMenu();
+void MainWindow::showIndex(std::shared_ptr<const LogIndex> index)
+{
+    m_progress->hide();
+    m_cancel->hide();
+    m_index = std::move(index);
+    m_view->setIndex(m_index);
+    const uint64_t duration = m_index->firstTime == kNoTime ? 0 : m_index->lastTime;
+    m_fileLabel->setText(tr("%1 — %2 events — %3")
+                             .arg(QFileInfo(m_path).fileName())
+                             .arg(m_index->scan.events)
+                             .arg(qs(formatDuration(duration))));
+    // Problems with the file are shown above the timeline, which still shows
+    // everything decoded before them.
+    QStringList problems;
+    bool error = false;
+    for (const Diagnostic& d : m_index->scan.diagnostics) {
+        problems << qs(d.message());
+        error = error || d.isError();
+    }
+    if (problems.isEmpty()) {
+        m_banner->hide();
+    } else {
+        m_banner->setText(problems.join(QLatin1Char('\n')) + tr("\nShowing the %1 events decoded before the problem.").arg(m_index->scan.events));
+        m_banner->setStyleSheet(
+            error ? QStringLiteral("background:#f5b7b1;color:#000")
+                  : QStringLiteral("background:#fcf3cf;color:#000"));
+        m_banner->show();
+    }
+    m_stats->setPlainText(tr("Computing statistics…"));
+    emit loadFinished();
 }
 
-void MainWindow::rebuildRecentMenu() {
-  m_recentMenu->clear();
-  const QStringList recent =
-      QSettings().value(QStringLiteral("recentFiles")).toStringList();
-  for (const QString &path : recent)
-    m_recentMenu->addAction(QFileInfo(path).fileName() +
-                                QStringLiteral("  —  ") + path,
-                            this, [this, path] { openFile(path); });
-  m_recentMenu->setEnabled(!recent.isEmpty());
+void MainWindow::showStatistics(const RangeStats& stats)
+{
+    m_wholeStats = stats;
+    showSelectionStatistics();
 }
 
-void MainWindow::exportImageDialog() {
-  if (!m_index)
-    return;
-  QDialog dialog(this);
-  dialog.setWindowTitle(tr("Export Image"));
-  auto *width = new QSpinBox;
-  auto *height = new QSpinBox;
-  width->setRange(200, 20000);
-  height->setRange(50, 20000);
-  width->setValue(std::max(200, m_view->width()));
-  height->setValue(std::max(50, m_view->height()));
-  auto *form = new QFormLayout(&dialog);
-  form->addRow(tr("Width (px):"), width);
-  form->addRow(tr("Height (px):"), height);
-  auto *buttons =
-      new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
-  form->addRow(buttons);
-  connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
-  connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
-  if (dialog.exec() != QDialog::Accepted)
-    return;
-  const QString base =
-      QFileInfo(m_path).completeBaseName() + QStringLiteral(".png");
-  const QString path = QFileDialog::getSaveFileName(
-      this, tr("Export Image"), base,
-      tr("PNG image (*.png);;SVG drawing (*.svg);;PDF (*.pdf)"));
-  if (path.isEmpty())
-    return;
-  ExportRequest rq;
-  rq.path = path;
-  rq.size = QSize(width->value(), height->value());
-  rq.range = m_controller->range();
-  rq.options = m_view->options();
-  const QString error = exportImage(m_view->renderer(), rq);
-  if (error.isEmpty())
-    statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
-  else
-    QMessageBox::warning(this, tr("Export Image"), error);
+QString MainWindow::statisticsText() const
+{
+    return m_stats->toPlainText();
 }
 
-void MainWindow::cancelLoad() {
-  if (m_job) {
-    m_job->cancel();
-    m_retired.push_back(std::move(m_job));
-  }
-  m_progress->hide();
-  m_cancel->hide();
+void MainWindow::showSelectionStatistics()
+{
+    if (!m_index || !m_wholeStats)
+        return;
+    const auto sel = m_controller->selection();
+    if (!sel) {
+        m_stats->setPlainText(
+            tr("Whole run\n\n") + qs(infoText(*m_index, *m_wholeStats, m_path.toStdString())));
+        return;
+    }
+    const RangeStats stats = computeStats(*m_index, sel->start, sel->end);
+    m_stats->setPlainText(tr("Selection %1 – %2 (%3)\n\n")
+                              .arg(qs(formatDuration(sel->start)),
+                                   qs(formatDuration(sel->end)),
+                                   qs(formatDuration(sel->duration())))
+                          + qs(infoText(*m_index, stats, m_path.toStdString())));
 }
 
-void MainWindow::openFile(const QString &path) {
-  cancelLoad(); // opening another file cancels the running load
-  m_path = path;
-  m_index.reset();
-  m_wholeStats.reset();
-  m_view->setIndex(nullptr);
-  m_job = std::make_unique<LoadJob>(path);
-  connect(m_job.get(), &LoadJob::progressChanged, this,
-          [this](quint64 done, quint64 total) {
-            m_progress->setValue(total ? int(done * 1000 / total) : 0);
-            m_progress->setFormat(tr("Reading %1 of %2 MB")
-                                      .arg(double(done) / 1e6, 0, 'f', 0)
-                                      .arg(double(total) / 1e6, 0, 'f', 0));
-          });
-  connect(m_job.get(), &LoadJob::indexReady, this, &MainWindow::showIndex);
-  connect(m_job.get(), &LoadJob::statisticsReady, this,
-          &MainWindow::showStatistics);
-  connect(m_job.get(), &LoadJob::failed, this, &MainWindow::showFailure);
-  setWindowTitle(tr("%1 — Hecscope").arg(QFileInfo(path).fileName()));
-  m_banner->setStyleSheet(QString());
-  m_banner->setText(tr("Loading %1…").arg(path));
-  m_stats->clear();
-  m_fileLabel->setText(QFileInfo(path).fileName());
-  m_progress->setValue(0);
-  m_progress->show();
-  m_cancel->show();
-  addRecent(path);
-  m_job->start();
-}
-
-void MainWindow::showIndex(std::shared_ptr<const LogIndex> index) {
-  m_progress->hide();
-  m_cancel->hide();
-  m_index = std::move(index);
-  m_view->setIndex(m_index);
-  const uint64_t duration =
-      m_index->firstTime == kNoTime ? 0 : m_index->lastTime;
-  m_fileLabel->setText(tr("%1 — %2 events — %3")
-                           .arg(QFileInfo(m_path).fileName())
-                           .arg(m_index->scan.events)
-                           .arg(qs(formatDuration(duration))));
-  // Problems with the file are shown above the timeline, which still shows
-  // everything decoded before them.
-  QStringList problems;
-  bool error = false;
-  for (const Diagnostic &d : m_index->scan.diagnostics) {
-    problems << qs(d.message());
-    error = error || d.isError();
-  }
-  if (problems.isEmpty()) {
-    m_banner->hide();
-  } else {
-    m_banner->setText(problems.join(QLatin1Char('\n')) +
-                      tr("\nShowing the %1 events decoded before the problem.")
-                          .arg(m_index->scan.events));
-    m_banner->setStyleSheet(
-        error ? QStringLiteral("background:#f5b7b1;color:#000")
-              : QStringLiteral("background:#fcf3cf;color:#000"));
+void MainWindow::showFailure(const QString& message)
+{
+    m_progress->hide();
+    m_cancel->hide();
+    m_banner->setText(tr("Cannot open %1: %2").arg(m_path, message));
+    m_banner->setStyleSheet(QStringLiteral("background:#f5b7b1;color:#000"));
     m_banner->show();
-  }
-  m_stats->setPlainText(tr("Computing statistics…"));
-  emit loadFinished();
+    emit loadFinished();
 }
 
-void MainWindow::showStatistics(const RangeStats &stats) {
-  m_wholeStats = stats;
-  showSelectionStatistics();
+void MainWindow::closeEvent(QCloseEvent* e)
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    cancelLoad();
+    e->accept();
 }
 
-QString MainWindow::statisticsText() const { return m_stats->toPlainText(); }
-
-void MainWindow::showSelectionStatistics() {
-  if (!m_index || !m_wholeStats)
-    return;
-  const auto sel = m_controller->selection();
-  if (!sel) {
-    m_stats->setPlainText(
-        tr("Whole run\n\n") +
-        qs(infoText(*m_index, *m_wholeStats, m_path.toStdString())));
-    return;
-  }
-  const RangeStats stats = computeStats(*m_index, sel->start, sel->end);
-  m_stats->setPlainText(tr("Selection %1 – %2 (%3)\n\n")
-                            .arg(qs(formatDuration(sel->start)),
-                                 qs(formatDuration(sel->end)),
-                                 qs(formatDuration(sel->duration()))) +
-                        qs(infoText(*m_index, stats, m_path.toStdString())));
+void MainWindow::dragEnterEvent(QDragEnterEvent* e)
+{
+    if (e->mimeData()->hasUrls() && e->mimeData()->urls().size() == 1 && e->mimeData()->urls()[0].isLocalFile())
+        e->acceptProposedAction();
 }
 
-void MainWindow::showFailure(const QString &message) {
-  m_progress->hide();
-  m_cancel->hide();
-  m_banner->setText(tr("Cannot open %1: %2").arg(m_path, message));
-  m_banner->setStyleSheet(QStringLiteral("background:#f5b7b1;color:#000"));
-  m_banner->show();
-  emit loadFinished();
-}
-
-void MainWindow::closeEvent(QCloseEvent *e) {
-  QSettings settings;
-  settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
-  settings.setValue(QStringLiteral("window/state"), saveState());
-  cancelLoad();
-  e->accept();
-}
-
-void MainWindow::dragEnterEvent(QDragEnterEvent *e) {
-  if (e->mimeData()->hasUrls() && e->mimeData()->urls().size() == 1 &&
-      e->mimeData()->urls()[0].isLocalFile())
+void MainWindow::dropEvent(QDropEvent* e)
+{
+    openFile(e->mimeData()->urls()[0].toLocalFile());
     e->acceptProposedAction();
-}
-
-void MainWindow::dropEvent(QDropEvent *e) {
-  openFile(e->mimeData()->urls()[0].toLocalFile());
-  e->acceptProposedAction();
 }
 
 } // namespace hecscope

@@ -27,59 +27,59 @@ class ViewController;
 // statistics for the whole run or the selected range, loading progress with
 // Cancel, and the menus, toolbar and shortcuts that drive them.
 class MainWindow : public QMainWindow {
-  Q_OBJECT
+    Q_OBJECT
 public:
-  explicit MainWindow(QWidget *parent = nullptr);
-  ~MainWindow() override;
-  void openFile(const QString &path);
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+    void openFile(const QString& path);
 
-  TimelineView *timeline() const { return m_view; }
-  ViewController *controller() const { return m_controller; }
-  std::shared_ptr<const LogIndex> index() const { return m_index; }
-  QString statisticsText() const;
+    TimelineView* timeline() const { return m_view; }
+    ViewController* controller() const { return m_controller; }
+    std::shared_ptr<const LogIndex> index() const { return m_index; }
+    QString statisticsText() const;
 
 signals:
-  void loadFinished();
+    void loadFinished();
 
 protected:
-  void closeEvent(QCloseEvent *e) override;
-  void dragEnterEvent(QDragEnterEvent *e) override;
-  void dropEvent(QDropEvent *e) override;
+    void closeEvent(QCloseEvent* e) override;
+    void dragEnterEvent(QDragEnterEvent* e) override;
+    void dropEvent(QDropEvent* e) override;
 
 private:
-  void createActions();
-  void chooseFile();
-  void exportImageDialog();
-  void cancelLoad();
-  void showIndex(std::shared_ptr<const LogIndex> index);
-  void showStatistics(const RangeStats &stats);
-  void showFailure(const QString &message);
-  void showSelectionStatistics();
-  void addRecent(const QString &path);
-  void rebuildRecentMenu();
-  void applyTrackVisibility();
-  void updateHistoryActions();
+    void createActions();
+    void chooseFile();
+    void exportImageDialog();
+    void cancelLoad();
+    void showIndex(std::shared_ptr<const LogIndex> index);
+    void showStatistics(const RangeStats& stats);
+    void showFailure(const QString& message);
+    void showSelectionStatistics();
+    void addRecent(const QString& path);
+    void rebuildRecentMenu();
+    void applyTrackVisibility();
+    void updateHistoryActions();
 
-  ViewController *m_controller;
-  TimelineView *m_view;
-  QScrollArea *m_scroll;
-  QLabel *m_banner;
-  QPlainTextEdit *m_stats;
-  QProgressBar *m_progress;
-  QPushButton *m_cancel;
-  QLabel *m_fileLabel;
-  QLabel *m_timeLabel;
-  QMenu *m_recentMenu = nullptr;
-  QAction *m_back = nullptr;
-  QAction *m_forward = nullptr;
-  QAction *m_zoomSelection = nullptr;
-  std::vector<QAction *> m_trackActions;
-  QString m_path;
-  std::unique_ptr<LoadJob> m_job;
-  std::vector<std::unique_ptr<LoadJob>>
-      m_retired; // cancelled, finishing on their own
-  std::shared_ptr<const LogIndex> m_index;
-  std::optional<RangeStats> m_wholeStats;
+    ViewController* m_controller;
+    TimelineView* m_view;
+    QScrollArea* m_scroll;
+    QLabel* m_banner;
+    QPlainTextEdit* m_stats;
+    QProgressBar* m_progress;
+    QPushButton* m_cancel;
+    QLabel* m_fileLabel;
+    QLabel* m_timeLabel;
+    QMenu* m_recentMenu = nullptr;
+    QAction* m_back = nullptr;
+    QAction* m_forward = nullptr;
+    QAction* m_zoomSelection = nullptr;
+    std::vector<QAction*> m_trackActions;
+    QString m_path;
+    std::unique_ptr<LoadJob> m_job;
+    std::vector<std::unique_ptr<LoadJob>>
+        m_retired; // cancelled, finishing on their own
+    std::shared_ptr<const LogIndex> m_index;
+    std::optional<RangeStats> m_wholeStats;
 };
 
 } // namespace hecscope

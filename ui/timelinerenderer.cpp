@@ -18,556 +18,571 @@ constexpr int kCapHeight = 30; // run lane 18, GC lane 8, gaps
 constexpr int kGcHeight = 34;
 constexpr int kMarkersHeight = 22;
 
-QString qs(const std::string &s) { return QString::fromStdString(s); }
+QString qs(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
 
 // Span [a, b) in pixels, at least one pixel wide, clipped to the plot.
-QRectF spanRect(const TimeMapping &m, uint64_t a, uint64_t b, double top,
-                double height) {
-  double x0 = std::max(m.toPixel(a), m.x0() - 1);
-  double x1 = std::min(m.toPixel(b), m.x0() + m.width() + 1);
-  if (x1 - x0 < 1)
-    x1 = x0 + 1;
-  return QRectF(x0, top, x1 - x0, height);
+QRectF spanRect(const TimeMapping& m, uint64_t a, uint64_t b, double top,
+                double height)
+{
+    double x0 = std::max(m.toPixel(a), m.x0() - 1);
+    double x1 = std::min(m.toPixel(b), m.x0() + m.width() + 1);
+    if (x1 - x0 < 1)
+        x1 = x0 + 1;
+    return QRectF(x0, top, x1 - x0, height);
 }
 
 } // namespace
 
-QString trackName(Track t) {
-  switch (t) {
-  case Track::Activity:
-    return QStringLiteral("activity");
-  case Track::Capabilities:
-    return QStringLiteral("hecs");
-  case Track::Gc:
-    return QStringLiteral("gc");
-  case Track::Markers:
-    return QStringLiteral("markers");
-  }
-  return {};
-}
-
-std::optional<Track> trackFromName(const QString &name) {
-  for (Track t : kAllTracks)
-    if (trackName(t) == name.trimmed().toLower())
-      return t;
-  return std::nullopt;
-}
-
-QString stopReasonText(uint8_t stop) {
-  if (stop == kStopAtEnd)
-    return QObject::tr("still running at the end of the log");
-  if (stop == kStopClosedByOther)
-    return QObject::tr("no stop event (next run or GC)");
-  switch (stopClass(stop)) {
-  case StopClass::HeapOverflow:
-    return QObject::tr("heap overflow");
-  case StopClass::StackOverflow:
-    return QObject::tr("stack overflow");
-  case StopClass::Yield:
-    return QObject::tr("yield");
-  case StopClass::Finished:
-    return QObject::tr("finished");
-  case StopClass::ForeignCall:
-    return QObject::tr("foreign call");
-  case StopClass::Blocked:
-    return QObject::tr("blocked (%1)")
-        .arg(QString::fromLatin1(blockReasonName(blockReason(stop))));
-  case StopClass::Other:
-    break;
-  }
-  return QObject::tr("status %1").arg(stop);
-}
-
-QColor TimelineRenderer::threadColor(uint32_t thread) {
-  // Golden-ratio hues: neighbouring thread ids get distant colours.
-  const double hue = std::fmod(double(thread) * 0.6180339887, 1.0);
-  return QColor::fromHsvF(float(hue), 0.55f, 0.80f);
-}
-
-QColor TimelineRenderer::spanColor(SpanKind kind) {
-  switch (kind) {
-  case SpanKind::Running:
-    return QColor(0x2e, 0x9d, 0x5b);
-  case SpanKind::Gc:
-    return QColor(0xd3, 0x54, 0x00);
-  case SpanKind::GcSync:
-    return QColor(0xc0, 0x39, 0x2b);
-  case SpanKind::GcWork:
-    return QColor(0xe6, 0x7e, 0x22);
-  case SpanKind::GcIdle:
-    return QColor(0xf0, 0xb2, 0x7a);
-  case SpanKind::GcDone:
-    return QColor(0x95, 0xa5, 0xa6);
-  }
-  return Qt::gray;
-}
-
-void TimelineRenderer::setIndex(std::shared_ptr<const LogIndex> index) {
-  m_index = std::move(index);
-  m_messageOrder.clear();
-  m_collectionOrder.clear();
-  if (!m_index)
-    return;
-  m_messageOrder.resize(m_index->messages.size());
-  std::iota(m_messageOrder.begin(), m_messageOrder.end(), 0u);
-  std::stable_sort(m_messageOrder.begin(), m_messageOrder.end(),
-                   [&](uint32_t a, uint32_t b) {
-                     return m_index->messages[a].time <
-                            m_index->messages[b].time;
-                   });
-  m_collectionOrder.resize(m_index->collections.size());
-  std::iota(m_collectionOrder.begin(), m_collectionOrder.end(), 0u);
-  std::stable_sort(m_collectionOrder.begin(), m_collectionOrder.end(),
-                   [&](uint32_t a, uint32_t b) {
-                     return m_index->collections[a].start <
-                            m_index->collections[b].start;
-                   });
-}
-
-ViewRange TimelineRenderer::bounds() const {
-  if (!m_index || m_index->firstTime == kNoTime)
-    return {0, 1000};
-  const uint64_t end = std::max(m_index->lastTime, uint64_t(1));
-  return {0, std::max(end, kMinViewDuration)};
-}
-
-int TimelineRenderer::rowHeight(Track t) const {
-  switch (t) {
-  case Track::Activity:
-    return kActivityHeight;
-  case Track::Capabilities:
-    return kCapHeight;
-  case Track::Gc:
-    return kGcHeight;
-  case Track::Markers:
-    return kMarkersHeight;
-  }
-  return 0;
-}
-
-QRect TimelineRenderer::plotArea(const QRect &area) {
-  return area.adjusted(kLabelWidth, kRulerHeight, 0, 0);
-}
-
-std::vector<TrackRow> TimelineRenderer::layout(const QRect &area,
-                                               const RenderOptions &o) const {
-  std::vector<TrackRow> rows;
-  int y = area.top() + kRulerHeight;
-  const int caps = m_index ? int(m_index->caps.size()) : 0;
-  for (Track t : o.tracks) {
-    const int n = t == Track::Capabilities ? caps : 1;
-    for (int i = 0; i < n; ++i) {
-      rows.push_back({t, t == Track::Capabilities ? i : -1,
-                      QRect(area.left(), y, area.width(), rowHeight(t))});
-      y += rowHeight(t);
-    }
-  }
-  return rows;
-}
-
-int TimelineRenderer::naturalHeight(const RenderOptions &o) const {
-  const auto rows = layout(QRect(0, 0, 100, 100), o);
-  return rows.empty() ? kRulerHeight : rows.back().rect.bottom() + 1;
-}
-
-void TimelineRenderer::paint(QPainter &p, const QRect &area, ViewRange view,
-                             const RenderOptions &o) const {
-  const QPalette &pal = o.palette;
-  p.save();
-  p.setClipRect(area);
-  p.fillRect(area, pal.color(QPalette::Base));
-  const QRect plot = plotArea(area);
-  const TimeMapping m(view, plot.left(), plot.width());
-  const auto rows = layout(area, o);
-
-  for (size_t i = 0; i < rows.size(); ++i) {
-    const TrackRow &row = rows[i];
-    if (row.rect.top() > area.bottom())
-      break;
-    if (i % 2)
-      p.fillRect(row.rect, pal.color(QPalette::AlternateBase));
-    const QRect label(row.rect.left() + 6, row.rect.top(), kLabelWidth - 8,
-                      row.rect.height());
-    const QRect r(plot.left(), row.rect.top(), plot.width(), row.rect.height());
-    p.setPen(pal.color(QPalette::Text));
-    QString name;
-    switch (row.track) {
+QString trackName(Track t)
+{
+    switch (t) {
     case Track::Activity:
-      name = QObject::tr("Activity");
-      paintActivity(p, r, m);
-      break;
+        return QStringLiteral("activity");
     case Track::Capabilities:
-      name = QObject::tr("HEC %1").arg(row.cap);
-      paintCapability(p, r, m, row.cap, pal);
-      break;
+        return QStringLiteral("hecs");
     case Track::Gc:
-      name = QObject::tr("GC");
-      paintGc(p, r, m);
-      break;
+        return QStringLiteral("gc");
     case Track::Markers:
-      name = QObject::tr("Markers");
-      paintMarkers(p, r, m, pal, plot);
-      break;
+        return QStringLiteral("markers");
     }
-    p.setPen(pal.color(QPalette::Text));
-    p.drawText(label, Qt::AlignVCenter | Qt::AlignLeft, name);
-  }
-  // Separator between labels and the plot.
-  p.setPen(pal.color(QPalette::Mid));
-  p.drawLine(plot.left() - 1, area.top(), plot.left() - 1, area.bottom());
-  paintRuler(p, QRect(plot.left(), area.top(), plot.width(), kRulerHeight), m,
-             pal);
-
-  p.setClipRect(plot.adjusted(0, -kRulerHeight, 0, 0));
-  if (o.selection) {
-    const QRectF s = spanRect(m, o.selection->start, o.selection->end,
-                              area.top(), area.height());
-    QColor c = pal.color(QPalette::Highlight);
-    c.setAlpha(60);
-    p.fillRect(s, c);
-    c.setAlpha(200);
-    p.setPen(QPen(c, 1));
-    p.drawLine(s.topLeft(), s.bottomLeft());
-    p.drawLine(s.topRight(), s.bottomRight());
-  }
-  if (o.highlight) {
-    const double x = m.toPixel(*o.highlight);
-    p.setPen(QPen(QColor(0xe7, 0x4c, 0x3c), 2));
-    p.drawLine(QPointF(x, area.top()), QPointF(x, area.bottom()));
-  }
-  if (o.cursor) {
-    const double x = m.toPixel(*o.cursor);
-    p.setPen(QPen(pal.color(QPalette::Text), 1, Qt::DashLine));
-    p.drawLine(QPointF(x, area.top()), QPointF(x, area.bottom()));
-  }
-  p.restore();
+    return {};
 }
 
-void TimelineRenderer::paintRuler(QPainter &p, const QRect &r,
-                                  const TimeMapping &m,
-                                  const QPalette &pal) const {
-  p.fillRect(r, pal.color(QPalette::Window));
-  const QFontMetrics fm(p.font());
-  const double spacing =
-      fm.horizontalAdvance(QStringLiteral("000.000 ms")) + 16;
-  const Ticks ticks = rulerTicks(m.range(), r.width(), spacing);
-  p.setPen(pal.color(QPalette::WindowText));
-  for (uint64_t t : ticks.times) {
-    const double x = m.toPixel(t);
-    p.drawLine(QPointF(x, r.bottom() - 6), QPointF(x, r.bottom()));
-    p.drawText(QRectF(x + 3, r.top(), spacing, r.height() - 4),
-               Qt::AlignLeft | Qt::AlignVCenter, qs(formatTime(t, ticks.step)));
-  }
-  // Minor ticks: five per step when there is room.
-  if (ticks.step >= 5 && m.toPixel(ticks.step / 5) - m.toPixel(0) >= 6)
-    for (uint64_t t : ticks.times)
-      for (int k = 1; k < 5; ++k) {
-        const double x = m.toPixel(t + ticks.step / 5 * k);
-        p.drawLine(QPointF(x, r.bottom() - 3), QPointF(x, r.bottom()));
-      }
-  p.setPen(pal.color(QPalette::Mid));
-  p.drawLine(r.bottomLeft(), r.bottomRight());
+std::optional<Track> trackFromName(const QString& name)
+{
+    for (Track t : kAllTracks)
+        if (trackName(t) == name.trimmed().toLower())
+            return t;
+    return std::nullopt;
+}
+
+QString stopReasonText(uint8_t stop)
+{
+    if (stop == kStopAtEnd)
+        return QObject::tr("still running at the end of the log");
+    if (stop == kStopClosedByOther)
+        return QObject::tr("no stop event (next run or GC)");
+    switch (stopClass(stop)) {
+    case StopClass::HeapOverflow:
+        return QObject::tr("heap overflow");
+    case StopClass::StackOverflow:
+        return QObject::tr("stack overflow");
+    case StopClass::Yield:
+        return QObject::tr("yield");
+    case StopClass::Finished:
+        return QObject::tr("finished");
+    case StopClass::ForeignCall:
+        return QObject::tr("foreign call");
+    case StopClass::Blocked:
+        return QObject::tr("blocked (%1)")
+            .arg(QString::fromLatin1(blockReasonName(blockReason(stop))));
+    case StopClass::Other:
+        break;
+    }
+    return QObject::tr("status %1").arg(stop);
+}
+
+QColor TimelineRenderer::threadColor(uint32_t thread)
+{
+    // Golden-ratio hues: neighbouring thread ids get distant colours.
+    const double hue = std::fmod(double(thread) * 0.6180339887, 1.0);
+    return QColor::fromHsvF(float(hue), 0.55f, 0.80f);
+}
+
+QColor TimelineRenderer::spanColor(SpanKind kind)
+{
+    switch (kind) {
+    case SpanKind::Running:
+        return QColor(0x2e, 0x9d, 0x5b);
+    case SpanKind::Gc:
+        return QColor(0xd3, 0x54, 0x00);
+    case SpanKind::GcSync:
+        return QColor(0xc0, 0x39, 0x2b);
+    case SpanKind::GcWork:
+        return QColor(0xe6, 0x7e, 0x22);
+    case SpanKind::GcIdle:
+        return QColor(0xf0, 0xb2, 0x7a);
+    case SpanKind::GcDone:
+        return QColor(0x95, 0xa5, 0xa6);
+    }
+    return Qt::gray;
+}
+
+void TimelineRenderer::setIndex(std::shared_ptr<const LogIndex> index)
+{
+    m_index = std::move(index);
+    m_messageOrder.clear();
+    m_collectionOrder.clear();
+    if (!m_index)
+        return;
+    m_messageOrder.resize(m_index->messages.size());
+    std::iota(m_messageOrder.begin(), m_messageOrder.end(), 0u);
+    std::stable_sort(m_messageOrder.begin(), m_messageOrder.end(),
+                     [&](uint32_t a, uint32_t b) {
+                         return m_index->messages[a].time < m_index->messages[b].time;
+                     });
+    m_collectionOrder.resize(m_index->collections.size());
+    std::iota(m_collectionOrder.begin(), m_collectionOrder.end(), 0u);
+    std::stable_sort(m_collectionOrder.begin(), m_collectionOrder.end(),
+                     [&](uint32_t a, uint32_t b) {
+                         return m_index->collections[a].start < m_index->collections[b].start;
+                     });
+}
+
+ViewRange TimelineRenderer::bounds() const
+{
+    if (!m_index || m_index->firstTime == kNoTime)
+        return {0, 1000};
+    const uint64_t end = std::max(m_index->lastTime, uint64_t(1));
+    return {0, std::max(end, kMinViewDuration)};
+}
+
+int TimelineRenderer::rowHeight(Track t) const
+{
+    switch (t) {
+    case Track::Activity:
+        return kActivityHeight;
+    case Track::Capabilities:
+        return kCapHeight;
+    case Track::Gc:
+        return kGcHeight;
+    case Track::Markers:
+        return kMarkersHeight;
+    }
+    return 0;
+}
+
+QRect TimelineRenderer::plotArea(const QRect& area)
+{
+    return area.adjusted(kLabelWidth, kRulerHeight, 0, 0);
+}
+
+std::vector<TrackRow> TimelineRenderer::layout(const QRect& area,
+                                               const RenderOptions& o) const
+{
+    std::vector<TrackRow> rows;
+    int y = area.top() + kRulerHeight;
+    const int caps = m_index ? int(m_index->caps.size()) : 0;
+    for (Track t : o.tracks) {
+        const int n = t == Track::Capabilities ? caps : 1;
+        for (int i = 0; i < n; ++i) {
+            rows.push_back({t, t == Track::Capabilities ? i : -1,
+                            QRect(area.left(), y, area.width(), rowHeight(t))});
+            y += rowHeight(t);
+        }
+    }
+    return rows;
+}
+
+int TimelineRenderer::naturalHeight(const RenderOptions& o) const
+{
+    const auto rows = layout(QRect(0, 0, 100, 100), o);
+    return rows.empty() ? kRulerHeight : rows.back().rect.bottom() + 1;
+}
+
+void TimelineRenderer::paint(QPainter& p, const QRect& area, ViewRange view,
+                             const RenderOptions& o) const
+{
+    const QPalette& pal = o.palette;
+    p.save();
+    p.setClipRect(area);
+    p.fillRect(area, pal.color(QPalette::Base));
+    const QRect plot = plotArea(area);
+    const TimeMapping m(view, plot.left(), plot.width());
+    const auto rows = layout(area, o);
+
+    for (size_t i = 0; i < rows.size(); ++i) {
+        const TrackRow& row = rows[i];
+        if (row.rect.top() > area.bottom())
+            break;
+        if (i % 2)
+            p.fillRect(row.rect, pal.color(QPalette::AlternateBase));
+        const QRect label(row.rect.left() + 6, row.rect.top(), kLabelWidth - 8,
+                          row.rect.height());
+        const QRect r(plot.left(), row.rect.top(), plot.width(), row.rect.height());
+        p.setPen(pal.color(QPalette::Text));
+        QString name;
+        switch (row.track) {
+        case Track::Activity:
+            name = QObject::tr("Activity");
+            paintActivity(p, r, m);
+            break;
+        case Track::Capabilities:
+            name = QObject::tr("HEC %1").arg(row.cap);
+            paintCapability(p, r, m, row.cap, pal);
+            break;
+        case Track::Gc:
+            name = QObject::tr("GC");
+            paintGc(p, r, m);
+            break;
+        case Track::Markers:
+            name = QObject::tr("Markers");
+            paintMarkers(p, r, m, pal, plot);
+            break;
+        }
+        p.setPen(pal.color(QPalette::Text));
+        p.drawText(label, Qt::AlignVCenter | Qt::AlignLeft, name);
+    }
+    // Separator between labels and the plot.
+    p.setPen(pal.color(QPalette::Mid));
+    p.drawLine(plot.left() - 1, area.top(), plot.left() - 1, area.bottom());
+    paintRuler(p, QRect(plot.left(), area.top(), plot.width(), kRulerHeight), m,
+               pal);
+
+    p.setClipRect(plot.adjusted(0, -kRulerHeight, 0, 0));
+    if (o.selection) {
+        const QRectF s = spanRect(m, o.selection->start, o.selection->end,
+                                  area.top(), area.height());
+        QColor c = pal.color(QPalette::Highlight);
+        c.setAlpha(60);
+        p.fillRect(s, c);
+        c.setAlpha(200);
+        p.setPen(QPen(c, 1));
+        p.drawLine(s.topLeft(), s.bottomLeft());
+        p.drawLine(s.topRight(), s.bottomRight());
+    }
+    if (o.highlight) {
+        const double x = m.toPixel(*o.highlight);
+        p.setPen(QPen(QColor(0xe7, 0x4c, 0x3c), 2));
+        p.drawLine(QPointF(x, area.top()), QPointF(x, area.bottom()));
+    }
+    if (o.cursor) {
+        const double x = m.toPixel(*o.cursor);
+        p.setPen(QPen(pal.color(QPalette::Text), 1, Qt::DashLine));
+        p.drawLine(QPointF(x, area.top()), QPointF(x, area.bottom()));
+    }
+    p.restore();
+}
+
+void TimelineRenderer::paintRuler(QPainter& p, const QRect& r,
+                                  const TimeMapping& m,
+                                  const QPalette& pal) const
+{
+    p.fillRect(r, pal.color(QPalette::Window));
+    const QFontMetrics fm(p.font());
+    const double spacing = fm.horizontalAdvance(QStringLiteral("000.000 ms")) + 16;
+    const Ticks ticks = rulerTicks(m.range(), r.width(), spacing);
+    p.setPen(pal.color(QPalette::WindowText));
+    for (uint64_t t : ticks.times) {
+        const double x = m.toPixel(t);
+        p.drawLine(QPointF(x, r.bottom() - 6), QPointF(x, r.bottom()));
+        p.drawText(QRectF(x + 3, r.top(), spacing, r.height() - 4),
+                   Qt::AlignLeft | Qt::AlignVCenter, qs(formatTime(t, ticks.step)));
+    }
+    // Minor ticks: five per step when there is room.
+    if (ticks.step >= 5 && m.toPixel(ticks.step / 5) - m.toPixel(0) >= 6)
+        for (uint64_t t : ticks.times)
+            for (int k = 1; k < 5; ++k) {
+                const double x = m.toPixel(t + ticks.step / 5 * k);
+                p.drawLine(QPointF(x, r.bottom() - 3), QPointF(x, r.bottom()));
+            }
+    p.setPen(pal.color(QPalette::Mid));
+    p.drawLine(r.bottomLeft(), r.bottomRight());
 }
 
 // Share of capabilities running a thread, and in GC, per pixel column:
 // exact totals from the timelines' prefix sums, stacked (running below).
-void TimelineRenderer::paintActivity(QPainter &p, const QRect &r,
-                                     const TimeMapping &m) const {
-  if (!m_index || m_index->caps.empty())
-    return;
-  const int w = r.width();
-  const double caps = double(std::max<size_t>(1, m_index->caps.size()));
-  const double h = r.height() - 4, base = r.bottom() - 1;
-  // One bar per run of columns with the same heights (rounded to pixels):
-  // at most two rectangles per pixel, however busy the log.
-  const ViewRange v = m.range();
-  const uint64_t end = m_index->lastTime;
-  int runStart = 0, runH = -1, gcH = -1;
-  auto flush = [&](int x) {
-    if (x > runStart && runH > 0)
-      p.fillRect(QRectF(r.left() + runStart, base - runH, x - runStart, runH),
-                 spanColor(SpanKind::Running));
-    if (x > runStart && gcH > 0)
-      p.fillRect(
-          QRectF(r.left() + runStart, base - runH - gcH, x - runStart, gcH),
-          spanColor(SpanKind::Gc));
-  };
-  for (int x = 0; x < w; ++x) {
-    const uint64_t a = m.toTime(r.left() + x),
-                   b = std::max(a + 1, m.toTime(r.left() + x + 1));
-    double run = 0, g = 0;
-    if (a < end && a >= v.start) {
-      for (const Capability &cap : m_index->caps) {
-        if (cap.timeline.size() == 0)
-          continue;
-        const SpanTotals t = cap.timeline.totalsIn(a, b);
-        run += double(t.running());
-        g += double(t.gc());
-      }
-      run /= double(b - a) * caps;
-      g /= double(b - a) * caps;
+void TimelineRenderer::paintActivity(QPainter& p, const QRect& r,
+                                     const TimeMapping& m) const
+{
+    if (!m_index || m_index->caps.empty())
+        return;
+    const int w = r.width();
+    const double caps = double(std::max<size_t>(1, m_index->caps.size()));
+    const double h = r.height() - 4, base = r.bottom() - 1;
+    // One bar per run of columns with the same heights (rounded to pixels):
+    // at most two rectangles per pixel, however busy the log.
+    const ViewRange v = m.range();
+    const uint64_t end = m_index->lastTime;
+    int runStart = 0, runH = -1, gcH = -1;
+    auto flush = [&](int x) {
+        if (x > runStart && runH > 0)
+            p.fillRect(QRectF(r.left() + runStart, base - runH, x - runStart, runH),
+                       spanColor(SpanKind::Running));
+        if (x > runStart && gcH > 0)
+            p.fillRect(
+                QRectF(r.left() + runStart, base - runH - gcH, x - runStart, gcH),
+                spanColor(SpanKind::Gc));
+    };
+    for (int x = 0; x < w; ++x) {
+        const uint64_t a = m.toTime(r.left() + x),
+                       b = std::max(a + 1, m.toTime(r.left() + x + 1));
+        double run = 0, g = 0;
+        if (a < end && a >= v.start) {
+            for (const Capability& cap : m_index->caps) {
+                if (cap.timeline.size() == 0)
+                    continue;
+                const SpanTotals t = cap.timeline.totalsIn(a, b);
+                run += double(t.running());
+                g += double(t.gc());
+            }
+            run /= double(b - a) * caps;
+            g /= double(b - a) * caps;
+        }
+        const int rh = int(std::lround(h * std::min(1.0, run)));
+        const int gh = int(std::lround(h * std::min(1.0, run + g))) - rh;
+        if (rh != runH || gh != gcH) {
+            flush(x);
+            runStart = x;
+            runH = rh;
+            gcH = gh;
+        }
     }
-    const int rh = int(std::lround(h * std::min(1.0, run)));
-    const int gh = int(std::lround(h * std::min(1.0, run + g))) - rh;
-    if (rh != runH || gh != gcH) {
-      flush(x);
-      runStart = x;
-      runH = rh;
-      gcH = gh;
-    }
-  }
-  flush(w);
+    flush(w);
 }
 
-void TimelineRenderer::paintCapability(QPainter &p, const QRect &r,
-                                       const TimeMapping &m, int cap,
-                                       const QPalette &pal) const {
-  if (!m_index || cap < 0 || size_t(cap) >= m_index->caps.size())
-    return;
-  const CapTimeline &tl = m_index->caps[size_t(cap)].timeline;
-  std::vector<LodItem> items;
-  const ViewRange v = m.range();
-  tl.lod(v.start, v.end, uint32_t(std::max(1, r.width())), items);
-  const double runTop = r.top() + 3, runH = 17, gcTop = r.top() + 21, gcH = 7;
-  const QFontMetrics fm(p.font());
-  const int digitW = fm.horizontalAdvance(QLatin1Char('0'));
-  QFont small = p.font();
-  for (const LodItem &it : items) {
-    if (!it.aggregate) {
-      if (it.kind == SpanKind::Running) {
-        const QRectF rect = spanRect(m, it.start, it.end, runTop, runH);
-        p.fillRect(rect, threadColor(it.thread));
-        const QString id = QString::number(it.thread);
-        if (rect.width() > digitW * id.size() + 6) {
-          p.setPen(Qt::black);
-          p.setFont(small);
-          p.drawText(rect, Qt::AlignCenter, id);
+void TimelineRenderer::paintCapability(QPainter& p, const QRect& r,
+                                       const TimeMapping& m, int cap,
+                                       const QPalette& pal) const
+{
+    if (!m_index || cap < 0 || size_t(cap) >= m_index->caps.size())
+        return;
+    const CapTimeline& tl = m_index->caps[size_t(cap)].timeline;
+    std::vector<LodItem> items;
+    const ViewRange v = m.range();
+    tl.lod(v.start, v.end, uint32_t(std::max(1, r.width())), items);
+    const double runTop = r.top() + 3, runH = 17, gcTop = r.top() + 21, gcH = 7;
+    const QFontMetrics fm(p.font());
+    const int digitW = fm.horizontalAdvance(QLatin1Char('0'));
+    QFont small = p.font();
+    for (const LodItem& it : items) {
+        if (!it.aggregate) {
+            if (it.kind == SpanKind::Running) {
+                const QRectF rect = spanRect(m, it.start, it.end, runTop, runH);
+                p.fillRect(rect, threadColor(it.thread));
+                const QString id = QString::number(it.thread);
+                if (rect.width() > digitW * id.size() + 6) {
+                    p.setPen(Qt::black);
+                    p.setFont(small);
+                    p.drawText(rect, Qt::AlignCenter, id);
+                }
+            } else {
+                p.fillRect(spanRect(m, it.start, it.end, gcTop, gcH),
+                           spanColor(it.kind));
+            }
+            continue;
         }
-      } else {
-        p.fillRect(spanRect(m, it.start, it.end, gcTop, gcH),
-                   spanColor(it.kind));
-      }
-      continue;
+        // Several spans inside one pixel: how much of it was running, and
+        // how much GC, as the height of the mark.
+        const double len = double(std::max<uint64_t>(1, it.end - it.start));
+        const double run = std::min(1.0, double(it.totals.running()) / len);
+        const double g = std::min(1.0, double(it.totals.gc()) / len);
+        const QRectF px = spanRect(m, it.start, it.end, runTop, runH);
+        if (run > 0) {
+            const double hh = std::max(2.0, runH * run);
+            p.fillRect(QRectF(px.left(), runTop + runH - hh, px.width(), hh),
+                       spanColor(SpanKind::Running));
+        }
+        if (g > 0) {
+            SpanKind k = SpanKind::Gc;
+            uint64_t best = 0;
+            for (size_t i = 1; i < kSpanKinds; ++i)
+                if (it.totals.time[i] > best)
+                    best = it.totals.time[i], k = SpanKind(i);
+            const double hh = std::max(2.0, gcH * g);
+            p.fillRect(QRectF(px.left(), gcTop + gcH - hh, px.width(), hh),
+                       spanColor(k));
+        }
     }
-    // Several spans inside one pixel: how much of it was running, and
-    // how much GC, as the height of the mark.
-    const double len = double(std::max<uint64_t>(1, it.end - it.start));
-    const double run = std::min(1.0, double(it.totals.running()) / len);
-    const double g = std::min(1.0, double(it.totals.gc()) / len);
-    const QRectF px = spanRect(m, it.start, it.end, runTop, runH);
-    if (run > 0) {
-      const double hh = std::max(2.0, runH * run);
-      p.fillRect(QRectF(px.left(), runTop + runH - hh, px.width(), hh),
-                 spanColor(SpanKind::Running));
-    }
-    if (g > 0) {
-      SpanKind k = SpanKind::Gc;
-      uint64_t best = 0;
-      for (size_t i = 1; i < kSpanKinds; ++i)
-        if (it.totals.time[i] > best)
-          best = it.totals.time[i], k = SpanKind(i);
-      const double hh = std::max(2.0, gcH * g);
-      p.fillRect(QRectF(px.left(), gcTop + gcH - hh, px.width(), hh),
-                 spanColor(k));
-    }
-  }
-  p.setPen(pal.color(QPalette::Midlight));
-  p.drawLine(r.left(), r.bottom(), r.right(), r.bottom());
+    p.setPen(pal.color(QPalette::Midlight));
+    p.drawLine(r.left(), r.bottom(), r.right(), r.bottom());
 }
 
 // Each collection as a bar over its pause: height by generation, colour by
 // whether it was parallel. Collections in the same pixel are merged (the
 // oldest generation wins) so there are never more bars than pixels.
-void TimelineRenderer::paintGc(QPainter &p, const QRect &r,
-                               const TimeMapping &m) const {
-  if (!m_index)
-    return;
-  const auto &cs = m_index->collections;
-  const ViewRange v = m.range();
-  auto it =
-      std::partition_point(m_collectionOrder.begin(), m_collectionOrder.end(),
-                           [&](uint32_t i) { return cs[i].end < v.start; });
-  // Collections sorted by start may still have an earlier one reaching
-  // into the view; a few steps back cover the overlap of nested ones.
-  for (int back = 0; back < 4 && it != m_collectionOrder.begin(); ++back)
-    --it;
-  int lastPx = INT32_MIN;
-  int lastGen = -1;
-  for (; it != m_collectionOrder.end(); ++it) {
-    const Collection &c = cs[*it];
-    if (c.start > v.end)
-      break;
-    if (c.end < v.start)
-      continue;
-    const uint64_t a = c.leaderEnd > c.leaderStart ? c.leaderStart : c.start;
-    const uint64_t b = c.leaderEnd > c.leaderStart ? c.leaderEnd : c.end;
-    const QRectF full = spanRect(m, a, std::max(b, a + 1), r.top(), r.height());
-    const int px = int(std::floor(full.left()));
-    const int gen = std::max(0, c.generation);
-    if (full.width() <= 1.0 && px == lastPx && gen <= lastGen)
-      continue;
-    lastPx = px;
-    lastGen = gen;
-    const double h = gen == 0 ? r.height() * 0.45 : r.height() - 6.0;
-    const QRectF bar(full.left(), r.bottom() - 2 - h, full.width(), h);
-    p.fillRect(bar, c.parallel() ? QColor(0xe6, 0x7e, 0x22)
-                                 : QColor(0xa0, 0x40, 0x00));
-    // Parallel balance: the copied share of the busiest GC thread, as a
-    // darker band at the bottom when the bar is wide enough to read.
-    if (c.parallel() && c.parTotCopied > 0 && bar.width() >= 4) {
-      const double share = double(c.parMaxCopied) / double(c.parTotCopied);
-      p.fillRect(QRectF(bar.left(), bar.bottom() - 3, bar.width() * share, 3),
-                 QColor(0x6e, 0x2c, 0x00));
-    }
-  }
-}
-
-void TimelineRenderer::paintMarkers(QPainter &p, const QRect &r,
-                                    const TimeMapping &m, const QPalette &pal,
-                                    const QRect &all) const {
-  if (!m_index)
-    return;
-  const auto &ms = m_index->messages;
-  const ViewRange v = m.range();
-  auto it =
-      std::partition_point(m_messageOrder.begin(), m_messageOrder.end(),
-                           [&](uint32_t i) { return ms[i].time < v.start; });
-  const QFontMetrics fm(p.font());
-  double labelEnd = -1e9; // labels never overlap
-  int lastPx = INT32_MIN;
-  QColor markerLine(0x8e, 0x44, 0xad);
-  markerLine.setAlpha(150);
-  for (; it != m_messageOrder.end(); ++it) {
-    const Message &msg = ms[*it];
-    if (msg.time > v.end)
-      break;
-    const double x = m.toPixel(msg.time);
-    const int px = int(x);
-    if (msg.kind == Message::Marker) {
-      if (px != lastPx) {
-        p.setPen(QPen(markerLine, 1));
-        p.drawLine(QPointF(x, all.top()), QPointF(x, all.bottom()));
-      }
-      if (x > labelEnd) {
-        const QString text = fm.elidedText(
-            qs(std::string(m_index->textOf(msg.text))), Qt::ElideRight, 160);
-        p.setPen(pal.color(QPalette::Text));
-        p.drawText(QPointF(x + 3, r.top() + fm.ascent() + 3), text);
-        labelEnd = x + 3 + fm.horizontalAdvance(text) + 6;
-      }
-    } else if (px != lastPx) {
-      p.setPen(QPen(QColor(0x29, 0x80, 0xb9), 1));
-      p.drawLine(QPointF(x, r.bottom() - 7), QPointF(x, r.bottom()));
-    }
-    lastPx = px;
-  }
-}
-
-QString TimelineRenderer::describeAt(QPoint pos, const QRect &area,
-                                     ViewRange view,
-                                     const RenderOptions &o) const {
-  if (!m_index)
-    return {};
-  const QRect plot = plotArea(area);
-  if (!plot.contains(pos))
-    return {};
-  const TimeMapping m(view, plot.left(), plot.width());
-  const uint64_t t = m.toTime(pos.x());
-  const uint64_t slack = uint64_t(std::ceil(m.nsPerPixel() * 3));
-  for (const TrackRow &row : layout(area, o)) {
-    if (!row.rect.contains(pos))
-      continue;
-    switch (row.track) {
-    case Track::Activity: {
-      const uint64_t a = m.toTime(pos.x() - 2),
-                     b = std::max(a + 1, m.toTime(pos.x() + 3));
-      SpanTotals sum;
-      for (const Capability &c : m_index->caps)
-        sum += c.timeline.totalsIn(a, b);
-      const double d =
-          double(b - a) * double(std::max<size_t>(1, m_index->caps.size()));
-      return QObject::tr("At %1: %2 % running, %3 % GC")
-          .arg(qs(formatDuration(t)))
-          .arg(100.0 * double(sum.running()) / d, 0, 'f', 1)
-          .arg(100.0 * double(sum.gc()) / d, 0, 'f', 1);
-    }
-    case Track::Capabilities: {
-      const CapTimeline &tl = m_index->caps[size_t(row.cap)].timeline;
-      const bool gcLane = pos.y() >= row.rect.top() + 20;
-      size_t i = tl.firstEndingAfter(t > slack ? t - slack : 0);
-      // Nearest span of the lane under the pointer within the slack.
-      for (; i < tl.size() && tl[i].start() <= t + slack; ++i) {
-        const Span &s = tl[i];
-        if (isGc(s.kind()) != gcLane)
-          continue;
-        const QString when = QObject::tr("start %1, duration %2")
-                                 .arg(qs(formatDuration(s.start())),
-                                      qs(formatDuration(s.length())));
-        if (!isGc(s.kind())) {
-          const ThreadInfo *th = m_index->thread(s.thread());
-          QString name = QObject::tr("Thread %1").arg(s.thread());
-          if (th && !th->label.empty())
-            name += QStringLiteral(" “%1”").arg(qs(th->label));
-          return QObject::tr("HEC %1: %2 running\n%3\nstopped: %4")
-              .arg(row.cap)
-              .arg(name, when, stopReasonText(s.stop()));
+void TimelineRenderer::paintGc(QPainter& p, const QRect& r,
+                               const TimeMapping& m) const
+{
+    if (!m_index)
+        return;
+    const auto& cs = m_index->collections;
+    const ViewRange v = m.range();
+    auto it = std::partition_point(m_collectionOrder.begin(), m_collectionOrder.end(),
+                                   [&](uint32_t i) { return cs[i].end < v.start; });
+    // Collections sorted by start may still have an earlier one reaching
+    // into the view; a few steps back cover the overlap of nested ones.
+    for (int back = 0; back < 4 && it != m_collectionOrder.begin(); ++back)
+        --it;
+    int lastPx = INT32_MIN;
+    int lastGen = -1;
+    for (; it != m_collectionOrder.end(); ++it) {
+        const Collection& c = cs[*it];
+        if (c.start > v.end)
+            break;
+        if (c.end < v.start)
+            continue;
+        const uint64_t a = c.leaderEnd > c.leaderStart ? c.leaderStart : c.start;
+        const uint64_t b = c.leaderEnd > c.leaderStart ? c.leaderEnd : c.end;
+        const QRectF full = spanRect(m, a, std::max(b, a + 1), r.top(), r.height());
+        const int px = int(std::floor(full.left()));
+        const int gen = std::max(0, c.generation);
+        if (full.width() <= 1.0 && px == lastPx && gen <= lastGen)
+            continue;
+        lastPx = px;
+        lastGen = gen;
+        const double h = gen == 0 ? r.height() * 0.45 : r.height() - 6.0;
+        const QRectF bar(full.left(), r.bottom() - 2 - h, full.width(), h);
+        p.fillRect(bar, c.parallel() ? QColor(0xe6, 0x7e, 0x22) : QColor(0xa0, 0x40, 0x00));
+        // Parallel balance: the copied share of the busiest GC thread, as a
+        // darker band at the bottom when the bar is wide enough to read.
+        if (c.parallel() && c.parTotCopied > 0 && bar.width() >= 4) {
+            const double share = double(c.parMaxCopied) / double(c.parTotCopied);
+            p.fillRect(QRectF(bar.left(), bar.bottom() - 3, bar.width() * share, 3),
+                       QColor(0x6e, 0x2c, 0x00));
         }
-        static const char *const phases[] = {
-            "",         "GC",      "GC: waiting for sync", "GC: working",
-            "GC: idle", "GC: done"};
-        return QObject::tr("HEC %1: %2\n%3")
-            .arg(row.cap)
-            .arg(QString::fromLatin1(phases[size_t(s.kind())]), when);
-      }
-      return QObject::tr("HEC %1: idle at %2")
-          .arg(row.cap)
-          .arg(qs(formatDuration(t)));
     }
-    case Track::Gc:
-      for (uint32_t ci : m_collectionOrder) {
-        const Collection &c = m_index->collections[ci];
-        if (c.start > t + slack)
-          break;
-        if (c.end + slack < t)
-          continue;
-        QString s =
-            QObject::tr("Collection: generation %1%2\nstart %3, pause %4, %5 "
-                        "capabilities")
-                .arg(c.generation)
-                .arg(c.parallel() ? QObject::tr(", parallel (%1 threads)")
-                                        .arg(c.parThreads)
-                                  : QString())
-                .arg(qs(formatDuration(c.leaderStart)),
-                     qs(formatDuration(c.pause())))
-                .arg(c.caps);
-        if (c.hasStats)
-          s += QObject::tr("\ncopied %1 bytes, slop %2 bytes")
-                   .arg(c.copied)
-                   .arg(c.slop);
-        return s;
-      }
-      return {};
-    case Track::Markers: {
-      const auto &ms = m_index->messages;
-      auto it = std::partition_point(
-          m_messageOrder.begin(), m_messageOrder.end(),
-          [&](uint32_t i) { return ms[i].time + slack < t; });
-      if (it != m_messageOrder.end() && ms[*it].time <= t + slack) {
-        const Message &msg = ms[*it];
-        static const char *const kinds[] = {"Marker", "Message", "Log message",
-                                            "Binary message"};
-        return QObject::tr("%1 at %2 (HEC %3)\n%4")
-            .arg(QString::fromLatin1(kinds[msg.kind]),
-                 qs(formatDuration(msg.time)))
-            .arg(msg.cap == UINT16_MAX ? QStringLiteral("-")
-                                       : QString::number(msg.cap))
-            .arg(qs(std::string(m_index->textOf(msg.text))).left(500));
-      }
-      return {};
+}
+
+void TimelineRenderer::paintMarkers(QPainter& p, const QRect& r,
+                                    const TimeMapping& m, const QPalette& pal,
+                                    const QRect& all) const
+{
+    if (!m_index)
+        return;
+    const auto& ms = m_index->messages;
+    const ViewRange v = m.range();
+    auto it = std::partition_point(m_messageOrder.begin(), m_messageOrder.end(),
+                                   [&](uint32_t i) { return ms[i].time < v.start; });
+    const QFontMetrics fm(p.font());
+    double labelEnd = -1e9; // labels never overlap
+    int lastPx = INT32_MIN;
+    QColor markerLine(0x8e, 0x44, 0xad);
+    markerLine.setAlpha(150);
+    for (; it != m_messageOrder.end(); ++it) {
+        const Message& msg = ms[*it];
+        if (msg.time > v.end)
+            break;
+        const double x = m.toPixel(msg.time);
+        const int px = int(x);
+        if (msg.kind == Message::Marker) {
+            if (px != lastPx) {
+                p.setPen(QPen(markerLine, 1));
+                p.drawLine(QPointF(x, all.top()), QPointF(x, all.bottom()));
+            }
+            if (x > labelEnd) {
+                const QString text = fm.elidedText(
+                    qs(std::string(m_index->textOf(msg.text))), Qt::ElideRight, 160);
+                p.setPen(pal.color(QPalette::Text));
+                p.drawText(QPointF(x + 3, r.top() + fm.ascent() + 3), text);
+                labelEnd = x + 3 + fm.horizontalAdvance(text) + 6;
+            }
+        } else if (px != lastPx) {
+            p.setPen(QPen(QColor(0x29, 0x80, 0xb9), 1));
+            p.drawLine(QPointF(x, r.bottom() - 7), QPointF(x, r.bottom()));
+        }
+        lastPx = px;
     }
+}
+
+QString TimelineRenderer::describeAt(QPoint pos, const QRect& area,
+                                     ViewRange view,
+                                     const RenderOptions& o) const
+{
+    if (!m_index)
+        return {};
+    const QRect plot = plotArea(area);
+    if (!plot.contains(pos))
+        return {};
+    const TimeMapping m(view, plot.left(), plot.width());
+    const uint64_t t = m.toTime(pos.x());
+    const uint64_t slack = uint64_t(std::ceil(m.nsPerPixel() * 3));
+    for (const TrackRow& row : layout(area, o)) {
+        if (!row.rect.contains(pos))
+            continue;
+        switch (row.track) {
+        case Track::Activity: {
+            const uint64_t a = m.toTime(pos.x() - 2),
+                           b = std::max(a + 1, m.toTime(pos.x() + 3));
+            SpanTotals sum;
+            for (const Capability& c : m_index->caps)
+                sum += c.timeline.totalsIn(a, b);
+            const double d = double(b - a) * double(std::max<size_t>(1, m_index->caps.size()));
+            return QObject::tr("At %1: %2 % running, %3 % GC")
+                .arg(qs(formatDuration(t)))
+                .arg(100.0 * double(sum.running()) / d, 0, 'f', 1)
+                .arg(100.0 * double(sum.gc()) / d, 0, 'f', 1);
+        }
+        case Track::Capabilities: {
+            const CapTimeline& tl = m_index->caps[size_t(row.cap)].timeline;
+            const bool gcLane = pos.y() >= row.rect.top() + 20;
+            size_t i = tl.firstEndingAfter(t > slack ? t - slack : 0);
+            // Nearest span of the lane under the pointer within the slack.
+            for (; i < tl.size() && tl[i].start() <= t + slack; ++i) {
+                const Span& s = tl[i];
+                if (isGc(s.kind()) != gcLane)
+                    continue;
+                const QString when = QObject::tr("start %1, duration %2")
+                                         .arg(qs(formatDuration(s.start())),
+                                              qs(formatDuration(s.length())));
+                if (!isGc(s.kind())) {
+                    const ThreadInfo* th = m_index->thread(s.thread());
+                    QString name = QObject::tr("Thread %1").arg(s.thread());
+                    if (th && !th->label.empty())
+                        name += QStringLiteral(" “%1”").arg(qs(th->label));
+                    return QObject::tr("HEC %1: %2 running\n%3\nstopped: %4")
+                        .arg(row.cap)
+                        .arg(name, when, stopReasonText(s.stop()));
+                }
+                static const char* const phases[] = {
+                    "", "GC", "GC: waiting for sync", "GC: working",
+                    "GC: idle", "GC: done"};
+                return QObject::tr("HEC %1: %2\n%3")
+                    .arg(row.cap)
+                    .arg(QString::fromLatin1(phases[size_t(s.kind())]), when);
+            }
+            return QObject::tr("HEC %1: idle at %2")
+                .arg(row.cap)
+                .arg(qs(formatDuration(t)));
+        }
+        case Track::Gc:
+            for (uint32_t ci : m_collectionOrder) {
+                const Collection& c = m_index->collections[ci];
+                if (c.start > t + slack)
+                    break;
+                if (c.end + slack < t)
+                    continue;
+                QString s = QObject::tr(
+                                "Collection: generation %1%2\nstart %3, pause %4, %5 "
+                                "capabilities")
+                                .arg(c.generation)
+                                .arg(c.parallel() ? QObject::tr(", parallel (%1 threads)")
+                                                        .arg(c.parThreads)
+                                                  : QString())
+                                .arg(qs(formatDuration(c.leaderStart)),
+                                     qs(formatDuration(c.pause())))
+                                .arg(c.caps);
+                if (c.hasStats)
+                    s += QObject::tr("\ncopied %1 bytes, slop %2 bytes")
+                             .arg(c.copied)
+                             .arg(c.slop);
+                return s;
+            }
+            return {};
+        case Track::Markers: {
+            const auto& ms = m_index->messages;
+            auto it = std::partition_point(
+                m_messageOrder.begin(), m_messageOrder.end(),
+                [&](uint32_t i) { return ms[i].time + slack < t; });
+            if (it != m_messageOrder.end() && ms[*it].time <= t + slack) {
+                const Message& msg = ms[*it];
+                static const char* const kinds[] = {"Marker", "Message", "Log message",
+                                                    "Binary message"};
+                return QObject::tr("%1 at %2 (HEC %3)\n%4")
+                    .arg(QString::fromLatin1(kinds[msg.kind]),
+                         qs(formatDuration(msg.time)))
+                    .arg(msg.cap == UINT16_MAX ? QStringLiteral("-")
+                                               : QString::number(msg.cap))
+                    .arg(qs(std::string(m_index->textOf(msg.text))).left(500));
+            }
+            return {};
+        }
+        }
     }
-  }
-  return {};
+    return {};
 }
 
 } // namespace hecscope

@@ -18,26 +18,29 @@ namespace hecscope {
 
 // The tracks of the timeline, in their default order. The ruler is always
 // drawn on top; `Capabilities` is one row per capability.
-enum class Track { Activity, Capabilities, Gc, Markers };
+enum class Track { Activity,
+                   Capabilities,
+                   Gc,
+                   Markers };
 constexpr Track kAllTracks[] = {Track::Activity, Track::Capabilities, Track::Gc,
                                 Track::Markers};
 QString trackName(Track t);
 std::optional<Track>
-trackFromName(const QString &name); // "activity", "hecs", "gc", "markers"
+trackFromName(const QString& name); // "activity", "hecs", "gc", "markers"
 
 struct RenderOptions {
-  std::vector<Track> tracks{std::begin(kAllTracks), std::end(kAllTracks)};
-  QPalette palette;
-  std::optional<ViewRange> selection;
-  std::optional<uint64_t> cursor;    // ns: the cursor line
-  std::optional<uint64_t> highlight; // ns: a search hit or selected event
+    std::vector<Track> tracks{std::begin(kAllTracks), std::end(kAllTracks)};
+    QPalette palette;
+    std::optional<ViewRange> selection;
+    std::optional<uint64_t> cursor;    // ns: the cursor line
+    std::optional<uint64_t> highlight; // ns: a search hit or selected event
 };
 
 // One row of the layout: a track, or one capability of the Capabilities track.
 struct TrackRow {
-  Track track;
-  int cap = -1;
-  QRect rect; // whole row, label column included
+    Track track;
+    int cap = -1;
+    QRect rect; // whole row, label column included
 };
 
 // Draws the timeline of an index onto any QPainter (widget, image, SVG, PDF):
@@ -46,43 +49,43 @@ struct TrackRow {
 // bounded by the width in pixels, not by the number of events.
 class TimelineRenderer {
 public:
-  static constexpr int kLabelWidth = 96;
-  static constexpr int kRulerHeight = 26;
+    static constexpr int kLabelWidth = 96;
+    static constexpr int kRulerHeight = 26;
 
-  void setIndex(std::shared_ptr<const LogIndex> index);
-  const LogIndex *index() const { return m_index.get(); }
-  // The log's time span, for fitting the view.
-  ViewRange bounds() const;
+    void setIndex(std::shared_ptr<const LogIndex> index);
+    const LogIndex* index() const { return m_index.get(); }
+    // The log's time span, for fitting the view.
+    ViewRange bounds() const;
 
-  std::vector<TrackRow> layout(const QRect &area, const RenderOptions &o) const;
-  // Height the tracks need at their natural size.
-  int naturalHeight(const RenderOptions &o) const;
-  // The time area of `area` (right of the label column).
-  static QRect plotArea(const QRect &area);
+    std::vector<TrackRow> layout(const QRect& area, const RenderOptions& o) const;
+    // Height the tracks need at their natural size.
+    int naturalHeight(const RenderOptions& o) const;
+    // The time area of `area` (right of the label column).
+    static QRect plotArea(const QRect& area);
 
-  void paint(QPainter &p, const QRect &area, ViewRange view,
-             const RenderOptions &o) const;
-  // Text for a tooltip at `pos`, empty when nothing is there.
-  QString describeAt(QPoint pos, const QRect &area, ViewRange view,
-                     const RenderOptions &o) const;
+    void paint(QPainter& p, const QRect& area, ViewRange view,
+               const RenderOptions& o) const;
+    // Text for a tooltip at `pos`, empty when nothing is there.
+    QString describeAt(QPoint pos, const QRect& area, ViewRange view,
+                       const RenderOptions& o) const;
 
-  static QColor threadColor(uint32_t thread);
-  static QColor spanColor(SpanKind kind);
+    static QColor threadColor(uint32_t thread);
+    static QColor spanColor(SpanKind kind);
 
 private:
-  int rowHeight(Track t) const;
-  void paintRuler(QPainter &p, const QRect &r, const TimeMapping &m,
-                  const QPalette &pal) const;
-  void paintActivity(QPainter &p, const QRect &r, const TimeMapping &m) const;
-  void paintCapability(QPainter &p, const QRect &r, const TimeMapping &m,
-                       int cap, const QPalette &pal) const;
-  void paintGc(QPainter &p, const QRect &r, const TimeMapping &m) const;
-  void paintMarkers(QPainter &p, const QRect &r, const TimeMapping &m,
-                    const QPalette &pal, const QRect &all) const;
-  // Messages in time order (the index keeps them in decoding order).
-  std::vector<uint32_t> m_messageOrder;
-  std::vector<uint32_t> m_collectionOrder; // by start
-  std::shared_ptr<const LogIndex> m_index;
+    int rowHeight(Track t) const;
+    void paintRuler(QPainter& p, const QRect& r, const TimeMapping& m,
+                    const QPalette& pal) const;
+    void paintActivity(QPainter& p, const QRect& r, const TimeMapping& m) const;
+    void paintCapability(QPainter& p, const QRect& r, const TimeMapping& m,
+                         int cap, const QPalette& pal) const;
+    void paintGc(QPainter& p, const QRect& r, const TimeMapping& m) const;
+    void paintMarkers(QPainter& p, const QRect& r, const TimeMapping& m,
+                      const QPalette& pal, const QRect& all) const;
+    // Messages in time order (the index keeps them in decoding order).
+    std::vector<uint32_t> m_messageOrder;
+    std::vector<uint32_t> m_collectionOrder; // by start
+    std::shared_ptr<const LogIndex> m_index;
 };
 
 QString stopReasonText(uint8_t stop);

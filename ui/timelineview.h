@@ -16,47 +16,50 @@ class ViewController;
 // pointer (Shift+wheel pans), left drag pans, Shift+drag or right drag
 // selects a range, a click places the cursor; +, -, arrows, Home, Escape.
 class TimelineView : public QWidget {
-  Q_OBJECT
+    Q_OBJECT
 public:
-  explicit TimelineView(ViewController *controller, QWidget *parent = nullptr);
+    explicit TimelineView(ViewController* controller, QWidget* parent = nullptr);
 
-  void setIndex(std::shared_ptr<const LogIndex> index);
-  const TimelineRenderer &renderer() const { return m_renderer; }
-  RenderOptions options() const;
-  void setTracks(std::vector<Track> tracks);
-  const std::vector<Track> &tracks() const { return m_tracks; }
-  void setHighlight(std::optional<uint64_t> t);
-  std::optional<uint64_t> cursor() const { return m_cursor; }
-  QSize sizeHint() const override;
+    void setIndex(std::shared_ptr<const LogIndex> index);
+    const TimelineRenderer& renderer() const { return m_renderer; }
+    RenderOptions options() const;
+    void setTracks(std::vector<Track> tracks);
+    const std::vector<Track>& tracks() const { return m_tracks; }
+    void setHighlight(std::optional<uint64_t> t);
+    std::optional<uint64_t> cursor() const { return m_cursor; }
+    QSize sizeHint() const override;
 
 signals:
-  void hoverTimeChanged(std::optional<uint64_t> t);
-  void clicked(uint64_t t);
+    void hoverTimeChanged(std::optional<uint64_t> t);
+    void clicked(uint64_t t);
 
 protected:
-  void paintEvent(QPaintEvent *) override;
-  bool event(QEvent *e) override;
-  void wheelEvent(QWheelEvent *e) override;
-  void mousePressEvent(QMouseEvent *e) override;
-  void mouseMoveEvent(QMouseEvent *e) override;
-  void mouseReleaseEvent(QMouseEvent *e) override;
-  void mouseDoubleClickEvent(QMouseEvent *e) override;
-  void keyPressEvent(QKeyEvent *e) override;
-  void leaveEvent(QEvent *) override;
+    void paintEvent(QPaintEvent*) override;
+    bool event(QEvent* e) override;
+    void wheelEvent(QWheelEvent* e) override;
+    void mousePressEvent(QMouseEvent* e) override;
+    void mouseMoveEvent(QMouseEvent* e) override;
+    void mouseReleaseEvent(QMouseEvent* e) override;
+    void mouseDoubleClickEvent(QMouseEvent* e) override;
+    void keyPressEvent(QKeyEvent* e) override;
+    void leaveEvent(QEvent*) override;
 
 private:
-  TimeMapping mapping() const;
-  void updateHeight();
+    TimeMapping mapping() const;
+    void updateHeight();
 
-  ViewController *m_controller;
-  TimelineRenderer m_renderer;
-  std::vector<Track> m_tracks{std::begin(kAllTracks), std::end(kAllTracks)};
-  std::optional<uint64_t> m_cursor, m_highlight;
-  enum class Drag { None, Pan, Select } m_drag = Drag::None;
-  QPoint m_pressPos;
-  ViewRange m_pressRange;
-  uint64_t m_pressTime = 0;
-  bool m_moved = false;
+    ViewController* m_controller;
+    TimelineRenderer m_renderer;
+    std::vector<Track> m_tracks{std::begin(kAllTracks), std::end(kAllTracks)};
+    std::optional<uint64_t> m_cursor, m_highlight;
+    enum class Drag { None,
+                      Pan,
+                      Select } m_drag
+        = Drag::None;
+    QPoint m_pressPos;
+    ViewRange m_pressRange;
+    uint64_t m_pressTime = 0;
+    bool m_moved = false;
 };
 
 } // namespace hecscope
