@@ -205,10 +205,15 @@ double uiMaxStallMs(const std::string& path)
     window.show();
     QEventLoop loop;
     bool done = false;
-    QObject::connect(&window, &MainWindow::loadFinished, &loop, [&] {
+    auto finish = [&] {
         done = true;
         // Let the repaints that follow the last result run before stopping.
         QTimer::singleShot(300, &loop, &QEventLoop::quit);
+    };
+    QObject::connect(&window, &MainWindow::statisticsShown, &loop, finish);
+    QObject::connect(&window, &MainWindow::loadFinished, &loop, [&] {
+        if (!window.index())
+            finish(); // could not be opened: no statistics will come
     });
     QElapsedTimer clock;
     qint64 last = 0, worst = 0;

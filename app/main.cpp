@@ -26,7 +26,9 @@ int main(int argc, char** argv)
                     qputenv("QT_QPA_PLATFORM", "offscreen");
                 int qtArgc = 1;
                 QApplication app(qtArgc, argv);
-                QApplication::setApplicationName(QStringLiteral("Hecscope"));
+                // The bench opens a window: keep it away from the user's
+                // recent files and window layout.
+                QApplication::setApplicationName(QString::fromLatin1(first[0] == 'b' ? "Hecscope bench" : "Hecscope"));
                 QApplication::setOrganizationName(QStringLiteral("Hecscope"));
                 return first[0] == 'b' ? hecscope::cli::bench(argc - 2, argv + 2)
                                        : hecscope::cli::exportImage(argc - 2, argv + 2);

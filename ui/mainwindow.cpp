@@ -378,6 +378,7 @@ void MainWindow::showStatistics(const RangeStats& stats)
 {
     m_wholeStats = stats;
     showSelectionStatistics();
+    emit statisticsShown();
 }
 
 QString MainWindow::statisticsText() const

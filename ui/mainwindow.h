@@ -39,7 +39,8 @@ public:
     QString statisticsText() const;
 
 signals:
-    void loadFinished();
+    void loadFinished();      // the index is shown (or the file could not be opened)
+    void statisticsShown();   // whole-run statistics are in the Statistics pane
 
 protected:
     void closeEvent(QCloseEvent* e) override;

@@ -1,0 +1,400 @@
+// The timeline: the time↔pixel mapping and zoom arithmetic, the view
+// controller's history, the window on real testdata logs (open, wheel zoom
+// anchored at the pointer, keyboard, range selection → range statistics,
+// tooltips), and export to PNG, SVG and PDF from the window's renderer and
+// from `hecscope export`.
+#include "testsupport.h"
+
+#include "core/info.h"
+#include "core/stats.h"
+#include "ui/imageexport.h"
+#include "ui/mainwindow.h"
+#include "ui/timelineview.h"
+#include "ui/viewcontroller.h"
+
+#include <QApplication>
+#include <QFile>
+#include <QImage>
+#include <QProcess>
+#include <QSet>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QWheelEvent>
+
+#include <cmath>
+
+using namespace hecscope;
+
+class TestTimeline : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void mappingRoundTrips();
+    void zoomKeepsAnchor();
+    void fitAndPanStayInBounds();
+    void rulerTicks125();
+    void formatsTimes();
+    void controllerHistory();
+    void windowOpensAtWholeLog();
+    void wheelZoomsAroundPointer();
+    void keyboardAndHistory();
+    void selectionGivesRangeStatistics();
+    void tooltipNamesThread();
+    void exportFormats_data();
+    void exportFormats();
+    void exportCommand();
+    void exportCommandErrors();
+
+private:
+    // Opens `log` in `w` and waits for the index and the statistics.
+    static bool openAndWait(MainWindow& w, const QString& log);
+    QString m_log = QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/sparks-N4.eventlog");
+};
+
+void TestTimeline::initTestCase()
+{
+    QCoreApplication::setOrganizationName(QStringLiteral("HecscopeTest"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_timeline"));
+    QSettings().clear();
+}
+
+void TestTimeline::mappingRoundTrips()
+{
+    const uint64_t starts[] = {0, 12345, 1'000'000'007, uint64_t(1) << 47};
+    const uint64_t lengths[] = {100, 1000, 999'983, 5'000'000'000ULL, uint64_t(1) << 40};
+    for (uint64_t s : starts)
+        for (uint64_t len : lengths) {
+            const TimeMapping m({s, s + len}, 96, 1504);
+            QCOMPARE(m.toPixel(s), 96.0);
+            QVERIFY(std::abs(m.toPixel(s + len) - 1600.0) < 1e-6 * 1600);
+            const double slack = std::max(0.5, m.nsPerPixel());
+            for (int k = 0; k <= 16; ++k) {
+                const uint64_t t = s + len / 16 * uint64_t(k);
+                const double back = double(m.toTime(m.toPixel(t)));
+                QVERIFY2(std::abs(back - double(t)) <= slack,
+                         qPrintable(QStringLiteral("t=%1 back=%2").arg(t).arg(back)));
+            }
+        }
+    // Far left of the plot clamps at 0 rather than wrapping.
+    const TimeMapping m({10, 1010}, 0, 100);
+    QCOMPARE(m.toTime(-1e9), uint64_t(0));
+}
+
+void TestTimeline::zoomKeepsAnchor()
+{
+    const ViewRange bounds{0, 10'000'000'000ULL};
+    ViewRange r = bounds;
+    const uint64_t anchor = 3'333'333'333ULL;
+    const double px = TimeMapping(r, 0, 1000).toPixel(anchor);
+    for (int i = 0; i < 70; ++i) {
+        r = zoomAround(r, anchor, 0.7, bounds);
+        QVERIFY(r.start >= bounds.start && r.end <= bounds.end);
+        QVERIFY(r.duration() >= kMinViewDuration);
+        // Within a pixel, or the width of a nanosecond when that is wider
+        // (range ends are whole nanoseconds).
+        const TimeMapping now(r, 0, 1000);
+        if (r.duration() > kMinViewDuration)
+            QVERIFY2(std::abs(now.toPixel(anchor) - px) <= std::max(1.0, 1.0 / now.nsPerPixel()),
+                     qPrintable(QStringLiteral("step %1").arg(i)));
+    }
+    QCOMPARE(r.duration(), kMinViewDuration); // stops at the minimum
+    // Zooming out from a narrow view near the end stays inside the log.
+    r = zoomAround({bounds.end - 1000, bounds.end}, bounds.end - 10, 1e8, bounds);
+    QCOMPARE(r, bounds);
+}
+
+void TestTimeline::fitAndPanStayInBounds()
+{
+    const ViewRange bounds{0, 1'000'000};
+    QCOMPARE(fitInto({900'000, 1'200'000}, bounds), (ViewRange{700'000, 1'000'000}));
+    QCOMPARE(fitInto({0, 5'000'000}, bounds), bounds);
+    QCOMPARE(fitInto({500, 510}, bounds).duration(), kMinViewDuration);
+    QCOMPARE(panBy({0, 1000}, -5000, bounds), (ViewRange{0, 1000}));
+    QCOMPARE(panBy({0, 1000}, 2500, bounds), (ViewRange{2500, 3500}));
+    QCOMPARE(panBy({998'000, 999'000}, 1e12, bounds), (ViewRange{999'000, 1'000'000}));
+}
+
+void TestTimeline::rulerTicks125()
+{
+    for (uint64_t len : {1000ULL, 73'000ULL, 1'000'000ULL, 4'321'000'000ULL, 90'000'000'000ULL}) {
+        const Ticks t = rulerTicks({17, 17 + len}, 1500, 90);
+        uint64_t mantissa = t.step;
+        while (mantissa % 10 == 0)
+            mantissa /= 10;
+        QVERIFY2(mantissa == 1 || mantissa == 2 || mantissa == 5, qPrintable(QString::number(t.step)));
+        QVERIFY(double(t.step) * 1500 / double(len) >= 90);      // labels at least 90 px apart
+        QVERIFY(double(t.step) / 2.5 * 1500 / double(len) < 90); // and not needlessly sparse
+        QVERIFY(!t.times.empty());
+        for (uint64_t x : t.times)
+            QVERIFY(x % t.step == 0 && x >= 17 && x <= 17 + len);
+    }
+}
+
+void TestTimeline::formatsTimes()
+{
+    QCOMPARE(formatTime(0, 1000), std::string("0"));
+    QCOMPARE(formatTime(1'400'000'000, 200'000'000), std::string("1.4 s"));
+    QCOMPARE(formatTime(1'400'000'000, 1'000'000'000), std::string("1 s"));
+    QCOMPARE(formatTime(25'000'000, 5'000'000), std::string("25 ms"));
+    QCOMPARE(formatTime(12'500, 500), std::string("12.5 µs"));
+    QCOMPARE(formatTime(40, 10), std::string("40 ns"));
+    QCOMPARE(formatDuration(830), std::string("830 ns"));
+    QCOMPARE(formatDuration(12'400), std::string("12.4 µs"));
+    QCOMPARE(formatDuration(1'530'000'000), std::string("1.530 s"));
+}
+
+void TestTimeline::controllerHistory()
+{
+    ViewController c;
+    QSignalSpy views(&c, &ViewController::viewChanged);
+    c.setBounds({0, 1'000'000});
+    c.setRange({1000, 2000});
+    c.zoom(0.5, 1500, true);
+    QCOMPARE(c.range(), (ViewRange{1250, 1750}));
+    QVERIFY(c.canGoBack());
+    c.back();
+    QCOMPARE(c.range(), (ViewRange{1000, 2000}));
+    c.back();
+    QCOMPARE(c.range(), (ViewRange{0, 1'000'000}));
+    QVERIFY(!c.canGoBack());
+    c.forward();
+    QCOMPARE(c.range(), (ViewRange{1000, 2000}));
+    // A new move drops the forward history.
+    c.pan(500);
+    c.setRange({5000, 9000});
+    QVERIFY(!c.canGoForward());
+    // Selections are clipped to the log; empty ones are none.
+    c.setSelection(ViewRange{900'000, 2'000'000});
+    QCOMPARE(*c.selection(), (ViewRange{900'000, 1'000'000}));
+    c.zoomToSelection();
+    QCOMPARE(c.range(), (ViewRange{900'000, 1'000'000}));
+    c.setSelection(ViewRange{2'000'000, 3'000'000});
+    QVERIFY(!c.selection());
+    QVERIFY(views.count() >= 7);
+}
+
+bool TestTimeline::openAndWait(MainWindow& w, const QString& log)
+{
+    QSignalSpy stats(&w, &MainWindow::statisticsShown);
+    w.openFile(log);
+    return stats.wait(20000) && w.index();
+}
+
+void TestTimeline::windowOpensAtWholeLog()
+{
+    MainWindow w;
+    w.resize(1400, 800);
+    w.show();
+    QVERIFY(openAndWait(w, m_log));
+    const auto index = w.index();
+    QCOMPARE(w.controller()->range(), (ViewRange{0, index->lastTime}));
+    QVERIFY(w.statisticsText().startsWith(QStringLiteral("Whole run")));
+    // One row per capability (4 in this log) below activity.
+    const auto rows = w.timeline()->renderer().layout(w.timeline()->rect(), w.timeline()->options());
+    QCOMPARE(int(std::count_if(rows.begin(), rows.end(), [](const TrackRow& r) { return r.track == Track::Capabilities; })),
+             int(index->caps.size()));
+    QCOMPARE(index->caps.size(), size_t(4));
+    // The painted canvas is not blank: the HEC rows have thread colours.
+    const QImage shot = w.timeline()->grab().toImage();
+    QSet<QRgb> colours;
+    for (const TrackRow& r : rows)
+        if (r.track == Track::Capabilities)
+            for (int x = TimelineRenderer::kLabelWidth; x < shot.width(); x += 3)
+                colours.insert(shot.pixel(x, r.rect.top() + 10));
+    QVERIFY2(colours.size() >= 5, qPrintable(QString::number(colours.size())));
+}
+
+void TestTimeline::wheelZoomsAroundPointer()
+{
+    MainWindow w;
+    w.resize(1400, 800);
+    w.show();
+    QVERIFY(openAndWait(w, m_log));
+    TimelineView* view = w.timeline();
+    const QRect plot = TimelineRenderer::plotArea(view->rect());
+    const QPointF at(plot.left() + plot.width() * 0.3, 80);
+    const ViewRange before = w.controller()->range();
+    const uint64_t anchor = TimeMapping(before, plot.left(), plot.width()).toTime(at.x());
+    QWheelEvent wheel(at, view->mapToGlobal(at), QPoint(), QPoint(0, 360), Qt::NoButton, Qt::NoModifier,
+                      Qt::NoScrollPhase, false);
+    QApplication::sendEvent(view, &wheel);
+    const ViewRange after = w.controller()->range();
+    QVERIFY(after.duration() < before.duration() / 1.5);
+    const double px = TimeMapping(after, plot.left(), plot.width()).toPixel(anchor);
+    QVERIFY2(std::abs(px - at.x()) <= 1.0, qPrintable(QString::number(px - at.x())));
+}
+
+void TestTimeline::keyboardAndHistory()
+{
+    MainWindow w;
+    w.resize(1400, 800);
+    w.show();
+    QVERIFY(openAndWait(w, m_log));
+    TimelineView* view = w.timeline();
+    const ViewRange whole = w.controller()->range();
+    QTest::keyClick(view, Qt::Key_Plus);
+    QCOMPARE(w.controller()->range().duration(), whole.duration() / 2);
+    QTest::keyClick(view, Qt::Key_Right);
+    QVERIFY(w.controller()->range().start > whole.start);
+    QTest::keyClick(view, Qt::Key_Home);
+    QCOMPARE(w.controller()->range(), whole);
+    w.controller()->back();
+    QVERIFY(w.controller()->range().duration() < whole.duration());
+}
+
+void TestTimeline::selectionGivesRangeStatistics()
+{
+    MainWindow w;
+    w.resize(1400, 800);
+    w.show();
+    QVERIFY(openAndWait(w, m_log));
+    TimelineView* view = w.timeline();
+    const QRect plot = TimelineRenderer::plotArea(view->rect());
+    const int y = plot.top() + 60;
+    const QPoint from(plot.left() + plot.width() / 4, y), to(plot.left() + plot.width() / 2, y);
+    QTest::mousePress(view, Qt::LeftButton, Qt::ShiftModifier, from);
+    QTest::mouseMove(view, from + QPoint(20, 0));
+    QTest::mouseMove(view, to);
+    QTest::mouseRelease(view, Qt::LeftButton, Qt::ShiftModifier, to);
+    const auto sel = w.controller()->selection();
+    QVERIFY(sel);
+    const TimeMapping m(w.controller()->range(), plot.left(), plot.width());
+    QCOMPARE(sel->start, m.toTime(from.x()));
+    QCOMPARE(sel->end, m.toTime(to.x()));
+    // The pane shows the statistics of exactly that range.
+    const QString text = w.statisticsText();
+    QVERIFY(text.startsWith(QStringLiteral("Selection")));
+    const RangeStats stats = computeStats(*w.index(), sel->start, sel->end);
+    const QString expected = QString::fromStdString(infoText(*w.index(), stats, m_log.toStdString()));
+    QVERIFY(text.endsWith(expected));
+    // Escape clears it and the whole run is back.
+    QTest::keyClick(view, Qt::Key_Escape);
+    QVERIFY(!w.controller()->selection());
+    QVERIFY(w.statisticsText().startsWith(QStringLiteral("Whole run")));
+}
+
+void TestTimeline::tooltipNamesThread()
+{
+    TimelineRenderer r;
+    std::shared_ptr<const LogIndex> index;
+    {
+        MainWindow w;
+        QVERIFY(openAndWait(w, m_log));
+        index = w.index();
+    }
+    r.setIndex(index);
+    const CapTimeline& tl = index->caps[0].timeline;
+    size_t i = 0;
+    while (i < tl.size() && (tl[i].kind() != SpanKind::Running || tl[i].length() < 1000))
+        ++i;
+    QVERIFY(i < tl.size());
+    const Span s = tl[i];
+    // A view of that span alone, so it fills the plot.
+    const ViewRange view{s.start(), s.end()};
+    const QRect area(0, 0, 1200, 400);
+    RenderOptions o;
+    const auto rows = r.layout(area, o);
+    const auto hec0 = std::find_if(rows.begin(), rows.end(), [](const TrackRow& row) { return row.cap == 0; });
+    QVERIFY(hec0 != rows.end());
+    const QString text = r.describeAt(QPoint(600, hec0->rect.top() + 8), area, view, o);
+    QVERIFY2(text.contains(QStringLiteral("Thread %1").arg(s.thread())), qPrintable(text));
+    QVERIFY2(text.contains(stopReasonText(s.stop())), qPrintable(text));
+    // The ruler and the label column describe nothing.
+    QVERIFY(r.describeAt(QPoint(10, hec0->rect.top() + 8), area, view, o).isEmpty());
+}
+
+void TestTimeline::exportFormats_data()
+{
+    QTest::addColumn<QString>("suffix");
+    QTest::newRow("png") << QStringLiteral("png");
+    QTest::newRow("svg") << QStringLiteral("svg");
+    QTest::newRow("pdf") << QStringLiteral("pdf");
+}
+
+void TestTimeline::exportFormats()
+{
+    QFETCH(QString, suffix);
+    MainWindow w;
+    QVERIFY(openAndWait(w, m_log));
+    QTemporaryDir dir;
+    ExportRequest rq;
+    rq.path = dir.filePath(QStringLiteral("view.") + suffix);
+    rq.size = QSize(1200, 500);
+    rq.range = w.controller()->range();
+    rq.options = w.timeline()->options();
+    rq.options.palette = exportPalette();
+    QCOMPARE(exportImage(w.timeline()->renderer(), rq), QString());
+    QFile f(rq.path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray bytes = f.readAll();
+    if (suffix == QLatin1String("png")) {
+        QImage image;
+        QVERIFY(image.loadFromData(bytes, "PNG"));
+        QCOMPARE(image.size(), QSize(1200, 500));
+        QSet<QRgb> colours;
+        for (int y = 0; y < image.height(); y += 4)
+            for (int x = 0; x < image.width(); x += 4)
+                colours.insert(image.pixel(x, y));
+        QVERIFY2(colours.size() >= 8, qPrintable(QString::number(colours.size())));
+    } else if (suffix == QLatin1String("svg")) {
+        QVERIFY(bytes.contains("<svg"));
+        QVERIFY(bytes.contains("width=\"1200\"") || bytes.contains("width=\"1200px\"") || bytes.contains("viewBox=\"0 0 1200 500\""));
+        QVERIFY2(bytes.count("<path") + bytes.count("<rect") + bytes.count("<polyline") > 50, "too few shapes");
+        QVERIFY(bytes.contains("HEC 3"));
+    } else {
+        QVERIFY(bytes.startsWith("%PDF-"));
+        QVERIFY(bytes.size() > 5000);
+        QVERIFY(bytes.contains("/MediaBox [0 0 1200") && bytes.contains(" 500"));
+    }
+}
+
+void TestTimeline::exportCommand()
+{
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("cli.png"));
+    QProcess p;
+    p.start(QStringLiteral(HECSCOPE_BINARY),
+            {QStringLiteral("export"), m_log, QStringLiteral("-o"), out, QStringLiteral("--size"), QStringLiteral("800x300"),
+             QStringLiteral("--range"), QStringLiteral("50ms:150ms"), QStringLiteral("--tracks"), QStringLiteral("hecs,gc")});
+    QVERIFY(p.waitForFinished(30000));
+    QCOMPARE(p.exitCode(), 0);
+    QImage image(out);
+    QCOMPARE(image.size(), QSize(800, 300));
+    // Same picture as the renderer draws for that range and those tracks.
+    MainWindow w;
+    QVERIFY(openAndWait(w, m_log));
+    ExportRequest rq;
+    rq.path = dir.filePath(QStringLiteral("direct.png"));
+    rq.size = QSize(800, 300);
+    rq.range = {50'000'000, 150'000'000};
+    rq.options.tracks = {Track::Capabilities, Track::Gc};
+    rq.options.palette = exportPalette();
+    QCOMPARE(exportImage(w.timeline()->renderer(), rq), QString());
+    QCOMPARE(image, QImage(rq.path));
+}
+
+void TestTimeline::exportCommandErrors()
+{
+    QTemporaryDir dir;
+    auto run = [&](const QStringList& args) {
+        QProcess p;
+        p.start(QStringLiteral(HECSCOPE_BINARY), QStringList{QStringLiteral("export")} + args);
+        p.waitForFinished(30000);
+        return std::pair(p.exitCode(), QString::fromUtf8(p.readAllStandardError()));
+    };
+    const QString png = dir.filePath(QStringLiteral("x.png"));
+    QCOMPARE(run({m_log}).first, 2); // no -o
+    QCOMPARE(run({m_log, QStringLiteral("-o"), dir.filePath(QStringLiteral("x.bmp"))}).first, 2);
+    QCOMPARE(run({m_log, QStringLiteral("-o"), png, QStringLiteral("--tracks"), QStringLiteral("nope")}).first, 2);
+    QCOMPARE(run({m_log, QStringLiteral("-o"), png, QStringLiteral("--range"), QStringLiteral("2s:1s")}).first, 2);
+    QCOMPARE(run({m_log, QStringLiteral("-o"), png, QStringLiteral("--size"), QStringLiteral("big")}).first, 2);
+    const auto missing = run({dir.filePath(QStringLiteral("missing.eventlog")), QStringLiteral("-o"), png});
+    QCOMPARE(missing.first, 1);
+    QVERIFY(missing.second.contains(QStringLiteral("cannot open")));
+    QVERIFY(!QFile::exists(png));
+}
+
+QTEST_MAIN(TestTimeline)
+#include "tst_timeline.moc"
