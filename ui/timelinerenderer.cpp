@@ -17,6 +17,10 @@ constexpr int kActivityHeight = 48;
 constexpr int kCapHeight = 30; // run lane 18, GC lane 8, gaps
 constexpr int kGcHeight = 34;
 constexpr int kMarkersHeight = 22;
+const QColor kParallelGc(0xe6, 0x7e, 0x22);
+const QColor kSequentialGc(0xa0, 0x40, 0x00);
+const QColor kMarkerColour(0x8e, 0x44, 0xad);
+const QColor kMessageColour(0x29, 0x80, 0xb9);
 
 QString qs(const std::string& s)
 {
@@ -180,7 +184,7 @@ std::vector<TrackRow> TimelineRenderer::layout(const QRect& area,
 int TimelineRenderer::naturalHeight(const RenderOptions& o) const
 {
     const auto rows = layout(QRect(0, 0, 100, 100), o);
-    return rows.empty() ? kRulerHeight : rows.back().rect.bottom() + 1;
+    return (rows.empty() ? kRulerHeight : rows.back().rect.bottom() + 1) + (o.legend ? kLegendHeight : 0);
 }
 
 void TimelineRenderer::paint(QPainter& p, const QRect& area, ViewRange view,
@@ -220,11 +224,15 @@ void TimelineRenderer::paint(QPainter& p, const QRect& area, ViewRange view,
             break;
         case Track::Markers:
             name = QObject::tr("Markers");
-            paintMarkers(p, r, m, pal, plot);
+            paintMarkers(p, r, m, pal, QRect(plot.left(), plot.top(), plot.width(), rows.back().rect.bottom() - plot.top() + 1));
             break;
         }
         p.setPen(pal.color(QPalette::Text));
         p.drawText(label, Qt::AlignVCenter | Qt::AlignLeft, name);
+    }
+    if (o.legend) {
+        const int y = rows.empty() ? area.top() + kRulerHeight : rows.back().rect.bottom() + 1;
+        paintLegend(p, QRect(area.left(), y, area.width(), kLegendHeight), pal);
     }
     // Separator between labels and the plot.
     p.setPen(pal.color(QPalette::Mid));
@@ -255,6 +263,40 @@ void TimelineRenderer::paint(QPainter& p, const QRect& area, ViewRange view,
         p.drawLine(QPointF(x, area.top()), QPointF(x, area.bottom()));
     }
     p.restore();
+}
+
+void TimelineRenderer::paintLegend(QPainter& p, const QRect& r, const QPalette& pal) const
+{
+    p.fillRect(r, pal.color(QPalette::Window));
+    const QFontMetrics fm(p.font());
+    int x = r.left() + 6;
+    const int top = r.top() + (r.height() - 10) / 2;
+    auto entry = [&](const QString& text, auto swatch) {
+        const int w = fm.horizontalAdvance(text);
+        if (x + 14 + w > r.right())
+            return;
+        swatch(QRect(x, top, 10, 10));
+        p.setPen(pal.color(QPalette::WindowText));
+        p.drawText(QRect(x + 14, r.top(), w + 2, r.height()), Qt::AlignVCenter | Qt::AlignLeft, text);
+        x += 14 + w + 14;
+    };
+    auto solid = [&](QColor c) { return [&p, c](QRect box) { p.fillRect(box, c); }; };
+    entry(QObject::tr("running (colour per thread)"), [&](QRect box) {
+        for (int i = 0; i < 4; ++i)
+            p.fillRect(QRect(box.left() + i * 3, box.top(), 3, box.height()), threadColor(uint32_t(i + 1)));
+    });
+    entry(QObject::tr("running, several per pixel"), solid(spanColor(SpanKind::Running)));
+    entry(QObject::tr("GC"), solid(spanColor(SpanKind::Gc)));
+    entry(QObject::tr("GC sync wait"), solid(spanColor(SpanKind::GcSync)));
+    entry(QObject::tr("GC work"), solid(spanColor(SpanKind::GcWork)));
+    entry(QObject::tr("GC idle"), solid(spanColor(SpanKind::GcIdle)));
+    entry(QObject::tr("GC done"), solid(spanColor(SpanKind::GcDone)));
+    entry(QObject::tr("collection: parallel / sequential (tall: major)"), [&](QRect box) {
+        p.fillRect(QRect(box.left(), box.top(), 5, box.height()), kParallelGc);
+        p.fillRect(QRect(box.left() + 5, box.top(), 5, box.height()), kSequentialGc);
+    });
+    entry(QObject::tr("marker"), [&](QRect box) { p.fillRect(QRect(box.center().x(), box.top(), 2, box.height()), kMarkerColour); });
+    entry(QObject::tr("message"), [&](QRect box) { p.fillRect(QRect(box.center().x(), box.top() + 4, 1, box.height() - 4), kMessageColour); });
 }
 
 void TimelineRenderer::paintRuler(QPainter& p, const QRect& r,
@@ -426,7 +468,7 @@ void TimelineRenderer::paintGc(QPainter& p, const QRect& r,
         lastGen = gen;
         const double h = gen == 0 ? r.height() * 0.45 : r.height() - 6.0;
         const QRectF bar(full.left(), r.bottom() - 2 - h, full.width(), h);
-        p.fillRect(bar, c.parallel() ? QColor(0xe6, 0x7e, 0x22) : QColor(0xa0, 0x40, 0x00));
+        p.fillRect(bar, c.parallel() ? kParallelGc : kSequentialGc);
         // Parallel balance: the copied share of the busiest GC thread, as a
         // darker band at the bottom when the bar is wide enough to read.
         if (c.parallel() && c.parTotCopied > 0 && bar.width() >= 4) {
@@ -450,7 +492,7 @@ void TimelineRenderer::paintMarkers(QPainter& p, const QRect& r,
     const QFontMetrics fm(p.font());
     double labelEnd = -1e9; // labels never overlap
     int lastPx = INT32_MIN;
-    QColor markerLine(0x8e, 0x44, 0xad);
+    QColor markerLine = kMarkerColour;
     markerLine.setAlpha(150);
     for (; it != m_messageOrder.end(); ++it) {
         const Message& msg = ms[*it];
@@ -471,7 +513,7 @@ void TimelineRenderer::paintMarkers(QPainter& p, const QRect& r,
                 labelEnd = x + 3 + fm.horizontalAdvance(text) + 6;
             }
         } else if (px != lastPx) {
-            p.setPen(QPen(QColor(0x29, 0x80, 0xb9), 1));
+            p.setPen(QPen(kMessageColour, 1));
             p.drawLine(QPointF(x, r.bottom() - 7), QPointF(x, r.bottom()));
         }
         lastPx = px;

@@ -34,6 +34,7 @@ struct RenderOptions {
     std::optional<ViewRange> selection;
     std::optional<uint64_t> cursor;    // ns: the cursor line
     std::optional<uint64_t> highlight; // ns: a search hit or selected event
+    bool legend = true;                // a row explaining every colour, below the tracks
 };
 
 // One row of the layout: a track, or one capability of the Capabilities track.
@@ -51,6 +52,7 @@ class TimelineRenderer {
 public:
     static constexpr int kLabelWidth = 96;
     static constexpr int kRulerHeight = 26;
+    static constexpr int kLegendHeight = 24;
 
     void setIndex(std::shared_ptr<const LogIndex> index);
     const LogIndex* index() const { return m_index.get(); }
@@ -80,6 +82,7 @@ private:
     void paintCapability(QPainter& p, const QRect& r, const TimeMapping& m,
                          int cap, const QPalette& pal) const;
     void paintGc(QPainter& p, const QRect& r, const TimeMapping& m) const;
+    void paintLegend(QPainter& p, const QRect& r, const QPalette& pal) const;
     void paintMarkers(QPainter& p, const QRect& r, const TimeMapping& m,
                       const QPalette& pal, const QRect& all) const;
     // Messages in time order (the index keeps them in decoding order).
