@@ -42,6 +42,8 @@ private slots:
     void keyboardAndHistory();
     void selectionGivesRangeStatistics();
     void tooltipNamesThread();
+    void truncatedLogShowsWhatWasDecoded();
+    void notAnEventlogSaysSo();
     void exportFormats_data();
     void exportFormats();
     void exportCommand();
@@ -303,6 +305,49 @@ void TestTimeline::tooltipNamesThread()
     QVERIFY2(text.contains(stopReasonText(s.stop())), qPrintable(text));
     // The ruler and the label column describe nothing.
     QVERIFY(r.describeAt(QPoint(10, hec0->rect.top() + 8), area, view, o).isEmpty());
+}
+
+void TestTimeline::truncatedLogShowsWhatWasDecoded()
+{
+    std::vector<uint8_t> bytes = test::readFile(m_log);
+    bytes.resize(bytes.size() * 2 / 3);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("cut.eventlog"));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(reinterpret_cast<const char*>(bytes.data()), qint64(bytes.size()));
+    f.close();
+    MainWindow w;
+    w.show();
+    QVERIFY(openAndWait(w, path));
+    const QString banner = w.bannerText();
+    QVERIFY2(banner.contains(QStringLiteral("truncated")), qPrintable(banner));
+    QVERIFY2(banner.contains(QStringLiteral("offset")), qPrintable(banner));
+    // Every complete event before the cut is in, as a plain decode finds them.
+    const test::Decoded plain = test::decodeInChunks(bytes);
+    QVERIFY(plain.events.size() > 100);
+    QCOMPARE(w.index()->scan.events, uint64_t(plain.events.size()));
+    QVERIFY(w.index()->scan.truncated);
+    // The timeline covers everything decoded before the cut.
+    QCOMPARE(w.controller()->range().end, w.index()->lastTime);
+    QVERIFY(w.index()->lastTime > 0);
+}
+
+void TestTimeline::notAnEventlogSaysSo()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("notes.txt"));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("this is not an eventlog\n");
+    f.close();
+    MainWindow w;
+    w.show();
+    QSignalSpy shown(&w, &MainWindow::loadFinished);
+    w.openFile(path);
+    QVERIFY(shown.wait(10000));
+    const QString banner = w.bannerText();
+    QVERIFY2(banner.contains(QStringLiteral("offset 0")) || banner.contains(QStringLiteral("byte 0")), qPrintable(banner));
 }
 
 void TestTimeline::exportFormats_data()

@@ -381,6 +381,11 @@ void MainWindow::showStatistics(const RangeStats& stats)
     emit statisticsShown();
 }
 
+QString MainWindow::bannerText() const
+{
+    return m_banner->isHidden() ? QString() : m_banner->text();
+}
+
 QString MainWindow::statisticsText() const
 {
     return m_stats->toPlainText();

@@ -37,6 +37,7 @@ public:
     ViewController* controller() const { return m_controller; }
     std::shared_ptr<const LogIndex> index() const { return m_index; }
     QString statisticsText() const;
+    QString bannerText() const; // problems with the file, empty when none
 
 signals:
     void loadFinished();      // the index is shown (or the file could not be opened)
