@@ -245,6 +245,12 @@ void benchGui(std::shared_ptr<const LogIndex> index, const std::string& path)
     const ViewRange bounds = renderer.bounds();
     RenderOptions options;
     options.palette = exportPalette();
+    if (qEnvironmentVariableIsSet("HECSCOPE_BENCH_TRACKS")) { // to see which track costs what
+        options.tracks.clear();
+        for (const QString& name : qEnvironmentVariable("HECSCOPE_BENCH_TRACKS").split(QLatin1Char(',')))
+            if (const auto t = trackFromName(name))
+                options.tracks.push_back(*t);
+    }
     QImage image(1600, 1000, QImage::Format_ARGB32_Premultiplied);
     std::mt19937_64 rng(7);
     std::vector<double> ms;

@@ -754,11 +754,34 @@ size_t LogIndex::memoryBytes() const
         + text.capacity() + heapProfile.samples.capacity() * sizeof(HeapProfileData::Entry)
         + timeProfile.samples.capacity() * sizeof(TimeProfileData::Sample)
         + (heapAllocated.capacity() + heapSize.capacity() + heapLive.capacity()
-           + blocksSize.capacity()) * sizeof(Sample);
+           + blocksSize.capacity()) * sizeof(Sample)
+        + (messagesByTime.capacity() + collectionsByStart.capacity()) * sizeof(uint32_t)
+        + (heap.size.capacity() + heap.blocks.capacity() + heap.live.capacity() + heap.allocated.capacity())
+            * sizeof(SeriesPoint);
     for (const Capability& c : caps)
         bytes += sizeof(Capability) + c.timeline.memoryBytes() + c.sparks.capacity() * sizeof(SparkCounters);
     return bytes;
 }
+
+namespace {
+
+std::vector<uint32_t> orderBy(size_t n, auto time)
+{
+    std::vector<uint32_t> order(n);
+    for (size_t i = 0; i < n; ++i)
+        order[i] = uint32_t(i);
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return time(a) < time(b); });
+    return order;
+}
+
+void prepareForDrawing(LogIndex& ix)
+{
+    ix.messagesByTime = orderBy(ix.messages.size(), [&](uint32_t i) { return ix.messages[i].time; });
+    ix.collectionsByStart = orderBy(ix.collections.size(), [&](uint32_t i) { return ix.collections[i].start; });
+    ix.heap = heapSeries(ix);
+}
+
+} // namespace
 
 struct IndexBuilder::Impl {
     Impl()
@@ -806,6 +829,7 @@ const LogIndex& IndexBuilder::publish(bool endOfInput)
     scan.hasError = d.decoder.hasError();
     scan.truncated = d.decoder.truncated();
     scan.bytes = d.bytes;
+    prepareForDrawing(*d.index);
     return *d.index;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/decoder.h"
+#include "core/series.h"
 #include "core/timeline.h"
 #include "core/timeorder.h"
 
@@ -243,6 +244,11 @@ struct LogIndex {
     std::vector<TickySample> tickySamples;
     std::vector<ConcurrentSpan> concurrent;
     std::vector<uint64_t> tagCounts; // events per tag (65536 entries)
+    // For drawing, prepared when the index is published (on the loading
+    // thread): messages and collections in time order, heap figures as series.
+    std::vector<uint32_t> messagesByTime;    // indices into messages
+    std::vector<uint32_t> collectionsByStart; // indices into collections
+    HeapSeries heap;
     uint64_t firstTime = kNoTime, lastTime = 0;
     uint64_t eventsWithoutCap = 0;
     uint64_t unrepresentableSpans = 0; // starting after 78 hours: not in timelines

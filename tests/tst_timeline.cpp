@@ -5,7 +5,9 @@
 // from `hecscope export`.
 #include "testsupport.h"
 
+#include "core/bytesource.h"
 #include "core/info.h"
+#include "core/series.h"
 #include "core/stats.h"
 #include "ui/imageexport.h"
 #include "ui/mainwindow.h"
@@ -15,6 +17,7 @@
 #include <QApplication>
 #include <QFile>
 #include <QImage>
+#include <QPainter>
 #include <QProcess>
 #include <QSet>
 #include <QSettings>
@@ -37,6 +40,9 @@ private slots:
     void rulerTicks125();
     void formatsTimes();
     void controllerHistory();
+    void heapSeriesAgreeWithStatistics_data();
+    void heapSeriesAgreeWithStatistics();
+    void chartTracksDrawData();
     void windowOpensAtWholeLog();
     void wheelZoomsAroundPointer();
     void keyboardAndHistory();
@@ -175,6 +181,92 @@ void TestTimeline::controllerHistory()
     c.setSelection(ViewRange{2'000'000, 3'000'000});
     QVERIFY(!c.selection());
     QVERIFY(views.count() >= 7);
+}
+
+void TestTimeline::heapSeriesAgreeWithStatistics_data()
+{
+    QTest::addColumn<QString>("log");
+    for (const char* name : {"leak-hT", "sparks-N4", "threads-N2", "leak-prof-hc"})
+        QTest::newRow(name) << QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/%1.eventlog").arg(QLatin1String(name));
+}
+
+void TestTimeline::heapSeriesAgreeWithStatistics()
+{
+    QFETCH(QString, log);
+    const std::vector<uint8_t> bytes = test::readFile(log);
+    MemorySource source(bytes);
+    const LoadResult loaded = loadIndex(source);
+    const LogIndex& ix = *loaded.index;
+    const RangeStats stats = computeStats(ix);
+    const HeapSeries& h = ix.heap;
+    QVERIFY(!h.size.empty() && h.allocated.size() >= 2);
+    for (const Series* s : {&h.size, &h.blocks, &h.live, &h.allocated})
+        QVERIFY(std::is_sorted(s->begin(), s->end(), [](const SeriesPoint& a, const SeriesPoint& b) { return a.time < b.time; }));
+    auto maxOf = [](const std::vector<double>& v) {
+        double m = 0;
+        for (double x : v)
+            if (!std::isnan(x))
+                m = std::max(m, x);
+        return m;
+    };
+    // The cumulative total ends at the run's allocation.
+    QCOMPARE(uint64_t(h.allocated.back().value), stats.allocatedBytes);
+    // Peaks survive reduction to pixels at any width.
+    for (uint32_t px : {7u, 997u, 1600u}) {
+        QCOMPARE(uint64_t(maxOf(columnMaxima(h.size, 0, ix.lastTime + 1, px))), stats.maxHeapSizeBytes);
+        QCOMPARE(uint64_t(maxOf(columnMaxima(h.live, 0, ix.lastTime + 1, px))), stats.maxLiveBytes);
+    }
+    // Rates integrate back to the growth between the first and last samples.
+    const uint32_t px = 1000;
+    const uint64_t t0 = h.allocated.front().time, t1 = h.allocated.back().time;
+    const std::vector<double> rates = columnRates(h.allocated, t0, t1, px);
+    double sum = 0;
+    for (double r : rates)
+        sum += std::isnan(r) ? 0 : r * (double(t1 - t0) / px) / 1e9;
+    const double growth = h.allocated.back().value - h.allocated.front().value;
+    QVERIFY2(std::abs(sum - growth) <= 1e-6 * std::max(1.0, growth), qPrintable(QStringLiteral("%1 vs %2").arg(sum).arg(growth)));
+    // Between two samples the figure holds: a column inside the gap shows
+    // the earlier sample's value; before the first sample, nothing.
+    const SeriesPoint a = h.size[0];
+    const auto later = std::find_if(h.size.begin(), h.size.end(), [&](const SeriesPoint& p) { return p.time > a.time + 2; });
+    if (later != h.size.end()) {
+        const std::vector<double> gap = columnMaxima(h.size, a.time + 1, later->time, 1);
+        QCOMPARE(gap[0], (later - 1)->value);
+    }
+    if (a.time > 0)
+        QVERIFY(std::isnan(columnMaxima(h.size, 0, a.time, 3)[1]));
+}
+
+void TestTimeline::chartTracksDrawData()
+{
+    const std::vector<uint8_t> bytes = test::readFile(QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/sparks-N4.eventlog"));
+    MemorySource source(bytes);
+    std::shared_ptr<const LogIndex> index(loadIndex(source).index.release());
+    TimelineRenderer r;
+    r.setIndex(index);
+    RenderOptions o;
+    o.palette = exportPalette();
+    o.tracks = {Track::Sparks, Track::Heap};
+    o.legend = false;
+    const QRect area(0, 0, 1200, r.naturalHeight(o));
+    const auto rows = r.layout(area, o);
+    // A spark row per capability (this program sparks), then the heap.
+    QCOMPARE(int(rows.size()), int(index->caps.size()) + 1);
+    QImage image(area.size(), QImage::Format_ARGB32_Premultiplied);
+    {
+        QPainter p(&image);
+        r.paint(p, area, r.bounds(), o);
+    }
+    // Every chart row has drawn lines: pixels other than the row's background.
+    for (const TrackRow& row : rows) {
+        const QRect plot = row.rect.adjusted(TimelineRenderer::kLabelWidth + 30, 2, -30, -2);
+        const QRgb background = image.pixel(plot.left() + 1, plot.top() + 1);
+        int inked = 0;
+        for (int y = plot.top(); y <= plot.bottom(); ++y)
+            for (int x = plot.left(); x <= plot.right(); x += 2)
+                inked += image.pixel(x, y) != background;
+        QVERIFY2(inked > 50, qPrintable(QStringLiteral("row %1 (%2): %3").arg(trackName(row.track)).arg(row.cap).arg(inked)));
+    }
 }
 
 bool TestTimeline::openAndWait(MainWindow& w, const QString& log)

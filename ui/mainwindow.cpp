@@ -193,8 +193,9 @@ void MainWindow::createActions()
                     [this] { m_controller->setSelection(std::nullopt); });
     view->addSeparator();
     QMenu* tracks = view->addMenu(tr("&Tracks"));
-    const QString names[] = {tr("&Activity"), tr("&HECs"), tr("&GC"),
+    const QString names[] = {tr("&Activity"), tr("&HECs"), tr("&GC"), tr("&Sparks"), tr("Hea&p"),
                              tr("&Markers and messages")};
+    static_assert(std::size(kAllTracks) == 6, "a menu name per track");
     int i = 0;
     for (Track t : kAllTracks) {
         QAction* a = tracks->addAction(names[i++]);

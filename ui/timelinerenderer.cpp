@@ -1,5 +1,7 @@
 #include "ui/timelinerenderer.h"
 
+#include "core/stats.h"
+
 #include <QFontMetrics>
 #include <QObject>
 #include <QPainter>
@@ -17,6 +19,8 @@ constexpr int kActivityHeight = 48;
 constexpr int kCapHeight = 30; // run lane 18, GC lane 8, gaps
 constexpr int kGcHeight = 34;
 constexpr int kMarkersHeight = 22;
+constexpr int kSparksHeight = 44;
+constexpr int kHeapHeight = 84;
 const QColor kParallelGc(0xe6, 0x7e, 0x22);
 const QColor kSequentialGc(0xa0, 0x40, 0x00);
 const QColor kMarkerColour(0x8e, 0x44, 0xad);
@@ -49,6 +53,10 @@ QString trackName(Track t)
         return QStringLiteral("hecs");
     case Track::Gc:
         return QStringLiteral("gc");
+    case Track::Sparks:
+        return QStringLiteral("sparks");
+    case Track::Heap:
+        return QStringLiteral("heap");
     case Track::Markers:
         return QStringLiteral("markers");
     }
@@ -118,22 +126,6 @@ QColor TimelineRenderer::spanColor(SpanKind kind)
 void TimelineRenderer::setIndex(std::shared_ptr<const LogIndex> index)
 {
     m_index = std::move(index);
-    m_messageOrder.clear();
-    m_collectionOrder.clear();
-    if (!m_index)
-        return;
-    m_messageOrder.resize(m_index->messages.size());
-    std::iota(m_messageOrder.begin(), m_messageOrder.end(), 0u);
-    std::stable_sort(m_messageOrder.begin(), m_messageOrder.end(),
-                     [&](uint32_t a, uint32_t b) {
-                         return m_index->messages[a].time < m_index->messages[b].time;
-                     });
-    m_collectionOrder.resize(m_index->collections.size());
-    std::iota(m_collectionOrder.begin(), m_collectionOrder.end(), 0u);
-    std::stable_sort(m_collectionOrder.begin(), m_collectionOrder.end(),
-                     [&](uint32_t a, uint32_t b) {
-                         return m_index->collections[a].start < m_index->collections[b].start;
-                     });
 }
 
 ViewRange TimelineRenderer::bounds() const
@@ -153,6 +145,10 @@ int TimelineRenderer::rowHeight(Track t) const
         return kCapHeight;
     case Track::Gc:
         return kGcHeight;
+    case Track::Sparks:
+        return kSparksHeight;
+    case Track::Heap:
+        return kHeapHeight;
     case Track::Markers:
         return kMarkersHeight;
     }
@@ -170,15 +166,34 @@ std::vector<TrackRow> TimelineRenderer::layout(const QRect& area,
     std::vector<TrackRow> rows;
     int y = area.top() + kRulerHeight;
     const int caps = m_index ? int(m_index->caps.size()) : 0;
+    const bool sparks = hasSparkCounters();
     for (Track t : o.tracks) {
-        const int n = t == Track::Capabilities ? caps : 1;
+        // One row per capability; a single row saying why when a log has no
+        // spark counters at all.
+        const bool perCap = t == Track::Capabilities || (t == Track::Sparks && sparks);
+        const int n = perCap ? caps : 1;
         for (int i = 0; i < n; ++i) {
-            rows.push_back({t, t == Track::Capabilities ? i : -1,
+            rows.push_back({t, perCap ? i : -1,
                             QRect(area.left(), y, area.width(), rowHeight(t))});
             y += rowHeight(t);
         }
     }
     return rows;
+}
+
+// Spark rows are worth a row per capability only when some spark was made:
+// every RTS samples the counters, most programs never spark.
+bool TimelineRenderer::hasSparkCounters() const
+{
+    if (!m_index)
+        return false;
+    for (const Capability& c : m_index->caps)
+        if (!c.sparks.empty()) {
+            const SparkCounters& last = c.sparks.back();
+            if (last.created + last.dud + last.overflowed + last.converted + last.fizzled + last.gcd > 0)
+                return true;
+        }
+    return false;
 }
 
 int TimelineRenderer::naturalHeight(const RenderOptions& o) const
@@ -226,6 +241,20 @@ void TimelineRenderer::paint(QPainter& p, const QRect& area, ViewRange view,
             name = QObject::tr("Markers");
             paintMarkers(p, r, m, pal, QRect(plot.left(), plot.top(), plot.width(), rows.back().rect.bottom() - plot.top() + 1));
             break;
+        case Track::Sparks:
+            name = row.cap >= 0 ? QObject::tr("Sparks %1").arg(row.cap) : QObject::tr("Sparks");
+            if (row.cap >= 0)
+                m_charts.paintSparks(p, r, view, m_index->caps[size_t(row.cap)], pal);
+            else
+                paintNote(p, r, pal, QObject::tr("no sparks in this log"));
+            break;
+        case Track::Heap:
+            name = QObject::tr("Heap");
+            if (m_index && !m_index->heap.empty())
+                m_charts.paintHeap(p, r, view, *m_index, pal);
+            else
+                paintNote(p, r, pal, QObject::tr("no heap figures in this log"));
+            break;
         }
         p.setPen(pal.color(QPalette::Text));
         p.drawText(label, Qt::AlignVCenter | Qt::AlignLeft, name);
@@ -265,22 +294,39 @@ void TimelineRenderer::paint(QPainter& p, const QRect& area, ViewRange view,
     p.restore();
 }
 
+void TimelineRenderer::paintNote(QPainter& p, const QRect& r, const QPalette& pal, const QString& text) const
+{
+    p.setPen(pal.color(QPalette::PlaceholderText));
+    p.drawText(r.adjusted(8, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft, text);
+}
+
 void TimelineRenderer::paintLegend(QPainter& p, const QRect& r, const QPalette& pal) const
 {
     p.fillRect(r, pal.color(QPalette::Window));
     const QFontMetrics fm(p.font());
-    int x = r.left() + 6;
-    const int top = r.top() + (r.height() - 10) / 2;
+    const int lineHeight = r.height() / 2;
+    int x = r.left() + 6, line = 0;
     auto entry = [&](const QString& text, auto swatch) {
         const int w = fm.horizontalAdvance(text);
+        if (x + 14 + w > r.right() && line == 0) {
+            line = 1; // wrap once
+            x = r.left() + 6;
+        }
         if (x + 14 + w > r.right())
             return;
-        swatch(QRect(x, top, 10, 10));
+        const int y = r.top() + line * lineHeight;
+        swatch(QRect(x, y + (lineHeight - 10) / 2, 10, 10));
         p.setPen(pal.color(QPalette::WindowText));
-        p.drawText(QRect(x + 14, r.top(), w + 2, r.height()), Qt::AlignVCenter | Qt::AlignLeft, text);
+        p.drawText(QRect(x + 14, y, w + 2, lineHeight), Qt::AlignVCenter | Qt::AlignLeft, text);
         x += 14 + w + 14;
     };
     auto solid = [&](QColor c) { return [&p, c](QRect box) { p.fillRect(box, c); }; };
+    auto stroke = [&](QColor c, Qt::PenStyle style = Qt::SolidLine) {
+        return [&p, c, style](QRect box) {
+            p.setPen(QPen(c, 2, style));
+            p.drawLine(box.left(), box.center().y(), box.right(), box.center().y());
+        };
+    };
     entry(QObject::tr("running (colour per thread)"), [&](QRect box) {
         for (int i = 0; i < 4; ++i)
             p.fillRect(QRect(box.left() + i * 3, box.top(), 3, box.height()), threadColor(uint32_t(i + 1)));
@@ -297,6 +343,15 @@ void TimelineRenderer::paintLegend(QPainter& p, const QRect& r, const QPalette& 
     });
     entry(QObject::tr("marker"), [&](QRect box) { p.fillRect(QRect(box.center().x(), box.top(), 2, box.height()), kMarkerColour); });
     entry(QObject::tr("message"), [&](QRect box) { p.fillRect(QRect(box.center().x(), box.top() + 4, 1, box.height() - 4), kMessageColour); });
+    line = 1;
+    x = r.left() + 6;
+    entry(QObject::tr("heap size (MB)"), stroke(ChartPainter::kHeapSize));
+    entry(QObject::tr("blocks size (MB)"), stroke(ChartPainter::kBlocksSize));
+    entry(QObject::tr("live (MB)"), solid(ChartPainter::kLive.lighter(130)));
+    entry(QObject::tr("allocation rate (MB/s, right axis)"), stroke(ChartPainter::kAllocRate));
+    entry(QObject::tr("sparks created (/ms)"), stroke(ChartPainter::kSparksCreated));
+    entry(QObject::tr("converted (/ms)"), stroke(ChartPainter::kSparksConverted));
+    entry(QObject::tr("spark pool (right axis)"), stroke(ChartPainter::kSparkPool, Qt::DashLine));
 }
 
 void TimelineRenderer::paintRuler(QPainter& p, const QRect& r,
@@ -443,15 +498,15 @@ void TimelineRenderer::paintGc(QPainter& p, const QRect& r,
         return;
     const auto& cs = m_index->collections;
     const ViewRange v = m.range();
-    auto it = std::partition_point(m_collectionOrder.begin(), m_collectionOrder.end(),
+    auto it = std::partition_point(m_index->collectionsByStart.begin(), m_index->collectionsByStart.end(),
                                    [&](uint32_t i) { return cs[i].end < v.start; });
     // Collections sorted by start may still have an earlier one reaching
     // into the view; a few steps back cover the overlap of nested ones.
-    for (int back = 0; back < 4 && it != m_collectionOrder.begin(); ++back)
+    for (int back = 0; back < 4 && it != m_index->collectionsByStart.begin(); ++back)
         --it;
     int lastPx = INT32_MIN;
     int lastGen = -1;
-    for (; it != m_collectionOrder.end(); ++it) {
+    for (; it != m_index->collectionsByStart.end(); ++it) {
         const Collection& c = cs[*it];
         if (c.start > v.end)
             break;
@@ -487,14 +542,14 @@ void TimelineRenderer::paintMarkers(QPainter& p, const QRect& r,
         return;
     const auto& ms = m_index->messages;
     const ViewRange v = m.range();
-    auto it = std::partition_point(m_messageOrder.begin(), m_messageOrder.end(),
+    auto it = std::partition_point(m_index->messagesByTime.begin(), m_index->messagesByTime.end(),
                                    [&](uint32_t i) { return ms[i].time < v.start; });
     const QFontMetrics fm(p.font());
     double labelEnd = -1e9; // labels never overlap
     int lastPx = INT32_MIN;
     QColor markerLine = kMarkerColour;
     markerLine.setAlpha(150);
-    for (; it != m_messageOrder.end(); ++it) {
+    for (; it != m_index->messagesByTime.end(); ++it) {
         const Message& msg = ms[*it];
         if (msg.time > v.end)
             break;
@@ -581,7 +636,7 @@ QString TimelineRenderer::describeAt(QPoint pos, const QRect& area,
                 .arg(qs(formatDuration(t)));
         }
         case Track::Gc:
-            for (uint32_t ci : m_collectionOrder) {
+            for (uint32_t ci : m_index->collectionsByStart) {
                 const Collection& c = m_index->collections[ci];
                 if (c.start > t + slack)
                     break;
@@ -604,12 +659,51 @@ QString TimelineRenderer::describeAt(QPoint pos, const QRect& area,
                 return s;
             }
             return {};
+        case Track::Heap: {
+            const HeapSeries& h = m_index->heap;
+            if (h.empty())
+                return {};
+            // Figures held at t (the latest sample at or before it).
+            auto at = [&](const Series& series) -> QString {
+                auto it = std::upper_bound(series.begin(), series.end(), t, [](uint64_t v, const SeriesPoint& pt) { return v < pt.time; });
+                if (it == series.begin())
+                    return QStringLiteral("–");
+                return QStringLiteral("%1 MB").arg((it - 1)->value / 1e6, 0, 'f', 2);
+            };
+            const uint64_t a = m.toTime(pos.x() - 2), b = std::max(a + 1, m.toTime(pos.x() + 3));
+            const std::vector<double> rate = columnRates(h.allocated, a, b, 1);
+            return QObject::tr("At %1\nheap size %2\nblocks size %3\nlive %4\nallocation rate %5")
+                .arg(qs(formatDuration(t)), at(h.size), at(h.blocks), at(h.live),
+                     rate.empty() || std::isnan(rate[0]) ? QStringLiteral("–") : QStringLiteral("%1 MB/s").arg(rate[0] / 1e6, 0, 'f', 1));
+        }
+        case Track::Sparks: {
+            if (row.cap < 0)
+                return {};
+            const Capability& cap = m_index->caps[size_t(row.cap)];
+            const uint64_t a = m.toTime(pos.x() - 2), b = std::max(a + 1, m.toTime(pos.x() + 3));
+            const auto buckets = sparkBuckets(cap, a, b - a, 1);
+            const SparkTotals st = buckets.empty() ? SparkTotals{} : buckets[0];
+            const double perMs = 1e6 / double(b - a);
+            auto it = std::upper_bound(cap.sparks.begin(), cap.sparks.end(), t, [](uint64_t v, const SparkCounters& c) { return v < c.time; });
+            const QString pool = it == cap.sparks.begin() ? QStringLiteral("–") : QString::number((it - 1)->remaining);
+            return QObject::tr("HEC %1 sparks at %2\ncreated %3 /ms, converted %4 /ms\nfizzled %5, GC'd %6, dud %7, overflowed %8 in %9\npool %10")
+                .arg(row.cap)
+                .arg(qs(formatDuration(t)))
+                .arg(double(st.created) * perMs, 0, 'f', 2)
+                .arg(double(st.converted) * perMs, 0, 'f', 2)
+                .arg(st.fizzled)
+                .arg(st.gcd)
+                .arg(st.dud)
+                .arg(st.overflowed)
+                .arg(qs(formatDuration(b - a)))
+                .arg(pool);
+        }
         case Track::Markers: {
             const auto& ms = m_index->messages;
             auto it = std::partition_point(
-                m_messageOrder.begin(), m_messageOrder.end(),
+                m_index->messagesByTime.begin(), m_index->messagesByTime.end(),
                 [&](uint32_t i) { return ms[i].time + slack < t; });
-            if (it != m_messageOrder.end() && ms[*it].time <= t + slack) {
+            if (it != m_index->messagesByTime.end() && ms[*it].time <= t + slack) {
                 const Message& msg = ms[*it];
                 static const char* const kinds[] = {"Marker", "Message", "Log message",
                                                     "Binary message"};

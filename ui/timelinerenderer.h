@@ -8,6 +8,8 @@
 #include <QRect>
 #include <QString>
 
+#include "ui/chartpainter.h"
+
 #include <memory>
 #include <optional>
 #include <vector>
@@ -18,15 +20,12 @@ namespace hecscope {
 
 // The tracks of the timeline, in their default order. The ruler is always
 // drawn on top; `Capabilities` is one row per capability.
-enum class Track { Activity,
-                   Capabilities,
-                   Gc,
-                   Markers };
+enum class Track { Activity, Capabilities, Gc, Sparks, Heap, Markers };
 constexpr Track kAllTracks[] = {Track::Activity, Track::Capabilities, Track::Gc,
-                                Track::Markers};
+                                Track::Sparks, Track::Heap, Track::Markers};
 QString trackName(Track t);
 std::optional<Track>
-trackFromName(const QString& name); // "activity", "hecs", "gc", "markers"
+trackFromName(const QString& name); // "activity", "hecs", "gc", "sparks", "heap", "markers"
 
 struct RenderOptions {
     std::vector<Track> tracks{std::begin(kAllTracks), std::end(kAllTracks)};
@@ -52,7 +51,7 @@ class TimelineRenderer {
 public:
     static constexpr int kLabelWidth = 96;
     static constexpr int kRulerHeight = 26;
-    static constexpr int kLegendHeight = 24;
+    static constexpr int kLegendHeight = 40; // two lines
 
     void setIndex(std::shared_ptr<const LogIndex> index);
     const LogIndex* index() const { return m_index.get(); }
@@ -82,13 +81,13 @@ private:
     void paintCapability(QPainter& p, const QRect& r, const TimeMapping& m,
                          int cap, const QPalette& pal) const;
     void paintGc(QPainter& p, const QRect& r, const TimeMapping& m) const;
+    void paintNote(QPainter& p, const QRect& r, const QPalette& pal, const QString& text) const;
     void paintLegend(QPainter& p, const QRect& r, const QPalette& pal) const;
     void paintMarkers(QPainter& p, const QRect& r, const TimeMapping& m,
                       const QPalette& pal, const QRect& all) const;
-    // Messages in time order (the index keeps them in decoding order).
-    std::vector<uint32_t> m_messageOrder;
-    std::vector<uint32_t> m_collectionOrder; // by start
+    bool hasSparkCounters() const;
     std::shared_ptr<const LogIndex> m_index;
+    mutable ChartPainter m_charts; // QCustomPlot, reused between paints
 };
 
 QString stopReasonText(uint8_t stop);
