@@ -1,6 +1,7 @@
 #include "ui/mainwindow.h"
 
 #include "core/info.h"
+#include "ui/eventlistpane.h"
 #include "ui/imageexport.h"
 #include "ui/loadjob.h"
 #include "ui/timelineview.h"
@@ -21,6 +22,7 @@
 #include <QHBoxLayout>
 #include <QKeySequence>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -52,6 +54,7 @@ MainWindow::MainWindow(QWidget* parent)
     , m_scroll(new QScrollArea)
     , m_banner(new QLabel)
     , m_stats(new QPlainTextEdit)
+    , m_events(new EventListPane)
     , m_progress(new QProgressBar)
     , m_cancel(new QPushButton(tr("Cancel")))
     , m_fileLabel(new QLabel)
@@ -101,14 +104,42 @@ MainWindow::MainWindow(QWidget* parent)
     statsDock->setWidget(m_stats);
     addDockWidget(Qt::RightDockWidgetArea, statsDock);
 
+    auto* eventsDock = new QDockWidget(tr("Events"), this);
+    eventsDock->setObjectName(QStringLiteral("events"));
+    eventsDock->setWidget(m_events);
+    addDockWidget(Qt::BottomDockWidgetArea, eventsDock);
+    resizeDocks({eventsDock}, {260}, Qt::Vertical);
+    connect(m_events, &EventListPane::eventChosen, this, [this](uint64_t t) {
+        m_view->setCursorTime(t);
+        m_view->setHighlight(t);
+        const ViewRange r = m_controller->range();
+        if (t < r.start || t > r.end)
+            m_controller->centreOn(t);
+    });
+    connect(m_view, &TimelineView::clicked, m_events, &EventListPane::selectNearest);
+
     statusBar()->addPermanentWidget(m_fileLabel);
     statusBar()->addPermanentWidget(m_timeLabel);
     m_timeLabel->setMinimumWidth(140);
 
     createActions();
-    statsDock->toggleViewAction()->setShortcut(
-        QKeySequence(Qt::CTRL | Qt::Key_I));
-    menuBar()->actions().at(1)->menu()->addAction(statsDock->toggleViewAction());
+    statsDock->toggleViewAction()->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
+    QMenu* viewMenu = menuBar()->actions().at(1)->menu();
+    viewMenu->addAction(statsDock->toggleViewAction());
+    viewMenu->addAction(eventsDock->toggleViewAction());
+
+    QMenu* search = menuBar()->addMenu(tr("&Search"));
+    QAction* find = search->addAction(tr("&Find…"), this, [this, eventsDock] {
+        eventsDock->show();
+        eventsDock->raise();
+        m_events->searchField()->setFocus(Qt::ShortcutFocusReason);
+        m_events->searchField()->selectAll();
+    });
+    find->setShortcut(QKeySequence::Find);
+    QAction* findNext = search->addAction(tr("Find &Next"), m_events, &EventListPane::next);
+    findNext->setShortcut(QKeySequence::FindNext);
+    QAction* findPrevious = search->addAction(tr("Find &Previous"), m_events, &EventListPane::previous);
+    findPrevious->setShortcut(QKeySequence::FindPrevious);
 
     connect(m_view, &TimelineView::hoverTimeChanged, this,
             [this](std::optional<uint64_t> t) {
@@ -319,6 +350,7 @@ void MainWindow::openFile(const QString& path)
     m_index.reset();
     m_wholeStats.reset();
     m_view->setIndex(nullptr);
+    m_events->setLog(QString(), nullptr);
     m_job = std::make_unique<LoadJob>(path);
     connect(m_job.get(), &LoadJob::progressChanged, this,
             [this](quint64 done, quint64 total) {
@@ -349,6 +381,7 @@ void MainWindow::showIndex(std::shared_ptr<const LogIndex> index)
     m_cancel->hide();
     m_index = std::move(index);
     m_view->setIndex(m_index);
+    m_events->setLog(m_path, m_index);
     const uint64_t duration = m_index->firstTime == kNoTime ? 0 : m_index->lastTime;
     m_fileLabel->setText(tr("%1 — %2 events — %3")
                              .arg(QFileInfo(m_path).fileName())

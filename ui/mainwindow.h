@@ -19,6 +19,7 @@ class QScrollArea;
 
 namespace hecscope {
 
+class EventListPane;
 class LoadJob;
 class TimelineView;
 class ViewController;
@@ -37,6 +38,7 @@ public:
     ViewController* controller() const { return m_controller; }
     std::shared_ptr<const LogIndex> index() const { return m_index; }
     QString statisticsText() const;
+    EventListPane* eventList() const { return m_events; }
     QString bannerText() const; // problems with the file, empty when none
 
 signals:
@@ -67,6 +69,7 @@ private:
     QScrollArea* m_scroll;
     QLabel* m_banner;
     QPlainTextEdit* m_stats;
+    EventListPane* m_events;
     QProgressBar* m_progress;
     QPushButton* m_cancel;
     QLabel* m_fileLabel;

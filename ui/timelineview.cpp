@@ -60,6 +60,12 @@ void TimelineView::setHighlight(std::optional<uint64_t> t)
     update();
 }
 
+void TimelineView::setCursorTime(std::optional<uint64_t> t)
+{
+    m_cursor = t;
+    update();
+}
+
 void TimelineView::updateHeight()
 {
     setMinimumHeight(m_renderer.naturalHeight(options()));

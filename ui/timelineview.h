@@ -27,6 +27,7 @@ public:
     const std::vector<Track>& tracks() const { return m_tracks; }
     void setHighlight(std::optional<uint64_t> t);
     std::optional<uint64_t> cursor() const { return m_cursor; }
+    void setCursorTime(std::optional<uint64_t> t);
     QSize sizeHint() const override;
 
 signals:

@@ -1,0 +1,280 @@
+// The event list: a table over every event of a real log, read in pages on
+// worker threads, checked row by row against `hecscope dump` (itself
+// byte-identical to ghc-events); filters by type, capability, thread and
+// text, search of markers and thread labels, time lookups, and the window's
+// links between the list and the timeline. Models run under
+// QAbstractItemModelTester.
+#include "testsupport.h"
+
+#include "core/bytesource.h"
+#include "core/eventtags.h"
+#include "core/timeorder.h"
+#include "ui/eventlistmodel.h"
+#include "ui/eventlistpane.h"
+#include "ui/mainwindow.h"
+#include "ui/timelineview.h"
+#include "ui/viewcontroller.h"
+
+#include <QAbstractItemModelTester>
+#include <QLineEdit>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTest>
+
+using namespace hecscope;
+
+class TestEventList : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void rowsMatchTheDump();
+    void filterByType();
+    void filterByCapAndThread();
+    void searchFindsMarkersAndLabels();
+    void refilteringKeepsOnlyTheLatest();
+    void rowForTime();
+    void windowLinksListAndTimeline();
+
+private:
+    // Row `row`, read from the file if its page is not there.
+    static const EventRow* rowAt(EventListModel& model, int row);
+    static void waitForScan(EventListModel& model);
+    QString m_log = QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/threads-N2.eventlog");
+    std::shared_ptr<const LogIndex> m_index;
+};
+
+void TestEventList::initTestCase()
+{
+    QCoreApplication::setOrganizationName(QStringLiteral("HecscopeTest"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_eventlist"));
+    const std::vector<uint8_t> bytes = test::readFile(m_log);
+    MemorySource source(bytes);
+    m_index = std::shared_ptr<const LogIndex>(loadIndex(source).index.release());
+    QVERIFY(m_index->scan.events > 10000);
+}
+
+const EventRow* TestEventList::rowAt(EventListModel& model, int row)
+{
+    if (!model.eventAt(row)) {
+        model.data(model.index(row, 0));
+        model.waitForIdle();
+    }
+    return model.eventAt(row);
+}
+
+void TestEventList::waitForScan(EventListModel& model)
+{
+    QTRY_VERIFY_WITH_TIMEOUT(!model.isScanning(), 20000);
+    model.waitForIdle();
+}
+
+void TestEventList::rowsMatchTheDump()
+{
+    EventListModel model;
+    // The tester re-checks the whole model on every change: it watches the
+    // start, not the read of every page.
+    auto tester = std::make_unique<QAbstractItemModelTester>(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setLog(m_log, m_index);
+    QCOMPARE(uint64_t(model.rowCount()), m_index->scan.events);
+    QCOMPARE(model.columnCount(), int(EventListModel::ColumnCount));
+    // Before its page arrives a row says so, and asks for it.
+    QCOMPARE(model.data(model.index(0, 0)).toString(), QStringLiteral("…"));
+
+    // `hecscope dump` lines after "Events:", one per event, in time order.
+    const std::string dump = test::dumpBytes(test::readFile(m_log));
+    const QStringList lines = QString::fromStdString(dump.substr(dump.find("\nEvents:\n") + 9)).split(QLatin1Char('\n'));
+    QStringList events;
+    for (const QString& line : lines)
+        if (!line.isEmpty())
+            events << line;
+    QCOMPARE(uint64_t(events.size()), m_index->scan.events);
+    for (int row = 0; row < 3 * EventListModel::kPageRows; row += EventListModel::kPageRows)
+        QVERIFY(rowAt(model, row));
+    tester.reset();
+    for (int row = 0; row < model.rowCount(); ++row) {
+        const EventRow* e = rowAt(model, row);
+        QVERIFY2(e, qPrintable(QString::number(row)));
+        QCOMPARE(e->position, uint64_t(row));
+        const QString shown = QStringLiteral("%1: %2%3")
+                                  .arg(e->time)
+                                  .arg(e->cap == kNoCap ? QString() : QStringLiteral("cap %1: ").arg(e->cap))
+                                  .arg(QString::fromStdString(e->details));
+        if (shown != events[row])
+            QFAIL(qPrintable(QStringLiteral("row %1: %2 != %3").arg(row).arg(shown, events[row])));
+    }
+    // The time column shows seconds with every nanosecond.
+    const EventRow* last = rowAt(model, model.rowCount() - 1);
+    QCOMPARE(model.data(model.index(model.rowCount() - 1, EventListModel::TimeColumn)).toString(),
+             QStringLiteral("%1.%2").arg(last->time / 1000000000).arg(last->time % 1000000000, 9, 10, QLatin1Char('0')));
+}
+
+void TestEventList::filterByType()
+{
+    EventListModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setLog(m_log, m_index);
+    EventFilter f;
+    f.tags.set(tag::RunThread);
+    model.setFilter(f);
+    QSignalSpy finished(&model, &EventListModel::scanFinished);
+    waitForScan(model);
+    QCOMPARE(uint64_t(model.rowCount()), m_index->tagCounts[tag::RunThread]);
+    uint64_t previous = 0;
+    for (int row = 0; row < model.rowCount(); ++row) {
+        const EventRow* e = rowAt(model, row);
+        QVERIFY(e);
+        QCOMPARE(e->tag, uint16_t(tag::RunThread));
+        QVERIFY(row == 0 || e->position > previous);
+        previous = e->position;
+    }
+    QCOMPARE(finished.count(), 1);
+}
+
+void TestEventList::filterByCapAndThread()
+{
+    // The expected rows, by an independent walk over the log in time order.
+    const std::vector<uint8_t> bytes = test::readFile(m_log);
+    MemorySource source(bytes);
+    class Collect final : public EventSink {
+    public:
+        void onEvent(const Event& e) override
+        {
+            if (e.cap == 1)
+                ++onCap1;
+            if (threadOf(e) == std::optional<uint32_t>(5))
+                ++thread5;
+        }
+        uint64_t onCap1 = 0, thread5 = 0;
+    } expected;
+    visitInTimeOrder(source, m_index->scan, expected);
+    QVERIFY(expected.onCap1 > 0 && expected.thread5 > 0);
+
+    EventListModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setLog(m_log, m_index);
+    EventFilter cap;
+    cap.cap = 1;
+    model.setFilter(cap);
+    waitForScan(model);
+    QCOMPARE(uint64_t(model.rowCount()), expected.onCap1);
+    EventFilter thread;
+    thread.thread = 5;
+    model.setFilter(thread);
+    waitForScan(model);
+    QCOMPARE(uint64_t(model.rowCount()), expected.thread5);
+    for (int row = 0; row < model.rowCount(); ++row)
+        QCOMPARE(rowAt(model, row)->thread, std::optional<uint32_t>(5));
+}
+
+void TestEventList::searchFindsMarkersAndLabels()
+{
+    EventListModel model;
+    model.setLog(m_log, m_index);
+    // A marker's text.
+    EventFilter marker;
+    marker.text = "SLEEPERS done"; // case-insensitive
+    model.setFilter(marker);
+    waitForScan(model);
+    QCOMPARE(model.rowCount(), 1);
+    const auto it = std::find_if(m_index->messages.begin(), m_index->messages.end(), [&](const Message& m) {
+        return m_index->textOf(m.text) == "sleepers done";
+    });
+    QVERIFY(it != m_index->messages.end());
+    QCOMPARE(rowAt(model, 0)->time, it->time);
+    // A thread label: every event about that thread matches, not just the
+    // THREAD_LABEL event itself.
+    const ThreadInfo* labelled = nullptr;
+    for (const ThreadInfo& t : m_index->threads)
+        if (t.seen && t.label == "main")
+            labelled = &t;
+    QVERIFY(labelled);
+    EventFilter label;
+    label.text = "main";
+    label.thread = labelled->id;
+    model.setFilter(label);
+    waitForScan(model);
+    EventFilter onlyThread;
+    onlyThread.thread = labelled->id;
+    EventListModel all;
+    all.setLog(m_log, m_index);
+    all.setFilter(onlyThread);
+    waitForScan(all);
+    QCOMPARE(model.rowCount(), all.rowCount());
+    QVERIFY(model.rowCount() > 2);
+}
+
+void TestEventList::refilteringKeepsOnlyTheLatest()
+{
+    EventListModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setLog(m_log, m_index);
+    for (uint16_t t : {tag::StopThread, tag::CreateThread, tag::RunThread, tag::ThreadWakeup}) {
+        EventFilter f;
+        f.tags.set(t);
+        model.setFilter(f); // the previous scans are abandoned
+    }
+    waitForScan(model);
+    QCOMPARE(uint64_t(model.rowCount()), m_index->tagCounts[tag::ThreadWakeup]);
+    model.setFilter(EventFilter{});
+    QCOMPARE(uint64_t(model.rowCount()), m_index->scan.events);
+}
+
+void TestEventList::rowForTime()
+{
+    EventListModel model;
+    model.setLog(m_log, m_index);
+    QSignalSpy found(&model, &EventListModel::rowForTimeFound);
+    const int probe = model.rowCount() / 3;
+    const uint64_t t = rowAt(model, probe)->time;
+    model.findRowAt(t);
+    QVERIFY(found.wait(10000));
+    const int row = found.takeFirst().at(0).toInt();
+    QCOMPARE(rowAt(model, row)->time, t); // the first event at that time
+    QVERIFY(row == 0 || rowAt(model, row - 1)->time < t);
+}
+
+void TestEventList::windowLinksListAndTimeline()
+{
+    MainWindow w;
+    w.resize(1400, 900);
+    w.show();
+    QSignalSpy stats(&w, &MainWindow::statisticsShown);
+    w.openFile(m_log);
+    QVERIFY(stats.wait(20000));
+    EventListPane* pane = w.eventList();
+    QAbstractItemModelTester tester(pane->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QTRY_COMPARE(uint64_t(pane->model()->rowCount()), w.index()->scan.events);
+    // Ctrl+F focuses the search box; typing filters after a pause.
+    QTest::keyClick(&w, Qt::Key_F, Qt::ControlModifier);
+    QTRY_VERIFY(pane->searchField()->hasFocus());
+    QTest::keyClicks(pane->searchField(), QStringLiteral("sleepers done"));
+    QTRY_COMPARE_WITH_TIMEOUT(pane->model()->rowCount(), 1, 10000);
+    waitForScan(*pane->model());
+    QTRY_VERIFY(pane->statusText().contains(QStringLiteral("1 matching")));
+    // Next (F3) chooses the hit: the timeline's cursor goes to it and the
+    // view centres on it when it was outside.
+    w.controller()->setRange({0, 1000});
+    QTest::keyClick(&w, Qt::Key_F3);
+    QTRY_VERIFY(w.timeline()->cursor().has_value());
+    const uint64_t hit = rowAt(*pane->model(), 0)->time;
+    QTRY_COMPARE(*w.timeline()->cursor(), hit);
+    QVERIFY(w.controller()->range().start <= hit && hit <= w.controller()->range().end);
+    // Clicking the timeline selects the nearest event in the (unfiltered) list.
+    pane->searchField()->clear();
+    pane->applyFilter();
+    w.controller()->fitAll();
+    TimelineView* view = w.timeline();
+    const QRect plot = TimelineRenderer::plotArea(view->rect());
+    const QPoint at(plot.left() + plot.width() / 2, plot.top() + 70);
+    QTest::mouseClick(view, Qt::LeftButton, Qt::NoModifier, at);
+    const uint64_t t = *view->cursor();
+    QTRY_VERIFY_WITH_TIMEOUT(pane->table()->currentIndex().isValid(), 10000);
+    const int row = pane->table()->currentIndex().row();
+    QVERIFY(rowAt(*pane->model(), row)->time >= t);
+    if (row > 0)
+        QVERIFY(rowAt(*pane->model(), row - 1)->time < t);
+}
+
+QTEST_MAIN(TestEventList)
+#include "tst_eventlist.moc"
