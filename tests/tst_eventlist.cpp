@@ -15,11 +15,11 @@
 #include "ui/timelineview.h"
 #include "ui/viewcontroller.h"
 
+#include "ui/eventtableview.h"
 #include <QAbstractItemModelTester>
 #include <QLineEdit>
 #include <QRegularExpression>
 #include <QSignalSpy>
-#include <QTableView>
 #include <QTest>
 
 using namespace hecscope;
@@ -35,6 +35,7 @@ private slots:
     void refilteringKeepsOnlyTheLatest();
     void rowForTime();
     void windowLinksListAndTimeline();
+    void tableKeysAndClicks();
 
 private:
     // Row `row`, read from the file if its page is not there.
@@ -269,11 +270,39 @@ void TestEventList::windowLinksListAndTimeline()
     const QPoint at(plot.left() + plot.width() / 2, plot.top() + 70);
     QTest::mouseClick(view, Qt::LeftButton, Qt::NoModifier, at);
     const uint64_t t = *view->cursor();
-    QTRY_VERIFY_WITH_TIMEOUT(pane->table()->currentIndex().isValid(), 10000);
-    const int row = pane->table()->currentIndex().row();
+    QTRY_VERIFY_WITH_TIMEOUT(pane->table()->currentRow() >= 0, 10000);
+    const int row = pane->table()->currentRow();
     QVERIFY(rowAt(*pane->model(), row)->time >= t);
     if (row > 0)
         QVERIFY(rowAt(*pane->model(), row - 1)->time < t);
+}
+
+void TestEventList::tableKeysAndClicks()
+{
+    EventListPane pane;
+    pane.resize(900, 400);
+    pane.show();
+    pane.setLog(m_log, m_index);
+    EventTableView* table = pane.table();
+    QSignalSpy chosen(&pane, &EventListPane::eventChosen);
+    QTest::keyClick(table, Qt::Key_Down);
+    QCOMPARE(table->currentRow(), 0);
+    QTest::keyClick(table, Qt::Key_End);
+    QCOMPARE(table->currentRow(), int(m_index->scan.events) - 1);
+    QCOMPARE(table->firstVisibleRow() + table->visibleRows() - 1 >= table->currentRow(), true);
+    QTest::keyClick(table, Qt::Key_PageUp);
+    QCOMPARE(table->currentRow(), int(m_index->scan.events) - 1 - table->visibleRows());
+    QTest::keyClick(table, Qt::Key_Home);
+    QCOMPARE(table->currentRow(), 0);
+    QCOMPARE(table->firstVisibleRow(), 0);
+    // A click picks the row under the pointer; its event is reported once
+    // its page is in.
+    QTest::mouseClick(table->viewport(), Qt::LeftButton, Qt::NoModifier, QPoint(50, table->rowHeight() * 3 + 2));
+    QCOMPARE(table->currentRow(), 3);
+    QTRY_VERIFY(!chosen.isEmpty());
+    QCOMPARE(chosen.last().at(0).toULongLong(), rowAt(*pane.model(), 3)->time);
+    // The view paints from the model: once pages are in, the cells show them.
+    QTRY_VERIFY(pane.model()->data(pane.model()->index(3, EventListModel::DetailsColumn)).toString().size() > 3);
 }
 
 QTEST_MAIN(TestEventList)

@@ -1,6 +1,7 @@
 #include "ui/eventlistpane.h"
 
 #include "ui/eventlistmodel.h"
+#include "ui/eventtableview.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -8,7 +9,6 @@
 #include <QIntValidator>
 #include <QLabel>
 #include <QLineEdit>
-#include <QTableView>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -18,7 +18,7 @@ namespace hecscope {
 EventListPane::EventListPane(QWidget* parent)
     : QWidget(parent)
     , m_model(new EventListModel(this))
-    , m_table(new QTableView)
+    , m_table(new EventTableView)
     , m_search(new QLineEdit)
     , m_type(new QComboBox)
     , m_cap(new QComboBox)
@@ -41,18 +41,10 @@ EventListPane::EventListPane(QWidget* parent)
     nextButton->setToolTip(tr("Next (F3)"));
 
     m_table->setModel(m_model);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_table->verticalHeader()->hide();
-    // Fixed row heights: the view never measures millions of rows.
-    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 4);
-    m_table->horizontalHeader()->setStretchLastSection(true);
-    m_table->setWordWrap(false);
-    m_table->setColumnWidth(EventListModel::TimeColumn, 130);
-    m_table->setColumnWidth(EventListModel::CapColumn, 40);
-    m_table->setColumnWidth(EventListModel::ThreadColumn, 60);
-    m_table->setColumnWidth(EventListModel::TypeColumn, 160);
+    m_table->header()->resizeSection(EventListModel::TimeColumn, 130);
+    m_table->header()->resizeSection(EventListModel::CapColumn, 40);
+    m_table->header()->resizeSection(EventListModel::ThreadColumn, 60);
+    m_table->header()->resizeSection(EventListModel::TypeColumn, 170);
 
     auto* filters = new QHBoxLayout;
     filters->addWidget(m_search, 1);
@@ -86,22 +78,23 @@ EventListPane::EventListPane(QWidget* parent)
     connect(m_model, &QAbstractItemModel::rowsInserted, this, &EventListPane::updateStatus);
     connect(m_model, &QAbstractItemModel::modelReset, this, &EventListPane::updateStatus);
     connect(m_model, &EventListModel::rowForTimeFound, this, [this](int row) { selectRow(row, false); });
-    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
-        if (!m_reporting || !current.isValid())
+    connect(m_table, &EventTableView::currentRowChanged, this, [this](int row) {
+        if (!m_reporting)
             return;
-        if (const EventRow* e = m_model->eventAt(current.row()))
+        if (const EventRow* e = m_model->eventAt(row))
             emit eventChosen(e->time);
+        else
+            m_awaiting = row; // reported when its page arrives
     });
-    // A chosen row whose page arrives later is reported when it does.
     connect(m_model, &QAbstractItemModel::dataChanged, this, [this](const QModelIndex& from, const QModelIndex& to) {
-        const QModelIndex current = m_table->currentIndex();
-        if (m_reporting && current.isValid() && current.row() >= from.row() && current.row() <= to.row()
-            && m_table->property("awaiting").toInt() == current.row())
-            if (const EventRow* e = m_model->eventAt(current.row())) {
-                m_table->setProperty("awaiting", -1);
-                emit eventChosen(e->time);
-            }
+        if (m_awaiting < from.row() || m_awaiting > to.row() || m_awaiting != m_table->currentRow())
+            return;
+        if (const EventRow* e = m_model->eventAt(m_awaiting)) {
+            m_awaiting = -1;
+            emit eventChosen(e->time);
+        }
     });
+    connect(m_model, &QAbstractItemModel::modelReset, this, [this] { m_awaiting = -1; });
     updateStatus();
 }
 
@@ -176,12 +169,8 @@ void EventListPane::selectRow(int row, bool report)
     if (row < 0 || row >= m_model->rowCount())
         return;
     m_reporting = report;
-    const QModelIndex ix = m_model->index(row, 0);
-    m_table->setCurrentIndex(ix);
-    m_table->scrollTo(ix, QAbstractItemView::PositionAtCenter);
+    m_table->setCurrentRow(row);
     m_reporting = true;
-    if (report && !m_model->eventAt(row))
-        m_table->setProperty("awaiting", row);
 }
 
 void EventListPane::selectNearest(uint64_t t)
@@ -191,13 +180,13 @@ void EventListPane::selectNearest(uint64_t t)
 
 void EventListPane::next()
 {
-    const int row = m_table->currentIndex().isValid() ? m_table->currentIndex().row() + 1 : 0;
+    const int row = m_table->currentRow() + 1;
     selectRow(std::min(row, m_model->rowCount() - 1), true);
 }
 
 void EventListPane::previous()
 {
-    const int row = m_table->currentIndex().isValid() ? m_table->currentIndex().row() - 1 : 0;
+    const int row = std::max(0, m_table->currentRow() - 1);
     selectRow(std::max(row, 0), true);
 }
 

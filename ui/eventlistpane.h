@@ -9,12 +9,12 @@
 class QComboBox;
 class QLabel;
 class QLineEdit;
-class QTableView;
 class QTimer;
 
 namespace hecscope {
 
 class EventListModel;
+class EventTableView;
 
 // The event list with its filters: a search box (event text, type names,
 // thread labels), event type, capability and thread. Next/previous step
@@ -26,7 +26,7 @@ public:
 
     void setLog(const QString& path, std::shared_ptr<const LogIndex> index);
     EventListModel* model() const { return m_model; }
-    QTableView* table() const { return m_table; }
+    EventTableView* table() const { return m_table; }
     QLineEdit* searchField() const { return m_search; }
     QString statusText() const;
     // Selects the event nearest to time `t` (asynchronously), without
@@ -44,7 +44,8 @@ private:
     void updateStatus();
 
     EventListModel* m_model;
-    QTableView* m_table;
+    EventTableView* m_table;
+    int m_awaiting = -1; // a chosen row whose page has not arrived
     QLineEdit* m_search;
     QComboBox* m_type;
     QComboBox* m_cap;
