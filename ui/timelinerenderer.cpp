@@ -343,8 +343,10 @@ void TimelineRenderer::paintLegend(QPainter& p, const QRect& r, const QPalette& 
     });
     entry(QObject::tr("marker"), [&](QRect box) { p.fillRect(QRect(box.center().x(), box.top(), 2, box.height()), kMarkerColour); });
     entry(QObject::tr("message"), [&](QRect box) { p.fillRect(QRect(box.center().x(), box.top() + 4, 1, box.height() - 4), kMessageColour); });
-    line = 1;
-    x = r.left() + 6;
+    if (line == 0) { // the charts' colours start the second line
+        line = 1;
+        x = r.left() + 6;
+    }
     entry(QObject::tr("heap size (MB)"), stroke(ChartPainter::kHeapSize));
     entry(QObject::tr("blocks size (MB)"), stroke(ChartPainter::kBlocksSize));
     entry(QObject::tr("live (MB)"), solid(ChartPainter::kLive.lighter(130)));
