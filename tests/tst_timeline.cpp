@@ -11,9 +11,11 @@
 #include "core/stats.h"
 #include "ui/imageexport.h"
 #include "ui/mainwindow.h"
+#include "ui/tablemodels.h"
 #include "ui/timelineview.h"
 #include "ui/viewcontroller.h"
 
+#include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QFile>
 #include <QImage>
@@ -22,6 +24,7 @@
 #include <QSet>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QWheelEvent>
@@ -50,6 +53,8 @@ private slots:
     void tooltipNamesThread();
     void truncatedLogShowsWhatWasDecoded();
     void notAnEventlogSaysSo();
+    void gcTableSortsAndJumps();
+    void capabilityAndProcessPanes();
     void exportFormats_data();
     void exportFormats();
     void exportCommand();
@@ -415,6 +420,8 @@ void TestTimeline::truncatedLogShowsWhatWasDecoded()
     const QString banner = w.bannerText();
     QVERIFY2(banner.contains(QStringLiteral("truncated")), qPrintable(banner));
     QVERIFY2(banner.contains(QStringLiteral("offset")), qPrintable(banner));
+    QCOMPARE(w.diagnostics().size(), 1);
+    QVERIFY(w.diagnostics()[0].contains(QStringLiteral("truncated")));
     // Every complete event before the cut is in, as a plain decode finds them.
     const test::Decoded plain = test::decodeInChunks(bytes);
     QVERIFY(plain.events.size() > 100);
@@ -440,6 +447,66 @@ void TestTimeline::notAnEventlogSaysSo()
     QVERIFY(shown.wait(10000));
     const QString banner = w.bannerText();
     QVERIFY2(banner.contains(QStringLiteral("offset 0")) || banner.contains(QStringLiteral("byte 0")), qPrintable(banner));
+}
+
+void TestTimeline::gcTableSortsAndJumps()
+{
+    MainWindow w;
+    w.resize(1400, 900);
+    w.show();
+    QVERIFY(openAndWait(w, QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/leak-hT.eventlog")));
+    QTableView* table = w.gcTable();
+    QAbstractItemModelTester tester(table->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    const auto index = w.index();
+    QCOMPARE(size_t(table->model()->rowCount()), index->collections.size());
+    QVERIFY(index->collections.size() > 20);
+    // Rows in time order by default; sorting by pause puts the longest first.
+    uint64_t previous = 0;
+    for (int row = 0; row < table->model()->rowCount(); ++row) {
+        const uint64_t t = table->model()->index(row, 0).data(kTimeRole).toULongLong();
+        QVERIFY(t >= previous);
+        previous = t;
+    }
+    table->sortByColumn(GcTableModel::Pause, Qt::DescendingOrder);
+    const RangeStats stats = computeStats(*index);
+    QCOMPARE(table->model()->index(0, GcTableModel::Pause).data(kSortRole).toULongLong(), stats.maxPauseNs);
+    // Activating a collection shows it on the timeline.
+    const QModelIndex longest = table->model()->index(0, GcTableModel::Start);
+    emit table->activated(longest);
+    const uint64_t start = longest.data(kTimeRole).toULongLong();
+    const ViewRange r = w.controller()->range();
+    QVERIFY(r.start <= start && start + stats.maxPauseNs <= r.end);
+    QVERIFY(r.duration() < index->lastTime / 4);
+}
+
+void TestTimeline::capabilityAndProcessPanes()
+{
+    MainWindow w;
+    w.resize(1400, 900);
+    w.show();
+    QVERIFY(openAndWait(w, m_log));
+    QTableView* caps = w.capabilityTable();
+    QAbstractItemModelTester tester(caps->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    const auto index = w.index();
+    QCOMPARE(size_t(caps->model()->rowCount()), index->caps.size());
+    const RangeStats whole = computeStats(*index);
+    QCOMPARE(caps->model()->index(2, CapabilityTableModel::Created).data(kSortRole).toULongLong(), whole.caps[2].sparks.created);
+    // A selection shows that range's figures.
+    const ViewRange sel{index->lastTime / 4, index->lastTime / 2};
+    w.controller()->setSelection(sel);
+    const RangeStats part = computeStats(*index, sel.start, sel.end);
+    for (int c = 0; c < caps->model()->rowCount(); ++c)
+        QCOMPARE(caps->model()->index(c, CapabilityTableModel::Running).data(kSortRole).toULongLong(),
+                 part.caps[size_t(caps->model()->index(c, 0).data(kSortRole).toULongLong())].running);
+    // Process facts and diagnostics.
+    const Capset* withRts = nullptr;
+    for (const Capset& c : index->capsets)
+        if (!c.rtsIdentifier.empty())
+            withRts = &c;
+    QVERIFY(withRts);
+    QVERIFY(w.processText().contains(QString::fromStdString(withRts->rtsIdentifier)));
+    QVERIFY(w.processText().contains(QStringLiteral("Process id: %1").arg(withRts->pid)));
+    QCOMPARE(w.diagnostics(), QStringList{QStringLiteral("No problems: the log decoded completely.")});
 }
 
 void TestTimeline::exportFormats_data()

@@ -3,6 +3,7 @@
 #include "core/info.h"
 #include "ui/eventlistpane.h"
 #include "ui/imageexport.h"
+#include "ui/tablemodels.h"
 #include "ui/loadjob.h"
 #include "ui/timelineview.h"
 #include "ui/viewcontroller.h"
@@ -10,6 +11,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDateTime>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QDockWidget>
@@ -21,7 +23,11 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QKeySequence>
+#include <QHeaderView>
 #include <QLabel>
+#include <QListWidget>
+#include <QSortFilterProxyModel>
+#include <QTableView>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -55,6 +61,12 @@ MainWindow::MainWindow(QWidget* parent)
     , m_banner(new QLabel)
     , m_stats(new QPlainTextEdit)
     , m_events(new EventListPane)
+    , m_gcModel(new GcTableModel(this))
+    , m_gcTable(new QTableView)
+    , m_capModel(new CapabilityTableModel(this))
+    , m_capTable(new QTableView)
+    , m_process(new QPlainTextEdit)
+    , m_diagnostics(new QListWidget)
     , m_progress(new QProgressBar)
     , m_cancel(new QPushButton(tr("Cancel")))
     , m_fileLabel(new QLabel)
@@ -123,6 +135,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_timeLabel->setMinimumWidth(140);
 
     createActions();
+    createPanes(statsDock);
     statsDock->toggleViewAction()->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
     QMenu* viewMenu = menuBar()->actions().at(1)->menu();
     viewMenu->addAction(statsDock->toggleViewAction());
@@ -174,6 +187,105 @@ MainWindow::MainWindow(QWidget* parent)
 }
 
 MainWindow::~MainWindow() = default;
+
+void MainWindow::createPanes(QDockWidget* statsDock)
+{
+    auto table = [this](QTableView* view, QAbstractItemModel* model) {
+        auto* proxy = new QSortFilterProxyModel(this);
+        proxy->setSourceModel(model);
+        proxy->setSortRole(kSortRole);
+        view->setModel(proxy);
+        view->setSortingEnabled(true);
+        view->setSelectionBehavior(QAbstractItemView::SelectRows);
+        view->setAlternatingRowColors(true);
+        view->verticalHeader()->hide();
+        view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+        view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 4);
+        view->horizontalHeader()->setStretchLastSection(true);
+    };
+    table(m_gcTable, m_gcModel);
+    m_gcTable->sortByColumn(GcTableModel::Number, Qt::AscendingOrder);
+    table(m_capTable, m_capModel);
+    m_capTable->sortByColumn(CapabilityTableModel::Cap, Qt::AscendingOrder);
+    // A collection chosen in the table: the timeline shows it with some
+    // time either side.
+    connect(m_gcTable, &QTableView::activated, this, [this](const QModelIndex& ix) {
+        if (!m_index)
+            return;
+        const uint64_t start = ix.data(kTimeRole).toULongLong();
+        const QModelIndex pauseIx = ix.siblingAtColumn(GcTableModel::Pause);
+        const uint64_t pause = m_gcTable->model()->data(pauseIx, kSortRole).toULongLong();
+        const uint64_t margin = std::max<uint64_t>(pause * 2, 10'000);
+        m_controller->setRange({start > margin ? start - margin : 0, start + pause + margin});
+        m_view->setHighlight(start);
+    });
+    m_process->setReadOnly(true);
+    m_process->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+
+    QDockWidget* previous = statsDock;
+    const std::pair<QWidget*, QString> panes[] = {
+        {m_gcTable, tr("GC")}, {m_capTable, tr("Capabilities")}, {m_process, tr("Process")}, {m_diagnostics, tr("Diagnostics")}};
+    QMenu* viewMenu = menuBar()->actions().at(1)->menu();
+    for (const auto& [widget, title] : panes) {
+        auto* dock = new QDockWidget(title, this);
+        dock->setObjectName(title.toLower());
+        dock->setWidget(widget);
+        addDockWidget(Qt::RightDockWidgetArea, dock);
+        tabifyDockWidget(previous, dock);
+        viewMenu->addAction(dock->toggleViewAction());
+        previous = dock;
+    }
+    statsDock->raise();
+}
+
+QString MainWindow::processText() const
+{
+    return m_process->toPlainText();
+}
+
+QStringList MainWindow::diagnostics() const
+{
+    QStringList out;
+    for (int i = 0; i < m_diagnostics->count(); ++i)
+        out << m_diagnostics->item(i)->text();
+    return out;
+}
+
+void MainWindow::showProcess()
+{
+    QString text;
+    if (!m_index)
+        return m_process->clear();
+    for (const Capset& c : m_index->capsets) {
+        if (c.rtsIdentifier.empty() && c.args.empty() && !c.hasPid)
+            continue;
+        text += tr("Capset %1\n").arg(c.id);
+        if (!c.rtsIdentifier.empty())
+            text += tr("  RTS: %1\n").arg(QString::fromStdString(c.rtsIdentifier));
+        if (!c.args.empty()) {
+            QStringList args;
+            for (const std::string& a : c.args)
+                args << QString::fromStdString(a);
+            text += tr("  Command: %1\n").arg(args.join(QLatin1Char(' ')));
+        }
+        if (c.hasPid)
+            text += tr("  Process id: %1").arg(c.pid) + (c.hasPpid ? tr(", parent %1\n").arg(c.ppid) : QStringLiteral("\n"));
+        if (c.wallAt != kNoTime)
+            text += tr("  Started: %1\n").arg(QDateTime::fromSecsSinceEpoch(qint64(c.wallSeconds)).toString(Qt::ISODate));
+        text += tr("  Capabilities: %1\n").arg(c.caps.size());
+        if (!c.env.empty()) {
+            text += tr("  Environment:\n");
+            for (const std::string& e : c.env)
+                text += QStringLiteral("    %1\n").arg(QString::fromStdString(e));
+        }
+    }
+    text += tr("\n%1 events, %2 capabilities, %3 threads, %4 collections\n")
+                .arg(m_index->scan.events)
+                .arg(m_index->caps.size())
+                .arg(m_index->threadCount())
+                .arg(m_index->collections.size());
+    m_process->setPlainText(text);
+}
 
 void MainWindow::createActions()
 {
@@ -351,6 +463,10 @@ void MainWindow::openFile(const QString& path)
     m_wholeStats.reset();
     m_view->setIndex(nullptr);
     m_events->setLog(QString(), nullptr);
+    m_gcModel->setIndex(nullptr);
+    m_capModel->setStats(RangeStats{});
+    m_process->clear();
+    m_diagnostics->clear();
     m_job = std::make_unique<LoadJob>(path);
     connect(m_job.get(), &LoadJob::progressChanged, this,
             [this](quint64 done, quint64 total) {
@@ -382,6 +498,13 @@ void MainWindow::showIndex(std::shared_ptr<const LogIndex> index)
     m_index = std::move(index);
     m_view->setIndex(m_index);
     m_events->setLog(m_path, m_index);
+    m_gcModel->setIndex(m_index);
+    showProcess();
+    m_diagnostics->clear();
+    for (const Diagnostic& d : m_index->scan.diagnostics)
+        m_diagnostics->addItem(QString::fromStdString(d.message()));
+    if (m_index->scan.diagnostics.empty())
+        m_diagnostics->addItem(tr("No problems: the log decoded completely."));
     const uint64_t duration = m_index->firstTime == kNoTime ? 0 : m_index->lastTime;
     m_fileLabel->setText(tr("%1 — %2 events — %3")
                              .arg(QFileInfo(m_path).fileName())
@@ -433,9 +556,11 @@ void MainWindow::showSelectionStatistics()
     if (!sel) {
         m_stats->setPlainText(
             tr("Whole run\n\n") + qs(infoText(*m_index, *m_wholeStats, m_path.toStdString())));
+        m_capModel->setStats(*m_wholeStats);
         return;
     }
     const RangeStats stats = computeStats(*m_index, sel->start, sel->end);
+    m_capModel->setStats(stats);
     m_stats->setPlainText(tr("Selection %1 – %2 (%3)\n\n")
                               .arg(qs(formatDuration(sel->start)),
                                    qs(formatDuration(sel->end)),

@@ -11,15 +11,20 @@
 
 class QAction;
 class QLabel;
+class QDockWidget;
 class QMenu;
 class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
 class QScrollArea;
+class QListWidget;
+class QTableView;
 
 namespace hecscope {
 
+class CapabilityTableModel;
 class EventListPane;
+class GcTableModel;
 class LoadJob;
 class TimelineView;
 class ViewController;
@@ -39,6 +44,10 @@ public:
     std::shared_ptr<const LogIndex> index() const { return m_index; }
     QString statisticsText() const;
     EventListPane* eventList() const { return m_events; }
+    QTableView* gcTable() const { return m_gcTable; }
+    QTableView* capabilityTable() const { return m_capTable; }
+    QString processText() const;
+    QStringList diagnostics() const;
     QString bannerText() const; // problems with the file, empty when none
 
 signals:
@@ -52,6 +61,8 @@ protected:
 
 private:
     void createActions();
+    void createPanes(QDockWidget* statsDock);
+    void showProcess();
     void chooseFile();
     void exportImageDialog();
     void cancelLoad();
@@ -70,6 +81,12 @@ private:
     QLabel* m_banner;
     QPlainTextEdit* m_stats;
     EventListPane* m_events;
+    GcTableModel* m_gcModel;
+    QTableView* m_gcTable;
+    CapabilityTableModel* m_capModel;
+    QTableView* m_capTable;
+    QPlainTextEdit* m_process;
+    QListWidget* m_diagnostics;
     QProgressBar* m_progress;
     QPushButton* m_cancel;
     QLabel* m_fileLabel;
