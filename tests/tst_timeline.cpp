@@ -9,6 +9,7 @@
 #include "core/info.h"
 #include "core/series.h"
 #include "core/stats.h"
+#include "ui/bookmarks.h"
 #include "ui/imageexport.h"
 #include "ui/mainwindow.h"
 #include "ui/tablemodels.h"
@@ -54,6 +55,7 @@ private slots:
     void truncatedLogShowsWhatWasDecoded();
     void notAnEventlogSaysSo();
     void gcTableSortsAndJumps();
+    void bookmarksFromMarkersAndSavedPerFile();
     void capabilityAndProcessPanes();
     void exportFormats_data();
     void exportFormats();
@@ -477,6 +479,64 @@ void TestTimeline::gcTableSortsAndJumps()
     const ViewRange r = w.controller()->range();
     QVERIFY(r.start <= start && start + stats.maxPauseNs <= r.end);
     QVERIFY(r.duration() < index->lastTime / 4);
+}
+
+void TestTimeline::bookmarksFromMarkersAndSavedPerFile()
+{
+    const QString log = QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/threads-N2.eventlog");
+    uint64_t userTime = 0;
+    {
+        MainWindow w;
+        QVERIFY(openAndWait(w, log));
+        BookmarkModel* marks = w.bookmarks();
+        QAbstractItemModelTester tester(marks, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        // The log's markers are there, in time order, and are not removable.
+        QStringList names;
+        for (int row = 0; row < marks->rowCount(); ++row)
+            if (marks->at(row).fromMarker)
+                names << marks->at(row).name;
+        QCOMPARE(names, (QStringList{QStringLiteral("start"), QStringLiteral("pipeline done"), QStringLiteral("sleepers done"), QStringLiteral("end")}));
+        QVERIFY(!marks->removeUser(0));
+        // A user bookmark at the cursor, renamed.
+        userTime = w.index()->lastTime / 3;
+        w.timeline()->setCursorTime(userTime);
+        w.addBookmark();
+        int row = -1;
+        for (int r = 0; r < marks->rowCount(); ++r)
+            if (!marks->at(r).fromMarker)
+                row = r;
+        QVERIFY(row >= 0);
+        QCOMPARE(marks->at(row).time, userTime);
+        QVERIFY(marks->setData(marks->index(row, BookmarkModel::NameColumn), QStringLiteral("slow part")));
+        QVERIFY(!marks->setData(marks->index(0, BookmarkModel::NameColumn), QStringLiteral("renamed marker")));
+        QCOMPARE(w.timeline()->options().bookmarks, std::vector<uint64_t>{userTime});
+        // Clicking it moves the cursor there.
+        w.timeline()->setCursorTime(0);
+        emit w.bookmarkTable()->clicked(marks->index(row, 0));
+        QCOMPARE(*w.timeline()->cursor(), userTime);
+    }
+    {
+        // Another window on the same file finds it again; another file does not.
+        MainWindow w;
+        QVERIFY(openAndWait(w, log));
+        BookmarkModel* marks = w.bookmarks();
+        int row = -1;
+        for (int r = 0; r < marks->rowCount(); ++r)
+            if (!marks->at(r).fromMarker)
+                row = r;
+        QVERIFY(row >= 0);
+        QCOMPARE(marks->at(row).name, QStringLiteral("slow part"));
+        QCOMPARE(marks->at(row).time, userTime);
+        QVERIFY(marks->removeUser(row));
+        MainWindow other;
+        QVERIFY(openAndWait(other, m_log));
+        for (int r = 0; r < other.bookmarks()->rowCount(); ++r)
+            QVERIFY(other.bookmarks()->at(r).fromMarker);
+    }
+    MainWindow w;
+    QVERIFY(openAndWait(w, log));
+    for (int r = 0; r < w.bookmarks()->rowCount(); ++r)
+        QVERIFY(w.bookmarks()->at(r).fromMarker); // the removal was saved
 }
 
 void TestTimeline::capabilityAndProcessPanes()

@@ -1,6 +1,7 @@
 #include "ui/mainwindow.h"
 
 #include "core/info.h"
+#include "ui/bookmarks.h"
 #include "ui/eventlistpane.h"
 #include "ui/imageexport.h"
 #include "ui/tablemodels.h"
@@ -67,6 +68,8 @@ MainWindow::MainWindow(QWidget* parent)
     , m_capTable(new QTableView)
     , m_process(new QPlainTextEdit)
     , m_diagnostics(new QListWidget)
+    , m_bookmarks(new BookmarkModel(this))
+    , m_bookmarkTable(new QTableView)
     , m_progress(new QProgressBar)
     , m_cancel(new QPushButton(tr("Cancel")))
     , m_fileLabel(new QLabel)
@@ -149,6 +152,9 @@ MainWindow::MainWindow(QWidget* parent)
         m_events->searchField()->selectAll();
     });
     find->setShortcut(QKeySequence::Find);
+    search->addSeparator();
+    QAction* bookmark = search->addAction(tr("Add &Bookmark"), this, &MainWindow::addBookmark);
+    bookmark->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
     QAction* findNext = search->addAction(tr("Find &Next"), m_events, &EventListPane::next);
     findNext->setShortcut(QKeySequence::FindNext);
     QAction* findPrevious = search->addAction(tr("Find &Previous"), m_events, &EventListPane::previous);
@@ -222,8 +228,29 @@ void MainWindow::createPanes(QDockWidget* statsDock)
     m_process->setReadOnly(true);
     m_process->setLineWrapMode(QPlainTextEdit::WidgetWidth);
 
+    m_bookmarkTable->setModel(m_bookmarks);
+    m_bookmarkTable->verticalHeader()->hide();
+    m_bookmarkTable->horizontalHeader()->setStretchLastSection(true);
+    m_bookmarkTable->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_bookmarkTable->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
+    connect(m_bookmarkTable, &QTableView::clicked, this, [this](const QModelIndex& ix) {
+        const uint64_t t = ix.data(Qt::UserRole).toULongLong();
+        m_view->setCursorTime(t);
+        const ViewRange r = m_controller->range();
+        if (t < r.start || t > r.end)
+            m_controller->centreOn(t);
+    });
+    connect(m_bookmarks, &BookmarkModel::bookmarksChanged, this, [this] { m_view->setBookmarks(m_bookmarks->times()); });
+    auto* removeBookmark = new QAction(tr("Remove Bookmark"), m_bookmarkTable);
+    removeBookmark->setShortcut(QKeySequence::Delete);
+    removeBookmark->setShortcutContext(Qt::WidgetShortcut);
+    connect(removeBookmark, &QAction::triggered, this, [this] { m_bookmarks->removeUser(m_bookmarkTable->currentIndex().row()); });
+    m_bookmarkTable->addAction(removeBookmark);
+    m_bookmarkTable->setContextMenuPolicy(Qt::ActionsContextMenu);
+
     QDockWidget* previous = statsDock;
     const std::pair<QWidget*, QString> panes[] = {
+        {m_bookmarkTable, tr("Bookmarks")},
         {m_gcTable, tr("GC")}, {m_capTable, tr("Capabilities")}, {m_process, tr("Process")}, {m_diagnostics, tr("Diagnostics")}};
     QMenu* viewMenu = menuBar()->actions().at(1)->menu();
     for (const auto& [widget, title] : panes) {
@@ -249,6 +276,25 @@ QStringList MainWindow::diagnostics() const
     for (int i = 0; i < m_diagnostics->count(); ++i)
         out << m_diagnostics->item(i)->text();
     return out;
+}
+
+// A bookmark at the cursor (else the middle of the view), named after how
+// many there are; the name is ready to be typed over.
+void MainWindow::addBookmark()
+{
+    if (!m_index)
+        return;
+    const ViewRange r = m_controller->range();
+    const uint64_t t = m_view->cursor().value_or(r.start + r.duration() / 2);
+    const int row = m_bookmarks->add(t, tr("Bookmark %1").arg(m_bookmarks->times().size() + 1));
+    if (auto* dock = qobject_cast<QDockWidget*>(m_bookmarkTable->parentWidget())) {
+        dock->show();
+        dock->raise();
+    }
+    const QModelIndex name = m_bookmarks->index(row, BookmarkModel::NameColumn);
+    m_bookmarkTable->setCurrentIndex(name);
+    if (isVisible())
+        m_bookmarkTable->edit(name);
 }
 
 void MainWindow::showProcess()
@@ -464,6 +510,7 @@ void MainWindow::openFile(const QString& path)
     m_view->setIndex(nullptr);
     m_events->setLog(QString(), nullptr);
     m_gcModel->setIndex(nullptr);
+    m_bookmarks->setLog(QString(), nullptr);
     m_capModel->setStats(RangeStats{});
     m_process->clear();
     m_diagnostics->clear();
@@ -499,6 +546,7 @@ void MainWindow::showIndex(std::shared_ptr<const LogIndex> index)
     m_view->setIndex(m_index);
     m_events->setLog(m_path, m_index);
     m_gcModel->setIndex(m_index);
+    m_bookmarks->setLog(m_path, m_index.get());
     showProcess();
     m_diagnostics->clear();
     for (const Diagnostic& d : m_index->scan.diagnostics)

@@ -22,6 +22,7 @@ class QTableView;
 
 namespace hecscope {
 
+class BookmarkModel;
 class CapabilityTableModel;
 class EventListPane;
 class GcTableModel;
@@ -47,6 +48,9 @@ public:
     QTableView* gcTable() const { return m_gcTable; }
     QTableView* capabilityTable() const { return m_capTable; }
     QString processText() const;
+    BookmarkModel* bookmarks() const { return m_bookmarks; }
+    QTableView* bookmarkTable() const { return m_bookmarkTable; }
+    void addBookmark();
     QStringList diagnostics() const;
     QString bannerText() const; // problems with the file, empty when none
 
@@ -87,6 +91,8 @@ private:
     QTableView* m_capTable;
     QPlainTextEdit* m_process;
     QListWidget* m_diagnostics;
+    BookmarkModel* m_bookmarks;
+    QTableView* m_bookmarkTable;
     QProgressBar* m_progress;
     QPushButton* m_cancel;
     QLabel* m_fileLabel;

@@ -25,6 +25,7 @@ const QColor kParallelGc(0xe6, 0x7e, 0x22);
 const QColor kSequentialGc(0xa0, 0x40, 0x00);
 const QColor kMarkerColour(0x8e, 0x44, 0xad);
 const QColor kMessageColour(0x29, 0x80, 0xb9);
+const QColor kBookmarkColour(0x16, 0xa0, 0x85);
 
 QString qs(const std::string& s)
 {
@@ -281,6 +282,18 @@ void TimelineRenderer::paint(QPainter& p, const QRect& area, ViewRange view,
         p.drawLine(s.topLeft(), s.bottomLeft());
         p.drawLine(s.topRight(), s.bottomRight());
     }
+    for (uint64_t b : o.bookmarks) {
+        if (b < view.start || b > view.end)
+            continue;
+        const double x = m.toPixel(b);
+        p.setPen(QPen(kBookmarkColour, 1, Qt::DotLine));
+        p.drawLine(QPointF(x, area.top() + kRulerHeight), QPointF(x, area.bottom()));
+        const QPointF flag[] = {{x, area.top() + kRulerHeight - 1.0}, {x - 5, area.top() + kRulerHeight - 9.0}, {x + 5, area.top() + kRulerHeight - 9.0}};
+        p.setPen(Qt::NoPen);
+        p.setBrush(kBookmarkColour);
+        p.drawPolygon(flag, 3);
+        p.setBrush(Qt::NoBrush);
+    }
     if (o.highlight) {
         const double x = m.toPixel(*o.highlight);
         p.setPen(QPen(QColor(0xe7, 0x4c, 0x3c), 2));
@@ -342,6 +355,13 @@ void TimelineRenderer::paintLegend(QPainter& p, const QRect& r, const QPalette& 
         p.fillRect(QRect(box.left() + 5, box.top(), 5, box.height()), kSequentialGc);
     });
     entry(QObject::tr("marker"), [&](QRect box) { p.fillRect(QRect(box.center().x(), box.top(), 2, box.height()), kMarkerColour); });
+    entry(QObject::tr("bookmark"), [&](QRect box) {
+        const QPointF flag[] = {QPointF(box.center().x(), box.bottom()), QPointF(box.left(), box.top()), QPointF(box.right(), box.top())};
+        p.setPen(Qt::NoPen);
+        p.setBrush(kBookmarkColour);
+        p.drawPolygon(flag, 3);
+        p.setBrush(Qt::NoBrush);
+    });
     entry(QObject::tr("message"), [&](QRect box) { p.fillRect(QRect(box.center().x(), box.top() + 4, 1, box.height() - 4), kMessageColour); });
     if (line == 0) { // the charts' colours start the second line
         line = 1;

@@ -33,6 +33,7 @@ struct RenderOptions {
     std::optional<ViewRange> selection;
     std::optional<uint64_t> cursor;    // ns: the cursor line
     std::optional<uint64_t> highlight; // ns: a search hit or selected event
+    std::vector<uint64_t> bookmarks;   // ns: the user's bookmarks, flagged on the ruler
     bool legend = true;                // a row explaining every colour, below the tracks
 };
 

@@ -44,6 +44,7 @@ RenderOptions TimelineView::options() const
     o.selection = m_controller->selection();
     o.cursor = m_cursor;
     o.highlight = m_highlight;
+    o.bookmarks = m_bookmarks;
     return o;
 }
 
@@ -57,6 +58,12 @@ void TimelineView::setTracks(std::vector<Track> tracks)
 void TimelineView::setHighlight(std::optional<uint64_t> t)
 {
     m_highlight = t;
+    update();
+}
+
+void TimelineView::setBookmarks(std::vector<uint64_t> times)
+{
+    m_bookmarks = std::move(times);
     update();
 }
 

@@ -26,6 +26,7 @@ public:
     void setTracks(std::vector<Track> tracks);
     const std::vector<Track>& tracks() const { return m_tracks; }
     void setHighlight(std::optional<uint64_t> t);
+    void setBookmarks(std::vector<uint64_t> times);
     std::optional<uint64_t> cursor() const { return m_cursor; }
     void setCursorTime(std::optional<uint64_t> t);
     QSize sizeHint() const override;
@@ -53,6 +54,7 @@ private:
     TimelineRenderer m_renderer;
     std::vector<Track> m_tracks{std::begin(kAllTracks), std::end(kAllTracks)};
     std::optional<uint64_t> m_cursor, m_highlight;
+    std::vector<uint64_t> m_bookmarks;
     enum class Drag { None,
                       Pan,
                       Select } m_drag
