@@ -51,6 +51,9 @@ public:
     BookmarkModel* bookmarks() const { return m_bookmarks; }
     QTableView* bookmarkTable() const { return m_bookmarkTable; }
     void addBookmark();
+    // Tracks top to bottom by name (trackName); names left out keep their
+    // place after the named ones. Saved with the window's settings.
+    void setTrackOrder(const QStringList& names);
     QStringList diagnostics() const;
     QString bannerText() const; // problems with the file, empty when none
 
@@ -77,6 +80,7 @@ private:
     void addRecent(const QString& path);
     void rebuildRecentMenu();
     void applyTrackVisibility();
+    void arrangeTracks();
     void updateHistoryActions();
 
     ViewController* m_controller;
@@ -101,7 +105,8 @@ private:
     QAction* m_back = nullptr;
     QAction* m_forward = nullptr;
     QAction* m_zoomSelection = nullptr;
-    std::vector<QAction*> m_trackActions;
+    std::vector<QAction*> m_trackActions; // in display order
+    QMenu* m_tracksMenu = nullptr;
     QString m_path;
     std::unique_ptr<LoadJob> m_job;
     std::vector<std::unique_ptr<LoadJob>>
