@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <unordered_map>
+#include <map>
 
 namespace hecscope {
 
@@ -52,20 +52,45 @@ HeapSeries heapSeries(const LogIndex& index)
     h.size = sortedSeries(index.heapSize);
     h.blocks = sortedSeries(index.blocksSize);
     h.live = sortedSeries(index.heapLive);
-    // Allocation: every capability's latest cumulative figure, summed.
-    std::vector<Sample> alloc = index.heapAllocated;
-    std::stable_sort(alloc.begin(), alloc.end(), [](const Sample& a, const Sample& b) { return a.time < b.time; });
-    std::unordered_map<uint32_t, uint64_t> latest; // (capset << 16 | cap) -> bytes
-    double total = 0;
-    h.allocated.reserve(alloc.size());
-    for (const Sample& x : alloc) {
-        uint64_t& last = latest[x.capset << 16 | x.cap];
-        total += double(x.value) - double(last);
-        last = x.value;
-        if (!h.allocated.empty() && h.allocated.back().time == x.time)
-            h.allocated.back().value = total;
-        else
-            h.allocated.push_back({x.time, total});
+    // Allocation: each capability reports its own cumulative figure, at
+    // its own times (at collections, microseconds apart). Summing the
+    // latest figures would put a capability's whole growth since its last
+    // report into the instant between two reports; instead each
+    // capability's figure is read as growing linearly from its previous
+    // report (from 0 at start-up), and the total at every report time is
+    // the sum over capabilities.
+    std::map<uint32_t, Series> perCap; // (capset << 16 | cap) -> its reports in time order
+    for (const Sample& x : index.heapAllocated)
+        perCap[x.capset << 16 | x.cap].push_back({x.time, double(x.value)});
+    std::vector<uint64_t> times;
+    for (auto& [key, series] : perCap) {
+        std::stable_sort(series.begin(), series.end(), [](const SeriesPoint& a, const SeriesPoint& b) { return a.time < b.time; });
+        for (const SeriesPoint& p : series)
+            times.push_back(p.time);
+    }
+    if (!times.empty())
+        times.push_back(0); // start-up: nothing allocated yet
+    std::sort(times.begin(), times.end());
+    times.erase(std::unique(times.begin(), times.end()), times.end());
+    std::vector<size_t> next(perCap.size(), 0); // per capability: first report after the time
+    h.allocated.reserve(times.size());
+    for (uint64_t t : times) {
+        double total = 0;
+        size_t k = 0;
+        for (const auto& [key, series] : perCap) {
+            size_t& i = next[k++];
+            while (i < series.size() && series[i].time <= t)
+                ++i;
+            if (i == series.size()) {
+                total += series.back().value; // no report since: holds
+            } else {
+                const SeriesPoint before = i > 0 ? series[i - 1] : SeriesPoint{0, 0.0};
+                const SeriesPoint& after = series[i];
+                const double span = double(after.time - before.time);
+                total += span > 0 ? before.value + (after.value - before.value) * double(t - before.time) / span : after.value;
+            }
+        }
+        h.allocated.push_back({t, total});
     }
     return h;
 }

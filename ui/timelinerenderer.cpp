@@ -317,12 +317,13 @@ void TimelineRenderer::paintLegend(QPainter& p, const QRect& r, const QPalette& 
 {
     p.fillRect(r, pal.color(QPalette::Window));
     const QFontMetrics fm(p.font());
-    const int lineHeight = r.height() / 2;
+    constexpr int kLines = 3;
+    const int lineHeight = r.height() / kLines;
     int x = r.left() + 6, line = 0;
     auto entry = [&](const QString& text, auto swatch) {
         const int w = fm.horizontalAdvance(text);
-        if (x + 14 + w > r.right() && line == 0) {
-            line = 1; // wrap once
+        if (x + 14 + w > r.right() && line + 1 < kLines) {
+            ++line; // wrap
             x = r.left() + 6;
         }
         if (x + 14 + w > r.right())
@@ -363,8 +364,8 @@ void TimelineRenderer::paintLegend(QPainter& p, const QRect& r, const QPalette& 
         p.setBrush(Qt::NoBrush);
     });
     entry(QObject::tr("message"), [&](QRect box) { p.fillRect(QRect(box.center().x(), box.top() + 4, 1, box.height() - 4), kMessageColour); });
-    if (line == 0) { // the charts' colours start the second line
-        line = 1;
+    if (line + 1 < kLines) { // the charts' colours start a new line
+        ++line;
         x = r.left() + 6;
     }
     entry(QObject::tr("heap size (MB)"), stroke(ChartPainter::kHeapSize));

@@ -52,7 +52,7 @@ class TimelineRenderer {
 public:
     static constexpr int kLabelWidth = 96;
     static constexpr int kRulerHeight = 26;
-    static constexpr int kLegendHeight = 40; // two lines
+    static constexpr int kLegendHeight = 60; // up to three lines
 
     void setIndex(std::shared_ptr<const LogIndex> index);
     const LogIndex* index() const { return m_index.get(); }
