@@ -371,6 +371,14 @@ void TestTimeline::selectionGivesRangeStatistics()
     const RangeStats stats = computeStats(*w.index(), sel->start, sel->end);
     const QString expected = QString::fromStdString(infoText(*w.index(), stats, m_log.toStdString()));
     QVERIFY(text.endsWith(expected));
+    // A click on a HEC row shows what is there in the Details pane, as the tooltip says it.
+    const auto rows = view->renderer().layout(view->rect(), view->options());
+    const auto hec1 = std::find_if(rows.begin(), rows.end(), [](const TrackRow& r) { return r.track == Track::Capabilities && r.cap == 1; });
+    const QPoint click(plot.left() + plot.width() / 3, hec1->rect.top() + 8);
+    const QString expectedDetails = view->renderer().describeAt(click, view->rect(), w.controller()->range(), view->options());
+    QVERIFY(expectedDetails.startsWith(QStringLiteral("HEC 1")));
+    QTest::mouseClick(view, Qt::LeftButton, Qt::NoModifier, click);
+    QCOMPARE(w.detailsText(), expectedDetails);
     // Escape clears it and the whole run is back.
     QTest::keyClick(view, Qt::Key_Escape);
     QVERIFY(!w.controller()->selection());

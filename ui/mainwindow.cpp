@@ -68,6 +68,7 @@ MainWindow::MainWindow(QWidget* parent)
     , m_capTable(new QTableView)
     , m_process(new QPlainTextEdit)
     , m_diagnostics(new QListWidget)
+    , m_details(new QPlainTextEdit)
     , m_bookmarks(new BookmarkModel(this))
     , m_bookmarkTable(new QTableView)
     , m_progress(new QProgressBar)
@@ -132,6 +133,15 @@ MainWindow::MainWindow(QWidget* parent)
             m_controller->centreOn(t);
     });
     connect(m_view, &TimelineView::clicked, m_events, &EventListPane::selectNearest);
+    connect(m_view, &TimelineView::itemClicked, this, [this](const QString& details) {
+        m_details->setPlainText(details);
+        if (details.isEmpty())
+            return;
+        if (auto* dock = qobject_cast<QDockWidget*>(m_details->parentWidget())) {
+            dock->show();
+            dock->raise();
+        }
+    });
 
     statusBar()->addPermanentWidget(m_fileLabel);
     statusBar()->addPermanentWidget(m_timeLabel);
@@ -252,7 +262,10 @@ void MainWindow::createPanes(QDockWidget* statsDock)
     m_bookmarkTable->setContextMenuPolicy(Qt::ActionsContextMenu);
 
     QDockWidget* previous = statsDock;
+    m_details->setReadOnly(true);
+    m_details->setPlaceholderText(tr("Click an item on the timeline to see its details here."));
     const std::pair<QWidget*, QString> panes[] = {
+        {m_details, tr("Details")},
         {m_bookmarkTable, tr("Bookmarks")},
         {m_gcTable, tr("GC")}, {m_capTable, tr("Capabilities")}, {m_process, tr("Process")}, {m_diagnostics, tr("Diagnostics")}};
     QMenu* viewMenu = menuBar()->actions().at(1)->menu();
@@ -266,6 +279,11 @@ void MainWindow::createPanes(QDockWidget* statsDock)
         previous = dock;
     }
     statsDock->raise();
+}
+
+QString MainWindow::detailsText() const
+{
+    return m_details->toPlainText();
 }
 
 QString MainWindow::processText() const

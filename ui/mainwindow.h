@@ -48,6 +48,7 @@ public:
     QTableView* gcTable() const { return m_gcTable; }
     QTableView* capabilityTable() const { return m_capTable; }
     QString processText() const;
+    QString detailsText() const;
     BookmarkModel* bookmarks() const { return m_bookmarks; }
     QTableView* bookmarkTable() const { return m_bookmarkTable; }
     void addBookmark();
@@ -95,6 +96,7 @@ private:
     QTableView* m_capTable;
     QPlainTextEdit* m_process;
     QListWidget* m_diagnostics;
+    QPlainTextEdit* m_details;
     BookmarkModel* m_bookmarks;
     QTableView* m_bookmarkTable;
     QProgressBar* m_progress;

@@ -178,6 +178,7 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* e)
         m_cursor = mapping().toTime(e->position().x());
         update();
         emit clicked(*m_cursor);
+        emit itemClicked(m_renderer.describeAt(e->pos(), rect(), m_controller->range(), options()));
     }
     m_drag = Drag::None;
 }

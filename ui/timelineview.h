@@ -34,6 +34,7 @@ public:
 signals:
     void hoverTimeChanged(std::optional<uint64_t> t);
     void clicked(uint64_t t);
+    void itemClicked(const QString& details); // what is under a click; empty: nothing
 
 protected:
     void paintEvent(QPaintEvent*) override;
