@@ -66,6 +66,8 @@ private slots:
 private:
     // Opens `log` in `w` and waits for the index and the statistics.
     static bool openAndWait(MainWindow& w, const QString& log);
+    // The same in a shown window of 1400x800.
+    static bool showAndOpen(MainWindow& w, const QString& log);
     QString m_log = QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/sparks-N4.eventlog");
 };
 
@@ -277,6 +279,13 @@ void TestTimeline::chartTracksDrawData()
     }
 }
 
+bool TestTimeline::showAndOpen(MainWindow& w, const QString& log)
+{
+    w.resize(1400, 800);
+    w.show();
+    return openAndWait(w, log);
+}
+
 bool TestTimeline::openAndWait(MainWindow& w, const QString& log)
 {
     QSignalSpy stats(&w, &MainWindow::statisticsShown);
@@ -287,9 +296,7 @@ bool TestTimeline::openAndWait(MainWindow& w, const QString& log)
 void TestTimeline::windowOpensAtWholeLog()
 {
     MainWindow w;
-    w.resize(1400, 800);
-    w.show();
-    QVERIFY(openAndWait(w, m_log));
+    QVERIFY(showAndOpen(w, m_log));
     const auto index = w.index();
     QCOMPARE(w.controller()->range(), (ViewRange{0, index->lastTime}));
     QVERIFY(w.statisticsText().startsWith(QStringLiteral("Whole run")));
@@ -311,9 +318,7 @@ void TestTimeline::windowOpensAtWholeLog()
 void TestTimeline::wheelZoomsAroundPointer()
 {
     MainWindow w;
-    w.resize(1400, 800);
-    w.show();
-    QVERIFY(openAndWait(w, m_log));
+    QVERIFY(showAndOpen(w, m_log));
     TimelineView* view = w.timeline();
     const QRect plot = TimelineRenderer::plotArea(view->rect());
     const QPointF at(plot.left() + plot.width() * 0.3, 80);
@@ -331,9 +336,7 @@ void TestTimeline::wheelZoomsAroundPointer()
 void TestTimeline::keyboardAndHistory()
 {
     MainWindow w;
-    w.resize(1400, 800);
-    w.show();
-    QVERIFY(openAndWait(w, m_log));
+    QVERIFY(showAndOpen(w, m_log));
     TimelineView* view = w.timeline();
     const ViewRange whole = w.controller()->range();
     QTest::keyClick(view, Qt::Key_Plus);
@@ -349,9 +352,7 @@ void TestTimeline::keyboardAndHistory()
 void TestTimeline::selectionGivesRangeStatistics()
 {
     MainWindow w;
-    w.resize(1400, 800);
-    w.show();
-    QVERIFY(openAndWait(w, m_log));
+    QVERIFY(showAndOpen(w, m_log));
     TimelineView* view = w.timeline();
     const QRect plot = TimelineRenderer::plotArea(view->rect());
     const int y = plot.top() + 60;
@@ -488,9 +489,7 @@ void TestTimeline::tracksReorderHideAndPersist()
 void TestTimeline::gcTableSortsAndJumps()
 {
     MainWindow w;
-    w.resize(1400, 900);
-    w.show();
-    QVERIFY(openAndWait(w, QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/leak-hT.eventlog")));
+    QVERIFY(showAndOpen(w, QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/leak-hT.eventlog")));
     QTableView* table = w.gcTable();
     QAbstractItemModelTester tester(table->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     const auto index = w.index();
@@ -576,9 +575,7 @@ void TestTimeline::bookmarksFromMarkersAndSavedPerFile()
 void TestTimeline::capabilityAndProcessPanes()
 {
     MainWindow w;
-    w.resize(1400, 900);
-    w.show();
-    QVERIFY(openAndWait(w, m_log));
+    QVERIFY(showAndOpen(w, m_log));
     QTableView* caps = w.capabilityTable();
     QAbstractItemModelTester tester(caps->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     const auto index = w.index();

@@ -49,38 +49,31 @@ QString exportImage(const TimelineRenderer& renderer, const ExportRequest& rq)
             return QObject::tr("cannot write %1").arg(rq.path);
         return {};
     }
+    // Vector outputs: paint onto the device, then check the file was written.
+    auto paintOnto = [&](QPaintDevice& device) {
+        QPainter p;
+        if (!p.begin(&device))
+            return QObject::tr("cannot write %1").arg(rq.path);
+        renderer.paint(p, area, rq.range, rq.options);
+        p.end();
+        return QFileInfo(rq.path).size() > 0 ? QString() : QObject::tr("cannot write %1").arg(rq.path);
+    };
     if (suffix == QLatin1String("svg")) {
         QSvgGenerator svg;
         svg.setFileName(rq.path);
         svg.setSize(rq.size);
         svg.setViewBox(area);
         svg.setTitle(QStringLiteral("Hecscope timeline"));
-        QPainter p;
-        if (!p.begin(&svg))
-            return QObject::tr("cannot write %1").arg(rq.path);
-        renderer.paint(p, area, rq.range, rq.options);
-        p.end();
-        return QFileInfo(rq.path).size() > 0
-            ? QString()
-            : QObject::tr("cannot write %1").arg(rq.path);
+        return paintOnto(svg);
     }
     if (suffix == QLatin1String("pdf")) {
         QPdfWriter pdf(rq.path);
-        pdf.setResolution(
-            72); // one pixel per point: the page is the requested size
+        pdf.setResolution(72); // one pixel per point: the page is the requested size
         pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
-        pdf.setPageSize(QPageSize(QSizeF(rq.size), QPageSize::Point, QString(),
-                                  QPageSize::ExactMatch));
+        pdf.setPageSize(QPageSize(QSizeF(rq.size), QPageSize::Point, QString(), QPageSize::ExactMatch));
         pdf.setTitle(QStringLiteral("Hecscope timeline"));
         pdf.setCreator(QStringLiteral("Hecscope"));
-        QPainter p;
-        if (!p.begin(&pdf))
-            return QObject::tr("cannot write %1").arg(rq.path);
-        renderer.paint(p, area, rq.range, rq.options);
-        p.end();
-        return QFileInfo(rq.path).size() > 0
-            ? QString()
-            : QObject::tr("cannot write %1").arg(rq.path);
+        return paintOnto(pdf);
     }
     return QObject::tr("unknown image format '%1' (use .png, .svg or .pdf)")
         .arg(suffix);
