@@ -148,6 +148,10 @@ public:
     SpanTotals totalsBeforeIndex(size_t i) const;
     // Totals of the spans clipped to [t0, t1).
     SpanTotals totalsIn(uint64_t t0, uint64_t t1) const;
+    // Totals of the spans clipped to [0, t): totalsIn(a, b) is
+    // totalsBefore(b) - totalsBefore(a), so a row of adjacent ranges costs
+    // one call per edge.
+    SpanTotals totalsBefore(uint64_t t) const;
     const SpanTotals& totals() const { return m_total; }
 
     // Items covering [t0, t1) drawn `pixels` wide, in time order: exact spans
@@ -177,7 +181,6 @@ public:
     size_t memoryBytes() const;
 
 private:
-    SpanTotals totalsBefore(uint64_t t) const;
     // First span at or after index `from` that starts at or after `t`.
     size_t firstStartingAtFrom(size_t from, uint64_t t) const;
 

@@ -427,20 +427,34 @@ void TimelineRenderer::paintActivity(QPainter& p, const QRect& r,
                 QRectF(r.left() + runStart, base - runH - gcH, x - runStart, gcH),
                 spanColor(SpanKind::Gc));
     };
+    // Each capability's running and GC time before every pixel edge: one
+    // prefix-sum lookup per edge; the columns are differences.
+    std::vector<double> edgeRun(size_t(w) + 1, 0.0), edgeGc(size_t(w) + 1, 0.0);
+    std::vector<uint64_t> edges(size_t(w) + 1);
+    for (int x = 0; x <= w; ++x)
+        edges[size_t(x)] = m.toTime(r.left() + x);
+    for (const Capability& cap : m_index->caps) {
+        if (cap.timeline.size() == 0)
+            continue;
+        for (int x = 0; x <= w; ++x) {
+            const SpanTotals t = cap.timeline.totalsBefore(edges[size_t(x)]);
+            edgeRun[size_t(x)] += double(t.running());
+            edgeGc[size_t(x)] += double(t.gc());
+        }
+    }
     for (int x = 0; x < w; ++x) {
-        const uint64_t a = m.toTime(r.left() + x),
-                       b = std::max(a + 1, m.toTime(r.left() + x + 1));
+        const uint64_t a = edges[size_t(x)], b = std::max(a + 1, edges[size_t(x) + 1]);
         double run = 0, g = 0;
-        if (a < end && a >= v.start) {
+        if (a < end && a >= v.start && edges[size_t(x) + 1] > a) {
+            run = (edgeRun[size_t(x) + 1] - edgeRun[size_t(x)]) / (double(b - a) * caps);
+            g = (edgeGc[size_t(x) + 1] - edgeGc[size_t(x)]) / (double(b - a) * caps);
+        } else if (a < end && a >= v.start) {
+            // A pixel narrower than a nanosecond: the nanosecond it is in.
             for (const Capability& cap : m_index->caps) {
-                if (cap.timeline.size() == 0)
-                    continue;
                 const SpanTotals t = cap.timeline.totalsIn(a, b);
-                run += double(t.running());
-                g += double(t.gc());
+                run += double(t.running()) / (double(b - a) * caps);
+                g += double(t.gc()) / (double(b - a) * caps);
             }
-            run /= double(b - a) * caps;
-            g /= double(b - a) * caps;
         }
         const int rh = int(std::lround(h * std::min(1.0, run)));
         const int gh = int(std::lround(h * std::min(1.0, run + g))) - rh;
