@@ -47,6 +47,7 @@ private slots:
     void heapSeriesAgreeWithStatistics_data();
     void heapSeriesAgreeWithStatistics();
     void chartTracksDrawData();
+    void activityMatchesTimelineTotals();
     void windowOpensAtWholeLog();
     void wheelZoomsAroundPointer();
     void keyboardAndHistory();
@@ -277,6 +278,59 @@ void TestTimeline::chartTracksDrawData()
                 inked += image.pixel(x, y) != background;
         QVERIFY2(inked > 50, qPrintable(QStringLiteral("row %1 (%2): %3").arg(trackName(row.track)).arg(row.cap).arg(inked)));
     }
+}
+
+void TestTimeline::activityMatchesTimelineTotals()
+{
+    int exactViews = 0, aggregatedViews = 0;
+    for (const char* name : {"threads-N2", "sparks-N4"}) {
+        const std::vector<uint8_t> bytes = test::readFile(QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/%1.eventlog").arg(QLatin1String(name)));
+        MemorySource source(bytes);
+        std::shared_ptr<const LogIndex> index(loadIndex(source).index.release());
+        TimelineRenderer r;
+        r.setIndex(index);
+        const ViewRange bounds = r.bounds();
+        const int w = 997;
+        std::vector<ViewRange> views{bounds};
+        for (uint64_t len = bounds.duration() / 3; len >= 2000; len /= 7)
+            views.push_back(fitInto({bounds.start + len / 2, bounds.start + len / 2 + len}, bounds));
+        for (const ViewRange& view : views) {
+            const auto lods = r.capabilityLods(view, w);
+            const std::vector<ActivityColumn> columns = r.activity(view, w, lods);
+            QCOMPARE(int(columns.size()), w);
+            const TimeMapping m(view, 0, w);
+            const double caps = double(index->caps.size());
+            bool aggregated = false;
+            for (const auto& items : lods)
+                for (const LodItem& it : items)
+                    aggregated = aggregated || it.aggregate;
+            ++(aggregated ? aggregatedViews : exactViews);
+            // The columns add up to the timelines' exact totals over the view.
+            double run = 0, gc = 0, exactRun = 0, exactGc = 0;
+            for (int x = 0; x < w; ++x) {
+                const uint64_t a = m.toTime(x), b = x + 1 == w ? view.end : m.toTime(x + 1);
+                const double span = double(std::max<uint64_t>(1, b - a)) * caps;
+                run += columns[size_t(x)].running * span;
+                gc += columns[size_t(x)].gc * span;
+                double colRun = 0, colGc = 0;
+                for (const Capability& c : index->caps) {
+                    const SpanTotals t = c.timeline.totalsIn(a, b);
+                    colRun += double(t.running());
+                    colGc += double(t.gc());
+                }
+                exactRun += colRun;
+                exactGc += colGc;
+                // Where every item is an exact span, every column is exact too.
+                if (!aggregated && b > a) {
+                    QVERIFY(std::abs(columns[size_t(x)].running - colRun / span) < 1e-9);
+                    QVERIFY(std::abs(columns[size_t(x)].gc - colGc / span) < 1e-9);
+                }
+            }
+            QVERIFY2(std::abs(run - exactRun) <= 1e-6 * std::max(1.0, exactRun), qPrintable(QStringLiteral("%1 %2: %3 vs %4").arg(QLatin1String(name)).arg(view.duration()).arg(run).arg(exactRun)));
+            QVERIFY(std::abs(gc - exactGc) <= 1e-6 * std::max(1.0, exactGc));
+        }
+    }
+    QVERIFY(exactViews > 0 && aggregatedViews > 0); // both paths were checked
 }
 
 bool TestTimeline::showAndOpen(MainWindow& w, const QString& log)

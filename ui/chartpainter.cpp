@@ -51,6 +51,8 @@ void ChartPainter::reset(const QPalette& pal)
         m_plot = std::make_unique<QCustomPlot>();
         m_plot->setNoAntialiasingOnDrag(true);
         m_plot->setPlottingHints(QCP::phFastPolylines);
+        // One value per pixel column: antialiasing would only blur it, and costs.
+        m_plot->setNotAntialiasedElements(QCP::aeAll);
     }
     m_plot->clearGraphs();
     m_plot->setBackground(Qt::NoBrush);

@@ -213,6 +213,12 @@ void TimelineRenderer::paint(QPainter& p, const QRect& area, ViewRange view,
     const QRect plot = plotArea(area);
     const TimeMapping m(view, plot.left(), plot.width());
     const auto rows = layout(area, o);
+    // The capabilities' level-of-detail items, shared by their rows and the
+    // activity track.
+    const bool needLods = std::any_of(o.tracks.begin(), o.tracks.end(), [](Track t) {
+        return t == Track::Activity || t == Track::Capabilities;
+    });
+    const auto lods = needLods ? capabilityLods(view, plot.width()) : std::vector<std::vector<LodItem>>{};
 
     for (size_t i = 0; i < rows.size(); ++i) {
         const TrackRow& row = rows[i];
@@ -228,11 +234,11 @@ void TimelineRenderer::paint(QPainter& p, const QRect& area, ViewRange view,
         switch (row.track) {
         case Track::Activity:
             name = QObject::tr("Activity");
-            paintActivity(p, r, m);
+            paintActivity(p, r, activity(view, r.width(), lods));
             break;
         case Track::Capabilities:
             name = QObject::tr("HEC %1").arg(row.cap);
-            paintCapability(p, r, m, row.cap, pal);
+            paintCapability(p, r, m, row.cap, pal, lods[size_t(row.cap)]);
             break;
         case Track::Gc:
             name = QObject::tr("GC");
@@ -405,57 +411,79 @@ void TimelineRenderer::paintRuler(QPainter& p, const QRect& r,
 
 // Share of capabilities running a thread, and in GC, per pixel column:
 // exact totals from the timelines' prefix sums, stacked (running below).
-void TimelineRenderer::paintActivity(QPainter& p, const QRect& r,
-                                     const TimeMapping& m) const
+std::vector<std::vector<LodItem>> TimelineRenderer::capabilityLods(ViewRange view, int width) const
 {
+    std::vector<std::vector<LodItem>> lods;
+    if (!m_index)
+        return lods;
+    lods.resize(m_index->caps.size());
+    for (size_t c = 0; c < lods.size(); ++c)
+        m_index->caps[c].timeline.lod(view.start, view.end, uint32_t(std::max(1, width)), lods[c]);
+    return lods;
+}
+
+std::vector<ActivityColumn> TimelineRenderer::activity(ViewRange view, int width,
+                                                       const std::vector<std::vector<LodItem>>& lods) const
+{
+    // Each capability's running and GC time in every pixel column, from the
+    // level-of-detail items the HEC rows draw: exact spans are split over the
+    // columns they cross, per-pixel aggregates carry their own totals.
+    const int w = std::max(1, width);
+    std::vector<ActivityColumn> out(static_cast<size_t>(w));
     if (!m_index || m_index->caps.empty())
-        return;
-    const int w = r.width();
-    const double caps = double(std::max<size_t>(1, m_index->caps.size()));
+        return out;
+    const TimeMapping m(view, 0, w);
+    std::vector<uint64_t> edges(size_t(w) + 1);
+    for (int x = 0; x <= w; ++x)
+        edges[size_t(x)] = m.toTime(x);
+    edges[size_t(w)] = std::max(edges[size_t(w)], view.end);
+    auto columnOf = [&](uint64_t t) {
+        const auto it = std::upper_bound(edges.begin(), edges.end(), t);
+        return std::clamp(int(it - edges.begin()) - 1, 0, w - 1);
+    };
+    for (const std::vector<LodItem>& items : lods)
+        for (const LodItem& it : items) {
+            const uint64_t a = std::max(it.start, view.start), b = std::min(it.end, view.end);
+            if (b <= a)
+                continue;
+            if (it.aggregate) {
+                ActivityColumn& col = out[size_t(columnOf(a))];
+                col.running += double(it.totals.running());
+                col.gc += double(it.totals.gc());
+                continue;
+            }
+            for (int c = columnOf(a); c < w && edges[size_t(c)] < b; ++c) {
+                const uint64_t lo = std::max(a, edges[size_t(c)]), hi = std::min(b, edges[size_t(c) + 1]);
+                if (hi <= lo)
+                    continue;
+                (it.kind == SpanKind::Running ? out[size_t(c)].running : out[size_t(c)].gc) += double(hi - lo);
+            }
+        }
+    const double caps = double(m_index->caps.size());
+    for (int x = 0; x < w; ++x) {
+        // A column narrower than a nanosecond holds the nanosecond it is in.
+        const double span = double(std::max<uint64_t>(1, edges[size_t(x) + 1] - edges[size_t(x)]));
+        out[size_t(x)].running /= span * caps;
+        out[size_t(x)].gc /= span * caps;
+    }
+    return out;
+}
+
+void TimelineRenderer::paintActivity(QPainter& p, const QRect& r, const std::vector<ActivityColumn>& columns) const
+{
+    const int w = int(columns.size());
     const double h = r.height() - 4, base = r.bottom() - 1;
     // One bar per run of columns with the same heights (rounded to pixels):
     // at most two rectangles per pixel, however busy the log.
-    const ViewRange v = m.range();
-    const uint64_t end = m_index->lastTime;
     int runStart = 0, runH = -1, gcH = -1;
     auto flush = [&](int x) {
         if (x > runStart && runH > 0)
-            p.fillRect(QRectF(r.left() + runStart, base - runH, x - runStart, runH),
-                       spanColor(SpanKind::Running));
+            p.fillRect(QRectF(r.left() + runStart, base - runH, x - runStart, runH), spanColor(SpanKind::Running));
         if (x > runStart && gcH > 0)
-            p.fillRect(
-                QRectF(r.left() + runStart, base - runH - gcH, x - runStart, gcH),
-                spanColor(SpanKind::Gc));
+            p.fillRect(QRectF(r.left() + runStart, base - runH - gcH, x - runStart, gcH), spanColor(SpanKind::Gc));
     };
-    // Each capability's running and GC time before every pixel edge: one
-    // prefix-sum lookup per edge; the columns are differences.
-    std::vector<double> edgeRun(size_t(w) + 1, 0.0), edgeGc(size_t(w) + 1, 0.0);
-    std::vector<uint64_t> edges(size_t(w) + 1);
-    for (int x = 0; x <= w; ++x)
-        edges[size_t(x)] = m.toTime(r.left() + x);
-    for (const Capability& cap : m_index->caps) {
-        if (cap.timeline.size() == 0)
-            continue;
-        for (int x = 0; x <= w; ++x) {
-            const SpanTotals t = cap.timeline.totalsBefore(edges[size_t(x)]);
-            edgeRun[size_t(x)] += double(t.running());
-            edgeGc[size_t(x)] += double(t.gc());
-        }
-    }
     for (int x = 0; x < w; ++x) {
-        const uint64_t a = edges[size_t(x)], b = std::max(a + 1, edges[size_t(x) + 1]);
-        double run = 0, g = 0;
-        if (a < end && a >= v.start && edges[size_t(x) + 1] > a) {
-            run = (edgeRun[size_t(x) + 1] - edgeRun[size_t(x)]) / (double(b - a) * caps);
-            g = (edgeGc[size_t(x) + 1] - edgeGc[size_t(x)]) / (double(b - a) * caps);
-        } else if (a < end && a >= v.start) {
-            // A pixel narrower than a nanosecond: the nanosecond it is in.
-            for (const Capability& cap : m_index->caps) {
-                const SpanTotals t = cap.timeline.totalsIn(a, b);
-                run += double(t.running()) / (double(b - a) * caps);
-                g += double(t.gc()) / (double(b - a) * caps);
-            }
-        }
+        const double run = columns[size_t(x)].running, g = columns[size_t(x)].gc;
         const int rh = int(std::lround(h * std::min(1.0, run)));
         const int gh = int(std::lround(h * std::min(1.0, run + g))) - rh;
         if (rh != runH || gh != gcH) {
@@ -470,14 +498,10 @@ void TimelineRenderer::paintActivity(QPainter& p, const QRect& r,
 
 void TimelineRenderer::paintCapability(QPainter& p, const QRect& r,
                                        const TimeMapping& m, int cap,
-                                       const QPalette& pal) const
+                                       const QPalette& pal, const std::vector<LodItem>& items) const
 {
     if (!m_index || cap < 0 || size_t(cap) >= m_index->caps.size())
         return;
-    const CapTimeline& tl = m_index->caps[size_t(cap)].timeline;
-    std::vector<LodItem> items;
-    const ViewRange v = m.range();
-    tl.lod(v.start, v.end, uint32_t(std::max(1, r.width())), items);
     const double runTop = r.top() + 3, runH = 17, gcTop = r.top() + 21, gcH = 7;
     const QFontMetrics fm(p.font());
     const int digitW = fm.horizontalAdvance(QLatin1Char('0'));

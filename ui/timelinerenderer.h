@@ -20,7 +20,12 @@ namespace hecscope {
 
 // The tracks of the timeline, in their default order. The ruler is always
 // drawn on top; `Capabilities` is one row per capability.
-enum class Track { Activity, Capabilities, Gc, Sparks, Heap, Markers };
+enum class Track { Activity,
+                   Capabilities,
+                   Gc,
+                   Sparks,
+                   Heap,
+                   Markers };
 constexpr Track kAllTracks[] = {Track::Activity, Track::Capabilities, Track::Gc,
                                 Track::Sparks, Track::Heap, Track::Markers};
 QString trackName(Track t);
@@ -35,6 +40,13 @@ struct RenderOptions {
     std::optional<uint64_t> highlight; // ns: a search hit or selected event
     std::vector<uint64_t> bookmarks;   // ns: the user's bookmarks, flagged on the ruler
     bool legend = true;                // a row explaining every colour, below the tracks
+};
+
+// One pixel column of the activity track: shares (0..1) of the capabilities'
+// time spent running and in GC.
+struct ActivityColumn {
+    double running = 0;
+    double gc = 0;
 };
 
 // One row of the layout: a track, or one capability of the Capabilities track.
@@ -71,6 +83,12 @@ public:
     QString describeAt(QPoint pos, const QRect& area, ViewRange view,
                        const RenderOptions& o) const;
 
+    // Every capability's level-of-detail items for `view` at `width` pixels.
+    std::vector<std::vector<LodItem>> capabilityLods(ViewRange view, int width) const;
+    // Share of the capabilities running and in GC in each pixel column,
+    // computed from those items.
+    std::vector<ActivityColumn> activity(ViewRange view, int width, const std::vector<std::vector<LodItem>>& lods) const;
+
     static QColor threadColor(uint32_t thread);
     static QColor spanColor(SpanKind kind);
 
@@ -78,9 +96,9 @@ private:
     int rowHeight(Track t) const;
     void paintRuler(QPainter& p, const QRect& r, const TimeMapping& m,
                     const QPalette& pal) const;
-    void paintActivity(QPainter& p, const QRect& r, const TimeMapping& m) const;
-    void paintCapability(QPainter& p, const QRect& r, const TimeMapping& m,
-                         int cap, const QPalette& pal) const;
+    void paintActivity(QPainter& p, const QRect& r, const std::vector<ActivityColumn>& columns) const;
+    void paintCapability(QPainter& p, const QRect& r, const TimeMapping& m, int cap, const QPalette& pal,
+                         const std::vector<LodItem>& items) const;
     void paintGc(QPainter& p, const QRect& r, const TimeMapping& m) const;
     void paintNote(QPainter& p, const QRect& r, const QPalette& pal, const QString& text) const;
     void paintLegend(QPainter& p, const QRect& r, const QPalette& pal) const;
