@@ -124,6 +124,22 @@ std::string formatTime(uint64_t t, uint64_t step)
     return buf;
 }
 
+std::string formatSeconds(uint64_t t, uint64_t step)
+{
+    int decimals = 0;
+    for (uint64_t s = 1000000000; s > step && decimals < 9; s /= 10)
+        ++decimals;
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%llu", static_cast<unsigned long long>(t / 1000000000));
+    std::string out = buf;
+    if (decimals > 0) {
+        std::snprintf(buf, sizeof buf, "%09llu", static_cast<unsigned long long>(t % 1000000000));
+        out += '.';
+        out.append(buf, size_t(decimals));
+    }
+    return out + " s";
+}
+
 std::string formatDuration(uint64_t ns)
 {
     char buf[64];

@@ -63,6 +63,8 @@ Ticks rulerTicks(ViewRange range, double widthPx, double minSpacingPx);
 // "0", "12.5 µs", "3 ms", "1.250 s": `t` (ns) in the unit that suits `step`
 // (the precision the reader needs), with as many decimals as the step has.
 std::string formatTime(uint64_t t, uint64_t step);
+// `t` (ns) in seconds with the decimals `step` needs: "1.0000001 s".
+std::string formatSeconds(uint64_t t, uint64_t step);
 // A duration for tooltips and the status bar: "830 ns", "12.4 µs", "1.53 s".
 std::string formatDuration(uint64_t ns);
 

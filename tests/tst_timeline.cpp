@@ -48,6 +48,7 @@ private slots:
     void heapSeriesAgreeWithStatistics();
     void chartTracksDrawData();
     void activityMatchesTimelineTotals();
+    void darkPaletteIsFollowed();
     void windowOpensAtWholeLog();
     void wheelZoomsAroundPointer();
     void keyboardAndHistory();
@@ -159,6 +160,9 @@ void TestTimeline::formatsTimes()
     QCOMPARE(formatTime(25'000'000, 5'000'000), std::string("25 ms"));
     QCOMPARE(formatTime(12'500, 500), std::string("12.5 µs"));
     QCOMPARE(formatTime(40, 10), std::string("40 ns"));
+    QCOMPARE(formatSeconds(1'000'000'100, 100), std::string("1.0000001 s"));
+    QCOMPARE(formatSeconds(2'500'000'000, 500'000'000), std::string("2.5 s"));
+    QCOMPARE(formatSeconds(7'000'000'000, 1'000'000'000), std::string("7 s"));
     QCOMPARE(formatDuration(830), std::string("830 ns"));
     QCOMPARE(formatDuration(12'400), std::string("12.4 µs"));
     QCOMPARE(formatDuration(1'530'000'000), std::string("1.530 s"));
@@ -292,7 +296,7 @@ void TestTimeline::activityMatchesTimelineTotals()
         const ViewRange bounds = r.bounds();
         const int w = 997;
         std::vector<ViewRange> views{bounds};
-        for (uint64_t len = bounds.duration() / 3; len >= 2000; len /= 7)
+        for (uint64_t len = bounds.duration() / 3; len >= 500; len /= 7)
             views.push_back(fitInto({bounds.start + len / 2, bounds.start + len / 2 + len}, bounds));
         for (const ViewRange& view : views) {
             const auto lods = r.capabilityLods(view, w);
@@ -314,14 +318,19 @@ void TestTimeline::activityMatchesTimelineTotals()
                 gc += columns[size_t(x)].gc * span;
                 double colRun = 0, colGc = 0;
                 for (const Capability& c : index->caps) {
-                    const SpanTotals t = c.timeline.totalsIn(a, b);
+                    const SpanTotals t = c.timeline.totalsIn(a, std::max(b, a + 1));
                     colRun += double(t.running());
                     colGc += double(t.gc());
                 }
-                exactRun += colRun;
-                exactGc += colGc;
+                if (b > a) { // sub-nanosecond columns share their nanosecond
+                    exactRun += colRun;
+                    exactGc += colGc;
+                } else {
+                    run -= columns[size_t(x)].running * span;
+                    gc -= columns[size_t(x)].gc * span;
+                }
                 // Where every item is an exact span, every column is exact too.
-                if (!aggregated && b > a) {
+                if (!aggregated) {
                     QVERIFY(std::abs(columns[size_t(x)].running - colRun / span) < 1e-9);
                     QVERIFY(std::abs(columns[size_t(x)].gc - colGc / span) < 1e-9);
                 }
@@ -331,6 +340,44 @@ void TestTimeline::activityMatchesTimelineTotals()
         }
     }
     QVERIFY(exactViews > 0 && aggregatedViews > 0); // both paths were checked
+}
+
+void TestTimeline::darkPaletteIsFollowed()
+{
+    const std::vector<uint8_t> bytes = test::readFile(QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/leak-hT.eventlog"));
+    MemorySource source(bytes);
+    std::shared_ptr<const LogIndex> index(loadIndex(source).index.release());
+    TimelineRenderer r;
+    r.setIndex(index);
+    RenderOptions o;
+    QPalette dark;
+    dark.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
+    dark.setColor(QPalette::AlternateBase, QColor(0x26, 0x26, 0x26));
+    dark.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
+    dark.setColor(QPalette::Text, QColor(0xee, 0xee, 0xee));
+    dark.setColor(QPalette::WindowText, QColor(0xee, 0xee, 0xee));
+    o.palette = dark;
+    o.tracks = {Track::Heap};
+    const QRect area(0, 0, 900, r.naturalHeight(o));
+    QImage image(area.size(), QImage::Format_ARGB32_Premultiplied);
+    {
+        QPainter p(&image);
+        r.paint(p, area, r.bounds(), o);
+    }
+    // The background is the palette's, and the heap size line and the
+    // labels are drawn light on it.
+    const auto rows = r.layout(area, o);
+    QCOMPARE(QColor(image.pixel(area.right() - 2, rows[0].rect.top() + 1)).lightness() < 60, true);
+    int light = 0;
+    for (int y = rows[0].rect.top(); y <= rows[0].rect.bottom(); ++y)
+        for (int x = TimelineRenderer::kLabelWidth; x < area.width(); ++x)
+            light += QColor(image.pixel(x, y)).lightness() > 200;
+    QVERIFY2(light > 200, qPrintable(QString::number(light)));
+    int labelInk = 0; // the track name in the label column
+    for (int y = rows[0].rect.top(); y <= rows[0].rect.bottom(); ++y)
+        for (int x = 0; x < TimelineRenderer::kLabelWidth; ++x)
+            labelInk += QColor(image.pixel(x, y)).lightness() > 150;
+    QVERIFY(labelInk > 10);
 }
 
 bool TestTimeline::showAndOpen(MainWindow& w, const QString& log)

@@ -122,7 +122,7 @@ void ChartPainter::paintHeap(QPainter& p, const QRect& r, ViewRange view, const 
         bool fill;
     };
     const Line lines[] = {
-        {&h.size, kHeapSize, false},
+        {&h.size, heapSizeColour(pal), false},
         {&h.blocks, kBlocksSize, false},
         {&h.live, kLive, true},
     };

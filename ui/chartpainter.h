@@ -22,7 +22,9 @@ namespace hecscope {
 // cumulative counters), never more points than pixels. Needs a QApplication.
 class ChartPainter {
 public:
-    static inline const QColor kHeapSize{0x2c, 0x3e, 0x50};
+    // The heap size line is drawn in the text colour: it must stand out on
+    // light and dark palettes alike.
+    static QColor heapSizeColour(const QPalette& pal) { return pal.color(QPalette::Text); }
     static inline const QColor kBlocksSize{0x7f, 0x8c, 0x8d};
     static inline const QColor kLive{0x27, 0xae, 0x60};
     static inline const QColor kAllocRate{0xc0, 0x39, 0x2b};

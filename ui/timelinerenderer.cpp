@@ -374,7 +374,7 @@ void TimelineRenderer::paintLegend(QPainter& p, const QRect& r, const QPalette& 
         ++line;
         x = r.left() + 6;
     }
-    entry(QObject::tr("heap size (MB)"), stroke(ChartPainter::kHeapSize));
+    entry(QObject::tr("heap size (MB)"), stroke(ChartPainter::heapSizeColour(pal)));
     entry(QObject::tr("blocks size (MB)"), stroke(ChartPainter::kBlocksSize));
     entry(QObject::tr("live (MB)"), solid(ChartPainter::kLive.lighter(130)));
     entry(QObject::tr("allocation rate (MB/s, right axis)"), stroke(ChartPainter::kAllocRate));
@@ -392,11 +392,23 @@ void TimelineRenderer::paintRuler(QPainter& p, const QRect& r,
     const double spacing = fm.horizontalAdvance(QStringLiteral("000.000 ms")) + 16;
     const Ticks ticks = rulerTicks(m.range(), r.width(), spacing);
     p.setPen(pal.color(QPalette::WindowText));
+    // Deep in a long log, absolute labels would all share their first
+    // digits: the first tick says where we are, the others how far from it.
+    const bool relative = !ticks.times.empty() && ticks.times.front() / 10000 >= ticks.step;
     for (uint64_t t : ticks.times) {
         const double x = m.toPixel(t);
         p.drawLine(QPointF(x, r.bottom() - 6), QPointF(x, r.bottom()));
-        p.drawText(QRectF(x + 3, r.top(), spacing, r.height() - 4),
-                   Qt::AlignLeft | Qt::AlignVCenter, qs(formatTime(t, ticks.step)));
+        QString text;
+        if (!relative)
+            text = qs(formatTime(t, ticks.step));
+        else if (t == ticks.times.front())
+            text = qs(formatSeconds(t, ticks.step));
+        else
+            text = QStringLiteral("+") + qs(formatTime(t - ticks.times.front(), ticks.step));
+        const QRectF box(x + 3, r.top(), fm.horizontalAdvance(text) + 2, r.height() - 4);
+        if (box.right() > r.right() + 1)
+            continue; // no clipped labels at the right edge
+        p.drawText(box, Qt::AlignLeft | Qt::AlignVCenter, text);
     }
     // Minor ticks: five per step when there is room.
     if (ticks.step >= 5 && m.toPixel(ticks.step / 5) - m.toPixel(0) >= 6)
@@ -453,7 +465,9 @@ std::vector<ActivityColumn> TimelineRenderer::activity(ViewRange view, int width
                 continue;
             }
             for (int c = columnOf(a); c < w && edges[size_t(c)] < b; ++c) {
-                const uint64_t lo = std::max(a, edges[size_t(c)]), hi = std::min(b, edges[size_t(c) + 1]);
+                // A column narrower than a nanosecond holds the nanosecond it is in.
+                const uint64_t colEnd = std::max(edges[size_t(c) + 1], edges[size_t(c)] + 1);
+                const uint64_t lo = std::max(a, edges[size_t(c)]), hi = std::min(b, colEnd);
                 if (hi <= lo)
                     continue;
                 (it.kind == SpanKind::Running ? out[size_t(c)].running : out[size_t(c)].gc) += double(hi - lo);
