@@ -260,7 +260,10 @@ void TestEventList::windowLinksListAndTimeline()
     QTRY_VERIFY(w.timeline()->cursor().has_value());
     const uint64_t hit = rowAt(*pane->model(), 0)->time;
     QTRY_COMPARE(*w.timeline()->cursor(), hit);
-    QVERIFY(w.controller()->range().start <= hit && hit <= w.controller()->range().end);
+    // Centred on it, at the same zoom.
+    const ViewRange r = w.controller()->range();
+    QCOMPARE(r.duration(), uint64_t(1000));
+    QCOMPARE(r.start + r.duration() / 2, hit);
     // Clicking the timeline selects the nearest event in the (unfiltered) list.
     pane->searchField()->clear();
     pane->applyFilter();

@@ -52,6 +52,7 @@ private slots:
     void windowOpensAtWholeLog();
     void wheelZoomsAroundPointer();
     void keyboardAndHistory();
+    void reloadKeepsTheView();
     void selectionGivesRangeStatistics();
     void tooltipNamesThread();
     void truncatedLogShowsWhatWasDecoded();
@@ -448,6 +449,26 @@ void TestTimeline::keyboardAndHistory()
     QCOMPARE(w.controller()->range(), whole);
     w.controller()->back();
     QVERIFY(w.controller()->range().duration() < whole.duration());
+}
+
+void TestTimeline::reloadKeepsTheView()
+{
+    MainWindow w;
+    QVERIFY(showAndOpen(w, m_log));
+    const uint64_t last = w.index()->lastTime;
+    const ViewRange view{last / 5, last / 3};
+    const ViewRange selection{last / 4, last / 4 + 1000};
+    w.controller()->setRange(view);
+    w.controller()->setSelection(selection);
+    QVERIFY(openAndWait(w, m_log)); // File ▸ Reload
+    QCOMPARE(w.controller()->range(), view);
+    QCOMPARE(*w.controller()->selection(), selection);
+    QVERIFY(w.statisticsText().startsWith(QStringLiteral("Selection")));
+    // Another file starts at its whole run.
+    const QString other = QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/threads-N2.eventlog");
+    QVERIFY(openAndWait(w, other));
+    QCOMPARE(w.controller()->range(), (ViewRange{0, w.index()->lastTime}));
+    QVERIFY(!w.controller()->selection());
 }
 
 void TestTimeline::selectionGivesRangeStatistics()

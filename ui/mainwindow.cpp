@@ -4,8 +4,8 @@
 #include "ui/bookmarks.h"
 #include "ui/eventlistpane.h"
 #include "ui/imageexport.h"
-#include "ui/tablemodels.h"
 #include "ui/loadjob.h"
+#include "ui/tablemodels.h"
 #include "ui/timelineview.h"
 #include "ui/viewcontroller.h"
 
@@ -23,13 +23,11 @@
 #include <QFontDatabase>
 #include <QFormLayout>
 #include <QHBoxLayout>
-#include <QKeySequence>
 #include <QHeaderView>
+#include <QKeySequence>
 #include <QLabel>
-#include <QListWidget>
-#include <QSortFilterProxyModel>
-#include <QTableView>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -38,8 +36,10 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSettings>
+#include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QStatusBar>
+#include <QTableView>
 #include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
@@ -126,11 +126,11 @@ MainWindow::MainWindow(QWidget* parent)
     addDockWidget(Qt::BottomDockWidgetArea, eventsDock);
     resizeDocks({eventsDock}, {260}, Qt::Vertical);
     connect(m_events, &EventListPane::eventChosen, this, [this](uint64_t t) {
+        // Each jump to an event (a search hit, a row) centres the timeline
+        // on it at the current zoom and marks it.
         m_view->setCursorTime(t);
         m_view->setHighlight(t);
-        const ViewRange r = m_controller->range();
-        if (t < r.start || t > r.end)
-            m_controller->centreOn(t);
+        m_controller->centreOn(t);
     });
     connect(m_view, &TimelineView::clicked, m_events, &EventListPane::selectNearest);
     connect(m_view, &TimelineView::itemClicked, this, [this](const QString& details) {
@@ -267,7 +267,10 @@ void MainWindow::createPanes(QDockWidget* statsDock)
     const std::pair<QWidget*, QString> panes[] = {
         {m_details, tr("Details")},
         {m_bookmarkTable, tr("Bookmarks")},
-        {m_gcTable, tr("GC")}, {m_capTable, tr("Capabilities")}, {m_process, tr("Process")}, {m_diagnostics, tr("Diagnostics")}};
+        {m_gcTable, tr("GC")},
+        {m_capTable, tr("Capabilities")},
+        {m_process, tr("Process")},
+        {m_diagnostics, tr("Diagnostics")}};
     QMenu* viewMenu = menuBar()->actions().at(1)->menu();
     for (const auto& [widget, title] : panes) {
         auto* dock = new QDockWidget(title, this);
@@ -583,6 +586,10 @@ void MainWindow::cancelLoad()
 void MainWindow::openFile(const QString& path)
 {
     cancelLoad(); // opening another file cancels the running load
+    // Reloading the same file keeps where the user was looking.
+    m_keepView.reset();
+    if (m_index && QFileInfo(path) == QFileInfo(m_path))
+        m_keepView = std::pair{m_controller->range(), m_controller->selection()};
     m_path = path;
     m_index.reset();
     m_wholeStats.reset();
@@ -623,6 +630,11 @@ void MainWindow::showIndex(std::shared_ptr<const LogIndex> index)
     m_cancel->hide();
     m_index = std::move(index);
     m_view->setIndex(m_index);
+    if (m_keepView) {
+        m_controller->setRange(m_keepView->first, false);
+        m_controller->setSelection(m_keepView->second);
+        m_keepView.reset();
+    }
     m_events->setLog(m_path, m_index);
     m_gcModel->setIndex(m_index);
     m_bookmarks->setLog(m_path, m_index.get());

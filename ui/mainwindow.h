@@ -2,6 +2,7 @@
 
 #include "core/logindex.h"
 #include "core/stats.h"
+#include "core/viewrange.h"
 
 #include <QMainWindow>
 
@@ -59,8 +60,8 @@ public:
     QString bannerText() const; // problems with the file, empty when none
 
 signals:
-    void loadFinished();      // the index is shown (or the file could not be opened)
-    void statisticsShown();   // whole-run statistics are in the Statistics pane
+    void loadFinished();    // the index is shown (or the file could not be opened)
+    void statisticsShown(); // whole-run statistics are in the Statistics pane
 
 protected:
     void closeEvent(QCloseEvent* e) override;
@@ -115,6 +116,7 @@ private:
         m_retired; // cancelled, finishing on their own
     std::shared_ptr<const LogIndex> m_index;
     std::optional<RangeStats> m_wholeStats;
+    std::optional<std::pair<ViewRange, std::optional<ViewRange>>> m_keepView; // across a reload
 };
 
 } // namespace hecscope
