@@ -502,6 +502,13 @@ void TestTimeline::selectionGivesRangeStatistics()
     QVERIFY(expectedDetails.startsWith(QStringLiteral("HEC 1")));
     QTest::mouseClick(view, Qt::LeftButton, Qt::NoModifier, click);
     QCOMPARE(w.detailsText(), expectedDetails);
+    // …and it is selected: the item under the click, outlined.
+    const auto item = view->selectedItem();
+    QVERIFY(item);
+    QCOMPARE(item->cap, 1);
+    const uint64_t at = TimeMapping(w.controller()->range(), plot.left(), plot.width()).toTime(click.x());
+    const double slack = 3 * TimeMapping(w.controller()->range(), plot.left(), plot.width()).nsPerPixel();
+    QVERIFY(double(item->start) <= double(at) + slack && double(item->end) + slack >= double(at));
     // Escape clears it and the whole run is back.
     QTest::keyClick(view, Qt::Key_Escape);
     QVERIFY(!w.controller()->selection());

@@ -288,6 +288,22 @@ void TimelineRenderer::paint(QPainter& p, const QRect& area, ViewRange view,
         p.drawLine(s.topLeft(), s.bottomLeft());
         p.drawLine(s.topRight(), s.bottomRight());
     }
+    if (o.selected) {
+        // The clicked item, outlined in its row.
+        for (const TrackRow& row : rows) {
+            if (row.track != o.selected->track || row.cap != o.selected->cap)
+                continue;
+            const double top = row.track == Track::Gc ? row.rect.top() + 1.0
+                : o.selected->gcLane                  ? row.rect.top() + 20.0
+                                                      : row.rect.top() + 2.0;
+            const double height = row.track == Track::Gc ? row.rect.height() - 2.0 : o.selected->gcLane ? 9.0
+                                                                                                        : 19.0;
+            const QRectF box = spanRect(m, o.selected->start, o.selected->end, top, height);
+            p.setPen(QPen(pal.color(QPalette::Highlight), 2));
+            p.setBrush(Qt::NoBrush);
+            p.drawRect(box.adjusted(-1, -1, 1, 1));
+        }
+    }
     for (uint64_t b : o.bookmarks) {
         if (b < view.start || b > view.end)
             continue;
@@ -648,6 +664,40 @@ void TimelineRenderer::paintMarkers(QPainter& p, const QRect& r,
         }
         lastPx = px;
     }
+}
+
+std::optional<SelectedItem> TimelineRenderer::itemAt(QPoint pos, const QRect& area, ViewRange view,
+                                                     const RenderOptions& o) const
+{
+    const QRect plot = plotArea(area);
+    if (!m_index || !plot.contains(pos))
+        return std::nullopt;
+    const TimeMapping m(view, plot.left(), plot.width());
+    const uint64_t t = m.toTime(pos.x());
+    const uint64_t slack = uint64_t(std::ceil(m.nsPerPixel() * 3));
+    for (const TrackRow& row : layout(area, o)) {
+        if (!row.rect.contains(pos))
+            continue;
+        if (row.track == Track::Capabilities) {
+            const CapTimeline& tl = m_index->caps[size_t(row.cap)].timeline;
+            const bool gcLane = pos.y() >= row.rect.top() + 20;
+            for (size_t i = tl.firstEndingAfter(t > slack ? t - slack : 0); i < tl.size() && tl[i].start() <= t + slack; ++i)
+                if (isGc(tl[i].kind()) == gcLane)
+                    return SelectedItem{Track::Capabilities, row.cap, gcLane, tl[i].start(), tl[i].end()};
+        } else if (row.track == Track::Gc) {
+            for (uint32_t ci : m_index->collectionsByStart) {
+                const Collection& c = m_index->collections[ci];
+                if (c.start > t + slack)
+                    break;
+                if (c.end + slack >= t) {
+                    const bool led = c.leaderEnd > c.leaderStart;
+                    return SelectedItem{Track::Gc, -1, true, led ? c.leaderStart : c.start, led ? c.leaderEnd : c.end};
+                }
+            }
+        }
+        return std::nullopt;
+    }
+    return std::nullopt;
 }
 
 QString TimelineRenderer::describeAt(QPoint pos, const QRect& area,

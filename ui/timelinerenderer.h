@@ -32,14 +32,24 @@ QString trackName(Track t);
 std::optional<Track>
 trackFromName(const QString& name); // "activity", "hecs", "gc", "sparks", "heap", "markers"
 
+// A clicked item: a span of a capability's lane, or a collection.
+struct SelectedItem {
+    Track track = Track::Capabilities;
+    int cap = -1;
+    bool gcLane = false;
+    uint64_t start = 0, end = 0; // ns
+    bool operator==(const SelectedItem&) const = default;
+};
+
 struct RenderOptions {
     std::vector<Track> tracks{std::begin(kAllTracks), std::end(kAllTracks)};
     QPalette palette;
     std::optional<ViewRange> selection;
-    std::optional<uint64_t> cursor;    // ns: the cursor line
-    std::optional<uint64_t> highlight; // ns: a search hit or selected event
-    std::vector<uint64_t> bookmarks;   // ns: the user's bookmarks, flagged on the ruler
-    bool legend = true;                // a row explaining every colour, below the tracks
+    std::optional<uint64_t> cursor;       // ns: the cursor line
+    std::optional<uint64_t> highlight;    // ns: a search hit or selected event
+    std::vector<uint64_t> bookmarks;      // ns: the user's bookmarks, flagged on the ruler
+    std::optional<SelectedItem> selected; // outlined
+    bool legend = true;                   // a row explaining every colour, below the tracks
 };
 
 // One pixel column of the activity track: shares (0..1) of the capabilities'
@@ -79,6 +89,8 @@ public:
 
     void paint(QPainter& p, const QRect& area, ViewRange view,
                const RenderOptions& o) const;
+    // The span or collection at `pos`, if any.
+    std::optional<SelectedItem> itemAt(QPoint pos, const QRect& area, ViewRange view, const RenderOptions& o) const;
     // Text for a tooltip at `pos`, empty when nothing is there.
     QString describeAt(QPoint pos, const QRect& area, ViewRange view,
                        const RenderOptions& o) const;

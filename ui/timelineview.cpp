@@ -32,6 +32,7 @@ void TimelineView::setIndex(std::shared_ptr<const LogIndex> index)
     m_renderer.setIndex(std::move(index));
     m_cursor.reset();
     m_highlight.reset();
+    m_selected.reset();
     updateHeight();
     m_controller->setBounds(m_renderer.bounds());
 }
@@ -45,6 +46,7 @@ RenderOptions TimelineView::options() const
     o.cursor = m_cursor;
     o.highlight = m_highlight;
     o.bookmarks = m_bookmarks;
+    o.selected = m_selected;
     return o;
 }
 
@@ -178,6 +180,7 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* e)
         m_cursor = mapping().toTime(e->position().x());
         update();
         emit clicked(*m_cursor);
+        m_selected = m_renderer.itemAt(e->pos(), rect(), m_controller->range(), options());
         emit itemClicked(m_renderer.describeAt(e->pos(), rect(), m_controller->range(), options()));
     }
     m_drag = Drag::None;

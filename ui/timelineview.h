@@ -29,6 +29,7 @@ public:
     void setBookmarks(std::vector<uint64_t> times);
     std::optional<uint64_t> cursor() const { return m_cursor; }
     void setCursorTime(std::optional<uint64_t> t);
+    std::optional<SelectedItem> selectedItem() const { return m_selected; }
     QSize sizeHint() const override;
 
 signals:
@@ -56,6 +57,7 @@ private:
     std::vector<Track> m_tracks{std::begin(kAllTracks), std::end(kAllTracks)};
     std::optional<uint64_t> m_cursor, m_highlight;
     std::vector<uint64_t> m_bookmarks;
+    std::optional<SelectedItem> m_selected;
     enum class Drag { None,
                       Pan,
                       Select } m_drag
