@@ -74,7 +74,10 @@ EventListPane::EventListPane(QWidget* parent)
     connect(m_cap, &QComboBox::currentIndexChanged, this, &EventListPane::applyFilter);
     connect(prev, &QToolButton::clicked, this, &EventListPane::previous);
     connect(nextButton, &QToolButton::clicked, this, &EventListPane::next);
-    connect(m_model, &EventListModel::scanFinished, this, &EventListPane::updateStatus);
+    connect(m_model, &EventListModel::scanFinished, this, [this](quint64, bool truncated) {
+        m_truncated = truncated;
+        updateStatus();
+    });
     connect(m_model, &QAbstractItemModel::rowsInserted, this, &EventListPane::updateStatus);
     connect(m_model, &QAbstractItemModel::modelReset, this, &EventListPane::updateStatus);
     connect(m_model, &EventListModel::rowForTimeFound, this, [this](int row) { selectRow(row, false); });
@@ -124,6 +127,7 @@ void EventListPane::setLog(const QString& path, std::shared_ptr<const LogIndex> 
 
 void EventListPane::applyFilter()
 {
+    m_truncated = false;
     m_debounce->stop();
     EventFilter f;
     f.text = m_search->text().trimmed().toStdString();
@@ -160,6 +164,8 @@ void EventListPane::updateStatus()
         m_status->setText(tr("%1 events").arg(count));
     else if (m_model->isScanning())
         m_status->setText(tr("Searching… %1 found so far").arg(count));
+    else if (m_truncated)
+        m_status->setText(tr("%1 matching events shown: the search stopped there (narrow the filter to see later ones)").arg(count));
     else
         m_status->setText(tr("%1 matching events").arg(count));
 }

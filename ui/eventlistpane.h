@@ -54,6 +54,7 @@ private:
     QTimer* m_debounce;
     std::shared_ptr<const LogIndex> m_index;
     bool m_reporting = true;
+    bool m_truncated = false; // the last scan stopped at EventListModel::kMaxMatches
 };
 
 } // namespace hecscope
