@@ -67,6 +67,8 @@ private slots:
     void exportCommandErrors();
 
 private:
+    // The index of testdata/logs/NAME.eventlog, loaded without a window.
+    static std::shared_ptr<const LogIndex> loadTestLog(const QString& name);
     // Opens `log` in `w` and waits for the index and the statistics.
     static bool openAndWait(MainWindow& w, const QString& log);
     // The same in a shown window of 1400x800.
@@ -255,9 +257,7 @@ void TestTimeline::heapSeriesAgreeWithStatistics()
 
 void TestTimeline::chartTracksDrawData()
 {
-    const std::vector<uint8_t> bytes = test::readFile(QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/sparks-N4.eventlog"));
-    MemorySource source(bytes);
-    std::shared_ptr<const LogIndex> index(loadIndex(source).index.release());
+    const std::shared_ptr<const LogIndex> index = loadTestLog(QStringLiteral("sparks-N4"));
     TimelineRenderer r;
     r.setIndex(index);
     RenderOptions o;
@@ -289,9 +289,7 @@ void TestTimeline::activityMatchesTimelineTotals()
 {
     int exactViews = 0, aggregatedViews = 0;
     for (const char* name : {"threads-N2", "sparks-N4"}) {
-        const std::vector<uint8_t> bytes = test::readFile(QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/%1.eventlog").arg(QLatin1String(name)));
-        MemorySource source(bytes);
-        std::shared_ptr<const LogIndex> index(loadIndex(source).index.release());
+        const std::shared_ptr<const LogIndex> index = loadTestLog(QLatin1String(name));
         TimelineRenderer r;
         r.setIndex(index);
         const ViewRange bounds = r.bounds();
@@ -345,9 +343,7 @@ void TestTimeline::activityMatchesTimelineTotals()
 
 void TestTimeline::darkPaletteIsFollowed()
 {
-    const std::vector<uint8_t> bytes = test::readFile(QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/leak-hT.eventlog"));
-    MemorySource source(bytes);
-    std::shared_ptr<const LogIndex> index(loadIndex(source).index.release());
+    const std::shared_ptr<const LogIndex> index = loadTestLog(QStringLiteral("leak-hT"));
     TimelineRenderer r;
     r.setIndex(index);
     RenderOptions o;
@@ -379,6 +375,13 @@ void TestTimeline::darkPaletteIsFollowed()
         for (int x = 0; x < TimelineRenderer::kLabelWidth; ++x)
             labelInk += QColor(image.pixel(x, y)).lightness() > 150;
     QVERIFY(labelInk > 10);
+}
+
+std::shared_ptr<const LogIndex> TestTimeline::loadTestLog(const QString& name)
+{
+    const std::vector<uint8_t> bytes = test::readFile(QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/%1.eventlog").arg(name));
+    MemorySource source(bytes);
+    return std::shared_ptr<const LogIndex>(loadIndex(source).index.release());
 }
 
 bool TestTimeline::showAndOpen(MainWindow& w, const QString& log)

@@ -1,7 +1,6 @@
 #include "ui/chartpainter.h"
 
 #include "core/series.h"
-#include "core/stats.h"
 
 #include <QImage>
 #include <QPaintEngine>

@@ -48,7 +48,7 @@ QVariant GcTableModel::data(const QModelIndex& ix, int role) const
         ? m_index->collectionsByStart[size_t(ix.row())]
         : uint32_t(ix.row());
     const Collection& c = m_index->collections[i];
-    const uint64_t start = c.leaderEnd > c.leaderStart ? c.leaderStart : c.start;
+    const uint64_t start = c.leaderStart; // the pause ([start, end] without a known leader)
     if (role == kTimeRole)
         return QVariant::fromValue<qulonglong>(start);
     if (role == Qt::TextAlignmentRole)

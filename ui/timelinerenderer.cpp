@@ -603,8 +603,7 @@ void TimelineRenderer::paintGc(QPainter& p, const QRect& r,
             break;
         if (c.end < v.start)
             continue;
-        const uint64_t a = c.leaderEnd > c.leaderStart ? c.leaderStart : c.start;
-        const uint64_t b = c.leaderEnd > c.leaderStart ? c.leaderEnd : c.end;
+        const uint64_t a = c.leaderStart, b = c.leaderEnd; // the pause
         const QRectF full = spanRect(m, a, std::max(b, a + 1), r.top(), r.height());
         const int px = int(std::floor(full.left()));
         const int gen = std::max(0, c.generation);
@@ -666,6 +665,27 @@ void TimelineRenderer::paintMarkers(QPainter& p, const QRect& r,
     }
 }
 
+const Span* TimelineRenderer::spanNear(int cap, bool gcLane, uint64_t t, uint64_t slack) const
+{
+    const CapTimeline& tl = m_index->caps[size_t(cap)].timeline;
+    for (size_t i = tl.firstEndingAfter(t > slack ? t - slack : 0); i < tl.size() && tl[i].start() <= t + slack; ++i)
+        if (isGc(tl[i].kind()) == gcLane)
+            return &tl[i];
+    return nullptr;
+}
+
+const Collection* TimelineRenderer::collectionNear(uint64_t t, uint64_t slack) const
+{
+    for (uint32_t ci : m_index->collectionsByStart) {
+        const Collection& c = m_index->collections[ci];
+        if (c.start > t + slack)
+            break;
+        if (c.end + slack >= t)
+            return &c;
+    }
+    return nullptr;
+}
+
 std::optional<SelectedItem> TimelineRenderer::itemAt(QPoint pos, const QRect& area, ViewRange view,
                                                      const RenderOptions& o) const
 {
@@ -678,22 +698,13 @@ std::optional<SelectedItem> TimelineRenderer::itemAt(QPoint pos, const QRect& ar
     for (const TrackRow& row : layout(area, o)) {
         if (!row.rect.contains(pos))
             continue;
+        const bool gcLane = pos.y() >= row.rect.top() + 20;
         if (row.track == Track::Capabilities) {
-            const CapTimeline& tl = m_index->caps[size_t(row.cap)].timeline;
-            const bool gcLane = pos.y() >= row.rect.top() + 20;
-            for (size_t i = tl.firstEndingAfter(t > slack ? t - slack : 0); i < tl.size() && tl[i].start() <= t + slack; ++i)
-                if (isGc(tl[i].kind()) == gcLane)
-                    return SelectedItem{Track::Capabilities, row.cap, gcLane, tl[i].start(), tl[i].end()};
+            if (const Span* s = spanNear(row.cap, gcLane, t, slack))
+                return SelectedItem{Track::Capabilities, row.cap, gcLane, s->start(), s->end()};
         } else if (row.track == Track::Gc) {
-            for (uint32_t ci : m_index->collectionsByStart) {
-                const Collection& c = m_index->collections[ci];
-                if (c.start > t + slack)
-                    break;
-                if (c.end + slack >= t) {
-                    const bool led = c.leaderEnd > c.leaderStart;
-                    return SelectedItem{Track::Gc, -1, true, led ? c.leaderStart : c.start, led ? c.leaderEnd : c.end};
-                }
-            }
+            if (const Collection* c = collectionNear(t, slack))
+                return SelectedItem{Track::Gc, -1, true, c->leaderStart, c->leaderEnd};
         }
         return std::nullopt;
     }
@@ -729,14 +740,9 @@ QString TimelineRenderer::describeAt(QPoint pos, const QRect& area,
                 .arg(100.0 * double(sum.gc()) / d, 0, 'f', 1);
         }
         case Track::Capabilities: {
-            const CapTimeline& tl = m_index->caps[size_t(row.cap)].timeline;
             const bool gcLane = pos.y() >= row.rect.top() + 20;
-            size_t i = tl.firstEndingAfter(t > slack ? t - slack : 0);
-            // Nearest span of the lane under the pointer within the slack.
-            for (; i < tl.size() && tl[i].start() <= t + slack; ++i) {
-                const Span& s = tl[i];
-                if (isGc(s.kind()) != gcLane)
-                    continue;
+            if (const Span* found = spanNear(row.cap, gcLane, t, slack)) {
+                const Span& s = *found;
                 const QString when = QObject::tr("start %1, duration %2")
                                          .arg(qs(formatDuration(s.start())),
                                               qs(formatDuration(s.length())));
@@ -761,12 +767,8 @@ QString TimelineRenderer::describeAt(QPoint pos, const QRect& area,
                 .arg(qs(formatDuration(t)));
         }
         case Track::Gc:
-            for (uint32_t ci : m_index->collectionsByStart) {
-                const Collection& c = m_index->collections[ci];
-                if (c.start > t + slack)
-                    break;
-                if (c.end + slack < t)
-                    continue;
+            if (const Collection* found = collectionNear(t, slack)) {
+                const Collection& c = *found;
                 QString s = QObject::tr(
                                 "Collection: generation %1%2\nstart %3, pause %4, %5 "
                                 "capabilities")

@@ -117,6 +117,10 @@ private:
     void paintMarkers(QPainter& p, const QRect& r, const TimeMapping& m,
                       const QPalette& pal, const QRect& all) const;
     bool hasSparkCounters() const;
+    // The span of a capability's running or GC lane within `slack` ns of `t`.
+    const Span* spanNear(int cap, bool gcLane, uint64_t t, uint64_t slack) const;
+    // The earliest collection within `slack` ns of `t`.
+    const Collection* collectionNear(uint64_t t, uint64_t slack) const;
     std::shared_ptr<const LogIndex> m_index;
     mutable ChartPainter m_charts; // QCustomPlot, reused between paints
 };
