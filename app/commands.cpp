@@ -1,4 +1,5 @@
 #include "app/commands.h"
+#include "core/heapbands.h"
 
 #include "core/bytesource.h"
 #include "core/dump.h"
@@ -26,17 +27,20 @@ const char* const kUsage =
     "       hecscope dump [--legacy] FILE\n"
     "       hecscope info [--json] FILE\n"
     "       hecscope bench FILE\n"
+    "       hecscope heap FILE [--bands N] [--order ORDER] [--reverse] [--csv]\n"
     "       hecscope export FILE -o OUT.(png|svg|pdf) [--size WxH] [--range START:END]\n"
     "                       [--tracks LIST]\n"
     "       hecscope --help | --version\n"
     "\n"
-    "Hecscope views GHC eventlogs (+RTS -l).\n"
+    "Hecscope views GHC eventlogs (+RTS -l) and heap profiles (.hp).\n"
     "\n"
     "Commands:\n"
     "  (none)   open FILE (optional) in the viewer window\n"
     "  dump     print every event as `ghc-events show FILE` does\n"
     "  info     load and index FILE, print its statistics\n"
     "  bench    time loading FILE, typical queries and rendering\n"
+    "  heap     print the heap-profile bands of FILE (an eventlog or a .hp file)\n"
+    "  synthesize  write a big synthetic eventlog for benchmarks\n"
     "  export   draw the timeline of FILE into an image, without a display\n"
     "\n"
     "Run `hecscope COMMAND --help` for a command's options.\n";
@@ -88,7 +92,11 @@ const char* const kBenchUsage =
     "render_p50_ms, render_p95_ms, render_max_ms: full repaints of the timeline\n"
     "at 1600x1000 over zoom levels from the whole log down to 1 us (render_views\n"
     "of them); ui_max_stall_ms: the longest the window's event loop was kept\n"
-    "from running while it opened FILE (-1 if the load did not finish).\n";
+    "from running while it opened FILE (-1 if the load did not finish).\n"
+    "With a heap profile: heap_bands_ms (computing every band's figures, as\n"
+    "done after loading), heap_select_max_ms (the slowest change of band count\n"
+    "15/5/50 and ordering), heap_select_all_ms (--bands 0: every band), and\n"
+    "heap_render_* repaints of the heap-profile track alone.\n";
 
 bool writeAll(int fd, std::string_view text)
 {
@@ -388,6 +396,29 @@ int bench(int argc, char** argv)
     std::printf("find_first_marker_found: %llu\n", (unsigned long long)markers);
     (void)markerAt;
     (void)cancelled;
+    if (!ix.heapBands.empty()) {
+        // The heap bands as computed after loading, then every change of
+        // the band count and ordering the view offers.
+        start = Clock::now();
+        const HeapBands bands = computeHeapBands(ix.heapProfile, ix.ipes);
+        const double bandsMs = seconds(start) * 1e3;
+        double selectMax = 0;
+        for (size_t n : {size_t(15), size_t(5), size_t(50)})
+            for (BandOrder o : kBandOrders)
+                for (bool reversed : {false, true}) {
+                    start = Clock::now();
+                    const BandSelection sel = selectBands(ix.heapProfile, bands, n, o, reversed);
+                    selectMax = std::max(selectMax, seconds(start) * 1e3);
+                }
+        start = Clock::now();
+        const BandSelection all = selectBands(ix.heapProfile, bands, 0);
+        const double selectAllMs = seconds(start) * 1e3;
+        std::printf("heap_censuses: %zu\n", bands.times.size());
+        std::printf("heap_bands: %zu\n", bands.stats.size());
+        std::printf("heap_bands_ms: %.3f\n", bandsMs);
+        std::printf("heap_select_max_ms: %.3f\n", selectMax);
+        std::printf("heap_select_all_ms: %.3f\n", selectAllMs);
+    }
     std::fflush(stdout);
     const bool hasError = ix.scan.hasError;
     if (path != "-")

@@ -13,6 +13,8 @@ namespace hecscope::cli {
 int dump(int argc, char** argv);
 int info(int argc, char** argv);
 int bench(int argc, char** argv);
+int heap(int argc, char** argv);       // heapcommand.cpp
+int synthesize(int argc, char** argv); // heapcommand.cpp
 int printUsage(bool toStderr);
 // The file (or - for stdin) as a byte source; null after printing why not.
 std::unique_ptr<ByteSource> openOrComplain(const std::string& path);

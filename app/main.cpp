@@ -19,6 +19,10 @@ int main(int argc, char** argv)
         try {
             if (std::strcmp(first, "info") == 0)
                 return hecscope::cli::info(argc - 2, argv + 2);
+            if (std::strcmp(first, "heap") == 0)
+                return hecscope::cli::heap(argc - 2, argv + 2);
+            if (std::strcmp(first, "synthesize") == 0)
+                return hecscope::cli::synthesize(argc - 2, argv + 2);
             if (std::strcmp(first, "bench") == 0 || std::strcmp(first, "export") == 0) {
                 // Drawing needs a QApplication, not a display.
                 if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY")

@@ -8,6 +8,7 @@ bool Diagnostic::isError() const
     case DiagnosticKind::TruncatedEvent:
     case DiagnosticKind::MissingDataEnd:
     case DiagnosticKind::TrailingData:
+    case DiagnosticKind::HpIncompleteSample:
         return false;
     default:
         return true;
@@ -17,7 +18,7 @@ bool Diagnostic::isError() const
 bool Diagnostic::isTruncation() const
 {
     return kind == DiagnosticKind::TruncatedEvent || kind == DiagnosticKind::MissingDataEnd
-        || kind == DiagnosticKind::TruncatedHeader;
+        || kind == DiagnosticKind::TruncatedHeader || kind == DiagnosticKind::HpIncompleteSample;
 }
 
 std::string Diagnostic::message() const
@@ -54,6 +55,13 @@ std::string Diagnostic::message() const
         break;
     case DiagnosticKind::TrailingData:
         return detail + " after the end-of-data marker" + at + " were ignored";
+    case DiagnosticKind::HpMalformed:
+        return "malformed heap profile (.hp): " + detail + at + "; the " + std::to_string(eventsBefore)
+            + " complete samples before it are shown";
+    case DiagnosticKind::HpIncompleteSample:
+        return "incomplete heap profile (.hp): the last sample, begun" + at
+            + ", has no END_SAMPLE (the program was killed or is still running) and was dropped; "
+            + std::to_string(eventsBefore) + " complete samples are shown";
     }
     if (kind != DiagnosticKind::NotAnEventlog)
         text += count;

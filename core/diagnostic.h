@@ -15,6 +15,8 @@ enum class DiagnosticKind : uint8_t {
     ShortPayload,        // a length too small for the event's mandatory fields
     BadBlockSize,        // a block marker claiming fewer bytes than itself
     TrailingData,        // bytes after the end-of-data marker (ignored)
+    HpMalformed,         // .hp heap profile: a line that is not part of the format
+    HpIncompleteSample,  // .hp heap profile: the last sample has no END_SAMPLE (dropped)
 };
 
 // A problem found in the input: what, where (byte offset from the start of

@@ -305,7 +305,8 @@ std::string infoJson(const LogIndex& ix, const RangeStats& st, const std::string
     const HeapProfileData& hp = ix.heapProfile;
     key("heap_profile");
     o += "{\"censuses\": " + num(hp.censuses.size()) + ", \"breakdown\": " + num(hp.breakdown)
-        + ", \"labels\": " + num(hp.labels.size()) + ", \"samples\": " + num(hp.samples.size()) + "},\n";
+        + ", \"labels\": " + num(hp.labels.size()) + ", \"samples\": " + num(hp.samples.size())
+        + ", \"repeated_labels\": " + num(hp.repeatedLabels) + "},\n";
     key("time_profile");
     o += "{\"tick_interval_ns\": " + num(ix.timeProfile.tickInterval) + ", \"samples\": "
         + num(ix.timeProfile.samples.size()) + "},\n";

@@ -1,6 +1,7 @@
 #include "core/logindex.h"
 
 #include "core/eventtags.h"
+#include "core/hpfile.h"
 
 #include <algorithm>
 #include <chrono>
@@ -108,10 +109,14 @@ private:
     uint32_t heapLabel(std::string_view label)
     {
         auto [it, inserted] = m_labels.try_emplace(std::string(label), uint32_t(m_ix.heapProfile.labels.size()));
-        if (inserted)
+        if (inserted) {
             m_ix.heapProfile.labels.emplace_back(label);
+            m_ix.heapProfile.stacks.emplace_back();
+        }
         return it->second;
     }
+    // The band of a cost-centre stack, keyed by its ids (names can repeat).
+    uint32_t stackBand(const Event& e);
     std::string stackLabel(const Event& e) const;
     uint32_t timeStack(const Event& e);
 
@@ -135,6 +140,8 @@ private:
     std::vector<Stats> m_stats;
     std::unordered_map<std::string, uint32_t> m_labels;
     std::unordered_map<std::string, uint32_t> m_timeStacks;
+    std::unordered_map<std::string, uint32_t> m_stackBands; // id bytes -> label
+    std::vector<uint64_t> m_labelEntry; // per label: its sample in the open census
     bool m_censusOpen = false;
     std::array<size_t, 3> m_openConcurrent{SIZE_MAX, SIZE_MAX, SIZE_MAX}; // per kind: open span
     std::unordered_map<uint32_t, size_t> m_capsetIndex;                    // id -> index in capsets
@@ -466,11 +473,21 @@ void Indexer::globalEvent(const Event& e)
         if (!m_censusOpen)
             break;
         HeapProfileData& hp = m_ix.heapProfile;
-        const uint32_t label = e.tag == tag::HeapProfSampleString ? heapLabel(e.s[0]) : heapLabel(stackLabel(e));
-        hp.samples.push_back({label, n[1]});
+        const uint32_t label = e.tag == tag::HeapProfSampleString ? heapLabel(e.s[0]) : stackBand(e);
         Census& c = hp.censuses.back();
+        // A label repeated within one census (-hd/-hy key bands by string
+        // pointer, so equal strings can come twice) is one band: add.
+        if (label < m_labelEntry.size() && m_labelEntry[label] != UINT64_MAX && m_labelEntry[label] >= c.firstSample) {
+            hp.samples[m_labelEntry[label]].bytes += n[1];
+            ++hp.repeatedLabels;
+        } else {
+            if (label >= m_labelEntry.size())
+                m_labelEntry.resize(label + 1, UINT64_MAX);
+            m_labelEntry[label] = hp.samples.size();
+            hp.samples.push_back({label, n[1]});
+            ++c.count;
+        }
         c.profile = uint8_t(n[0]);
-        ++c.count;
         c.total += n[1];
         break;
     }
@@ -522,6 +539,36 @@ void Indexer::globalEvent(const Event& e)
     }
 }
 
+uint32_t Indexer::stackBand(const Event& e)
+{
+    HeapProfileData& hp = m_ix.heapProfile;
+    const std::string key(reinterpret_cast<const char*>(e.ids), size_t(e.depth) * 4);
+    auto [it, inserted] = m_stackBands.try_emplace(key, uint32_t(hp.labels.size()));
+    if (inserted) {
+        std::string name = stackLabel(e);
+        // Two stacks of equal names (cost centres of the same name in
+        // different modules) stay apart: the later one gets a suffix.
+        if (!m_labels.try_emplace(name, it->second).second) {
+            for (int k = 2;; ++k) {
+                std::string alt = name + " #" + std::to_string(k);
+                if (m_labels.try_emplace(alt, it->second).second) {
+                    name = std::move(alt);
+                    break;
+                }
+            }
+        }
+        hp.labels.push_back(std::move(name));
+        std::vector<uint32_t> stack(e.depth);
+        for (size_t i = 0; i < e.depth; ++i)
+            stack[i] = e.ccId(i);
+        hp.stacks.push_back(std::move(stack));
+    }
+    return it->second;
+}
+
+// As GHC's .hp files name stacks: innermost first, joined by '/', a CAF as
+// Module.CAF, the empty stack MAIN (without the .hp's "(ccsID)" prefix,
+// which the eventlog does not carry, and without its -L truncation).
 std::string Indexer::stackLabel(const Event& e) const
 {
     std::string label;
@@ -529,10 +576,12 @@ std::string Indexer::stackLabel(const Event& e) const
         if (i > 0)
             label += '/';
         const auto it = m_ix.costCentres.find(e.ccId(i));
-        if (it != m_ix.costCentres.end())
-            label += it->second.label;
-        else
+        if (it == m_ix.costCentres.end())
             label += "cc" + std::to_string(e.ccId(i));
+        else if (it->second.caf || it->second.label == "CAF")
+            label += it->second.module + ".CAF";
+        else
+            label += it->second.label;
     }
     return label.empty() ? std::string("MAIN") : label;
 }
@@ -774,14 +823,15 @@ std::vector<uint32_t> orderBy(size_t n, auto time)
     return order;
 }
 
+} // namespace
+
 void prepareForDrawing(LogIndex& ix)
 {
     ix.messagesByTime = orderBy(ix.messages.size(), [&](uint32_t i) { return ix.messages[i].time; });
     ix.collectionsByStart = orderBy(ix.collections.size(), [&](uint32_t i) { return ix.collections[i].start; });
     ix.heap = heapSeries(ix);
+    ix.heapBands = computeHeapBands(ix.heapProfile, ix.ipes);
 }
-
-} // namespace
 
 struct IndexBuilder::Impl {
     Impl()
@@ -863,6 +913,25 @@ LoadResult loadIndex(ByteSource& source, uint64_t totalBytes, LoadObserver* obse
         return source.read(offset, into->data(), into->size());
     };
     size_t got = readAt(0, &chunk);
+    if (looksLikeHeapProfile({chunk.data(), got})) {
+        std::string text(chunk.begin(), chunk.begin() + got);
+        while (got > 0 && !(observer && observer->cancelled())) {
+            got = readAt(text.size(), &chunk);
+            text.append(chunk.begin(), chunk.begin() + got);
+            if (observer)
+                observer->progress(text.size(), totalBytes);
+        }
+        if (observer && observer->cancelled()) {
+            result.cancelled = true;
+            return result;
+        }
+        const auto t1 = Clock::now();
+        result.index = parseHeapProfile(text);
+        result.index->scan.ioError = source.error();
+        result.decodeSeconds = std::chrono::duration<double>(Clock::now() - t0).count();
+        result.finishSeconds = std::chrono::duration<double>(Clock::now() - t1).count();
+        return result;
+    }
     while (got > 0) {
         std::future<size_t> ahead = std::async(std::launch::async, readAt, pos + got, &next);
         pos += got;

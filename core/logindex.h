@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/decoder.h"
+#include "core/heapbands.h"
 #include "core/series.h"
 #include "core/timeline.h"
 #include "core/timeorder.h"
@@ -9,6 +10,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -16,7 +18,6 @@
 
 namespace hecscope {
 
-constexpr uint64_t kNoTime = UINT64_MAX;
 
 // Why a thread stopped, grouped as ThreadScope and the RTS name them.
 enum class StopClass : uint8_t {
@@ -149,40 +150,6 @@ struct MemReturn {
     uint32_t capset = 0, current = 0, needed = 0, returned = 0;
 };
 
-struct CostCentre {
-    uint32_t id = 0;
-    std::string label, module, srcloc;
-    bool caf = false;
-};
-
-// One heap-profile census: its samples are [firstSample, firstSample + count)
-// of HeapProfileData::samples.
-struct Census {
-    uint64_t time = 0;
-    uint64_t era = 0;
-    uint64_t bioTime = kNoTime; // HEAP_BIO_PROF_SAMPLE_BEGIN's census time
-    uint64_t endTime = kNoTime; // HEAP_PROF_SAMPLE_END
-    uint8_t profile = 0;
-    uint64_t firstSample = 0;
-    uint32_t count = 0;
-    uint64_t total = 0; // bytes
-};
-
-struct HeapProfileData {
-    bool present = false;
-    uint8_t profile = 0;
-    uint64_t period = 0;
-    uint32_t breakdown = 0;
-    std::array<std::string, 7> filters;
-    std::vector<Census> censuses;
-    struct Entry {
-        uint32_t label; // index into labels
-        uint64_t bytes;
-    };
-    std::vector<Entry> samples;
-    std::vector<std::string> labels; // closure type, module, ... or cost-centre stack "f/g/h"
-};
-
 struct TimeProfileData {
     uint64_t tickInterval = 0;
     struct Sample {
@@ -193,11 +160,6 @@ struct TimeProfileData {
     };
     std::vector<Sample> samples;
     std::vector<std::vector<uint32_t>> stacks; // cost-centre ids, innermost first
-};
-
-struct Ipe {
-    uint64_t address = 0;
-    std::string name, description, type, label, module, srcloc;
 };
 
 struct TickyCounter {
@@ -249,6 +211,8 @@ struct LogIndex {
     std::vector<uint32_t> messagesByTime;    // indices into messages
     std::vector<uint32_t> collectionsByStart; // indices into collections
     HeapSeries heap;
+    HeapBands heapBands; // the heap profile's censuses in time order and band figures
+    std::optional<HpHeader> hpFile; // read from a .hp heap profile, not an eventlog
     uint64_t firstTime = kNoTime, lastTime = 0;
     uint64_t eventsWithoutCap = 0;
     uint64_t unrepresentableSpans = 0; // starting after 78 hours: not in timelines
@@ -309,6 +273,9 @@ struct LoadResult {
     double decodeSeconds = 0; // whole pass: decoding and indexing
     double finishSeconds = 0; // grouping collections and the like, after the pass
 };
+// Sorts what the views draw and computes the heap bands (done by publish()).
+void prepareForDrawing(LogIndex& ix);
+// Reads an eventlog, or a .hp heap profile (recognised by its first line).
 LoadResult loadIndex(ByteSource& source, uint64_t totalBytes = 0, LoadObserver* observer = nullptr);
 
 StopClass stopClass(uint8_t standardCode);

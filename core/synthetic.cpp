@@ -94,4 +94,56 @@ std::vector<uint8_t> synthesizeSchedulerLog(size_t targetBytes, int caps, uint64
     return w.takeBytes();
 }
 
+std::vector<uint8_t> synthesizeHeapProfileLog(size_t censuses, size_t labels, uint64_t seed)
+{
+    EventlogWriter w(EventlogWriter::allDeclarations());
+    Rng rng{seed * 0x9E3779B97F4A7C15ULL + 7};
+    constexpr uint64_t kInterval = 100'000'000; // 100 ms
+    constexpr uint32_t kHT = 7;
+    w.beginBlock(kNoCap, 0);
+    OwnedEvent cap(tag::CapCreate, 0, {0});
+    OwnedEvent begin(tag::HeapProfBegin, 1, {0, kInterval, kHT}, {"", "", "", "", "", "", ""});
+    w.write(cap.event);
+    w.write(begin.event);
+    w.endBlock(1);
+    std::vector<std::string> names(labels);
+    std::vector<uint32_t> shape(labels), scale(labels);
+    for (size_t l = 0; l < labels; ++l) {
+        names[l] = "ghc-prim:GHC.Types.Band" + std::to_string(l);
+        shape[l] = rng.below(4);
+        scale[l] = 16 + rng.below(1u << (4 + l % 16));
+    }
+    for (size_t c = 0; c < censuses; ++c) {
+        const uint64_t t = 1'000'000 + c * kInterval;
+        w.beginBlock(kNoCap, t);
+        OwnedEvent sb(tag::HeapProfSampleBegin, t, {c});
+        w.write(sb.event);
+        uint64_t total = 0;
+        for (size_t l = 0; l < labels; ++l) {
+            uint64_t bytes = 0;
+            switch (shape[l]) {
+            case 0: bytes = scale[l] * (1 + c / 8); break;                          // leak
+            case 1: bytes = scale[l] * 64; break;                                   // steady
+            case 2: bytes = scale[l] * (64 + 48 * ((c / 50) % 2 ? 1 : -1)); break;  // oscillating
+            default: bytes = rng.below(10) < 3 ? 0 : scale[l] * rng.below(128); break; // comes and goes
+            }
+            bytes = bytes / 8 * 8;
+            if (bytes == 0)
+                continue;
+            total += bytes;
+            OwnedEvent e(tag::HeapProfSampleString, t, {0, bytes}, {names[l]});
+            w.write(e.event);
+        }
+        OwnedEvent se(tag::HeapProfSampleEnd, t, {c});
+        OwnedEvent size(tag::HeapSize, t, {0, total * 2});
+        OwnedEvent live(tag::HeapLive, t, {0, total});
+        w.write(se.event);
+        w.write(size.event);
+        w.write(live.event);
+        w.endBlock(t);
+    }
+    w.writeDataEnd();
+    return w.takeBytes();
+}
+
 } // namespace hecscope
