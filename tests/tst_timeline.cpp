@@ -598,23 +598,23 @@ void TestTimeline::tracksReorderHideAndPersist()
     {
         MainWindow w;
         w.setTrackOrder({QStringLiteral("heap"), QStringLiteral("hecs")});
-        const std::vector<Track> expected{Track::Heap, Track::Capabilities, Track::Activity, Track::Gc, Track::Sparks, Track::Markers};
+        const std::vector<Track> expected{Track::Heap, Track::Capabilities, Track::Activity, Track::Gc, Track::Sparks, Track::HeapProfile, Track::Markers};
         QCOMPARE(w.timeline()->tracks(), expected);
         // Hiding one through the View ▸ Tracks menu.
         const auto actions = w.findChildren<QAction*>();
         const auto gc = std::find_if(actions.begin(), actions.end(), [](QAction* a) { return a->data().toString() == QLatin1String("gc"); });
         QVERIFY(gc != actions.end());
         (*gc)->setChecked(false);
-        QCOMPARE(w.timeline()->tracks(), (std::vector<Track>{Track::Heap, Track::Capabilities, Track::Activity, Track::Sparks, Track::Markers}));
+        QCOMPARE(w.timeline()->tracks(), (std::vector<Track>{Track::Heap, Track::Capabilities, Track::Activity, Track::Sparks, Track::HeapProfile, Track::Markers}));
     }
     MainWindow again; // both persist
-    QCOMPARE(again.timeline()->tracks(), (std::vector<Track>{Track::Heap, Track::Capabilities, Track::Activity, Track::Sparks, Track::Markers}));
+    QCOMPARE(again.timeline()->tracks(), (std::vector<Track>{Track::Heap, Track::Capabilities, Track::Activity, Track::Sparks, Track::HeapProfile, Track::Markers}));
     again.setTrackOrder({});
     const auto actions = again.findChildren<QAction*>();
     for (QAction* a : actions)
         if (a->data().toString() == QLatin1String("gc"))
             a->setChecked(true);
-    again.setTrackOrder({QStringLiteral("activity"), QStringLiteral("hecs"), QStringLiteral("gc"), QStringLiteral("sparks"), QStringLiteral("heap"), QStringLiteral("markers")});
+    again.setTrackOrder({QStringLiteral("activity"), QStringLiteral("hecs"), QStringLiteral("gc"), QStringLiteral("sparks"), QStringLiteral("heap"), QStringLiteral("heap-profile"), QStringLiteral("markers")});
     QCOMPARE(again.timeline()->tracks(), std::vector<Track>(std::begin(kAllTracks), std::end(kAllTracks)));
 }
 

@@ -8,6 +8,8 @@
 #include <QPicture>
 #include <qcustomplot.h>
 
+#include <algorithm>
+#include <climits>
 #include <cmath>
 
 namespace hecscope {
@@ -197,6 +199,158 @@ void ChartPainter::paintSparks(QPainter& p, const QRect& r, ViewRange view, cons
     m_plot->yAxis->setRange(0, std::max({1.0, maxOf(created), maxOf(converted)}) * 1.1);
     m_plot->yAxis2->setRange(0, std::max(1.0, maxOf(pool)) * 1.1);
     draw(p, r);
+}
+
+void ChartPainter::paintHeapProfile(QPainter& p, const QRect& r, ViewRange view, const LogIndex& index,
+                                    const HeapView& hv, const QPalette& pal)
+{
+    reset(pal);
+    m_plot->yAxis2->setVisible(false);
+    const HeapBands& bands = index.heapBands;
+    const BandSelection& sel = *hv.selection;
+    const int w = std::max(1, r.width());
+    const double duration = double(std::max<uint64_t>(1, view.duration()));
+    auto xOf = [&](uint64_t t) { return (double(t) - double(view.start)) * w / duration; };
+
+    // The censuses to draw: those in view (one per pixel column when they
+    // are denser than two a pixel) and one each side, so the bands run on
+    // to the edges.
+    const auto [a, b] = bands.censusesIn(view.start, view.end + 1);
+    std::vector<size_t> points;
+    if (a > 0)
+        points.push_back(a - 1);
+    if (b - a <= size_t(2 * w)) {
+        for (size_t i = a; i < b; ++i)
+            points.push_back(i);
+    } else {
+        size_t i = a;
+        for (int c = 0; c < w && i < b; ++c) {
+            const uint64_t end = view.start + uint64_t(duration * (c + 1) / w);
+            size_t best = SIZE_MAX;
+            for (; i < b && bands.times[i] < end; ++i)
+                if (best == SIZE_MAX || bands.totals[i] > bands.totals[best])
+                    best = i;
+            if (best != SIZE_MAX)
+                points.push_back(best);
+        }
+    }
+    if (b < bands.times.size())
+        points.push_back(b);
+
+    std::vector<size_t> visible;
+    for (size_t k = 0; k < sel.columns(); ++k)
+        if (!hv.isHidden(k))
+            visible.push_back(k);
+    const bool emphasis = hv.anyEmphasised();
+    const int np = int(points.size());
+    double sizeTop = 0; // heap size, MB
+    QVector<double> x(np);
+    for (int i = 0; i < np; ++i)
+        x[i] = xOf(bands.times[points[size_t(i)]]);
+    double top = 1e-3; // MB
+    if (hv.mode == HeapChartMode::Lines) {
+        for (size_t k : visible) {
+            QVector<double> y(np);
+            const double peak = double(std::max<uint64_t>(1, sel.columnPeak[k]));
+            for (int i = 0; i < np; ++i)
+                y[i] = 100.0 * double(sel.row(points[size_t(i)])[k]) / peak;
+            QColor c = columnColour(sel, bands, k);
+            if (emphasis && !hv.isEmphasised(k))
+                c.setAlpha(50);
+            QCPGraph* g = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
+            g->setPen(QPen(c, emphasis && hv.isEmphasised(k) ? 2.5 : 1.3));
+            g->setData(x, y, true);
+        }
+        top = 100;
+    } else {
+        const bool normalised = hv.mode == HeapChartMode::Normalised;
+        QVector<double> cum(np, 0.0), total(np, 0.0);
+        if (normalised)
+            for (int i = 0; i < np; ++i)
+                for (size_t k : visible)
+                    total[i] += double(sel.row(points[size_t(i)])[k]);
+        QCPGraph* below = nullptr;
+        for (size_t k : visible) {
+            for (int i = 0; i < np; ++i) {
+                const double v = double(sel.row(points[size_t(i)])[k]);
+                cum[i] += normalised ? (total[i] > 0 ? 100.0 * v / total[i] : 0.0) : v * 1e-6;
+            }
+            QColor c = columnColour(sel, bands, k);
+            c.setAlpha(emphasis && !hv.isEmphasised(k) ? 45 : 220);
+            QCPGraph* g = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
+            g->setPen(QPen(c.darker(emphasis && hv.isEmphasised(k) ? 200 : 125), emphasis && hv.isEmphasised(k) ? 2 : 0));
+            g->setBrush(c);
+            if (below)
+                g->setChannelFillGraph(below);
+            g->setData(x, cum, true);
+            below = g;
+            for (double v : cum)
+                top = std::max(top, v);
+        }
+        if (normalised) {
+            top = 100;
+        } else {
+            // The live bytes over the bands (how much of the live heap the
+            // profile accounts for) and the heap size, when it fits the
+            // scale of the bands; else it is named in a corner.
+            const uint32_t n = uint32_t(w);
+            const QVector<double> cols = columns(int(n));
+            const HeapSeries& h = index.heap;
+            QVector<double> size;
+            if (!h.live.empty()) {
+                QCPGraph* g = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
+                g->setLineStyle(QCPGraph::lsStepLeft);
+                g->setPen(QPen(kLive, 1.2));
+                const QVector<double> y = scaled(columnMaxima(h.live, view.start, view.end, n), 1e-6);
+                g->setData(cols, y, true);
+                top = std::max(top, maxOf(y));
+            }
+            if (!h.size.empty()) {
+                size = scaled(columnMaxima(h.size, view.start, view.end, n), 1e-6);
+                sizeTop = maxOf(size);
+                if (sizeTop <= top * 2) {
+                    QCPGraph* g = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
+                    g->setLineStyle(QCPGraph::lsStepLeft);
+                    g->setPen(QPen(heapSizeColour(pal), 1.2, Qt::DashLine));
+                    g->setData(cols, size, true);
+                    top = std::max(top, sizeTop);
+                }
+            }
+        }
+    }
+    m_plot->yAxis->setRange(0, top * 1.05);
+    draw(p, r);
+    if (sizeTop > top * 1.05) {
+        p.save();
+        p.setPen(heapSizeColour(pal));
+        QFont f = p.font();
+        f.setPointSizeF(std::max(6.0, f.pointSizeF() * 0.8));
+        p.setFont(f);
+        p.drawText(r.adjusted(0, 2, -4, 0), Qt::AlignTop | Qt::AlignRight,
+                   QObject::tr("heap size up to %1 MB (off this scale)").arg(sizeTop, 0, 'f', 1));
+        p.restore();
+    }
+
+    // User markers, dashed across the track.
+    const auto& byTime = index.messagesByTime;
+    auto it = std::partition_point(byTime.begin(), byTime.end(),
+                                   [&](uint32_t m) { return index.messages[m].time < view.start; });
+    p.save();
+    p.setClipRect(r);
+    QColor markerColour = pal.color(QPalette::Text);
+    markerColour.setAlpha(140);
+    p.setPen(QPen(markerColour, 1, Qt::DashLine));
+    int lastColumn = INT_MIN; // one line a pixel column, however many markers
+    for (; it != byTime.end() && index.messages[*it].time <= view.end; ++it) {
+        if (index.messages[*it].kind != Message::Marker)
+            continue;
+        const double px = r.left() + xOf(index.messages[*it].time);
+        if (int(px) == lastColumn)
+            continue;
+        lastColumn = int(px);
+        p.drawLine(QPointF(px, r.top()), QPointF(px, r.bottom()));
+    }
+    p.restore();
 }
 
 } // namespace hecscope

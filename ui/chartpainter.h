@@ -2,6 +2,7 @@
 
 #include "core/logindex.h"
 #include "core/viewrange.h"
+#include "ui/heapview.h"
 
 #include <QColor>
 #include <QImage>
@@ -41,6 +42,13 @@ public:
     // Spark creation and conversion rates (sparks/ms, left axis) and the
     // spark pool size (right axis) of one capability.
     void paintSparks(QPainter& p, const QRect& r, ViewRange view, const Capability& cap, const QPalette& pal);
+    // The heap-profile bands of `hv` (stacked bytes in MB with the heap size
+    // and live lines over them, normalised to 100 %, or one line per band
+    // scaled to its peak), with the user markers as dashed lines. Zoomed
+    // out to more than two censuses a pixel, each column draws its census
+    // of the largest total, so peaks are never lost.
+    void paintHeapProfile(QPainter& p, const QRect& r, ViewRange view, const LogIndex& index, const HeapView& hv,
+                          const QPalette& pal);
 
 private:
     void reset(const QPalette& pal);

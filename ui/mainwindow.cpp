@@ -3,6 +3,7 @@
 #include "core/info.h"
 #include "ui/bookmarks.h"
 #include "ui/eventlistpane.h"
+#include "ui/heappanel.h"
 #include "ui/imageexport.h"
 #include "ui/loadjob.h"
 #include "ui/tablemodels.h"
@@ -71,6 +72,10 @@ MainWindow::MainWindow(QWidget* parent)
     , m_details(new QPlainTextEdit)
     , m_bookmarks(new BookmarkModel(this))
     , m_bookmarkTable(new QTableView)
+    , m_heapPanel(new HeapPanel)
+    , m_bandModel(new BandTableModel(this))
+    , m_bandTable(new QTableView)
+    , m_ccTree(new CostCentreTree)
     , m_progress(new QProgressBar)
     , m_cancel(new QPushButton(tr("Cancel")))
     , m_fileLabel(new QLabel)
@@ -226,6 +231,29 @@ void MainWindow::createPanes(QDockWidget* statsDock)
     m_gcTable->sortByColumn(GcTableModel::Number, Qt::AscendingOrder);
     table(m_capTable, m_capModel);
     m_capTable->sortByColumn(CapabilityTableModel::Cap, Qt::AscendingOrder);
+    table(m_bandTable, m_bandModel);
+    m_bandTable->sortByColumn(BandTableModel::ByteSeconds, Qt::DescendingOrder);
+    m_bandTable->setItemDelegateForColumn(BandTableModel::Trend, new SparklineDelegate(m_bandTable));
+    m_bandTable->horizontalHeader()->setSectionResizeMode(BandTableModel::Band, QHeaderView::Interactive);
+    m_bandTable->setColumnWidth(BandTableModel::Band, 260);
+    m_bandTable->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    // The heap-profile track follows the panes: the legend's bands and
+    // modes, rows chosen in the band table or the cost-centre tree.
+    connect(m_heapPanel, &HeapPanel::viewChanged, m_view, &TimelineView::setHeapView);
+    connect(m_bandTable->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
+        std::vector<uint32_t> labels;
+        for (const QModelIndex& ix : m_bandTable->selectionModel()->selectedRows())
+            labels.push_back(uint32_t(ix.data(BandTableModel::kLabelRole).toUInt()));
+        m_heapPanel->emphasiseLabels(labels);
+    });
+    connect(m_ccTree, &CostCentreTree::labelsChosen, m_heapPanel, &HeapPanel::emphasiseLabels);
+    connect(m_view, &TimelineView::cursorChanged, m_bandModel, &BandTableModel::setCursor);
+    connect(m_controller, &ViewController::selectionChanged, this, [this](std::optional<ViewRange> r) {
+        m_bandModel->setRange(r);
+        // A new selection ranks the bands by their residency in it.
+        if (r)
+            m_bandTable->sortByColumn(BandTableModel::InRange, Qt::DescendingOrder);
+    });
     // A collection chosen in the table: the timeline shows it with some
     // time either side.
     connect(m_gcTable, &QTableView::activated, this, [this](const QModelIndex& ix) {
@@ -270,11 +298,14 @@ void MainWindow::createPanes(QDockWidget* statsDock)
         {m_gcTable, tr("GC")},
         {m_capTable, tr("Capabilities")},
         {m_process, tr("Process")},
-        {m_diagnostics, tr("Diagnostics")}};
+        {m_diagnostics, tr("Diagnostics")},
+        {m_heapPanel, tr("Heap Profile")},
+        {m_bandTable, tr("Heap Bands")},
+        {m_ccTree, tr("Cost Centres")}};
     QMenu* viewMenu = menuBar()->actions().at(1)->menu();
     for (const auto& [widget, title] : panes) {
         auto* dock = new QDockWidget(title, this);
-        dock->setObjectName(title.toLower());
+        dock->setObjectName(title.toLower().replace(QLatin1Char(' '), QLatin1Char('-')));
         dock->setWidget(widget);
         addDockWidget(Qt::RightDockWidgetArea, dock);
         tabifyDockWidget(previous, dock);
@@ -408,8 +439,8 @@ void MainWindow::createActions()
     QMenu* tracks = view->addMenu(tr("&Tracks"));
     m_tracksMenu = tracks;
     const QString names[] = {tr("&Activity"), tr("&HECs"), tr("&GC"), tr("&Sparks"), tr("Hea&p"),
-                             tr("&Markers and messages")};
-    static_assert(std::size(kAllTracks) == 6, "a menu name per track");
+                             tr("Heap p&rofile"), tr("&Markers and messages")};
+    static_assert(std::size(kAllTracks) == 7, "a menu name per track");
     int i = 0;
     for (Track t : kAllTracks) {
         QAction* a = tracks->addAction(names[i++]);
@@ -506,7 +537,7 @@ void MainWindow::chooseFile()
     const QString dir = m_path.isEmpty() ? QString() : QFileInfo(m_path).absolutePath();
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Open eventlog"), dir,
-        tr("GHC eventlogs (*.eventlog);;All files (*)"));
+        tr("GHC eventlogs and heap profiles (*.eventlog *.hp);;GHC eventlogs (*.eventlog);;Heap profiles (*.hp);;All files (*)"));
     if (!path.isEmpty())
         openFile(path);
 }
@@ -637,6 +668,11 @@ void MainWindow::showIndex(std::shared_ptr<const LogIndex> index)
     }
     m_events->setLog(m_path, m_index);
     m_gcModel->setIndex(m_index);
+    m_heapPanel->setIndex(m_index);
+    m_bandModel->setIndex(m_index);
+    m_bandModel->setCursor(m_view->cursor());
+    m_bandModel->setRange(m_controller->selection());
+    m_ccTree->setIndex(m_index);
     m_bookmarks->setLog(m_path, m_index.get());
     showProcess();
     m_diagnostics->clear();

@@ -26,7 +26,10 @@ namespace hecscope {
 class BookmarkModel;
 class CapabilityTableModel;
 class EventListPane;
+class BandTableModel;
+class CostCentreTree;
 class GcTableModel;
+class HeapPanel;
 class LoadJob;
 class TimelineView;
 class ViewController;
@@ -52,6 +55,10 @@ public:
     QString detailsText() const;
     BookmarkModel* bookmarks() const { return m_bookmarks; }
     QTableView* bookmarkTable() const { return m_bookmarkTable; }
+    HeapPanel* heapPanel() const { return m_heapPanel; }
+    QTableView* bandTable() const { return m_bandTable; }
+    BandTableModel* bandModel() const { return m_bandModel; }
+    CostCentreTree* costCentreTree() const { return m_ccTree; }
     void addBookmark();
     // Tracks top to bottom by name (trackName); names left out keep their
     // place after the named ones. Saved with the window's settings.
@@ -100,6 +107,10 @@ private:
     QPlainTextEdit* m_details;
     BookmarkModel* m_bookmarks;
     QTableView* m_bookmarkTable;
+    HeapPanel* m_heapPanel;
+    BandTableModel* m_bandModel;
+    QTableView* m_bandTable;
+    CostCentreTree* m_ccTree;
     QProgressBar* m_progress;
     QPushButton* m_cancel;
     QLabel* m_fileLabel;

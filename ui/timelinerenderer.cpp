@@ -21,6 +21,8 @@ constexpr int kGcHeight = 34;
 constexpr int kMarkersHeight = 22;
 constexpr int kSparksHeight = 44;
 constexpr int kHeapHeight = 84;
+constexpr int kHeapProfileHeight = 200;
+constexpr int kNoteHeight = 24;
 const QColor kParallelGc(0xe6, 0x7e, 0x22);
 const QColor kSequentialGc(0xa0, 0x40, 0x00);
 const QColor kMarkerColour(0x8e, 0x44, 0xad);
@@ -58,6 +60,8 @@ QString trackName(Track t)
         return QStringLiteral("sparks");
     case Track::Heap:
         return QStringLiteral("heap");
+    case Track::HeapProfile:
+        return QStringLiteral("heap-profile");
     case Track::Markers:
         return QStringLiteral("markers");
     }
@@ -127,6 +131,54 @@ QColor TimelineRenderer::spanColor(SpanKind kind)
 void TimelineRenderer::setIndex(std::shared_ptr<const LogIndex> index)
 {
     m_index = std::move(index);
+    m_defaultHeap.reset();
+}
+
+const HeapView& TimelineRenderer::heapViewFor(const RenderOptions& o) const
+{
+    if (o.heapView && o.heapView->selection)
+        return *o.heapView;
+    if (!m_defaultHeap) {
+        auto view = std::make_shared<HeapView>();
+        view->selection = std::make_shared<const BandSelection>(selectBands(m_index->heapProfile, m_index->heapBands));
+        m_defaultHeap = std::move(view);
+    }
+    return *m_defaultHeap;
+}
+
+QString TimelineRenderer::describeHeapProfile(uint64_t t, const RenderOptions& o) const
+{
+    const HeapBands& bands = m_index->heapBands;
+    const HeapView& hv = heapViewFor(o);
+    const BandSelection& sel = *hv.selection;
+    // The census nearest to t.
+    const auto before = bands.censusAtOrBefore(t);
+    size_t pos = before ? *before : 0;
+    if (pos + 1 < bands.times.size() && (!before || bands.times[pos + 1] - t < t - bands.times[pos]))
+        pos = pos + 1;
+    const uint64_t* row = sel.row(pos);
+    std::vector<size_t> order;
+    for (size_t k = 0; k < sel.columns(); ++k)
+        if (row[k] > 0)
+            order.push_back(k);
+    std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) { return row[x] > row[y]; });
+    QString s = QObject::tr("Census %1 of %2 at %3: %4 MB")
+                    .arg(pos + 1)
+                    .arg(bands.times.size())
+                    .arg(qs(formatDuration(bands.times[pos])))
+                    .arg(double(bands.totals[pos]) / 1e6, 0, 'f', 3);
+    const size_t shown = std::min<size_t>(order.size(), 10);
+    for (size_t i = 0; i < shown; ++i) {
+        const size_t k = order[i];
+        s += QStringLiteral("\n%1%2  %3 MB (%4 %)")
+                 .arg(hv.isHidden(k) ? QObject::tr("(hidden) ") : QString())
+                 .arg(columnName(sel, bands, k).left(80))
+                 .arg(double(row[k]) / 1e6, 0, 'f', 3)
+                 .arg(100.0 * double(row[k]) / double(std::max<uint64_t>(1, bands.totals[pos])), 0, 'f', 1);
+    }
+    if (order.size() > shown)
+        s += QObject::tr("\n… %n more", nullptr, int(order.size() - shown));
+    return s;
 }
 
 ViewRange TimelineRenderer::bounds() const
@@ -150,6 +202,8 @@ int TimelineRenderer::rowHeight(Track t) const
         return kSparksHeight;
     case Track::Heap:
         return kHeapHeight;
+    case Track::HeapProfile:
+        return m_index && !m_index->heapBands.empty() ? kHeapProfileHeight : kNoteHeight;
     case Track::Markers:
         return kMarkersHeight;
     }
@@ -261,6 +315,13 @@ void TimelineRenderer::paint(QPainter& p, const QRect& area, ViewRange view,
                 m_charts.paintHeap(p, r, view, *m_index, pal);
             else
                 paintNote(p, r, pal, QObject::tr("no heap figures in this log"));
+            break;
+        case Track::HeapProfile:
+            name = QObject::tr("Heap profile");
+            if (m_index && !m_index->heapBands.empty())
+                m_charts.paintHeapProfile(p, r, view, *m_index, heapViewFor(o), pal);
+            else
+                paintNote(p, r, pal, QObject::tr("no heap profile in this log (run with +RTS -hT, or -hc, -hy, … when built with -prof)"));
             break;
         }
         p.setPen(pal.color(QPalette::Text));
@@ -786,6 +847,10 @@ QString TimelineRenderer::describeAt(QPoint pos, const QRect& area,
                 return s;
             }
             return {};
+        case Track::HeapProfile:
+            if (m_index->heapBands.empty())
+                return {};
+            return describeHeapProfile(t, o);
         case Track::Heap: {
             const HeapSeries& h = m_index->heap;
             if (h.empty())

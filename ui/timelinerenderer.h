@@ -25,12 +25,13 @@ enum class Track { Activity,
                    Gc,
                    Sparks,
                    Heap,
+                   HeapProfile,
                    Markers };
-constexpr Track kAllTracks[] = {Track::Activity, Track::Capabilities, Track::Gc,
-                                Track::Sparks, Track::Heap, Track::Markers};
+constexpr Track kAllTracks[] = {Track::Activity, Track::Capabilities, Track::Gc, Track::Sparks,
+                                Track::Heap, Track::HeapProfile, Track::Markers};
 QString trackName(Track t);
 std::optional<Track>
-trackFromName(const QString& name); // "activity", "hecs", "gc", "sparks", "heap", "markers"
+trackFromName(const QString& name); // "activity", "hecs", "gc", "sparks", "heap", "heap-profile", "markers"
 
 // A clicked item: a span of a capability's lane, or a collection.
 struct SelectedItem {
@@ -50,6 +51,8 @@ struct RenderOptions {
     std::vector<uint64_t> bookmarks;      // ns: the user's bookmarks, flagged on the ruler
     std::optional<SelectedItem> selected; // outlined
     bool legend = true;                   // a row explaining every colour, below the tracks
+    // The heap-profile track's bands and mode; null: the top 15 by size, stacked.
+    std::shared_ptr<const HeapView> heapView;
 };
 
 // One pixel column of the activity track: shares (0..1) of the capabilities'
@@ -121,7 +124,10 @@ private:
     const Span* spanNear(int cap, bool gcLane, uint64_t t, uint64_t slack) const;
     // The earliest collection within `slack` ns of `t`.
     const Collection* collectionNear(uint64_t t, uint64_t slack) const;
+    const HeapView& heapViewFor(const RenderOptions& o) const;
+    QString describeHeapProfile(uint64_t t, const RenderOptions& o) const;
     std::shared_ptr<const LogIndex> m_index;
+    mutable std::shared_ptr<const HeapView> m_defaultHeap; // made on first use
     mutable ChartPainter m_charts; // QCustomPlot, reused between paints
 };
 

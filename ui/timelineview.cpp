@@ -44,6 +44,7 @@ RenderOptions TimelineView::options() const
     o.palette = palette();
     o.selection = m_controller->selection();
     o.cursor = m_cursor;
+    o.heapView = m_heapView;
     o.highlight = m_highlight;
     o.bookmarks = m_bookmarks;
     o.selected = m_selected;
@@ -72,6 +73,13 @@ void TimelineView::setBookmarks(std::vector<uint64_t> times)
 void TimelineView::setCursorTime(std::optional<uint64_t> t)
 {
     m_cursor = t;
+    update();
+    emit cursorChanged(t);
+}
+
+void TimelineView::setHeapView(std::shared_ptr<const HeapView> view)
+{
+    m_heapView = std::move(view);
     update();
 }
 
@@ -179,6 +187,7 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* e)
     if (!m_moved && TimelineRenderer::plotArea(rect()).contains(e->pos())) {
         m_cursor = mapping().toTime(e->position().x());
         update();
+        emit cursorChanged(m_cursor);
         emit clicked(*m_cursor);
         m_selected = m_renderer.itemAt(e->pos(), rect(), m_controller->range(), options());
         emit itemClicked(m_renderer.describeAt(e->pos(), rect(), m_controller->range(), options()));

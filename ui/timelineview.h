@@ -29,12 +29,14 @@ public:
     void setBookmarks(std::vector<uint64_t> times);
     std::optional<uint64_t> cursor() const { return m_cursor; }
     void setCursorTime(std::optional<uint64_t> t);
+    void setHeapView(std::shared_ptr<const HeapView> view);
     std::optional<SelectedItem> selectedItem() const { return m_selected; }
     QSize sizeHint() const override;
 
 signals:
     void hoverTimeChanged(std::optional<uint64_t> t);
     void clicked(uint64_t t);
+    void cursorChanged(std::optional<uint64_t> t); // by a click or setCursorTime
     void itemClicked(const QString& details); // what is under a click; empty: nothing
 
 protected:
@@ -57,6 +59,7 @@ private:
     std::vector<Track> m_tracks{std::begin(kAllTracks), std::end(kAllTracks)};
     std::optional<uint64_t> m_cursor, m_highlight;
     std::vector<uint64_t> m_bookmarks;
+    std::shared_ptr<const HeapView> m_heapView;
     std::optional<SelectedItem> m_selected;
     enum class Drag { None,
                       Pan,

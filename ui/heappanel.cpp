@@ -1,0 +1,500 @@
+#include "ui/heappanel.h"
+
+#include "ui/tablemodels.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QEvent>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListView>
+#include <QPainter>
+#include <QPixmap>
+#include <QRegularExpression>
+#include <QSortFilterProxyModel>
+#include <QSpinBox>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <map>
+
+namespace hecscope {
+
+namespace {
+
+QString megabytes(double bytes)
+{
+    return QStringLiteral("%1 MB").arg(bytes / 1e6, 0, 'f', bytes < 1e4 ? 4 : 3);
+}
+
+QIcon swatch(const QColor& c)
+{
+    QPixmap pm(12, 12);
+    pm.fill(c);
+    return QIcon(pm);
+}
+
+} // namespace
+
+// ---------------------------------------------------------------- legend
+
+void BandLegendModel::setView(std::shared_ptr<const LogIndex> index, std::shared_ptr<const HeapView> view)
+{
+    const bool sameRows = m_view && view && m_view->selection == view->selection && m_index == index;
+    m_index = std::move(index);
+    m_view = std::move(view);
+    if (sameRows) {
+        // Only hidden/emphasised changed.
+        emit dataChanged(this->index(0), this->index(rowCount() - 1));
+        return;
+    }
+    beginResetModel();
+    endResetModel();
+}
+
+int BandLegendModel::rowCount(const QModelIndex& parent) const
+{
+    if (parent.isValid() || !m_view || !m_view->selection)
+        return 0;
+    return int(m_view->selection->columns());
+}
+
+QVariant BandLegendModel::data(const QModelIndex& ix, int role) const
+{
+    if (!ix.isValid() || !m_view)
+        return {};
+    const BandSelection& sel = *m_view->selection;
+    const HeapBands& bands = m_index->heapBands;
+    const size_t k = size_t(ix.row());
+    switch (role) {
+    case Qt::DisplayRole: return columnName(sel, bands, k);
+    case Qt::DecorationRole: return swatch(columnColour(sel, bands, k));
+    case Qt::CheckStateRole: return m_view->isHidden(k) ? Qt::Unchecked : Qt::Checked;
+    case kColumnRole: return int(k);
+    case Qt::FontRole:
+        if (m_view->isEmphasised(k)) {
+            QFont f;
+            f.setBold(true);
+            return f;
+        }
+        return {};
+    case Qt::ToolTipRole: {
+        if (k >= sel.labels.size())
+            return QObject::tr("%n bands outside the top %1, summed; peak %2", nullptr, int(sel.otherCount))
+                .arg(sel.labels.size())
+                .arg(megabytes(double(sel.columnPeak[k])));
+        const BandStats& s = bands.stats[sel.labels[k]];
+        return QObject::tr("%1\npeak %2 at %3\n%4 MB·s, slope %5 MB/s (R² %6)")
+            .arg(columnName(sel, bands, k), megabytes(double(s.peak)), QString::fromStdString(formatDuration(s.peakTime)))
+            .arg(s.byteSeconds / 1e6, 0, 'g', 4)
+            .arg(s.slope / 1e6, 0, 'g', 3)
+            .arg(s.r2, 0, 'f', 2);
+    }
+    default: return {};
+    }
+}
+
+Qt::ItemFlags BandLegendModel::flags(const QModelIndex& ix) const
+{
+    return ix.isValid() ? Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsUserCheckable : Qt::NoItemFlags;
+}
+
+// ---------------------------------------------------------------- table
+
+void BandTableModel::setIndex(std::shared_ptr<const LogIndex> index)
+{
+    beginResetModel();
+    m_index = std::move(index);
+    m_atCursor.clear();
+    m_inRange.clear();
+    m_cursorCensusTime.reset();
+    endResetModel();
+}
+
+void BandTableModel::setCursor(std::optional<uint64_t> t)
+{
+    if (!m_index || m_index->heapBands.empty())
+        return;
+    const HeapBands& bands = m_index->heapBands;
+    const auto pos = t ? bands.censusAtOrBefore(*t) : std::nullopt;
+    m_atCursor = pos ? bytesAtCensus(m_index->heapProfile, bands, *pos) : std::vector<uint64_t>{};
+    m_cursorCensusTime = pos ? std::optional<uint64_t>(bands.times[*pos]) : std::nullopt;
+    emit headerDataChanged(Qt::Horizontal, AtCursor, AtCursor);
+    if (rowCount() > 0)
+        emit dataChanged(index(0, AtCursor), index(rowCount() - 1, AtCursor));
+}
+
+void BandTableModel::setRange(std::optional<ViewRange> r)
+{
+    if (!m_index || m_index->heapBands.empty())
+        return;
+    m_inRange = r ? byteSecondsIn(m_index->heapProfile, m_index->heapBands, r->start, r->end) : std::vector<double>{};
+    if (rowCount() > 0)
+        emit dataChanged(index(0, InRange), index(rowCount() - 1, InRange));
+}
+
+int BandTableModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() || !m_index ? 0 : int(m_index->heapBands.stats.size());
+}
+
+int BandTableModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant BandTableModel::headerData(int section, Qt::Orientation o, int role) const
+{
+    if (o != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case Band: return tr("Band");
+    case Peak: return tr("Peak");
+    case AtCursor:
+        return m_cursorCensusTime ? tr("At cursor (%1)").arg(QString::fromStdString(formatDuration(*m_cursorCensusTime)))
+                                  : tr("At cursor");
+    case ByteSeconds: return tr("MB·s");
+    case StdDev: return tr("Std dev");
+    case Slope: return tr("Slope (MB/s)");
+    case R2: return tr("R²");
+    case InRange: return tr("In selection (MB·s)");
+    case Trend: return tr("Trend");
+    }
+    return {};
+}
+
+QVariant BandTableModel::data(const QModelIndex& ix, int role) const
+{
+    if (!ix.isValid() || !m_index)
+        return {};
+    const HeapBands& bands = m_index->heapBands;
+    const size_t l = size_t(ix.row());
+    const BandStats& s = bands.stats[l];
+    const uint64_t atCursor = l < m_atCursor.size() ? m_atCursor[l] : 0;
+    const bool hasRange = !m_inRange.empty();
+    if (role == kLabelRole)
+        return int(l);
+    if (role == kSparkRole && ix.column() == Trend) {
+        QVector<double> v(int(s.spark.size()));
+        const double peak = double(std::max<uint64_t>(1, s.peak));
+        for (size_t i = 0; i < s.spark.size(); ++i)
+            v[int(i)] = double(s.spark[i]) / peak;
+        return QVariant::fromValue(v);
+    }
+    if (role == Qt::ToolTipRole) {
+        QString tip = QString::fromStdString(bands.names[l]);
+        const auto& stack = m_index->heapProfile.stacks;
+        if (l < stack.size())
+            for (uint32_t id : stack[l]) {
+                const auto it = m_index->costCentres.find(id);
+                if (it != m_index->costCentres.end())
+                    tip += QStringLiteral("\n  %1  %2  %3")
+                               .arg(QString::fromStdString(it->second.label), QString::fromStdString(it->second.module),
+                                    QString::fromStdString(it->second.srcloc));
+            }
+        return tip;
+    }
+    if (role == Qt::TextAlignmentRole)
+        return ix.column() == Band ? int(Qt::AlignLeft | Qt::AlignVCenter) : int(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == kSortRole) {
+        switch (ix.column()) {
+        case Band: return QString::fromStdString(bands.names[l]);
+        case Peak: return qulonglong(s.peak);
+        case AtCursor: return qulonglong(atCursor);
+        case ByteSeconds: return s.byteSeconds;
+        case StdDev: return s.stddev;
+        case Slope: return s.slope;
+        case R2: return s.r2;
+        case InRange: return hasRange ? m_inRange[l] : 0.0;
+        case Trend: return s.slope;
+        }
+    }
+    if (role != Qt::DisplayRole)
+        return {};
+    switch (ix.column()) {
+    case Band: return QString::fromStdString(bands.names[l]);
+    case Peak: return megabytes(double(s.peak));
+    case AtCursor: return m_atCursor.empty() ? QString() : megabytes(double(atCursor));
+    case ByteSeconds: return QString::number(s.byteSeconds / 1e6, 'g', 4);
+    case StdDev: return megabytes(s.stddev);
+    case Slope: return QString::number(s.slope / 1e6, 'g', 3);
+    case R2: return QString::number(s.r2, 'f', 3);
+    case InRange: return hasRange ? QString::number(m_inRange[l] / 1e6, 'g', 4) : QString();
+    }
+    return {};
+}
+
+void SparklineDelegate::paint(QPainter* p, const QStyleOptionViewItem& option, const QModelIndex& ix) const
+{
+    QStyledItemDelegate::paint(p, option, ix);
+    const QVector<double> v = ix.data(BandTableModel::kSparkRole).value<QVector<double>>();
+    if (v.size() < 2)
+        return;
+    const QRectF r = QRectF(option.rect).adjusted(3, 3, -3, -3);
+    QPolygonF line;
+    for (int i = 0; i < v.size(); ++i)
+        line << QPointF(r.left() + r.width() * i / (v.size() - 1), r.bottom() - r.height() * v[i]);
+    p->save();
+    p->setRenderHint(QPainter::Antialiasing);
+    p->setPen(QPen(option.state & QStyle::State_Selected ? option.palette.color(QPalette::HighlightedText)
+                                                         : option.palette.color(QPalette::Text),
+                   1));
+    p->drawPolyline(line);
+    p->restore();
+}
+
+// ---------------------------------------------------------------- panel
+
+HeapPanel::HeapPanel(QWidget* parent)
+    : QWidget(parent)
+    , m_bands(new QSpinBox)
+    , m_order(new QComboBox)
+    , m_reverse(new QCheckBox(tr("Reverse")))
+    , m_mode(new QComboBox)
+    , m_filter(new QLineEdit)
+    , m_regex(new QCheckBox(tr("Regex")))
+    , m_legend(new QListView)
+    , m_model(new BandLegendModel(this))
+    , m_proxy(new QSortFilterProxyModel(this))
+{
+    m_bands->setRange(0, 100000);
+    m_bands->setValue(int(kDefaultBands));
+    m_bands->setSpecialValueText(tr("all"));
+    m_bands->setToolTip(tr("Bands shown, by size; the rest are summed into OTHER (0 = all)"));
+    const QString orders[] = {tr("Size"), tr("Standard deviation"), tr("Name"), tr("Natural (numbers by value)"),
+                              tr("Growth (slope)")};
+    for (BandOrder o : kBandOrders)
+        m_order->addItem(orders[int(o)], int(o));
+    for (HeapChartMode m : {HeapChartMode::Stacked, HeapChartMode::Normalised, HeapChartMode::Lines})
+        m_mode->addItem(heapChartModeName(m), int(m));
+    m_filter->setPlaceholderText(tr("Filter bands"));
+    m_filter->setClearButtonEnabled(true);
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    m_legend->setModel(m_proxy);
+    m_legend->setMouseTracking(true);
+    m_legend->viewport()->installEventFilter(this);
+    m_legend->setUniformItemSizes(true);
+
+    auto* form = new QFormLayout;
+    auto* bandsRow = new QHBoxLayout;
+    bandsRow->addWidget(m_bands);
+    bandsRow->addWidget(m_reverse);
+    form->addRow(tr("Bands"), bandsRow);
+    form->addRow(tr("Order"), m_order);
+    form->addRow(tr("Chart"), m_mode);
+    auto* filterRow = new QHBoxLayout;
+    filterRow->addWidget(m_filter, 1);
+    filterRow->addWidget(m_regex);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(form);
+    layout->addLayout(filterRow);
+    layout->addWidget(m_legend, 1);
+    auto* hint = new QLabel(tr("Click a band to hide or show it; hover to pick it out."));
+    hint->setWordWrap(true);
+    layout->addWidget(hint);
+
+    connect(m_bands, &QSpinBox::valueChanged, this, &HeapPanel::reselect);
+    connect(m_order, &QComboBox::currentIndexChanged, this, &HeapPanel::reselect);
+    connect(m_reverse, &QCheckBox::toggled, this, &HeapPanel::reselect);
+    connect(m_mode, &QComboBox::currentIndexChanged, this, [this] {
+        if (!m_view)
+            return;
+        auto v = std::make_shared<HeapView>(*m_view);
+        v->mode = HeapChartMode(m_mode->currentData().toInt());
+        publish(v);
+    });
+    connect(m_filter, &QLineEdit::textChanged, this, &HeapPanel::applyFilter);
+    connect(m_regex, &QCheckBox::toggled, this, &HeapPanel::applyFilter);
+    connect(m_legend, &QListView::clicked, this, [this](const QModelIndex& ix) { toggleRow(ix.row()); });
+    connect(m_legend, &QListView::entered, this,
+            [this](const QModelIndex& ix) { emphasiseColumn(ix.data(BandLegendModel::kColumnRole).toInt()); });
+}
+
+void HeapPanel::setIndex(std::shared_ptr<const LogIndex> index)
+{
+    m_index = std::move(index);
+    m_view.reset();
+    reselect();
+}
+
+void HeapPanel::reselect()
+{
+    if (!m_index || m_index->heapBands.empty()) {
+        m_view.reset();
+        m_model->setView(m_index, nullptr);
+        emit viewChanged(nullptr);
+        return;
+    }
+    auto v = std::make_shared<HeapView>();
+    v->mode = HeapChartMode(m_mode->currentData().toInt());
+    v->selection = std::make_shared<const BandSelection>(selectBands(m_index->heapProfile, m_index->heapBands,
+                                                                     size_t(m_bands->value()),
+                                                                     BandOrder(m_order->currentData().toInt()),
+                                                                     m_reverse->isChecked()));
+    // Hidden bands stay hidden across a new selection (OTHER by being OTHER).
+    if (m_view && m_view->selection) {
+        const BandSelection& old = *m_view->selection;
+        v->hidden.assign(v->selection->columns(), 0);
+        for (size_t k = 0; k < old.columns(); ++k) {
+            if (!m_view->isHidden(k))
+                continue;
+            if (k < old.labels.size()) {
+                const auto it = std::find(v->selection->labels.begin(), v->selection->labels.end(), old.labels[k]);
+                if (it != v->selection->labels.end())
+                    v->hidden[size_t(it - v->selection->labels.begin())] = 1;
+            } else if (v->selection->other) {
+                v->hidden.back() = 1;
+            }
+        }
+    }
+    publish(v);
+}
+
+void HeapPanel::publish(std::shared_ptr<HeapView> view)
+{
+    m_view = std::move(view);
+    m_model->setView(m_index, m_view);
+    emit viewChanged(m_view);
+}
+
+void HeapPanel::applyFilter()
+{
+    const QString text = m_filter->text();
+    if (m_regex->isChecked()) {
+        QRegularExpression re(text, QRegularExpression::CaseInsensitiveOption);
+        m_filter->setStyleSheet(re.isValid() ? QString() : QStringLiteral("color:#c0392b"));
+        m_filter->setToolTip(re.isValid() ? QString() : re.errorString());
+        if (re.isValid())
+            m_proxy->setFilterRegularExpression(re);
+    } else {
+        m_filter->setStyleSheet(QString());
+        m_filter->setToolTip(QString());
+        m_proxy->setFilterFixedString(text);
+    }
+}
+
+void HeapPanel::toggleRow(int row)
+{
+    if (!m_view || row < 0 || row >= m_proxy->rowCount())
+        return;
+    const int column = m_proxy->index(row, 0).data(BandLegendModel::kColumnRole).toInt();
+    auto v = std::make_shared<HeapView>(*m_view);
+    v->hidden.resize(v->selection->columns(), 0);
+    v->hidden[size_t(column)] = !v->hidden[size_t(column)];
+    publish(v);
+}
+
+void HeapPanel::emphasiseColumn(int column)
+{
+    if (!m_view)
+        return;
+    auto v = std::make_shared<HeapView>(*m_view);
+    v->emphasised.assign(column >= 0 ? v->selection->columns() : 0, 0);
+    if (column >= 0 && size_t(column) < v->emphasised.size())
+        v->emphasised[size_t(column)] = 1;
+    if (v->emphasised == m_view->emphasised)
+        return;
+    publish(v);
+}
+
+void HeapPanel::emphasiseLabels(const std::vector<uint32_t>& labels)
+{
+    if (!m_view)
+        return;
+    auto v = std::make_shared<HeapView>(*m_view);
+    v->emphasised.assign(v->selection->columns(), 0);
+    for (uint32_t l : labels)
+        if (const auto k = v->selection->columnOf(l))
+            v->emphasised[*k] = 1;
+    publish(v);
+}
+
+bool HeapPanel::eventFilter(QObject* watched, QEvent* e)
+{
+    if (watched == m_legend->viewport() && e->type() == QEvent::Leave)
+        emphasiseColumn(-1);
+    return QWidget::eventFilter(watched, e);
+}
+
+// ---------------------------------------------------------------- cost centres
+
+CostCentreTree::CostCentreTree(QWidget* parent)
+    : QWidget(parent)
+    , m_tree(new QTreeWidget)
+{
+    m_tree->setColumnCount(4);
+    m_tree->setHeaderLabels({tr("Cost centre"), tr("MB·s (inclusive)"), tr("Module"), tr("Source")});
+    m_tree->setSortingEnabled(true);
+    m_tree->setUniformRowHeights(true);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_tree);
+    connect(m_tree, &QTreeWidget::itemSelectionChanged, this, [this] {
+        std::vector<uint32_t> labels;
+        for (QTreeWidgetItem* item : m_tree->selectedItems())
+            for (const QVariant& l : item->data(0, Qt::UserRole).toList())
+                labels.push_back(l.toUInt());
+        emit labelsChosen(labels);
+    });
+}
+
+void CostCentreTree::setIndex(std::shared_ptr<const LogIndex> index)
+{
+    m_tree->clear();
+    if (!index)
+        return;
+    const HeapProfileData& hp = index->heapProfile;
+    const HeapBands& bands = index->heapBands;
+    // Outermost cost centre first: the stacks are stored innermost first.
+    struct Node {
+        std::map<uint32_t, Node> children;
+        double byteSeconds = 0;
+        QVariantList labels;
+    };
+    Node root;
+    bool any = false;
+    for (size_t l = 0; l < hp.stacks.size() && l < bands.stats.size(); ++l) {
+        const auto& stack = hp.stacks[l];
+        if (stack.empty())
+            continue;
+        any = true;
+        Node* node = &root;
+        for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
+            node = &node->children[*it];
+            node->byteSeconds += bands.stats[l].byteSeconds;
+            node->labels.push_back(uint(l));
+        }
+    }
+    if (!any) {
+        auto* item = new QTreeWidgetItem(m_tree, {tr("No cost-centre stacks: this view is for -hc heap profiles.")});
+        item->setFlags(Qt::NoItemFlags);
+        return;
+    }
+    std::function<void(const Node&, QTreeWidgetItem*)> add = [&](const Node& n, QTreeWidgetItem* parentItem) {
+        for (const auto& [id, child] : n.children) {
+            const auto cc = index->costCentres.find(id);
+            QStringList cols{cc != index->costCentres.end() ? QString::fromStdString(cc->second.label) : QStringLiteral("cc%1").arg(id),
+                             QString::number(child.byteSeconds / 1e6, 'g', 4),
+                             cc != index->costCentres.end() ? QString::fromStdString(cc->second.module) : QString(),
+                             cc != index->costCentres.end() ? QString::fromStdString(cc->second.srcloc) : QString()};
+            auto* item = parentItem ? new QTreeWidgetItem(parentItem, cols) : new QTreeWidgetItem(m_tree, cols);
+            item->setData(0, Qt::UserRole, child.labels);
+            item->setData(1, Qt::DisplayRole, child.byteSeconds / 1e6);
+            add(child, item);
+        }
+    };
+    add(root, nullptr);
+    m_tree->sortByColumn(1, Qt::DescendingOrder);
+    m_tree->expandToDepth(1);
+    m_tree->resizeColumnToContents(0);
+}
+
+} // namespace hecscope
