@@ -252,32 +252,56 @@ void benchGui(std::shared_ptr<const LogIndex> index, const std::string& path)
                 options.tracks.push_back(*t);
     }
     QImage image(1600, 1000, QImage::Format_ARGB32_Premultiplied);
-    std::mt19937_64 rng(7);
-    std::vector<double> ms;
-    for (uint64_t width = bounds.duration();;
-         width = std::max<uint64_t>(1000, width / 2)) {
-        for (int k = 0; k < 3; ++k) {
-            const uint64_t slack = bounds.duration() - std::min(bounds.duration(), width);
-            const uint64_t start = bounds.start + (slack ? rng() % (slack + 1) : 0);
-            const ViewRange view = fitInto({start, start + width}, bounds);
-            QElapsedTimer t;
-            t.start();
-            QPainter p(&image);
-            renderer.paint(p, image.rect(), view, options);
-            p.end();
-            ms.push_back(double(t.nsecsElapsed()) / 1e6);
-            if (qEnvironmentVariableIsSet("HECSCOPE_BENCH_VERBOSE"))
-                std::fprintf(stderr, "render %llu..%llu: %.3f ms\n",
-                             (unsigned long long)view.start,
-                             (unsigned long long)view.end, ms.back());
+    auto sweep = [&](const RenderOptions& o) {
+        std::mt19937_64 rng(7);
+        std::vector<double> ms;
+        for (uint64_t width = bounds.duration();;
+             width = std::max<uint64_t>(1000, width / 2)) {
+            for (int k = 0; k < 3; ++k) {
+                const uint64_t slack = bounds.duration() - std::min(bounds.duration(), width);
+                const uint64_t start = bounds.start + (slack ? rng() % (slack + 1) : 0);
+                const ViewRange view = fitInto({start, start + width}, bounds);
+                QElapsedTimer t;
+                t.start();
+                QPainter p(&image);
+                renderer.paint(p, image.rect(), view, o);
+                p.end();
+                ms.push_back(double(t.nsecsElapsed()) / 1e6);
+                if (qEnvironmentVariableIsSet("HECSCOPE_BENCH_VERBOSE"))
+                    std::fprintf(stderr, "render %llu..%llu: %.3f ms\n",
+                                 (unsigned long long)view.start,
+                                 (unsigned long long)view.end, ms.back());
+            }
+            if (width <= 1000)
+                break;
         }
-        if (width <= 1000)
-            break;
-    }
+        return ms;
+    };
+    const std::vector<double> ms = sweep(options);
     std::printf("render_views: %zu\n", ms.size());
     std::printf("render_p50_ms: %.3f\n", percentile(ms, 0.50));
     std::printf("render_p95_ms: %.3f\n", percentile(ms, 0.95));
     std::printf("render_max_ms: %.3f\n", percentile(ms, 1.0));
+    if (!index->heapBands.empty()) {
+        // The heap-profile track alone (1600 px wide), in each chart
+        // mode with the default bands.
+        RenderOptions heap = options;
+        heap.tracks = {Track::HeapProfile};
+        heap.legend = false;
+        std::vector<double> all;
+        for (HeapChartMode mode : {HeapChartMode::Stacked, HeapChartMode::Normalised, HeapChartMode::Lines}) {
+            auto view = std::make_shared<HeapView>();
+            view->mode = mode;
+            view->selection = std::make_shared<const BandSelection>(selectBands(index->heapProfile, index->heapBands));
+            heap.heapView = view;
+            const std::vector<double> m = sweep(heap);
+            all.insert(all.end(), m.begin(), m.end());
+        }
+        std::printf("heap_render_views: %zu\n", all.size());
+        std::printf("heap_render_p50_ms: %.3f\n", percentile(all, 0.50));
+        std::printf("heap_render_p95_ms: %.3f\n", percentile(all, 0.95));
+        std::printf("heap_render_max_ms: %.3f\n", percentile(all, 1.0));
+    }
     std::printf("ui_max_stall_ms: %.1f\n", uiMaxStallMs(path));
     std::fflush(stdout);
 }

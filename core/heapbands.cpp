@@ -131,18 +131,28 @@ HeapBands computeHeapBands(const HeapProfileData& hp, const std::vector<Ipe>& ip
         }
     }
 
-    // One pass over the samples with per-census weights: the trapezoid
-    // weight of census p is half the time to its neighbours; the fit uses
-    // seconds since the first census.
+    // Two passes over the samples (one-pass variance loses every digit of
+    // a constant band of gigabytes). First: peaks, trapezoid integrals (the
+    // weight of census p is half the time to its neighbours), sparklines,
+    // sums, and the covariance with time, centred on the mean time so that
+    // absent censuses (0 bytes) add nothing to it.
     b.stats.assign(nl, {});
-    std::vector<double> sum(nl), sumSq(nl), sumTB(nl);
-    const double t0 = nc ? double(b.times[0]) : 0;
-    double st = 0, stt = 0;
+    std::vector<double> sum(nl), sumTB(nl), sumDev2(nl);
+    std::vector<uint32_t> present(nl);
+    const double n = double(nc);
+    double tMean = 0;
+    for (size_t p = 0; p < nc; ++p)
+        tMean += double(b.times[p] - b.times[0]) * 1e-9;
+    tMean = nc ? tMean / n : 0;
+    double varT = 0;
+    for (size_t p = 0; p < nc; ++p) {
+        const double d = double(b.times[p] - b.times[0]) * 1e-9 - tMean;
+        varT += d * d;
+    }
+    varT = nc ? varT / n : 0;
     for (size_t p = 0; p < nc; ++p) {
         const double w = 0.5e-9 * double((p + 1 < nc ? b.times[p + 1] : b.times[p]) - (p > 0 ? b.times[p - 1] : b.times[p]));
-        const double t = (double(b.times[p]) - t0) * 1e-9;
-        st += t;
-        stt += t * t;
+        const double t = double(b.times[p] - b.times[0]) * 1e-9 - tMean;
         const size_t bucket = p * kSparkPoints / nc;
         const Census& c = hp.censuses[b.order[p]];
         for (uint64_t i = c.firstSample; i < c.firstSample + c.count; ++i) {
@@ -155,23 +165,26 @@ HeapBands computeHeapBands(const HeapProfileData& hp, const std::vector<Ipe>& ip
             }
             s.byteSeconds += v * w;
             sum[e.label] += v;
-            sumSq[e.label] += v * v;
             sumTB[e.label] += t * v;
+            ++present[e.label];
             s.spark[bucket] = std::max(s.spark[bucket], e.bytes);
         }
     }
-    const double n = double(nc);
-    const double varT = nc ? stt / n - (st / n) * (st / n) : 0;
-    for (size_t l = 0; l < nl; ++l) {
+    for (size_t l = 0; l < nl && nc > 0; ++l)
+        b.stats[l].mean = sum[l] / n;
+    // Second: squared deviations from the mean; each census without the
+    // band deviates by the mean.
+    for (const HeapProfileData::Entry& e : hp.samples) {
+        const double d = double(e.bytes) - b.stats[e.label].mean;
+        sumDev2[e.label] += d * d;
+    }
+    for (size_t l = 0; l < nl && nc > 0; ++l) {
         BandStats& s = b.stats[l];
-        if (nc == 0)
-            break;
-        s.mean = sum[l] / n;
-        const double varB = std::max(0.0, sumSq[l] / n - s.mean * s.mean);
+        const double varB = (sumDev2[l] + (n - present[l]) * s.mean * s.mean) / n;
         s.stddev = std::sqrt(varB);
-        const double cov = sumTB[l] / n - (st / n) * s.mean;
+        const double cov = sumTB[l] / n;
         if (varT > 0) {
-            s.slope = cov / varT;
+            s.slope = varB > 0 ? cov / varT : 0;
             if (varB > 0)
                 s.r2 = std::clamp(cov * cov / (varT * varB), 0.0, 1.0);
         }
@@ -207,8 +220,8 @@ BandSelection selectBands(const HeapProfileData& hp, const HeapBands& bands, siz
     sel.order = order;
     sel.reversed = reversed;
     const size_t nl = bands.stats.size();
-    // Bands that never have bytes are not shown (they cannot arise from a
-    // log, where every sample is a non-empty band, but .hp files list zeros).
+    // Bands that never have bytes are not shown (GHC writes some: the -hb
+    // DRAG band of 0 bytes in every census, zeros in .hp files).
     std::vector<uint32_t> chosen;
     chosen.reserve(nl);
     for (uint32_t l = 0; l < nl; ++l)

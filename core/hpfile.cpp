@@ -68,6 +68,7 @@ std::unique_ptr<LogIndex> parseHeapProfile(std::string_view text)
     double scale = 1e9;
     bool open = false;
     uint64_t openOffset = 0;
+    size_t labelsAtOpen = 0; // labels before the open sample
     uint64_t complete = 0;
     auto fail = [&](DiagnosticKind kind, uint64_t offset, std::string detail) {
         ix->scan.diagnostics.push_back({kind, offset, complete, std::move(detail)});
@@ -89,13 +90,19 @@ std::unique_ptr<LogIndex> parseHeapProfile(std::string_view text)
         const uint64_t offset = pos;
         const std::string_view line = trim(text.substr(pos, end - pos));
         pos = end + 1;
-        // A last line without its newline is still being written: only a
-        // complete END_SAMPLE there counts.
         if (line.empty())
             continue;
         const size_t space = line.find_first_of(" \t");
         const std::string_view word = line.substr(0, space);
         const std::string_view rest = space == std::string_view::npos ? std::string_view() : line.substr(space + 1);
+        // A last line without its newline is still being written: only a
+        // complete END_SAMPLE there counts; anything else is the cut (an
+        // open sample is then dropped as incomplete).
+        if (eol == std::string_view::npos && !(word == "END_SAMPLE" && open && parseNumber(rest))) {
+            if (!open) // cut between samples (in a BEGIN_SAMPLE or MARK line)
+                fail(DiagnosticKind::HpIncompleteSample, offset, {});
+            break;
+        }
         auto bad = [&](const std::string& what) {
             fail(DiagnosticKind::HpMalformed, offset, what + ": \"" + std::string(line.substr(0, 80)) + "\"");
             stopped = true;
@@ -128,16 +135,15 @@ std::unique_ptr<LogIndex> parseHeapProfile(std::string_view text)
             else {
                 Census c;
                 c.time = toNs(*t);
+                labelsAtOpen = hp.labels.size();
                 c.firstSample = hp.samples.size();
                 hp.censuses.push_back(c);
                 open = true;
                 openOffset = offset;
             }
         } else if (word == "END_SAMPLE") {
-            if (!open)
+            if (!open) {
                 bad("END_SAMPLE without BEGIN_SAMPLE");
-            else if (eol == std::string_view::npos && !parseNumber(rest)) {
-                break; // cut inside the END_SAMPLE line
             } else {
                 hp.censuses.back().endTime = hp.censuses.back().time;
                 open = false;
@@ -147,8 +153,6 @@ std::unique_ptr<LogIndex> parseHeapProfile(std::string_view text)
             // <band>\t<bytes>; bands can hold spaces, so split at the last blank.
             const size_t split = line.find_last_of(" \t");
             const auto bytes = split == std::string_view::npos ? std::nullopt : parseNumber(line.substr(split + 1));
-            if (eol == std::string_view::npos)
-                break; // a sample line cut short: the sample is incomplete anyway
             if (!bytes || *bytes != std::floor(*bytes)) {
                 bad("a sample line without a byte count");
                 break;
@@ -180,6 +184,8 @@ std::unique_ptr<LogIndex> parseHeapProfile(std::string_view text)
         // Drop the unfinished census and its samples.
         hp.samples.resize(hp.censuses.back().firstSample);
         hp.censuses.pop_back();
+        hp.labels.resize(labelsAtOpen); // bands only that sample had
+        hp.stacks.resize(labelsAtOpen);
         if (!stopped)
             fail(DiagnosticKind::HpIncompleteSample, openOffset, {});
     }

@@ -831,6 +831,7 @@ void prepareForDrawing(LogIndex& ix)
     ix.collectionsByStart = orderBy(ix.collections.size(), [&](uint32_t i) { return ix.collections[i].start; });
     ix.heap = heapSeries(ix);
     ix.heapBands = computeHeapBands(ix.heapProfile, ix.ipes);
+    ix.defaultBands = std::make_shared<const BandSelection>(selectBands(ix.heapProfile, ix.heapBands));
 }
 
 struct IndexBuilder::Impl {

@@ -212,6 +212,7 @@ struct LogIndex {
     std::vector<uint32_t> collectionsByStart; // indices into collections
     HeapSeries heap;
     HeapBands heapBands; // the heap profile's censuses in time order and band figures
+    std::shared_ptr<const BandSelection> defaultBands; // top 15 by size, for the first paint
     std::optional<HpHeader> hpFile; // read from a .hp heap profile, not an eventlog
     uint64_t firstTime = kNoTime, lastTime = 0;
     uint64_t eventsWithoutCap = 0;

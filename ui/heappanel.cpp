@@ -335,10 +335,15 @@ void HeapPanel::reselect()
     }
     auto v = std::make_shared<HeapView>();
     v->mode = HeapChartMode(m_mode->currentData().toInt());
-    v->selection = std::make_shared<const BandSelection>(selectBands(m_index->heapProfile, m_index->heapBands,
-                                                                     size_t(m_bands->value()),
-                                                                     BandOrder(m_order->currentData().toInt()),
-                                                                     m_reverse->isChecked()));
+    const size_t n = size_t(m_bands->value());
+    const BandOrder order = BandOrder(m_order->currentData().toInt());
+    const bool reversed = m_reverse->isChecked();
+    const auto& ready = m_index->defaultBands; // computed while loading
+    if (ready && ready->n == n && ready->order == order && ready->reversed == reversed)
+        v->selection = ready;
+    else
+        v->selection = std::make_shared<const BandSelection>(
+            selectBands(m_index->heapProfile, m_index->heapBands, n, order, reversed));
     // Hidden bands stay hidden across a new selection (OTHER by being OTHER).
     if (m_view && m_view->selection) {
         const BandSelection& old = *m_view->selection;

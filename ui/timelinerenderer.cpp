@@ -140,7 +140,7 @@ const HeapView& TimelineRenderer::heapViewFor(const RenderOptions& o) const
         return *o.heapView;
     if (!m_defaultHeap) {
         auto view = std::make_shared<HeapView>();
-        view->selection = std::make_shared<const BandSelection>(selectBands(m_index->heapProfile, m_index->heapBands));
+        view->selection = m_index->defaultBands;
         m_defaultHeap = std::move(view);
     }
     return *m_defaultHeap;
