@@ -1,0 +1,345 @@
+// Widget tests of the heap-profile panes: the legend's filter, hiding and
+// emphasis, the band count and ordering controls, the band detail table,
+// the cost-centre tree, the track itself, and .hp files in the window.
+
+#include "core/heapbands.h"
+#include "core/logindex.h"
+#include "ui/heappanel.h"
+#include "ui/mainwindow.h"
+#include "ui/tablemodels.h"
+#include "ui/timelinerenderer.h"
+#include "ui/timelineview.h"
+#include "ui/viewcontroller.h"
+
+#include "testsupport.h"
+
+#include <QAbstractItemModelTester>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QImage>
+#include <QLineEdit>
+#include <QListView>
+#include <QPainter>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QTableView>
+#include <QTest>
+#include <QTreeWidget>
+
+#include <algorithm>
+#include <numeric>
+
+using namespace hecscope;
+using hecscope::test::readFile;
+
+namespace {
+
+std::shared_ptr<const LogIndex> load(const QString& name)
+{
+    const std::vector<uint8_t> bytes = readFile(QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/") + name);
+    MemorySource source(bytes);
+    return std::shared_ptr<const LogIndex>(loadIndex(source).index);
+}
+
+QStringList legendNames(const HeapPanel& panel)
+{
+    QStringList names;
+    const QAbstractItemModel* m = panel.legend()->model();
+    for (int r = 0; r < m->rowCount(); ++r)
+        names << m->index(r, 0).data().toString();
+    return names;
+}
+
+bool openAndWait(MainWindow& w, const QString& path)
+{
+    w.resize(1400, 800);
+    w.show();
+    QSignalSpy stats(&w, &MainWindow::statisticsShown);
+    w.openFile(path);
+    return stats.wait(20000) && w.index();
+}
+
+} // namespace
+
+class TestHeapView : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void legendFilterSubstringAndRegex();
+    void legendClickHidesAndHoverEmphasises();
+    void bandCountAndOrderingControls();
+    void detailTableFiguresAndSorting();
+    void detailTableRanksSelectedRange();
+    void costCentreTreeEmphasisesItsBands();
+    void hiddenBandChangesTheTrack();
+    void hpFileOpensInTheWindow();
+};
+
+void TestHeapView::initTestCase()
+{
+    QCoreApplication::setOrganizationName(QStringLiteral("HecscopeTest"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_heapview"));
+    QSettings().clear();
+}
+
+// Substring filtering is case-insensitive; a regular expression filters by
+// pattern; an invalid one is flagged and leaves the list as it was.
+void TestHeapView::legendFilterSubstringAndRegex()
+{
+    HeapPanel panel;
+    const auto ix = load(QStringLiteral("leak-hT.eventlog"));
+    panel.setIndex(ix);
+    QAbstractItemModelTester tester(panel.legend()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    const QStringList all = legendNames(panel);
+    QCOMPARE(all.size(), 16); // 15 + OTHER (43 bands)
+    QVERIFY(all.last().startsWith(QStringLiteral("OTHER")));
+
+    panel.filterField()->setText(QStringLiteral("ghc-prim"));
+    QStringList shown = legendNames(panel);
+    QVERIFY(!shown.isEmpty());
+    QVERIFY(shown.size() < all.size());
+    for (const QString& n : shown)
+        QVERIFY2(n.contains(QStringLiteral("ghc-prim")), qPrintable(n));
+    const qsizetype expected = std::count_if(all.begin(), all.end(), [](const QString& n) { return n.contains(QStringLiteral("GHC-PRIM"), Qt::CaseInsensitive); });
+    panel.filterField()->setText(QStringLiteral("GHC-PRIM"));
+    QCOMPARE(legendNames(panel).size(), expected);
+
+    panel.regexBox()->setChecked(true);
+    panel.filterField()->setText(QStringLiteral("^THUNK"));
+    shown = legendNames(panel);
+    QVERIFY(!shown.isEmpty());
+    for (const QString& n : shown)
+        QVERIFY2(n.startsWith(QStringLiteral("THUNK")), qPrintable(n));
+    const QStringList before = shown;
+    panel.filterField()->setText(QStringLiteral("(unclosed"));
+    QVERIFY(!panel.filterField()->toolTip().isEmpty()); // says what is wrong
+    QCOMPARE(legendNames(panel), before);
+    panel.filterField()->clear();
+    QCOMPARE(legendNames(panel), all);
+}
+
+void TestHeapView::legendClickHidesAndHoverEmphasises()
+{
+    HeapPanel panel;
+    panel.setIndex(load(QStringLiteral("leak-hT.eventlog")));
+    QSignalSpy changed(&panel, &HeapPanel::viewChanged);
+    panel.filterField()->setText(QStringLiteral("THUNK"));
+    const QModelIndex first = panel.legend()->model()->index(0, 0);
+    const int column = first.data(BandLegendModel::kColumnRole).toInt();
+    QCOMPARE(first.data(Qt::CheckStateRole).toInt(), int(Qt::Checked));
+    // A click on the filtered row hides that band (its column, not row 0).
+    panel.toggleRow(0);
+    QCOMPARE(changed.size(), 1);
+    QVERIFY(panel.view()->isHidden(size_t(column)));
+    QCOMPARE(panel.legend()->model()->index(0, 0).data(Qt::CheckStateRole).toInt(), int(Qt::Unchecked));
+    size_t hidden = 0;
+    for (size_t k = 0; k < panel.view()->selection->columns(); ++k)
+        hidden += panel.view()->isHidden(k);
+    QCOMPARE(hidden, size_t(1));
+    panel.toggleRow(0);
+    QVERIFY(!panel.view()->isHidden(size_t(column)));
+
+    // Hovering a row picks the band out; leaving the list clears it.
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    emit panel.legend()->entered(panel.legend()->model()->index(0, 0));
+    QVERIFY(panel.view()->isEmphasised(size_t(column)));
+    QVERIFY(panel.view()->anyEmphasised());
+    QEvent leave(QEvent::Leave);
+    QCoreApplication::sendEvent(panel.legend()->viewport(), &leave);
+    QVERIFY(!panel.view()->anyEmphasised());
+
+    // A band hidden stays hidden when the ordering changes.
+    panel.toggleRow(0);
+    const uint32_t label = panel.view()->selection->labels[size_t(column)];
+    panel.orderBox()->setCurrentIndex(panel.orderBox()->findData(int(BandOrder::Name)));
+    const auto k = panel.view()->selection->columnOf(label);
+    QVERIFY(k);
+    QVERIFY(panel.view()->isHidden(*k));
+}
+
+void TestHeapView::bandCountAndOrderingControls()
+{
+    HeapPanel panel;
+    const auto ix = load(QStringLiteral("leak-prof-hd.eventlog"));
+    panel.setIndex(ix);
+    const HeapBands& bands = ix->heapBands;
+    panel.bandsBox()->setValue(3);
+    QCOMPARE(legendNames(panel).size(), 4);
+    QVERIFY(panel.view()->selection->other);
+    panel.bandsBox()->setValue(0); // all
+    QVERIFY(!panel.view()->selection->other);
+    const size_t nonEmpty = size_t(std::count_if(bands.stats.begin(), bands.stats.end(), [](const BandStats& s) { return s.peak > 0; }));
+    QCOMPARE(size_t(legendNames(panel).size()), nonEmpty);
+
+    panel.bandsBox()->setValue(5);
+    panel.orderBox()->setCurrentIndex(panel.orderBox()->findData(int(BandOrder::Name)));
+    QStringList names = legendNames(panel);
+    names.removeLast(); // OTHER
+    QStringList sorted = names;
+    std::sort(sorted.begin(), sorted.end(), [](const QString& a, const QString& b) { return a.toStdString() < b.toStdString(); });
+    QCOMPARE(names, sorted);
+    panel.reverseBox()->setChecked(true);
+    QStringList reversed = legendNames(panel);
+    QVERIFY(reversed.last().startsWith(QStringLiteral("OTHER"))); // OTHER stays last
+    reversed.removeLast();
+    std::reverse(sorted.begin(), sorted.end());
+    QCOMPARE(reversed, sorted);
+
+    panel.reverseBox()->setChecked(false);
+    panel.orderBox()->setCurrentIndex(panel.orderBox()->findData(int(BandOrder::Growth)));
+    const BandSelection& sel = *panel.view()->selection;
+    for (size_t k = 1; k < sel.labels.size(); ++k)
+        QVERIFY(bands.stats[sel.labels[k - 1]].slope >= bands.stats[sel.labels[k]].slope);
+
+    panel.modeBox()->setCurrentIndex(panel.modeBox()->findData(int(HeapChartMode::Lines)));
+    QCOMPARE(panel.view()->mode, HeapChartMode::Lines);
+    QCOMPARE(panel.view()->selection.get(), &sel); // a mode change keeps the bands
+}
+
+// One row per band; the figures are the index's; sorting covers all rows;
+// the cursor column sums to the census total; sparklines peak at 1.
+void TestHeapView::detailTableFiguresAndSorting()
+{
+    MainWindow w;
+    QVERIFY(openAndWait(w, QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/leak-hT.eventlog")));
+    QTableView* table = w.bandTable();
+    QAbstractItemModelTester tester(table->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    const auto ix = w.index();
+    const HeapBands& bands = ix->heapBands;
+    QCOMPARE(size_t(table->model()->rowCount()), bands.stats.size());
+
+    table->sortByColumn(BandTableModel::Peak, Qt::DescendingOrder);
+    uint64_t maxPeak = 0;
+    for (const BandStats& s : bands.stats)
+        maxPeak = std::max(maxPeak, s.peak);
+    QAbstractItemModel* m = table->model();
+    QCOMPARE(m->index(0, BandTableModel::Peak).data(kSortRole).toULongLong(), qulonglong(maxPeak));
+    for (int r = 1; r < m->rowCount(); ++r)
+        QVERIFY(m->index(r - 1, BandTableModel::Peak).data(kSortRole).toULongLong() >= m->index(r, BandTableModel::Peak).data(kSortRole).toULongLong());
+    table->sortByColumn(BandTableModel::Band, Qt::AscendingOrder);
+    for (int r = 1; r < m->rowCount(); ++r)
+        QVERIFY(m->index(r - 1, 0).data().toString() <= m->index(r, 0).data().toString());
+
+    // The cursor on the 5th census: the column holds that census's bands.
+    const size_t pos = 4;
+    w.timeline()->setCursorTime(bands.times[pos] + 1);
+    qulonglong sum = 0;
+    for (int r = 0; r < m->rowCount(); ++r)
+        sum += m->index(r, BandTableModel::AtCursor).data(kSortRole).toULongLong();
+    QCOMPARE(sum, qulonglong(bands.totals[pos]));
+
+    for (int r = 0; r < m->rowCount(); ++r) {
+        const auto spark = m->index(r, BandTableModel::Trend).data(BandTableModel::kSparkRole).value<QVector<double>>();
+        QCOMPARE(size_t(spark.size()), kSparkPoints);
+        const double top = *std::max_element(spark.begin(), spark.end());
+        const uint32_t label = m->index(r, 0).data(BandTableModel::kLabelRole).toUInt();
+        if (bands.stats[label].peak > 0)
+            QCOMPARE(top, 1.0);
+    }
+    // Choosing rows picks their bands out in the chart.
+    table->selectRow(0);
+    const uint32_t label = m->index(0, 0).data(BandTableModel::kLabelRole).toUInt();
+    const auto column = w.heapPanel()->view()->selection->columnOf(label);
+    QVERIFY(column);
+    QVERIFY(w.heapPanel()->view()->isEmphasised(*column));
+}
+
+void TestHeapView::detailTableRanksSelectedRange()
+{
+    MainWindow w;
+    QVERIFY(openAndWait(w, QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/leak-hT.eventlog")));
+    const auto ix = w.index();
+    const HeapBands& bands = ix->heapBands;
+    const ViewRange range{bands.times[2], bands.times[6]};
+    w.controller()->setSelection(range);
+    QAbstractItemModel* m = w.bandTable()->model();
+    const std::vector<double> expected = byteSecondsIn(ix->heapProfile, bands, range.start, range.end);
+    const double best = *std::max_element(expected.begin(), expected.end());
+    QVERIFY(best > 0);
+    // Sorted by residency in the selection, largest first.
+    QCOMPARE(m->index(0, BandTableModel::InRange).data(kSortRole).toDouble(), best);
+    for (int r = 1; r < m->rowCount(); ++r)
+        QVERIFY(m->index(r - 1, BandTableModel::InRange).data(kSortRole).toDouble() >= m->index(r, BandTableModel::InRange).data(kSortRole).toDouble());
+}
+
+void TestHeapView::costCentreTreeEmphasisesItsBands()
+{
+    MainWindow w;
+    QVERIFY(openAndWait(w, QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/leak-prof-hc.eventlog")));
+    QTreeWidget* tree = w.costCentreTree()->tree();
+    QVERIFY(tree->topLevelItemCount() > 0);
+    // Top-level nodes are outermost cost centres; their labels are the
+    // bands whose stacks end there.
+    const auto ix = w.index();
+    QTreeWidgetItem* top = tree->topLevelItem(0);
+    const QVariantList labels = top->data(0, Qt::UserRole).toList();
+    QVERIFY(!labels.isEmpty());
+    for (const QVariant& l : labels) {
+        const auto& stack = ix->heapProfile.stacks[l.toUInt()];
+        QVERIFY(!stack.empty());
+        QCOMPARE(QString::fromStdString(ix->costCentres.at(stack.back()).label), top->text(0));
+    }
+    tree->setCurrentItem(top);
+    const auto view = w.heapPanel()->view();
+    QVERIFY(view->anyEmphasised());
+    for (const QVariant& l : labels)
+        QVERIFY(view->isEmphasised(*view->selection->columnOf(l.toUInt())));
+}
+
+void TestHeapView::hiddenBandChangesTheTrack()
+{
+    const auto ix = load(QStringLiteral("leak-hT.eventlog"));
+    TimelineRenderer renderer;
+    renderer.setIndex(ix);
+    RenderOptions o;
+    o.tracks = {Track::HeapProfile};
+    o.legend = false;
+    auto render = [&](std::shared_ptr<const HeapView> v) {
+        o.heapView = std::move(v);
+        QImage image(800, 260, QImage::Format_ARGB32_Premultiplied);
+        QPainter p(&image);
+        renderer.paint(p, image.rect(), renderer.bounds(), o);
+        return image;
+    };
+    auto shown = std::make_shared<HeapView>();
+    shown->selection = ix->defaultBands;
+    auto hidden = std::make_shared<HeapView>(*shown);
+    hidden->hidden.assign(shown->selection->columns(), 0);
+    hidden->hidden[0] = 1; // the largest band
+    const QImage a = render(shown), b = render(hidden);
+    QVERIFY(a != b);
+    // The default view (no panel) is the same as the default selection.
+    QCOMPARE(render(nullptr), a);
+}
+
+// A .hp file opens like an eventlog: its censuses become the heap-profile
+// track; an incomplete last sample is named in the banner.
+void TestHeapView::hpFileOpensInTheWindow()
+{
+    MainWindow w;
+    QVERIFY(openAndWait(w, QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/leak-prof-hc.hp")));
+    QVERIFY(w.index()->hpFile);
+    QVERIFY(!w.index()->heapBands.empty());
+    QCOMPARE(w.bannerText(), QString());
+    QVERIFY(legendNames(*w.heapPanel()).size() > 3);
+
+    QTemporaryDir dir;
+    const QString cut = dir.filePath(QStringLiteral("cut.hp"));
+    std::vector<uint8_t> bytes = readFile(QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/leak-prof-hc.hp"));
+    bytes.resize(bytes.size() * 2 / 3);
+    QFile f(cut);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(reinterpret_cast<const char*>(bytes.data()), qint64(bytes.size()));
+    f.close();
+    MainWindow w2;
+    QVERIFY(openAndWait(w2, cut));
+    QVERIFY2(w2.bannerText().contains(QStringLiteral("incomplete heap profile")), qPrintable(w2.bannerText()));
+    QVERIFY(!w2.index()->heapBands.empty());
+}
+
+QTEST_MAIN(TestHeapView)
+#include "tst_heapview.moc"
