@@ -6,6 +6,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QProcess>
 
 namespace hecscope::test {
 
@@ -109,6 +110,27 @@ std::string dumpBytes(const std::vector<uint8_t>& bytes, bool legacy, unsigned t
         return true;
     }, legacy ? PrinterStyle::Legacy : PrinterStyle::Head, threads);
     return text;
+}
+
+Run runHecscope(const QStringList& args, const QByteArray& input)
+{
+    QProcess p;
+    p.start(QStringLiteral(HECSCOPE_BINARY), args);
+    Run r;
+    if (!p.waitForStarted(30000))
+        return r;
+    if (!input.isEmpty())
+        p.write(input);
+    p.closeWriteChannel();
+    if (!p.waitForFinished(300000)) {
+        p.kill();
+        p.waitForFinished();
+        return r;
+    }
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    return r;
 }
 
 } // namespace hecscope::test

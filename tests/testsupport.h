@@ -2,6 +2,7 @@
 
 #include "core/decoder.h"
 
+#include <QByteArray>
 #include <QString>
 #include <QStringList>
 
@@ -33,5 +34,15 @@ Decoded decodeInChunks(const std::vector<uint8_t>& bytes, const std::vector<size
 
 // `hecscope dump` of in-memory bytes, as a string. `threads` as in dumpLog.
 std::string dumpBytes(const std::vector<uint8_t>& bytes, bool legacy = false, unsigned threads = 0);
+
+// The built binary run to completion with `args` (and `input` on stdin).
+// The wait is a guard against a hung child, not a timing assertion;
+// exitCode is -1 when it did not start, crashed or hung.
+struct Run {
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+Run runHecscope(const QStringList& args, const QByteArray& input = {});
 
 } // namespace hecscope::test

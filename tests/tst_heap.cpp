@@ -430,30 +430,6 @@ std::vector<std::vector<std::string>> parseCsv(const std::string& text)
     return records;
 }
 
-struct Run {
-    int exitCode = -1;
-    QByteArray out, err;
-};
-
-// The wait is a guard against a hung child, not a timing assertion.
-Run runHecscope(const QStringList& args)
-{
-    QProcess p;
-    p.start(QStringLiteral(HECSCOPE_BINARY), args);
-    Run r;
-    if (!p.waitForStarted(30000))
-        return r;
-    p.closeWriteChannel();
-    if (!p.waitForFinished(300000)) {
-        p.kill();
-        p.waitForFinished();
-        return r;
-    }
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    return r;
-}
 
 QString testdataLog(const char* name)
 {
