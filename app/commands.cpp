@@ -96,7 +96,8 @@ const char* const kBenchUsage =
     "With a heap profile: heap_bands_ms (computing every band's figures, as\n"
     "done after loading), heap_select_max_ms (the slowest change of band count\n"
     "15/5/50 and ordering), heap_select_all_ms (--bands 0: every band), and\n"
-    "heap_render_* repaints of the heap-profile track alone.\n";
+    "heap_render_* repaints of the heap-profile track alone, heap_change_max_ms\n"
+    "(a change in the Heap Profile pane until the timeline has repainted).\n";
 
 bool writeAll(int fd, std::string_view text)
 {

@@ -3,14 +3,18 @@
 #include "app/commands.h"
 
 #include "core/stats.h"
+#include "ui/heappanel.h"
 #include "ui/imageexport.h"
 #include "ui/mainwindow.h"
 #include "ui/timelineview.h"
 
 #include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
 #include <QElapsedTimer>
 #include <QImage>
 #include <QPainter>
+#include <QSpinBox>
 #include <QStringList>
 #include <QTimer>
 
@@ -301,6 +305,31 @@ void benchGui(std::shared_ptr<const LogIndex> index, const std::string& path)
         std::printf("heap_render_p50_ms: %.3f\n", percentile(all, 0.50));
         std::printf("heap_render_p95_ms: %.3f\n", percentile(all, 0.95));
         std::printf("heap_render_max_ms: %.3f\n", percentile(all, 1.0));
+
+        // A change of band count, ordering or direction in the Heap Profile
+        // pane until the timeline has repainted with it (whole run, all
+        // tracks at 1600x1000).
+        HeapPanel panel;
+        panel.setIndex(index);
+        RenderOptions o = options;
+        double changeMax = 0;
+        auto change = [&](auto&& apply) {
+            QElapsedTimer t;
+            t.start();
+            apply();
+            o.heapView = panel.view();
+            QPainter p(&image);
+            renderer.paint(p, image.rect(), bounds, o);
+            p.end();
+            changeMax = std::max(changeMax, double(t.nsecsElapsed()) / 1e6);
+        };
+        for (int n : {5, 50, 15})
+            change([&] { panel.bandsBox()->setValue(n); });
+        for (BandOrder order : kBandOrders) {
+            change([&] { panel.orderBox()->setCurrentIndex(panel.orderBox()->findData(int(order))); });
+            change([&] { panel.reverseBox()->toggle(); });
+        }
+        std::printf("heap_change_max_ms: %.3f\n", changeMax);
     }
     std::printf("ui_max_stall_ms: %.1f\n", uiMaxStallMs(path));
     std::fflush(stdout);

@@ -4,6 +4,7 @@
 
 #include "core/heapbands.h"
 #include "core/logindex.h"
+#include "core/viewrange.h"
 #include "ui/heappanel.h"
 #include "ui/mainwindow.h"
 #include "ui/tablemodels.h"
@@ -75,6 +76,7 @@ private slots:
     void detailTableRanksSelectedRange();
     void costCentreTreeEmphasisesItsBands();
     void hiddenBandChangesTheTrack();
+    void clickOnABandChoosesIt();
     void hpFileOpensInTheWindow();
 };
 
@@ -314,6 +316,43 @@ void TestHeapView::hiddenBandChangesTheTrack()
     QVERIFY(a != b);
     // The default view (no panel) is the same as the default selection.
     QCOMPARE(render(nullptr), a);
+}
+
+// Clicking the lowest band of the stack selects its row in the band table
+// and picks it out; clicking above every band chooses nothing.
+void TestHeapView::clickOnABandChoosesIt()
+{
+    MainWindow w;
+    QVERIFY(openAndWait(w, QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/leak-prof-hc.eventlog")));
+    TimelineView* view = w.timeline();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    view->grab(); // paints the track, as the screen does
+    const auto rows = view->renderer().layout(view->rect(), view->options());
+    const auto row = std::find_if(rows.begin(), rows.end(), [](const TrackRow& r) { return r.track == Track::HeapProfile; });
+    QVERIFY(row != rows.end());
+    const auto ix = w.index();
+    const HeapBands& bands = ix->heapBands;
+    const QRect plot = TimelineRenderer::plotArea(view->rect());
+    const TimeMapping m(w.controller()->range(), plot.left(), plot.width());
+    const size_t census = bands.times.size() / 2;
+    const QPoint bottom(int(m.toPixel(bands.times[census])), row->rect.bottom() - 3);
+    const BandSelection& sel = *w.heapPanel()->view()->selection;
+    QCOMPARE(view->renderer().heapColumnAt(bottom, view->rect(), w.controller()->range(), view->options()), std::optional<size_t>(0));
+    QSignalSpy clicked(view, &TimelineView::heapBandClicked);
+    QTest::mouseClick(view, Qt::LeftButton, {}, bottom);
+    QCOMPARE(clicked.size(), 1);
+    QCOMPARE(clicked.first().first().toUInt(), sel.labels[0]);
+    const QModelIndexList chosen = w.bandTable()->selectionModel()->selectedRows();
+    QCOMPARE(chosen.size(), qsizetype(1));
+    QCOMPARE(chosen.first().data(BandTableModel::kLabelRole).toUInt(), sel.labels[0]);
+    QVERIFY(w.heapPanel()->view()->isEmphasised(0));
+    // The tree shows the stack of that band.
+    QTreeWidgetItem* current = w.costCentreTree()->tree()->currentItem();
+    QVERIFY(current);
+    QCOMPARE(current->data(0, Qt::UserRole + 1).toUInt(), ix->heapProfile.stacks[sel.labels[0]].front());
+    // The top of the track is above every band.
+    const QPoint above(bottom.x(), row->rect.top() + 3);
+    QCOMPARE(view->renderer().heapColumnAt(above, view->rect(), w.controller()->range(), view->options()), std::nullopt);
 }
 
 // A .hp file opens like an eventlog: its censuses become the heap-profile

@@ -216,26 +216,32 @@ void ChartPainter::paintHeapProfile(QPainter& p, const QRect& r, ViewRange view,
     // are denser than two a pixel) and one each side, so the bands run on
     // to the edges.
     const auto [a, b] = bands.censusesIn(view.start, view.end + 1);
-    std::vector<size_t> points;
+    // Each point is drawn at its representative census and stands for the
+    // censuses [from, to) of its pixel column.
+    struct Point {
+        size_t census, from, to;
+    };
+    std::vector<Point> points;
     if (a > 0)
-        points.push_back(a - 1);
+        points.push_back({a - 1, a - 1, a});
     if (b - a <= size_t(2 * w)) {
         for (size_t i = a; i < b; ++i)
-            points.push_back(i);
+            points.push_back({i, i, i + 1});
     } else {
         size_t i = a;
         for (int c = 0; c < w && i < b; ++c) {
             const uint64_t end = view.start + uint64_t(duration * (c + 1) / w);
+            const size_t from = i;
             size_t best = SIZE_MAX;
             for (; i < b && bands.times[i] < end; ++i)
                 if (best == SIZE_MAX || bands.totals[i] > bands.totals[best])
                     best = i;
             if (best != SIZE_MAX)
-                points.push_back(best);
+                points.push_back({best, from, i});
         }
     }
     if (b < bands.times.size())
-        points.push_back(b);
+        points.push_back({b, b, b + 1});
 
     std::vector<size_t> visible;
     for (size_t k = 0; k < sel.columns(); ++k)
@@ -246,14 +252,20 @@ void ChartPainter::paintHeapProfile(QPainter& p, const QRect& r, ViewRange view,
     double sizeTop = 0; // heap size, MB
     QVector<double> x(np);
     for (int i = 0; i < np; ++i)
-        x[i] = xOf(bands.times[points[size_t(i)]]);
+        x[i] = xOf(bands.times[points[size_t(i)].census]);
     double top = 1e-3; // MB
     if (hv.mode == HeapChartMode::Lines) {
         for (size_t k : visible) {
             QVector<double> y(np);
             const double peak = double(std::max<uint64_t>(1, sel.columnPeak[k]));
-            for (int i = 0; i < np; ++i)
-                y[i] = 100.0 * double(sel.row(points[size_t(i)])[k]) / peak;
+            // Each band's own maximum over the column: a line per band must
+            // keep that band's peaks, whichever census has the largest total.
+            for (int i = 0; i < np; ++i) {
+                uint64_t v = 0;
+                for (size_t c = points[size_t(i)].from; c < points[size_t(i)].to; ++c)
+                    v = std::max(v, sel.row(c)[k]);
+                y[i] = 100.0 * double(v) / peak;
+            }
             QColor c = columnColour(sel, bands, k);
             if (emphasis && !hv.isEmphasised(k))
                 c.setAlpha(50);
@@ -268,11 +280,11 @@ void ChartPainter::paintHeapProfile(QPainter& p, const QRect& r, ViewRange view,
         if (normalised)
             for (int i = 0; i < np; ++i)
                 for (size_t k : visible)
-                    total[i] += double(sel.row(points[size_t(i)])[k]);
+                    total[i] += double(sel.row(points[size_t(i)].census)[k]);
         QCPGraph* below = nullptr;
         for (size_t k : visible) {
             for (int i = 0; i < np; ++i) {
-                const double v = double(sel.row(points[size_t(i)])[k]);
+                const double v = double(sel.row(points[size_t(i)].census)[k]);
                 cum[i] += normalised ? (total[i] > 0 ? 100.0 * v / total[i] : 0.0) : v * 1e-6;
             }
             QColor c = columnColour(sel, bands, k);
@@ -319,6 +331,7 @@ void ChartPainter::paintHeapProfile(QPainter& p, const QRect& r, ViewRange view,
         }
     }
     m_plot->yAxis->setRange(0, top * 1.05);
+    m_heapFrame = {r, view, top * 1.05};
     draw(p, r);
     if (sizeTop > top * 1.05) {
         p.save();

@@ -46,15 +46,26 @@ public:
     // and live lines over them, normalised to 100 %, or one line per band
     // scaled to its peak), with the user markers as dashed lines. Zoomed
     // out to more than two censuses a pixel, each column draws its census
-    // of the largest total, so peaks are never lost.
+    // of the largest total (stacked, normalised) or each band's maximum in
+    // the column (lines), so peaks are never lost.
     void paintHeapProfile(QPainter& p, const QRect& r, ViewRange view, const LogIndex& index, const HeapView& hv,
                           const QPalette& pal);
+
+    // The value range of the last heap-profile paint, for hit tests: the
+    // plot rectangle, the view and the top of the value axis (MB or %).
+    struct HeapFrame {
+        QRect rect;
+        ViewRange view;
+        double top = 0;
+    };
+    const HeapFrame& lastHeapFrame() const { return m_heapFrame; }
 
 private:
     void reset(const QPalette& pal);
     void draw(QPainter& p, const QRect& r);
     std::unique_ptr<QCustomPlot> m_plot;
     QImage m_image; // reused between raster paints
+    HeapFrame m_heapFrame;
 };
 
 } // namespace hecscope

@@ -14,6 +14,7 @@
 #include <QPainter>
 #include <QPixmap>
 #include <QRegularExpression>
+#include <QSignalBlocker>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QTreeWidget>
@@ -28,9 +29,27 @@ namespace hecscope {
 
 namespace {
 
-QString megabytes(double bytes)
+// Bytes in decimal units (as the chart's MB axis), three significant
+// figures; `suffix` for rates and integrals ("/s", "·s").
+QString bytesText(double bytes, const QString& suffix = {})
 {
-    return QStringLiteral("%1 MB").arg(bytes / 1e6, 0, 'f', bytes < 1e4 ? 4 : 3);
+    const double a = std::abs(bytes);
+    const char* unit = "B";
+    double v = bytes;
+    if (a >= 1e9) {
+        v = bytes / 1e9;
+        unit = "GB";
+    } else if (a >= 1e6) {
+        v = bytes / 1e6;
+        unit = "MB";
+    } else if (a >= 1e3) {
+        v = bytes / 1e3;
+        unit = "KB";
+    }
+    if (a < 0.5)
+        v = 0;
+    const int decimals = std::abs(v) >= 100 || unit[0] == 'B' ? 0 : std::abs(v) >= 10 ? 1 : 2;
+    return QStringLiteral("%1 %2%3").arg(v, 0, 'f', decimals).arg(QLatin1String(unit), suffix);
 }
 
 QIcon swatch(const QColor& c)
@@ -88,12 +107,11 @@ QVariant BandLegendModel::data(const QModelIndex& ix, int role) const
         if (k >= sel.labels.size())
             return QObject::tr("%n bands outside the top %1, summed; peak %2", nullptr, int(sel.otherCount))
                 .arg(sel.labels.size())
-                .arg(megabytes(double(sel.columnPeak[k])));
+                .arg(bytesText(double(sel.columnPeak[k])));
         const BandStats& s = bands.stats[sel.labels[k]];
-        return QObject::tr("%1\npeak %2 at %3\n%4 MB·s, slope %5 MB/s (R² %6)")
-            .arg(columnName(sel, bands, k), megabytes(double(s.peak)), QString::fromStdString(formatDuration(s.peakTime)))
-            .arg(s.byteSeconds / 1e6, 0, 'g', 4)
-            .arg(s.slope / 1e6, 0, 'g', 3)
+        return QObject::tr("%1\npeak %2 at %3\n%4, slope %5 (R² %6)")
+            .arg(columnName(sel, bands, k), bytesText(double(s.peak)), QString::fromStdString(formatDuration(s.peakTime)),
+                 bytesText(s.byteSeconds, QStringLiteral("·s")), bytesText(s.slope, QStringLiteral("/s")))
             .arg(s.r2, 0, 'f', 2);
     }
     default: return {};
@@ -159,11 +177,11 @@ QVariant BandTableModel::headerData(int section, Qt::Orientation o, int role) co
     case AtCursor:
         return m_cursorCensusTime ? tr("At cursor (%1)").arg(QString::fromStdString(formatDuration(*m_cursorCensusTime)))
                                   : tr("At cursor");
-    case ByteSeconds: return tr("MB·s");
+    case ByteSeconds: return tr("Size (B·s)");
     case StdDev: return tr("Std dev");
-    case Slope: return tr("Slope (MB/s)");
+    case Slope: return tr("Slope");
     case R2: return tr("R²");
-    case InRange: return tr("In selection (MB·s)");
+    case InRange: return tr("In selection (B·s)");
     case Trend: return tr("Trend");
     }
     return {};
@@ -219,13 +237,13 @@ QVariant BandTableModel::data(const QModelIndex& ix, int role) const
         return {};
     switch (ix.column()) {
     case Band: return QString::fromStdString(bands.names[l]);
-    case Peak: return megabytes(double(s.peak));
-    case AtCursor: return m_atCursor.empty() ? QString() : megabytes(double(atCursor));
-    case ByteSeconds: return QString::number(s.byteSeconds / 1e6, 'g', 4);
-    case StdDev: return megabytes(s.stddev);
-    case Slope: return QString::number(s.slope / 1e6, 'g', 3);
+    case Peak: return bytesText(double(s.peak));
+    case AtCursor: return m_atCursor.empty() ? QString() : bytesText(double(atCursor));
+    case ByteSeconds: return bytesText(s.byteSeconds, QStringLiteral("·s"));
+    case StdDev: return bytesText(s.stddev);
+    case Slope: return bytesText(s.slope, QStringLiteral("/s"));
     case R2: return QString::number(s.r2, 'f', 3);
-    case InRange: return hasRange ? QString::number(m_inRange[l] / 1e6, 'g', 4) : QString();
+    case InRange: return hasRange ? bytesText(m_inRange[l], QStringLiteral("·s")) : QString();
     }
     return {};
 }
@@ -436,7 +454,7 @@ CostCentreTree::CostCentreTree(QWidget* parent)
     , m_tree(new QTreeWidget)
 {
     m_tree->setColumnCount(4);
-    m_tree->setHeaderLabels({tr("Cost centre"), tr("MB·s (inclusive)"), tr("Module"), tr("Source")});
+    m_tree->setHeaderLabels({tr("Cost centre"), tr("Size, inclusive (MB·s)"), tr("Module"), tr("Source")});
     m_tree->setSortingEnabled(true);
     m_tree->setUniformRowHeights(true);
     auto* layout = new QVBoxLayout(this);
@@ -451,8 +469,35 @@ CostCentreTree::CostCentreTree(QWidget* parent)
     });
 }
 
+void CostCentreTree::selectLabel(uint32_t label)
+{
+    if (!m_index || label >= m_index->heapProfile.stacks.size())
+        return;
+    const auto& stack = m_index->heapProfile.stacks[label];
+    QTreeWidgetItem* item = nullptr;
+    for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
+        QTreeWidgetItem* next = nullptr;
+        const int n = item ? item->childCount() : m_tree->topLevelItemCount();
+        for (int i = 0; i < n && !next; ++i) {
+            QTreeWidgetItem* child = item ? item->child(i) : m_tree->topLevelItem(i);
+            if (child->data(0, Qt::UserRole + 1).toUInt() == *it)
+                next = child;
+        }
+        if (!next)
+            return;
+        item = next;
+    }
+    if (!item)
+        return;
+    const QSignalBlocker block(m_tree);
+    m_tree->setCurrentItem(item);
+    m_tree->scrollToItem(item);
+    m_tree->viewport()->update();
+}
+
 void CostCentreTree::setIndex(std::shared_ptr<const LogIndex> index)
 {
+    m_index = index;
     m_tree->clear();
     if (!index)
         return;
@@ -492,6 +537,7 @@ void CostCentreTree::setIndex(std::shared_ptr<const LogIndex> index)
                              cc != index->costCentres.end() ? QString::fromStdString(cc->second.srcloc) : QString()};
             auto* item = parentItem ? new QTreeWidgetItem(parentItem, cols) : new QTreeWidgetItem(m_tree, cols);
             item->setData(0, Qt::UserRole, child.labels);
+            item->setData(0, Qt::UserRole + 1, id);
             item->setData(1, Qt::DisplayRole, child.byteSeconds / 1e6);
             add(child, item);
         }

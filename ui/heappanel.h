@@ -141,12 +141,16 @@ public:
     explicit CostCentreTree(QWidget* parent = nullptr);
     void setIndex(std::shared_ptr<const LogIndex> index);
     QTreeWidget* tree() const { return m_tree; }
+    // Selects and shows the node of a band's whole stack (without emitting
+    // labelsChosen: the band is already chosen).
+    void selectLabel(uint32_t label);
 
 signals:
     void labelsChosen(const std::vector<uint32_t>& labels);
 
 private:
     QTreeWidget* m_tree;
+    std::shared_ptr<const LogIndex> m_index;
 };
 
 } // namespace hecscope

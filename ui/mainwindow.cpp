@@ -247,6 +247,17 @@ void MainWindow::createPanes(QDockWidget* statsDock)
         m_heapPanel->emphasiseLabels(labels);
     });
     connect(m_ccTree, &CostCentreTree::labelsChosen, m_heapPanel, &HeapPanel::emphasiseLabels);
+    // A band clicked in the chart: its row in the band table (which picks
+    // it out in the chart) and its stack in the cost-centre tree.
+    connect(m_view, &TimelineView::heapBandClicked, this, [this](uint32_t label) {
+        QAbstractItemModel* model = m_bandTable->model();
+        const QModelIndexList hits = model->match(model->index(0, 0), BandTableModel::kLabelRole, int(label), 1, Qt::MatchExactly);
+        if (!hits.isEmpty()) {
+            m_bandTable->selectRow(hits.first().row());
+            m_bandTable->scrollTo(hits.first());
+        }
+        m_ccTree->selectLabel(label);
+    });
     connect(m_view, &TimelineView::cursorChanged, m_bandModel, &BandTableModel::setCursor);
     connect(m_controller, &ViewController::selectionChanged, this, [this](std::optional<ViewRange> r) {
         m_bandModel->setRange(r);

@@ -146,6 +146,65 @@ const HeapView& TimelineRenderer::heapViewFor(const RenderOptions& o) const
     return *m_defaultHeap;
 }
 
+std::optional<size_t> TimelineRenderer::heapColumnAt(QPoint pos, const QRect& area, ViewRange view,
+                                                     const RenderOptions& o) const
+{
+    if (!m_index || m_index->heapBands.empty())
+        return std::nullopt;
+    const QRect plot = plotArea(area);
+    const auto rows = layout(area, o);
+    const auto row = std::find_if(rows.begin(), rows.end(), [](const TrackRow& r) { return r.track == Track::HeapProfile; });
+    if (row == rows.end())
+        return std::nullopt;
+    const QRect r(plot.left(), row->rect.top(), plot.width(), row->rect.height());
+    const ChartPainter::HeapFrame& frame = m_charts.lastHeapFrame();
+    if (!r.contains(pos) || frame.rect != r || frame.view != view || frame.top <= 0)
+        return std::nullopt;
+    const HeapBands& bands = m_index->heapBands;
+    const HeapView& hv = heapViewFor(o);
+    const BandSelection& sel = *hv.selection;
+    // The value at the pointer, and the census nearest to it.
+    const double top = r.top() + 2.0, bottom = r.bottom() - 1.0;
+    const auto valueAt = [&](double y) { return (bottom - y) / std::max(1.0, bottom - top) * frame.top; };
+    const TimeMapping m(view, plot.left(), plot.width());
+    const uint64_t t = m.toTime(pos.x());
+    const auto before = bands.censusAtOrBefore(t);
+    size_t c = before ? *before : 0;
+    if (c + 1 < bands.times.size() && (!before || bands.times[c + 1] - t < t - bands.times[c]))
+        ++c;
+    const uint64_t* row0 = sel.row(c);
+    const double v = valueAt(pos.y());
+    if (hv.mode == HeapChartMode::Lines) {
+        const double slack = 5.0 / std::max(1.0, bottom - top) * frame.top;
+        std::optional<size_t> best;
+        double bestDistance = slack;
+        for (size_t k = 0; k < sel.columns(); ++k) {
+            if (hv.isHidden(k))
+                continue;
+            const double y = 100.0 * double(row0[k]) / double(std::max<uint64_t>(1, sel.columnPeak[k]));
+            if (std::abs(y - v) <= bestDistance) {
+                bestDistance = std::abs(y - v);
+                best = k;
+            }
+        }
+        return best;
+    }
+    double total = 0;
+    for (size_t k = 0; k < sel.columns(); ++k)
+        if (!hv.isHidden(k))
+            total += double(row0[k]);
+    const double scale = hv.mode == HeapChartMode::Normalised ? (total > 0 ? 100.0 / total : 0.0) : 1e-6;
+    double cum = 0;
+    for (size_t k = 0; k < sel.columns(); ++k) {
+        if (hv.isHidden(k))
+            continue;
+        cum += double(row0[k]) * scale;
+        if (v <= cum && row0[k] > 0)
+            return k;
+    }
+    return std::nullopt;
+}
+
 QString TimelineRenderer::describeHeapProfile(uint64_t t, const RenderOptions& o) const
 {
     const HeapBands& bands = m_index->heapBands;

@@ -94,6 +94,10 @@ public:
                const RenderOptions& o) const;
     // The span or collection at `pos`, if any.
     std::optional<SelectedItem> itemAt(QPoint pos, const QRect& area, ViewRange view, const RenderOptions& o) const;
+    // The column of the heap-profile selection drawn at `pos` (as last
+    // painted): the band under it when stacked or normalised, the line
+    // within 5 pixels in the lines mode.
+    std::optional<size_t> heapColumnAt(QPoint pos, const QRect& area, ViewRange view, const RenderOptions& o) const;
     // Text for a tooltip at `pos`, empty when nothing is there.
     QString describeAt(QPoint pos, const QRect& area, ViewRange view,
                        const RenderOptions& o) const;

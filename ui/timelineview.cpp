@@ -191,6 +191,11 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* e)
         emit clicked(*m_cursor);
         m_selected = m_renderer.itemAt(e->pos(), rect(), m_controller->range(), options());
         emit itemClicked(m_renderer.describeAt(e->pos(), rect(), m_controller->range(), options()));
+        if (const auto k = m_renderer.heapColumnAt(e->pos(), rect(), m_controller->range(), options())) {
+            const auto& sel = m_heapView && m_heapView->selection ? *m_heapView->selection : *m_renderer.index()->defaultBands;
+            if (*k < sel.labels.size())
+                emit heapBandClicked(sel.labels[*k]);
+        }
     }
     m_drag = Drag::None;
 }

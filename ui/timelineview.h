@@ -37,6 +37,7 @@ signals:
     void hoverTimeChanged(std::optional<uint64_t> t);
     void clicked(uint64_t t);
     void cursorChanged(std::optional<uint64_t> t); // by a click or setCursorTime
+    void heapBandClicked(uint32_t label);         // a band of the heap-profile track (not OTHER)
     void itemClicked(const QString& details); // what is under a click; empty: nothing
 
 protected:
