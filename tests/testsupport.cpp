@@ -133,4 +133,53 @@ Run runHecscope(const QStringList& args, const QByteArray& input)
     return r;
 }
 
+namespace {
+
+// "12.345678" seconds -> ns, by digits (no floating point).
+uint64_t decimalSecondsToNs(std::string_view s)
+{
+    const size_t dot = s.find('.');
+    const std::string whole(s.substr(0, dot));
+    std::string fraction = dot == std::string_view::npos ? std::string() : std::string(s.substr(dot + 1));
+    fraction.resize(9, '0');
+    return std::stoull(whole) * 1'000'000'000 + std::stoull(fraction);
+}
+
+
+} // namespace
+
+RawHp parseHpSimply(const std::string& text)
+{
+    RawHp out;
+    size_t pos = 0;
+    bool inSample = false;
+    while (pos < text.size()) {
+        size_t eol = text.find('\n', pos);
+        if (eol == std::string::npos)
+            eol = text.size();
+        const std::string line = text.substr(pos, eol - pos);
+        pos = eol + 1;
+        const size_t space = line.find(' ');
+        const std::string word = line.substr(0, space);
+        if (word == "BEGIN_SAMPLE") {
+            inSample = true;
+            out.times.push_back(decimalSecondsToNs(line.substr(space + 1)));
+            out.totals.push_back(0);
+        } else if (word == "END_SAMPLE") {
+            inSample = false;
+            ++out.endLines;
+        } else if (inSample) {
+            const size_t tab = line.rfind('\t');
+            out.names.insert(line.substr(0, tab));
+            out.totals.back() += std::stoull(line.substr(tab + 1));
+        } else if (!line.empty()) {
+            std::string value = line.substr(space + 1);
+            if (value.size() >= 2 && value.front() == '"')
+                value = value.substr(1, value.size() - 2);
+            out.header[word] = value;
+        }
+    }
+    return out;
+}
+
 } // namespace hecscope::test

@@ -7,6 +7,8 @@
 #include <QStringList>
 
 #include <cstdint>
+#include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -44,5 +46,16 @@ struct Run {
     QByteArray err;
 };
 Run runHecscope(const QStringList& args, const QByteArray& input = {});
+
+// A .hp heap profile read the simple way, independently of core/hpfile:
+// header values without quotes, complete samples' times (ns, from the
+// decimal digits) and totals, and the band names as written.
+struct RawHp {
+    std::map<std::string, std::string> header; // JOB, DATE, ... without quotes
+    std::vector<uint64_t> times, totals;       // per complete sample
+    std::set<std::string> names;               // band names as written
+    size_t endLines = 0;
+};
+RawHp parseHpSimply(const std::string& text);
 
 } // namespace hecscope::test

@@ -1,18 +1,16 @@
 // Heap profiles: the bands of real GHC logs checked against an independent
 // decode of their census events (eventlog-format.md 4.3), band figures and
 // orders on logs written by the project's encoder with hand-computed
-// answers, GHC's textual .hp format, and `hecscope heap --csv`.
+// answers, and `hecscope heap --csv`. (.hp files: tst_hpfile.)
 #include "testsupport.h"
 
 #include "core/bytesource.h"
 #include "core/encoder.h"
 #include "core/eventtags.h"
 #include "core/heapbands.h"
-#include "core/hpfile.h"
 #include "core/logindex.h"
 
 #include <QFileInfo>
-#include <QProcess>
 #include <QTest>
 
 #include <algorithm>
@@ -168,12 +166,6 @@ std::unique_ptr<LogIndex> load(const std::vector<uint8_t>& bytes)
     return loadIndex(source, bytes.size()).index;
 }
 
-std::unique_ptr<LogIndex> loadText(std::string_view text)
-{
-    MemorySource source(std::vector<uint8_t>(text.begin(), text.end()));
-    return loadIndex(source, text.size()).index;
-}
-
 bool near(double got, double want, double relative = 1e-9)
 {
     return std::abs(got - want) <= relative * std::max(1.0, std::abs(want));
@@ -237,6 +229,13 @@ public:
             write(e);
         }
         write(OwnedEvent(tag::HeapProfSampleEnd, t, {0}));
+    }
+    // An info-table provenance entry (IPE): address, name, closure
+    // description, type, label, module, source location.
+    void ipe(uint64_t address, std::string_view name, std::string_view type, std::string_view module,
+             std::string_view srcloc)
+    {
+        write(OwnedEvent(tag::Ipe, m_last, {address}, {name, "CONSTR", type, "", module, srcloc}));
     }
     std::vector<uint8_t> bytes()
     {
@@ -317,75 +316,6 @@ QString joined(const std::vector<std::string>& names)
         list << QString::fromStdString(n);
     return list.join(QLatin1Char(' '));
 }
-
-// ---------------------------------------------------------------------------
-// .hp text, read the simple way.
-
-// "12.345678" seconds -> ns, by digits (no floating point).
-uint64_t decimalSecondsToNs(std::string_view s)
-{
-    const size_t dot = s.find('.');
-    const std::string whole(s.substr(0, dot));
-    std::string fraction = dot == std::string_view::npos ? std::string() : std::string(s.substr(dot + 1));
-    fraction.resize(9, '0');
-    return std::stoull(whole) * kSecond + std::stoull(fraction);
-}
-
-struct RawHp {
-    std::map<std::string, std::string> header; // JOB, DATE, ... without quotes
-    std::vector<uint64_t> times, totals;       // per complete sample
-    std::set<std::string> names;               // band names as written
-    size_t endLines = 0;
-};
-
-RawHp parseHpSimply(const std::string& text)
-{
-    RawHp out;
-    size_t pos = 0;
-    bool inSample = false;
-    while (pos < text.size()) {
-        size_t eol = text.find('\n', pos);
-        if (eol == std::string::npos)
-            eol = text.size();
-        const std::string line = text.substr(pos, eol - pos);
-        pos = eol + 1;
-        const size_t space = line.find(' ');
-        const std::string word = line.substr(0, space);
-        if (word == "BEGIN_SAMPLE") {
-            inSample = true;
-            out.times.push_back(decimalSecondsToNs(line.substr(space + 1)));
-            out.totals.push_back(0);
-        } else if (word == "END_SAMPLE") {
-            inSample = false;
-            ++out.endLines;
-        } else if (inSample) {
-            const size_t tab = line.rfind('\t');
-            out.names.insert(line.substr(0, tab));
-            out.totals.back() += std::stoull(line.substr(tab + 1));
-        } else if (!line.empty()) {
-            std::string value = line.substr(space + 1);
-            if (value.size() >= 2 && value.front() == '"')
-                value = value.substr(1, value.size() - 2);
-            out.header[word] = value;
-        }
-    }
-    return out;
-}
-
-const char kHpHeader[] =
-    "JOB \"prog +RTS -hT\"\n"
-    "DATE \"Mon Jan  1 00:00 2024\"\n"
-    "SAMPLE_UNIT \"seconds\"\n"
-    "VALUE_UNIT \"bytes\"\n";
-
-// Two complete samples after the header.
-const char kHpTwoSamples[] =
-    "BEGIN_SAMPLE 0.000000\n"
-    "END_SAMPLE 0.000000\n"
-    "BEGIN_SAMPLE 1.250000\n"
-    "ARR_WORDS\t4096\n"
-    "THUNK\t72\n"
-    "END_SAMPLE 1.250000\n";
 
 // ---------------------------------------------------------------------------
 // CSV (RFC 4180) and the command line.
@@ -482,18 +412,10 @@ private slots:
     void orderingModes();
     void constantBandHasNoSpread();
     void repeatedLabelInOneCensusIsAdded();
+    void infoTableBandsNamedFromIpe();
     void costCentreStacks();
     void sameNamedCostCentresStayApart();
     void byteSecondsIn();
-    // GHC's .hp format.
-    void hpFileMatchesSimpleParse();
-    void hpMarks();
-    void hpIncompleteLastSample_data();
-    void hpIncompleteLastSample();
-    void hpMalformedLine_data();
-    void hpMalformedLine();
-    void hpLabelsWithSpaces();
-    void hpRecognisedAndRoutedByLoadIndex();
     // The command line.
     void cliHeapCsv();
     void cliHeapCsvQuoting();
@@ -753,6 +675,29 @@ void TestHeap::constantBandHasNoSpread()
 
 // A label written twice in one census is one band holding the sum; the next
 // census starts afresh.
+// -hi: bands are info-table addresses; with IPE entries they are named by
+// the table's name, type, module and source location; without, the
+// address stays. Both spellings of an address (with and without 0x) work.
+void TestHeap::infoTableBandsNamedFromIpe()
+{
+    HeapLogBuilder b(8);
+    b.ipe(0x4f6a10, "Leak_con_info", "Leak", "Main", "leak.hs:12:3-20");
+    b.ipe(0x4f6b20, "Node_con_info", "Tree a", "Data.Tree", "Tree.hs:5:1-40");
+    b.census(1 * kSecond, {{"0x4f6a10", 100}, {"4f6b20", 50}, {"0x999", 8}});
+    const auto ix = load(b.bytes());
+    QCOMPARE(ix->ipes.size(), size_t(2));
+    const HeapBands& bands = ix->heapBands;
+    QCOMPARE(bands.names.size(), size_t(3));
+    QCOMPARE(bands.names[0], std::string("Leak_con_info (Leak) Main leak.hs:12:3-20"));
+    QCOMPARE(bands.names[1], std::string("Node_con_info (Tree a) Data.Tree Tree.hs:5:1-40"));
+    QCOMPARE(bands.names[2], std::string("0x999")); // no IPE entry
+    // Other breakdowns keep their labels even when they look like addresses.
+    HeapLogBuilder t(7);
+    t.ipe(0xabc, "X_info", "X", "M", "m.hs:1:1");
+    t.census(1 * kSecond, {{"0xabc", 10}});
+    QCOMPARE(load(t.bytes())->heapBands.names[0], std::string("0xabc"));
+}
+
 void TestHeap::repeatedLabelInOneCensusIsAdded()
 {
     HeapLogBuilder b(3);
@@ -903,191 +848,6 @@ void TestHeap::byteSecondsIn()
         QCOMPARE(v, 0.0);
     for (double v : hecscope::byteSecondsIn(hp, bands, 4 * kSecond, 3 * kSecond))
         QCOMPARE(v, 0.0);
-}
-
-// ---------------------------------------------------------------------------
-
-// GHC's .hp of the -hc run: header, census count, times and totals as a
-// plain line reader sees them.
-void TestHeap::hpFileMatchesSimpleParse()
-{
-    const std::string text = readText(testdataLog("leak-prof-hc.hp"));
-    QVERIFY(!text.empty());
-    const RawHp want = parseHpSimply(text);
-    QVERIFY(looksLikeHeapProfile({reinterpret_cast<const uint8_t*>(text.data()), text.size()}));
-    const auto ix = parseHeapProfile(text);
-    QVERIFY(ix->scan.diagnostics.empty());
-    QVERIFY(ix->hpFile);
-    QCOMPARE(ix->hpFile->job, want.header.at("JOB"));
-    QCOMPARE(ix->hpFile->date, want.header.at("DATE"));
-    QCOMPARE(ix->hpFile->sampleUnit, std::string("seconds"));
-    QCOMPARE(ix->hpFile->valueUnit, std::string("bytes"));
-    QVERIFY(ix->hpFile->job.starts_with("leak "));
-
-    const HeapProfileData& hp = ix->heapProfile;
-    QVERIFY(hp.present);
-    QCOMPARE(hp.censuses.size(), want.endLines);
-    QCOMPARE(want.times.size(), want.endLines);
-    QVERIFY(std::find(want.times.begin(), want.times.end(), uint64_t(50'479'000)) != want.times.end());
-    for (size_t i = 0; i < hp.censuses.size(); ++i) {
-        QCOMPARE(hp.censuses[i].time, want.times[i]);
-        QCOMPARE(hp.censuses[i].total, want.totals[i]);
-    }
-    QCOMPARE(ix->heapBands.times, want.times); // written in time order
-    QCOMPARE(ix->heapBands.totals, want.totals);
-    QCOMPARE(std::set<std::string>(hp.labels.begin(), hp.labels.end()), want.names);
-}
-
-// MARK lines become markers at their time in ns.
-void TestHeap::hpMarks()
-{
-    const std::string text = std::string(kHpHeader) + "MARK 0.5\n" + kHpTwoSamples + "MARK 1.000001\n"
-        + "BEGIN_SAMPLE 2.0\nTHUNK\t8\nEND_SAMPLE 2.0\n";
-    const auto ix = parseHeapProfile(text);
-    QVERIFY(ix->scan.diagnostics.empty());
-    QCOMPARE(ix->heapProfile.censuses.size(), size_t(3));
-    QCOMPARE(ix->messages.size(), size_t(2));
-    std::vector<uint64_t> times;
-    for (const Message& m : ix->messages) {
-        QCOMPARE(m.kind, Message::Marker);
-        times.push_back(m.time);
-    }
-    QCOMPARE(times, (std::vector<uint64_t>{500'000'000, 1'000'001'000}));
-    QCOMPARE(ix->lastTime, uint64_t(2'000'000'000));
-}
-
-// A file that ends inside a sample (the program was killed, or is still
-// writing) keeps every complete sample and names where the cut one began.
-void TestHeap::hpIncompleteLastSample_data()
-{
-    QTest::addColumn<QString>("tail");
-    QTest::newRow("no END_SAMPLE") << QStringLiteral("BEGIN_SAMPLE 2.5\nTHUNK\t64\nFUN\t32\n");
-    QTest::newRow("cut in a sample line") << QStringLiteral("BEGIN_SAMPLE 2.5\nTHUNK\t64\nFUN\t3");
-    QTest::newRow("cut before the bytes") << QStringLiteral("BEGIN_SAMPLE 2.5\nTHUNK\t64\nFU");
-    QTest::newRow("cut in END_SAMPLE") << QStringLiteral("BEGIN_SAMPLE 2.5\nTHUNK\t64\nEND_SAM");
-    QTest::newRow("only BEGIN_SAMPLE") << QStringLiteral("BEGIN_SAMPLE 2.5\n");
-    QTest::newRow("cut in BEGIN_SAMPLE's time") << QStringLiteral("BEGIN_SAMPLE 2.");
-    QTest::newRow("cut in BEGIN_SAMPLE") << QStringLiteral("BEGIN_SAM");
-}
-
-void TestHeap::hpIncompleteLastSample()
-{
-    QFETCH(QString, tail);
-    const std::string complete = std::string(kHpHeader) + kHpTwoSamples;
-    const std::string text = complete + tail.toStdString();
-    const auto ix = parseHeapProfile(text);
-    QCOMPARE(ix->scan.diagnostics.size(), size_t(1));
-    const Diagnostic& d = ix->scan.diagnostics[0];
-    QCOMPARE(d.kind, DiagnosticKind::HpIncompleteSample);
-    QCOMPARE(d.offset, uint64_t(complete.size())); // where the cut sample's BEGIN_SAMPLE is
-    QVERIFY(ix->scan.truncated);
-    QVERIFY(!ix->scan.hasError);
-    const HeapProfileData& hp = ix->heapProfile;
-    QCOMPARE(hp.censuses.size(), size_t(2));
-    QCOMPARE(hp.censuses[1].time, uint64_t(1'250'000'000));
-    QCOMPARE(hp.censuses[1].total, uint64_t(4096 + 72));
-    QCOMPARE(hp.samples.size(), size_t(2));
-    QCOMPARE(ix->heapBands.totals, (std::vector<uint64_t>{0, 4168}));
-
-    // The same through the loader, as the viewer and the CLI read it.
-    const auto loaded = loadText(text);
-    QCOMPARE(loaded->heapProfile.censuses.size(), size_t(2));
-    QVERIFY(loaded->scan.truncated);
-}
-
-// A line outside the format stops reading there: an error naming its byte
-// offset, with every complete sample before it kept.
-void TestHeap::hpMalformedLine_data()
-{
-    QTest::addColumn<QString>("bad");
-    QTest::addColumn<QString>("after");
-    QTest::newRow("between samples") << QStringLiteral("this is not a heap profile\n")
-                                     << QStringLiteral("BEGIN_SAMPLE 3\nX\t1\nEND_SAMPLE 3\n");
-    QTest::newRow("inside a sample") << QStringLiteral("BEGIN_SAMPLE 3\nX\t1\nbytes missing here\n")
-                                     << QStringLiteral("END_SAMPLE 3\n");
-    QTest::newRow("fractional bytes") << QStringLiteral("BEGIN_SAMPLE 3\nX\t1.5\n") << QStringLiteral("END_SAMPLE 3\n");
-    QTest::newRow("END_SAMPLE alone") << QStringLiteral("END_SAMPLE 3\n") << QString();
-}
-
-void TestHeap::hpMalformedLine()
-{
-    QFETCH(QString, bad);
-    QFETCH(QString, after);
-    const std::string before = std::string(kHpHeader) + kHpTwoSamples;
-    const std::string badText = bad.toStdString();
-    const std::string text = before + badText + after.toStdString();
-    // The offending line: the last line of `bad`.
-    const size_t lastLine = badText.rfind('\n', badText.size() - 2);
-    const uint64_t offset = before.size() + (lastLine == std::string::npos ? 0 : lastLine + 1);
-    const auto ix = parseHeapProfile(text);
-    QCOMPARE(ix->scan.diagnostics.size(), size_t(1));
-    const Diagnostic& d = ix->scan.diagnostics[0];
-    QCOMPARE(d.kind, DiagnosticKind::HpMalformed);
-    QCOMPARE(d.offset, offset);
-    QVERIFY(d.isError());
-    QVERIFY(ix->scan.hasError);
-    QCOMPARE(ix->heapProfile.censuses.size(), size_t(2));
-    QCOMPARE(ix->heapProfile.censuses[1].total, uint64_t(4168));
-    QCOMPARE(ix->heapBands.totals, (std::vector<uint64_t>{0, 4168}));
-}
-
-// Band names may hold spaces; the bytes are after the last blank.
-void TestHeap::hpLabelsWithSpaces()
-{
-    const std::string samples =
-        "BEGIN_SAMPLE 0.1\n"
-        "(12)Data.Map.Internal.insert go/main\t48\n"
-        "a b  c\t100\n"
-        "x\t7\n"
-        "END_SAMPLE 0.1\n"
-        "BEGIN_SAMPLE 0.2\n"
-        "a b  c\t1\n"
-        "a b  c\t2\n"
-        "END_SAMPLE 0.2\n";
-    const std::string text = kHpHeader + samples;
-    const auto ix = parseHeapProfile(text);
-    QVERIFY(ix->scan.diagnostics.empty());
-    const HeapProfileData& hp = ix->heapProfile;
-    QCOMPARE(hp.labels, (std::vector<std::string>{"(12)Data.Map.Internal.insert go/main", "a b  c", "x"}));
-    QCOMPARE(bytesAtCensus(hp, ix->heapBands, 0), (std::vector<uint64_t>{48, 100, 7}));
-    QCOMPARE(bytesAtCensus(hp, ix->heapBands, 1), (std::vector<uint64_t>{0, 3, 0}));
-    QCOMPARE(hp.repeatedLabels, uint64_t(1));
-    QCOMPARE(ix->heapBands.times, (std::vector<uint64_t>{100'000'000, 200'000'000}));
-}
-
-// A .hp file is recognised by its first line, and loadIndex reads it with
-// the .hp parser whatever the source.
-void TestHeap::hpRecognisedAndRoutedByLoadIndex()
-{
-    auto looks = [](std::string_view s) {
-        return looksLikeHeapProfile({reinterpret_cast<const uint8_t*>(s.data()), s.size()});
-    };
-    QVERIFY(looks(kHpHeader));
-    QVERIFY(looks("JOB\t\"x\"\n"));
-    QVERIFY(!looks(""));
-    QVERIFY(!looks("JOBS 1\n"));
-    QVERIFY(!looks("BEGIN_SAMPLE 0\n"));
-    const auto eventlog = readFile(testdataLog("leak-hT.eventlog"));
-    QVERIFY(!eventlog.empty());
-    QVERIFY(!looksLikeHeapProfile({eventlog.data(), std::min<size_t>(eventlog.size(), 4096)}));
-
-    const std::string text = std::string(kHpHeader) + kHpTwoSamples;
-    const auto ix = loadText(text);
-    QVERIFY(ix->hpFile);
-    QCOMPARE(ix->hpFile->job, std::string("prog +RTS -hT"));
-    QCOMPARE(ix->hpFile->date, std::string("Mon Jan  1 00:00 2024"));
-    QVERIFY(ix->scan.diagnostics.empty());
-    QCOMPARE(ix->heapProfile.censuses.size(), size_t(2));
-    QCOMPARE(ix->heapBands.totals, (std::vector<uint64_t>{0, 4168}));
-    QCOMPARE(ix->heapProfile.labels, (std::vector<std::string>{"ARR_WORDS", "THUNK"}));
-
-    // The real .hp through the loader, in chunks larger than one read.
-    const std::string real = readText(testdataLog("leak-prof-hc.hp"));
-    const auto fromLoader = loadText(real);
-    const auto direct = parseHeapProfile(real);
-    QVERIFY(fromLoader->hpFile);
-    QCOMPARE(fromLoader->heapBands.totals, direct->heapBands.totals);
-    QCOMPARE(fromLoader->heapProfile.labels, direct->heapProfile.labels);
 }
 
 // ---------------------------------------------------------------------------

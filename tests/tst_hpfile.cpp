@@ -1,0 +1,248 @@
+// GHC's textual heap profile (.hp): the committed file against a simple
+// independent reading, marks, incomplete last samples cut in every place,
+// malformed lines, labels with spaces, and recognition by loadIndex.
+#include "testsupport.h"
+
+#include "core/bytesource.h"
+#include "core/heapbands.h"
+#include "core/hpfile.h"
+#include "core/logindex.h"
+
+#include <QTest>
+
+#include <string>
+#include <vector>
+
+using namespace hecscope;
+using namespace hecscope::test;
+
+namespace {
+
+std::unique_ptr<LogIndex> loadText(std::string_view text)
+{
+    MemorySource source(std::vector<uint8_t>(text.begin(), text.end()));
+    return loadIndex(source, text.size()).index;
+}
+
+QString testdataLog(const char* name)
+{
+    return QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/") + QLatin1String(name);
+}
+
+const char kHpHeader[] =
+    "JOB \"prog +RTS -hT\"\n"
+    "DATE \"Mon Jan  1 00:00 2024\"\n"
+    "SAMPLE_UNIT \"seconds\"\n"
+    "VALUE_UNIT \"bytes\"\n";
+
+// Two complete samples after the header.
+const char kHpTwoSamples[] =
+    "BEGIN_SAMPLE 0.000000\n"
+    "END_SAMPLE 0.000000\n"
+    "BEGIN_SAMPLE 1.250000\n"
+    "ARR_WORDS\t4096\n"
+    "THUNK\t72\n"
+    "END_SAMPLE 1.250000\n";
+
+} // namespace
+
+class TestHpFile : public QObject {
+    Q_OBJECT
+private slots:
+    void hpFileMatchesSimpleParse();
+    void hpMarks();
+    void hpIncompleteLastSample_data();
+    void hpIncompleteLastSample();
+    void hpMalformedLine_data();
+    void hpMalformedLine();
+    void hpLabelsWithSpaces();
+    void hpRecognisedAndRoutedByLoadIndex();
+};
+
+// GHC's .hp of the -hc run: header, census count, times and totals as a
+// plain line reader sees them.
+void TestHpFile::hpFileMatchesSimpleParse()
+{
+    const std::string text = readText(testdataLog("leak-prof-hc.hp"));
+    QVERIFY(!text.empty());
+    const RawHp want = parseHpSimply(text);
+    QVERIFY(looksLikeHeapProfile({reinterpret_cast<const uint8_t*>(text.data()), text.size()}));
+    const auto ix = parseHeapProfile(text);
+    QVERIFY(ix->scan.diagnostics.empty());
+    QVERIFY(ix->hpFile);
+    QCOMPARE(ix->hpFile->job, want.header.at("JOB"));
+    QCOMPARE(ix->hpFile->date, want.header.at("DATE"));
+    QCOMPARE(ix->hpFile->sampleUnit, std::string("seconds"));
+    QCOMPARE(ix->hpFile->valueUnit, std::string("bytes"));
+    QVERIFY(ix->hpFile->job.starts_with("leak "));
+
+    const HeapProfileData& hp = ix->heapProfile;
+    QVERIFY(hp.present);
+    QCOMPARE(hp.censuses.size(), want.endLines);
+    QCOMPARE(want.times.size(), want.endLines);
+    QVERIFY(std::find(want.times.begin(), want.times.end(), uint64_t(50'479'000)) != want.times.end());
+    for (size_t i = 0; i < hp.censuses.size(); ++i) {
+        QCOMPARE(hp.censuses[i].time, want.times[i]);
+        QCOMPARE(hp.censuses[i].total, want.totals[i]);
+    }
+    QCOMPARE(ix->heapBands.times, want.times); // written in time order
+    QCOMPARE(ix->heapBands.totals, want.totals);
+    QCOMPARE(std::set<std::string>(hp.labels.begin(), hp.labels.end()), want.names);
+}
+
+// MARK lines become markers at their time in ns.
+void TestHpFile::hpMarks()
+{
+    const std::string text = std::string(kHpHeader) + "MARK 0.5\n" + kHpTwoSamples + "MARK 1.000001\n"
+        + "BEGIN_SAMPLE 2.0\nTHUNK\t8\nEND_SAMPLE 2.0\n";
+    const auto ix = parseHeapProfile(text);
+    QVERIFY(ix->scan.diagnostics.empty());
+    QCOMPARE(ix->heapProfile.censuses.size(), size_t(3));
+    QCOMPARE(ix->messages.size(), size_t(2));
+    std::vector<uint64_t> times;
+    for (const Message& m : ix->messages) {
+        QCOMPARE(m.kind, Message::Marker);
+        times.push_back(m.time);
+    }
+    QCOMPARE(times, (std::vector<uint64_t>{500'000'000, 1'000'001'000}));
+    QCOMPARE(ix->lastTime, uint64_t(2'000'000'000));
+}
+
+// A file that ends inside a sample (the program was killed, or is still
+// writing) keeps every complete sample and names where the cut one began.
+void TestHpFile::hpIncompleteLastSample_data()
+{
+    QTest::addColumn<QString>("tail");
+    QTest::newRow("no END_SAMPLE") << QStringLiteral("BEGIN_SAMPLE 2.5\nTHUNK\t64\nFUN\t32\n");
+    QTest::newRow("cut in a sample line") << QStringLiteral("BEGIN_SAMPLE 2.5\nTHUNK\t64\nFUN\t3");
+    QTest::newRow("cut before the bytes") << QStringLiteral("BEGIN_SAMPLE 2.5\nTHUNK\t64\nFU");
+    QTest::newRow("cut in END_SAMPLE") << QStringLiteral("BEGIN_SAMPLE 2.5\nTHUNK\t64\nEND_SAM");
+    QTest::newRow("only BEGIN_SAMPLE") << QStringLiteral("BEGIN_SAMPLE 2.5\n");
+    QTest::newRow("cut in BEGIN_SAMPLE's time") << QStringLiteral("BEGIN_SAMPLE 2.");
+    QTest::newRow("cut in BEGIN_SAMPLE") << QStringLiteral("BEGIN_SAM");
+}
+
+void TestHpFile::hpIncompleteLastSample()
+{
+    QFETCH(QString, tail);
+    const std::string complete = std::string(kHpHeader) + kHpTwoSamples;
+    const std::string text = complete + tail.toStdString();
+    const auto ix = parseHeapProfile(text);
+    QCOMPARE(ix->scan.diagnostics.size(), size_t(1));
+    const Diagnostic& d = ix->scan.diagnostics[0];
+    QCOMPARE(d.kind, DiagnosticKind::HpIncompleteSample);
+    QCOMPARE(d.offset, uint64_t(complete.size())); // where the cut sample's BEGIN_SAMPLE is
+    QVERIFY(ix->scan.truncated);
+    QVERIFY(!ix->scan.hasError);
+    const HeapProfileData& hp = ix->heapProfile;
+    QCOMPARE(hp.censuses.size(), size_t(2));
+    QCOMPARE(hp.censuses[1].time, uint64_t(1'250'000'000));
+    QCOMPARE(hp.censuses[1].total, uint64_t(4096 + 72));
+    QCOMPARE(hp.samples.size(), size_t(2));
+    QCOMPARE(ix->heapBands.totals, (std::vector<uint64_t>{0, 4168}));
+
+    // The same through the loader, as the viewer and the CLI read it.
+    const auto loaded = loadText(text);
+    QCOMPARE(loaded->heapProfile.censuses.size(), size_t(2));
+    QVERIFY(loaded->scan.truncated);
+}
+
+// A line outside the format stops reading there: an error naming its byte
+// offset, with every complete sample before it kept.
+void TestHpFile::hpMalformedLine_data()
+{
+    QTest::addColumn<QString>("bad");
+    QTest::addColumn<QString>("after");
+    QTest::newRow("between samples") << QStringLiteral("this is not a heap profile\n")
+                                     << QStringLiteral("BEGIN_SAMPLE 3\nX\t1\nEND_SAMPLE 3\n");
+    QTest::newRow("inside a sample") << QStringLiteral("BEGIN_SAMPLE 3\nX\t1\nbytes missing here\n")
+                                     << QStringLiteral("END_SAMPLE 3\n");
+    QTest::newRow("fractional bytes") << QStringLiteral("BEGIN_SAMPLE 3\nX\t1.5\n") << QStringLiteral("END_SAMPLE 3\n");
+    QTest::newRow("END_SAMPLE alone") << QStringLiteral("END_SAMPLE 3\n") << QString();
+}
+
+void TestHpFile::hpMalformedLine()
+{
+    QFETCH(QString, bad);
+    QFETCH(QString, after);
+    const std::string before = std::string(kHpHeader) + kHpTwoSamples;
+    const std::string badText = bad.toStdString();
+    const std::string text = before + badText + after.toStdString();
+    // The offending line: the last line of `bad`.
+    const size_t lastLine = badText.rfind('\n', badText.size() - 2);
+    const uint64_t offset = before.size() + (lastLine == std::string::npos ? 0 : lastLine + 1);
+    const auto ix = parseHeapProfile(text);
+    QCOMPARE(ix->scan.diagnostics.size(), size_t(1));
+    const Diagnostic& d = ix->scan.diagnostics[0];
+    QCOMPARE(d.kind, DiagnosticKind::HpMalformed);
+    QCOMPARE(d.offset, offset);
+    QVERIFY(d.isError());
+    QVERIFY(ix->scan.hasError);
+    QCOMPARE(ix->heapProfile.censuses.size(), size_t(2));
+    QCOMPARE(ix->heapProfile.censuses[1].total, uint64_t(4168));
+    QCOMPARE(ix->heapBands.totals, (std::vector<uint64_t>{0, 4168}));
+}
+
+// Band names may hold spaces; the bytes are after the last blank.
+void TestHpFile::hpLabelsWithSpaces()
+{
+    const std::string samples =
+        "BEGIN_SAMPLE 0.1\n"
+        "(12)Data.Map.Internal.insert go/main\t48\n"
+        "a b  c\t100\n"
+        "x\t7\n"
+        "END_SAMPLE 0.1\n"
+        "BEGIN_SAMPLE 0.2\n"
+        "a b  c\t1\n"
+        "a b  c\t2\n"
+        "END_SAMPLE 0.2\n";
+    const std::string text = kHpHeader + samples;
+    const auto ix = parseHeapProfile(text);
+    QVERIFY(ix->scan.diagnostics.empty());
+    const HeapProfileData& hp = ix->heapProfile;
+    QCOMPARE(hp.labels, (std::vector<std::string>{"(12)Data.Map.Internal.insert go/main", "a b  c", "x"}));
+    QCOMPARE(bytesAtCensus(hp, ix->heapBands, 0), (std::vector<uint64_t>{48, 100, 7}));
+    QCOMPARE(bytesAtCensus(hp, ix->heapBands, 1), (std::vector<uint64_t>{0, 3, 0}));
+    QCOMPARE(hp.repeatedLabels, uint64_t(1));
+    QCOMPARE(ix->heapBands.times, (std::vector<uint64_t>{100'000'000, 200'000'000}));
+}
+
+// A .hp file is recognised by its first line, and loadIndex reads it with
+// the .hp parser whatever the source.
+void TestHpFile::hpRecognisedAndRoutedByLoadIndex()
+{
+    auto looks = [](std::string_view s) {
+        return looksLikeHeapProfile({reinterpret_cast<const uint8_t*>(s.data()), s.size()});
+    };
+    QVERIFY(looks(kHpHeader));
+    QVERIFY(looks("JOB\t\"x\"\n"));
+    QVERIFY(!looks(""));
+    QVERIFY(!looks("JOBS 1\n"));
+    QVERIFY(!looks("BEGIN_SAMPLE 0\n"));
+    const auto eventlog = readFile(testdataLog("leak-hT.eventlog"));
+    QVERIFY(!eventlog.empty());
+    QVERIFY(!looksLikeHeapProfile({eventlog.data(), std::min<size_t>(eventlog.size(), 4096)}));
+
+    const std::string text = std::string(kHpHeader) + kHpTwoSamples;
+    const auto ix = loadText(text);
+    QVERIFY(ix->hpFile);
+    QCOMPARE(ix->hpFile->job, std::string("prog +RTS -hT"));
+    QCOMPARE(ix->hpFile->date, std::string("Mon Jan  1 00:00 2024"));
+    QVERIFY(ix->scan.diagnostics.empty());
+    QCOMPARE(ix->heapProfile.censuses.size(), size_t(2));
+    QCOMPARE(ix->heapBands.totals, (std::vector<uint64_t>{0, 4168}));
+    QCOMPARE(ix->heapProfile.labels, (std::vector<std::string>{"ARR_WORDS", "THUNK"}));
+
+    // The real .hp through the loader, in chunks larger than one read.
+    const std::string real = readText(testdataLog("leak-prof-hc.hp"));
+    const auto fromLoader = loadText(real);
+    const auto direct = parseHeapProfile(real);
+    QVERIFY(fromLoader->hpFile);
+    QCOMPARE(fromLoader->heapBands.totals, direct->heapBands.totals);
+    QCOMPARE(fromLoader->heapProfile.labels, direct->heapProfile.labels);
+}
+
+// ---------------------------------------------------------------------------
+
+QTEST_GUILESS_MAIN(TestHpFile)
+#include "tst_hpfile.moc"
