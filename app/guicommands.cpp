@@ -30,7 +30,8 @@ namespace {
 
 const char* const kExportUsage =
     "Usage: hecscope export FILE -o OUT.(png|svg|pdf) [--size WxH] [--range START:END]\n"
-    "                       [--tracks LIST]\n"
+    "                       [--tracks LIST] [--bands N] [--order ORDER] [--reverse]\n"
+    "                       [--heap-mode stacked|normalised|lines]\n"
     "\n"
     "Loads the eventlog FILE and draws its timeline, as the window does, into\n"
     "OUT: a PNG, SVG or PDF picture chosen by OUT's suffix. Needs no display.\n"
@@ -42,7 +43,13 @@ const char* const kExportUsage =
     "                    take a unit: ns, us, ms or s (a bare number is in\n"
     "                    seconds); either end may be left out: 1.5s: or :200ms\n"
     "  --tracks LIST     the tracks, top to bottom, comma-separated, from\n"
-    "                    activity, hecs, gc, markers (default: all)\n"
+    "                    activity, hecs, gc, sparks, heap, heap-profile, markers\n"
+    "                    (default: all)\n"
+    "  --bands N, --order ORDER, --reverse\n"
+    "                    the heap-profile bands, as for `hecscope heap`\n"
+    "                    (default: the top 15 by size)\n"
+    "  --heap-mode MODE  stacked (default), normalised (100 %) or lines (each\n"
+    "                    band scaled to its own peak)\n"
     "  -h, --help        show this help\n"
     "\n"
     "Exit status: 0 written (a truncated log is drawn up to its last event,\n"
@@ -84,6 +91,10 @@ int exportImage(int argc, char** argv)
     QSize size(1600, 1000);
     QString range;
     std::vector<Track> tracks{std::begin(kAllTracks), std::end(kAllTracks)};
+    size_t bands = kDefaultBands;
+    BandOrder order = BandOrder::Size;
+    bool reversed = false;
+    HeapChartMode mode = HeapChartMode::Stacked;
     for (int i = 0; i < argc; ++i) {
         const QString arg = QString::fromLocal8Bit(argv[i]);
         auto value = [&]() -> std::optional<QString> {
@@ -130,6 +141,31 @@ int exportImage(int argc, char** argv)
             }
             if (tracks.empty())
                 return usageError(QStringLiteral("--tracks names no track"));
+        } else if (arg == QLatin1String("--bands")) {
+            const auto v = value();
+            bool ok = false;
+            const qulonglong n = v ? v->toULongLong(&ok) : 0;
+            if (!ok)
+                return usageError(QStringLiteral("--bands needs a number (0 = every band)"));
+            bands = size_t(n);
+        } else if (arg == QLatin1String("--order")) {
+            const auto v = value();
+            const auto o = v ? bandOrderFromName(v->toStdString()) : std::nullopt;
+            if (!o)
+                return usageError(QStringLiteral("--order needs one of size, stddev, name, number, growth"));
+            order = *o;
+        } else if (arg == QLatin1String("--reverse")) {
+            reversed = true;
+        } else if (arg == QLatin1String("--heap-mode")) {
+            const auto v = value();
+            if (v == QLatin1String("stacked"))
+                mode = HeapChartMode::Stacked;
+            else if (v == QLatin1String("normalised") || v == QLatin1String("normalized"))
+                mode = HeapChartMode::Normalised;
+            else if (v == QLatin1String("lines"))
+                mode = HeapChartMode::Lines;
+            else
+                return usageError(QStringLiteral("--heap-mode needs stacked, normalised or lines"));
         } else if (arg.size() > 1 && arg.startsWith(QLatin1Char('-'))) {
             return usageError(QStringLiteral("unknown option %1").arg(arg));
         } else if (file.isEmpty()) {
@@ -164,6 +200,13 @@ int exportImage(int argc, char** argv)
     rq.size = size;
     rq.options.tracks = tracks;
     rq.options.palette = exportPalette();
+    if (!index->heapBands.empty()) {
+        auto heap = std::make_shared<HeapView>();
+        heap->mode = mode;
+        heap->selection = std::make_shared<const BandSelection>(
+            selectBands(index->heapProfile, index->heapBands, bands, order, reversed));
+        rq.options.heapView = heap;
+    }
     const ViewRange bounds = renderer.bounds();
     rq.range = bounds;
     if (!range.isEmpty()) {

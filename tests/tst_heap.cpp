@@ -11,6 +11,7 @@
 #include "core/logindex.h"
 
 #include <QFileInfo>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
@@ -419,6 +420,7 @@ private slots:
     // The command line.
     void cliHeapCsv();
     void cliHeapCsvQuoting();
+    void cliExportDrawsTheHeapView();
 };
 
 // ---------------------------------------------------------------------------
@@ -933,6 +935,43 @@ void TestHeap::cliHeapCsvQuoting()
         const auto& bytes = byTime.at(r.time)->bytes;
         const auto it = bytes.find(r.band);
         QCOMPARE(r.bytes, it == bytes.end() ? uint64_t(0) : it->second);
+    }
+}
+
+// `hecscope export` draws the heap-profile track with the bands and mode
+// asked for: the same arguments give the same picture, another mode or
+// band count another; bad heap options are usage errors.
+void TestHeap::cliExportDrawsTheHeapView()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString log = testdataLog("leak-hT.eventlog");
+    auto draw = [&](const QString& name, QStringList extra) {
+        const QString out = dir.filePath(name);
+        QStringList args{QStringLiteral("export"), log, QStringLiteral("-o"), out, QStringLiteral("--size"),
+                         QStringLiteral("800x400"), QStringLiteral("--tracks"), QStringLiteral("heap-profile")};
+        args += extra;
+        const Run r = runHecscope(args);
+        if (r.exitCode != 0)
+            qWarning("%s", r.err.constData());
+        return r.exitCode == 0 ? readFile(out) : std::vector<uint8_t>{};
+    };
+    const auto stacked = draw(QStringLiteral("a.png"), {});
+    const auto again = draw(QStringLiteral("b.png"), {QStringLiteral("--heap-mode"), QStringLiteral("stacked")});
+    const auto lines = draw(QStringLiteral("c.png"), {QStringLiteral("--heap-mode"), QStringLiteral("lines")});
+    const auto normalised = draw(QStringLiteral("d.png"), {QStringLiteral("--heap-mode"), QStringLiteral("normalised")});
+    const auto three = draw(QStringLiteral("e.png"), {QStringLiteral("--bands"), QStringLiteral("3")});
+    QVERIFY(!stacked.empty());
+    QCOMPARE(again, stacked);
+    QVERIFY(lines != stacked);
+    QVERIFY(normalised != stacked && normalised != lines);
+    QVERIFY(three != stacked);
+    for (const QStringList& bad : {QStringList{QStringLiteral("--heap-mode"), QStringLiteral("pie")},
+                                   QStringList{QStringLiteral("--bands"), QStringLiteral("x")},
+                                   QStringList{QStringLiteral("--order"), QStringLiteral("colour")}}) {
+        QStringList args{QStringLiteral("export"), log, QStringLiteral("-o"), dir.filePath(QStringLiteral("f.png"))};
+        args += bad;
+        QCOMPARE(runHecscope(args).exitCode, 2);
     }
 }
 

@@ -205,6 +205,59 @@ std::optional<size_t> TimelineRenderer::heapColumnAt(QPoint pos, const QRect& ar
     return std::nullopt;
 }
 
+int TimelineRenderer::legendHeight(const RenderOptions& o) const
+{
+    if (!o.legend)
+        return 0;
+    const bool bands = m_index && !m_index->heapBands.empty()
+        && std::find(o.tracks.begin(), o.tracks.end(), Track::HeapProfile) != o.tracks.end();
+    return kLegendHeight + (bands ? kHeapLegendHeight : 0);
+}
+
+// The heap-profile bands below the other colours, largest first (OTHER
+// last), as many as fit in two lines: exported pictures must name them.
+void TimelineRenderer::paintHeapLegend(QPainter& p, const QRect& r, const HeapView& hv, const QPalette& pal) const
+{
+    p.fillRect(r, pal.color(QPalette::Window));
+    const BandSelection& sel = *hv.selection;
+    const HeapBands& bands = m_index->heapBands;
+    std::vector<size_t> shown;
+    for (size_t k = 0; k < sel.columns(); ++k)
+        if (!hv.isHidden(k))
+            shown.push_back(k);
+    const auto rank = [&](size_t k) { return k < sel.labels.size() ? bands.sizeRank[sel.labels[k]] : UINT32_MAX; };
+    std::sort(shown.begin(), shown.end(), [&](size_t a, size_t b) { return rank(a) < rank(b); });
+    const QFontMetrics fm(p.font());
+    constexpr int kLines = 2;
+    const int lineHeight = r.height() / kLines;
+    const QString title = QObject::tr("Heap profile:");
+    int x = r.left() + 6 + fm.horizontalAdvance(title) + 10, line = 0;
+    p.setPen(pal.color(QPalette::WindowText));
+    p.drawText(QRect(r.left() + 6, r.top(), x - r.left(), lineHeight), Qt::AlignVCenter | Qt::AlignLeft, title);
+    const int maxText = std::max(60, r.width() / 4);
+    for (size_t i = 0; i < shown.size(); ++i) {
+        const QString text = fm.elidedText(columnName(sel, bands, shown[i]), Qt::ElideMiddle, maxText);
+        const int w = fm.horizontalAdvance(text);
+        // Room for "+ n more" on the last line.
+        const int reserve = line + 1 == kLines && i + 1 < shown.size() ? fm.horizontalAdvance(QStringLiteral("+ 9999 more")) + 10 : 0;
+        if (x + 14 + w + reserve > r.right()) {
+            if (line + 1 < kLines) {
+                ++line;
+                x = r.left() + 6;
+            } else {
+                p.drawText(QRect(x, r.top() + line * lineHeight, r.right() - x, lineHeight), Qt::AlignVCenter | Qt::AlignLeft,
+                           QObject::tr("+ %n more", nullptr, int(shown.size() - i)));
+                return;
+            }
+        }
+        const int y = r.top() + line * lineHeight;
+        p.fillRect(QRect(x, y + (lineHeight - 10) / 2, 10, 10), columnColour(sel, bands, shown[i]));
+        p.setPen(pal.color(QPalette::WindowText));
+        p.drawText(QRect(x + 14, y, w + 2, lineHeight), Qt::AlignVCenter | Qt::AlignLeft, text);
+        x += 14 + w + 14;
+    }
+}
+
 QString TimelineRenderer::describeHeapProfile(uint64_t t, const RenderOptions& o) const
 {
     const HeapBands& bands = m_index->heapBands;
@@ -313,7 +366,7 @@ bool TimelineRenderer::hasSparkCounters() const
 int TimelineRenderer::naturalHeight(const RenderOptions& o) const
 {
     const auto rows = layout(QRect(0, 0, 100, 100), o);
-    return (rows.empty() ? kRulerHeight : rows.back().rect.bottom() + 1) + (o.legend ? kLegendHeight : 0);
+    return (rows.empty() ? kRulerHeight : rows.back().rect.bottom() + 1) + legendHeight(o);
 }
 
 void TimelineRenderer::paint(QPainter& p, const QRect& area, ViewRange view,
@@ -389,6 +442,8 @@ void TimelineRenderer::paint(QPainter& p, const QRect& area, ViewRange view,
     if (o.legend) {
         const int y = rows.empty() ? area.top() + kRulerHeight : rows.back().rect.bottom() + 1;
         paintLegend(p, QRect(area.left(), y, area.width(), kLegendHeight), pal);
+        if (legendHeight(o) > kLegendHeight)
+            paintHeapLegend(p, QRect(area.left(), y + kLegendHeight, area.width(), kHeapLegendHeight), heapViewFor(o), pal);
     }
     // Separator between labels and the plot.
     p.setPen(pal.color(QPalette::Mid));

@@ -78,6 +78,7 @@ public:
     static constexpr int kLabelWidth = 96;
     static constexpr int kRulerHeight = 26;
     static constexpr int kLegendHeight = 60; // up to three lines
+    static constexpr int kHeapLegendHeight = 40; // the heap-profile bands, two lines
 
     void setIndex(std::shared_ptr<const LogIndex> index);
     const LogIndex* index() const { return m_index.get(); }
@@ -130,6 +131,8 @@ private:
     const Collection* collectionNear(uint64_t t, uint64_t slack) const;
     const HeapView& heapViewFor(const RenderOptions& o) const;
     QString describeHeapProfile(uint64_t t, const RenderOptions& o) const;
+    void paintHeapLegend(QPainter& p, const QRect& r, const HeapView& hv, const QPalette& pal) const;
+    int legendHeight(const RenderOptions& o) const;
     std::shared_ptr<const LogIndex> m_index;
     mutable std::shared_ptr<const HeapView> m_defaultHeap; // made on first use
     mutable ChartPainter m_charts; // QCustomPlot, reused between paints
