@@ -78,6 +78,7 @@ private slots:
     void hiddenBandChangesTheTrack();
     void clickOnABandChoosesIt();
     void hpFileOpensInTheWindow();
+    void choicesPersist();
 };
 
 void TestHeapView::initTestCase()
@@ -378,6 +379,26 @@ void TestHeapView::hpFileOpensInTheWindow()
     QVERIFY(openAndWait(w2, cut));
     QVERIFY2(w2.bannerText().contains(QStringLiteral("incomplete heap profile")), qPrintable(w2.bannerText()));
     QVERIFY(!w2.index()->heapBands.empty());
+}
+
+// Band count, ordering, direction and chart mode are the next panel's too.
+void TestHeapView::choicesPersist()
+{
+    {
+        HeapPanel panel;
+        panel.bandsBox()->setValue(7);
+        panel.orderBox()->setCurrentIndex(panel.orderBox()->findData(int(BandOrder::Growth)));
+        panel.reverseBox()->setChecked(true);
+        panel.modeBox()->setCurrentIndex(panel.modeBox()->findData(int(HeapChartMode::Normalised)));
+    }
+    HeapPanel next;
+    next.setIndex(load(QStringLiteral("leak-hT.eventlog")));
+    QCOMPARE(next.bandsBox()->value(), 7);
+    QCOMPARE(next.view()->selection->n, size_t(7));
+    QCOMPARE(next.view()->selection->order, BandOrder::Growth);
+    QVERIFY(next.view()->selection->reversed);
+    QCOMPARE(next.view()->mode, HeapChartMode::Normalised);
+    QSettings().clear(); // the other tests start from the defaults
 }
 
 QTEST_MAIN(TestHeapView)

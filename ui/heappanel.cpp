@@ -14,6 +14,7 @@
 #include <QPainter>
 #include <QPixmap>
 #include <QRegularExpression>
+#include <QSettings>
 #include <QSignalBlocker>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
@@ -318,6 +319,30 @@ HeapPanel::HeapPanel(QWidget* parent)
     auto* hint = new QLabel(tr("Click a band to hide or show it; hover to pick it out."));
     hint->setWordWrap(true);
     layout->addWidget(hint);
+
+    // The choices persist between sessions.
+    QSettings settings;
+    m_bands->setValue(settings.value(QStringLiteral("heap/bands"), int(kDefaultBands)).toInt());
+    m_order->setCurrentIndex(std::max(0, m_order->findData(settings.value(QStringLiteral("heap/order"), 0).toInt())));
+    m_reverse->setChecked(settings.value(QStringLiteral("heap/reverse"), false).toBool());
+    m_mode->setCurrentIndex(std::max(0, m_mode->findData(settings.value(QStringLiteral("heap/mode"), 0).toInt())));
+    m_regex->setChecked(settings.value(QStringLiteral("heap/regex"), false).toBool());
+    auto save = [this] {
+        QSettings st;
+        st.setValue(QStringLiteral("heap/bands"), m_bands->value());
+        st.setValue(QStringLiteral("heap/order"), m_order->currentData());
+        st.setValue(QStringLiteral("heap/reverse"), m_reverse->isChecked());
+        st.setValue(QStringLiteral("heap/mode"), m_mode->currentData());
+        st.setValue(QStringLiteral("heap/regex"), m_regex->isChecked());
+    };
+    for (QObject* control : std::initializer_list<QObject*>{m_bands, m_order, m_reverse, m_mode, m_regex}) {
+        if (auto* spin = qobject_cast<QSpinBox*>(control))
+            connect(spin, &QSpinBox::valueChanged, this, save);
+        else if (auto* combo = qobject_cast<QComboBox*>(control))
+            connect(combo, &QComboBox::currentIndexChanged, this, save);
+        else if (auto* box = qobject_cast<QCheckBox*>(control))
+            connect(box, &QCheckBox::toggled, this, save);
+    }
 
     connect(m_bands, &QSpinBox::valueChanged, this, &HeapPanel::reselect);
     connect(m_order, &QComboBox::currentIndexChanged, this, &HeapPanel::reselect);
