@@ -1,10 +1,11 @@
 #include "app/commands.h"
-#include "core/heapbands.h"
 
 #include "core/bytesource.h"
 #include "core/dump.h"
 #include "core/info.h"
 #include "core/eventtags.h"
+#include "core/heapbands.h"
+#include "core/hpfile.h"
 #include "core/logindex.h"
 #include "core/stats.h"
 
@@ -176,6 +177,13 @@ int dump(int argc, char** argv)
     auto source = openOrComplain(path);
     if (!source)
         return 1;
+    uint8_t head[8] = {};
+    if (looksLikeHeapProfile({head, source->read(0, head, sizeof head)})) {
+        std::fprintf(stderr, "hecscope dump: %s is a GHC heap profile (.hp), not an eventlog; "
+                             "`hecscope heap %s` prints its bands\n",
+                     path.c_str(), path.c_str());
+        return 1;
+    }
     bool outputOk = true;
     const LogScan scan = dumpLog(*source, [&](std::string_view text) {
         outputOk = writeAll(STDOUT_FILENO, text);

@@ -134,8 +134,44 @@ std::string jsonString(std::string_view s)
     return out + '"';
 }
 
+namespace {
+
+// A .hp heap profile has no scheduler, GC or process facts: its header,
+// censuses and bands.
+std::string hpInfoText(const LogIndex& ix, const std::string& file)
+{
+    const HpHeader& h = *ix.hpFile;
+    const HeapBands& bands = ix.heapBands;
+    std::string o;
+    o += format("File          %s (GHC heap profile, .hp)\n", file.c_str());
+    o += format("Size          %s bytes, %s complete samples%s\n", grouped(ix.scan.bytes).c_str(),
+                grouped(ix.scan.events).c_str(), ix.scan.truncated ? " (truncated)" : "");
+    o += format("Job           %s\n", h.job.c_str());
+    o += format("Date          %s\n", h.date.c_str());
+    o += format("Units         samples in %s, values in %s\n", h.sampleUnit.c_str(), h.valueUnit.c_str());
+    o += "\n";
+    o += format("Censuses      %s over %s\n", grouped(bands.times.size()).c_str(),
+                duration(bands.empty() ? 0 : bands.times.back() - bands.times.front()).c_str());
+    o += format("Bands         %s\n", grouped(bands.stats.size()).c_str());
+    o += format("Peak total    %s\n", bytes(bands.peakTotal).c_str());
+    size_t marks = 0;
+    for (const Message& m : ix.messages)
+        marks += m.kind == Message::Marker;
+    o += format("Marks         %zu\n", marks);
+    if (!ix.scan.diagnostics.empty()) {
+        o += "\nDiagnostics\n";
+        for (const Diagnostic& d : ix.scan.diagnostics)
+            o += "  " + d.message() + "\n";
+    }
+    return o;
+}
+
+} // namespace
+
 std::string infoText(const LogIndex& ix, const RangeStats& st, const std::string& file)
 {
+    if (ix.hpFile)
+        return hpInfoText(ix, file);
     std::string o;
     const LogScan& scan = ix.scan;
     o += format("File          %s\n", file.c_str());
@@ -226,6 +262,13 @@ std::string infoJson(const LogIndex& ix, const RangeStats& st, const std::string
     key("events"); o += num(scan.events) + ",\n";
     key("truncated"); o += scan.truncated ? "true" : "false"; o += ",\n";
     key("error"); o += scan.hasError || !scan.ioError.empty() ? "true" : "false"; o += ",\n";
+    key("hp_file");
+    if (ix.hpFile)
+        o += "{\"job\": " + jsonString(ix.hpFile->job) + ", \"date\": " + jsonString(ix.hpFile->date)
+            + ", \"sample_unit\": " + jsonString(ix.hpFile->sampleUnit) + ", \"value_unit\": "
+            + jsonString(ix.hpFile->valueUnit) + "},\n";
+    else
+        o += "null,\n";
     key("diagnostics"); o += "[";
     bool first = true;
     for (const Diagnostic& d : scan.diagnostics) {

@@ -421,6 +421,7 @@ private slots:
     void cliHeapCsv();
     void cliHeapCsvQuoting();
     void cliExportDrawsTheHeapView();
+    void cliOnHpFiles();
 };
 
 // ---------------------------------------------------------------------------
@@ -973,6 +974,28 @@ void TestHeap::cliExportDrawsTheHeapView()
         args += bad;
         QCOMPARE(runHecscope(args).exitCode, 2);
     }
+}
+
+// .hp files: `info` gives the file's header and censuses (no scheduler
+// figures), `heap` its bands, and `dump` says it is not an eventlog.
+void TestHeap::cliOnHpFiles()
+{
+    const QString hp = testdataLog("leak-prof-hc.hp");
+    const RawHp raw = parseHpSimply(readText(hp));
+    const Run info = runHecscope({QStringLiteral("info"), hp});
+    QCOMPARE(info.exitCode, 0);
+    QVERIFY2(info.out.contains("GHC heap profile"), info.out.constData());
+    QVERIFY(info.out.contains(QByteArray("Job           ") + QByteArray::fromStdString(raw.header.at("JOB"))));
+    QVERIFY(info.out.contains(QByteArray("Censuses      ") + QByteArray::number(qulonglong(raw.endLines))));
+    const Run json = runHecscope({QStringLiteral("info"), QStringLiteral("--json"), hp});
+    QCOMPARE(json.exitCode, 0);
+    QVERIFY(json.out.contains(QByteArray("\"hp_file\": {\"job\": \"") + QByteArray::fromStdString(raw.header.at("JOB"))));
+    const Run eventlog = runHecscope({QStringLiteral("info"), QStringLiteral("--json"), testdataLog("leak-hT.eventlog")});
+    QVERIFY(eventlog.out.contains("\"hp_file\": null"));
+    const Run dump = runHecscope({QStringLiteral("dump"), hp});
+    QCOMPARE(dump.exitCode, 1);
+    QVERIFY2(dump.err.contains("heap profile (.hp), not an eventlog"), dump.err.constData());
+    QVERIFY(dump.out.isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TestHeap)

@@ -739,6 +739,10 @@ void MainWindow::showSelectionStatistics()
     if (!m_index || !m_wholeStats)
         return;
     const auto sel = m_controller->selection();
+    if (m_index->hpFile) { // no scheduler figures: the file's facts (a selection ranks the Heap Bands)
+        m_stats->setPlainText(qs(infoText(*m_index, *m_wholeStats, m_path.toStdString())));
+        return;
+    }
     if (!sel) {
         m_stats->setPlainText(
             tr("Whole run\n\n") + qs(infoText(*m_index, *m_wholeStats, m_path.toStdString())));
