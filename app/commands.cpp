@@ -96,7 +96,9 @@ const char* const kBenchUsage =
     "from running while it opened FILE (-1 if the load did not finish).\n"
     "With a heap profile: heap_bands_ms (computing every band's figures, as\n"
     "done after loading), heap_select_max_ms (the slowest change of band count\n"
-    "15/5/50 and ordering), heap_select_all_ms (--bands 0: every band), and\n"
+    "15/5/50 and ordering), heap_select_all_ms (--bands 0: every band),\n"
+    "heap_range_rank_ms (bands ranked over the whole run as a selection),\n"
+    "heap_at_cursor_ms (every band's bytes at one census), and\n"
     "heap_render_* repaints of the heap-profile track alone, heap_change_max_ms\n"
     "(a change in the Heap Profile pane until the timeline has repainted).\n";
 
@@ -427,6 +429,14 @@ int bench(int argc, char** argv)
         std::printf("heap_bands_ms: %.3f\n", bandsMs);
         std::printf("heap_select_max_ms: %.3f\n", selectMax);
         std::printf("heap_select_all_ms: %.3f\n", selectAllMs);
+        // Ranking every band by its residency in a selection (the whole run:
+        // the most work) and the bytes at a cursor, as the Heap Bands pane does.
+        start = Clock::now();
+        const std::vector<double> ranked = byteSecondsIn(ix.heapProfile, bands, bands.times.front(), bands.times.back());
+        std::printf("heap_range_rank_ms: %.3f\n", seconds(start) * 1e3);
+        start = Clock::now();
+        const std::vector<uint64_t> atCursor = bytesAtCensus(ix.heapProfile, bands, bands.times.size() / 2);
+        std::printf("heap_at_cursor_ms: %.3f\n", seconds(start) * 1e3);
     }
     std::fflush(stdout);
     const bool hasError = ix.scan.hasError;

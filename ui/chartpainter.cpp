@@ -281,23 +281,35 @@ void ChartPainter::paintHeapProfile(QPainter& p, const QRect& r, ViewRange view,
             for (int i = 0; i < np; ++i)
                 for (size_t k : visible)
                     total[i] += double(sel.row(points[size_t(i)].census)[k]);
-        QCPGraph* below = nullptr;
+        // Each band is filled from its stacked top down to zero, drawn from
+        // the top of the stack down so that the lower bands cover the rest:
+        // opaque fills to the axis cost far less than channel fills between
+        // neighbouring graphs. Faded bands are blended with the background
+        // rather than made transparent.
+        std::vector<QVector<double>> tops;
+        tops.reserve(visible.size());
         for (size_t k : visible) {
             for (int i = 0; i < np; ++i) {
                 const double v = double(sel.row(points[size_t(i)].census)[k]);
                 cum[i] += normalised ? (total[i] > 0 ? 100.0 * v / total[i] : 0.0) : v * 1e-6;
             }
-            QColor c = columnColour(sel, bands, k);
-            c.setAlpha(emphasis && !hv.isEmphasised(k) ? 45 : 220);
-            QCPGraph* g = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
-            g->setPen(QPen(c.darker(emphasis && hv.isEmphasised(k) ? 200 : 125), emphasis && hv.isEmphasised(k) ? 2 : 0));
-            g->setBrush(c);
-            if (below)
-                g->setChannelFillGraph(below);
-            g->setData(x, cum, true);
-            below = g;
+            tops.push_back(cum);
             for (double v : cum)
                 top = std::max(top, v);
+        }
+        const QColor base = pal.color(QPalette::Base);
+        auto fade = [&](QColor c) {
+            return QColor((c.red() + 4 * base.red()) / 5, (c.green() + 4 * base.green()) / 5, (c.blue() + 4 * base.blue()) / 5);
+        };
+        for (size_t j = visible.size(); j-- > 0;) {
+            const size_t k = visible[j];
+            const bool faded = emphasis && !hv.isEmphasised(k);
+            const bool picked = emphasis && hv.isEmphasised(k);
+            const QColor c = columnColour(sel, bands, k);
+            QCPGraph* g = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
+            g->setPen(QPen(faded ? fade(c.darker(125)) : c.darker(picked ? 200 : 125), picked ? 2 : 0));
+            g->setBrush(faded ? fade(c) : c);
+            g->setData(x, tops[j], true);
         }
         if (normalised) {
             top = 100;
