@@ -14,6 +14,7 @@
 #include <QElapsedTimer>
 #include <QImage>
 #include <QPainter>
+#include <QSettings>
 #include <QSpinBox>
 #include <QStringList>
 #include <QTimer>
@@ -202,6 +203,7 @@ int exportImage(int argc, char** argv)
     rq.options.palette = exportPalette();
     if (!index->heapBands.empty()) {
         auto heap = std::make_shared<HeapView>();
+        heap->index = index.get();
         heap->mode = mode;
         heap->selection = std::make_shared<const BandSelection>(
             selectBands(index->heapProfile, index->heapBands, bands, order, reversed));
@@ -338,6 +340,7 @@ void benchGui(std::shared_ptr<const LogIndex> index, const std::string& path)
         std::vector<double> all;
         for (HeapChartMode mode : {HeapChartMode::Stacked, HeapChartMode::Normalised, HeapChartMode::Lines}) {
             auto view = std::make_shared<HeapView>();
+            view->index = index.get();
             view->mode = mode;
             view->selection = std::make_shared<const BandSelection>(selectBands(index->heapProfile, index->heapBands));
             heap.heapView = view;
@@ -360,6 +363,8 @@ void benchGui(std::shared_ptr<const LogIndex> index, const std::string& path)
             QElapsedTimer t;
             t.start();
             apply();
+            while (panel.isSelecting()) // a big profile selects on a worker
+                QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
             o.heapView = panel.view();
             QPainter p(&image);
             renderer.paint(p, image.rect(), bounds, o);
@@ -373,6 +378,7 @@ void benchGui(std::shared_ptr<const LogIndex> index, const std::string& path)
             change([&] { panel.reverseBox()->toggle(); });
         }
         std::printf("heap_change_max_ms: %.3f\n", changeMax);
+        QSettings().remove(QStringLiteral("heap")); // the pane saved its choices
     }
     std::printf("ui_max_stall_ms: %.1f\n", uiMaxStallMs(path));
     std::fflush(stdout);

@@ -2,8 +2,10 @@
 // emphasis, the band count and ordering controls, the band detail table,
 // the cost-centre tree, the track itself, and .hp files in the window.
 
+#include "core/bytesource.h"
 #include "core/heapbands.h"
 #include "core/logindex.h"
+#include "core/synthetic.h"
 #include "core/viewrange.h"
 #include "ui/heappanel.h"
 #include "ui/mainwindow.h"
@@ -79,6 +81,7 @@ private slots:
     void clickOnABandChoosesIt();
     void hpFileOpensInTheWindow();
     void choicesPersist();
+    void bigProfileSelectsOnAWorker();
 };
 
 void TestHeapView::initTestCase()
@@ -309,14 +312,19 @@ void TestHeapView::hiddenBandChangesTheTrack()
         return image;
     };
     auto shown = std::make_shared<HeapView>();
+    shown->index = ix.get();
     shown->selection = ix->defaultBands;
     auto hidden = std::make_shared<HeapView>(*shown);
     hidden->hidden.assign(shown->selection->columns(), 0);
     hidden->hidden[0] = 1; // the largest band
     const QImage a = render(shown), b = render(hidden);
     QVERIFY(a != b);
-    // The default view (no panel) is the same as the default selection.
+    // The default view (no panel) is the same as the default selection, and
+    // so is a view made for another index (a reload): never mixed up.
     QCOMPARE(render(nullptr), a);
+    auto stale = std::make_shared<HeapView>(*hidden);
+    stale->index = load(QStringLiteral("leak-prof-hd.eventlog")).get();
+    QCOMPARE(render(stale), a);
 }
 
 // Clicking the lowest band of the stack selects its row in the band table
@@ -399,6 +407,33 @@ void TestHeapView::choicesPersist()
     QVERIFY(next.view()->selection->reversed);
     QCOMPARE(next.view()->mode, HeapChartMode::Normalised);
     QSettings().clear(); // the other tests start from the defaults
+}
+
+// A profile of more than kSelectInline samples is selected on a worker
+// thread: the pane says so meanwhile, only the latest request lands, and
+// the result is the one selectBands gives.
+void TestHeapView::bigProfileSelectsOnAWorker()
+{
+    const std::vector<uint8_t> bytes = synthesizeHeapProfileLog(700, 2000);
+    MemorySource source(bytes);
+    const std::shared_ptr<const LogIndex> ix(loadIndex(source).index);
+    QVERIFY(ix->heapProfile.samples.size() >= HeapPanel::kSelectInline);
+    HeapPanel panel;
+    panel.setIndex(ix);
+    QVERIFY(!panel.isSelecting()); // the loader's default selection
+    QCOMPARE(panel.view()->selection, ix->defaultBands);
+    QSignalSpy changed(&panel, &HeapPanel::viewChanged);
+    panel.bandsBox()->setValue(7);
+    QVERIFY(panel.isSelecting());
+    panel.bandsBox()->setValue(9);
+    panel.orderBox()->setCurrentIndex(panel.orderBox()->findData(int(BandOrder::Name)));
+    QTRY_VERIFY_WITH_TIMEOUT(!panel.isSelecting(), 20000);
+    QCOMPARE(changed.size(), 1); // the earlier requests were dropped
+    const BandSelection want = selectBands(ix->heapProfile, ix->heapBands, 9, BandOrder::Name, false);
+    QCOMPARE(panel.view()->selection->labels, want.labels);
+    QCOMPARE(panel.view()->selection->values, want.values);
+    QCOMPARE(legendNames(panel).size(), 10);
+    QSettings().clear();
 }
 
 QTEST_MAIN(TestHeapView)

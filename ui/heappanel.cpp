@@ -11,13 +11,16 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListView>
+#include <QApplication>
 #include <QPainter>
+#include <QPointer>
 #include <QPixmap>
 #include <QRegularExpression>
 #include <QSettings>
 #include <QSignalBlocker>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
+#include <QThreadPool>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -365,28 +368,55 @@ void HeapPanel::setIndex(std::shared_ptr<const LogIndex> index)
 {
     m_index = std::move(index);
     m_view.reset();
+    m_model->setView(m_index, nullptr);
+    emit viewChanged(nullptr); // the old index's bands are gone
     reselect();
 }
 
 void HeapPanel::reselect()
 {
+    ++m_generation; // results of earlier requests are dropped
     if (!m_index || m_index->heapBands.empty()) {
+        m_selecting = false;
         m_view.reset();
         m_model->setView(m_index, nullptr);
         emit viewChanged(nullptr);
         return;
     }
-    auto v = std::make_shared<HeapView>();
-    v->mode = HeapChartMode(m_mode->currentData().toInt());
     const size_t n = size_t(m_bands->value());
     const BandOrder order = BandOrder(m_order->currentData().toInt());
     const bool reversed = m_reverse->isChecked();
     const auto& ready = m_index->defaultBands; // computed while loading
     if (ready && ready->n == n && ready->order == order && ready->reversed == reversed)
-        v->selection = ready;
-    else
-        v->selection = std::make_shared<const BandSelection>(
-            selectBands(m_index->heapProfile, m_index->heapBands, n, order, reversed));
+        return adopt(ready);
+    // A small profile is selected at once (a few milliseconds); a big one
+    // on a worker thread, the chart keeping the previous bands meanwhile.
+    if (m_index->heapProfile.samples.size() < kSelectInline)
+        return adopt(std::make_shared<const BandSelection>(
+            selectBands(m_index->heapProfile, m_index->heapBands, n, order, reversed)));
+    m_selecting = true;
+    QPointer<HeapPanel> self(this);
+    const uint64_t generation = m_generation;
+    std::shared_ptr<const LogIndex> index = m_index;
+    QThreadPool::globalInstance()->start([self, index, generation, n, order, reversed] {
+        auto sel = std::make_shared<const BandSelection>(
+            selectBands(index->heapProfile, index->heapBands, n, order, reversed));
+        QMetaObject::invokeMethod(
+            qApp, [self, sel, generation] {
+                if (self && self->m_generation == generation)
+                    self->adopt(sel);
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void HeapPanel::adopt(std::shared_ptr<const BandSelection> selection)
+{
+    m_selecting = false;
+    auto v = std::make_shared<HeapView>();
+    v->index = m_index.get();
+    v->mode = HeapChartMode(m_mode->currentData().toInt());
+    v->selection = std::move(selection);
     // Hidden bands stay hidden across a new selection (OTHER by being OTHER).
     if (m_view && m_view->selection) {
         const BandSelection& old = *m_view->selection;

@@ -92,7 +92,13 @@ class HeapPanel : public QWidget {
 public:
     explicit HeapPanel(QWidget* parent = nullptr);
     void setIndex(std::shared_ptr<const LogIndex> index);
+    // Null until the bands of a new index are selected (at once unless
+    // the profile is big and the choice is not the loader's default).
     std::shared_ptr<const HeapView> view() const { return m_view; }
+    // Whether a selection is being computed on a worker thread.
+    bool isSelecting() const { return m_selecting; }
+    // Profiles with at least this many samples select on a worker thread.
+    static constexpr size_t kSelectInline = 1'000'000;
 
     // For tests and the window's other panes.
     QLineEdit* filterField() const { return m_filter; }
@@ -115,12 +121,15 @@ protected:
 
 private:
     void reselect();
+    void adopt(std::shared_ptr<const BandSelection> selection);
     void publish(std::shared_ptr<HeapView> view);
     void applyFilter();
     void emphasiseColumn(int column);
 
     std::shared_ptr<const LogIndex> m_index;
     std::shared_ptr<const HeapView> m_view;
+    uint64_t m_generation = 0;
+    bool m_selecting = false;
     QSpinBox* m_bands;
     QComboBox* m_order;
     QCheckBox* m_reverse;

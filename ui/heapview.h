@@ -18,6 +18,7 @@ QString heapChartModeName(HeapChartMode m); // for menus and tooltips
 // hidden (by column of the selection) and which are emphasised (the others
 // fade; none emphasised = all drawn normally).
 struct HeapView {
+    const void* index = nullptr; // the LogIndex the selection was made from
     std::shared_ptr<const BandSelection> selection;
     HeapChartMode mode = HeapChartMode::Stacked;
     std::vector<char> hidden;     // per column; missing = shown

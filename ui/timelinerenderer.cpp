@@ -136,10 +136,12 @@ void TimelineRenderer::setIndex(std::shared_ptr<const LogIndex> index)
 
 const HeapView& TimelineRenderer::heapViewFor(const RenderOptions& o) const
 {
-    if (o.heapView && o.heapView->selection)
+    // A view made for another index (a reload, a new file) is not this one's.
+    if (o.heapView && o.heapView->selection && o.heapView->index == m_index.get())
         return *o.heapView;
     if (!m_defaultHeap) {
         auto view = std::make_shared<HeapView>();
+        view->index = m_index.get();
         view->selection = m_index->defaultBands;
         m_defaultHeap = std::move(view);
     }
