@@ -185,10 +185,13 @@ int heap(int argc, char** argv)
         out += line;
         for (size_t k = 0; k < sel.labels.size(); ++k) {
             const BandStats& s = bands.stats[sel.labels[k]];
-            std::snprintf(line, sizeof line, "%-12s %-12.4g %-12s %-14s %-6.3f %s\n", human(double(s.peak)).c_str(),
-                          s.byteSeconds, human(s.stddev).c_str(), human(s.slope).c_str(), s.r2,
-                          bands.names[sel.labels[k]].c_str());
+            // The figures into the buffer; the name (a whole cost-centre
+            // stack can be long) after it.
+            std::snprintf(line, sizeof line, "%-12s %-12.4g %-12s %-14s %-6.3f ", human(double(s.peak)).c_str(),
+                          s.byteSeconds, human(s.stddev).c_str(), human(s.slope).c_str(), s.r2);
             out += line;
+            out += bands.names[sel.labels[k]];
+            out += '\n';
         }
         if (sel.other) {
             std::snprintf(line, sizeof line, "%-12s %-12s %-12s %-14s %-6s OTHER\n",

@@ -59,6 +59,9 @@ std::string Diagnostic::message() const
         return "malformed heap profile (.hp): " + detail + at + "; the " + std::to_string(eventsBefore)
             + " complete samples before it are shown";
     case DiagnosticKind::HpIncompleteSample:
+        if (detail == "line")
+            return "incomplete heap profile (.hp): the file ends inside a line" + at + " (still being written?); "
+                + std::to_string(eventsBefore) + " complete samples are shown";
         return "incomplete heap profile (.hp): the last sample, begun" + at
             + ", has no END_SAMPLE (the program was killed or is still running) and was dropped; "
             + std::to_string(eventsBefore) + " complete samples are shown";

@@ -16,7 +16,8 @@ enum class DiagnosticKind : uint8_t {
     BadBlockSize,        // a block marker claiming fewer bytes than itself
     TrailingData,        // bytes after the end-of-data marker (ignored)
     HpMalformed,         // .hp heap profile: a line that is not part of the format
-    HpIncompleteSample,  // .hp heap profile: the last sample has no END_SAMPLE (dropped)
+    HpIncompleteSample,  // .hp heap profile: the last sample has no END_SAMPLE (dropped), or
+                         // (detail "line") the file ends inside a line between samples
 };
 
 // A problem found in the input: what, where (byte offset from the start of

@@ -153,7 +153,10 @@ HeapBands computeHeapBands(const HeapProfileData& hp, const std::vector<Ipe>& ip
     for (size_t p = 0; p < nc; ++p) {
         const double w = 0.5e-9 * double((p + 1 < nc ? b.times[p + 1] : b.times[p]) - (p > 0 ? b.times[p - 1] : b.times[p]));
         const double t = double(b.times[p] - b.times[0]) * 1e-9 - tMean;
+        // The sparkline buckets this census covers (several when there are
+        // fewer censuses than points, so that none is left empty).
         const size_t bucket = p * kSparkPoints / nc;
+        const size_t bucketEnd = std::max(bucket + 1, (p + 1) * kSparkPoints / nc);
         const Census& c = hp.censuses[b.order[p]];
         for (uint64_t i = c.firstSample; i < c.firstSample + c.count; ++i) {
             const HeapProfileData::Entry& e = hp.samples[i];
@@ -167,7 +170,8 @@ HeapBands computeHeapBands(const HeapProfileData& hp, const std::vector<Ipe>& ip
             sum[e.label] += v;
             sumTB[e.label] += t * v;
             ++present[e.label];
-            s.spark[bucket] = std::max(s.spark[bucket], e.bytes);
+            for (size_t k = bucket; k < bucketEnd; ++k)
+                s.spark[k] = std::max(s.spark[k], e.bytes);
         }
     }
     for (size_t l = 0; l < nl && nc > 0; ++l)

@@ -41,6 +41,17 @@ std::optional<double> parseNumber(std::string_view s)
     return v;
 }
 
+// A byte count: digits only, at most 2^64 - 1.
+std::optional<uint64_t> parseCount(std::string_view s)
+{
+    s = trim(s);
+    uint64_t v = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || end != s.data() + s.size() || s.empty())
+        return std::nullopt;
+    return v;
+}
+
 // Nanoseconds per SAMPLE_UNIT; GHC always writes "seconds".
 std::optional<double> unitScale(std::string_view unit)
 {
@@ -72,10 +83,15 @@ std::unique_ptr<LogIndex> parseHeapProfile(std::string_view text)
     uint64_t complete = 0;
     auto fail = [&](DiagnosticKind kind, uint64_t offset, std::string detail) {
         ix->scan.diagnostics.push_back({kind, offset, complete, std::move(detail)});
-        ix->scan.hasError = kind == DiagnosticKind::HpMalformed;
-        ix->scan.truncated = kind == DiagnosticKind::HpIncompleteSample;
+        ix->scan.hasError = ix->scan.hasError || kind == DiagnosticKind::HpMalformed;
+        ix->scan.truncated = ix->scan.truncated || kind == DiagnosticKind::HpIncompleteSample;
     };
-    auto toNs = [&](double v) { return uint64_t(std::llround(v * scale)); };
+    // Times beyond 2^63 ns (292 years) are not times.
+    auto toNs = [&](std::optional<double> v) -> std::optional<uint64_t> {
+        if (!v || *v * scale >= 9.2e18)
+            return std::nullopt;
+        return uint64_t(std::llround(*v * scale));
+    };
     auto mark = [&](uint64_t t) {
         const std::string_view name = "MARK";
         ix->messages.push_back({t, UINT16_MAX, Message::Marker, TextRef{ix->text.size(), uint32_t(name.size())}});
@@ -100,7 +116,7 @@ std::unique_ptr<LogIndex> parseHeapProfile(std::string_view text)
         // open sample is then dropped as incomplete).
         if (eol == std::string_view::npos && !(word == "END_SAMPLE" && open && parseNumber(rest))) {
             if (!open) // cut between samples (in a BEGIN_SAMPLE or MARK line)
-                fail(DiagnosticKind::HpIncompleteSample, offset, {});
+                fail(DiagnosticKind::HpIncompleteSample, offset, "line");
             break;
         }
         auto bad = [&](const std::string& what) {
@@ -120,21 +136,21 @@ std::unique_ptr<LogIndex> parseHeapProfile(std::string_view text)
                 scale = *s;
         } else if (!open && word == "VALUE_UNIT") {
             header.valueUnit = unquote(rest);
-        } else if (!open && word == "MARK") {
-            const auto t = parseNumber(rest);
+        } else if (word == "MARK") { // GHC writes them between samples; anywhere is read
+            const auto t = toNs(parseNumber(rest));
             if (!t)
                 bad("MARK without a time");
             else
-                mark(toNs(*t));
+                mark(*t);
         } else if (word == "BEGIN_SAMPLE") {
-            const auto t = parseNumber(rest);
+            const auto t = toNs(parseNumber(rest));
             if (open)
                 bad("BEGIN_SAMPLE inside a sample");
             else if (!t)
                 bad("BEGIN_SAMPLE without a time");
             else {
                 Census c;
-                c.time = toNs(*t);
+                c.time = *t;
                 labelsAtOpen = hp.labels.size();
                 c.firstSample = hp.samples.size();
                 hp.censuses.push_back(c);
@@ -152,8 +168,8 @@ std::unique_ptr<LogIndex> parseHeapProfile(std::string_view text)
         } else if (open) {
             // <band>\t<bytes>; bands can hold spaces, so split at the last blank.
             const size_t split = line.find_last_of(" \t");
-            const auto bytes = split == std::string_view::npos ? std::nullopt : parseNumber(line.substr(split + 1));
-            if (!bytes || *bytes != std::floor(*bytes)) {
+            const auto bytes = split == std::string_view::npos ? std::nullopt : parseCount(line.substr(split + 1));
+            if (!bytes) {
                 bad("a sample line without a byte count");
                 break;
             }
@@ -165,7 +181,7 @@ std::unique_ptr<LogIndex> parseHeapProfile(std::string_view text)
                 entryOf.push_back(UINT64_MAX);
             }
             Census& c = hp.censuses.back();
-            const uint64_t v = uint64_t(*bytes);
+            const uint64_t v = *bytes;
             uint64_t& entry = entryOf[it->second];
             if (entry != UINT64_MAX && entry >= c.firstSample) {
                 hp.samples[entry].bytes += v;

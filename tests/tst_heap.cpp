@@ -10,6 +10,7 @@
 #include "core/heapbands.h"
 #include "core/logindex.h"
 
+#include <QFile>
 #include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
@@ -422,6 +423,8 @@ private slots:
     void cliHeapCsvQuoting();
     void cliExportDrawsTheHeapView();
     void cliOnHpFiles();
+    void sparklinesCoverEveryPoint();
+    void cliTableKeepsLongNames();
 };
 
 // ---------------------------------------------------------------------------
@@ -996,6 +999,48 @@ void TestHeap::cliOnHpFiles()
     QCOMPARE(dump.exitCode, 1);
     QVERIFY2(dump.err.contains("heap profile (.hp), not an eventlog"), dump.err.constData());
     QVERIFY(dump.out.isEmpty());
+}
+
+// With fewer censuses than sparkline points, each census fills its share
+// of the points: a band present in every census has no empty point, and
+// each point holds the bytes of the census it falls in.
+void TestHeap::sparklinesCoverEveryPoint()
+{
+    HeapLogBuilder b(7);
+    b.census(1 * kSecond, {{"steady", 100}, {"late", 0}});
+    b.census(2 * kSecond, {{"steady", 100}});
+    b.census(3 * kSecond, {{"steady", 100}, {"late", 40}});
+    const auto ix = load(b.bytes());
+    const HeapBands& bands = ix->heapBands;
+    const BandStats& steady = bands.stats[*labelNamed(ix->heapProfile, "steady")];
+    for (size_t i = 0; i < kSparkPoints; ++i)
+        QCOMPARE(steady.spark[i], uint64_t(100));
+    const BandStats& late = bands.stats[*labelNamed(ix->heapProfile, "late")];
+    for (size_t i = 0; i < kSparkPoints; ++i)
+        QCOMPARE(late.spark[i], uint64_t(i >= 2 * kSparkPoints / 3 ? 40 : 0));
+}
+
+// `hecscope heap` prints a whole cost-centre stack, however long, at the
+// end of its row, one row per band.
+void TestHeap::cliTableKeepsLongNames()
+{
+    const std::string name = "deep/" + std::string(700, 'x') + "/main";
+    HeapLogBuilder b(7);
+    b.census(1 * kSecond, {{name, 64}, {"short", 8}});
+    b.census(2 * kSecond, {{name, 64}, {"short", 8}});
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("long.eventlog"));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    const auto bytes = b.bytes();
+    f.write(reinterpret_cast<const char*>(bytes.data()), qint64(bytes.size()));
+    f.close();
+    const Run r = runHecscope({QStringLiteral("heap"), path});
+    QCOMPARE(r.exitCode, 0);
+    const QList<QByteArray> lines = r.out.split('\n');
+    QCOMPARE(lines.size(), 5); // summary, header, two bands, and the end
+    QVERIFY(lines[2].endsWith(QByteArray::fromStdString(" " + name)));
+    QVERIFY(lines[3].endsWith(" short"));
 }
 
 QTEST_GUILESS_MAIN(TestHeap)

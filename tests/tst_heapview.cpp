@@ -7,6 +7,7 @@
 #include "core/logindex.h"
 #include "core/synthetic.h"
 #include "core/viewrange.h"
+#include "ui/chartpainter.h"
 #include "ui/heappanel.h"
 #include "ui/mainwindow.h"
 #include "ui/tablemodels.h"
@@ -82,6 +83,7 @@ private slots:
     void hpFileOpensInTheWindow();
     void choicesPersist();
     void bigProfileSelectsOnAWorker();
+    void denseChartKeepsTheLastCensus();
 };
 
 void TestHeapView::initTestCase()
@@ -158,13 +160,36 @@ void TestHeapView::legendClickHidesAndHoverEmphasises()
     QCoreApplication::sendEvent(panel.legend()->viewport(), &leave);
     QVERIFY(!panel.view()->anyEmphasised());
 
-    // A band hidden stays hidden when the ordering changes.
-    panel.toggleRow(0);
-    const uint32_t label = panel.view()->selection->labels[size_t(column)];
+    // A band hidden stays hidden when the ordering changes, and when it
+    // falls into OTHER and comes back (the smallest of the 15 is hidden).
+    panel.filterField()->clear();
+    panel.toggleRow(14);
+    const uint32_t label = panel.view()->selection->labels[14];
+    QVERIFY(panel.view()->isHidden(14));
     panel.orderBox()->setCurrentIndex(panel.orderBox()->findData(int(BandOrder::Name)));
-    const auto k = panel.view()->selection->columnOf(label);
+    auto k = panel.view()->selection->columnOf(label);
     QVERIFY(k);
     QVERIFY(panel.view()->isHidden(*k));
+    panel.bandsBox()->setValue(1);
+    QVERIFY(std::find(panel.view()->selection->labels.begin(), panel.view()->selection->labels.end(), label)
+            == panel.view()->selection->labels.end());
+    QVERIFY(!panel.view()->isHidden(panel.view()->selection->columns() - 1)); // OTHER is not hidden for it
+    panel.bandsBox()->setValue(15);
+    k = panel.view()->selection->columnOf(label);
+    QVERIFY(k && *k < panel.view()->selection->labels.size());
+    QVERIFY(panel.view()->isHidden(*k));
+
+    // Bands chosen elsewhere (the table, the tree) stay picked out after a
+    // hover over the legend ends, and across a new ordering.
+    const uint32_t chosen = panel.view()->selection->labels[0];
+    panel.emphasiseLabels({chosen});
+    QVERIFY(panel.view()->isEmphasised(0));
+    emit panel.legend()->entered(panel.legend()->model()->index(1, 0));
+    QVERIFY(!panel.view()->isEmphasised(0));
+    QCoreApplication::sendEvent(panel.legend()->viewport(), &leave);
+    QVERIFY(panel.view()->isEmphasised(*panel.view()->selection->columnOf(chosen)));
+    panel.orderBox()->setCurrentIndex(panel.orderBox()->findData(int(BandOrder::Size)));
+    QVERIFY(panel.view()->isEmphasised(*panel.view()->selection->columnOf(chosen)));
 }
 
 void TestHeapView::bandCountAndOrderingControls()
@@ -262,6 +287,7 @@ void TestHeapView::detailTableRanksSelectedRange()
     const HeapBands& bands = ix->heapBands;
     const ViewRange range{bands.times[2], bands.times[6]};
     w.controller()->setSelection(range);
+    QTRY_VERIFY(w.bandModel()->hasRange()); // ranked once the selection settles
     QAbstractItemModel* m = w.bandTable()->model();
     const std::vector<double> expected = byteSecondsIn(ix->heapProfile, bands, range.start, range.end);
     const double best = *std::max_element(expected.begin(), expected.end());
@@ -434,6 +460,32 @@ void TestHeapView::bigProfileSelectsOnAWorker()
     QCOMPARE(panel.view()->selection->values, want.values);
     QCOMPARE(legendNames(panel).size(), 10);
     QSettings().clear();
+}
+
+// Zoomed out over thousands of censuses, the last one (here the peak, at
+// the very end of the view, as a .hp file's whole view ends) is drawn: the
+// scale reaches it.
+void TestHeapView::denseChartKeepsTheLastCensus()
+{
+    std::string text = "JOB \"p\"\nDATE \"d\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n";
+    for (int i = 1; i <= 4000; ++i) {
+        const std::string t = std::to_string(i) + ".0";
+        text += "BEGIN_SAMPLE " + t + "\nX\t" + (i == 4000 ? "8000000" : "1000000") + "\nEND_SAMPLE " + t + "\n";
+    }
+    MemorySource source(std::vector<uint8_t>(text.begin(), text.end()));
+    const std::shared_ptr<const LogIndex> ix(loadIndex(source).index);
+    TimelineRenderer renderer;
+    renderer.setIndex(ix);
+    const ViewRange whole = renderer.bounds();
+    QCOMPARE(whole.end, ix->heapBands.times.back());
+    ChartPainter charts;
+    auto view = std::make_shared<HeapView>();
+    view->index = ix.get();
+    view->selection = ix->defaultBands;
+    QImage image(400, 200, QImage::Format_ARGB32_Premultiplied);
+    QPainter p(&image);
+    charts.paintHeapProfile(p, image.rect(), whole, *ix, *view, QPalette());
+    QVERIFY2(charts.lastHeapFrame().top >= 8.0, qPrintable(QString::number(charts.lastHeapFrame().top))); // MB
 }
 
 QTEST_MAIN(TestHeapView)

@@ -106,6 +106,24 @@ void TestHpFile::hpMarks()
     }
     QCOMPARE(times, (std::vector<uint64_t>{500'000'000, 1'000'001'000}));
     QCOMPARE(ix->lastTime, uint64_t(2'000'000'000));
+
+    // GHC writes marks between samples; one inside a sample is a mark too,
+    // not a band.
+    const auto inside = parseHeapProfile(std::string(kHpHeader) + "BEGIN_SAMPLE 1\nX\t8\nMARK 1.5\nY\t4\nEND_SAMPLE 1\n");
+    QVERIFY(inside->scan.diagnostics.empty());
+    QCOMPARE(inside->messages.size(), size_t(1));
+    QCOMPARE(inside->messages[0].time, uint64_t(1'500'000'000));
+    QCOMPARE(inside->heapProfile.labels, (std::vector<std::string>{"X", "Y"}));
+    QCOMPARE(inside->heapProfile.censuses[0].total, uint64_t(12));
+
+    // A file cut inside a MARK line says so (not "a sample was dropped").
+    const std::string cut = std::string(kHpHeader) + kHpTwoSamples + "MARK 2.";
+    const auto cutIx = parseHeapProfile(cut);
+    QCOMPARE(cutIx->scan.diagnostics.size(), size_t(1));
+    QCOMPARE(cutIx->scan.diagnostics[0].offset, uint64_t(cut.size() - 7));
+    QVERIFY2(cutIx->scan.diagnostics[0].message().find("ends inside a line") != std::string::npos,
+             cutIx->scan.diagnostics[0].message().c_str());
+    QCOMPARE(cutIx->heapProfile.censuses.size(), size_t(2));
 }
 
 // A file that ends inside a sample (the program was killed, or is still
@@ -159,6 +177,10 @@ void TestHpFile::hpMalformedLine_data()
                                      << QStringLiteral("END_SAMPLE 3\n");
     QTest::newRow("fractional bytes") << QStringLiteral("BEGIN_SAMPLE 3\nX\t1.5\n") << QStringLiteral("END_SAMPLE 3\n");
     QTest::newRow("END_SAMPLE alone") << QStringLiteral("END_SAMPLE 3\n") << QString();
+    QTest::newRow("bytes beyond 2^64") << QStringLiteral("BEGIN_SAMPLE 3\nX\t18446744073709551616\n") << QStringLiteral("END_SAMPLE 3\n");
+    QTest::newRow("bytes in floating point") << QStringLiteral("BEGIN_SAMPLE 3\nX\t1e20\n") << QStringLiteral("END_SAMPLE 3\n");
+    QTest::newRow("time beyond 2^63 ns") << QStringLiteral("BEGIN_SAMPLE 1e10\n") << QStringLiteral("X\t1\nEND_SAMPLE 1e10\n");
+    QTest::newRow("MARK time beyond 2^63 ns") << QStringLiteral("MARK 9.3e9\n") << QString();
 }
 
 void TestHpFile::hpMalformedLine()

@@ -231,9 +231,10 @@ void ChartPainter::paintHeapProfile(QPainter& p, const QRect& r, ViewRange view,
         size_t i = a;
         for (int c = 0; c < w && i < b; ++c) {
             const uint64_t end = view.start + uint64_t(duration * (c + 1) / w);
+            const bool last = c + 1 == w; // takes a census at exactly view.end
             const size_t from = i;
             size_t best = SIZE_MAX;
-            for (; i < b && bands.times[i] < end; ++i)
+            for (; i < b && (last || bands.times[i] < end); ++i)
                 if (best == SIZE_MAX || bands.totals[i] > bands.totals[best])
                     best = i;
             if (best != SIZE_MAX)

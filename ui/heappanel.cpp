@@ -74,7 +74,8 @@ void BandLegendModel::setView(std::shared_ptr<const LogIndex> index, std::shared
     m_view = std::move(view);
     if (sameRows) {
         // Only hidden/emphasised changed.
-        emit dataChanged(this->index(0), this->index(rowCount() - 1));
+        if (rowCount() > 0)
+            emit dataChanged(this->index(0), this->index(rowCount() - 1));
         return;
     }
     beginResetModel();
@@ -350,13 +351,7 @@ HeapPanel::HeapPanel(QWidget* parent)
     connect(m_bands, &QSpinBox::valueChanged, this, &HeapPanel::reselect);
     connect(m_order, &QComboBox::currentIndexChanged, this, &HeapPanel::reselect);
     connect(m_reverse, &QCheckBox::toggled, this, &HeapPanel::reselect);
-    connect(m_mode, &QComboBox::currentIndexChanged, this, [this] {
-        if (!m_view)
-            return;
-        auto v = std::make_shared<HeapView>(*m_view);
-        v->mode = HeapChartMode(m_mode->currentData().toInt());
-        publish(v);
-    });
+    connect(m_mode, &QComboBox::currentIndexChanged, this, &HeapPanel::refresh);
     connect(m_filter, &QLineEdit::textChanged, this, &HeapPanel::applyFilter);
     connect(m_regex, &QCheckBox::toggled, this, &HeapPanel::applyFilter);
     connect(m_legend, &QListView::clicked, this, [this](const QModelIndex& ix) { toggleRow(ix.row()); });
@@ -368,6 +363,11 @@ void HeapPanel::setIndex(std::shared_ptr<const LogIndex> index)
 {
     m_index = std::move(index);
     m_view.reset();
+    m_selection.reset();
+    m_hiddenLabels.clear();
+    m_hideOther = false;
+    m_chosen.clear();
+    m_hover.reset();
     m_model->setView(m_index, nullptr);
     emit viewChanged(nullptr); // the old index's bands are gone
     reselect();
@@ -379,6 +379,7 @@ void HeapPanel::reselect()
     if (!m_index || m_index->heapBands.empty()) {
         m_selecting = false;
         m_view.reset();
+        m_selection.reset();
         m_model->setView(m_index, nullptr);
         emit viewChanged(nullptr);
         return;
@@ -413,26 +414,41 @@ void HeapPanel::reselect()
 void HeapPanel::adopt(std::shared_ptr<const BandSelection> selection)
 {
     m_selecting = false;
+    m_selection = std::move(selection);
+    m_hover.reset(); // columns mean other bands now
+    refresh();
+}
+
+// The view from the state: hidden bands (by label, OTHER by being OTHER)
+// and emphasis (the legend row under the pointer, else the bands chosen in
+// the table, tree or chart) survive new selections.
+void HeapPanel::refresh()
+{
+    if (!m_selection)
+        return;
     auto v = std::make_shared<HeapView>();
     v->index = m_index.get();
     v->mode = HeapChartMode(m_mode->currentData().toInt());
-    v->selection = std::move(selection);
-    // Hidden bands stay hidden across a new selection (OTHER by being OTHER).
-    if (m_view && m_view->selection) {
-        const BandSelection& old = *m_view->selection;
-        v->hidden.assign(v->selection->columns(), 0);
-        for (size_t k = 0; k < old.columns(); ++k) {
-            if (!m_view->isHidden(k))
-                continue;
-            if (k < old.labels.size()) {
-                const auto it = std::find(v->selection->labels.begin(), v->selection->labels.end(), old.labels[k]);
-                if (it != v->selection->labels.end())
-                    v->hidden[size_t(it - v->selection->labels.begin())] = 1;
-            } else if (v->selection->other) {
-                v->hidden.back() = 1;
-            }
-        }
+    v->selection = m_selection;
+    const BandSelection& sel = *m_selection;
+    v->hidden.assign(sel.columns(), 0);
+    for (size_t k = 0; k < sel.labels.size(); ++k)
+        v->hidden[k] = m_hiddenLabels.count(sel.labels[k]) ? 1 : 0;
+    if (sel.other)
+        v->hidden.back() = m_hideOther ? 1 : 0;
+    if (m_hover) {
+        v->emphasised.assign(sel.columns(), 0);
+        if (*m_hover < sel.columns())
+            v->emphasised[*m_hover] = 1;
+    } else if (!m_chosen.empty()) {
+        v->emphasised.assign(sel.columns(), 0);
+        for (uint32_t l : m_chosen)
+            if (const auto k = sel.columnOf(l))
+                v->emphasised[*k] = 1;
     }
+    if (m_view && m_view->selection == v->selection && m_view->mode == v->mode && m_view->hidden == v->hidden
+        && m_view->emphasised == v->emphasised)
+        return; // nothing to redraw
     publish(v);
 }
 
@@ -461,38 +477,29 @@ void HeapPanel::applyFilter()
 
 void HeapPanel::toggleRow(int row)
 {
-    if (!m_view || row < 0 || row >= m_proxy->rowCount())
+    if (!m_selection || row < 0 || row >= m_proxy->rowCount())
         return;
-    const int column = m_proxy->index(row, 0).data(BandLegendModel::kColumnRole).toInt();
-    auto v = std::make_shared<HeapView>(*m_view);
-    v->hidden.resize(v->selection->columns(), 0);
-    v->hidden[size_t(column)] = !v->hidden[size_t(column)];
-    publish(v);
+    const size_t column = size_t(m_proxy->index(row, 0).data(BandLegendModel::kColumnRole).toInt());
+    if (column < m_selection->labels.size()) {
+        const uint32_t label = m_selection->labels[column];
+        if (!m_hiddenLabels.erase(label))
+            m_hiddenLabels.insert(label);
+    } else {
+        m_hideOther = !m_hideOther;
+    }
+    refresh();
 }
 
 void HeapPanel::emphasiseColumn(int column)
 {
-    if (!m_view)
-        return;
-    auto v = std::make_shared<HeapView>(*m_view);
-    v->emphasised.assign(column >= 0 ? v->selection->columns() : 0, 0);
-    if (column >= 0 && size_t(column) < v->emphasised.size())
-        v->emphasised[size_t(column)] = 1;
-    if (v->emphasised == m_view->emphasised)
-        return;
-    publish(v);
+    m_hover = column >= 0 ? std::optional<size_t>(size_t(column)) : std::nullopt;
+    refresh();
 }
 
 void HeapPanel::emphasiseLabels(const std::vector<uint32_t>& labels)
 {
-    if (!m_view)
-        return;
-    auto v = std::make_shared<HeapView>(*m_view);
-    v->emphasised.assign(v->selection->columns(), 0);
-    for (uint32_t l : labels)
-        if (const auto k = v->selection->columnOf(l))
-            v->emphasised[*k] = 1;
-    publish(v);
+    m_chosen = labels;
+    refresh();
 }
 
 bool HeapPanel::eventFilter(QObject* watched, QEvent* e)

@@ -11,6 +11,7 @@
 
 #include <memory>
 #include <optional>
+#include <set>
 #include <vector>
 
 class QCheckBox;
@@ -64,6 +65,7 @@ public:
     void setIndex(std::shared_ptr<const LogIndex> index);
     void setCursor(std::optional<uint64_t> t);
     void setRange(std::optional<ViewRange> r);
+    bool hasRange() const { return !m_inRange.empty(); }
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& ix, int role) const override;
@@ -122,12 +124,18 @@ protected:
 private:
     void reselect();
     void adopt(std::shared_ptr<const BandSelection> selection);
+    void refresh();
     void publish(std::shared_ptr<HeapView> view);
     void applyFilter();
     void emphasiseColumn(int column);
 
     std::shared_ptr<const LogIndex> m_index;
     std::shared_ptr<const HeapView> m_view;
+    std::shared_ptr<const BandSelection> m_selection;
+    std::set<uint32_t> m_hiddenLabels;
+    bool m_hideOther = false;
+    std::vector<uint32_t> m_chosen;    // labels picked out by the table, tree or chart
+    std::optional<size_t> m_hover;     // legend row under the pointer (a column)
     uint64_t m_generation = 0;
     bool m_selecting = false;
     QSpinBox* m_bands;

@@ -259,10 +259,18 @@ void MainWindow::createPanes(QDockWidget* statsDock)
         m_ccTree->selectLabel(label);
     });
     connect(m_view, &TimelineView::cursorChanged, m_bandModel, &BandTableModel::setCursor);
-    connect(m_controller, &ViewController::selectionChanged, this, [this](std::optional<ViewRange> r) {
+    // The bands' residency in the selected range, once a drag pauses (a
+    // big profile takes tens of milliseconds to rank); a new selection
+    // sorts the table by it, a resized one keeps the user's sort.
+    auto* rangeTimer = new QTimer(this);
+    rangeTimer->setSingleShot(true);
+    rangeTimer->setInterval(120);
+    connect(m_controller, &ViewController::selectionChanged, rangeTimer, qOverload<>(&QTimer::start));
+    connect(rangeTimer, &QTimer::timeout, this, [this] {
+        const auto r = m_controller->selection();
+        const bool fresh = r && !m_bandModel->hasRange();
         m_bandModel->setRange(r);
-        // A new selection ranks the bands by their residency in it.
-        if (r)
+        if (fresh)
             m_bandTable->sortByColumn(BandTableModel::InRange, Qt::DescendingOrder);
     });
     // A collection chosen in the table: the timeline shows it with some

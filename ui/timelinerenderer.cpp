@@ -170,11 +170,45 @@ std::optional<size_t> TimelineRenderer::heapColumnAt(QPoint pos, const QRect& ar
     const auto valueAt = [&](double y) { return (bottom - y) / std::max(1.0, bottom - top) * frame.top; };
     const TimeMapping m(view, plot.left(), plot.width());
     const uint64_t t = m.toTime(pos.x());
-    const auto before = bands.censusAtOrBefore(t);
-    size_t c = before ? *before : 0;
-    if (c + 1 < bands.times.size() && (!before || bands.times[c + 1] - t < t - bands.times[c]))
-        ++c;
-    const uint64_t* row0 = sel.row(c);
+    // The bands' values as drawn at the pointer's column: zoomed out (more
+    // than two censuses a pixel), the column's census of the largest total,
+    // or each band's maximum in the column (lines); else the line between
+    // the censuses either side. Nothing is drawn outside the censuses.
+    if (t < bands.times.front() || t > bands.times.back())
+        return std::nullopt;
+    const size_t cols = sel.columns();
+    std::vector<double> at(cols, 0.0);
+    const int w = std::max(1, r.width());
+    const auto [a, b] = bands.censusesIn(view.start, view.end + 1);
+    bool done = false;
+    if (b - a > size_t(2 * w)) {
+        const int column = std::clamp(pos.x() - r.left(), 0, w - 1);
+        const double duration = double(std::max<uint64_t>(1, view.duration()));
+        const uint64_t from = view.start + uint64_t(duration * column / w);
+        const uint64_t to = column + 1 == w ? view.end + 1 : view.start + uint64_t(duration * (column + 1) / w);
+        const auto [c0, c1] = bands.censusesIn(from, to);
+        if (c1 > c0) {
+            size_t best = c0;
+            for (size_t c = c0; c < c1; ++c) {
+                if (bands.totals[c] > bands.totals[best])
+                    best = c;
+                if (hv.mode == HeapChartMode::Lines)
+                    for (size_t k = 0; k < cols; ++k)
+                        at[k] = std::max(at[k], double(sel.row(c)[k]));
+            }
+            if (hv.mode != HeapChartMode::Lines)
+                for (size_t k = 0; k < cols; ++k)
+                    at[k] = double(sel.row(best)[k]);
+            done = true;
+        }
+    }
+    if (!done) {
+        const size_t c0 = *bands.censusAtOrBefore(t);
+        const size_t c1 = std::min(c0 + 1, bands.times.size() - 1);
+        const double f = c1 > c0 ? double(t - bands.times[c0]) / double(bands.times[c1] - bands.times[c0]) : 0.0;
+        for (size_t k = 0; k < cols; ++k)
+            at[k] = double(sel.row(c0)[k]) + f * (double(sel.row(c1)[k]) - double(sel.row(c0)[k]));
+    }
     const double v = valueAt(pos.y());
     if (hv.mode == HeapChartMode::Lines) {
         const double slack = 5.0 / std::max(1.0, bottom - top) * frame.top;
@@ -183,7 +217,7 @@ std::optional<size_t> TimelineRenderer::heapColumnAt(QPoint pos, const QRect& ar
         for (size_t k = 0; k < sel.columns(); ++k) {
             if (hv.isHidden(k))
                 continue;
-            const double y = 100.0 * double(row0[k]) / double(std::max<uint64_t>(1, sel.columnPeak[k]));
+            const double y = 100.0 * at[k] / double(std::max<uint64_t>(1, sel.columnPeak[k]));
             if (std::abs(y - v) <= bestDistance) {
                 bestDistance = std::abs(y - v);
                 best = k;
@@ -194,14 +228,14 @@ std::optional<size_t> TimelineRenderer::heapColumnAt(QPoint pos, const QRect& ar
     double total = 0;
     for (size_t k = 0; k < sel.columns(); ++k)
         if (!hv.isHidden(k))
-            total += double(row0[k]);
+            total += at[k];
     const double scale = hv.mode == HeapChartMode::Normalised ? (total > 0 ? 100.0 / total : 0.0) : 1e-6;
     double cum = 0;
     for (size_t k = 0; k < sel.columns(); ++k) {
         if (hv.isHidden(k))
             continue;
-        cum += double(row0[k]) * scale;
-        if (v <= cum && row0[k] > 0)
+        cum += at[k] * scale;
+        if (v <= cum && at[k] > 0)
             return k;
     }
     return std::nullopt;
@@ -267,8 +301,8 @@ QString TimelineRenderer::describeHeapProfile(uint64_t t, const RenderOptions& o
     const BandSelection& sel = *hv.selection;
     // The census nearest to t.
     const auto before = bands.censusAtOrBefore(t);
-    size_t pos = before ? *before : 0;
-    if (pos + 1 < bands.times.size() && (!before || bands.times[pos + 1] - t < t - bands.times[pos]))
+    size_t pos = before ? *before : 0; // before the first census: the first
+    if (before && pos + 1 < bands.times.size() && bands.times[pos + 1] - t < t - bands.times[pos])
         pos = pos + 1;
     const uint64_t* row = sel.row(pos);
     std::vector<size_t> order;
