@@ -99,7 +99,8 @@ const char* const kBenchUsage =
     "15/5/50 and ordering), heap_select_all_ms (--bands 0: every band),\n"
     "heap_range_rank_ms (bands ranked over the whole run as a selection),\n"
     "heap_at_cursor_ms (every band's bytes at one census), and\n"
-    "heap_render_* repaints of the heap-profile track alone, heap_change_max_ms\n"
+    "heap_render_* repaints of the heap-profile track alone (heap_render_all_bands_max_ms:\n"
+    "with every band, whole run), heap_change_max_ms\n"
     "(a change in the Heap Profile pane until the timeline has repainted).\n";
 
 bool writeAll(int fd, std::string_view text)

@@ -347,10 +347,27 @@ void benchGui(std::shared_ptr<const LogIndex> index, const std::string& path)
             const std::vector<double> m = sweep(heap);
             all.insert(all.end(), m.begin(), m.end());
         }
+        // Every band (--bands 0): a whole-run repaint in each mode.
+        double allMax = 0;
+        auto every = std::make_shared<const BandSelection>(selectBands(index->heapProfile, index->heapBands, 0));
+        for (HeapChartMode mode : {HeapChartMode::Stacked, HeapChartMode::Normalised, HeapChartMode::Lines}) {
+            auto view = std::make_shared<HeapView>();
+            view->index = index.get();
+            view->mode = mode;
+            view->selection = every;
+            heap.heapView = view;
+            QElapsedTimer t;
+            t.start();
+            QPainter p(&image);
+            renderer.paint(p, image.rect(), bounds, heap);
+            p.end();
+            allMax = std::max(allMax, double(t.nsecsElapsed()) / 1e6);
+        }
         std::printf("heap_render_views: %zu\n", all.size());
         std::printf("heap_render_p50_ms: %.3f\n", percentile(all, 0.50));
         std::printf("heap_render_p95_ms: %.3f\n", percentile(all, 0.95));
         std::printf("heap_render_max_ms: %.3f\n", percentile(all, 1.0));
+        std::printf("heap_render_all_bands_max_ms: %.3f\n", allMax);
 
         // A change of band count, ordering or direction in the Heap Profile
         // pane until the timeline has repainted with it (whole run, all

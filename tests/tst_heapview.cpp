@@ -84,6 +84,7 @@ private slots:
     void choicesPersist();
     void bigProfileSelectsOnAWorker();
     void denseChartKeepsTheLastCensus();
+    void manyBandsDrawTheTallestInColour();
 };
 
 void TestHeapView::initTestCase()
@@ -486,6 +487,43 @@ void TestHeapView::denseChartKeepsTheLastCensus()
     QPainter p(&image);
     charts.paintHeapProfile(p, image.rect(), whole, *ix, *view, QPalette());
     QVERIFY2(charts.lastHeapFrame().top >= 8.0, qPrintable(QString::number(charts.lastHeapFrame().top))); // MB
+}
+
+// With every band of a 300-band profile shown, the chart gives its own
+// graph to the 64 tallest (and to picked-out ones, whatever their size);
+// the scale still covers the whole stack.
+void TestHeapView::manyBandsDrawTheTallestInColour()
+{
+    const std::vector<uint8_t> bytes = synthesizeHeapProfileLog(30, 300);
+    MemorySource source(bytes);
+    const std::shared_ptr<const LogIndex> ix(loadIndex(source).index);
+    const auto all = std::make_shared<const BandSelection>(selectBands(ix->heapProfile, ix->heapBands, 0));
+    QVERIFY(all->columns() > ChartPainter::kMaxDrawnBands);
+    TimelineRenderer renderer;
+    renderer.setIndex(ix);
+    ChartPainter charts;
+    QImage image(600, 200, QImage::Format_ARGB32_Premultiplied);
+    for (HeapChartMode mode : {HeapChartMode::Stacked, HeapChartMode::Lines}) {
+        HeapView view;
+        view.index = ix.get();
+        view.selection = all;
+        view.mode = mode;
+        QPainter p(&image);
+        charts.paintHeapProfile(p, image.rect(), renderer.bounds(), *ix, view, QPalette());
+        QCOMPARE(charts.lastHeapFrame().drawnBands, ChartPainter::kMaxDrawnBands);
+    }
+    // The stack's top is the largest census total, in MB.
+    HeapView stacked;
+    stacked.index = ix.get();
+    stacked.selection = all;
+    QPainter p(&image);
+    charts.paintHeapProfile(p, image.rect(), renderer.bounds(), *ix, stacked, QPalette());
+    QVERIFY(charts.lastHeapFrame().top >= double(ix->heapBands.peakTotal) * 1e-6);
+    // Fewer bands than the limit: every one is drawn.
+    HeapView few = stacked;
+    few.selection = ix->defaultBands;
+    charts.paintHeapProfile(p, image.rect(), renderer.bounds(), *ix, few, QPalette());
+    QCOMPARE(charts.lastHeapFrame().drawnBands, ix->defaultBands->columns());
 }
 
 QTEST_MAIN(TestHeapView)

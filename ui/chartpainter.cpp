@@ -255,24 +255,49 @@ void ChartPainter::paintHeapProfile(QPainter& p, const QRect& r, ViewRange view,
     for (int i = 0; i < np; ++i)
         x[i] = xOf(bands.times[points[size_t(i)].census]);
     double top = 1e-3; // MB
+    // At most kMaxDrawnBands bands get their own graph (the picked-out ones
+    // first, then the tallest, or for lines the first in order): thousands
+    // of graphs would take seconds a paint. Stacked, the rest show grey.
+    const auto drawnSet = [&](auto height) {
+        std::vector<size_t> order(visible.begin(), visible.end());
+        std::stable_sort(order.begin(), order.end(), [&](size_t u, size_t v) {
+            const bool pu = emphasis && hv.isEmphasised(u), pv = emphasis && hv.isEmphasised(v);
+            return pu != pv ? pu : height(u) > height(v);
+        });
+        std::vector<char> drawn(sel.columns(), 0);
+        for (size_t i = 0; i < order.size() && i < kMaxDrawnBands; ++i)
+            drawn[order[i]] = 1;
+        return drawn;
+    };
+    size_t drawnCount = visible.size();
     if (hv.mode == HeapChartMode::Lines) {
-        for (size_t k : visible) {
-            QVector<double> y(np);
-            const double peak = double(std::max<uint64_t>(1, sel.columnPeak[k]));
-            // Each band's own maximum over the column: a line per band must
-            // keep that band's peaks, whichever census has the largest total.
-            for (int i = 0; i < np; ++i) {
-                uint64_t v = 0;
-                for (size_t c = points[size_t(i)].from; c < points[size_t(i)].to; ++c)
-                    v = std::max(v, sel.row(c)[k]);
-                y[i] = 100.0 * double(v) / peak;
+        const std::vector<char> drawn = drawnSet([&](size_t k) { return -double(k); }); // display order
+        std::vector<size_t> lines;
+        for (size_t k : visible)
+            if (drawn[k])
+                lines.push_back(k);
+        drawnCount = lines.size();
+        // Each band's own maximum over the column: a line per band must keep
+        // that band's peaks, whichever census has the largest total. Rows
+        // are read in order (a row holds every band of a census).
+        std::vector<QVector<double>> ys(lines.size(), QVector<double>(np, 0.0));
+        for (int i = 0; i < np; ++i)
+            for (size_t c = points[size_t(i)].from; c < points[size_t(i)].to; ++c) {
+                const uint64_t* row = sel.row(c);
+                for (size_t j = 0; j < lines.size(); ++j)
+                    ys[j][i] = std::max(ys[j][i], double(row[lines[j]]));
             }
+        for (size_t j = 0; j < lines.size(); ++j) {
+            const size_t k = lines[j];
+            const double peak = double(std::max<uint64_t>(1, sel.columnPeak[k]));
+            for (double& y : ys[j])
+                y = 100.0 * y / peak;
             QColor c = columnColour(sel, bands, k);
             if (emphasis && !hv.isEmphasised(k))
                 c.setAlpha(50);
             QCPGraph* g = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
             g->setPen(QPen(c, emphasis && hv.isEmphasised(k) ? 2.5 : 1.3));
-            g->setData(x, y, true);
+            g->setData(x, ys[j], true);
         }
         top = 100;
     } else {
@@ -282,35 +307,90 @@ void ChartPainter::paintHeapProfile(QPainter& p, const QRect& r, ViewRange view,
             for (int i = 0; i < np; ++i)
                 for (size_t k : visible)
                     total[i] += double(sel.row(points[size_t(i)].census)[k]);
-        // Each band is filled from its stacked top down to zero, drawn from
-        // the top of the stack down so that the lower bands cover the rest:
-        // opaque fills to the axis cost far less than channel fills between
-        // neighbouring graphs. Faded bands are blended with the background
-        // rather than made transparent.
-        std::vector<QVector<double>> tops;
-        tops.reserve(visible.size());
-        for (size_t k : visible) {
-            for (int i = 0; i < np; ++i) {
-                const double v = double(sel.row(points[size_t(i)].census)[k]);
-                cum[i] += normalised ? (total[i] > 0 ? 100.0 * v / total[i] : 0.0) : v * 1e-6;
-            }
-            tops.push_back(cum);
-            for (double v : cum)
-                top = std::max(top, v);
-        }
+        const auto valueOf = [&](size_t k, int i) {
+            const double v = double(sel.row(points[size_t(i)].census)[k]);
+            return normalised ? (total[i] > 0 ? 100.0 * v / total[i] : 0.0) : v * 1e-6;
+        };
         const QColor base = pal.color(QPalette::Base);
         auto fade = [&](QColor c) {
             return QColor((c.red() + 4 * base.red()) / 5, (c.green() + 4 * base.green()) / 5, (c.blue() + 4 * base.blue()) / 5);
         };
-        for (size_t j = visible.size(); j-- > 0;) {
-            const size_t k = visible[j];
-            const bool faded = emphasis && !hv.isEmphasised(k);
-            const bool picked = emphasis && hv.isEmphasised(k);
-            const QColor c = columnColour(sel, bands, k);
-            QCPGraph* g = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
-            g->setPen(QPen(faded ? fade(c.darker(125)) : c.darker(picked ? 200 : 125), picked ? 2 : 0));
-            g->setBrush(faded ? fade(c) : c);
-            g->setData(x, tops[j], true);
+        if (visible.size() <= kMaxDrawnBands) {
+            // Each band is filled from its stacked top down to zero, drawn
+            // from the top of the stack down so that the lower bands cover
+            // the rest: opaque fills to the axis cost far less than channel
+            // fills between neighbouring graphs. Faded bands are blended
+            // with the background rather than made transparent.
+            std::vector<QVector<double>> tops;
+            tops.reserve(visible.size());
+            for (size_t k : visible) {
+                for (int i = 0; i < np; ++i)
+                    cum[i] += valueOf(k, i);
+                tops.push_back(cum);
+                for (double v : cum)
+                    top = std::max(top, v);
+            }
+            for (size_t j = visible.size(); j-- > 0;) {
+                const size_t k = visible[j];
+                const bool faded = emphasis && !hv.isEmphasised(k);
+                const bool picked = emphasis && hv.isEmphasised(k);
+                const QColor c = columnColour(sel, bands, k);
+                QCPGraph* g = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
+                g->setPen(QPen(faded ? fade(c.darker(125)) : c.darker(picked ? 200 : 125), picked ? 2 : 0));
+                g->setBrush(faded ? fade(c) : c);
+                g->setData(x, tops[j], true);
+            }
+        } else {
+            // Many bands: the whole stack grey, and the tallest bands in
+            // their colours between their bottoms and tops.
+            // Rows are read in order: a row holds every band of a census.
+            std::vector<double> height(sel.columns(), 0.0);
+            for (int i = 0; i < np; ++i)
+                for (size_t k : visible)
+                    height[k] = std::max(height[k], valueOf(k, i));
+            const std::vector<char> drawn = drawnSet([&](size_t k) { return height[k]; });
+            struct Layer {
+                size_t column;
+                QVector<double> bottom, top;
+            };
+            std::vector<Layer> layers;
+            for (size_t k : visible)
+                if (drawn[k])
+                    layers.push_back({k, QVector<double>(np), QVector<double>(np)});
+            for (int i = 0; i < np; ++i) {
+                double sum = 0;
+                size_t layer = 0;
+                for (size_t k : visible) {
+                    const bool mine = layer < layers.size() && layers[layer].column == k;
+                    if (mine)
+                        layers[layer].bottom[i] = sum;
+                    sum += valueOf(k, i);
+                    if (mine)
+                        layers[layer++].top[i] = sum;
+                }
+                cum[i] = sum;
+            }
+            for (double v : cum)
+                top = std::max(top, v);
+            QCPGraph* all = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
+            all->setPen(Qt::NoPen);
+            all->setBrush(kOtherBandColour.lighter(115));
+            all->setData(x, cum, true);
+            drawnCount = layers.size();
+            for (const Layer& layer : layers) {
+                const size_t k = layer.column;
+                const bool faded = emphasis && !hv.isEmphasised(k);
+                const bool picked = emphasis && hv.isEmphasised(k);
+                const QColor c = columnColour(sel, bands, k);
+                QCPGraph* lower = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
+                lower->setPen(Qt::NoPen);
+                lower->setData(x, layer.bottom, true);
+                QCPGraph* g = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
+                g->setPen(QPen(faded ? fade(c.darker(125)) : c.darker(picked ? 200 : 125), picked ? 2 : 0));
+                g->setBrush(faded ? fade(c) : c);
+                g->setChannelFillGraph(lower);
+                g->setData(x, layer.top, true);
+            }
         }
         if (normalised) {
             top = 100;
@@ -344,8 +424,20 @@ void ChartPainter::paintHeapProfile(QPainter& p, const QRect& r, ViewRange view,
         }
     }
     m_plot->yAxis->setRange(0, top * 1.05);
-    m_heapFrame = {r, view, top * 1.05};
+    m_heapFrame = {r, view, top * 1.05, drawnCount};
     draw(p, r);
+    if (drawnCount < visible.size()) {
+        p.save();
+        p.setPen(pal.color(QPalette::Text));
+        QFont f = p.font();
+        f.setPointSizeF(std::max(6.0, f.pointSizeF() * 0.8));
+        p.setFont(f);
+        p.drawText(r.adjusted(4, 2, 0, 0), Qt::AlignTop | Qt::AlignLeft,
+                   hv.mode == HeapChartMode::Lines
+                       ? QObject::tr("%1 of %2 lines drawn: hide bands or show fewer").arg(drawnCount).arg(visible.size())
+                       : QObject::tr("the %1 tallest of %2 bands in colour, the rest grey").arg(drawnCount).arg(visible.size()));
+        p.restore();
+    }
     if (sizeTop > top * 1.05) {
         p.save();
         p.setPen(heapSizeColour(pal));

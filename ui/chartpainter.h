@@ -57,7 +57,9 @@ public:
         QRect rect;
         ViewRange view;
         double top = 0;
+        size_t drawnBands = 0; // bands with their own graph
     };
+    static constexpr size_t kMaxDrawnBands = 64;
     const HeapFrame& lastHeapFrame() const { return m_heapFrame; }
 
 private:
