@@ -41,6 +41,62 @@ QVector<double> scaled(const std::vector<double>& v, double factor)
     return out;
 }
 
+// Stacked bands as one QCustomPlot plottable: each layer a polygon from its
+// top line back along its bottom line, so every pixel of the stack is
+// filled once (graphs filled to the axis overdraw each other; channel
+// fills between graphs cost more than the drawing).
+class StackedBands final : public QCPAbstractPlottable {
+public:
+    struct Layer {
+        QVector<double> bottom, top;
+        QColor fill;
+        QPen outline; // along the top; Qt::NoPen for none
+    };
+    StackedBands(QCPAxis* key, QCPAxis* value) : QCPAbstractPlottable(key, value) {}
+    QVector<double> keys;
+    std::vector<Layer> layers;
+
+    double selectTest(const QPointF&, bool, QVariant*) const override { return -1; }
+    QCPRange getKeyRange(bool& found, QCP::SignDomain) const override
+    {
+        found = !keys.isEmpty();
+        return found ? QCPRange(keys.front(), keys.back()) : QCPRange();
+    }
+    QCPRange getValueRange(bool& found, QCP::SignDomain, const QCPRange&) const override
+    {
+        double top = 0;
+        for (const Layer& l : layers)
+            for (double v : l.top)
+                top = std::max(top, v);
+        found = !layers.empty();
+        return QCPRange(0, top);
+    }
+
+protected:
+    void draw(QCPPainter* painter) override
+    {
+        const int n = int(keys.size());
+        QPolygonF polygon;
+        polygon.reserve(2 * n);
+        for (const Layer& l : layers) {
+            polygon.clear();
+            for (int i = 0; i < n; ++i)
+                polygon << coordsToPixels(keys[i], l.top[i]);
+            for (int i = n; i-- > 0;)
+                polygon << coordsToPixels(keys[i], l.bottom[i]);
+            painter->setPen(Qt::NoPen);
+            painter->setBrush(l.fill);
+            painter->drawPolygon(polygon);
+            if (l.outline.style() != Qt::NoPen) {
+                painter->setPen(l.outline);
+                painter->setBrush(Qt::NoBrush);
+                painter->drawPolyline(polygon.constData(), n);
+            }
+        }
+    }
+    void drawLegendIcon(QCPPainter*, const QRectF&) const override {}
+};
+
 } // namespace
 
 ChartPainter::ChartPainter() = default;
@@ -55,7 +111,7 @@ void ChartPainter::reset(const QPalette& pal)
         // One value per pixel column: antialiasing would only blur it, and costs.
         m_plot->setNotAntialiasedElements(QCP::aeAll);
     }
-    m_plot->clearGraphs();
+    m_plot->clearPlottables();
     m_plot->setBackground(Qt::NoBrush);
     QCPAxisRect* rect = m_plot->axisRect();
     rect->setAutoMargins(QCP::msNone);
@@ -133,7 +189,7 @@ void ChartPainter::paintHeap(QPainter& p, const QRect& r, ViewRange view, const 
             continue;
         QCPGraph* g = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
         g->setLineStyle(QCPGraph::lsStepLeft);
-        g->setPen(QPen(line.colour, 1.5));
+        g->setPen(QPen(line.colour, 0)); // cosmetic: wider pens go through the slow stroker
         if (line.fill) {
             QColor c = line.colour;
             c.setAlpha(70);
@@ -296,13 +352,13 @@ void ChartPainter::paintHeapProfile(QPainter& p, const QRect& r, ViewRange view,
             if (emphasis && !hv.isEmphasised(k))
                 c.setAlpha(50);
             QCPGraph* g = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
-            g->setPen(QPen(c, emphasis && hv.isEmphasised(k) ? 2.5 : 1.3));
+            g->setPen(QPen(c, emphasis && hv.isEmphasised(k) ? 2.5 : 0)); // cosmetic unless picked out
             g->setData(x, ys[j], true);
         }
         top = 100;
     } else {
         const bool normalised = hv.mode == HeapChartMode::Normalised;
-        QVector<double> cum(np, 0.0), total(np, 0.0);
+        QVector<double> total(np, 0.0);
         if (normalised)
             for (int i = 0; i < np; ++i)
                 for (size_t k : visible)
@@ -315,83 +371,52 @@ void ChartPainter::paintHeapProfile(QPainter& p, const QRect& r, ViewRange view,
         auto fade = [&](QColor c) {
             return QColor((c.red() + 4 * base.red()) / 5, (c.green() + 4 * base.green()) / 5, (c.blue() + 4 * base.blue()) / 5);
         };
-        if (visible.size() <= kMaxDrawnBands) {
-            // Each band is filled from its stacked top down to zero, drawn
-            // from the top of the stack down so that the lower bands cover
-            // the rest: opaque fills to the axis cost far less than channel
-            // fills between neighbouring graphs. Faded bands are blended
-            // with the background rather than made transparent.
-            std::vector<QVector<double>> tops;
-            tops.reserve(visible.size());
-            for (size_t k : visible) {
-                for (int i = 0; i < np; ++i)
-                    cum[i] += valueOf(k, i);
-                tops.push_back(cum);
-                for (double v : cum)
-                    top = std::max(top, v);
-            }
-            for (size_t j = visible.size(); j-- > 0;) {
-                const size_t k = visible[j];
-                const bool faded = emphasis && !hv.isEmphasised(k);
-                const bool picked = emphasis && hv.isEmphasised(k);
-                const QColor c = columnColour(sel, bands, k);
-                QCPGraph* g = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
-                g->setPen(QPen(faded ? fade(c.darker(125)) : c.darker(picked ? 200 : 125), picked ? 2 : 0));
-                g->setBrush(faded ? fade(c) : c);
-                g->setData(x, tops[j], true);
-            }
-        } else {
-            // Many bands: the whole stack grey, and the tallest bands in
-            // their colours between their bottoms and tops.
+        // Bands in their colours; beyond kMaxDrawnBands, the tallest (and
+        // the picked-out ones) over the whole stack in grey.
+        std::vector<char> drawn(sel.columns(), 1);
+        if (visible.size() > kMaxDrawnBands) {
             // Rows are read in order: a row holds every band of a census.
             std::vector<double> height(sel.columns(), 0.0);
             for (int i = 0; i < np; ++i)
                 for (size_t k : visible)
                     height[k] = std::max(height[k], valueOf(k, i));
-            const std::vector<char> drawn = drawnSet([&](size_t k) { return height[k]; });
-            struct Layer {
-                size_t column;
-                QVector<double> bottom, top;
-            };
-            std::vector<Layer> layers;
-            for (size_t k : visible)
-                if (drawn[k])
-                    layers.push_back({k, QVector<double>(np), QVector<double>(np)});
-            for (int i = 0; i < np; ++i) {
-                double sum = 0;
-                size_t layer = 0;
-                for (size_t k : visible) {
-                    const bool mine = layer < layers.size() && layers[layer].column == k;
-                    if (mine)
-                        layers[layer].bottom[i] = sum;
-                    sum += valueOf(k, i);
-                    if (mine)
-                        layers[layer++].top[i] = sum;
-                }
-                cum[i] = sum;
-            }
-            for (double v : cum)
-                top = std::max(top, v);
-            QCPGraph* all = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
-            all->setPen(Qt::NoPen);
-            all->setBrush(kOtherBandColour.lighter(115));
-            all->setData(x, cum, true);
-            drawnCount = layers.size();
-            for (const Layer& layer : layers) {
-                const size_t k = layer.column;
-                const bool faded = emphasis && !hv.isEmphasised(k);
-                const bool picked = emphasis && hv.isEmphasised(k);
-                const QColor c = columnColour(sel, bands, k);
-                QCPGraph* lower = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
-                lower->setPen(Qt::NoPen);
-                lower->setData(x, layer.bottom, true);
-                QCPGraph* g = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
-                g->setPen(QPen(faded ? fade(c.darker(125)) : c.darker(picked ? 200 : 125), picked ? 2 : 0));
-                g->setBrush(faded ? fade(c) : c);
-                g->setChannelFillGraph(lower);
-                g->setData(x, layer.top, true);
-            }
+            drawn = drawnSet([&](size_t k) { return height[k]; });
         }
+        auto* stack = new StackedBands(m_plot->xAxis, m_plot->yAxis);
+        stack->keys = x;
+        std::vector<size_t> columnsDrawn;
+        for (size_t k : visible)
+            if (drawn[k]) {
+                columnsDrawn.push_back(k);
+                stack->layers.push_back({QVector<double>(np), QVector<double>(np), {}, {}});
+            }
+        const bool grey = columnsDrawn.size() < visible.size();
+        StackedBands::Layer all{QVector<double>(np, 0.0), QVector<double>(np), kOtherBandColour.lighter(115), Qt::NoPen};
+        for (int i = 0; i < np; ++i) {
+            double sum = 0;
+            size_t layer = 0;
+            for (size_t k : visible) {
+                const bool mine = layer < columnsDrawn.size() && columnsDrawn[layer] == k;
+                if (mine)
+                    stack->layers[layer].bottom[i] = sum;
+                sum += valueOf(k, i);
+                if (mine)
+                    stack->layers[layer++].top[i] = sum;
+            }
+            all.top[i] = sum;
+            top = std::max(top, sum);
+        }
+        for (size_t j = 0; j < columnsDrawn.size(); ++j) {
+            const size_t k = columnsDrawn[j];
+            const bool faded = emphasis && !hv.isEmphasised(k);
+            const bool picked = emphasis && hv.isEmphasised(k);
+            const QColor c = columnColour(sel, bands, k);
+            stack->layers[j].fill = faded ? fade(c) : c;
+            stack->layers[j].outline = QPen(faded ? fade(c.darker(125)) : c.darker(picked ? 200 : 125), picked ? 2 : 0);
+        }
+        if (grey)
+            stack->layers.insert(stack->layers.begin(), std::move(all));
+        drawnCount = columnsDrawn.size();
         if (normalised) {
             top = 100;
         } else {
@@ -405,7 +430,7 @@ void ChartPainter::paintHeapProfile(QPainter& p, const QRect& r, ViewRange view,
             if (!h.live.empty()) {
                 QCPGraph* g = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
                 g->setLineStyle(QCPGraph::lsStepLeft);
-                g->setPen(QPen(kLive, 1.2));
+                g->setPen(QPen(kLive, 0)); // cosmetic: the fast line path
                 const QVector<double> y = scaled(columnMaxima(h.live, view.start, view.end, n), 1e-6);
                 g->setData(cols, y, true);
                 top = std::max(top, maxOf(y));
@@ -416,7 +441,7 @@ void ChartPainter::paintHeapProfile(QPainter& p, const QRect& r, ViewRange view,
                 if (sizeTop <= top * 2) {
                     QCPGraph* g = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
                     g->setLineStyle(QCPGraph::lsStepLeft);
-                    g->setPen(QPen(heapSizeColour(pal), 1.2, Qt::DashLine));
+                    g->setPen(QPen(heapSizeColour(pal), 0)); // solid and cosmetic: dashing or stroking 1600 points is slow
                     g->setData(cols, size, true);
                     top = std::max(top, sizeTop);
                 }
