@@ -634,9 +634,22 @@ void TestTimeline::gcTableSortsAndJumps()
         QVERIFY(t >= previous);
         previous = t;
     }
+    // The current row follows its collection through a sort.
+    table->setCurrentIndex(table->model()->index(3, 0));
+    const uint64_t current = table->currentIndex().data(kTimeRole).toULongLong();
     table->sortByColumn(GcTableModel::Pause, Qt::DescendingOrder);
+    QCOMPARE(table->currentIndex().data(kTimeRole).toULongLong(), current);
     const RangeStats stats = computeStats(*index);
     QCOMPARE(table->model()->index(0, GcTableModel::Pause).data(kSortRole).toULongLong(), stats.maxPauseNs);
+    for (int row = 1; row < table->model()->rowCount(); ++row)
+        QVERIFY(table->model()->index(row - 1, GcTableModel::Pause).data(kSortRole).toULongLong()
+                >= table->model()->index(row, GcTableModel::Pause).data(kSortRole).toULongLong());
+    // The # column keeps each collection's place in time, whatever the order.
+    const QModelIndex first = table->model()->index(0, GcTableModel::Number);
+    const uint64_t firstStart = first.data(kTimeRole).toULongLong();
+    const auto byStart = std::count_if(index->collections.begin(), index->collections.end(),
+                                       [&](const Collection& c) { return c.leaderStart < firstStart; });
+    QCOMPARE(first.data(kSortRole).toLongLong(), qlonglong(byStart));
     // Activating a collection shows it on the timeline.
     const QModelIndex longest = table->model()->index(0, GcTableModel::Start);
     emit table->activated(longest);

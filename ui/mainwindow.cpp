@@ -214,11 +214,17 @@ MainWindow::~MainWindow() = default;
 
 void MainWindow::createPanes(QDockWidget* statsDock)
 {
-    auto table = [this](QTableView* view, QAbstractItemModel* model) {
-        auto* proxy = new QSortFilterProxyModel(this);
-        proxy->setSourceModel(model);
-        proxy->setSortRole(kSortRole);
-        view->setModel(proxy);
+    // Tables sort through a proxy by kSortRole, unless the model sorts
+    // itself (the GC table: a proxy is too slow for 100,000 rows).
+    auto table = [this](QTableView* view, QAbstractItemModel* model, bool sortsItself = false) {
+        if (sortsItself) {
+            view->setModel(model);
+        } else {
+            auto* proxy = new QSortFilterProxyModel(this);
+            proxy->setSourceModel(model);
+            proxy->setSortRole(kSortRole);
+            view->setModel(proxy);
+        }
         view->setSortingEnabled(true);
         view->setSelectionBehavior(QAbstractItemView::SelectRows);
         view->setAlternatingRowColors(true);
@@ -227,7 +233,7 @@ void MainWindow::createPanes(QDockWidget* statsDock)
         view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 4);
         view->horizontalHeader()->setStretchLastSection(true);
     };
-    table(m_gcTable, m_gcModel);
+    table(m_gcTable, m_gcModel, true);
     m_gcTable->sortByColumn(GcTableModel::Number, Qt::AscendingOrder);
     table(m_capTable, m_capModel);
     m_capTable->sortByColumn(CapabilityTableModel::Cap, Qt::AscendingOrder);

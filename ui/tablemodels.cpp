@@ -4,6 +4,7 @@
 
 #include <QLocale>
 
+#include <algorithm>
 #include <climits>
 
 namespace hecscope {
@@ -26,7 +27,75 @@ void GcTableModel::setIndex(std::shared_ptr<const LogIndex> index)
 {
     beginResetModel();
     m_index = std::move(index);
+    const size_t n = m_index ? m_index->collections.size() : 0;
+    // Time order (the index keeps collections in grouping order).
+    m_number.assign(n, 0);
+    std::vector<uint32_t> byTime(n);
+    for (size_t i = 0; i < n; ++i)
+        byTime[i] = m_index->collectionsByStart.size() == n ? m_index->collectionsByStart[i] : uint32_t(i);
+    for (size_t r = 0; r < n; ++r)
+        m_number[byTime[r]] = uint32_t(r);
+    m_rows = std::move(byTime);
+    applySort();
     endResetModel();
+}
+
+void GcTableModel::sort(int column, Qt::SortOrder order)
+{
+    m_sortColumn = column;
+    m_sortOrder = order;
+    emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
+    const QModelIndexList before = persistentIndexList();
+    std::vector<uint32_t> collectionOf;
+    collectionOf.reserve(size_t(before.size()));
+    for (const QModelIndex& ix : before)
+        collectionOf.push_back(m_rows[size_t(ix.row())]);
+    applySort();
+    // Persistent indexes (the current row, selections) follow their rows.
+    std::vector<uint32_t> rowOf(m_rows.size());
+    for (size_t r = 0; r < m_rows.size(); ++r)
+        rowOf[m_rows[r]] = uint32_t(r);
+    QModelIndexList after;
+    after.reserve(before.size());
+    for (qsizetype i = 0; i < before.size(); ++i)
+        after.push_back(index(int(rowOf[collectionOf[size_t(i)]]), before[i].column()));
+    changePersistentIndexList(before, after);
+    emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
+}
+
+void GcTableModel::applySort()
+{
+    if (!m_index)
+        return;
+    const auto& cs = m_index->collections;
+    const auto balance = [](const Collection& c) {
+        return c.parallel() && c.parMaxCopied > 0 && c.parThreads > 1
+            ? (double(c.parTotCopied) / double(c.parMaxCopied) - 1.0) / double(c.parThreads - 1)
+            : -1.0;
+    };
+    const auto key = [&](uint32_t i) -> double {
+        const Collection& c = cs[i];
+        switch (m_sortColumn) {
+        case Start: return double(c.leaderStart);
+        case Pause: return double(c.pause());
+        case Generation: return c.generation;
+        case Threads: return c.parThreads;
+        case Copied: return double(c.copied);
+        case Slop: return double(c.slop);
+        case Balance: return balance(c);
+        case Caps: return c.caps;
+        default: return m_number[i];
+        }
+    };
+    std::vector<double> keys(cs.size());
+    for (size_t i = 0; i < cs.size(); ++i)
+        keys[i] = key(uint32_t(i));
+    // Ties in time order, whichever direction.
+    std::sort(m_rows.begin(), m_rows.end(), [&](uint32_t a, uint32_t b) {
+        if (keys[a] != keys[b])
+            return m_sortOrder == Qt::AscendingOrder ? keys[a] < keys[b] : keys[a] > keys[b];
+        return m_number[a] < m_number[b];
+    });
 }
 
 int GcTableModel::rowCount(const QModelIndex& parent) const
@@ -43,10 +112,7 @@ QVariant GcTableModel::data(const QModelIndex& ix, int role) const
 {
     if (!ix.isValid() || !m_index || ix.row() >= rowCount() || ix.column() >= ColumnCount)
         return {};
-    // Rows in time order (the index keeps collections in grouping order).
-    const uint32_t i = m_index->collectionsByStart.size() == m_index->collections.size()
-        ? m_index->collectionsByStart[size_t(ix.row())]
-        : uint32_t(ix.row());
+    const uint32_t i = m_rows[size_t(ix.row())];
     const Collection& c = m_index->collections[i];
     const uint64_t start = c.leaderStart; // the pause ([start, end] without a known leader)
     if (role == kTimeRole)
@@ -58,7 +124,7 @@ QVariant GcTableModel::data(const QModelIndex& ix, int role) const
         : -1.0;
     if (role == kSortRole) {
         switch (ix.column()) {
-        case Number: return ix.row();
+        case Number: return m_number[i];
         case Start: return qulonglong(start);
         case Pause: return qulonglong(c.pause());
         case Generation: return c.generation;
@@ -73,7 +139,7 @@ QVariant GcTableModel::data(const QModelIndex& ix, int role) const
     if (role != Qt::DisplayRole)
         return {};
     switch (ix.column()) {
-    case Number: return ix.row() + 1;
+    case Number: return m_number[i] + 1;
     case Start: return QString::fromStdString(formatDuration(start));
     case Pause: return QString::fromStdString(formatDuration(c.pause()));
     case Generation: return c.generation < 0 ? QStringLiteral("?") : QString::number(c.generation);

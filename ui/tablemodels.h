@@ -6,6 +6,7 @@
 #include <QAbstractTableModel>
 
 #include <memory>
+#include <vector>
 
 namespace hecscope {
 
@@ -17,7 +18,9 @@ constexpr int kTimeRole = Qt::UserRole + 2;
 
 // Every garbage collection of a log, one row each: start, pause, generation,
 // parallel GC threads, bytes copied, slop and fragmentation, work balance,
-// capabilities taking part.
+// capabilities taking part. Sorts itself (sort(), as a QTableView with
+// sorting enabled calls it) on raw values: a proxy comparing QVariants
+// takes a tenth of a second on a log of 100,000 collections.
 class GcTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
@@ -37,9 +40,15 @@ public:
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation o, int role = Qt::DisplayRole) const override;
+    void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
 
 private:
+    void applySort();
     std::shared_ptr<const LogIndex> m_index;
+    std::vector<uint32_t> m_rows;   // collection shown in each row
+    std::vector<uint32_t> m_number; // per collection: its place in time order (the # column)
+    int m_sortColumn = Number;
+    Qt::SortOrder m_sortOrder = Qt::AscendingOrder;
 };
 
 // Per capability, for the whole run or a range: time running, in GC and
