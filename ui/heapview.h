@@ -9,6 +9,8 @@
 
 namespace hecscope {
 
+struct LogIndex;
+
 enum class HeapChartMode { Stacked,         // bands stacked, bytes
                            Normalised,      // bands stacked, share of each census (100 %)
                            Lines };         // one line per band, scaled to its own peak
@@ -18,7 +20,7 @@ QString heapChartModeName(HeapChartMode m); // for menus and tooltips
 // hidden (by column of the selection) and which are emphasised (the others
 // fade; none emphasised = all drawn normally).
 struct HeapView {
-    const void* index = nullptr; // the LogIndex the selection was made from
+    const LogIndex* index = nullptr; // the index the selection was made from
     std::shared_ptr<const BandSelection> selection;
     HeapChartMode mode = HeapChartMode::Stacked;
     std::vector<char> hidden;     // per column; missing = shown

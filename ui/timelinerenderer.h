@@ -95,6 +95,9 @@ public:
                const RenderOptions& o) const;
     // The span or collection at `pos`, if any.
     std::optional<SelectedItem> itemAt(QPoint pos, const QRect& area, ViewRange view, const RenderOptions& o) const;
+    // The heap view the track draws for `o`: its own when made for this
+    // index, else the top 15 by size, stacked. Needs a heap profile.
+    const HeapView& heapViewFor(const RenderOptions& o) const;
     // The column of the heap-profile selection drawn at `pos` (as last
     // painted): the band under it when stacked or normalised, the line
     // within 5 pixels in the lines mode.
@@ -129,7 +132,6 @@ private:
     const Span* spanNear(int cap, bool gcLane, uint64_t t, uint64_t slack) const;
     // The earliest collection within `slack` ns of `t`.
     const Collection* collectionNear(uint64_t t, uint64_t slack) const;
-    const HeapView& heapViewFor(const RenderOptions& o) const;
     QString describeHeapProfile(uint64_t t, const RenderOptions& o) const;
     void paintHeapLegend(QPainter& p, const QRect& r, const HeapView& hv, const QPalette& pal) const;
     int legendHeight(const RenderOptions& o) const;

@@ -192,9 +192,7 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* e)
         m_selected = m_renderer.itemAt(e->pos(), rect(), m_controller->range(), options());
         emit itemClicked(m_renderer.describeAt(e->pos(), rect(), m_controller->range(), options()));
         if (const auto k = m_renderer.heapColumnAt(e->pos(), rect(), m_controller->range(), options())) {
-            const auto& sel = m_heapView && m_heapView->selection && m_heapView->index == m_renderer.index()
-                ? *m_heapView->selection
-                : *m_renderer.index()->defaultBands;
+            const BandSelection& sel = *m_renderer.heapViewFor(options()).selection;
             if (*k < sel.labels.size())
                 emit heapBandClicked(sel.labels[*k]);
         }
