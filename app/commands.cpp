@@ -1,13 +1,13 @@
 #include "app/commands.h"
 
-#include "core/bytesource.h"
-#include "core/dump.h"
-#include "core/info.h"
-#include "core/eventtags.h"
-#include "core/heapbands.h"
-#include "core/hpfile.h"
-#include "core/logindex.h"
-#include "core/stats.h"
+#include "core/io/bytesource.h"
+#include "core/text/dump.h"
+#include "core/text/info.h"
+#include "core/format/eventtags.h"
+#include "core/heap/heapbands.h"
+#include "core/heap/hpfile.h"
+#include "core/index/logindex.h"
+#include "core/stats/stats.h"
 
 #include <chrono>
 #include <cmath>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/bytesource.h"
-#include "core/logindex.h"
+#include "core/io/bytesource.h"
+#include "core/index/logindex.h"
 
 #include <memory>
 #include <string>

@@ -2,11 +2,11 @@
 // window's renderer on the offscreen platform.
 #include "app/commands.h"
 
-#include "core/stats.h"
-#include "ui/heappanel.h"
-#include "ui/imageexport.h"
-#include "ui/mainwindow.h"
-#include "ui/timelineview.h"
+#include "core/stats/stats.h"
+#include "ui/heap/heappanel.h"
+#include "ui/timeline/imageexport.h"
+#include "ui/window/mainwindow.h"
+#include "ui/timeline/timelineview.h"
 
 #include <QApplication>
 #include <QCheckBox>

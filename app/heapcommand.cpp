@@ -2,8 +2,8 @@
 // `hecscope synthesize`: big logs for benchmarks, written by the encoder.
 
 #include "app/commands.h"
-#include "core/heapbands.h"
-#include "core/synthetic.h"
+#include "core/heap/heapbands.h"
+#include "core/synth/synthetic.h"
 
 #include <cerrno>
 #include <charconv>

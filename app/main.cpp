@@ -1,5 +1,5 @@
 #include "app/commands.h"
-#include "ui/mainwindow.h"
+#include "ui/window/mainwindow.h"
 
 #include <QApplication>
 #include <QIcon>

@@ -3,11 +3,11 @@
 // log synthesised with the project's encoder.
 //
 //   build/bench/bench_decode --benchmark_counters_tabular=true
-#include "core/bytesource.h"
-#include "core/decoder.h"
-#include "core/dump.h"
-#include "core/recorddecoder.h"
-#include "core/synthetic.h"
+#include "core/io/bytesource.h"
+#include "core/format/decoder.h"
+#include "core/text/dump.h"
+#include "core/format/recorddecoder.h"
+#include "core/synth/synthetic.h"
 
 #include <benchmark/benchmark.h>
 

@@ -3,13 +3,13 @@
 // feeds, dump (time-ordered, printed) without fault, and load into the index
 // (also in pieces, published in between) with statistics, LOD queries, the
 // event index and `info --json` all answering.
-#include "core/bytesource.h"
-#include "core/decoder.h"
-#include "core/dump.h"
-#include "core/info.h"
-#include "core/logindex.h"
-#include "core/printer.h"
-#include "core/stats.h"
+#include "core/io/bytesource.h"
+#include "core/format/decoder.h"
+#include "core/text/dump.h"
+#include "core/text/info.h"
+#include "core/index/logindex.h"
+#include "core/text/printer.h"
+#include "core/stats/stats.h"
 
 #include <cstdint>
 #include <cstdlib>

@@ -1,8 +1,8 @@
 #include "testsupport.h"
 
-#include "core/bytesource.h"
-#include "core/dump.h"
-#include "core/printer.h"
+#include "core/io/bytesource.h"
+#include "core/text/dump.h"
+#include "core/text/printer.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/decoder.h"
+#include "core/format/decoder.h"
 
 #include <QByteArray>
 #include <QString>

@@ -6,15 +6,15 @@
 // right byte offset with everything before it delivered, and never crash.
 #include "testsupport.h"
 
-#include "core/encoder.h"
-#include "core/eventtags.h"
-#include "core/printer.h"
+#include "core/format/encoder.h"
+#include "core/format/eventtags.h"
+#include "core/text/printer.h"
 
 #include <QFileInfo>
 #include <QRandomGenerator>
 #include <QTest>
 
-#include "core/timeorder.h"
+#include "core/order/timeorder.h"
 
 #include <algorithm>
 #include <iterator>

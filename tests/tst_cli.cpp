@@ -4,7 +4,7 @@
 // that is `ghc-events show` text, also when reading standard input.
 #include "testsupport.h"
 
-#include "core/printer.h"
+#include "core/text/printer.h"
 
 #include <QDir>
 #include <QFileInfo>

@@ -2,7 +2,7 @@
 // output of real eventlogs from many GHC versions (../shared/conformance).
 #include "testsupport.h"
 
-#include "core/synthetic.h"
+#include "core/synth/synthetic.h"
 
 #include <QFileInfo>
 #include <QTest>

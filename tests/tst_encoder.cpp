@@ -6,8 +6,8 @@
 // not taken from the code, so that a disagreement shows up as a failure.
 #include "testsupport.h"
 
-#include "core/encoder.h"
-#include "core/eventtags.h"
+#include "core/format/encoder.h"
+#include "core/format/eventtags.h"
 
 #include <QFileInfo>
 #include <QTest>

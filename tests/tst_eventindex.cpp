@@ -3,10 +3,10 @@
 // sorted stably by time.
 #include "testsupport.h"
 
-#include "core/bytesource.h"
-#include "core/encoder.h"
-#include "core/eventtags.h"
-#include "core/timeorder.h"
+#include "core/io/bytesource.h"
+#include "core/format/encoder.h"
+#include "core/format/eventtags.h"
+#include "core/order/timeorder.h"
 
 #include <QFileInfo>
 #include <QRandomGenerator>

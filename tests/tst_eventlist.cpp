@@ -6,16 +6,16 @@
 // QAbstractItemModelTester.
 #include "testsupport.h"
 
-#include "core/bytesource.h"
-#include "core/eventtags.h"
-#include "core/timeorder.h"
-#include "ui/eventlistmodel.h"
-#include "ui/eventlistpane.h"
-#include "ui/mainwindow.h"
-#include "ui/timelineview.h"
-#include "ui/viewcontroller.h"
+#include "core/io/bytesource.h"
+#include "core/format/eventtags.h"
+#include "core/order/timeorder.h"
+#include "ui/events/eventlistmodel.h"
+#include "ui/events/eventlistpane.h"
+#include "ui/window/mainwindow.h"
+#include "ui/timeline/timelineview.h"
+#include "ui/timeline/viewcontroller.h"
 
-#include "ui/eventtableview.h"
+#include "ui/events/eventtableview.h"
 #include <QAbstractItemModelTester>
 #include <QLineEdit>
 #include <QRegularExpression>

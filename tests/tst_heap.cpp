@@ -4,11 +4,11 @@
 // answers, and `hecscope heap --csv`. (.hp files: tst_hpfile.)
 #include "testsupport.h"
 
-#include "core/bytesource.h"
-#include "core/encoder.h"
-#include "core/eventtags.h"
-#include "core/heapbands.h"
-#include "core/logindex.h"
+#include "core/io/bytesource.h"
+#include "core/format/encoder.h"
+#include "core/format/eventtags.h"
+#include "core/heap/heapbands.h"
+#include "core/index/logindex.h"
 
 #include <QFile>
 #include <QFileInfo>

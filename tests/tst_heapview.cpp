@@ -2,18 +2,18 @@
 // emphasis, the band count and ordering controls, the band detail table,
 // the cost-centre tree, the track itself, and .hp files in the window.
 
-#include "core/bytesource.h"
-#include "core/heapbands.h"
-#include "core/logindex.h"
-#include "core/synthetic.h"
-#include "core/viewrange.h"
-#include "ui/chartpainter.h"
-#include "ui/heappanel.h"
-#include "ui/mainwindow.h"
-#include "ui/tablemodels.h"
-#include "ui/timelinerenderer.h"
-#include "ui/timelineview.h"
-#include "ui/viewcontroller.h"
+#include "core/io/bytesource.h"
+#include "core/heap/heapbands.h"
+#include "core/index/logindex.h"
+#include "core/synth/synthetic.h"
+#include "core/time/viewrange.h"
+#include "ui/charts/chartpainter.h"
+#include "ui/heap/heappanel.h"
+#include "ui/window/mainwindow.h"
+#include "ui/models/tablemodels.h"
+#include "ui/timeline/timelinerenderer.h"
+#include "ui/timeline/timelineview.h"
+#include "ui/timeline/viewcontroller.h"
 
 #include "testsupport.h"
 

@@ -3,10 +3,10 @@
 // malformed lines, labels with spaces, and recognition by loadIndex.
 #include "testsupport.h"
 
-#include "core/bytesource.h"
-#include "core/heapbands.h"
-#include "core/hpfile.h"
-#include "core/logindex.h"
+#include "core/io/bytesource.h"
+#include "core/heap/heapbands.h"
+#include "core/heap/hpfile.h"
+#include "core/index/logindex.h"
 
 #include <QTest>
 

@@ -2,8 +2,8 @@
 // must give exactly what one whole-buffer feed gives.
 #include "testsupport.h"
 
-#include "core/encoder.h"
-#include "core/eventtags.h"
+#include "core/format/encoder.h"
+#include "core/format/eventtags.h"
 
 #include <QFileInfo>
 #include <QRandomGenerator>

@@ -3,12 +3,12 @@
 // case, and on real GHC logs checked against brute-force recomputation.
 #include "testsupport.h"
 
-#include "core/bytesource.h"
-#include "core/encoder.h"
-#include "core/eventtags.h"
-#include "core/info.h"
-#include "core/logindex.h"
-#include "core/stats.h"
+#include "core/io/bytesource.h"
+#include "core/format/encoder.h"
+#include "core/format/eventtags.h"
+#include "core/text/info.h"
+#include "core/index/logindex.h"
+#include "core/stats/stats.h"
 
 #include <QFile>
 #include <QFileInfo>

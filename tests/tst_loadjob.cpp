@@ -3,9 +3,9 @@
 // nothing more.
 #include "testsupport.h"
 
-#include "core/bytesource.h"
-#include "core/synthetic.h"
-#include "ui/loadjob.h"
+#include "core/io/bytesource.h"
+#include "core/synth/synthetic.h"
+#include "ui/jobs/loadjob.h"
 
 #include <QSignalSpy>
 #include <QTemporaryFile>

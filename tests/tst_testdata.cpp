@@ -4,7 +4,7 @@
 // README says it is.
 #include "testsupport.h"
 
-#include "core/eventtags.h"
+#include "core/format/eventtags.h"
 
 #include <QFileInfo>
 #include <QTest>

@@ -5,16 +5,16 @@
 // from `hecscope export`.
 #include "testsupport.h"
 
-#include "core/bytesource.h"
-#include "core/info.h"
-#include "core/series.h"
-#include "core/stats.h"
-#include "ui/bookmarks.h"
-#include "ui/imageexport.h"
-#include "ui/mainwindow.h"
-#include "ui/tablemodels.h"
-#include "ui/timelineview.h"
-#include "ui/viewcontroller.h"
+#include "core/io/bytesource.h"
+#include "core/text/info.h"
+#include "core/index/series.h"
+#include "core/stats/stats.h"
+#include "ui/window/bookmarks.h"
+#include "ui/timeline/imageexport.h"
+#include "ui/window/mainwindow.h"
+#include "ui/models/tablemodels.h"
+#include "ui/timeline/timelineview.h"
+#include "ui/timeline/viewcontroller.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>

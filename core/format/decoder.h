@@ -1,0 +1,84 @@
+#pragma once
+
+#include "core/format/diagnostic.h"
+#include "core/format/event.h"
+#include "core/format/headerparser.h"
+#include "core/format/logformat.h"
+#include "core/format/recorddecoder.h"
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+namespace hecscope {
+
+// Receives what a StreamDecoder decodes, in file order, on the feeding thread.
+class EventSink {
+public:
+    virtual ~EventSink() = default;
+    virtual void onHeader(const std::shared_ptr<const LogFormat>& format) { (void)format; }
+    // `event` and the bytes it points to are valid only during the call.
+    virtual void onEvent(const Event& event) = 0;
+};
+
+// Incremental eventlog decoder. Bytes may be fed in chunks of any size, ending
+// anywhere (inside the header or an event); every complete event is delivered
+// as soon as its last byte arrives, with its capability assigned from the
+// enclosing block (eventlog-format.md 1.7). Only an incomplete record's bytes
+// are copied; everything else is decoded in place.
+//
+// Never throws. Bad input ends decoding with an error Diagnostic naming the
+// byte offset; everything delivered before stays valid. finish() reports a
+// truncated tail as a warning. Not thread-safe: one feeding thread.
+class StreamDecoder {
+public:
+    enum class State : uint8_t { Header, Events, Ended, Failed };
+
+    explicit StreamDecoder(EventSink& sink);
+
+    // Returns false once decoding has stopped (DATA_END or an error); later
+    // bytes are only counted.
+    bool feed(std::span<const uint8_t> bytes);
+    // The input is complete: reports a truncated header, event or missing
+    // DATA_END, and data after DATA_END.
+    void finish();
+
+    State state() const { return m_state; }
+    const std::shared_ptr<const LogFormat>& format() const { return m_format; }
+    const std::vector<Diagnostic>& diagnostics() const { return m_diagnostics; }
+    uint64_t eventCount() const { return m_events; }
+    // Stream offset just past the last complete record (or header).
+    uint64_t decodedBytes() const { return m_base; }
+    bool sawDataEnd() const { return m_sawDataEnd; }
+    bool hasError() const;
+    bool truncated() const;
+
+private:
+    void parseHeader();
+    // Decodes complete records from [p, p+n); returns bytes consumed.
+    size_t decodeRecords(const uint8_t* p, size_t n);
+    // Records the error that stops decoding at `record`.
+    void handle(RecordStatus status, const uint8_t* record);
+    void deliver(uint32_t size);
+    void fail(DiagnosticKind kind, std::string detail);
+
+    EventSink& m_sink;
+    State m_state = State::Header;
+    std::shared_ptr<const LogFormat> m_format;
+    std::vector<uint8_t> m_pending; // bytes of an incomplete header or record
+    size_t m_pendingNeeded = 4;     // m_pending must reach this size to progress
+    HeaderResume m_headerResume;    // where the last incomplete header parse stopped
+    uint64_t m_base = 0;            // stream offset of m_pending[0] / next record
+    uint64_t m_events = 0;
+    uint64_t m_ignored = 0; // bytes fed after decoding stopped
+    bool m_sawDataEnd = false;
+    bool m_finished = false;
+    // Block ownership (1.7): capability of the current block and its bytes left.
+    uint16_t m_blockCap = kNoCap;
+    int64_t m_blockRemaining = 0;
+    Event m_event;
+    std::vector<Diagnostic> m_diagnostics;
+};
+
+} // namespace hecscope

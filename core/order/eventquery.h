@@ -1,0 +1,61 @@
+#pragma once
+
+#include "core/format/event.h"
+#include "core/text/printer.h"
+#include "core/order/timeorder.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace hecscope {
+
+struct LogIndex;
+
+// The thread an event is about (CREATE/RUN/STOP_THREAD, THREAD_RUNNABLE,
+// MIGRATE_THREAD, THREAD_WAKEUP, THREAD_LABEL, ...), if any.
+std::optional<uint32_t> threadOf(const Event& e);
+
+// One row of the event list: what the table shows of an event.
+struct EventRow {
+    uint64_t position = 0; // number in time order
+    uint64_t time = 0;     // ns
+    uint16_t cap = 0xFFFF; // kNoCap: the global buffer
+    std::optional<uint32_t> thread;
+    uint16_t tag = 0;
+    std::string type;    // the header's description of the tag
+    std::string details; // the event's text as `ghc-events show` prints it
+};
+EventRow eventRow(const Event& e, uint64_t position, const EventPrinter& printer, const LogFormat& format);
+
+// Which events the list shows, and what a search finds. Empty parts match
+// everything. `text` matches, case-insensitively, the event's printed text,
+// its type's description, or the label of the thread it is about.
+struct EventFilter {
+    TagMask tags; // none set: every type
+    std::optional<uint16_t> cap;
+    std::optional<uint32_t> thread;
+    std::string text;
+
+    bool empty() const { return tags.none() && !cap && !thread && text.empty(); }
+    // Tags `matches` can accept, for TimeOrder::find to skip stretches; null
+    // when every tag can match.
+    const TagMask* tagHint() const { return tags.none() ? nullptr : &tags; }
+};
+
+// Matching with a reusable buffer; one per thread.
+class EventMatcher {
+public:
+    EventMatcher(const EventFilter& filter, const LogIndex& index);
+    bool operator()(const Event& e);
+
+private:
+    EventFilter m_filter;
+    std::string m_lowerText;
+    const LogIndex& m_index;
+    EventPrinter m_printer;
+    TextBuffer m_buffer;
+    std::string m_scratch;
+};
+
+} // namespace hecscope

@@ -1,0 +1,365 @@
+#include "core/text/info.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdarg>
+#include <cstdio>
+
+namespace hecscope {
+namespace {
+
+std::string format(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+std::string format(const char* fmt, ...)
+{
+    va_list args;
+    va_start(args, fmt);
+    va_list again;
+    va_copy(again, args);
+    const int n = std::vsnprintf(nullptr, 0, fmt, args);
+    va_end(args);
+    std::string out(size_t(std::max(n, 0)), '\0');
+    std::vsnprintf(out.data(), out.size() + 1, fmt, again);
+    va_end(again);
+    return out;
+}
+
+// A non-negative figure as an integer, saturating (hostile logs can make a
+// rate exceed what 64 bits hold; converting such a double is undefined).
+uint64_t saturated(double v)
+{
+    if (!(v > 0))
+        return 0;
+    return v >= 18446744073709549568.0 ? UINT64_MAX : uint64_t(v);
+}
+
+std::string grouped(uint64_t v)
+{
+    std::string digits = std::to_string(v), out;
+    for (size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0)
+            out += ',';
+        out += digits[i];
+    }
+    return out;
+}
+
+std::string duration(uint64_t ns)
+{
+    if (ns >= 10'000'000'000ull)
+        return format("%.1f s", double(ns) / 1e9);
+    if (ns >= 1'000'000'000ull)
+        return format("%.3f s", double(ns) / 1e9);
+    if (ns >= 1'000'000)
+        return format("%.2f ms", double(ns) / 1e6);
+    if (ns >= 1000)
+        return format("%.1f us", double(ns) / 1e3);
+    return format("%" PRIu64 " ns", ns);
+}
+
+std::string bytes(uint64_t b)
+{
+    if (b >= (uint64_t(1) << 30))
+        return format("%.2f GiB", double(b) / double(1 << 30));
+    if (b >= (1 << 20))
+        return format("%.1f MiB", double(b) / double(1 << 20));
+    if (b >= (1 << 10))
+        return format("%.1f KiB", double(b) / double(1 << 10));
+    return format("%" PRIu64 " B", b);
+}
+
+std::string percent(uint64_t part, uint64_t whole)
+{
+    return whole == 0 ? std::string("-") : format("%.1f%%", 100.0 * double(part) / double(whole));
+}
+
+const Capset* processCapset(const LogIndex& ix)
+{
+    for (const Capset& c : ix.capsets)
+        if (c.type == 2 || !c.rtsIdentifier.empty() || !c.args.empty())
+            return &c;
+    return nullptr;
+}
+
+std::string joined(const std::vector<std::string>& words)
+{
+    std::string s;
+    for (const std::string& w : words) {
+        if (!s.empty())
+            s += ' ';
+        s += w;
+    }
+    return s;
+}
+
+} // namespace
+
+std::string jsonString(std::string_view s)
+{
+    std::string out = "\"";
+    for (size_t i = 0; i < s.size();) {
+        const unsigned char c = static_cast<unsigned char>(s[i]);
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += char(c);
+            ++i;
+        } else if (c < 0x20) {
+            out += format("\\u%04x", c);
+            ++i;
+        } else if (c < 0x80) {
+            out += char(c);
+            ++i;
+        } else {
+            // Copy a well-formed UTF-8 sequence, else write U+FFFD.
+            const size_t len = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xC2 && c <= 0xDF ? 2 : 0;
+            bool ok = len > 0 && i + len <= s.size();
+            for (size_t k = 1; ok && k < len; ++k)
+                ok = (static_cast<unsigned char>(s[i + k]) & 0xC0) == 0x80;
+            if (ok && len == 3) {
+                const unsigned char c1 = static_cast<unsigned char>(s[i + 1]);
+                ok = !(c == 0xE0 && c1 < 0xA0) && !(c == 0xED && c1 >= 0xA0);
+            }
+            if (ok && len == 4) {
+                const unsigned char c1 = static_cast<unsigned char>(s[i + 1]);
+                ok = !(c == 0xF0 && c1 < 0x90) && !(c == 0xF4 && c1 >= 0x90);
+            }
+            if (ok) {
+                out.append(s.substr(i, len));
+                i += len;
+            } else {
+                out += "\\ufffd";
+                ++i;
+            }
+        }
+    }
+    return out + '"';
+}
+
+namespace {
+
+// A .hp heap profile has no scheduler, GC or process facts: its header,
+// censuses and bands.
+std::string hpInfoText(const LogIndex& ix, const std::string& file)
+{
+    const HpHeader& h = *ix.hpFile;
+    const HeapBands& bands = ix.heapBands;
+    std::string o;
+    o += format("File          %s (GHC heap profile, .hp)\n", file.c_str());
+    o += format("Size          %s bytes, %s complete samples%s\n", grouped(ix.scan.bytes).c_str(),
+                grouped(ix.scan.events).c_str(), ix.scan.truncated ? " (truncated)" : "");
+    o += format("Job           %s\n", h.job.c_str());
+    o += format("Date          %s\n", h.date.c_str());
+    o += format("Units         samples in %s, values in %s\n", h.sampleUnit.c_str(), h.valueUnit.c_str());
+    o += "\n";
+    o += format("Censuses      %s over %s\n", grouped(bands.times.size()).c_str(),
+                duration(bands.empty() ? 0 : bands.times.back() - bands.times.front()).c_str());
+    o += format("Bands         %s\n", grouped(bands.stats.size()).c_str());
+    o += format("Peak total    %s\n", bytes(bands.peakTotal).c_str());
+    size_t marks = 0;
+    for (const Message& m : ix.messages)
+        marks += m.kind == Message::Marker;
+    o += format("Marks         %zu\n", marks);
+    if (!ix.scan.diagnostics.empty()) {
+        o += "\nDiagnostics\n";
+        for (const Diagnostic& d : ix.scan.diagnostics)
+            o += "  " + d.message() + "\n";
+    }
+    return o;
+}
+
+} // namespace
+
+std::string infoText(const LogIndex& ix, const RangeStats& st, const std::string& file)
+{
+    if (ix.hpFile)
+        return hpInfoText(ix, file);
+    std::string o;
+    const LogScan& scan = ix.scan;
+    o += format("File          %s\n", file.c_str());
+    o += format("Size          %s bytes, %s events%s\n", grouped(scan.bytes).c_str(),
+                grouped(scan.events).c_str(), scan.truncated ? " (truncated)" : "");
+    if (const Capset* p = processCapset(ix)) {
+        if (!p->args.empty())
+            o += format("Program       %s\n", joined(p->args).c_str());
+        if (!p->rtsIdentifier.empty())
+            o += format("RTS           %s\n", p->rtsIdentifier.c_str());
+        if (p->hasPid)
+            o += format("Process       pid %" PRIu64 ", parent %" PRIu64 "\n", p->pid, p->ppid);
+    }
+    o += format("Capabilities  %zu, threads %zu\n", st.caps.size(), ix.threadCount());
+    o += "\n";
+    o += format("Time          total %s, mutator %s, GC %s (any capability collecting: %s)\n",
+                duration(st.totalNs).c_str(), duration(st.mutatorNs).c_str(), duration(st.gcNs).c_str(),
+                duration(st.gcAnyCapNs).c_str());
+    o += format("Productivity  %.1f%% of elapsed time\n", st.productivity * 100);
+    o += format("GC            %s collections (%s parallel), %s copied\n", grouped(st.collections).c_str(),
+                grouped(st.parallelCollections).c_str(), bytes(st.copiedBytes).c_str());
+    o += format("Pauses        average %s, maximum %s\n", duration(st.avgPauseNs).c_str(),
+                duration(st.maxPauseNs).c_str());
+    if (st.workBalance >= 0 || st.workBalanceThreadScope >= 0) {
+        o += "Work balance  ";
+        if (st.workBalance >= 0)
+            o += format("%.1f%% by copied bytes (as +RTS -s)", st.workBalance * 100);
+        if (st.workBalance >= 0 && st.workBalanceThreadScope >= 0)
+            o += ", ";
+        if (st.workBalanceThreadScope >= 0)
+            o += format("%.1f%% by maximum copied (as ThreadScope)", st.workBalanceThreadScope * 100);
+        o += " (serial 0%, perfect 100%)\n";
+    }
+    o += format("Allocation    %s, %s/s of mutator time\n", bytes(st.allocatedBytes).c_str(),
+                bytes(saturated(st.allocationRate)).c_str());
+    o += format("Heap          maximum size %s, maximum live %s, maximum slop %s\n",
+                bytes(st.maxHeapSizeBytes).c_str(), bytes(st.maxLiveBytes).c_str(),
+                bytes(st.maxSlopBytes).c_str());
+    o += format("Sparks        %s total: %s created, %s converted, %s overflowed, %s dud, %s GC'd, %s fizzled\n",
+                grouped(st.sparks.total()).c_str(), grouped(st.sparks.created).c_str(),
+                grouped(st.sparks.converted).c_str(), grouped(st.sparks.overflowed).c_str(),
+                grouped(st.sparks.dud).c_str(), grouped(st.sparks.gcd).c_str(),
+                grouped(st.sparks.fizzled).c_str());
+
+    if (!st.generations.empty()) {
+        o += "\n  Gen   Collections  Parallel     Elapsed   Avg pause   Max pause      Copied\n";
+        for (const GenerationStats& g : st.generations) {
+            o += format("  %-4s  %11s  %8s  %10s  %10s  %10s  %10s\n",
+                        g.generation < 0 ? "?" : std::to_string(g.generation).c_str(),
+                        grouped(g.collections).c_str(), grouped(g.parallel).c_str(),
+                        duration(g.elapsed).c_str(),
+                        duration(g.collections ? g.elapsed / g.collections : 0).c_str(),
+                        duration(g.maxPause).c_str(), bytes(g.copied).c_str());
+        }
+    }
+    if (!st.caps.empty()) {
+        o += "\n  Cap     Running        GC      Idle        Runs  Sparks created  converted\n";
+        for (const CapStats& c : st.caps)
+            o += format("  %-4u  %9s  %8s  %8s  %10s  %14s  %9s\n", unsigned(c.cap),
+                        percent(c.running, st.totalNs).c_str(), percent(c.gc, st.totalNs).c_str(),
+                        percent(c.idle, st.totalNs).c_str(), grouped(c.runs).c_str(),
+                        grouped(c.sparks.created).c_str(), grouped(c.sparks.converted).c_str());
+    }
+    if (ix.clippedSpans > 0 || ix.unrepresentableSpans > 0)
+        o += format("\nNote          %s runs cut to 4.3 s and %s spans after 78 hours left out of the timelines"
+                    " (damaged timestamps)\n",
+                    grouped(ix.clippedSpans).c_str(), grouped(ix.unrepresentableSpans).c_str());
+    if (!scan.diagnostics.empty() || !scan.ioError.empty()) {
+        o += "\nDiagnostics\n";
+        for (const Diagnostic& d : scan.diagnostics)
+            o += format("  %s: %s\n", d.isError() ? "error" : "warning", d.message().c_str());
+        if (!scan.ioError.empty())
+            o += format("  error: read error %s\n", scan.ioError.c_str());
+    }
+    return o;
+}
+
+std::string infoJson(const LogIndex& ix, const RangeStats& st, const std::string& file)
+{
+    const LogScan& scan = ix.scan;
+    std::string o = "{\n";
+    auto key = [&](const char* k) { o += "  "; o += jsonString(k); o += ": "; };
+    auto num = [](uint64_t v) { return std::to_string(v); };
+    auto real = [](double v) { return format("%.6g", v); };
+
+    key("file"); o += jsonString(file) + ",\n";
+    key("bytes"); o += num(scan.bytes) + ",\n";
+    key("events"); o += num(scan.events) + ",\n";
+    key("truncated"); o += scan.truncated ? "true" : "false"; o += ",\n";
+    key("error"); o += scan.hasError || !scan.ioError.empty() ? "true" : "false"; o += ",\n";
+    key("hp_file");
+    if (ix.hpFile)
+        o += "{\"job\": " + jsonString(ix.hpFile->job) + ", \"date\": " + jsonString(ix.hpFile->date)
+            + ", \"sample_unit\": " + jsonString(ix.hpFile->sampleUnit) + ", \"value_unit\": "
+            + jsonString(ix.hpFile->valueUnit) + "},\n";
+    else
+        o += "null,\n";
+    key("diagnostics"); o += "[";
+    bool first = true;
+    for (const Diagnostic& d : scan.diagnostics) {
+        o += first ? "" : ", ";
+        o += jsonString(d.message());
+        first = false;
+    }
+    if (!scan.ioError.empty())
+        o += (first ? "" : ", ") + jsonString("read error " + scan.ioError);
+    o += "],\n";
+    key("capabilities"); o += num(st.caps.size()) + ",\n";
+    key("threads"); o += num(ix.threadCount()) + ",\n";
+
+    key("process"); o += "{";
+    if (const Capset* p = processCapset(ix)) {
+        o += "\"rts\": " + jsonString(p->rtsIdentifier) + ", \"args\": [";
+        for (size_t i = 0; i < p->args.size(); ++i)
+            o += (i ? ", " : "") + jsonString(p->args[i]);
+        o += "]";
+        if (p->hasPid)
+            o += ", \"pid\": " + num(p->pid);
+        if (p->hasPpid)
+            o += ", \"ppid\": " + num(p->ppid);
+        if (p->wallAt != kNoTime)
+            o += ", \"wall_clock_s\": " + num(p->wallSeconds);
+    }
+    o += "},\n";
+
+    key("time");
+    o += "{\"start_ns\": " + num(st.from) + ", \"end_ns\": " + num(st.to) + ", \"total_ns\": "
+        + num(st.totalNs) + ", \"mutator_ns\": " + num(st.mutatorNs) + ", \"gc_ns\": " + num(st.gcNs)
+        + ", \"gc_any_cap_ns\": " + num(st.gcAnyCapNs) + ", \"productivity\": " + real(st.productivity)
+        + "},\n";
+
+    key("gc");
+    o += "{\"collections\": " + num(st.collections) + ", \"parallel_collections\": "
+        + num(st.parallelCollections) + ", \"copied_bytes\": " + num(st.copiedBytes)
+        + ", \"max_pause_ns\": " + num(st.maxPauseNs) + ", \"avg_pause_ns\": " + num(st.avgPauseNs)
+        + ", \"work_balance\": " + (st.workBalance < 0 ? std::string("null") : real(st.workBalance))
+        + ", \"work_balance_threadscope\": "
+        + (st.workBalanceThreadScope < 0 ? std::string("null") : real(st.workBalanceThreadScope))
+        + ",\n         \"generations\": [";
+    for (size_t i = 0; i < st.generations.size(); ++i) {
+        const GenerationStats& g = st.generations[i];
+        o += i ? ",\n           " : "\n           ";
+        o += "{\"generation\": " + (g.generation < 0 ? std::string("null") : std::to_string(g.generation))
+            + ", \"collections\": " + num(g.collections) + ", \"parallel\": " + num(g.parallel)
+            + ", \"elapsed_ns\": " + num(g.elapsed) + ", \"max_pause_ns\": " + num(g.maxPause)
+            + ", \"copied_bytes\": " + num(g.copied) + "}";
+    }
+    o += "]},\n";
+
+    key("heap");
+    o += "{\"max_heap_size_bytes\": " + num(st.maxHeapSizeBytes) + ", \"max_live_bytes\": "
+        + num(st.maxLiveBytes) + ", \"max_blocks_size_bytes\": " + num(st.maxBlocksSizeBytes)
+        + ", \"max_slop_bytes\": " + num(st.maxSlopBytes)
+        + ", \"allocated_bytes\": " + num(st.allocatedBytes) + ", \"allocation_rate_bytes_per_s\": "
+        + num(saturated(st.allocationRate)) + "},\n";
+
+    auto sparks = [&](const SparkTotals& s) {
+        return "{\"total\": " + num(s.total()) + ", \"created\": " + num(s.created) + ", \"converted\": " + num(s.converted)
+            + ", \"overflowed\": " + num(s.overflowed) + ", \"dud\": " + num(s.dud)
+            + ", \"gcd\": " + num(s.gcd) + ", \"fizzled\": " + num(s.fizzled) + "}";
+    };
+    key("sparks"); o += sparks(st.sparks) + ",\n";
+
+    key("per_capability"); o += "[";
+    for (size_t i = 0; i < st.caps.size(); ++i) {
+        const CapStats& c = st.caps[i];
+        o += i ? ",\n    " : "\n    ";
+        o += "{\"cap\": " + num(c.cap) + ", \"running_ns\": " + num(c.running) + ", \"gc_ns\": "
+            + num(c.gc) + ", \"idle_ns\": " + num(c.idle) + ", \"runs\": " + num(c.runs)
+            + ", \"sparks\": " + sparks(c.sparks) + "}";
+    }
+    o += "],\n";
+
+    const HeapProfileData& hp = ix.heapProfile;
+    key("heap_profile");
+    o += "{\"censuses\": " + num(hp.censuses.size()) + ", \"breakdown\": " + num(hp.breakdown)
+        + ", \"labels\": " + num(hp.labels.size()) + ", \"samples\": " + num(hp.samples.size())
+        + ", \"repeated_labels\": " + num(hp.repeatedLabels) + "},\n";
+    key("time_profile");
+    o += "{\"tick_interval_ns\": " + num(ix.timeProfile.tickInterval) + ", \"samples\": "
+        + num(ix.timeProfile.samples.size()) + "},\n";
+    size_t markers = 0;
+    for (const Message& m : ix.messages)
+        markers += m.kind == Message::Marker;
+    key("messages");
+    o += "{\"markers\": " + num(markers) + ", \"other\": " + num(ix.messages.size() - markers) + "}\n";
+    o += "}\n";
+    return o;
+}
+
+} // namespace hecscope

@@ -1,0 +1,499 @@
+#include "ui/charts/chartpainter.h"
+
+#include "core/index/series.h"
+
+#include <QImage>
+#include <QPaintEngine>
+#include <QPainter>
+#include <QPicture>
+#include <qcustomplot.h>
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+
+namespace hecscope {
+
+namespace {
+
+QVector<double> columns(int n)
+{
+    QVector<double> x(n);
+    for (int i = 0; i < n; ++i)
+        x[i] = i;
+    return x;
+}
+
+double maxOf(const QVector<double>& v)
+{
+    double m = 0;
+    for (double x : v)
+        if (!std::isnan(x))
+            m = std::max(m, x);
+    return m;
+}
+
+QVector<double> scaled(const std::vector<double>& v, double factor)
+{
+    QVector<double> out(int(v.size()));
+    for (size_t i = 0; i < v.size(); ++i)
+        out[int(i)] = v[i] * factor;
+    return out;
+}
+
+// Stacked bands as one QCustomPlot plottable: each layer a polygon from its
+// top line back along its bottom line, so every pixel of the stack is
+// filled once (graphs filled to the axis overdraw each other; channel
+// fills between graphs cost more than the drawing).
+class StackedBands final : public QCPAbstractPlottable {
+public:
+    struct Layer {
+        QVector<double> bottom, top;
+        QColor fill;
+        QPen outline; // along the top; Qt::NoPen for none
+    };
+    StackedBands(QCPAxis* key, QCPAxis* value) : QCPAbstractPlottable(key, value) {}
+    QVector<double> keys;
+    std::vector<Layer> layers;
+
+    double selectTest(const QPointF&, bool, QVariant*) const override { return -1; }
+    QCPRange getKeyRange(bool& found, QCP::SignDomain) const override
+    {
+        found = !keys.isEmpty();
+        return found ? QCPRange(keys.front(), keys.back()) : QCPRange();
+    }
+    QCPRange getValueRange(bool& found, QCP::SignDomain, const QCPRange&) const override
+    {
+        double top = 0;
+        for (const Layer& l : layers)
+            for (double v : l.top)
+                top = std::max(top, v);
+        found = !layers.empty();
+        return QCPRange(0, top);
+    }
+
+protected:
+    void draw(QCPPainter* painter) override
+    {
+        const int n = int(keys.size());
+        QPolygonF polygon;
+        polygon.reserve(2 * n);
+        for (const Layer& l : layers) {
+            polygon.clear();
+            for (int i = 0; i < n; ++i)
+                polygon << coordsToPixels(keys[i], l.top[i]);
+            for (int i = n; i-- > 0;)
+                polygon << coordsToPixels(keys[i], l.bottom[i]);
+            painter->setPen(Qt::NoPen);
+            painter->setBrush(l.fill);
+            painter->drawPolygon(polygon);
+            if (l.outline.style() != Qt::NoPen) {
+                painter->setPen(l.outline);
+                painter->setBrush(Qt::NoBrush);
+                painter->drawPolyline(polygon.constData(), n);
+            }
+        }
+    }
+    void drawLegendIcon(QCPPainter*, const QRectF&) const override {}
+};
+
+} // namespace
+
+ChartPainter::ChartPainter() = default;
+ChartPainter::~ChartPainter() = default;
+
+void ChartPainter::reset(const QPalette& pal)
+{
+    if (!m_plot) {
+        m_plot = std::make_unique<QCustomPlot>();
+        m_plot->setNoAntialiasingOnDrag(true);
+        m_plot->setPlottingHints(QCP::phFastPolylines);
+        // One value per pixel column: antialiasing would only blur it, and costs.
+        m_plot->setNotAntialiasedElements(QCP::aeAll);
+    }
+    m_plot->clearPlottables();
+    m_plot->setBackground(Qt::NoBrush);
+    QCPAxisRect* rect = m_plot->axisRect();
+    rect->setAutoMargins(QCP::msNone);
+    rect->setMargins(QMargins(0, 2, 0, 1));
+    QFont small = m_plot->font();
+    small.setPointSizeF(std::max(6.0, small.pointSizeF() * 0.8));
+    for (QCPAxis* axis : {m_plot->xAxis, m_plot->yAxis, m_plot->xAxis2, m_plot->yAxis2}) {
+        axis->setBasePen(Qt::NoPen);
+        axis->setTickPen(QPen(pal.color(QPalette::Mid)));
+        axis->setSubTickPen(Qt::NoPen);
+        axis->setTickLabelColor(pal.color(QPalette::Text));
+        axis->setTickLabelFont(small);
+        axis->grid()->setPen(QPen(pal.color(QPalette::Midlight), 0, Qt::DotLine));
+        axis->grid()->setVisible(false);
+    }
+    m_plot->xAxis->setVisible(false);
+    m_plot->yAxis->setVisible(true);
+    m_plot->yAxis->setTickLabelSide(QCPAxis::lsInside);
+    m_plot->yAxis->setTickLength(0, 3);
+    m_plot->yAxis->grid()->setVisible(true);
+    m_plot->yAxis2->setVisible(true);
+    m_plot->yAxis2->setTickLabelSide(QCPAxis::lsInside);
+    m_plot->yAxis2->setTickLength(0, 3);
+    m_plot->yAxis->ticker()->setTickCount(2);
+    m_plot->yAxis2->ticker()->setTickCount(2);
+}
+
+void ChartPainter::draw(QPainter& p, const QRect& r)
+{
+    m_plot->xAxis->setRange(0, r.width());
+    const QPaintEngine* engine = p.paintEngine();
+    if (engine && (engine->type() == QPaintEngine::Raster || engine->type() == QPaintEngine::OpenGL2)) {
+        // Pixels: draw into an image at the device's resolution and blit it.
+        const qreal dpr = p.device() ? p.device()->devicePixelRatioF() : 1.0;
+        const QSize size(int(std::ceil(r.width() * dpr)), int(std::ceil(r.height() * dpr)));
+        if (m_image.size() != size)
+            m_image = QImage(size, QImage::Format_ARGB32_Premultiplied);
+        m_image.setDevicePixelRatio(dpr);
+        m_image.fill(Qt::transparent);
+        {
+            QCPPainter cp(&m_image);
+            m_plot->toPainter(&cp, r.width(), r.height());
+        }
+        p.drawImage(r.topLeft(), m_image);
+        return;
+    }
+    // Vectors (SVG, PDF): record the drawing and replay it onto the painter.
+    QPicture picture;
+    {
+        QCPPainter cp(&picture);
+        m_plot->toPainter(&cp, r.width(), r.height());
+    }
+    p.drawPicture(r.topLeft(), picture);
+}
+
+void ChartPainter::paintHeap(QPainter& p, const QRect& r, ViewRange view, const LogIndex& index, const QPalette& pal)
+{
+    reset(pal);
+    const uint32_t n = uint32_t(std::max(1, r.width()));
+    const QVector<double> x = columns(int(n));
+    const HeapSeries& h = index.heap;
+    struct Line {
+        const Series* series;
+        QColor colour;
+        bool fill;
+    };
+    const Line lines[] = {
+        {&h.size, heapSizeColour(pal), false},
+        {&h.blocks, kBlocksSize, false},
+        {&h.live, kLive, true},
+    };
+    double top = 1;
+    for (const Line& line : lines) {
+        if (line.series->empty())
+            continue;
+        QCPGraph* g = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
+        g->setLineStyle(QCPGraph::lsStepLeft);
+        g->setPen(QPen(line.colour, 0)); // cosmetic: wider pens go through the slow stroker
+        if (line.fill) {
+            QColor c = line.colour;
+            c.setAlpha(70);
+            g->setBrush(c);
+        }
+        const QVector<double> y = scaled(columnMaxima(*line.series, view.start, view.end, n), 1e-6);
+        g->setData(x, y, true);
+        top = std::max(top, maxOf(y));
+    }
+    m_plot->yAxis->setRange(0, top * 1.1);
+    if (h.allocated.size() >= 2) {
+        QCPGraph* g = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis2);
+        g->setLineStyle(QCPGraph::lsStepLeft);
+        g->setPen(QPen(kAllocRate, 1));
+        const QVector<double> y = scaled(columnRates(h.allocated, view.start, view.end, n), 1e-6);
+        g->setData(x, y, true);
+        m_plot->yAxis2->setRange(0, std::max(1.0, maxOf(y)) * 1.1);
+    } else {
+        m_plot->yAxis2->setVisible(false);
+    }
+    draw(p, r);
+}
+
+void ChartPainter::paintSparks(QPainter& p, const QRect& r, ViewRange view, const Capability& cap, const QPalette& pal)
+{
+    reset(pal);
+    const uint32_t n = uint32_t(std::max(1, r.width()));
+    const QVector<double> x = columns(int(n));
+    // Spark counters grow between samples (GHC samples them at
+    // collections); per column, the growth read linearly between samples,
+    // as a rate per millisecond, as ThreadScope draws it.
+    Series createdSeries, convertedSeries;
+    createdSeries.reserve(cap.sparks.size());
+    convertedSeries.reserve(cap.sparks.size());
+    for (const SparkCounters& c : cap.sparks) {
+        createdSeries.push_back({c.time, double(c.created)});
+        convertedSeries.push_back({c.time, double(c.converted)});
+    }
+    const QVector<double> created = scaled(columnRates(createdSeries, view.start, view.end, n), 1e-3);
+    const QVector<double> converted = scaled(columnRates(convertedSeries, view.start, view.end, n), 1e-3);
+    QVector<double> pool(static_cast<int>(n));
+    // Pool size: the latest sample at or before each column's end.
+    size_t i = 0;
+    double held = std::nan("");
+    for (uint32_t c = 0; c < n; ++c) {
+        const double end = double(view.start) + double(view.duration()) * (c + 1) / n;
+        while (i < cap.sparks.size() && double(cap.sparks[i].time) < end)
+            held = double(cap.sparks[i++].remaining);
+        pool[int(c)] = held;
+    }
+    QCPGraph* g = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
+    g->setLineStyle(QCPGraph::lsStepLeft);
+    g->setPen(QPen(kSparksCreated, 1.2));
+    g->setData(x, created, true);
+    QCPGraph* conv = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
+    conv->setLineStyle(QCPGraph::lsStepLeft);
+    conv->setPen(QPen(kSparksConverted, 1.2));
+    conv->setData(x, converted, true);
+    QCPGraph* poolGraph = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis2);
+    poolGraph->setLineStyle(QCPGraph::lsStepLeft);
+    poolGraph->setPen(QPen(kSparkPool, 1, Qt::DashLine));
+    poolGraph->setData(x, pool, true);
+    m_plot->yAxis->setRange(0, std::max({1.0, maxOf(created), maxOf(converted)}) * 1.1);
+    m_plot->yAxis2->setRange(0, std::max(1.0, maxOf(pool)) * 1.1);
+    draw(p, r);
+}
+
+void ChartPainter::paintHeapProfile(QPainter& p, const QRect& r, ViewRange view, const LogIndex& index,
+                                    const HeapView& hv, const QPalette& pal)
+{
+    reset(pal);
+    m_plot->yAxis2->setVisible(false);
+    const HeapBands& bands = index.heapBands;
+    const BandSelection& sel = *hv.selection;
+    const int w = std::max(1, r.width());
+    const double duration = double(std::max<uint64_t>(1, view.duration()));
+    auto xOf = [&](uint64_t t) { return (double(t) - double(view.start)) * w / duration; };
+
+    // The censuses to draw: those in view (one per pixel column when they
+    // are denser than two a pixel) and one each side, so the bands run on
+    // to the edges.
+    const auto [a, b] = bands.censusesIn(view.start, view.end + 1);
+    // Each point is drawn at its representative census and stands for the
+    // censuses [from, to) of its pixel column.
+    struct Point {
+        size_t census, from, to;
+    };
+    std::vector<Point> points;
+    if (a > 0)
+        points.push_back({a - 1, a - 1, a});
+    if (b - a <= size_t(2 * w)) {
+        for (size_t i = a; i < b; ++i)
+            points.push_back({i, i, i + 1});
+    } else {
+        size_t i = a;
+        for (int c = 0; c < w && i < b; ++c) {
+            const uint64_t end = view.start + uint64_t(duration * (c + 1) / w);
+            const bool last = c + 1 == w; // takes a census at exactly view.end
+            const size_t from = i;
+            size_t best = SIZE_MAX;
+            for (; i < b && (last || bands.times[i] < end); ++i)
+                if (best == SIZE_MAX || bands.totals[i] > bands.totals[best])
+                    best = i;
+            if (best != SIZE_MAX)
+                points.push_back({best, from, i});
+        }
+    }
+    if (b < bands.times.size())
+        points.push_back({b, b, b + 1});
+
+    std::vector<size_t> visible;
+    for (size_t k = 0; k < sel.columns(); ++k)
+        if (!hv.isHidden(k))
+            visible.push_back(k);
+    const bool emphasis = hv.anyEmphasised();
+    const int np = int(points.size());
+    double sizeTop = 0; // heap size, MB
+    QVector<double> x(np);
+    for (int i = 0; i < np; ++i)
+        x[i] = xOf(bands.times[points[size_t(i)].census]);
+    double top = 1e-3; // MB
+    // At most kMaxDrawnBands bands get their own graph (the picked-out ones
+    // first, then the tallest, or for lines the first in order): thousands
+    // of graphs would take seconds a paint. Stacked, the rest show grey.
+    const auto drawnSet = [&](auto height) {
+        std::vector<size_t> order(visible.begin(), visible.end());
+        std::stable_sort(order.begin(), order.end(), [&](size_t u, size_t v) {
+            const bool pu = emphasis && hv.isEmphasised(u), pv = emphasis && hv.isEmphasised(v);
+            return pu != pv ? pu : height(u) > height(v);
+        });
+        std::vector<char> drawn(sel.columns(), 0);
+        for (size_t i = 0; i < order.size() && i < kMaxDrawnBands; ++i)
+            drawn[order[i]] = 1;
+        return drawn;
+    };
+    size_t drawnCount = visible.size();
+    if (hv.mode == HeapChartMode::Lines) {
+        const std::vector<char> drawn = drawnSet([&](size_t k) { return -double(k); }); // display order
+        std::vector<size_t> lines;
+        for (size_t k : visible)
+            if (drawn[k])
+                lines.push_back(k);
+        drawnCount = lines.size();
+        // Each band's own maximum over the column: a line per band must keep
+        // that band's peaks, whichever census has the largest total. Rows
+        // are read in order (a row holds every band of a census).
+        std::vector<QVector<double>> ys(lines.size(), QVector<double>(np, 0.0));
+        for (int i = 0; i < np; ++i)
+            for (size_t c = points[size_t(i)].from; c < points[size_t(i)].to; ++c) {
+                const uint64_t* row = sel.row(c);
+                for (size_t j = 0; j < lines.size(); ++j)
+                    ys[j][i] = std::max(ys[j][i], double(row[lines[j]]));
+            }
+        for (size_t j = 0; j < lines.size(); ++j) {
+            const size_t k = lines[j];
+            const double peak = double(std::max<uint64_t>(1, sel.columnPeak[k]));
+            for (double& y : ys[j])
+                y = 100.0 * y / peak;
+            QColor c = columnColour(sel, bands, k);
+            if (emphasis && !hv.isEmphasised(k))
+                c.setAlpha(50);
+            QCPGraph* g = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
+            g->setPen(QPen(c, emphasis && hv.isEmphasised(k) ? 2.5 : 0)); // cosmetic unless picked out
+            g->setData(x, ys[j], true);
+        }
+        top = 100;
+    } else {
+        const bool normalised = hv.mode == HeapChartMode::Normalised;
+        QVector<double> total(np, 0.0);
+        if (normalised)
+            for (int i = 0; i < np; ++i)
+                for (size_t k : visible)
+                    total[i] += double(sel.row(points[size_t(i)].census)[k]);
+        const auto valueOf = [&](size_t k, int i) {
+            const double v = double(sel.row(points[size_t(i)].census)[k]);
+            return normalised ? (total[i] > 0 ? 100.0 * v / total[i] : 0.0) : v * 1e-6;
+        };
+        const QColor base = pal.color(QPalette::Base);
+        auto fade = [&](QColor c) {
+            return QColor((c.red() + 4 * base.red()) / 5, (c.green() + 4 * base.green()) / 5, (c.blue() + 4 * base.blue()) / 5);
+        };
+        // Bands in their colours; beyond kMaxDrawnBands, the tallest (and
+        // the picked-out ones) over the whole stack in grey.
+        std::vector<char> drawn(sel.columns(), 1);
+        if (visible.size() > kMaxDrawnBands) {
+            // Rows are read in order: a row holds every band of a census.
+            std::vector<double> height(sel.columns(), 0.0);
+            for (int i = 0; i < np; ++i)
+                for (size_t k : visible)
+                    height[k] = std::max(height[k], valueOf(k, i));
+            drawn = drawnSet([&](size_t k) { return height[k]; });
+        }
+        auto* stack = new StackedBands(m_plot->xAxis, m_plot->yAxis);
+        stack->keys = x;
+        std::vector<size_t> columnsDrawn;
+        for (size_t k : visible)
+            if (drawn[k]) {
+                columnsDrawn.push_back(k);
+                stack->layers.push_back({QVector<double>(np), QVector<double>(np), {}, {}});
+            }
+        const bool grey = columnsDrawn.size() < visible.size();
+        StackedBands::Layer all{QVector<double>(np, 0.0), QVector<double>(np), kOtherBandColour.lighter(115), Qt::NoPen};
+        for (int i = 0; i < np; ++i) {
+            double sum = 0;
+            size_t layer = 0;
+            for (size_t k : visible) {
+                const bool mine = layer < columnsDrawn.size() && columnsDrawn[layer] == k;
+                if (mine)
+                    stack->layers[layer].bottom[i] = sum;
+                sum += valueOf(k, i);
+                if (mine)
+                    stack->layers[layer++].top[i] = sum;
+            }
+            all.top[i] = sum;
+            top = std::max(top, sum);
+        }
+        for (size_t j = 0; j < columnsDrawn.size(); ++j) {
+            const size_t k = columnsDrawn[j];
+            const bool faded = emphasis && !hv.isEmphasised(k);
+            const bool picked = emphasis && hv.isEmphasised(k);
+            const QColor c = columnColour(sel, bands, k);
+            stack->layers[j].fill = faded ? fade(c) : c;
+            stack->layers[j].outline = QPen(faded ? fade(c.darker(125)) : c.darker(picked ? 200 : 125), picked ? 2 : 0);
+        }
+        if (grey)
+            stack->layers.insert(stack->layers.begin(), std::move(all));
+        drawnCount = columnsDrawn.size();
+        if (normalised) {
+            top = 100;
+        } else {
+            // The live bytes over the bands (how much of the live heap the
+            // profile accounts for) and the heap size, when it fits the
+            // scale of the bands; else it is named in a corner.
+            const uint32_t n = uint32_t(w);
+            const QVector<double> cols = columns(int(n));
+            const HeapSeries& h = index.heap;
+            QVector<double> size;
+            if (!h.live.empty()) {
+                QCPGraph* g = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
+                g->setLineStyle(QCPGraph::lsStepLeft);
+                g->setPen(QPen(kLive, 0)); // cosmetic: the fast line path
+                const QVector<double> y = scaled(columnMaxima(h.live, view.start, view.end, n), 1e-6);
+                g->setData(cols, y, true);
+                top = std::max(top, maxOf(y));
+            }
+            if (!h.size.empty()) {
+                size = scaled(columnMaxima(h.size, view.start, view.end, n), 1e-6);
+                sizeTop = maxOf(size);
+                if (sizeTop <= top * 2) {
+                    QCPGraph* g = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
+                    g->setLineStyle(QCPGraph::lsStepLeft);
+                    g->setPen(QPen(heapSizeColour(pal), 0)); // solid and cosmetic: dashing or stroking 1600 points is slow
+                    g->setData(cols, size, true);
+                    top = std::max(top, sizeTop);
+                }
+            }
+        }
+    }
+    m_plot->yAxis->setRange(0, top * 1.05);
+    m_heapFrame = {r, view, top * 1.05, drawnCount};
+    draw(p, r);
+    if (drawnCount < visible.size()) {
+        p.save();
+        p.setPen(pal.color(QPalette::Text));
+        QFont f = p.font();
+        f.setPointSizeF(std::max(6.0, f.pointSizeF() * 0.8));
+        p.setFont(f);
+        p.drawText(r.adjusted(4, 2, 0, 0), Qt::AlignTop | Qt::AlignLeft,
+                   hv.mode == HeapChartMode::Lines
+                       ? QObject::tr("%1 of %2 lines drawn: hide bands or show fewer").arg(drawnCount).arg(visible.size())
+                       : QObject::tr("the %1 tallest of %2 bands in colour, the rest grey").arg(drawnCount).arg(visible.size()));
+        p.restore();
+    }
+    if (sizeTop > top * 1.05) {
+        p.save();
+        p.setPen(heapSizeColour(pal));
+        QFont f = p.font();
+        f.setPointSizeF(std::max(6.0, f.pointSizeF() * 0.8));
+        p.setFont(f);
+        p.drawText(r.adjusted(0, 2, -4, 0), Qt::AlignTop | Qt::AlignRight,
+                   QObject::tr("heap size up to %1 MB (off this scale)").arg(sizeTop, 0, 'f', 1));
+        p.restore();
+    }
+
+    // User markers, dashed across the track.
+    const auto& byTime = index.messagesByTime;
+    auto it = std::partition_point(byTime.begin(), byTime.end(),
+                                   [&](uint32_t m) { return index.messages[m].time < view.start; });
+    p.save();
+    p.setClipRect(r);
+    QColor markerColour = pal.color(QPalette::Text);
+    markerColour.setAlpha(140);
+    p.setPen(QPen(markerColour, 1, Qt::DashLine));
+    int lastColumn = INT_MIN; // one line a pixel column, however many markers
+    for (; it != byTime.end() && index.messages[*it].time <= view.end; ++it) {
+        if (index.messages[*it].kind != Message::Marker)
+            continue;
+        const double px = r.left() + xOf(index.messages[*it].time);
+        if (int(px) == lastColumn)
+            continue;
+        lastColumn = int(px);
+        p.drawLine(QPointF(px, r.top()), QPointF(px, r.bottom()));
+    }
+    p.restore();
+}
+
+} // namespace hecscope

@@ -1,0 +1,336 @@
+#include "ui/events/eventlistmodel.h"
+
+#include "core/io/bytesource.h"
+#include "core/order/timeorder.h"
+
+#include <QCoreApplication>
+#include <QMetaObject>
+
+#include <algorithm>
+#include <climits>
+
+namespace hecscope {
+
+namespace {
+
+constexpr size_t kMaxCachedPages = 256;
+
+QString timeText(uint64_t t)
+{
+    return QStringLiteral("%1.%2").arg(t / 1000000000).arg(t % 1000000000, 9, 10, QLatin1Char('0'));
+}
+
+// Turns delivered events into rows; positions count on from `first`, or
+// come from the caller for single-event visits.
+class RowSink final : public EventSink {
+public:
+    RowSink(std::vector<EventRow>& out, const EventPrinter& printer, const LogFormat& format)
+        : m_out(out)
+        , m_printer(printer)
+        , m_format(format)
+    {
+    }
+    void onEvent(const Event& e) override { m_out.push_back(eventRow(e, position++, m_printer, m_format)); }
+    uint64_t position = 0;
+
+private:
+    std::vector<EventRow>& m_out;
+    const EventPrinter& m_printer;
+    const LogFormat& m_format;
+};
+
+} // namespace
+
+struct EventListModel::Shared {
+    std::string path;
+    std::shared_ptr<const LogIndex> index;
+    std::unique_ptr<TimeOrder> order;
+    std::unique_ptr<EventPrinter> printer;
+};
+
+EventListModel::EventListModel(QObject* parent)
+    : QAbstractTableModel(parent)
+{
+    // One thread for a filter scan, one for pages and lookups.
+    m_pool.setMaxThreadCount(2);
+}
+
+EventListModel::~EventListModel()
+{
+    ++m_generation; // running scans stop at their next batch
+    m_pool.waitForDone();
+}
+
+void EventListModel::waitForIdle()
+{
+    m_pool.waitForDone();
+    QCoreApplication::sendPostedEvents(this);
+}
+
+void EventListModel::reset()
+{
+    ++m_generation;
+    m_pages.clear();
+    m_lru.clear();
+    m_pending.clear();
+    m_matches.clear();
+    m_scanning = false;
+}
+
+void EventListModel::setLog(const QString& path, std::shared_ptr<const LogIndex> index)
+{
+    beginResetModel();
+    reset();
+    m_shared.reset();
+    if (index && index->scan.format) {
+        auto shared = std::make_shared<Shared>();
+        shared->path = path.toStdString();
+        shared->index = std::move(index);
+        shared->order = std::make_unique<TimeOrder>(shared->index->scan);
+        shared->printer = std::make_unique<EventPrinter>(*shared->index->scan.format);
+        m_shared = std::move(shared);
+    }
+    endResetModel();
+    if (!m_filter.empty())
+        setFilter(m_filter);
+}
+
+void EventListModel::setFilter(const EventFilter& filter)
+{
+    beginResetModel();
+    reset();
+    m_filter = filter;
+    endResetModel();
+    if (!m_shared || filter.empty())
+        return;
+    m_scanning = true;
+    const quint64 generation = m_generation;
+    auto shared = m_shared;
+    m_pool.start([this, shared, filter, generation] {
+        std::string error;
+        auto source = FileSource::open(shared->path, error);
+        EventMatcher match(filter, *shared->index);
+        uint64_t from = 0, found = 0;
+        std::optional<uint64_t> lastPosition;
+        uint64_t batch = 4096;
+        bool truncated = false;
+        while (source && m_generation == generation) {
+            std::vector<Match> positions;
+            uint64_t lastTime = from;
+            const uint64_t delivered = shared->order->find(
+                *source, from, [&](const Event& e) { return match(e); },
+                [&](const Event& e, uint64_t position) {
+                    lastTime = e.time;
+                    // Resuming at the last time found re-delivers its ties.
+                    if (!lastPosition || position > *lastPosition) {
+                        positions.push_back({position, e.time});
+                        lastPosition = position;
+                    }
+                },
+                batch, filter.tagHint());
+            found += positions.size();
+            if (found > kMaxMatches) {
+                positions.resize(positions.size() - size_t(found - kMaxMatches));
+                truncated = true;
+            }
+            const bool done = delivered < batch || truncated;
+            QMetaObject::invokeMethod(
+                this, [this, generation, positions = std::move(positions), done, truncated]() mutable {
+                    matchesArrived(generation, std::move(positions), done, truncated);
+                },
+                Qt::QueuedConnection);
+            if (done)
+                return;
+            if (lastTime == from)
+                batch *= 2; // a batch of ties on one time: read further next time
+            from = lastTime;
+        }
+        if (!source)
+            QMetaObject::invokeMethod(
+                this, [this, generation] { matchesArrived(generation, {}, true, false); }, Qt::QueuedConnection);
+    });
+}
+
+void EventListModel::matchesArrived(quint64 generation, std::vector<Match> positions, bool done, bool truncated)
+{
+    if (generation != m_generation)
+        return;
+    const size_t room = size_t(INT_MAX) - m_matches.size();
+    if (positions.size() > room)
+        positions.resize(room);
+    if (!positions.empty()) {
+        beginInsertRows({}, int(m_matches.size()), int(m_matches.size() + positions.size() - 1));
+        m_matches.insert(m_matches.end(), positions.begin(), positions.end());
+        endInsertRows();
+    }
+    if (done) {
+        m_scanning = false;
+        emit scanFinished(m_matches.size(), truncated);
+    }
+}
+
+int EventListModel::rowCount(const QModelIndex& parent) const
+{
+    if (parent.isValid() || !m_shared)
+        return 0;
+    if (!m_filter.empty())
+        return int(m_matches.size());
+    return int(std::min<uint64_t>(m_shared->index->scan.events, INT_MAX));
+}
+
+int EventListModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+void EventListModel::requestPage(qint64 page) const
+{
+    if (!m_shared || m_pending.contains(page))
+        return;
+    m_pending.insert(page);
+    const quint64 generation = m_generation;
+    auto shared = m_shared;
+    const qint64 first = page * kPageRows;
+    // Filtered pages re-run the filter from the page's first match: one
+    // pass over that stretch of the log rather than a lookup per row.
+    std::optional<EventFilter> filter;
+    Match from{};
+    uint64_t lastPosition = 0, limit = 0;
+    if (!m_filter.empty()) {
+        const size_t end = std::min(m_matches.size(), size_t(first + kPageRows));
+        if (size_t(first) >= end) {
+            m_pending.remove(page);
+            return;
+        }
+        filter = m_filter;
+        from = m_matches[size_t(first)];
+        lastPosition = m_matches[end - 1].position;
+        // Matches at the same time before the page come first: count them in.
+        size_t ties = 0;
+        for (size_t i = size_t(first); i > 0 && m_matches[i - 1].time == from.time; --i)
+            ++ties;
+        limit = end - size_t(first) + ties;
+    }
+    auto* self = const_cast<EventListModel*>(this);
+    self->m_pool.start([self, shared, generation, page, first, filter, from, lastPosition, limit] {
+        auto rows = std::make_shared<Page>();
+        std::string error;
+        if (auto source = FileSource::open(shared->path, error)) {
+            RowSink sink(rows->rows, *shared->printer, *shared->index->scan.format);
+            if (!filter) {
+                sink.position = uint64_t(first);
+                shared->order->visitRange(*source, sink, uint64_t(first), kPageRows);
+            } else {
+                EventMatcher match(*filter, *shared->index);
+                shared->order->find(
+                    *source, from.time, [&](const Event& e) { return match(e); },
+                    [&](const Event& e, uint64_t position) {
+                        if (position >= from.position && position <= lastPosition) {
+                            sink.position = position;
+                            sink.onEvent(e);
+                        }
+                    },
+                    limit, filter->tagHint());
+            }
+        }
+        QMetaObject::invokeMethod(
+            self, [self, generation, page, rows] { self->pageArrived(generation, page, rows); }, Qt::QueuedConnection);
+    });
+}
+
+void EventListModel::pageArrived(quint64 generation, qint64 page, std::shared_ptr<Page> rows)
+{
+    if (generation != m_generation)
+        return;
+    m_pending.remove(page);
+    m_pages[page] = std::move(rows);
+    m_lru.push_front(page);
+    while (m_lru.size() > kMaxCachedPages) {
+        m_pages.erase(m_lru.back());
+        m_lru.pop_back();
+    }
+    const int first = int(page * kPageRows);
+    const int last = std::min(rowCount() - 1, first + kPageRows - 1);
+    if (first <= last)
+        emit dataChanged(index(first, 0), index(last, ColumnCount - 1));
+}
+
+const EventRow* EventListModel::eventAt(int row) const
+{
+    const qint64 page = row / kPageRows;
+    const auto it = m_pages.find(page);
+    if (it == m_pages.end())
+        return nullptr;
+    const size_t i = size_t(row % kPageRows);
+    return i < it->second->rows.size() ? &it->second->rows[i] : nullptr;
+}
+
+QVariant EventListModel::data(const QModelIndex& ix, int role) const
+{
+    if (!ix.isValid() || ix.row() >= rowCount() || ix.column() >= ColumnCount)
+        return {};
+    if (role == Qt::TextAlignmentRole)
+        return ix.column() <= ThreadColumn ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+    if (role != Qt::DisplayRole && role != Qt::ToolTipRole && role != Qt::UserRole)
+        return {};
+    const EventRow* e = eventAt(ix.row());
+    if (!e) {
+        requestPage(ix.row() / kPageRows);
+        return role == Qt::DisplayRole && ix.column() == TimeColumn ? QVariant(QStringLiteral("…")) : QVariant();
+    }
+    if (role == Qt::UserRole)
+        return QVariant::fromValue<qulonglong>(e->time);
+    if (role == Qt::ToolTipRole)
+        return ix.column() == DetailsColumn ? QVariant(QString::fromStdString(e->details)) : QVariant();
+    switch (ix.column()) {
+    case TimeColumn: return timeText(e->time);
+    case CapColumn: return e->cap == kNoCap ? QStringLiteral("–") : QString::number(e->cap);
+    case ThreadColumn: return e->thread ? QString::number(*e->thread) : QString();
+    case TypeColumn: return QString::fromStdString(e->type);
+    case DetailsColumn: return QString::fromStdString(e->details);
+    }
+    return {};
+}
+
+QVariant EventListModel::headerData(int section, Qt::Orientation o, int role) const
+{
+    if (o != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, o, role);
+    switch (section) {
+    case TimeColumn: return tr("Time (s)");
+    case CapColumn: return tr("Cap");
+    case ThreadColumn: return tr("Thread");
+    case TypeColumn: return tr("Event");
+    case DetailsColumn: return tr("Details");
+    }
+    return {};
+}
+
+void EventListModel::findRowAt(uint64_t t)
+{
+    if (!m_shared)
+        return;
+    const quint64 generation = m_generation;
+    auto shared = m_shared;
+    m_pool.start([this, shared, generation, t] {
+        std::string error;
+        auto source = FileSource::open(shared->path, error);
+        if (!source)
+            return;
+        const uint64_t before = shared->order->countBefore(*source, t);
+        QMetaObject::invokeMethod(
+            this, [this, generation, before] {
+                if (generation != m_generation || rowCount() == 0)
+                    return;
+                uint64_t row = before;
+                if (!m_filter.empty())
+                    row = uint64_t(std::lower_bound(m_matches.begin(), m_matches.end(), before,
+                                                    [](const Match& m, uint64_t p) { return m.position < p; })
+                                   - m_matches.begin());
+                emit rowForTimeFound(int(std::min<uint64_t>(row, uint64_t(rowCount() - 1))));
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+} // namespace hecscope

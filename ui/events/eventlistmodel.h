@@ -1,0 +1,86 @@
+#pragma once
+
+#include "core/order/eventquery.h"
+#include "core/index/logindex.h"
+
+#include <QAbstractTableModel>
+#include <QSet>
+#include <QThreadPool>
+
+#include <atomic>
+#include <list>
+#include <memory>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+namespace hecscope {
+
+// Every event of a log in time order, as a table (time, capability, thread,
+// type, details), without holding the events: rows are read from the file
+// in pages through the index's sparse event index, on worker threads, and
+// show "…" until their page arrives. With a filter, a background scan
+// collects the positions of the matching events and rows appear as it
+// finds them. The UI thread never reads the file.
+class EventListModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { TimeColumn,
+                  CapColumn,
+                  ThreadColumn,
+                  TypeColumn,
+                  DetailsColumn,
+                  ColumnCount };
+    static constexpr int kPageRows = 128;
+    static constexpr size_t kMaxMatches = 10'000'000; // 160 MB of matches at most
+
+    explicit EventListModel(QObject* parent = nullptr);
+    ~EventListModel() override;
+
+    void setLog(const QString& path, std::shared_ptr<const LogIndex> index);
+    void setFilter(const EventFilter& filter);
+    const EventFilter& filter() const { return m_filter; }
+    bool isScanning() const { return m_scanning; }
+    // The event of a row once its page has arrived.
+    const EventRow* eventAt(int row) const;
+    // Asks for the row of the event nearest to time `t` (at or after it,
+    // else the last before it); answered by rowForTimeFound.
+    void findRowAt(uint64_t t);
+    // Waits for background work (tests and shutdown).
+    void waitForIdle();
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation o, int role = Qt::DisplayRole) const override;
+
+signals:
+    void scanFinished(quint64 matches, bool truncated);
+    void rowForTimeFound(int row);
+
+private:
+    struct Match {
+        uint64_t position; // in time order
+        uint64_t time;     // ns: where a page's re-scan starts
+    };
+    struct Shared; // what the workers read: path, index, time order
+    struct Page {
+        std::vector<EventRow> rows;
+    };
+    void requestPage(qint64 page) const;
+    void pageArrived(quint64 generation, qint64 page, std::shared_ptr<Page> rows);
+    void matchesArrived(quint64 generation, std::vector<Match> matches, bool done, bool truncated);
+    void reset();
+
+    std::shared_ptr<Shared> m_shared;
+    EventFilter m_filter;
+    std::vector<Match> m_matches; // filtered: the matching events in time order
+    bool m_scanning = false;
+    std::atomic<quint64> m_generation{0}; // bumps on every log or filter change
+    mutable std::unordered_map<qint64, std::shared_ptr<Page>> m_pages;
+    mutable std::list<qint64> m_lru;
+    mutable QSet<qint64> m_pending;
+    mutable QThreadPool m_pool;
+};
+
+} // namespace hecscope

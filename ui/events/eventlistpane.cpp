@@ -1,0 +1,199 @@
+#include "ui/events/eventlistpane.h"
+
+#include "ui/events/eventlistmodel.h"
+#include "ui/events/eventtableview.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QIntValidator>
+#include <QLabel>
+#include <QLineEdit>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace hecscope {
+
+EventListPane::EventListPane(QWidget* parent)
+    : QWidget(parent)
+    , m_model(new EventListModel(this))
+    , m_table(new EventTableView)
+    , m_search(new QLineEdit)
+    , m_type(new QComboBox)
+    , m_cap(new QComboBox)
+    , m_thread(new QLineEdit)
+    , m_status(new QLabel)
+    , m_debounce(new QTimer(this))
+{
+    m_search->setPlaceholderText(tr("Search events, types, thread labels (Ctrl+F)"));
+    m_search->setClearButtonEnabled(true);
+    m_thread->setPlaceholderText(tr("thread"));
+    m_thread->setValidator(new QIntValidator(0, INT_MAX, m_thread));
+    m_thread->setMaximumWidth(80);
+    m_type->setMinimumContentsLength(14);
+    m_type->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    auto* prev = new QToolButton;
+    prev->setText(QStringLiteral("▲"));
+    prev->setToolTip(tr("Previous (Shift+F3)"));
+    auto* nextButton = new QToolButton;
+    nextButton->setText(QStringLiteral("▼"));
+    nextButton->setToolTip(tr("Next (F3)"));
+
+    m_table->setModel(m_model);
+    m_table->header()->resizeSection(EventListModel::TimeColumn, 130);
+    m_table->header()->resizeSection(EventListModel::CapColumn, 40);
+    m_table->header()->resizeSection(EventListModel::ThreadColumn, 60);
+    m_table->header()->resizeSection(EventListModel::TypeColumn, 170);
+
+    auto* filters = new QHBoxLayout;
+    filters->addWidget(m_search, 1);
+    filters->addWidget(prev);
+    filters->addWidget(nextButton);
+    filters->addWidget(m_type);
+    filters->addWidget(m_cap);
+    filters->addWidget(m_thread);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addLayout(filters);
+    layout->addWidget(m_table, 1);
+    layout->addWidget(m_status);
+
+    m_debounce->setSingleShot(true);
+    m_debounce->setInterval(300);
+    connect(m_debounce, &QTimer::timeout, this, &EventListPane::applyFilter);
+    connect(m_search, &QLineEdit::textChanged, m_debounce, qOverload<>(&QTimer::start));
+    connect(m_thread, &QLineEdit::textChanged, m_debounce, qOverload<>(&QTimer::start));
+    connect(m_search, &QLineEdit::returnPressed, this, [this] {
+        if (m_debounce->isActive())
+            applyFilter();
+        else
+            next();
+    });
+    connect(m_type, &QComboBox::currentIndexChanged, this, &EventListPane::applyFilter);
+    connect(m_cap, &QComboBox::currentIndexChanged, this, &EventListPane::applyFilter);
+    connect(prev, &QToolButton::clicked, this, &EventListPane::previous);
+    connect(nextButton, &QToolButton::clicked, this, &EventListPane::next);
+    connect(m_model, &EventListModel::scanFinished, this, [this](quint64, bool truncated) {
+        m_truncated = truncated;
+        updateStatus();
+    });
+    connect(m_model, &QAbstractItemModel::rowsInserted, this, &EventListPane::updateStatus);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &EventListPane::updateStatus);
+    connect(m_model, &EventListModel::rowForTimeFound, this, [this](int row) { selectRow(row, false); });
+    connect(m_table, &EventTableView::currentRowChanged, this, [this](int row) {
+        if (!m_reporting)
+            return;
+        if (const EventRow* e = m_model->eventAt(row))
+            emit eventChosen(e->time);
+        else
+            m_awaiting = row; // reported when its page arrives
+    });
+    connect(m_model, &QAbstractItemModel::dataChanged, this, [this](const QModelIndex& from, const QModelIndex& to) {
+        if (m_awaiting < from.row() || m_awaiting > to.row() || m_awaiting != m_table->currentRow())
+            return;
+        if (const EventRow* e = m_model->eventAt(m_awaiting)) {
+            m_awaiting = -1;
+            emit eventChosen(e->time);
+        }
+    });
+    connect(m_model, &QAbstractItemModel::modelReset, this, [this] { m_awaiting = -1; });
+    updateStatus();
+}
+
+void EventListPane::setLog(const QString& path, std::shared_ptr<const LogIndex> index)
+{
+    m_index = index;
+    const QSignalBlocker blockType(m_type), blockCap(m_cap);
+    m_type->clear();
+    m_type->addItem(tr("All events"), -1);
+    m_cap->clear();
+    m_cap->addItem(tr("All caps"), -1);
+    if (index && index->scan.format) {
+        // The types this log has, by name.
+        std::vector<std::pair<std::string, int>> types;
+        for (size_t tag = 0; tag < index->tagCounts.size(); ++tag)
+            if (index->tagCounts[tag] > 0 && tag < 255)
+                types.emplace_back(index->scan.format->description(uint16_t(tag)), int(tag));
+        std::sort(types.begin(), types.end());
+        for (const auto& [name, tag] : types)
+            m_type->addItem(QStringLiteral("%1 (%2)").arg(QString::fromStdString(name)).arg(index->tagCounts[size_t(tag)]), tag);
+        for (size_t c = 0; c < index->caps.size(); ++c)
+            m_cap->addItem(tr("Cap %1").arg(c), int(c));
+    }
+    m_model->setLog(path, std::move(index));
+    applyFilter();
+}
+
+void EventListPane::applyFilter()
+{
+    m_truncated = false;
+    m_debounce->stop();
+    EventFilter f;
+    f.text = m_search->text().trimmed().toStdString();
+    const int tag = m_type->currentData().toInt();
+    if (tag >= 0)
+        f.tags.set(size_t(tag));
+    const int cap = m_cap->currentData().toInt();
+    if (cap >= 0)
+        f.cap = uint16_t(cap);
+    bool ok = false;
+    const uint thread = m_thread->text().toUInt(&ok);
+    if (ok)
+        f.thread = thread;
+    const EventFilter& now = m_model->filter();
+    if (now.text == f.text && now.tags == f.tags && now.cap == f.cap && now.thread == f.thread)
+        return;
+    m_model->setFilter(f);
+    updateStatus();
+}
+
+QString EventListPane::statusText() const
+{
+    return m_status->text();
+}
+
+void EventListPane::updateStatus()
+{
+    if (!m_index) {
+        m_status->setText(tr("No log"));
+        return;
+    }
+    const QString count = QLocale().toString(qlonglong(m_model->rowCount()));
+    if (m_model->filter().empty())
+        m_status->setText(tr("%1 events").arg(count));
+    else if (m_model->isScanning())
+        m_status->setText(tr("Searching… %1 found so far").arg(count));
+    else if (m_truncated)
+        m_status->setText(tr("%1 matching events shown: the search stopped there (narrow the filter to see later ones)").arg(count));
+    else
+        m_status->setText(tr("%1 matching events").arg(count));
+}
+
+void EventListPane::selectRow(int row, bool report)
+{
+    if (row < 0 || row >= m_model->rowCount())
+        return;
+    m_reporting = report;
+    m_table->setCurrentRow(row);
+    m_reporting = true;
+}
+
+void EventListPane::selectNearest(uint64_t t)
+{
+    m_model->findRowAt(t);
+}
+
+void EventListPane::next()
+{
+    const int row = m_table->currentRow() + 1;
+    selectRow(std::min(row, m_model->rowCount() - 1), true);
+}
+
+void EventListPane::previous()
+{
+    const int row = std::max(0, m_table->currentRow() - 1);
+    selectRow(std::max(row, 0), true);
+}
+
+} // namespace hecscope

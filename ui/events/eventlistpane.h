@@ -1,0 +1,60 @@
+#pragma once
+
+#include "core/index/logindex.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QTimer;
+
+namespace hecscope {
+
+class EventListModel;
+class EventTableView;
+
+// The event list with its filters: a search box (event text, type names,
+// thread labels), event type, capability and thread. Next/previous step
+// through the listed events; choosing one reports its time.
+class EventListPane : public QWidget {
+    Q_OBJECT
+public:
+    explicit EventListPane(QWidget* parent = nullptr);
+
+    void setLog(const QString& path, std::shared_ptr<const LogIndex> index);
+    EventListModel* model() const { return m_model; }
+    EventTableView* table() const { return m_table; }
+    QLineEdit* searchField() const { return m_search; }
+    QString statusText() const;
+    // Selects the event nearest to time `t` (asynchronously), without
+    // reporting it back as a choice.
+    void selectNearest(uint64_t t);
+    void next();
+    void previous();
+    void applyFilter();
+
+signals:
+    void eventChosen(uint64_t time);
+
+private:
+    void selectRow(int row, bool report);
+    void updateStatus();
+
+    EventListModel* m_model;
+    EventTableView* m_table;
+    int m_awaiting = -1; // a chosen row whose page has not arrived
+    QLineEdit* m_search;
+    QComboBox* m_type;
+    QComboBox* m_cap;
+    QLineEdit* m_thread;
+    QLabel* m_status;
+    QTimer* m_debounce;
+    std::shared_ptr<const LogIndex> m_index;
+    bool m_reporting = true;
+    bool m_truncated = false; // the last scan stopped at EventListModel::kMaxMatches
+};
+
+} // namespace hecscope

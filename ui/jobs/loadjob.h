@@ -1,0 +1,52 @@
+#pragma once
+
+#include "core/index/logindex.h"
+#include "core/stats/stats.h"
+
+#include <QObject>
+#include <QString>
+
+#include <atomic>
+#include <memory>
+#include <thread>
+
+namespace hecscope {
+
+// Loads and indexes one file on a worker thread. Signals arrive on the
+// thread that owns the job (the UI thread), in stages: progress while
+// decoding, then the index (enough for the timeline), then the whole-run
+// statistics. cancel() takes effect within one 1 MiB chunk (about a
+// millisecond) and never blocks; a cancelled job emits nothing more.
+// Errors and truncation are diagnostics inside the index, with everything
+// decoded before them.
+class LoadJob : public QObject {
+    Q_OBJECT
+public:
+    explicit LoadJob(QString path, QObject* parent = nullptr);
+    // Cancels and waits for the worker (a few milliseconds at most).
+    ~LoadJob() override;
+    void start();
+    void cancel();
+    bool isRunning() const { return !m_done; }
+    // Bytes the worker has decoded so far (where it stopped, once done).
+    quint64 bytesRead() const { return m_bytesRead; }
+
+signals:
+    void progressChanged(quint64 bytesRead, quint64 bytesTotal);
+    void indexReady(std::shared_ptr<const hecscope::LogIndex> index);
+    void statisticsReady(const hecscope::RangeStats& stats);
+    void failed(const QString& message); // the file could not be opened at all
+
+private:
+    void run();
+
+    QString m_path;
+    std::atomic<bool> m_cancel{false};
+    std::atomic<bool> m_done{false};
+    std::atomic<quint64> m_bytesRead{0};
+    std::thread m_thread;
+};
+
+} // namespace hecscope
+
+Q_DECLARE_METATYPE(std::shared_ptr<const hecscope::LogIndex>)

@@ -1,0 +1,27 @@
+#pragma once
+
+#include "ui/timeline/timelinerenderer.h"
+
+#include <QSize>
+#include <QString>
+
+namespace hecscope {
+
+// A picture of the timeline: PNG, SVG or PDF chosen by the file's suffix,
+// drawn by the same renderer as the window. Needs a QGuiApplication (the
+// offscreen platform will do: no display).
+struct ExportRequest {
+    QString path;
+    QSize size{1600, 1000};
+    ViewRange range;
+    RenderOptions options;
+};
+
+// Empty on success, else why the file could not be written.
+QString exportImage(const TimelineRenderer& renderer,
+                    const ExportRequest& request);
+bool isExportFormat(const QString& path);
+// The light palette exported pictures use unless the caller sets one.
+QPalette exportPalette();
+
+} // namespace hecscope

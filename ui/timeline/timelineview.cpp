@@ -1,0 +1,248 @@
+#include "ui/timeline/timelineview.h"
+
+#include "ui/timeline/viewcontroller.h"
+
+#include <QHelpEvent>
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QToolTip>
+#include <QWheelEvent>
+
+#include <cmath>
+
+namespace hecscope {
+
+TimelineView::TimelineView(ViewController* controller, QWidget* parent)
+    : QWidget(parent)
+    , m_controller(controller)
+{
+    setMouseTracking(true);
+    setFocusPolicy(Qt::StrongFocus);
+    setAttribute(Qt::WA_OpaquePaintEvent);
+    connect(m_controller, &ViewController::viewChanged, this,
+            qOverload<>(&QWidget::update));
+    connect(m_controller, &ViewController::selectionChanged, this,
+            qOverload<>(&QWidget::update));
+    updateHeight();
+}
+
+void TimelineView::setIndex(std::shared_ptr<const LogIndex> index)
+{
+    m_renderer.setIndex(std::move(index));
+    m_cursor.reset();
+    m_highlight.reset();
+    m_selected.reset();
+    updateHeight();
+    m_controller->setBounds(m_renderer.bounds());
+}
+
+RenderOptions TimelineView::options() const
+{
+    RenderOptions o;
+    o.tracks = m_tracks;
+    o.palette = palette();
+    o.selection = m_controller->selection();
+    o.cursor = m_cursor;
+    o.heapView = m_heapView;
+    o.highlight = m_highlight;
+    o.bookmarks = m_bookmarks;
+    o.selected = m_selected;
+    return o;
+}
+
+void TimelineView::setTracks(std::vector<Track> tracks)
+{
+    m_tracks = std::move(tracks);
+    updateHeight();
+    update();
+}
+
+void TimelineView::setHighlight(std::optional<uint64_t> t)
+{
+    m_highlight = t;
+    update();
+}
+
+void TimelineView::setBookmarks(std::vector<uint64_t> times)
+{
+    m_bookmarks = std::move(times);
+    update();
+}
+
+void TimelineView::setCursorTime(std::optional<uint64_t> t)
+{
+    m_cursor = t;
+    update();
+    emit cursorChanged(t);
+}
+
+void TimelineView::setHeapView(std::shared_ptr<const HeapView> view)
+{
+    m_heapView = std::move(view);
+    update();
+}
+
+void TimelineView::updateHeight()
+{
+    setMinimumHeight(m_renderer.naturalHeight(options()));
+    updateGeometry();
+}
+
+QSize TimelineView::sizeHint() const
+{
+    return QSize(1000, m_renderer.naturalHeight(options()));
+}
+
+TimeMapping TimelineView::mapping() const
+{
+    const QRect plot = TimelineRenderer::plotArea(rect());
+    return TimeMapping(m_controller->range(), plot.left(), plot.width());
+}
+
+void TimelineView::paintEvent(QPaintEvent*)
+{
+    QPainter p(this);
+    m_renderer.paint(p, rect(), m_controller->range(), options());
+}
+
+bool TimelineView::event(QEvent* e)
+{
+    if (e->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(e);
+        const QString text = m_renderer.describeAt(
+            help->pos(), rect(), m_controller->range(), options());
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(help->globalPos(), text, this);
+        return true;
+    }
+    return QWidget::event(e);
+}
+
+void TimelineView::wheelEvent(QWheelEvent* e)
+{
+    const QPoint delta = e->angleDelta();
+    const TimeMapping m = mapping();
+    if ((e->modifiers() & Qt::ShiftModifier) || std::abs(delta.x()) > std::abs(delta.y())) {
+        const int d = delta.x() ? delta.x() : delta.y();
+        m_controller->pan(-double(d) / 120.0 * 0.1 * double(m_controller->range().duration()));
+    } else if (delta.y() != 0) {
+        const double factor = std::pow(0.8, double(delta.y()) / 120.0);
+        m_controller->zoom(factor, m.toTime(e->position().x()));
+    }
+    e->accept();
+}
+
+void TimelineView::mousePressEvent(QMouseEvent* e)
+{
+    setFocus();
+    m_pressPos = e->pos();
+    m_pressRange = m_controller->range();
+    m_pressTime = mapping().toTime(e->position().x());
+    m_moved = false;
+    if (e->button() == Qt::RightButton || (e->button() == Qt::LeftButton && (e->modifiers() & Qt::ShiftModifier)))
+        m_drag = Drag::Select;
+    else if (e->button() == Qt::LeftButton)
+        m_drag = Drag::Pan;
+}
+
+void TimelineView::mouseMoveEvent(QMouseEvent* e)
+{
+    const TimeMapping m = mapping();
+    const QRect plot = TimelineRenderer::plotArea(rect());
+    if (plot.contains(e->pos()))
+        emit hoverTimeChanged(m.toTime(e->position().x()));
+    else
+        emit hoverTimeChanged(std::nullopt);
+    if (m_drag == Drag::None)
+        return;
+    if ((e->pos() - m_pressPos).manhattanLength() >= 4)
+        m_moved = true;
+    if (!m_moved)
+        return;
+    if (m_drag == Drag::Pan) {
+        const TimeMapping at(m_pressRange, plot.left(), plot.width());
+        const double dx = e->position().x() - m_pressPos.x();
+        m_controller->setRange(
+            panBy(m_pressRange, -dx * at.nsPerPixel(), m_controller->bounds()),
+            false);
+    } else {
+        const uint64_t t = m.toTime(
+            std::clamp<double>(e->position().x(), plot.left(), plot.right() + 1));
+        m_controller->setSelection(
+            ViewRange{std::min(t, m_pressTime), std::max(t, m_pressTime)});
+    }
+}
+
+void TimelineView::mouseReleaseEvent(QMouseEvent* e)
+{
+    if (m_drag == Drag::Pan && m_moved && m_controller->range() != m_pressRange) {
+        // One history entry for the whole drag.
+        const ViewRange now = m_controller->range();
+        m_controller->setRange(m_pressRange, false);
+        m_controller->setRange(now, true);
+    }
+    if (!m_moved && TimelineRenderer::plotArea(rect()).contains(e->pos())) {
+        m_cursor = mapping().toTime(e->position().x());
+        update();
+        emit cursorChanged(m_cursor);
+        emit clicked(*m_cursor);
+        m_selected = m_renderer.itemAt(e->pos(), rect(), m_controller->range(), options());
+        emit itemClicked(m_renderer.describeAt(e->pos(), rect(), m_controller->range(), options()));
+        if (const auto k = m_renderer.heapColumnAt(e->pos(), rect(), m_controller->range(), options())) {
+            const BandSelection& sel = *m_renderer.heapViewFor(options()).selection;
+            if (*k < sel.labels.size())
+                emit heapBandClicked(sel.labels[*k]);
+        }
+    }
+    m_drag = Drag::None;
+}
+
+void TimelineView::mouseDoubleClickEvent(QMouseEvent* e)
+{
+    if (TimelineRenderer::plotArea(rect()).contains(e->pos()))
+        m_controller->zoom(0.5, mapping().toTime(e->position().x()), true);
+}
+
+void TimelineView::keyPressEvent(QKeyEvent* e)
+{
+    const ViewRange r = m_controller->range();
+    const uint64_t centre = r.start + r.duration() / 2;
+    const uint64_t anchor = m_cursor && *m_cursor >= r.start && *m_cursor <= r.end
+        ? *m_cursor
+        : centre;
+    switch (e->key()) {
+    case Qt::Key_Plus:
+    case Qt::Key_Equal:
+        m_controller->zoom(0.5, anchor, true);
+        break;
+    case Qt::Key_Minus:
+        m_controller->zoom(2.0, anchor, true);
+        break;
+    case Qt::Key_Left:
+        m_controller->pan(-0.2 * double(r.duration()));
+        break;
+    case Qt::Key_Right:
+        m_controller->pan(0.2 * double(r.duration()));
+        break;
+    case Qt::Key_Home:
+        m_controller->fitAll();
+        break;
+    case Qt::Key_Escape:
+        m_controller->setSelection(std::nullopt);
+        break;
+    default:
+        QWidget::keyPressEvent(e);
+        return;
+    }
+    e->accept();
+}
+
+void TimelineView::leaveEvent(QEvent*)
+{
+    emit hoverTimeChanged(std::nullopt);
+}
+
+} // namespace hecscope

@@ -1,0 +1,75 @@
+#pragma once
+
+#include "ui/timeline/timelinerenderer.h"
+
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+
+namespace hecscope {
+
+class ViewController;
+
+// The timeline canvas: paints the renderer's tracks for the controller's
+// range and turns mouse and keys into view changes. Wheel zooms around the
+// pointer (Shift+wheel pans), left drag pans, Shift+drag or right drag
+// selects a range, a click places the cursor; +, -, arrows, Home, Escape.
+class TimelineView : public QWidget {
+    Q_OBJECT
+public:
+    explicit TimelineView(ViewController* controller, QWidget* parent = nullptr);
+
+    void setIndex(std::shared_ptr<const LogIndex> index);
+    const TimelineRenderer& renderer() const { return m_renderer; }
+    RenderOptions options() const;
+    void setTracks(std::vector<Track> tracks);
+    const std::vector<Track>& tracks() const { return m_tracks; }
+    void setHighlight(std::optional<uint64_t> t);
+    void setBookmarks(std::vector<uint64_t> times);
+    std::optional<uint64_t> cursor() const { return m_cursor; }
+    void setCursorTime(std::optional<uint64_t> t);
+    void setHeapView(std::shared_ptr<const HeapView> view);
+    std::optional<SelectedItem> selectedItem() const { return m_selected; }
+    QSize sizeHint() const override;
+
+signals:
+    void hoverTimeChanged(std::optional<uint64_t> t);
+    void clicked(uint64_t t);
+    void cursorChanged(std::optional<uint64_t> t); // by a click or setCursorTime
+    void heapBandClicked(uint32_t label);         // a band of the heap-profile track (not OTHER)
+    void itemClicked(const QString& details); // what is under a click; empty: nothing
+
+protected:
+    void paintEvent(QPaintEvent*) override;
+    bool event(QEvent* e) override;
+    void wheelEvent(QWheelEvent* e) override;
+    void mousePressEvent(QMouseEvent* e) override;
+    void mouseMoveEvent(QMouseEvent* e) override;
+    void mouseReleaseEvent(QMouseEvent* e) override;
+    void mouseDoubleClickEvent(QMouseEvent* e) override;
+    void keyPressEvent(QKeyEvent* e) override;
+    void leaveEvent(QEvent*) override;
+
+private:
+    TimeMapping mapping() const;
+    void updateHeight();
+
+    ViewController* m_controller;
+    TimelineRenderer m_renderer;
+    std::vector<Track> m_tracks{std::begin(kAllTracks), std::end(kAllTracks)};
+    std::optional<uint64_t> m_cursor, m_highlight;
+    std::vector<uint64_t> m_bookmarks;
+    std::shared_ptr<const HeapView> m_heapView;
+    std::optional<SelectedItem> m_selected;
+    enum class Drag { None,
+                      Pan,
+                      Select } m_drag
+        = Drag::None;
+    QPoint m_pressPos;
+    ViewRange m_pressRange;
+    uint64_t m_pressTime = 0;
+    bool m_moved = false;
+};
+
+} // namespace hecscope

@@ -1,0 +1,54 @@
+#pragma once
+
+#include "core/index/logindex.h"
+
+#include <QAbstractTableModel>
+#include <QString>
+
+#include <memory>
+#include <vector>
+
+namespace hecscope {
+
+// Named times of a log: its markers (traceMarker), and the user's own,
+// which are saved per file (QSettings, keyed by the file's absolute path)
+// and can be renamed and removed. Rows in time order.
+class BookmarkModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { TimeColumn,
+                  NameColumn,
+                  ColumnCount };
+    struct Bookmark {
+        uint64_t time = 0; // ns
+        QString name;
+        bool fromMarker = false;
+    };
+
+    using QAbstractTableModel::QAbstractTableModel;
+    void setLog(const QString& path, const LogIndex* index);
+    // Adds a user bookmark; returns its row.
+    int add(uint64_t time, const QString& name);
+    bool removeUser(int row); // markers stay: they are the log's
+    const Bookmark& at(int row) const { return m_marks[size_t(row)]; }
+    std::vector<uint64_t> times() const;
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    bool setData(const QModelIndex& index, const QVariant& value, int role = Qt::EditRole) override;
+    Qt::ItemFlags flags(const QModelIndex& index) const override;
+    QVariant headerData(int section, Qt::Orientation o, int role = Qt::DisplayRole) const override;
+
+signals:
+    void bookmarksChanged();
+
+private:
+    void save() const;
+    QString settingsKey() const;
+
+    QString m_path;
+    std::vector<Bookmark> m_marks;
+};
+
+} // namespace hecscope

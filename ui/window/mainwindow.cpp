@@ -1,0 +1,806 @@
+#include "ui/window/mainwindow.h"
+
+#include "core/text/info.h"
+#include "ui/window/bookmarks.h"
+#include "ui/events/eventlistpane.h"
+#include "ui/heap/heappanel.h"
+#include "ui/timeline/imageexport.h"
+#include "ui/jobs/loadjob.h"
+#include "ui/models/tablemodels.h"
+#include "ui/timeline/timelineview.h"
+#include "ui/timeline/viewcontroller.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDateTime>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFontDatabase>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QKeySequence>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSettings>
+#include <QSortFilterProxyModel>
+#include <QSpinBox>
+#include <QStatusBar>
+#include <QTableView>
+#include <QTimer>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+namespace hecscope {
+
+namespace {
+constexpr int kMaxRecent = 10;
+QString qs(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+} // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent)
+    , m_controller(new ViewController(this))
+    , m_view(new TimelineView(m_controller))
+    , m_scroll(new QScrollArea)
+    , m_banner(new QLabel)
+    , m_stats(new QPlainTextEdit)
+    , m_events(new EventListPane)
+    , m_gcModel(new GcTableModel(this))
+    , m_gcTable(new QTableView)
+    , m_capModel(new CapabilityTableModel(this))
+    , m_capTable(new QTableView)
+    , m_process(new QPlainTextEdit)
+    , m_diagnostics(new QListWidget)
+    , m_details(new QPlainTextEdit)
+    , m_bookmarks(new BookmarkModel(this))
+    , m_bookmarkTable(new QTableView)
+    , m_heapPanel(new HeapPanel)
+    , m_bandModel(new BandTableModel(this))
+    , m_bandTable(new QTableView)
+    , m_ccTree(new CostCentreTree)
+    , m_progress(new QProgressBar)
+    , m_cancel(new QPushButton(tr("Cancel")))
+    , m_fileLabel(new QLabel)
+    , m_timeLabel(new QLabel)
+{
+    qRegisterMetaType<std::shared_ptr<const LogIndex>>();
+    qRegisterMetaType<RangeStats>();
+    setWindowTitle(tr("Hecscope"));
+    setAcceptDrops(true);
+    resize(1400, 850);
+
+    m_banner->setWordWrap(true);
+    m_banner->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_banner->setText(
+        tr("Open an eventlog with File ▸ Open (Ctrl+O), or drop one here."));
+    m_banner->setContentsMargins(6, 4, 6, 4);
+    m_stats->setReadOnly(true);
+    m_stats->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_stats->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_progress->setRange(0, 1000);
+    m_progress->hide();
+    m_cancel->hide();
+    connect(m_cancel, &QPushButton::clicked, this, [this] {
+        cancelLoad();
+        statusBar()->showMessage(tr("Loading cancelled"), 5000);
+    });
+
+    m_scroll->setWidget(m_view);
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setFrameShape(QFrame::NoFrame);
+    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+
+    auto* progressRow = new QHBoxLayout;
+    progressRow->addWidget(m_progress, 1);
+    progressRow->addWidget(m_cancel);
+    auto* central = new QWidget;
+    auto* layout = new QVBoxLayout(central);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(m_banner);
+    layout->addLayout(progressRow);
+    layout->addWidget(m_scroll, 1);
+    setCentralWidget(central);
+
+    auto* statsDock = new QDockWidget(tr("Statistics"), this);
+    statsDock->setObjectName(QStringLiteral("statistics"));
+    statsDock->setWidget(m_stats);
+    addDockWidget(Qt::RightDockWidgetArea, statsDock);
+
+    auto* eventsDock = new QDockWidget(tr("Events"), this);
+    eventsDock->setObjectName(QStringLiteral("events"));
+    eventsDock->setWidget(m_events);
+    addDockWidget(Qt::BottomDockWidgetArea, eventsDock);
+    resizeDocks({eventsDock}, {260}, Qt::Vertical);
+    connect(m_events, &EventListPane::eventChosen, this, [this](uint64_t t) {
+        // Each jump to an event (a search hit, a row) centres the timeline
+        // on it at the current zoom and marks it.
+        m_view->setCursorTime(t);
+        m_view->setHighlight(t);
+        m_controller->centreOn(t);
+    });
+    connect(m_view, &TimelineView::clicked, m_events, &EventListPane::selectNearest);
+    connect(m_view, &TimelineView::itemClicked, this, [this](const QString& details) {
+        m_details->setPlainText(details);
+        if (details.isEmpty())
+            return;
+        if (auto* dock = qobject_cast<QDockWidget*>(m_details->parentWidget())) {
+            dock->show();
+            dock->raise();
+        }
+    });
+
+    statusBar()->addPermanentWidget(m_fileLabel);
+    statusBar()->addPermanentWidget(m_timeLabel);
+    m_timeLabel->setMinimumWidth(140);
+
+    createActions();
+    createPanes(statsDock);
+    statsDock->toggleViewAction()->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
+    QMenu* viewMenu = menuBar()->actions().at(1)->menu();
+    viewMenu->addAction(statsDock->toggleViewAction());
+    viewMenu->addAction(eventsDock->toggleViewAction());
+
+    QMenu* search = menuBar()->addMenu(tr("&Search"));
+    QAction* find = search->addAction(tr("&Find…"), this, [this, eventsDock] {
+        eventsDock->show();
+        eventsDock->raise();
+        m_events->searchField()->setFocus(Qt::ShortcutFocusReason);
+        m_events->searchField()->selectAll();
+    });
+    find->setShortcut(QKeySequence::Find);
+    search->addSeparator();
+    QAction* bookmark = search->addAction(tr("Add &Bookmark"), this, &MainWindow::addBookmark);
+    bookmark->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
+    QAction* findNext = search->addAction(tr("Find &Next"), m_events, &EventListPane::next);
+    findNext->setShortcut(QKeySequence::FindNext);
+    QAction* findPrevious = search->addAction(tr("Find &Previous"), m_events, &EventListPane::previous);
+    findPrevious->setShortcut(QKeySequence::FindPrevious);
+
+    connect(m_view, &TimelineView::hoverTimeChanged, this,
+            [this](std::optional<uint64_t> t) {
+                m_timeLabel->setText(t ? tr("cursor %1").arg(qs(formatDuration(*t)))
+                                       : QString());
+            });
+    connect(m_controller, &ViewController::historyChanged, this,
+            &MainWindow::updateHistoryActions);
+    connect(m_controller, &ViewController::selectionChanged, this,
+            &MainWindow::showSelectionStatistics);
+
+    // Cancelled jobs finish their current chunk on their own thread; they
+    // are dropped here once done, so the UI never waits for them.
+    auto* reaper = new QTimer(this);
+    connect(reaper, &QTimer::timeout, this, [this] {
+        std::erase_if(m_retired, [](const std::unique_ptr<LoadJob>& j) {
+            return !j->isRunning();
+        });
+    });
+    reaper->start(200);
+
+    QSettings settings;
+    restoreGeometry(
+        settings.value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    const QStringList hidden = settings.value(QStringLiteral("view/hiddenTracks")).toStringList();
+    const QStringList order = settings.value(QStringLiteral("view/trackOrder")).toStringList();
+    for (QAction* a : m_trackActions) {
+        const QSignalBlocker block(a);
+        a->setChecked(!hidden.contains(a->data().toString()));
+    }
+    setTrackOrder(order);
+    rebuildRecentMenu();
+    updateHistoryActions();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createPanes(QDockWidget* statsDock)
+{
+    // Tables sort through a proxy by kSortRole, unless the model sorts
+    // itself (the GC table: a proxy is too slow for 100,000 rows).
+    auto table = [this](QTableView* view, QAbstractItemModel* model, bool sortsItself = false) {
+        if (sortsItself) {
+            view->setModel(model);
+        } else {
+            auto* proxy = new QSortFilterProxyModel(this);
+            proxy->setSourceModel(model);
+            proxy->setSortRole(kSortRole);
+            view->setModel(proxy);
+        }
+        view->setSortingEnabled(true);
+        view->setSelectionBehavior(QAbstractItemView::SelectRows);
+        view->setAlternatingRowColors(true);
+        view->verticalHeader()->hide();
+        view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+        view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 4);
+        view->horizontalHeader()->setStretchLastSection(true);
+    };
+    table(m_gcTable, m_gcModel, true);
+    m_gcTable->sortByColumn(GcTableModel::Number, Qt::AscendingOrder);
+    table(m_capTable, m_capModel);
+    m_capTable->sortByColumn(CapabilityTableModel::Cap, Qt::AscendingOrder);
+    table(m_bandTable, m_bandModel);
+    m_bandTable->sortByColumn(BandTableModel::ByteSeconds, Qt::DescendingOrder);
+    m_bandTable->setItemDelegateForColumn(BandTableModel::Trend, new SparklineDelegate(m_bandTable));
+    m_bandTable->horizontalHeader()->setSectionResizeMode(BandTableModel::Band, QHeaderView::Interactive);
+    m_bandTable->setColumnWidth(BandTableModel::Band, 260);
+    m_bandTable->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    // The heap-profile track follows the panes: the legend's bands and
+    // modes, rows chosen in the band table or the cost-centre tree.
+    connect(m_heapPanel, &HeapPanel::viewChanged, m_view, &TimelineView::setHeapView);
+    connect(m_bandTable->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
+        std::vector<uint32_t> labels;
+        for (const QModelIndex& ix : m_bandTable->selectionModel()->selectedRows())
+            labels.push_back(uint32_t(ix.data(BandTableModel::kLabelRole).toUInt()));
+        m_heapPanel->emphasiseLabels(labels);
+    });
+    connect(m_ccTree, &CostCentreTree::labelsChosen, m_heapPanel, &HeapPanel::emphasiseLabels);
+    // A band clicked in the chart: its row in the band table (which picks
+    // it out in the chart) and its stack in the cost-centre tree.
+    connect(m_view, &TimelineView::heapBandClicked, this, [this](uint32_t label) {
+        QAbstractItemModel* model = m_bandTable->model();
+        const QModelIndexList hits = model->match(model->index(0, 0), BandTableModel::kLabelRole, int(label), 1, Qt::MatchExactly);
+        if (!hits.isEmpty()) {
+            m_bandTable->selectRow(hits.first().row());
+            m_bandTable->scrollTo(hits.first());
+        }
+        m_ccTree->selectLabel(label);
+    });
+    connect(m_view, &TimelineView::cursorChanged, m_bandModel, &BandTableModel::setCursor);
+    // The bands' residency in the selected range, once a drag pauses (a
+    // big profile takes tens of milliseconds to rank); a new selection
+    // sorts the table by it, a resized one keeps the user's sort.
+    auto* rangeTimer = new QTimer(this);
+    rangeTimer->setSingleShot(true);
+    rangeTimer->setInterval(120);
+    connect(m_controller, &ViewController::selectionChanged, rangeTimer, qOverload<>(&QTimer::start));
+    connect(rangeTimer, &QTimer::timeout, this, [this] {
+        const auto r = m_controller->selection();
+        const bool fresh = r && !m_bandModel->hasRange();
+        m_bandModel->setRange(r);
+        if (fresh)
+            m_bandTable->sortByColumn(BandTableModel::InRange, Qt::DescendingOrder);
+    });
+    // A collection chosen in the table: the timeline shows it with some
+    // time either side.
+    connect(m_gcTable, &QTableView::activated, this, [this](const QModelIndex& ix) {
+        if (!m_index)
+            return;
+        const uint64_t start = ix.data(kTimeRole).toULongLong();
+        const QModelIndex pauseIx = ix.siblingAtColumn(GcTableModel::Pause);
+        const uint64_t pause = m_gcTable->model()->data(pauseIx, kSortRole).toULongLong();
+        const uint64_t margin = std::max<uint64_t>(pause * 2, 10'000);
+        m_controller->setRange({start > margin ? start - margin : 0, start + pause + margin});
+        m_view->setHighlight(start);
+    });
+    m_process->setReadOnly(true);
+    m_process->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+
+    m_bookmarkTable->setModel(m_bookmarks);
+    m_bookmarkTable->verticalHeader()->hide();
+    m_bookmarkTable->horizontalHeader()->setStretchLastSection(true);
+    m_bookmarkTable->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_bookmarkTable->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
+    connect(m_bookmarkTable, &QTableView::clicked, this, [this](const QModelIndex& ix) {
+        const uint64_t t = ix.data(Qt::UserRole).toULongLong();
+        m_view->setCursorTime(t);
+        const ViewRange r = m_controller->range();
+        if (t < r.start || t > r.end)
+            m_controller->centreOn(t);
+    });
+    connect(m_bookmarks, &BookmarkModel::bookmarksChanged, this, [this] { m_view->setBookmarks(m_bookmarks->times()); });
+    auto* removeBookmark = new QAction(tr("Remove Bookmark"), m_bookmarkTable);
+    removeBookmark->setShortcut(QKeySequence::Delete);
+    removeBookmark->setShortcutContext(Qt::WidgetShortcut);
+    connect(removeBookmark, &QAction::triggered, this, [this] { m_bookmarks->removeUser(m_bookmarkTable->currentIndex().row()); });
+    m_bookmarkTable->addAction(removeBookmark);
+    m_bookmarkTable->setContextMenuPolicy(Qt::ActionsContextMenu);
+
+    QDockWidget* previous = statsDock;
+    m_details->setReadOnly(true);
+    m_details->setPlaceholderText(tr("Click an item on the timeline to see its details here."));
+    const std::pair<QWidget*, QString> panes[] = {
+        {m_details, tr("Details")},
+        {m_bookmarkTable, tr("Bookmarks")},
+        {m_gcTable, tr("GC")},
+        {m_capTable, tr("Capabilities")},
+        {m_process, tr("Process")},
+        {m_diagnostics, tr("Diagnostics")},
+        {m_heapPanel, tr("Heap Profile")},
+        {m_bandTable, tr("Heap Bands")},
+        {m_ccTree, tr("Cost Centres")}};
+    QMenu* viewMenu = menuBar()->actions().at(1)->menu();
+    for (const auto& [widget, title] : panes) {
+        auto* dock = new QDockWidget(title, this);
+        dock->setObjectName(title.toLower().replace(QLatin1Char(' '), QLatin1Char('-')));
+        dock->setWidget(widget);
+        addDockWidget(Qt::RightDockWidgetArea, dock);
+        tabifyDockWidget(previous, dock);
+        viewMenu->addAction(dock->toggleViewAction());
+        previous = dock;
+    }
+    statsDock->raise();
+}
+
+QString MainWindow::detailsText() const
+{
+    return m_details->toPlainText();
+}
+
+QString MainWindow::processText() const
+{
+    return m_process->toPlainText();
+}
+
+QStringList MainWindow::diagnostics() const
+{
+    QStringList out;
+    for (int i = 0; i < m_diagnostics->count(); ++i)
+        out << m_diagnostics->item(i)->text();
+    return out;
+}
+
+// A bookmark at the cursor (else the middle of the view), named after how
+// many there are; the name is ready to be typed over.
+void MainWindow::addBookmark()
+{
+    if (!m_index)
+        return;
+    const ViewRange r = m_controller->range();
+    const uint64_t t = m_view->cursor().value_or(r.start + r.duration() / 2);
+    const int row = m_bookmarks->add(t, tr("Bookmark %1").arg(m_bookmarks->times().size() + 1));
+    if (auto* dock = qobject_cast<QDockWidget*>(m_bookmarkTable->parentWidget())) {
+        dock->show();
+        dock->raise();
+    }
+    const QModelIndex name = m_bookmarks->index(row, BookmarkModel::NameColumn);
+    m_bookmarkTable->setCurrentIndex(name);
+    if (isVisible())
+        m_bookmarkTable->edit(name);
+}
+
+void MainWindow::showProcess()
+{
+    QString text;
+    if (!m_index)
+        return m_process->clear();
+    for (const Capset& c : m_index->capsets) {
+        if (c.rtsIdentifier.empty() && c.args.empty() && !c.hasPid)
+            continue;
+        text += tr("Capset %1\n").arg(c.id);
+        if (!c.rtsIdentifier.empty())
+            text += tr("  RTS: %1\n").arg(QString::fromStdString(c.rtsIdentifier));
+        if (!c.args.empty()) {
+            QStringList args;
+            for (const std::string& a : c.args)
+                args << QString::fromStdString(a);
+            text += tr("  Command: %1\n").arg(args.join(QLatin1Char(' ')));
+        }
+        if (c.hasPid)
+            text += tr("  Process id: %1").arg(c.pid) + (c.hasPpid ? tr(", parent %1\n").arg(c.ppid) : QStringLiteral("\n"));
+        if (c.wallAt != kNoTime)
+            text += tr("  Started: %1\n").arg(QDateTime::fromSecsSinceEpoch(qint64(c.wallSeconds)).toString(Qt::ISODate));
+        text += tr("  Capabilities: %1\n").arg(c.caps.size());
+        if (!c.env.empty()) {
+            text += tr("  Environment:\n");
+            for (const std::string& e : c.env)
+                text += QStringLiteral("    %1\n").arg(QString::fromStdString(e));
+        }
+    }
+    text += tr("\n%1 events, %2 capabilities, %3 threads, %4 collections\n")
+                .arg(m_index->scan.events)
+                .arg(m_index->caps.size())
+                .arg(m_index->threadCount())
+                .arg(m_index->collections.size());
+    m_process->setPlainText(text);
+}
+
+void MainWindow::createActions()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    QToolBar* bar = addToolBar(tr("Main"));
+    bar->setObjectName(QStringLiteral("mainToolbar"));
+
+    QAction* open = file->addAction(tr("&Open…"), this, &MainWindow::chooseFile);
+    open->setShortcut(QKeySequence::Open);
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    QAction* reload = file->addAction(tr("Re&load"), this, [this] {
+        if (!m_path.isEmpty())
+            openFile(m_path);
+    });
+    reload->setShortcuts(
+        {QKeySequence::Refresh, QKeySequence(Qt::CTRL | Qt::Key_R)});
+    QAction* exportImage = file->addAction(tr("&Export Image…"), this,
+                                           &MainWindow::exportImageDialog);
+    exportImage->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    auto add = [&](const QString& text, QKeySequence key, auto slot) {
+        QAction* a = view->addAction(text, this, slot);
+        a->setShortcut(key);
+        bar->addAction(a);
+        return a;
+    };
+    add(tr("Zoom &In"), QKeySequence::ZoomIn, [this] {
+        const ViewRange r = m_controller->range();
+        m_controller->zoom(0.5, r.start + r.duration() / 2, true);
+    });
+    add(tr("Zoom &Out"), QKeySequence::ZoomOut, [this] {
+        const ViewRange r = m_controller->range();
+        m_controller->zoom(2.0, r.start + r.duration() / 2, true);
+    });
+    add(tr("&Fit All"), QKeySequence(Qt::CTRL | Qt::Key_0),
+        [this] { m_controller->fitAll(); });
+    m_zoomSelection = add(tr("Zoom to &Selection"), QKeySequence(Qt::CTRL | Qt::Key_J),
+                          [this] { m_controller->zoomToSelection(); });
+    m_back = add(tr("&Back"), QKeySequence::Back, [this] { m_controller->back(); });
+    m_back->setShortcuts({QKeySequence::Back, QKeySequence(Qt::Key_Backspace)});
+    m_forward = add(tr("For&ward"), QKeySequence::Forward,
+                    [this] { m_controller->forward(); });
+    view->addAction(tr("&Clear Selection"), this,
+                    [this] { m_controller->setSelection(std::nullopt); });
+    view->addSeparator();
+    QMenu* tracks = view->addMenu(tr("&Tracks"));
+    m_tracksMenu = tracks;
+    const QString names[] = {tr("&Activity"), tr("&HECs"), tr("&GC"), tr("&Sparks"), tr("Hea&p"),
+                             tr("Heap p&rofile"), tr("&Markers and messages")};
+    static_assert(std::size(kAllTracks) == 7, "a menu name per track");
+    int i = 0;
+    for (Track t : kAllTracks) {
+        QAction* a = tracks->addAction(names[i++]);
+        a->setCheckable(true);
+        a->setChecked(true);
+        a->setData(trackName(t));
+        connect(a, &QAction::toggled, this, &MainWindow::applyTrackVisibility);
+        m_trackActions.push_back(a);
+    }
+    view->addAction(tr("&Arrange Tracks…"), this, &MainWindow::arrangeTracks);
+    view->addSeparator();
+}
+
+void MainWindow::setTrackOrder(const QStringList& names)
+{
+    std::stable_sort(m_trackActions.begin(), m_trackActions.end(), [&](QAction* a, QAction* b) {
+        auto rank = [&](QAction* x) {
+            const qsizetype i = names.indexOf(x->data().toString());
+            return i < 0 ? names.size() : i;
+        };
+        return rank(a) < rank(b);
+    });
+    for (QAction* a : m_trackActions) { // the menu follows the order
+        m_tracksMenu->removeAction(a);
+        m_tracksMenu->addAction(a);
+    }
+    applyTrackVisibility();
+}
+
+// A list of the tracks to drag into order and tick on or off.
+void MainWindow::arrangeTracks()
+{
+    QDialog dialog(this);
+    dialog.setWindowTitle(tr("Arrange Tracks"));
+    auto* list = new QListWidget;
+    list->setDragDropMode(QAbstractItemView::InternalMove);
+    for (QAction* a : m_trackActions) {
+        auto* item = new QListWidgetItem(a->text().remove(QLatin1Char('&')), list);
+        item->setData(Qt::UserRole, a->data());
+        item->setFlags(item->flags() | Qt::ItemIsUserCheckable | Qt::ItemIsDragEnabled);
+        item->setCheckState(a->isChecked() ? Qt::Checked : Qt::Unchecked);
+    }
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    auto* layout = new QVBoxLayout(&dialog);
+    layout->addWidget(new QLabel(tr("Drag to reorder; untick to hide.")));
+    layout->addWidget(list);
+    layout->addWidget(buttons);
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    QStringList order;
+    for (int i = 0; i < list->count(); ++i) {
+        const QString name = list->item(i)->data(Qt::UserRole).toString();
+        order << name;
+        for (QAction* a : m_trackActions)
+            if (a->data().toString() == name) {
+                const QSignalBlocker block(a);
+                a->setChecked(list->item(i)->checkState() == Qt::Checked);
+            }
+    }
+    setTrackOrder(order);
+}
+
+void MainWindow::applyTrackVisibility()
+{
+    std::vector<Track> tracks;
+    QStringList hidden;
+    for (QAction* a : m_trackActions) {
+        if (a->isChecked())
+            tracks.push_back(*trackFromName(a->data().toString()));
+        else
+            hidden << a->data().toString();
+    }
+    m_view->setTracks(std::move(tracks));
+    QStringList order;
+    for (QAction* a : m_trackActions)
+        order << a->data().toString();
+    QSettings settings;
+    settings.setValue(QStringLiteral("view/hiddenTracks"), hidden);
+    settings.setValue(QStringLiteral("view/trackOrder"), order);
+}
+
+void MainWindow::updateHistoryActions()
+{
+    if (m_back)
+        m_back->setEnabled(m_controller->canGoBack());
+    if (m_forward)
+        m_forward->setEnabled(m_controller->canGoForward());
+}
+
+void MainWindow::chooseFile()
+{
+    const QString dir = m_path.isEmpty() ? QString() : QFileInfo(m_path).absolutePath();
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open eventlog"), dir,
+        tr("GHC eventlogs and heap profiles (*.eventlog *.hp);;GHC eventlogs (*.eventlog);;Heap profiles (*.hp);;All files (*)"));
+    if (!path.isEmpty())
+        openFile(path);
+}
+
+void MainWindow::addRecent(const QString& path)
+{
+    QSettings settings;
+    QStringList recent = settings.value(QStringLiteral("recentFiles")).toStringList();
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    recent.removeAll(absolute);
+    recent.prepend(absolute);
+    while (recent.size() > kMaxRecent)
+        recent.removeLast();
+    settings.setValue(QStringLiteral("recentFiles"), recent);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList recent = QSettings().value(QStringLiteral("recentFiles")).toStringList();
+    for (const QString& path : recent)
+        m_recentMenu->addAction(QFileInfo(path).fileName() + QStringLiteral("  —  ") + path,
+                                this, [this, path] { openFile(path); });
+    m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::exportImageDialog()
+{
+    if (!m_index)
+        return;
+    QDialog dialog(this);
+    dialog.setWindowTitle(tr("Export Image"));
+    auto* width = new QSpinBox;
+    auto* height = new QSpinBox;
+    width->setRange(200, 20000);
+    height->setRange(50, 20000);
+    width->setValue(std::max(200, m_view->width()));
+    height->setValue(std::max(50, m_view->height()));
+    auto* form = new QFormLayout(&dialog);
+    form->addRow(tr("Width (px):"), width);
+    form->addRow(tr("Height (px):"), height);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    form->addRow(buttons);
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const QString base = QFileInfo(m_path).completeBaseName() + QStringLiteral(".png");
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export Image"), base,
+        tr("PNG image (*.png);;SVG drawing (*.svg);;PDF (*.pdf)"));
+    if (path.isEmpty())
+        return;
+    ExportRequest rq;
+    rq.path = path;
+    rq.size = QSize(width->value(), height->value());
+    rq.range = m_controller->range();
+    rq.options = m_view->options();
+    const QString error = exportImage(m_view->renderer(), rq);
+    if (error.isEmpty())
+        statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+    else
+        QMessageBox::warning(this, tr("Export Image"), error);
+}
+
+void MainWindow::cancelLoad()
+{
+    if (m_job) {
+        m_job->cancel();
+        m_retired.push_back(std::move(m_job));
+    }
+    m_progress->hide();
+    m_cancel->hide();
+}
+
+void MainWindow::openFile(const QString& path)
+{
+    cancelLoad(); // opening another file cancels the running load
+    // Reloading the same file keeps where the user was looking.
+    m_keepView.reset();
+    if (m_index && QFileInfo(path) == QFileInfo(m_path))
+        m_keepView = std::pair{m_controller->range(), m_controller->selection()};
+    m_path = path;
+    m_index.reset();
+    m_wholeStats.reset();
+    m_view->setIndex(nullptr);
+    m_events->setLog(QString(), nullptr);
+    m_gcModel->setIndex(nullptr);
+    m_bookmarks->setLog(QString(), nullptr);
+    m_capModel->setStats(RangeStats{});
+    m_process->clear();
+    m_diagnostics->clear();
+    m_job = std::make_unique<LoadJob>(path);
+    connect(m_job.get(), &LoadJob::progressChanged, this,
+            [this](quint64 done, quint64 total) {
+                m_progress->setValue(total ? int(done * 1000 / total) : 0);
+                m_progress->setFormat(tr("Reading %1 of %2 MB")
+                                          .arg(double(done) / 1e6, 0, 'f', 0)
+                                          .arg(double(total) / 1e6, 0, 'f', 0));
+            });
+    connect(m_job.get(), &LoadJob::indexReady, this, &MainWindow::showIndex);
+    connect(m_job.get(), &LoadJob::statisticsReady, this,
+            &MainWindow::showStatistics);
+    connect(m_job.get(), &LoadJob::failed, this, &MainWindow::showFailure);
+    setWindowTitle(tr("%1 — Hecscope").arg(QFileInfo(path).fileName()));
+    m_banner->setStyleSheet(QString());
+    m_banner->setText(tr("Loading %1…").arg(path));
+    m_stats->clear();
+    m_fileLabel->setText(QFileInfo(path).fileName());
+    m_progress->setValue(0);
+    m_progress->show();
+    m_cancel->show();
+    addRecent(path);
+    m_job->start();
+}
+
+void MainWindow::showIndex(std::shared_ptr<const LogIndex> index)
+{
+    m_progress->hide();
+    m_cancel->hide();
+    m_index = std::move(index);
+    m_view->setIndex(m_index);
+    if (m_keepView) {
+        m_controller->setRange(m_keepView->first, false);
+        m_controller->setSelection(m_keepView->second);
+        m_keepView.reset();
+    }
+    m_events->setLog(m_path, m_index);
+    m_gcModel->setIndex(m_index);
+    m_heapPanel->setIndex(m_index);
+    m_bandModel->setIndex(m_index);
+    m_bandModel->setCursor(m_view->cursor());
+    m_bandModel->setRange(m_controller->selection());
+    m_ccTree->setIndex(m_index);
+    m_bookmarks->setLog(m_path, m_index.get());
+    showProcess();
+    m_diagnostics->clear();
+    for (const Diagnostic& d : m_index->scan.diagnostics)
+        m_diagnostics->addItem(QString::fromStdString(d.message()));
+    if (m_index->scan.diagnostics.empty())
+        m_diagnostics->addItem(tr("No problems: the log decoded completely."));
+    const uint64_t duration = m_index->firstTime == kNoTime ? 0 : m_index->lastTime;
+    m_fileLabel->setText(tr("%1 — %2 events — %3")
+                             .arg(QFileInfo(m_path).fileName())
+                             .arg(m_index->scan.events)
+                             .arg(qs(formatDuration(duration))));
+    // Problems with the file are shown above the timeline, which still shows
+    // everything decoded before them.
+    QStringList problems;
+    bool error = false;
+    for (const Diagnostic& d : m_index->scan.diagnostics) {
+        problems << qs(d.message());
+        error = error || d.isError();
+    }
+    if (problems.isEmpty()) {
+        m_banner->hide();
+    } else {
+        m_banner->setText(problems.join(QLatin1Char('\n')) + tr("\nShowing the %1 events decoded before the problem.").arg(m_index->scan.events));
+        m_banner->setStyleSheet(
+            error ? QStringLiteral("background:#f5b7b1;color:#000")
+                  : QStringLiteral("background:#fcf3cf;color:#000"));
+        m_banner->show();
+    }
+    m_stats->setPlainText(tr("Computing statistics…"));
+    emit loadFinished();
+}
+
+void MainWindow::showStatistics(const RangeStats& stats)
+{
+    m_wholeStats = stats;
+    showSelectionStatistics();
+    emit statisticsShown();
+}
+
+QString MainWindow::bannerText() const
+{
+    return m_banner->isHidden() ? QString() : m_banner->text();
+}
+
+QString MainWindow::statisticsText() const
+{
+    return m_stats->toPlainText();
+}
+
+void MainWindow::showSelectionStatistics()
+{
+    if (!m_index || !m_wholeStats)
+        return;
+    const auto sel = m_controller->selection();
+    if (m_index->hpFile) { // no scheduler figures: the file's facts (a selection ranks the Heap Bands)
+        m_stats->setPlainText(qs(infoText(*m_index, *m_wholeStats, m_path.toStdString())));
+        return;
+    }
+    if (!sel) {
+        m_stats->setPlainText(
+            tr("Whole run\n\n") + qs(infoText(*m_index, *m_wholeStats, m_path.toStdString())));
+        m_capModel->setStats(*m_wholeStats);
+        return;
+    }
+    const RangeStats stats = computeStats(*m_index, sel->start, sel->end);
+    m_capModel->setStats(stats);
+    m_stats->setPlainText(tr("Selection %1 – %2 (%3)\n\n")
+                              .arg(qs(formatDuration(sel->start)),
+                                   qs(formatDuration(sel->end)),
+                                   qs(formatDuration(sel->duration())))
+                          + qs(infoText(*m_index, stats, m_path.toStdString())));
+}
+
+void MainWindow::showFailure(const QString& message)
+{
+    m_progress->hide();
+    m_cancel->hide();
+    m_banner->setText(tr("Cannot open %1: %2").arg(m_path, message));
+    m_banner->setStyleSheet(QStringLiteral("background:#f5b7b1;color:#000"));
+    m_banner->show();
+    emit loadFinished();
+}
+
+void MainWindow::closeEvent(QCloseEvent* e)
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    cancelLoad();
+    e->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* e)
+{
+    if (e->mimeData()->hasUrls() && e->mimeData()->urls().size() == 1 && e->mimeData()->urls()[0].isLocalFile())
+        e->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* e)
+{
+    openFile(e->mimeData()->urls()[0].toLocalFile());
+    e->acceptProposedAction();
+}
+
+} // namespace hecscope

@@ -1,0 +1,133 @@
+#pragma once
+
+#include "core/index/logindex.h"
+#include "core/stats/stats.h"
+#include "core/time/viewrange.h"
+
+#include <QMainWindow>
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+class QAction;
+class QLabel;
+class QDockWidget;
+class QMenu;
+class QPlainTextEdit;
+class QProgressBar;
+class QPushButton;
+class QScrollArea;
+class QListWidget;
+class QTableView;
+
+namespace hecscope {
+
+class BookmarkModel;
+class CapabilityTableModel;
+class EventListPane;
+class BandTableModel;
+class CostCentreTree;
+class GcTableModel;
+class HeapPanel;
+class LoadJob;
+class TimelineView;
+class ViewController;
+
+// The application window: the timeline of the loaded log with its tracks,
+// statistics for the whole run or the selected range, loading progress with
+// Cancel, and the menus, toolbar and shortcuts that drive them.
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+    void openFile(const QString& path);
+
+    TimelineView* timeline() const { return m_view; }
+    ViewController* controller() const { return m_controller; }
+    std::shared_ptr<const LogIndex> index() const { return m_index; }
+    QString statisticsText() const;
+    EventListPane* eventList() const { return m_events; }
+    QTableView* gcTable() const { return m_gcTable; }
+    QTableView* capabilityTable() const { return m_capTable; }
+    QString processText() const;
+    QString detailsText() const;
+    BookmarkModel* bookmarks() const { return m_bookmarks; }
+    QTableView* bookmarkTable() const { return m_bookmarkTable; }
+    HeapPanel* heapPanel() const { return m_heapPanel; }
+    QTableView* bandTable() const { return m_bandTable; }
+    BandTableModel* bandModel() const { return m_bandModel; }
+    CostCentreTree* costCentreTree() const { return m_ccTree; }
+    void addBookmark();
+    // Tracks top to bottom by name (trackName); names left out keep their
+    // place after the named ones. Saved with the window's settings.
+    void setTrackOrder(const QStringList& names);
+    QStringList diagnostics() const;
+    QString bannerText() const; // problems with the file, empty when none
+
+signals:
+    void loadFinished();    // the index is shown (or the file could not be opened)
+    void statisticsShown(); // whole-run statistics are in the Statistics pane
+
+protected:
+    void closeEvent(QCloseEvent* e) override;
+    void dragEnterEvent(QDragEnterEvent* e) override;
+    void dropEvent(QDropEvent* e) override;
+
+private:
+    void createActions();
+    void createPanes(QDockWidget* statsDock);
+    void showProcess();
+    void chooseFile();
+    void exportImageDialog();
+    void cancelLoad();
+    void showIndex(std::shared_ptr<const LogIndex> index);
+    void showStatistics(const RangeStats& stats);
+    void showFailure(const QString& message);
+    void showSelectionStatistics();
+    void addRecent(const QString& path);
+    void rebuildRecentMenu();
+    void applyTrackVisibility();
+    void arrangeTracks();
+    void updateHistoryActions();
+
+    ViewController* m_controller;
+    TimelineView* m_view;
+    QScrollArea* m_scroll;
+    QLabel* m_banner;
+    QPlainTextEdit* m_stats;
+    EventListPane* m_events;
+    GcTableModel* m_gcModel;
+    QTableView* m_gcTable;
+    CapabilityTableModel* m_capModel;
+    QTableView* m_capTable;
+    QPlainTextEdit* m_process;
+    QListWidget* m_diagnostics;
+    QPlainTextEdit* m_details;
+    BookmarkModel* m_bookmarks;
+    QTableView* m_bookmarkTable;
+    HeapPanel* m_heapPanel;
+    BandTableModel* m_bandModel;
+    QTableView* m_bandTable;
+    CostCentreTree* m_ccTree;
+    QProgressBar* m_progress;
+    QPushButton* m_cancel;
+    QLabel* m_fileLabel;
+    QLabel* m_timeLabel;
+    QMenu* m_recentMenu = nullptr;
+    QAction* m_back = nullptr;
+    QAction* m_forward = nullptr;
+    QAction* m_zoomSelection = nullptr;
+    std::vector<QAction*> m_trackActions; // in display order
+    QMenu* m_tracksMenu = nullptr;
+    QString m_path;
+    std::unique_ptr<LoadJob> m_job;
+    std::vector<std::unique_ptr<LoadJob>>
+        m_retired; // cancelled, finishing on their own
+    std::shared_ptr<const LogIndex> m_index;
+    std::optional<RangeStats> m_wholeStats;
+    std::optional<std::pair<ViewRange, std::optional<ViewRange>>> m_keepView; // across a reload
+};
+
+} // namespace hecscope
