@@ -5,6 +5,7 @@
 // from `hecscope export`.
 #include "testsupport.h"
 
+#include "core/text/units.h"
 #include "core/io/bytesource.h"
 #include "core/text/info.h"
 #include "core/index/series.h"

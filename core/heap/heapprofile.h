@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-namespace hecscope {
+#include "core/time/timestamp.h"
 
-constexpr uint64_t kNoTime = UINT64_MAX;
+namespace hecscope {
 
 struct CostCentre {
     uint32_t id = 0;

@@ -140,8 +140,7 @@ RangeStats computeStats(const LogIndex& ix, uint64_t from, uint64_t to, bool clo
             }
         }
     }
-    if (maxThreads > 1 && parMaxAll > 0)
-        r.workBalanceThreadScope = (double(parTotAll) / double(parMaxAll) - 1) / double(maxThreads - 1);
+    r.workBalanceThreadScope = workBalanceThreadScope(parTotAll, parMaxAll, maxThreads);
     r.gcNs = std::min(r.gcNs, r.totalNs);
     r.mutatorNs = r.totalNs - r.gcNs;
     r.productivity = r.totalNs > 0 ? double(r.mutatorNs) / double(r.totalNs) : 0;
@@ -240,6 +239,13 @@ std::vector<SparkTotals> sparkBuckets(const Capability& cap, uint64_t from, uint
 RangeStats computeStats(const LogIndex& ix)
 {
     return computeStats(ix, 0, ix.firstTime == kNoTime ? 0 : ix.lastTime, true);
+}
+
+double workBalanceThreadScope(uint64_t totalCopied, uint64_t maxCopied, uint32_t threads)
+{
+    if (threads < 2 || maxCopied == 0)
+        return -1;
+    return (double(totalCopied) / double(maxCopied) - 1) / double(threads - 1);
 }
 
 } // namespace hecscope

@@ -77,4 +77,9 @@ std::vector<SparkTotals> sparkBuckets(const Capability& cap, uint64_t from, uint
 // The whole run: from 0 (RTS start-up) to the last event.
 RangeStats computeStats(const LogIndex& index);
 
+// ThreadScope's balance of parallel copying, (total / max copied - 1) /
+// (threads - 1), for one collection or summed over many: 1 = perfectly
+// balanced; -1 when unknown (fewer than two GC threads, nothing copied).
+double workBalanceThreadScope(uint64_t totalCopied, uint64_t maxCopied, uint32_t threads);
+
 } // namespace hecscope

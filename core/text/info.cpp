@@ -1,5 +1,7 @@
 #include "core/text/info.h"
 
+#include "core/text/units.h"
+
 #include <algorithm>
 #include <cinttypes>
 #include <cstdarg>
@@ -32,44 +34,10 @@ uint64_t saturated(double v)
     return v >= 18446744073709549568.0 ? UINT64_MAX : uint64_t(v);
 }
 
-std::string grouped(uint64_t v)
-{
-    std::string digits = std::to_string(v), out;
-    for (size_t i = 0; i < digits.size(); ++i) {
-        if (i > 0 && (digits.size() - i) % 3 == 0)
-            out += ',';
-        out += digits[i];
-    }
-    return out;
-}
-
+// Report columns are aligned by bytes: ASCII units.
 std::string duration(uint64_t ns)
 {
-    if (ns >= 10'000'000'000ull)
-        return format("%.1f s", double(ns) / 1e9);
-    if (ns >= 1'000'000'000ull)
-        return format("%.3f s", double(ns) / 1e9);
-    if (ns >= 1'000'000)
-        return format("%.2f ms", double(ns) / 1e6);
-    if (ns >= 1000)
-        return format("%.1f us", double(ns) / 1e3);
-    return format("%" PRIu64 " ns", ns);
-}
-
-std::string bytes(uint64_t b)
-{
-    if (b >= (uint64_t(1) << 30))
-        return format("%.2f GiB", double(b) / double(1 << 30));
-    if (b >= (1 << 20))
-        return format("%.1f MiB", double(b) / double(1 << 20));
-    if (b >= (1 << 10))
-        return format("%.1f KiB", double(b) / double(1 << 10));
-    return format("%" PRIu64 " B", b);
-}
-
-std::string percent(uint64_t part, uint64_t whole)
-{
-    return whole == 0 ? std::string("-") : format("%.1f%%", 100.0 * double(part) / double(whole));
+    return formatDuration(ns, UnitStyle::Ascii);
 }
 
 const Capset* processCapset(const LogIndex& ix)
@@ -144,16 +112,16 @@ std::string hpInfoText(const LogIndex& ix, const std::string& file)
     const HeapBands& bands = ix.heapBands;
     std::string o;
     o += format("File          %s (GHC heap profile, .hp)\n", file.c_str());
-    o += format("Size          %s bytes, %s complete samples%s\n", grouped(ix.scan.bytes).c_str(),
-                grouped(ix.scan.events).c_str(), ix.scan.truncated ? " (truncated)" : "");
+    o += format("Size          %s bytes, %s complete samples%s\n", formatGrouped(ix.scan.bytes).c_str(),
+                formatGrouped(ix.scan.events).c_str(), ix.scan.truncated ? " (truncated)" : "");
     o += format("Job           %s\n", h.job.c_str());
     o += format("Date          %s\n", h.date.c_str());
     o += format("Units         samples in %s, values in %s\n", h.sampleUnit.c_str(), h.valueUnit.c_str());
     o += "\n";
-    o += format("Censuses      %s over %s\n", grouped(bands.times.size()).c_str(),
+    o += format("Censuses      %s over %s\n", formatGrouped(bands.times.size()).c_str(),
                 duration(bands.empty() ? 0 : bands.times.back() - bands.times.front()).c_str());
-    o += format("Bands         %s\n", grouped(bands.stats.size()).c_str());
-    o += format("Peak total    %s\n", bytes(bands.peakTotal).c_str());
+    o += format("Bands         %s\n", formatGrouped(bands.stats.size()).c_str());
+    o += format("Peak total    %s\n", formatBytes(bands.peakTotal).c_str());
     size_t marks = 0;
     for (const Message& m : ix.messages)
         marks += m.kind == Message::Marker;
@@ -175,8 +143,8 @@ std::string infoText(const LogIndex& ix, const RangeStats& st, const std::string
     std::string o;
     const LogScan& scan = ix.scan;
     o += format("File          %s\n", file.c_str());
-    o += format("Size          %s bytes, %s events%s\n", grouped(scan.bytes).c_str(),
-                grouped(scan.events).c_str(), scan.truncated ? " (truncated)" : "");
+    o += format("Size          %s bytes, %s events%s\n", formatGrouped(scan.bytes).c_str(),
+                formatGrouped(scan.events).c_str(), scan.truncated ? " (truncated)" : "");
     if (const Capset* p = processCapset(ix)) {
         if (!p->args.empty())
             o += format("Program       %s\n", joined(p->args).c_str());
@@ -191,8 +159,8 @@ std::string infoText(const LogIndex& ix, const RangeStats& st, const std::string
                 duration(st.totalNs).c_str(), duration(st.mutatorNs).c_str(), duration(st.gcNs).c_str(),
                 duration(st.gcAnyCapNs).c_str());
     o += format("Productivity  %.1f%% of elapsed time\n", st.productivity * 100);
-    o += format("GC            %s collections (%s parallel), %s copied\n", grouped(st.collections).c_str(),
-                grouped(st.parallelCollections).c_str(), bytes(st.copiedBytes).c_str());
+    o += format("GC            %s collections (%s parallel), %s copied\n", formatGrouped(st.collections).c_str(),
+                formatGrouped(st.parallelCollections).c_str(), formatBytes(st.copiedBytes).c_str());
     o += format("Pauses        average %s, maximum %s\n", duration(st.avgPauseNs).c_str(),
                 duration(st.maxPauseNs).c_str());
     if (st.workBalance >= 0 || st.workBalanceThreadScope >= 0) {
@@ -205,40 +173,40 @@ std::string infoText(const LogIndex& ix, const RangeStats& st, const std::string
             o += format("%.1f%% by maximum copied (as ThreadScope)", st.workBalanceThreadScope * 100);
         o += " (serial 0%, perfect 100%)\n";
     }
-    o += format("Allocation    %s, %s/s of mutator time\n", bytes(st.allocatedBytes).c_str(),
-                bytes(saturated(st.allocationRate)).c_str());
+    o += format("Allocation    %s, %s/s of mutator time\n", formatBytes(st.allocatedBytes).c_str(),
+                formatBytes(saturated(st.allocationRate)).c_str());
     o += format("Heap          maximum size %s, maximum live %s, maximum slop %s\n",
-                bytes(st.maxHeapSizeBytes).c_str(), bytes(st.maxLiveBytes).c_str(),
-                bytes(st.maxSlopBytes).c_str());
+                formatBytes(st.maxHeapSizeBytes).c_str(), formatBytes(st.maxLiveBytes).c_str(),
+                formatBytes(st.maxSlopBytes).c_str());
     o += format("Sparks        %s total: %s created, %s converted, %s overflowed, %s dud, %s GC'd, %s fizzled\n",
-                grouped(st.sparks.total()).c_str(), grouped(st.sparks.created).c_str(),
-                grouped(st.sparks.converted).c_str(), grouped(st.sparks.overflowed).c_str(),
-                grouped(st.sparks.dud).c_str(), grouped(st.sparks.gcd).c_str(),
-                grouped(st.sparks.fizzled).c_str());
+                formatGrouped(st.sparks.total()).c_str(), formatGrouped(st.sparks.created).c_str(),
+                formatGrouped(st.sparks.converted).c_str(), formatGrouped(st.sparks.overflowed).c_str(),
+                formatGrouped(st.sparks.dud).c_str(), formatGrouped(st.sparks.gcd).c_str(),
+                formatGrouped(st.sparks.fizzled).c_str());
 
     if (!st.generations.empty()) {
         o += "\n  Gen   Collections  Parallel     Elapsed   Avg pause   Max pause      Copied\n";
         for (const GenerationStats& g : st.generations) {
             o += format("  %-4s  %11s  %8s  %10s  %10s  %10s  %10s\n",
                         g.generation < 0 ? "?" : std::to_string(g.generation).c_str(),
-                        grouped(g.collections).c_str(), grouped(g.parallel).c_str(),
+                        formatGrouped(g.collections).c_str(), formatGrouped(g.parallel).c_str(),
                         duration(g.elapsed).c_str(),
                         duration(g.collections ? g.elapsed / g.collections : 0).c_str(),
-                        duration(g.maxPause).c_str(), bytes(g.copied).c_str());
+                        duration(g.maxPause).c_str(), formatBytes(g.copied).c_str());
         }
     }
     if (!st.caps.empty()) {
         o += "\n  Cap     Running        GC      Idle        Runs  Sparks created  converted\n";
         for (const CapStats& c : st.caps)
             o += format("  %-4u  %9s  %8s  %8s  %10s  %14s  %9s\n", unsigned(c.cap),
-                        percent(c.running, st.totalNs).c_str(), percent(c.gc, st.totalNs).c_str(),
-                        percent(c.idle, st.totalNs).c_str(), grouped(c.runs).c_str(),
-                        grouped(c.sparks.created).c_str(), grouped(c.sparks.converted).c_str());
+                        formatPercent(c.running, st.totalNs).c_str(), formatPercent(c.gc, st.totalNs).c_str(),
+                        formatPercent(c.idle, st.totalNs).c_str(), formatGrouped(c.runs).c_str(),
+                        formatGrouped(c.sparks.created).c_str(), formatGrouped(c.sparks.converted).c_str());
     }
     if (ix.clippedSpans > 0 || ix.unrepresentableSpans > 0)
         o += format("\nNote          %s runs cut to 4.3 s and %s spans after 78 hours left out of the timelines"
                     " (damaged timestamps)\n",
-                    grouped(ix.clippedSpans).c_str(), grouped(ix.unrepresentableSpans).c_str());
+                    formatGrouped(ix.clippedSpans).c_str(), formatGrouped(ix.unrepresentableSpans).c_str());
     if (!scan.diagnostics.empty() || !scan.ioError.empty()) {
         o += "\nDiagnostics\n";
         for (const Diagnostic& d : scan.diagnostics)

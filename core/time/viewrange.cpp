@@ -140,19 +140,4 @@ std::string formatSeconds(uint64_t t, uint64_t step)
     return out + " s";
 }
 
-std::string formatDuration(uint64_t ns)
-{
-    char buf[64];
-    if (ns < 1000)
-        std::snprintf(buf, sizeof buf, "%llu ns",
-                      static_cast<unsigned long long>(ns));
-    else if (ns < 1000000)
-        std::snprintf(buf, sizeof buf, "%.3g µs", double(ns) / 1e3);
-    else if (ns < 1000000000)
-        std::snprintf(buf, sizeof buf, "%.3g ms", double(ns) / 1e6);
-    else
-        std::snprintf(buf, sizeof buf, "%.3f s", double(ns) / 1e9);
-    return buf;
-}
-
 } // namespace hecscope

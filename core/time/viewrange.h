@@ -65,7 +65,5 @@ Ticks rulerTicks(ViewRange range, double widthPx, double minSpacingPx);
 std::string formatTime(uint64_t t, uint64_t step);
 // `t` (ns) in seconds with the decimals `step` needs: "1.0000001 s".
 std::string formatSeconds(uint64_t t, uint64_t step);
-// A duration for tooltips and the status bar: "830 ns", "12.4 µs", "1.53 s".
-std::string formatDuration(uint64_t ns);
 
 } // namespace hecscope

@@ -1,5 +1,6 @@
 #include "ui/heap/heappanel.h"
 
+#include "ui/formatting.h"
 #include "ui/models/tablemodels.h"
 
 #include <QCheckBox>
@@ -32,29 +33,6 @@
 namespace hecscope {
 
 namespace {
-
-// Bytes in decimal units (as the chart's MB axis), three significant
-// figures; `suffix` for rates and integrals ("/s", "·s").
-QString bytesText(double bytes, const QString& suffix = {})
-{
-    const double a = std::abs(bytes);
-    const char* unit = "B";
-    double v = bytes;
-    if (a >= 1e9) {
-        v = bytes / 1e9;
-        unit = "GB";
-    } else if (a >= 1e6) {
-        v = bytes / 1e6;
-        unit = "MB";
-    } else if (a >= 1e3) {
-        v = bytes / 1e3;
-        unit = "KB";
-    }
-    if (a < 0.5)
-        v = 0;
-    const int decimals = std::abs(v) >= 100 || unit[0] == 'B' ? 0 : std::abs(v) >= 10 ? 1 : 2;
-    return QStringLiteral("%1 %2%3").arg(v, 0, 'f', decimals).arg(QLatin1String(unit), suffix);
-}
 
 QIcon swatch(const QColor& c)
 {
@@ -115,7 +93,7 @@ QVariant BandLegendModel::data(const QModelIndex& ix, int role) const
                 .arg(bytesText(double(sel.columnPeak[k])));
         const BandStats& s = bands.stats[sel.labels[k]];
         return QObject::tr("%1\npeak %2 at %3\n%4, slope %5 (R² %6)")
-            .arg(columnName(sel, bands, k), bytesText(double(s.peak)), QString::fromStdString(formatDuration(s.peakTime)),
+            .arg(columnName(sel, bands, k), bytesText(double(s.peak)), durationText(s.peakTime),
                  bytesText(s.byteSeconds, QStringLiteral("·s")), bytesText(s.slope, QStringLiteral("/s")))
             .arg(s.r2, 0, 'f', 2);
     }
@@ -180,7 +158,7 @@ QVariant BandTableModel::headerData(int section, Qt::Orientation o, int role) co
     case Band: return tr("Band");
     case Peak: return tr("Peak");
     case AtCursor:
-        return m_cursorCensusTime ? tr("At cursor (%1)").arg(QString::fromStdString(formatDuration(*m_cursorCensusTime)))
+        return m_cursorCensusTime ? tr("At cursor (%1)").arg(durationText(*m_cursorCensusTime))
                                   : tr("At cursor");
     case ByteSeconds: return tr("Size (B·s)");
     case StdDev: return tr("Std dev");

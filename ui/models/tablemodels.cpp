@@ -1,5 +1,7 @@
 #include "ui/models/tablemodels.h"
 
+#include "core/stats/stats.h"
+#include "ui/formatting.h"
 #include "core/time/viewrange.h"
 
 #include <QLocale>
@@ -10,16 +12,6 @@
 namespace hecscope {
 
 namespace {
-
-QString bytesText(uint64_t b)
-{
-    return QLocale().toString(qulonglong(b));
-}
-
-QString percent(uint64_t part, uint64_t whole)
-{
-    return whole ? QStringLiteral("%1 %").arg(100.0 * double(part) / double(whole), 0, 'f', 1) : QStringLiteral("–");
-}
 
 } // namespace
 
@@ -69,9 +61,7 @@ void GcTableModel::applySort()
         return;
     const auto& cs = m_index->collections;
     const auto balance = [](const Collection& c) {
-        return c.parallel() && c.parMaxCopied > 0 && c.parThreads > 1
-            ? (double(c.parTotCopied) / double(c.parMaxCopied) - 1.0) / double(c.parThreads - 1)
-            : -1.0;
+        return c.parallel() ? workBalanceThreadScope(c.parTotCopied, c.parMaxCopied, c.parThreads) : -1.0;
     };
     const auto key = [&](uint32_t i) -> double {
         const Collection& c = cs[i];
@@ -119,8 +109,7 @@ QVariant GcTableModel::data(const QModelIndex& ix, int role) const
         return QVariant::fromValue<qulonglong>(start);
     if (role == Qt::TextAlignmentRole)
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
-    const double balance = c.parallel() && c.parMaxCopied > 0 && c.parThreads > 1
-        ? (double(c.parTotCopied) / double(c.parMaxCopied) - 1.0) / double(c.parThreads - 1)
+    const double balance = c.parallel() ? workBalanceThreadScope(c.parTotCopied, c.parMaxCopied, c.parThreads)
         : -1.0;
     if (role == kSortRole) {
         switch (ix.column()) {
@@ -140,12 +129,12 @@ QVariant GcTableModel::data(const QModelIndex& ix, int role) const
         return {};
     switch (ix.column()) {
     case Number: return m_number[i] + 1;
-    case Start: return QString::fromStdString(formatDuration(start));
-    case Pause: return QString::fromStdString(formatDuration(c.pause()));
+    case Start: return durationText(start);
+    case Pause: return durationText(c.pause());
     case Generation: return c.generation < 0 ? QStringLiteral("?") : QString::number(c.generation);
     case Threads: return c.hasStats ? QString::number(c.parThreads) : QStringLiteral("–");
-    case Copied: return c.hasStats ? bytesText(c.copied) : QStringLiteral("–");
-    case Slop: return c.hasStats ? bytesText(c.slop) : QStringLiteral("–");
+    case Copied: return c.hasStats ? countText(c.copied) : QStringLiteral("–");
+    case Slop: return c.hasStats ? countText(c.slop) : QStringLiteral("–");
     case Balance: return balance < 0 ? QStringLiteral("–") : QStringLiteral("%1 %").arg(100 * balance, 0, 'f', 1);
     case Caps: return c.caps;
     }
@@ -194,7 +183,7 @@ QVariant CapabilityTableModel::data(const QModelIndex& ix, int role) const
     switch (ix.column()) {
     case Running:
     case Gc:
-    case Idle: return percent(values[ix.column()], total);
+    case Idle: return percentText(values[ix.column()], total);
     default: return QLocale().toString(qulonglong(values[ix.column()]));
     }
 }

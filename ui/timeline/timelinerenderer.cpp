@@ -1,5 +1,6 @@
 #include "ui/timeline/timelinerenderer.h"
 
+#include "core/text/units.h"
 #include "core/stats/stats.h"
 
 #include <QFontMetrics>

@@ -1,5 +1,6 @@
 #include "ui/window/bookmarks.h"
 
+#include "ui/formatting.h"
 #include "core/time/viewrange.h"
 
 #include <QCryptographicHash>
@@ -112,7 +113,7 @@ QVariant BookmarkModel::data(const QModelIndex& ix, int role) const
     if (role != Qt::DisplayRole && role != Qt::EditRole)
         return {};
     if (ix.column() == TimeColumn)
-        return QString::fromStdString(formatDuration(b.time));
+        return durationText(b.time);
     return b.fromMarker ? QStringLiteral("◆ ") + b.name : b.name;
 }
 

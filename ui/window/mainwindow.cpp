@@ -1,5 +1,6 @@
 #include "ui/window/mainwindow.h"
 
+#include "ui/formatting.h"
 #include "core/text/info.h"
 #include "ui/window/bookmarks.h"
 #include "ui/events/eventlistpane.h"
@@ -177,7 +178,7 @@ MainWindow::MainWindow(QWidget* parent)
 
     connect(m_view, &TimelineView::hoverTimeChanged, this,
             [this](std::optional<uint64_t> t) {
-                m_timeLabel->setText(t ? tr("cursor %1").arg(qs(formatDuration(*t)))
+                m_timeLabel->setText(t ? tr("cursor %1").arg(durationText(*t))
                                        : QString());
             });
     connect(m_controller, &ViewController::historyChanged, this,
@@ -709,7 +710,7 @@ void MainWindow::showIndex(std::shared_ptr<const LogIndex> index)
     m_fileLabel->setText(tr("%1 — %2 events — %3")
                              .arg(QFileInfo(m_path).fileName())
                              .arg(m_index->scan.events)
-                             .arg(qs(formatDuration(duration))));
+                             .arg(durationText(duration)));
     // Problems with the file are shown above the timeline, which still shows
     // everything decoded before them.
     QStringList problems;
@@ -766,9 +767,9 @@ void MainWindow::showSelectionStatistics()
     const RangeStats stats = computeStats(*m_index, sel->start, sel->end);
     m_capModel->setStats(stats);
     m_stats->setPlainText(tr("Selection %1 – %2 (%3)\n\n")
-                              .arg(qs(formatDuration(sel->start)),
-                                   qs(formatDuration(sel->end)),
-                                   qs(formatDuration(sel->duration())))
+                              .arg(durationText(sel->start),
+                                   durationText(sel->end),
+                                   durationText(sel->duration()))
                           + qs(infoText(*m_index, stats, m_path.toStdString())));
 }
 

@@ -1,0 +1,26 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace hecscope {
+
+// The one way core writes quantities for people (the `info` report, `heap`
+// table, messages); ui/formatting.h wraps these for widgets so every figure
+// reads the same everywhere.
+
+// Terminal reports align columns by bytes, so they ask for "us" instead of "µs".
+enum class UnitStyle { Unicode, Ascii };
+
+// A duration (ns), three significant figures: "830 ns", "12.4 µs", "3.5 ms", "1.530 s".
+std::string formatDuration(uint64_t ns, UnitStyle style = UnitStyle::Unicode);
+// Bytes in decimal units (as the charts' MB axes), three significant figures:
+// "512 B", "1.50 KB", "12.5 MB", "3.21 GB". `suffix` makes rates and integrals
+// ("/s", "·s"). Negative values (slopes) keep their sign.
+std::string formatBytes(double bytes, const char* suffix = "");
+// An integer with thousands separators: "1,234,567".
+std::string formatGrouped(uint64_t v);
+// part / whole as "12.3%"; "-" when whole is 0.
+std::string formatPercent(uint64_t part, uint64_t whole);
+
+} // namespace hecscope
