@@ -37,6 +37,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScreen>
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
@@ -86,7 +87,13 @@ MainWindow::MainWindow(QWidget* parent)
     qRegisterMetaType<RangeStats>();
     setWindowTitle(tr("Hecscope"));
     setAcceptDrops(true);
-    resize(1400, 850);
+    // First start: most of the screen (at most 1600×1000), the timeline first.
+    if (const QScreen* screen = QGuiApplication::primaryScreen()) {
+        const QSize avail = screen->availableSize();
+        resize(std::min(1600, avail.width() * 9 / 10), std::min(1000, avail.height() * 9 / 10));
+    } else {
+        resize(1600, 1000);
+    }
 
     m_banner->setWordWrap(true);
     m_banner->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -199,7 +206,8 @@ MainWindow::MainWindow(QWidget* parent)
     QSettings settings;
     restoreGeometry(
         settings.value(QStringLiteral("window/geometry")).toByteArray());
-    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    m_statsDock = statsDock;
+    m_firstLayout = !restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     const QStringList hidden = settings.value(QStringLiteral("view/hiddenTracks")).toStringList();
     const QStringList order = settings.value(QStringLiteral("view/trackOrder")).toStringList();
     for (QAction* a : m_trackActions) {
@@ -790,6 +798,17 @@ void MainWindow::closeEvent(QCloseEvent* e)
     settings.setValue(QStringLiteral("window/state"), saveState());
     cancelLoad();
     e->accept();
+}
+
+void MainWindow::showEvent(QShowEvent* e)
+{
+    QMainWindow::showEvent(e);
+    if (!m_firstLayout)
+        return;
+    m_firstLayout = false;
+    // The docks on the right take a quarter of the width (their natural
+    // size is more than half): the timeline is what the user came for.
+    resizeDocks({m_statsDock}, {std::max(300, width() / 4)}, Qt::Horizontal);
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* e)

@@ -71,11 +71,16 @@ signals:
     void statisticsShown(); // whole-run statistics are in the Statistics pane
 
 protected:
+    void showEvent(QShowEvent* e) override;
     void closeEvent(QCloseEvent* e) override;
     void dragEnterEvent(QDragEnterEvent* e) override;
     void dropEvent(QDropEvent* e) override;
 
 private:
+    // No saved window state: the first show sizes the docks so the timeline
+    // gets at least two thirds of the width.
+    bool m_firstLayout = false;
+    QDockWidget* m_statsDock = nullptr;
     void createActions();
     void createPanes(QDockWidget* statsDock);
     void showProcess();
