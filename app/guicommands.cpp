@@ -29,6 +29,7 @@ namespace hecscope::cli {
 
 namespace {
 
+// %s: the track ids of the registry.
 const char* const kExportUsage =
     "Usage: hecscope export FILE -o OUT.(png|svg|pdf) [--size WxH] [--range START:END]\n"
     "                       [--tracks LIST] [--bands N] [--order ORDER] [--reverse]\n"
@@ -44,12 +45,12 @@ const char* const kExportUsage =
     "                    take a unit: ns, us, ms or s (a bare number is in\n"
     "                    seconds); either end may be left out: 1.5s: or :200ms\n"
     "  --tracks LIST     the tracks, top to bottom, comma-separated, from\n"
-    "                    activity, hecs, gc, sparks, heap, heap-profile, markers\n"
+    "                    %s\n"
     "                    (default: all)\n"
     "  --bands N, --order ORDER, --reverse\n"
     "                    the heap-profile bands, as for `hecscope heap`\n"
     "                    (default: the top 15 by size)\n"
-    "  --heap-mode MODE  stacked (default), normalised (100 %) or lines (each\n"
+    "  --heap-mode MODE  stacked (default), normalised (100 %%) or lines (each\n"
     "                    band scaled to its own peak)\n"
     "  -h, --help        show this help\n"
     "\n"
@@ -57,10 +58,17 @@ const char* const kExportUsage =
     "with a warning); 1 the log or the picture could not be read or written;\n"
     "2 usage error.\n";
 
+QByteArray exportUsage()
+{
+    QStringList ids;
+    for (const QString& id : defaultTrackIds())
+        ids << id;
+    return QString::asprintf(kExportUsage, qPrintable(ids.join(QStringLiteral(", ")))).toLocal8Bit();
+}
+
 int usageError(const QString& why)
 {
-    std::fprintf(stderr, "hecscope export: %s\n\n%s", qPrintable(why),
-                 kExportUsage);
+    std::fprintf(stderr, "hecscope export: %s\n\n%s", qPrintable(why), exportUsage().constData());
     return 2;
 }
 
@@ -91,7 +99,7 @@ int exportImage(int argc, char** argv)
     QString file, out;
     QSize size(1600, 1000);
     QString range;
-    std::vector<Track> tracks{std::begin(kAllTracks), std::end(kAllTracks)};
+    std::vector<QString> tracks = defaultTrackIds();
     size_t bands = kDefaultBands;
     BandOrder order = BandOrder::Size;
     bool reversed = false;
@@ -104,7 +112,7 @@ int exportImage(int argc, char** argv)
             return QString::fromLocal8Bit(argv[++i]);
         };
         if (arg == QLatin1String("-h") || arg == QLatin1String("--help")) {
-            std::fputs(kExportUsage, stdout);
+            std::fputs(exportUsage().constData(), stdout);
             return 0;
         }
         if (arg == QLatin1String("-o")) {
@@ -135,10 +143,10 @@ int exportImage(int argc, char** argv)
             tracks.clear();
             for (const QString& name :
                  v->split(QLatin1Char(','), Qt::SkipEmptyParts)) {
-                const auto t = trackFromName(name);
+                const TimelineTrack* t = findTrack(name);
                 if (!t)
                     return usageError(QStringLiteral("unknown track '%1'").arg(name));
-                tracks.push_back(*t);
+                tracks.push_back(t->id());
             }
             if (tracks.empty())
                 return usageError(QStringLiteral("--tracks names no track"));
@@ -225,7 +233,7 @@ int exportImage(int argc, char** argv)
                     .arg(range));
         rq.range = fitInto({*start, *end}, bounds);
     }
-    const QString error = hecscope::exportImage(renderer, rq);
+    const QString error = hecscope::exportImage(index, rq);
     if (!error.isEmpty()) {
         std::fprintf(stderr, "hecscope export: %s\n", qPrintable(error));
         return 1;
@@ -297,8 +305,8 @@ void benchGui(std::shared_ptr<const LogIndex> index, const std::string& path)
     if (qEnvironmentVariableIsSet("HECSCOPE_BENCH_TRACKS")) { // to see which track costs what
         options.tracks.clear();
         for (const QString& name : qEnvironmentVariable("HECSCOPE_BENCH_TRACKS").split(QLatin1Char(',')))
-            if (const auto t = trackFromName(name))
-                options.tracks.push_back(*t);
+            if (const TimelineTrack* t = findTrack(name))
+                options.tracks.push_back(t->id());
     }
     QImage image(1600, 1000, QImage::Format_ARGB32_Premultiplied);
     auto sweep = [&](const RenderOptions& o) {
@@ -335,7 +343,7 @@ void benchGui(std::shared_ptr<const LogIndex> index, const std::string& path)
         // The heap-profile track alone (1600 px wide), in each chart
         // mode with the default bands.
         RenderOptions heap = options;
-        heap.tracks = {Track::HeapProfile};
+        heap.tracks = {QStringLiteral("heap-profile")};
         heap.legend = false;
         std::vector<double> all;
         for (HeapChartMode mode : {HeapChartMode::Stacked, HeapChartMode::Normalised, HeapChartMode::Lines}) {

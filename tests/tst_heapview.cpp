@@ -329,7 +329,7 @@ void TestHeapView::hiddenBandChangesTheTrack()
     TimelineRenderer renderer;
     renderer.setIndex(ix);
     RenderOptions o;
-    o.tracks = {Track::HeapProfile};
+    o.tracks = {QStringLiteral("heap-profile")};
     o.legend = false;
     auto render = [&](std::shared_ptr<const HeapView> v) {
         o.heapView = std::move(v);
@@ -364,7 +364,7 @@ void TestHeapView::clickOnABandChoosesIt()
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     view->grab(); // paints the track, as the screen does
     const auto rows = view->renderer().layout(view->rect(), view->options());
-    const auto row = std::find_if(rows.begin(), rows.end(), [](const TrackRow& r) { return r.track == Track::HeapProfile; });
+    const auto row = std::find_if(rows.begin(), rows.end(), [](const TrackRow& r) { return r.id() == QLatin1String("heap-profile"); });
     QVERIFY(row != rows.end());
     const auto ix = w.index();
     const HeapBands& bands = ix->heapBands;
@@ -479,14 +479,11 @@ void TestHeapView::denseChartKeepsTheLastCensus()
     renderer.setIndex(ix);
     const ViewRange whole = renderer.bounds();
     QCOMPARE(whole.end, ix->heapBands.times.back());
-    ChartPainter charts;
     auto view = std::make_shared<HeapView>();
     view->index = ix.get();
     view->selection = ix->defaultBands;
-    QImage image(400, 200, QImage::Format_ARGB32_Premultiplied);
-    QPainter p(&image);
-    charts.paintHeapProfile(p, image.rect(), whole, *ix, *view, QPalette());
-    QVERIFY2(charts.lastHeapFrame().top >= 8.0, qPrintable(QString::number(charts.lastHeapFrame().top))); // MB
+    const auto drawn = ChartPainter::prepareHeapProfile(*ix, view, whole, 400);
+    QVERIFY2(drawn.top >= 8.0, qPrintable(QString::number(drawn.top))); // MB
 }
 
 // With every band of a 300-band profile shown, the chart gives its own
@@ -501,29 +498,22 @@ void TestHeapView::manyBandsDrawTheTallestInColour()
     QVERIFY(all->columns() > ChartPainter::kMaxDrawnBands);
     TimelineRenderer renderer;
     renderer.setIndex(ix);
-    ChartPainter charts;
-    QImage image(600, 200, QImage::Format_ARGB32_Premultiplied);
     for (HeapChartMode mode : {HeapChartMode::Stacked, HeapChartMode::Lines}) {
-        HeapView view;
-        view.index = ix.get();
-        view.selection = all;
-        view.mode = mode;
-        QPainter p(&image);
-        charts.paintHeapProfile(p, image.rect(), renderer.bounds(), *ix, view, QPalette());
-        QCOMPARE(charts.lastHeapFrame().drawnBands, ChartPainter::kMaxDrawnBands);
+        auto view = std::make_shared<HeapView>();
+        view->index = ix.get();
+        view->selection = all;
+        view->mode = mode;
+        QCOMPARE(ChartPainter::prepareHeapProfile(*ix, view, renderer.bounds(), 600).drawnBands, ChartPainter::kMaxDrawnBands);
     }
     // The stack's top is the largest census total, in MB.
-    HeapView stacked;
-    stacked.index = ix.get();
-    stacked.selection = all;
-    QPainter p(&image);
-    charts.paintHeapProfile(p, image.rect(), renderer.bounds(), *ix, stacked, QPalette());
-    QVERIFY(charts.lastHeapFrame().top >= double(ix->heapBands.peakTotal) * 1e-6);
+    auto stacked = std::make_shared<HeapView>();
+    stacked->index = ix.get();
+    stacked->selection = all;
+    QVERIFY(ChartPainter::prepareHeapProfile(*ix, stacked, renderer.bounds(), 600).top >= double(ix->heapBands.peakTotal) * 1e-6);
     // Fewer bands than the limit: every one is drawn.
-    HeapView few = stacked;
-    few.selection = ix->defaultBands;
-    charts.paintHeapProfile(p, image.rect(), renderer.bounds(), *ix, few, QPalette());
-    QCOMPARE(charts.lastHeapFrame().drawnBands, ix->defaultBands->columns());
+    auto few = std::make_shared<HeapView>(*stacked);
+    few->selection = ix->defaultBands;
+    QCOMPARE(ChartPainter::prepareHeapProfile(*ix, few, renderer.bounds(), 600).drawnBands, ix->defaultBands->columns());
 }
 
 QTEST_MAIN(TestHeapView)

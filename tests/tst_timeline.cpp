@@ -16,6 +16,7 @@
 #include "ui/models/tablemodels.h"
 #include "ui/timeline/timelineview.h"
 #include "ui/timeline/viewcontroller.h"
+#include "ui/timeline/tracks/activitytrack.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
@@ -263,7 +264,7 @@ void TestTimeline::chartTracksDrawData()
     r.setIndex(index);
     RenderOptions o;
     o.palette = exportPalette();
-    o.tracks = {Track::Sparks, Track::Heap};
+    o.tracks = {QStringLiteral("sparks"), QStringLiteral("heap")};
     o.legend = false;
     const QRect area(0, 0, 1200, r.naturalHeight(o));
     const auto rows = r.layout(area, o);
@@ -282,7 +283,7 @@ void TestTimeline::chartTracksDrawData()
         for (int y = plot.top(); y <= plot.bottom(); ++y)
             for (int x = plot.left(); x <= plot.right(); x += 2)
                 inked += image.pixel(x, y) != background;
-        QVERIFY2(inked > 50, qPrintable(QStringLiteral("row %1 (%2): %3").arg(trackName(row.track)).arg(row.cap).arg(inked)));
+        QVERIFY2(inked > 50, qPrintable(QStringLiteral("row %1 (%2): %3").arg(row.id()).arg(row.cap).arg(inked)));
     }
 }
 
@@ -299,8 +300,10 @@ void TestTimeline::activityMatchesTimelineTotals()
         for (uint64_t len = bounds.duration() / 3; len >= 500; len /= 7)
             views.push_back(fitInto({bounds.start + len / 2, bounds.start + len / 2 + len}, bounds));
         for (const ViewRange& view : views) {
-            const auto lods = r.capabilityLods(view, w);
-            const std::vector<ActivityColumn> columns = r.activity(view, w, lods);
+            TrackResources resources;
+            resources.setIndex(index);
+            const CapabilityLods& lods = *resources.capabilityLods(view, w);
+            const std::vector<ActivityColumn> columns = activityColumns(*index, view, w, lods);
             QCOMPARE(int(columns.size()), w);
             const TimeMapping m(view, 0, w);
             const double caps = double(index->caps.size());
@@ -355,7 +358,7 @@ void TestTimeline::darkPaletteIsFollowed()
     dark.setColor(QPalette::Text, QColor(0xee, 0xee, 0xee));
     dark.setColor(QPalette::WindowText, QColor(0xee, 0xee, 0xee));
     o.palette = dark;
-    o.tracks = {Track::Heap};
+    o.tracks = {QStringLiteral("heap")};
     const QRect area(0, 0, 900, r.naturalHeight(o));
     QImage image(area.size(), QImage::Format_ARGB32_Premultiplied);
     {
@@ -408,14 +411,14 @@ void TestTimeline::windowOpensAtWholeLog()
     QVERIFY(w.statisticsText().startsWith(QStringLiteral("Whole run")));
     // One row per capability (4 in this log) below activity.
     const auto rows = w.timeline()->renderer().layout(w.timeline()->rect(), w.timeline()->options());
-    QCOMPARE(int(std::count_if(rows.begin(), rows.end(), [](const TrackRow& r) { return r.track == Track::Capabilities; })),
+    QCOMPARE(int(std::count_if(rows.begin(), rows.end(), [](const TrackRow& r) { return r.id() == QLatin1String("hecs"); })),
              int(index->caps.size()));
     QCOMPARE(index->caps.size(), size_t(4));
     // The painted canvas is not blank: the HEC rows have thread colours.
     const QImage shot = w.timeline()->grab().toImage();
     QSet<QRgb> colours;
     for (const TrackRow& r : rows)
-        if (r.track == Track::Capabilities)
+        if (r.id() == QLatin1String("hecs"))
             for (int x = TimelineRenderer::kLabelWidth; x < shot.width(); x += 3)
                 colours.insert(shot.pixel(x, r.rect.top() + 10));
     QVERIFY2(colours.size() >= 5, qPrintable(QString::number(colours.size())));
@@ -500,7 +503,7 @@ void TestTimeline::selectionGivesRangeStatistics()
     QVERIFY(text.endsWith(expected));
     // A click on a HEC row shows what is there in the Details pane, as the tooltip says it.
     const auto rows = view->renderer().layout(view->rect(), view->options());
-    const auto hec1 = std::find_if(rows.begin(), rows.end(), [](const TrackRow& r) { return r.track == Track::Capabilities && r.cap == 1; });
+    const auto hec1 = std::find_if(rows.begin(), rows.end(), [](const TrackRow& r) { return r.id() == QLatin1String("hecs") && r.cap == 1; });
     const QPoint click(plot.left() + plot.width() / 3, hec1->rect.top() + 8);
     const QString expectedDetails = view->renderer().describeAt(click, view->rect(), w.controller()->range(), view->options());
     QVERIFY(expectedDetails.startsWith(QStringLiteral("HEC 1")));
@@ -599,24 +602,24 @@ void TestTimeline::tracksReorderHideAndPersist()
     {
         MainWindow w;
         w.setTrackOrder({QStringLiteral("heap"), QStringLiteral("hecs")});
-        const std::vector<Track> expected{Track::Heap, Track::Capabilities, Track::Activity, Track::Gc, Track::Sparks, Track::HeapProfile, Track::Markers};
+        const std::vector<QString> expected{QStringLiteral("heap"), QStringLiteral("hecs"), QStringLiteral("activity"), QStringLiteral("gc"), QStringLiteral("sparks"), QStringLiteral("heap-profile"), QStringLiteral("markers")};
         QCOMPARE(w.timeline()->tracks(), expected);
         // Hiding one through the View ▸ Tracks menu.
         const auto actions = w.findChildren<QAction*>();
         const auto gc = std::find_if(actions.begin(), actions.end(), [](QAction* a) { return a->data().toString() == QLatin1String("gc"); });
         QVERIFY(gc != actions.end());
         (*gc)->setChecked(false);
-        QCOMPARE(w.timeline()->tracks(), (std::vector<Track>{Track::Heap, Track::Capabilities, Track::Activity, Track::Sparks, Track::HeapProfile, Track::Markers}));
+        QCOMPARE(w.timeline()->tracks(), (std::vector<QString>{QStringLiteral("heap"), QStringLiteral("hecs"), QStringLiteral("activity"), QStringLiteral("sparks"), QStringLiteral("heap-profile"), QStringLiteral("markers")}));
     }
     MainWindow again; // both persist
-    QCOMPARE(again.timeline()->tracks(), (std::vector<Track>{Track::Heap, Track::Capabilities, Track::Activity, Track::Sparks, Track::HeapProfile, Track::Markers}));
+    QCOMPARE(again.timeline()->tracks(), (std::vector<QString>{QStringLiteral("heap"), QStringLiteral("hecs"), QStringLiteral("activity"), QStringLiteral("sparks"), QStringLiteral("heap-profile"), QStringLiteral("markers")}));
     again.setTrackOrder({});
     const auto actions = again.findChildren<QAction*>();
     for (QAction* a : actions)
         if (a->data().toString() == QLatin1String("gc"))
             a->setChecked(true);
     again.setTrackOrder({QStringLiteral("activity"), QStringLiteral("hecs"), QStringLiteral("gc"), QStringLiteral("sparks"), QStringLiteral("heap"), QStringLiteral("heap-profile"), QStringLiteral("markers")});
-    QCOMPARE(again.timeline()->tracks(), std::vector<Track>(std::begin(kAllTracks), std::end(kAllTracks)));
+    QCOMPARE(again.timeline()->tracks(), defaultTrackIds());
 }
 
 void TestTimeline::gcTableSortsAndJumps()
@@ -766,7 +769,7 @@ void TestTimeline::exportFormats()
     rq.range = w.controller()->range();
     rq.options = w.timeline()->options();
     rq.options.palette = exportPalette();
-    QCOMPARE(exportImage(w.timeline()->renderer(), rq), QString());
+    QCOMPARE(exportImage(w.index(), rq), QString());
     QFile f(rq.path);
     QVERIFY(f.open(QIODevice::ReadOnly));
     const QByteArray bytes = f.readAll();
@@ -810,9 +813,9 @@ void TestTimeline::exportCommand()
     rq.path = dir.filePath(QStringLiteral("direct.png"));
     rq.size = QSize(800, 300);
     rq.range = {50'000'000, 150'000'000};
-    rq.options.tracks = {Track::Capabilities, Track::Gc};
+    rq.options.tracks = {QStringLiteral("hecs"), QStringLiteral("gc")};
     rq.options.palette = exportPalette();
-    QCOMPARE(exportImage(w.timeline()->renderer(), rq), QString());
+    QCOMPARE(exportImage(w.index(), rq), QString());
     QCOMPARE(image, QImage(rq.path));
 }
 

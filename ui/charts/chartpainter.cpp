@@ -167,25 +167,38 @@ void ChartPainter::draw(QPainter& p, const QRect& r)
     p.drawPicture(r.topLeft(), picture);
 }
 
-void ChartPainter::paintHeap(QPainter& p, const QRect& r, ViewRange view, const LogIndex& index, const QPalette& pal)
+ChartPainter::HeapData ChartPainter::prepareHeap(const LogIndex& index, ViewRange view, int width)
+{
+    const uint32_t n = uint32_t(std::max(1, width));
+    const HeapSeries& h = index.heap;
+    HeapData d;
+    auto column = [&](const Series& s) {
+        return s.empty() ? QVector<double>() : scaled(columnMaxima(s, view.start, view.end, n), 1e-6);
+    };
+    d.size = column(h.size);
+    d.blocks = column(h.blocks);
+    d.live = column(h.live);
+    if (h.allocated.size() >= 2)
+        d.rate = scaled(columnRates(h.allocated, view.start, view.end, n), 1e-6);
+    return d;
+}
+
+void ChartPainter::paintHeap(QPainter& p, const QRect& r, const HeapData& d, const QPalette& pal)
 {
     reset(pal);
-    const uint32_t n = uint32_t(std::max(1, r.width()));
-    const QVector<double> x = columns(int(n));
-    const HeapSeries& h = index.heap;
     struct Line {
-        const Series* series;
+        const QVector<double>* y;
         QColor colour;
         bool fill;
     };
     const Line lines[] = {
-        {&h.size, heapSizeColour(pal), false},
-        {&h.blocks, kBlocksSize, false},
-        {&h.live, kLive, true},
+        {&d.size, heapSizeColour(pal), false},
+        {&d.blocks, kBlocksSize, false},
+        {&d.live, kLive, true},
     };
     double top = 1;
     for (const Line& line : lines) {
-        if (line.series->empty())
+        if (line.y->isEmpty())
             continue;
         QCPGraph* g = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
         g->setLineStyle(QCPGraph::lsStepLeft);
@@ -195,29 +208,25 @@ void ChartPainter::paintHeap(QPainter& p, const QRect& r, ViewRange view, const 
             c.setAlpha(70);
             g->setBrush(c);
         }
-        const QVector<double> y = scaled(columnMaxima(*line.series, view.start, view.end, n), 1e-6);
-        g->setData(x, y, true);
-        top = std::max(top, maxOf(y));
+        g->setData(columns(int(line.y->size())), *line.y, true);
+        top = std::max(top, maxOf(*line.y));
     }
     m_plot->yAxis->setRange(0, top * 1.1);
-    if (h.allocated.size() >= 2) {
+    if (!d.rate.isEmpty()) {
         QCPGraph* g = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis2);
         g->setLineStyle(QCPGraph::lsStepLeft);
         g->setPen(QPen(kAllocRate, 1));
-        const QVector<double> y = scaled(columnRates(h.allocated, view.start, view.end, n), 1e-6);
-        g->setData(x, y, true);
-        m_plot->yAxis2->setRange(0, std::max(1.0, maxOf(y)) * 1.1);
+        g->setData(columns(int(d.rate.size())), d.rate, true);
+        m_plot->yAxis2->setRange(0, std::max(1.0, maxOf(d.rate)) * 1.1);
     } else {
         m_plot->yAxis2->setVisible(false);
     }
     draw(p, r);
 }
 
-void ChartPainter::paintSparks(QPainter& p, const QRect& r, ViewRange view, const Capability& cap, const QPalette& pal)
+ChartPainter::SparkData ChartPainter::prepareSparks(const Capability& cap, ViewRange view, int width)
 {
-    reset(pal);
-    const uint32_t n = uint32_t(std::max(1, r.width()));
-    const QVector<double> x = columns(int(n));
+    const uint32_t n = uint32_t(std::max(1, width));
     // Spark counters grow between samples (GHC samples them at
     // collections); per column, the growth read linearly between samples,
     // as a rate per millisecond, as ThreadScope draws it.
@@ -228,9 +237,10 @@ void ChartPainter::paintSparks(QPainter& p, const QRect& r, ViewRange view, cons
         createdSeries.push_back({c.time, double(c.created)});
         convertedSeries.push_back({c.time, double(c.converted)});
     }
-    const QVector<double> created = scaled(columnRates(createdSeries, view.start, view.end, n), 1e-3);
-    const QVector<double> converted = scaled(columnRates(convertedSeries, view.start, view.end, n), 1e-3);
-    QVector<double> pool(static_cast<int>(n));
+    SparkData d;
+    d.created = scaled(columnRates(createdSeries, view.start, view.end, n), 1e-3);
+    d.converted = scaled(columnRates(convertedSeries, view.start, view.end, n), 1e-3);
+    d.pool = QVector<double>(static_cast<int>(n));
     // Pool size: the latest sample at or before each column's end.
     size_t i = 0;
     double held = std::nan("");
@@ -238,42 +248,51 @@ void ChartPainter::paintSparks(QPainter& p, const QRect& r, ViewRange view, cons
         const double end = double(view.start) + double(view.duration()) * (c + 1) / n;
         while (i < cap.sparks.size() && double(cap.sparks[i].time) < end)
             held = double(cap.sparks[i++].remaining);
-        pool[int(c)] = held;
+        d.pool[int(c)] = held;
     }
+    return d;
+}
+
+void ChartPainter::paintSparks(QPainter& p, const QRect& r, const SparkData& d, const QPalette& pal)
+{
+    reset(pal);
+    const QVector<double> x = columns(int(d.created.size()));
     QCPGraph* g = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
     g->setLineStyle(QCPGraph::lsStepLeft);
     g->setPen(QPen(kSparksCreated, 1.2));
-    g->setData(x, created, true);
+    g->setData(x, d.created, true);
     QCPGraph* conv = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
     conv->setLineStyle(QCPGraph::lsStepLeft);
     conv->setPen(QPen(kSparksConverted, 1.2));
-    conv->setData(x, converted, true);
+    conv->setData(x, d.converted, true);
     QCPGraph* poolGraph = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis2);
     poolGraph->setLineStyle(QCPGraph::lsStepLeft);
     poolGraph->setPen(QPen(kSparkPool, 1, Qt::DashLine));
-    poolGraph->setData(x, pool, true);
-    m_plot->yAxis->setRange(0, std::max({1.0, maxOf(created), maxOf(converted)}) * 1.1);
-    m_plot->yAxis2->setRange(0, std::max(1.0, maxOf(pool)) * 1.1);
+    poolGraph->setData(x, d.pool, true);
+    m_plot->yAxis->setRange(0, std::max({1.0, maxOf(d.created), maxOf(d.converted)}) * 1.1);
+    m_plot->yAxis2->setRange(0, std::max(1.0, maxOf(d.pool)) * 1.1);
     draw(p, r);
 }
 
-void ChartPainter::paintHeapProfile(QPainter& p, const QRect& r, ViewRange view, const LogIndex& index,
-                                    const HeapView& hv, const QPalette& pal)
+ChartPainter::HeapProfileData ChartPainter::prepareHeapProfile(const LogIndex& index,
+                                                               std::shared_ptr<const HeapView> view, ViewRange range,
+                                                               int width)
 {
-    reset(pal);
-    m_plot->yAxis2->setVisible(false);
+    HeapProfileData d;
+    d.view = std::move(view);
+    const HeapView& hv = *d.view;
     const HeapBands& bands = index.heapBands;
+    d.bands = &bands;
     const BandSelection& sel = *hv.selection;
-    const int w = std::max(1, r.width());
-    const double duration = double(std::max<uint64_t>(1, view.duration()));
-    auto xOf = [&](uint64_t t) { return (double(t) - double(view.start)) * w / duration; };
+    const int w = std::max(1, width);
+    const double duration = double(std::max<uint64_t>(1, range.duration()));
+    auto xOf = [&](uint64_t t) { return (double(t) - double(range.start)) * w / duration; };
 
     // The censuses to draw: those in view (one per pixel column when they
     // are denser than two a pixel) and one each side, so the bands run on
-    // to the edges.
-    const auto [a, b] = bands.censusesIn(view.start, view.end + 1);
-    // Each point is drawn at its representative census and stands for the
-    // censuses [from, to) of its pixel column.
+    // to the edges. Each point is drawn at its representative census and
+    // stands for the censuses [from, to) of its pixel column.
+    const auto [a, b] = bands.censusesIn(range.start, range.end + 1);
     struct Point {
         size_t census, from, to;
     };
@@ -286,8 +305,8 @@ void ChartPainter::paintHeapProfile(QPainter& p, const QRect& r, ViewRange view,
     } else {
         size_t i = a;
         for (int c = 0; c < w && i < b; ++c) {
-            const uint64_t end = view.start + uint64_t(duration * (c + 1) / w);
-            const bool last = c + 1 == w; // takes a census at exactly view.end
+            const uint64_t end = range.start + uint64_t(duration * (c + 1) / w);
+            const bool last = c + 1 == w; // takes a census at exactly range.end
             const size_t from = i;
             size_t best = SIZE_MAX;
             for (; i < b && (last || bands.times[i] < end); ++i)
@@ -304,12 +323,12 @@ void ChartPainter::paintHeapProfile(QPainter& p, const QRect& r, ViewRange view,
     for (size_t k = 0; k < sel.columns(); ++k)
         if (!hv.isHidden(k))
             visible.push_back(k);
+    d.visibleBands = visible.size();
     const bool emphasis = hv.anyEmphasised();
     const int np = int(points.size());
-    double sizeTop = 0; // heap size, MB
-    QVector<double> x(np);
+    d.x = QVector<double>(np);
     for (int i = 0; i < np; ++i)
-        x[i] = xOf(bands.times[points[size_t(i)].census]);
+        d.x[i] = xOf(bands.times[points[size_t(i)].census]);
     double top = 1e-3; // MB
     // At most kMaxDrawnBands bands get their own graph (the picked-out ones
     // first, then the tallest, or for lines the first in order): thousands
@@ -325,36 +344,26 @@ void ChartPainter::paintHeapProfile(QPainter& p, const QRect& r, ViewRange view,
             drawn[order[i]] = 1;
         return drawn;
     };
-    size_t drawnCount = visible.size();
     if (hv.mode == HeapChartMode::Lines) {
         const std::vector<char> drawn = drawnSet([&](size_t k) { return -double(k); }); // display order
-        std::vector<size_t> lines;
         for (size_t k : visible)
             if (drawn[k])
-                lines.push_back(k);
-        drawnCount = lines.size();
+                d.lines.push_back({QVector<double>(np, 0.0), k});
         // Each band's own maximum over the column: a line per band must keep
         // that band's peaks, whichever census has the largest total. Rows
         // are read in order (a row holds every band of a census).
-        std::vector<QVector<double>> ys(lines.size(), QVector<double>(np, 0.0));
         for (int i = 0; i < np; ++i)
             for (size_t c = points[size_t(i)].from; c < points[size_t(i)].to; ++c) {
                 const uint64_t* row = sel.row(c);
-                for (size_t j = 0; j < lines.size(); ++j)
-                    ys[j][i] = std::max(ys[j][i], double(row[lines[j]]));
+                for (HeapProfileData::Line& line : d.lines)
+                    line.y[i] = std::max(line.y[i], double(row[line.column]));
             }
-        for (size_t j = 0; j < lines.size(); ++j) {
-            const size_t k = lines[j];
-            const double peak = double(std::max<uint64_t>(1, sel.columnPeak[k]));
-            for (double& y : ys[j])
+        for (HeapProfileData::Line& line : d.lines) {
+            const double peak = double(std::max<uint64_t>(1, sel.columnPeak[line.column]));
+            for (double& y : line.y)
                 y = 100.0 * y / peak;
-            QColor c = columnColour(sel, bands, k);
-            if (emphasis && !hv.isEmphasised(k))
-                c.setAlpha(50);
-            QCPGraph* g = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
-            g->setPen(QPen(c, emphasis && hv.isEmphasised(k) ? 2.5 : 0)); // cosmetic unless picked out
-            g->setData(x, ys[j], true);
         }
+        d.drawnBands = d.lines.size();
         top = 100;
     } else {
         const bool normalised = hv.mode == HeapChartMode::Normalised;
@@ -367,10 +376,6 @@ void ChartPainter::paintHeapProfile(QPainter& p, const QRect& r, ViewRange view,
             const double v = double(sel.row(points[size_t(i)].census)[k]);
             return normalised ? (total[i] > 0 ? 100.0 * v / total[i] : 0.0) : v * 1e-6;
         };
-        const QColor base = pal.color(QPalette::Base);
-        auto fade = [&](QColor c) {
-            return QColor((c.red() + 4 * base.red()) / 5, (c.green() + 4 * base.green()) / 5, (c.blue() + 4 * base.blue()) / 5);
-        };
         // Bands in their colours; beyond kMaxDrawnBands, the tallest (and
         // the picked-out ones) over the whole stack in grey.
         std::vector<char> drawn(sel.columns(), 1);
@@ -382,41 +387,32 @@ void ChartPainter::paintHeapProfile(QPainter& p, const QRect& r, ViewRange view,
                     height[k] = std::max(height[k], valueOf(k, i));
             drawn = drawnSet([&](size_t k) { return height[k]; });
         }
-        auto* stack = new StackedBands(m_plot->xAxis, m_plot->yAxis);
-        stack->keys = x;
         std::vector<size_t> columnsDrawn;
         for (size_t k : visible)
-            if (drawn[k]) {
+            if (drawn[k])
                 columnsDrawn.push_back(k);
-                stack->layers.push_back({QVector<double>(np), QVector<double>(np), {}, {}});
-            }
         const bool grey = columnsDrawn.size() < visible.size();
-        StackedBands::Layer all{QVector<double>(np, 0.0), QVector<double>(np), kOtherBandColour.lighter(115), Qt::NoPen};
+        if (grey)
+            d.layers.push_back({QVector<double>(np, 0.0), QVector<double>(np), SIZE_MAX});
+        const size_t first = d.layers.size();
+        for (size_t k : columnsDrawn)
+            d.layers.push_back({QVector<double>(np), QVector<double>(np), k});
         for (int i = 0; i < np; ++i) {
             double sum = 0;
-            size_t layer = 0;
+            size_t layer = first;
             for (size_t k : visible) {
-                const bool mine = layer < columnsDrawn.size() && columnsDrawn[layer] == k;
+                const bool mine = layer < d.layers.size() && d.layers[layer].column == k;
                 if (mine)
-                    stack->layers[layer].bottom[i] = sum;
+                    d.layers[layer].bottom[i] = sum;
                 sum += valueOf(k, i);
                 if (mine)
-                    stack->layers[layer++].top[i] = sum;
+                    d.layers[layer++].top[i] = sum;
             }
-            all.top[i] = sum;
+            if (grey)
+                d.layers.front().top[i] = sum;
             top = std::max(top, sum);
         }
-        for (size_t j = 0; j < columnsDrawn.size(); ++j) {
-            const size_t k = columnsDrawn[j];
-            const bool faded = emphasis && !hv.isEmphasised(k);
-            const bool picked = emphasis && hv.isEmphasised(k);
-            const QColor c = columnColour(sel, bands, k);
-            stack->layers[j].fill = faded ? fade(c) : c;
-            stack->layers[j].outline = QPen(faded ? fade(c.darker(125)) : c.darker(picked ? 200 : 125), picked ? 2 : 0);
-        }
-        if (grey)
-            stack->layers.insert(stack->layers.begin(), std::move(all));
-        drawnCount = columnsDrawn.size();
+        d.drawnBands = columnsDrawn.size();
         if (normalised) {
             top = 100;
         } else {
@@ -424,76 +420,157 @@ void ChartPainter::paintHeapProfile(QPainter& p, const QRect& r, ViewRange view,
             // profile accounts for) and the heap size, when it fits the
             // scale of the bands; else it is named in a corner.
             const uint32_t n = uint32_t(w);
-            const QVector<double> cols = columns(int(n));
             const HeapSeries& h = index.heap;
-            QVector<double> size;
             if (!h.live.empty()) {
-                QCPGraph* g = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
-                g->setLineStyle(QCPGraph::lsStepLeft);
-                g->setPen(QPen(kLive, 0)); // cosmetic: the fast line path
-                const QVector<double> y = scaled(columnMaxima(h.live, view.start, view.end, n), 1e-6);
-                g->setData(cols, y, true);
-                top = std::max(top, maxOf(y));
+                d.live = scaled(columnMaxima(h.live, range.start, range.end, n), 1e-6);
+                top = std::max(top, maxOf(d.live));
             }
             if (!h.size.empty()) {
-                size = scaled(columnMaxima(h.size, view.start, view.end, n), 1e-6);
-                sizeTop = maxOf(size);
-                if (sizeTop <= top * 2) {
-                    QCPGraph* g = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
-                    g->setLineStyle(QCPGraph::lsStepLeft);
-                    g->setPen(QPen(heapSizeColour(pal), 0)); // solid and cosmetic: dashing or stroking 1600 points is slow
-                    g->setData(cols, size, true);
-                    top = std::max(top, sizeTop);
+                QVector<double> size = scaled(columnMaxima(h.size, range.start, range.end, n), 1e-6);
+                d.sizeTop = maxOf(size);
+                if (d.sizeTop <= top * 2) {
+                    d.size = std::move(size);
+                    top = std::max(top, d.sizeTop);
                 }
             }
         }
     }
-    m_plot->yAxis->setRange(0, top * 1.05);
-    m_heapFrame = {r, view, top * 1.05, drawnCount};
-    draw(p, r);
-    if (drawnCount < visible.size()) {
-        p.save();
-        p.setPen(pal.color(QPalette::Text));
-        QFont f = p.font();
-        f.setPointSizeF(std::max(6.0, f.pointSizeF() * 0.8));
-        p.setFont(f);
-        p.drawText(r.adjusted(4, 2, 0, 0), Qt::AlignTop | Qt::AlignLeft,
-                   hv.mode == HeapChartMode::Lines
-                       ? QObject::tr("%1 of %2 lines drawn: hide bands or show fewer").arg(drawnCount).arg(visible.size())
-                       : QObject::tr("the %1 tallest of %2 bands in colour, the rest grey").arg(drawnCount).arg(visible.size()));
-        p.restore();
-    }
-    if (sizeTop > top * 1.05) {
-        p.save();
-        p.setPen(heapSizeColour(pal));
-        QFont f = p.font();
-        f.setPointSizeF(std::max(6.0, f.pointSizeF() * 0.8));
-        p.setFont(f);
-        p.drawText(r.adjusted(0, 2, -4, 0), Qt::AlignTop | Qt::AlignRight,
-                   QObject::tr("heap size up to %1 MB (off this scale)").arg(sizeTop, 0, 'f', 1));
-        p.restore();
-    }
-
-    // User markers, dashed across the track.
+    d.top = top * 1.05;
+    // User markers, one a pixel column however many there are.
     const auto& byTime = index.messagesByTime;
     auto it = std::partition_point(byTime.begin(), byTime.end(),
-                                   [&](uint32_t m) { return index.messages[m].time < view.start; });
+                                   [&](uint32_t m) { return index.messages[m].time < range.start; });
+    int lastColumn = INT_MIN;
+    for (; it != byTime.end() && index.messages[*it].time <= range.end; ++it) {
+        if (index.messages[*it].kind != Message::Marker)
+            continue;
+        const double px = xOf(index.messages[*it].time);
+        if (int(px) == lastColumn)
+            continue;
+        lastColumn = int(px);
+        d.markers.push_back(px);
+    }
+    return d;
+}
+
+void ChartPainter::paintHeapProfile(QPainter& p, const QRect& r, const HeapProfileData& d, const QPalette& pal)
+{
+    reset(pal);
+    m_plot->yAxis2->setVisible(false);
+    const HeapView& hv = *d.view;
+    const BandSelection& sel = *hv.selection;
+    const bool emphasis = hv.anyEmphasised();
+    if (hv.mode == HeapChartMode::Lines) {
+        for (const HeapProfileData::Line& line : d.lines) {
+            QColor c = columnColour(sel, *d.bands, line.column);
+            if (emphasis && !hv.isEmphasised(line.column))
+                c.setAlpha(50);
+            QCPGraph* g = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
+            g->setPen(QPen(c, emphasis && hv.isEmphasised(line.column) ? 2.5 : 0)); // cosmetic unless picked out
+            g->setData(d.x, line.y, true);
+        }
+    } else {
+        const QColor base = pal.color(QPalette::Base);
+        auto fade = [&](QColor c) {
+            return QColor((c.red() + 4 * base.red()) / 5, (c.green() + 4 * base.green()) / 5, (c.blue() + 4 * base.blue()) / 5);
+        };
+        auto* stack = new StackedBands(m_plot->xAxis, m_plot->yAxis);
+        stack->keys = d.x;
+        for (const HeapProfileData::Layer& l : d.layers) {
+            if (l.column == SIZE_MAX) {
+                stack->layers.push_back({l.bottom, l.top, kOtherBandColour.lighter(115), Qt::NoPen});
+                continue;
+            }
+            const bool faded = emphasis && !hv.isEmphasised(l.column);
+            const bool picked = emphasis && hv.isEmphasised(l.column);
+            const QColor c = columnColour(sel, *d.bands, l.column);
+            stack->layers.push_back({l.bottom, l.top, faded ? fade(c) : c,
+                                     QPen(faded ? fade(c.darker(125)) : c.darker(picked ? 200 : 125), picked ? 2 : 0)});
+        }
+        const QVector<double> cols = columns(int(std::max(d.live.size(), d.size.size())));
+        if (!d.live.isEmpty()) {
+            QCPGraph* g = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
+            g->setLineStyle(QCPGraph::lsStepLeft);
+            g->setPen(QPen(kLive, 0)); // cosmetic: the fast line path
+            g->setData(cols, d.live, true);
+        }
+        if (!d.size.isEmpty()) {
+            QCPGraph* g = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
+            g->setLineStyle(QCPGraph::lsStepLeft);
+            g->setPen(QPen(heapSizeColour(pal), 0)); // solid and cosmetic: dashing or stroking 1600 points is slow
+            g->setData(cols, d.size, true);
+        }
+    }
+    m_plot->yAxis->setRange(0, d.top);
+    draw(p, r);
+    auto smallText = [&](QColor colour, Qt::Alignment align, const QString& text, const QRect& box) {
+        p.save();
+        p.setPen(colour);
+        QFont f = p.font();
+        f.setPointSizeF(std::max(6.0, f.pointSizeF() * 0.8));
+        p.setFont(f);
+        p.drawText(box, align, text);
+        p.restore();
+    };
+    if (d.drawnBands < d.visibleBands)
+        smallText(pal.color(QPalette::Text), Qt::AlignTop | Qt::AlignLeft,
+                  hv.mode == HeapChartMode::Lines
+                      ? QObject::tr("%1 of %2 lines drawn: hide bands or show fewer").arg(d.drawnBands).arg(d.visibleBands)
+                      : QObject::tr("the %1 tallest of %2 bands in colour, the rest grey").arg(d.drawnBands).arg(d.visibleBands),
+                  r.adjusted(4, 2, 0, 0));
+    if (d.sizeTop > d.top)
+        smallText(heapSizeColour(pal), Qt::AlignTop | Qt::AlignRight,
+                  QObject::tr("heap size up to %1 MB (off this scale)").arg(d.sizeTop, 0, 'f', 1), r.adjusted(0, 2, -4, 0));
+
+    // User markers, dashed across the track.
     p.save();
     p.setClipRect(r);
     QColor markerColour = pal.color(QPalette::Text);
     markerColour.setAlpha(140);
     p.setPen(QPen(markerColour, 1, Qt::DashLine));
-    int lastColumn = INT_MIN; // one line a pixel column, however many markers
-    for (; it != byTime.end() && index.messages[*it].time <= view.end; ++it) {
-        if (index.messages[*it].kind != Message::Marker)
-            continue;
-        const double px = r.left() + xOf(index.messages[*it].time);
-        if (int(px) == lastColumn)
-            continue;
-        lastColumn = int(px);
-        p.drawLine(QPointF(px, r.top()), QPointF(px, r.bottom()));
-    }
+    for (double x : d.markers)
+        p.drawLine(QPointF(r.left() + x, r.top()), QPointF(r.left() + x, r.bottom()));
     p.restore();
+}
+
+std::optional<size_t> ChartPainter::heapColumnAt(const HeapProfileData& d, const QRect& r, QPoint pos)
+{
+    if (!r.contains(pos) || d.x.isEmpty() || d.top <= 0)
+        return std::nullopt;
+    // The plot's value axis spans the row less its margins (2 above, 1 below).
+    const double top = r.top() + 2.0, bottom = r.bottom() - 1.0;
+    const double v = (bottom - pos.y()) / std::max(1.0, bottom - top) * d.top;
+    const double x = pos.x() - r.left();
+    // Nothing is drawn outside the points; between two, the bands are the
+    // straight lines QCustomPlot draws between them.
+    if (x < d.x.front() || x > d.x.back())
+        return std::nullopt;
+    const auto after = std::lower_bound(d.x.begin(), d.x.end(), x);
+    const int i1 = int(after - d.x.begin());
+    const int i0 = std::max(0, *after == x ? i1 : i1 - 1);
+    const double f = d.x[i1] > d.x[i0] ? (x - d.x[i0]) / (d.x[i1] - d.x[i0]) : 0.0;
+    const auto at = [&](const QVector<double>& y) { return y[i0] + f * (y[i1] - y[i0]); };
+    if (!d.lines.empty()) {
+        const double slack = 5.0 / std::max(1.0, bottom - top) * d.top;
+        std::optional<size_t> best;
+        double bestDistance = slack;
+        for (const HeapProfileData::Line& line : d.lines) {
+            const double distance = std::abs(at(line.y) - v);
+            if (distance <= bestDistance) {
+                bestDistance = distance;
+                best = line.column;
+            }
+        }
+        return best;
+    }
+    for (const HeapProfileData::Layer& l : d.layers) {
+        if (l.column == SIZE_MAX)
+            continue; // the grey rest lies under the coloured layers
+        const double lo = at(l.bottom), hi = at(l.top);
+        if (hi > lo && v >= lo && v <= hi)
+            return l.column;
+    }
+    return std::nullopt;
 }
 
 } // namespace hecscope

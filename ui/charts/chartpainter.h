@@ -9,7 +9,10 @@
 #include <QPalette>
 #include <QRect>
 
+#include <QVector>
+
 #include <memory>
+#include <optional>
 
 class QCustomPlot;
 class QPainter;
@@ -37,37 +40,62 @@ public:
     ~ChartPainter();
 
     // Heap size, blocks size and live bytes (left axis, MB) and allocation
-    // rate (right axis, MB/s). `r` is the plot area of the row.
-    void paintHeap(QPainter& p, const QRect& r, ViewRange view, const LogIndex& index, const QPalette& pal);
-    // Spark creation and conversion rates (sparks/ms, left axis) and the
-    // spark pool size (right axis) of one capability.
-    void paintSparks(QPainter& p, const QRect& r, ViewRange view, const Capability& cap, const QPalette& pal);
-    // The heap-profile bands of `hv` (stacked bytes in MB with the heap size
-    // and live lines over them, normalised to 100 %, or one line per band
-    // scaled to its peak), with the user markers as dashed lines. Zoomed
-    // out to more than two censuses a pixel, each column draws its census
-    // of the largest total (stacked, normalised) or each band's maximum in
-    // the column (lines), so peaks are never lost.
-    void paintHeapProfile(QPainter& p, const QRect& r, ViewRange view, const LogIndex& index, const HeapView& hv,
-                          const QPalette& pal);
+    // rate (right axis, MB/s), one value per pixel column (maxima; rates
+    // from the cumulative counter).
+    struct HeapData {
+        QVector<double> size, blocks, live, rate; // empty: not in the log
+    };
+    static HeapData prepareHeap(const LogIndex& index, ViewRange view, int width);
+    void paintHeap(QPainter& p, const QRect& r, const HeapData& d, const QPalette& pal);
 
-    // The value range of the last heap-profile paint, for hit tests: the
-    // plot rectangle, the view and the top of the value axis (MB or %).
-    struct HeapFrame {
-        QRect rect;
-        ViewRange view;
-        double top = 0;
-        size_t drawnBands = 0; // bands with their own graph
+    // Spark creation and conversion rates (sparks/ms, left axis) and the
+    // spark pool size (right axis) of one capability, per pixel column.
+    struct SparkData {
+        QVector<double> created, converted, pool;
+    };
+    static SparkData prepareSparks(const Capability& cap, ViewRange view, int width);
+    void paintSparks(QPainter& p, const QRect& r, const SparkData& d, const QPalette& pal);
+
+    // The heap-profile bands of a HeapView, reduced to what is drawn:
+    // stacked bytes in MB with the heap size and live lines over them,
+    // normalised to 100 %, or one line per band scaled to its peak; the
+    // user markers as dashed lines. Zoomed out to more than two censuses a
+    // pixel, each column holds its census of the largest total (stacked,
+    // normalised) or each band's maximum in the column (lines), so peaks
+    // are never lost. Hit tests read the same data.
+    struct HeapProfileData {
+        std::shared_ptr<const HeapView> view; // kept alive: colours, emphasis
+        const HeapBands* bands = nullptr;
+        QVector<double> x; // per point: pixels from the plot's left edge
+        struct Layer {
+            QVector<double> bottom, top; // MB or %
+            size_t column = SIZE_MAX;    // of the selection; SIZE_MAX: the grey rest
+        };
+        std::vector<Layer> layers; // stacked and normalised, bottom first
+        struct Line {
+            QVector<double> y; // % of the band's peak
+            size_t column = 0;
+        };
+        std::vector<Line> lines;     // lines mode
+        QVector<double> live, size;  // per pixel column, MB (stacked); empty: not drawn
+        double top = 1;              // top of the value axis (MB or %)
+        double sizeTop = 0;          // the heap size's maximum, MB
+        size_t drawnBands = 0, visibleBands = 0;
+        std::vector<double> markers; // pixels from the left edge
     };
     static constexpr size_t kMaxDrawnBands = 64;
-    const HeapFrame& lastHeapFrame() const { return m_heapFrame; }
+    static HeapProfileData prepareHeapProfile(const LogIndex& index, std::shared_ptr<const HeapView> view,
+                                              ViewRange range, int width);
+    void paintHeapProfile(QPainter& p, const QRect& r, const HeapProfileData& d, const QPalette& pal);
+    // The column of the selection drawn at `pos` in `r`: the band under it
+    // when stacked or normalised, the line within 5 pixels in lines mode.
+    static std::optional<size_t> heapColumnAt(const HeapProfileData& d, const QRect& r, QPoint pos);
 
 private:
     void reset(const QPalette& pal);
     void draw(QPainter& p, const QRect& r);
     std::unique_ptr<QCustomPlot> m_plot;
     QImage m_image; // reused between raster paints
-    HeapFrame m_heapFrame;
 };
 
 } // namespace hecscope

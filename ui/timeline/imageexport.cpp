@@ -29,8 +29,10 @@ QPalette exportPalette()
     return p;
 }
 
-QString exportImage(const TimelineRenderer& renderer, const ExportRequest& rq)
+QString exportImage(std::shared_ptr<const LogIndex> index, const ExportRequest& rq)
 {
+    TimelineRenderer renderer;
+    renderer.setIndex(std::move(index));
     if (rq.size.width() < 200 || rq.size.height() < 50 || rq.size.width() > 20000 || rq.size.height() > 20000)
         return QObject::tr(
                    "image size %1x%2 is out of range (200x50 to 20000x20000)")

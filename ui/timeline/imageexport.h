@@ -18,8 +18,9 @@ struct ExportRequest {
 };
 
 // Empty on success, else why the file could not be written.
-QString exportImage(const TimelineRenderer& renderer,
-                    const ExportRequest& request);
+// Drawn by a renderer of its own: an export never disturbs the window's
+// cached draw lists.
+QString exportImage(std::shared_ptr<const LogIndex> index, const ExportRequest& request);
 bool isExportFormat(const QString& path);
 // The light palette exported pictures use unless the caller sets one.
 QPalette exportPalette();

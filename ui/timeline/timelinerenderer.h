@@ -2,13 +2,14 @@
 
 #include "core/index/logindex.h"
 #include "core/time/viewrange.h"
+#include "ui/heap/heapview.h"
+#include "ui/timeline/tracks/timelinetrack.h"
+#include "ui/timeline/tracks/trackregistry.h"
+#include "ui/timeline/tracks/trackresources.h"
 
-#include <QColor>
 #include <QPalette>
 #include <QRect>
 #include <QString>
-
-#include "ui/charts/chartpainter.h"
 
 #include <memory>
 #include <optional>
@@ -18,32 +19,8 @@ class QPainter;
 
 namespace hecscope {
 
-// The tracks of the timeline, in their default order. The ruler is always
-// drawn on top; `Capabilities` is one row per capability.
-enum class Track { Activity,
-                   Capabilities,
-                   Gc,
-                   Sparks,
-                   Heap,
-                   HeapProfile,
-                   Markers };
-constexpr Track kAllTracks[] = {Track::Activity, Track::Capabilities, Track::Gc, Track::Sparks,
-                                Track::Heap, Track::HeapProfile, Track::Markers};
-QString trackName(Track t);
-std::optional<Track>
-trackFromName(const QString& name); // "activity", "hecs", "gc", "sparks", "heap", "heap-profile", "markers"
-
-// A clicked item: a span of a capability's lane, or a collection.
-struct SelectedItem {
-    Track track = Track::Capabilities;
-    int cap = -1;
-    bool gcLane = false;
-    uint64_t start = 0, end = 0; // ns
-    bool operator==(const SelectedItem&) const = default;
-};
-
 struct RenderOptions {
-    std::vector<Track> tracks{std::begin(kAllTracks), std::end(kAllTracks)};
+    std::vector<QString> tracks = defaultTrackIds(); // top to bottom, by TimelineTrack::id()
     QPalette palette;
     std::optional<ViewRange> selection;
     std::optional<uint64_t> cursor;       // ns: the cursor line
@@ -55,30 +32,28 @@ struct RenderOptions {
     std::shared_ptr<const HeapView> heapView;
 };
 
-// One pixel column of the activity track: shares (0..1) of the capabilities'
-// time spent running and in GC.
-struct ActivityColumn {
-    double running = 0;
-    double gc = 0;
-};
-
-// One row of the layout: a track, or one capability of the Capabilities track.
+// One row of the layout: a row of a track (a track may have one per
+// capability).
 struct TrackRow {
-    Track track;
-    int cap = -1;
-    QRect rect; // whole row, label column included
+    const TimelineTrack* track = nullptr;
+    int cap = -1; // the row within its track; -1 for a track of one row
+    QRect rect;   // whole row, label column included
+    QString id() const { return track ? track->id() : QString(); }
 };
 
-// Draws the timeline of an index onto any QPainter (widget, image, SVG, PDF):
-// the window, `hecscope export` and the render benchmark share it. Reads only
-// the index's summaries and level-of-detail queries, so the work per paint is
-// bounded by the width in pixels, not by the number of events.
+// Draws the timeline of an index onto any QPainter (widget, image, SVG, PDF)
+// by iterating the tracks of RenderOptions: the ruler on top, each track's
+// rows, the legend, then the selection, bookmarks and cursor over them.
+// Each track's draw list is prepared once per (view, width, index, variant)
+// and cached, so a cursor move or a hover repaints without new
+// level-of-detail queries; hit tests and tooltips read the same lists.
+// One renderer per canvas (the window's view, an export, the benchmark);
+// not thread-safe.
 class TimelineRenderer {
 public:
     static constexpr int kLabelWidth = 96;
     static constexpr int kRulerHeight = 26;
     static constexpr int kLegendHeight = 60; // up to three lines
-    static constexpr int kHeapLegendHeight = 40; // the heap-profile bands, two lines
 
     void setIndex(std::shared_ptr<const LogIndex> index);
     const LogIndex* index() const { return m_index.get(); }
@@ -91,53 +66,48 @@ public:
     // The time area of `area` (right of the label column).
     static QRect plotArea(const QRect& area);
 
-    void paint(QPainter& p, const QRect& area, ViewRange view,
-               const RenderOptions& o) const;
-    // The span or collection at `pos`, if any.
+    void paint(QPainter& p, const QRect& area, ViewRange view, const RenderOptions& o) const;
+    // The item at `pos`, if any (from the draw list the paint used).
     std::optional<SelectedItem> itemAt(QPoint pos, const QRect& area, ViewRange view, const RenderOptions& o) const;
-    // The heap view the track draws for `o`: its own when made for this
-    // index, else the top 15 by size, stacked. Needs a heap profile.
-    const HeapView& heapViewFor(const RenderOptions& o) const;
-    // The column of the heap-profile selection drawn at `pos` (as last
-    // painted): the band under it when stacked or normalised, the line
-    // within 5 pixels in the lines mode.
-    std::optional<size_t> heapColumnAt(QPoint pos, const QRect& area, ViewRange view, const RenderOptions& o) const;
     // Text for a tooltip at `pos`, empty when nothing is there.
-    QString describeAt(QPoint pos, const QRect& area, ViewRange view,
-                       const RenderOptions& o) const;
-
-    // Every capability's level-of-detail items for `view` at `width` pixels.
-    std::vector<std::vector<LodItem>> capabilityLods(ViewRange view, int width) const;
-    // Share of the capabilities running and in GC in each pixel column,
-    // computed from those items.
-    std::vector<ActivityColumn> activity(ViewRange view, int width, const std::vector<std::vector<LodItem>>& lods) const;
-
-    static QColor threadColor(uint32_t thread);
-    static QColor spanColor(SpanKind kind);
+    QString describeAt(QPoint pos, const QRect& area, ViewRange view, const RenderOptions& o) const;
+    // The heap view the heap-profile track draws for `o`.
+    std::shared_ptr<const HeapView> heapViewFor(const RenderOptions& o) const;
+    // The column of the heap-profile selection drawn at `pos`: the band
+    // under it when stacked or normalised, the line within 5 pixels in the
+    // lines mode.
+    std::optional<size_t> heapColumnAt(QPoint pos, const QRect& area, ViewRange view, const RenderOptions& o) const;
+    // A track's draw list for (view, width), from the cache or made now.
+    std::shared_ptr<const DrawList> drawList(const TimelineTrack& track, const RenderOptions& o, ViewRange view,
+                                             int width) const;
+    // Draw lists prepared so far (for tests of the cache).
+    uint64_t preparedCount() const { return m_prepared; }
 
 private:
-    int rowHeight(Track t) const;
-    void paintRuler(QPainter& p, const QRect& r, const TimeMapping& m,
-                    const QPalette& pal) const;
-    void paintActivity(QPainter& p, const QRect& r, const std::vector<ActivityColumn>& columns) const;
-    void paintCapability(QPainter& p, const QRect& r, const TimeMapping& m, int cap, const QPalette& pal,
-                         const std::vector<LodItem>& items) const;
-    void paintGc(QPainter& p, const QRect& r, const TimeMapping& m) const;
-    void paintNote(QPainter& p, const QRect& r, const QPalette& pal, const QString& text) const;
-    void paintLegend(QPainter& p, const QRect& r, const QPalette& pal) const;
-    void paintMarkers(QPainter& p, const QRect& r, const TimeMapping& m,
-                      const QPalette& pal, const QRect& all) const;
-    bool hasSparkCounters() const;
-    // The span of a capability's running or GC lane within `slack` ns of `t`.
-    const Span* spanNear(int cap, bool gcLane, uint64_t t, uint64_t slack) const;
-    // The earliest collection within `slack` ns of `t`.
-    const Collection* collectionNear(uint64_t t, uint64_t slack) const;
-    QString describeHeapProfile(uint64_t t, const RenderOptions& o) const;
-    void paintHeapLegend(QPainter& p, const QRect& r, const HeapView& hv, const QPalette& pal) const;
+    struct Hit {
+        TrackRow row;
+        TrackRowGeometry geometry;
+        std::shared_ptr<const DrawList> list;
+    };
+    std::optional<Hit> hitAt(QPoint pos, const QRect& area, ViewRange view, const RenderOptions& o) const;
+    TrackContext context(const RenderOptions& o) const { return {m_resources.index(), o, m_resources}; }
     int legendHeight(const RenderOptions& o) const;
+    void paintRuler(QPainter& p, const QRect& r, const TimeMapping& m, const QPalette& pal) const;
+    void paintLegend(QPainter& p, const QRect& r, const RenderOptions& o) const;
+    void paintOverlays(QPainter& p, const QRect& area, const TimeMapping& m, const std::vector<TrackRow>& rows,
+                       const RenderOptions& o) const;
+
+    struct CacheEntry {
+        const TimelineTrack* track;
+        ViewRange view;
+        int width;
+        const void* variant;
+        std::shared_ptr<const DrawList> list;
+    };
     std::shared_ptr<const LogIndex> m_index;
-    mutable std::shared_ptr<const HeapView> m_defaultHeap; // made on first use
-    mutable ChartPainter m_charts; // QCustomPlot, reused between paints
+    mutable TrackResources m_resources;
+    mutable std::vector<CacheEntry> m_cache; // the latest list of each track
+    mutable uint64_t m_prepared = 0;
 };
 
 QString stopReasonText(uint8_t stop);

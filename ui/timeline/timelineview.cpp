@@ -51,7 +51,7 @@ RenderOptions TimelineView::options() const
     return o;
 }
 
-void TimelineView::setTracks(std::vector<Track> tracks)
+void TimelineView::setTracks(std::vector<QString> tracks)
 {
     m_tracks = std::move(tracks);
     updateHeight();
@@ -192,7 +192,7 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* e)
         m_selected = m_renderer.itemAt(e->pos(), rect(), m_controller->range(), options());
         emit itemClicked(m_renderer.describeAt(e->pos(), rect(), m_controller->range(), options()));
         if (const auto k = m_renderer.heapColumnAt(e->pos(), rect(), m_controller->range(), options())) {
-            const BandSelection& sel = *m_renderer.heapViewFor(options()).selection;
+            const BandSelection& sel = *m_renderer.heapViewFor(options())->selection;
             if (*k < sel.labels.size())
                 emit heapBandClicked(sel.labels[*k]);
         }

@@ -23,8 +23,8 @@ public:
     void setIndex(std::shared_ptr<const LogIndex> index);
     const TimelineRenderer& renderer() const { return m_renderer; }
     RenderOptions options() const;
-    void setTracks(std::vector<Track> tracks);
-    const std::vector<Track>& tracks() const { return m_tracks; }
+    void setTracks(std::vector<QString> tracks); // TimelineTrack ids, top to bottom
+    const std::vector<QString>& tracks() const { return m_tracks; }
     void setHighlight(std::optional<uint64_t> t);
     void setBookmarks(std::vector<uint64_t> times);
     std::optional<uint64_t> cursor() const { return m_cursor; }
@@ -57,7 +57,7 @@ private:
 
     ViewController* m_controller;
     TimelineRenderer m_renderer;
-    std::vector<Track> m_tracks{std::begin(kAllTracks), std::end(kAllTracks)};
+    std::vector<QString> m_tracks = defaultTrackIds();
     std::optional<uint64_t> m_cursor, m_highlight;
     std::vector<uint64_t> m_bookmarks;
     std::shared_ptr<const HeapView> m_heapView;

@@ -472,15 +472,11 @@ void MainWindow::createActions()
     view->addSeparator();
     QMenu* tracks = view->addMenu(tr("&Tracks"));
     m_tracksMenu = tracks;
-    const QString names[] = {tr("&Activity"), tr("&HECs"), tr("&GC"), tr("&Sparks"), tr("Hea&p"),
-                             tr("Heap p&rofile"), tr("&Markers and messages")};
-    static_assert(std::size(kAllTracks) == 7, "a menu name per track");
-    int i = 0;
-    for (Track t : kAllTracks) {
-        QAction* a = tracks->addAction(names[i++]);
+    for (const TimelineTrack* t : timelineTracks()) {
+        QAction* a = tracks->addAction(t->menuText());
         a->setCheckable(true);
         a->setChecked(true);
-        a->setData(trackName(t));
+        a->setData(t->id());
         connect(a, &QAction::toggled, this, &MainWindow::applyTrackVisibility);
         m_trackActions.push_back(a);
     }
@@ -541,11 +537,11 @@ void MainWindow::arrangeTracks()
 
 void MainWindow::applyTrackVisibility()
 {
-    std::vector<Track> tracks;
+    std::vector<QString> tracks;
     QStringList hidden;
     for (QAction* a : m_trackActions) {
         if (a->isChecked())
-            tracks.push_back(*trackFromName(a->data().toString()));
+            tracks.push_back(a->data().toString());
         else
             hidden << a->data().toString();
     }
@@ -631,7 +627,7 @@ void MainWindow::exportImageDialog()
     rq.size = QSize(width->value(), height->value());
     rq.range = m_controller->range();
     rq.options = m_view->options();
-    const QString error = exportImage(m_view->renderer(), rq);
+    const QString error = exportImage(m_index, rq);
     if (error.isEmpty())
         statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
     else

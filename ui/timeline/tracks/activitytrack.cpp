@@ -1,0 +1,141 @@
+#include "ui/timeline/tracks/activitytrack.h"
+
+#include "core/text/units.h"
+#include "ui/timeline/legendwriter.h"
+#include "ui/timeline/timelinerenderer.h"
+#include "ui/timeline/tracks/capabilitytrack.h"
+
+#include <QObject>
+#include <QPainter>
+
+#include <algorithm>
+#include <cmath>
+
+namespace hecscope {
+
+std::vector<ActivityColumn> activityColumns(const LogIndex& index, ViewRange view, int width,
+                                            const CapabilityLods& lods)
+{
+    const int w = std::max(1, width);
+    std::vector<ActivityColumn> out(static_cast<size_t>(w));
+    if (index.caps.empty())
+        return out;
+    const TimeMapping m(view, 0, w);
+    std::vector<uint64_t> edges(size_t(w) + 1);
+    for (int x = 0; x <= w; ++x)
+        edges[size_t(x)] = m.toTime(x);
+    edges[size_t(w)] = std::max(edges[size_t(w)], view.end);
+    auto columnOf = [&](uint64_t t) {
+        const auto it = std::upper_bound(edges.begin(), edges.end(), t);
+        return std::clamp(int(it - edges.begin()) - 1, 0, w - 1);
+    };
+    for (const std::vector<LodItem>& items : lods)
+        for (const LodItem& it : items) {
+            const uint64_t a = std::max(it.start, view.start), b = std::min(it.end, view.end);
+            if (b <= a)
+                continue;
+            if (it.aggregate) {
+                ActivityColumn& col = out[size_t(columnOf(a))];
+                col.running += double(it.totals.running());
+                col.gc += double(it.totals.gc());
+                continue;
+            }
+            for (int c = columnOf(a); c < w && edges[size_t(c)] < b; ++c) {
+                // A column narrower than a nanosecond holds the nanosecond it is in.
+                const uint64_t colEnd = std::max(edges[size_t(c) + 1], edges[size_t(c)] + 1);
+                const uint64_t lo = std::max(a, edges[size_t(c)]), hi = std::min(b, colEnd);
+                if (hi <= lo)
+                    continue;
+                (it.kind == SpanKind::Running ? out[size_t(c)].running : out[size_t(c)].gc) += double(hi - lo);
+            }
+        }
+    const double caps = double(index.caps.size());
+    for (int x = 0; x < w; ++x) {
+        const double span = double(std::max<uint64_t>(1, edges[size_t(x) + 1] - edges[size_t(x)]));
+        out[size_t(x)].running /= span * caps;
+        out[size_t(x)].gc /= span * caps;
+    }
+    return out;
+}
+
+namespace {
+
+struct ActivityList final : DrawList {
+    std::vector<ActivityColumn> columns;
+};
+
+// Share of the capabilities running a thread, and in GC, per pixel column,
+// stacked (running below).
+class ActivityTrack final : public TimelineTrack {
+public:
+    QString id() const override { return QStringLiteral("activity"); }
+    QString title() const override { return QObject::tr("Activity"); }
+    QString menuText() const override { return QObject::tr("&Activity"); }
+    int rowHeight(const TrackContext&) const override { return 48; }
+
+    std::shared_ptr<const DrawList> prepare(const TrackContext& ctx, ViewRange view, int width) const override
+    {
+        auto list = std::make_shared<ActivityList>();
+        list->columns = activityColumns(ctx.index, view, width, *ctx.resources.capabilityLods(view, width));
+        return list;
+    }
+
+    void paint(QPainter& p, const TrackRowGeometry& g, const DrawList& d, const TrackContext&) const override
+    {
+        const auto& columns = static_cast<const ActivityList&>(d).columns;
+        const QRect& r = g.plot;
+        const int w = int(columns.size());
+        const double h = r.height() - 4, base = r.bottom() - 1;
+        // One bar per run of columns with the same heights (rounded to
+        // pixels): at most two rectangles per pixel, however busy the log.
+        int runStart = 0, runH = -1, gcH = -1;
+        auto flush = [&](int x) {
+            if (x > runStart && runH > 0)
+                p.fillRect(QRectF(r.left() + runStart, base - runH, x - runStart, runH), spanColor(SpanKind::Running));
+            if (x > runStart && gcH > 0)
+                p.fillRect(QRectF(r.left() + runStart, base - runH - gcH, x - runStart, gcH), spanColor(SpanKind::Gc));
+        };
+        for (int x = 0; x < w; ++x) {
+            const double run = columns[size_t(x)].running, gc = columns[size_t(x)].gc;
+            const int rh = int(std::lround(h * std::min(1.0, run)));
+            const int gh = int(std::lround(h * std::min(1.0, run + gc))) - rh;
+            if (rh != runH || gh != gcH) {
+                flush(x);
+                runStart = x;
+                runH = rh;
+                gcH = gh;
+            }
+        }
+        flush(w);
+    }
+
+    QString describe(const TrackRowGeometry& g, QPoint pos, const DrawList& d, const TrackContext&) const override
+    {
+        const auto& columns = static_cast<const ActivityList&>(d).columns;
+        if (columns.empty())
+            return {};
+        const size_t x = size_t(std::clamp(pos.x() - g.plot.left(), 0, int(columns.size()) - 1));
+        return QObject::tr("At %1: %2 % running, %3 % GC")
+            .arg(QString::fromStdString(formatDuration(g.mapping.toTime(pos.x()))))
+            .arg(100.0 * columns[x].running, 0, 'f', 1)
+            .arg(100.0 * columns[x].gc, 0, 'f', 1);
+    }
+
+    void addLegend(LegendWriter& legend, const TrackContext& ctx) const override
+    {
+        // The HEC rows name these colours when they are shown.
+        if (std::find(ctx.options.tracks.begin(), ctx.options.tracks.end(), QStringLiteral("hecs")) != ctx.options.tracks.end())
+            return;
+        legend.solid(QObject::tr("running"), spanColor(SpanKind::Running));
+        legend.solid(QObject::tr("GC"), spanColor(SpanKind::Gc));
+    }
+};
+
+} // namespace
+
+std::unique_ptr<TimelineTrack> makeActivityTrack()
+{
+    return std::make_unique<ActivityTrack>();
+}
+
+} // namespace hecscope

@@ -1,0 +1,224 @@
+#include "ui/timeline/tracks/capabilitytrack.h"
+
+#include "core/text/units.h"
+#include "ui/timeline/legendwriter.h"
+#include "ui/timeline/timelinerenderer.h"
+
+#include <QFontMetrics>
+#include <QObject>
+#include <QPainter>
+
+#include <algorithm>
+#include <cmath>
+
+namespace hecscope {
+
+QColor threadColor(uint32_t thread)
+{
+    const double hue = std::fmod(double(thread) * 0.6180339887, 1.0);
+    return QColor::fromHsvF(float(hue), 0.55f, 0.80f);
+}
+
+QColor spanColor(SpanKind kind)
+{
+    switch (kind) {
+    case SpanKind::Running: return QColor(0x2e, 0x9d, 0x5b);
+    case SpanKind::Gc: return QColor(0xd3, 0x54, 0x00);
+    case SpanKind::GcSync: return QColor(0xc0, 0x39, 0x2b);
+    case SpanKind::GcWork: return QColor(0xe6, 0x7e, 0x22);
+    case SpanKind::GcIdle: return QColor(0xf0, 0xb2, 0x7a);
+    case SpanKind::GcDone: return QColor(0x95, 0xa5, 0xa6);
+    }
+    return Qt::gray;
+}
+
+namespace {
+
+// Lanes of a row (pixels from its top): the runs, then the GC phases.
+constexpr double kRunTop = 3, kRunHeight = 17, kGcTop = 21, kGcHeight = 7;
+constexpr int kGcLaneFrom = 20; // a point this far down or more is in the GC lane
+
+struct CapabilityList final : DrawList {
+    std::shared_ptr<const CapabilityLods> lods; // shared with the activity track
+};
+
+QString qs(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+
+// Whether an item shows in a lane: exact spans by kind, aggregates when
+// they hold time of the lane's kind.
+bool inLane(const LodItem& it, bool gcLane)
+{
+    if (!it.aggregate)
+        return isGc(it.kind) == gcLane;
+    return gcLane ? it.totals.gc() > 0 : it.totals.running() > 0;
+}
+
+// One row per capability: runs coloured by thread (the id when it fits),
+// GC phases in their own lane; several spans in a pixel drawn as one mark
+// whose height is their share of it.
+class CapabilityTrack final : public TimelineTrack {
+public:
+    QString id() const override { return QStringLiteral("hecs"); }
+    QString title() const override { return QObject::tr("HECs"); }
+    QString menuText() const override { return QObject::tr("&HECs"); }
+    int rowCount(const TrackContext& ctx) const override { return int(ctx.index.caps.size()); }
+    bool rowsAreCapabilities(const TrackContext&) const override { return true; }
+    int rowHeight(const TrackContext&) const override { return 30; }
+    QString rowLabel(const TrackContext&, int row) const override { return QObject::tr("HEC %1").arg(row); }
+
+    std::shared_ptr<const DrawList> prepare(const TrackContext& ctx, ViewRange view, int width) const override
+    {
+        auto list = std::make_shared<CapabilityList>();
+        list->lods = ctx.resources.capabilityLods(view, width);
+        return list;
+    }
+
+    void paint(QPainter& p, const TrackRowGeometry& g, const DrawList& d, const TrackContext& ctx) const override
+    {
+        const auto& lods = *static_cast<const CapabilityList&>(d).lods;
+        if (g.row < 0 || size_t(g.row) >= lods.size())
+            return;
+        const QRect& r = g.plot;
+        const TimeMapping& m = g.mapping;
+        const double runTop = r.top() + kRunTop, gcTop = r.top() + kGcTop;
+        const int digitW = QFontMetrics(p.font()).horizontalAdvance(QLatin1Char('0'));
+        for (const LodItem& it : lods[size_t(g.row)]) {
+            if (!it.aggregate) {
+                if (it.kind == SpanKind::Running) {
+                    const QRectF rect = spanRect(m, it.start, it.end, runTop, kRunHeight);
+                    p.fillRect(rect, threadColor(it.thread));
+                    const QString id = QString::number(it.thread);
+                    if (rect.width() > digitW * id.size() + 6) {
+                        p.setPen(Qt::black);
+                        p.drawText(rect, Qt::AlignCenter, id);
+                    }
+                } else {
+                    p.fillRect(spanRect(m, it.start, it.end, gcTop, kGcHeight), spanColor(it.kind));
+                }
+                continue;
+            }
+            const double len = double(std::max<uint64_t>(1, it.end - it.start));
+            const double run = std::min(1.0, double(it.totals.running()) / len);
+            const double gc = std::min(1.0, double(it.totals.gc()) / len);
+            const QRectF px = spanRect(m, it.start, it.end, runTop, kRunHeight);
+            if (run > 0) {
+                const double hh = std::max(2.0, kRunHeight * run);
+                p.fillRect(QRectF(px.left(), runTop + kRunHeight - hh, px.width(), hh), spanColor(SpanKind::Running));
+            }
+            if (gc > 0) {
+                // In the colour of the GC phase with the most time.
+                SpanKind k = SpanKind::Gc;
+                uint64_t most = 0;
+                for (size_t i = 1; i < kSpanKinds; ++i)
+                    if (it.totals.time[i] > most)
+                        most = it.totals.time[i], k = SpanKind(i);
+                const double hh = std::max(2.0, kGcHeight * gc);
+                p.fillRect(QRectF(px.left(), gcTop + kGcHeight - hh, px.width(), hh), spanColor(k));
+            }
+        }
+        p.setPen(ctx.options.palette.color(QPalette::Midlight));
+        p.drawLine(r.left(), r.bottom(), r.right(), r.bottom());
+    }
+
+    // The item drawn under `pos` in its lane: the one containing it, else
+    // the nearest within 3 pixels.
+    const LodItem* itemNear(const TrackRowGeometry& g, QPoint pos, const DrawList& d) const
+    {
+        const auto& lods = *static_cast<const CapabilityList&>(d).lods;
+        if (g.row < 0 || size_t(g.row) >= lods.size())
+            return nullptr;
+        const std::vector<LodItem>& items = lods[size_t(g.row)];
+        const bool gcLane = pos.y() >= g.rect.top() + kGcLaneFrom;
+        const uint64_t t = g.mapping.toTime(pos.x());
+        const uint64_t slack = uint64_t(std::ceil(g.mapping.nsPerPixel() * 3));
+        // Items are in time order and do not overlap: the first that ends
+        // after t - slack, then on while they start before t + slack.
+        auto it = std::partition_point(items.begin(), items.end(),
+                                       [&](const LodItem& i) { return i.end + slack < t; });
+        const LodItem* best = nullptr;
+        uint64_t bestDistance = UINT64_MAX;
+        for (; it != items.end() && it->start <= t + slack; ++it) {
+            if (!inLane(*it, gcLane))
+                continue;
+            const uint64_t distance = t < it->start ? it->start - t : t > it->end ? t - it->end : 0;
+            if (distance < bestDistance) {
+                best = &*it;
+                bestDistance = distance;
+            }
+        }
+        return best;
+    }
+
+    std::optional<SelectedItem> itemAt(const TrackRowGeometry& g, QPoint pos, const DrawList& d,
+                                       const TrackContext&) const override
+    {
+        const LodItem* it = itemNear(g, pos, d);
+        if (!it)
+            return std::nullopt;
+        return SelectedItem{id(), g.row, pos.y() >= g.rect.top() + kGcLaneFrom, it->start, it->end};
+    }
+
+    QString describe(const TrackRowGeometry& g, QPoint pos, const DrawList& d, const TrackContext& ctx) const override
+    {
+        const LodItem* found = itemNear(g, pos, d);
+        if (!found)
+            return QObject::tr("HEC %1: idle at %2").arg(g.row).arg(qs(formatDuration(g.mapping.toTime(pos.x()))));
+        const LodItem& it = *found;
+        const QString when = QObject::tr("start %1, duration %2")
+                                 .arg(qs(formatDuration(it.start)), qs(formatDuration(it.end - it.start)));
+        if (it.aggregate) {
+            const double len = double(std::max<uint64_t>(1, it.end - it.start));
+            return QObject::tr("HEC %1: %2 spans in this pixel (zoom in to see each)\n%3\n%4 % running, %5 % GC")
+                .arg(g.row)
+                .arg(it.count)
+                .arg(when)
+                .arg(100.0 * double(it.totals.running()) / len, 0, 'f', 1)
+                .arg(100.0 * double(it.totals.gc()) / len, 0, 'f', 1);
+        }
+        if (!isGc(it.kind)) {
+            const ThreadInfo* th = ctx.index.thread(it.thread);
+            QString name = QObject::tr("Thread %1").arg(it.thread);
+            if (th && !th->label.empty())
+                name += QStringLiteral(" “%1”").arg(qs(th->label));
+            return QObject::tr("HEC %1: %2 running\n%3\nstopped: %4").arg(g.row).arg(name, when, stopReasonText(it.stop));
+        }
+        static const char* const phases[] = {"", "GC", "GC: waiting for sync", "GC: working", "GC: idle", "GC: done"};
+        return QObject::tr("HEC %1: %2\n%3").arg(g.row).arg(QString::fromLatin1(phases[size_t(it.kind)]), when);
+    }
+
+    void paintSelected(QPainter& p, const TrackRowGeometry& g, const SelectedItem& item,
+                       const TrackContext& ctx) const override
+    {
+        const double top = item.gcLane ? g.rect.top() + kGcTop - 1 : g.rect.top() + kRunTop - 1;
+        const double height = item.gcLane ? kGcHeight + 2 : kRunHeight + 2;
+        p.setPen(QPen(ctx.options.palette.color(QPalette::Highlight), 2));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(spanRect(g.mapping, item.start, item.end, top, height).adjusted(-1, -1, 1, 1));
+    }
+
+    void addLegend(LegendWriter& legend, const TrackContext&) const override
+    {
+        legend.entry(QObject::tr("running (colour per thread)"), [](QPainter& p, QRect box) {
+            for (int i = 0; i < 4; ++i)
+                p.fillRect(QRect(box.left() + i * 3, box.top(), 3, box.height()), threadColor(uint32_t(i + 1)));
+        });
+        legend.solid(QObject::tr("running, several per pixel"), spanColor(SpanKind::Running));
+        legend.solid(QObject::tr("GC"), spanColor(SpanKind::Gc));
+        legend.solid(QObject::tr("GC sync wait"), spanColor(SpanKind::GcSync));
+        legend.solid(QObject::tr("GC work"), spanColor(SpanKind::GcWork));
+        legend.solid(QObject::tr("GC idle"), spanColor(SpanKind::GcIdle));
+        legend.solid(QObject::tr("GC done"), spanColor(SpanKind::GcDone));
+    }
+};
+
+} // namespace
+
+std::unique_ptr<TimelineTrack> makeCapabilityTrack()
+{
+    return std::make_unique<CapabilityTrack>();
+}
+
+} // namespace hecscope

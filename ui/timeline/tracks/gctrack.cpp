@@ -1,0 +1,179 @@
+#include "core/text/units.h"
+#include "ui/timeline/legendwriter.h"
+#include "ui/timeline/timelinerenderer.h"
+
+#include <QObject>
+#include <QPainter>
+
+#include <algorithm>
+#include <cmath>
+
+namespace hecscope {
+
+namespace {
+
+const QColor kParallelGc(0xe6, 0x7e, 0x22);
+const QColor kSequentialGc(0xa0, 0x40, 0x00);
+const QColor kBalanceBand(0x6e, 0x2c, 0x00);
+
+QString qs(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+
+// A bar: the pause of a collection (the oldest generation of those merged
+// into its pixel), in pixels from the plot's left edge.
+struct GcBar {
+    double x0, x1;
+    uint32_t collection; // index into LogIndex::collections
+    uint32_t merged;     // collections drawn as this bar
+};
+
+struct GcList final : DrawList {
+    std::vector<GcBar> bars;     // by x0
+    std::vector<double> reach;   // running maximum of x1, for binary search
+};
+
+// Each collection as a bar over its pause: height by generation, colour by
+// whether it was parallel. Collections in the same pixel are merged (the
+// oldest generation wins) so there are never more bars than pixels.
+class GcTrack final : public TimelineTrack {
+public:
+    QString id() const override { return QStringLiteral("gc"); }
+    QString title() const override { return QObject::tr("GC"); }
+    QString menuText() const override { return QObject::tr("&GC"); }
+    int rowHeight(const TrackContext&) const override { return 34; }
+
+    std::shared_ptr<const DrawList> prepare(const TrackContext& ctx, ViewRange view, int width) const override
+    {
+        auto list = std::make_shared<GcList>();
+        const LogIndex& ix = ctx.index;
+        const auto& cs = ix.collections;
+        const TimeMapping m(view, 0, std::max(1, width));
+        auto it = std::partition_point(ix.collectionsByStart.begin(), ix.collectionsByStart.end(),
+                                       [&](uint32_t i) { return cs[i].end < view.start; });
+        // Collections sorted by start may still have an earlier one reaching
+        // into the view; a few steps back cover the overlap of nested ones.
+        for (int back = 0; back < 4 && it != ix.collectionsByStart.begin(); ++back)
+            --it;
+        int lastPx = INT32_MIN;
+        int lastGen = -1;
+        for (; it != ix.collectionsByStart.end(); ++it) {
+            const Collection& c = cs[*it];
+            if (c.start > view.end)
+                break;
+            if (c.end < view.start)
+                continue;
+            const QRectF full = spanRect(m, c.leaderStart, std::max(c.leaderEnd, c.leaderStart + 1), 0, 1);
+            const int px = int(std::floor(full.left()));
+            const int gen = std::max(0, c.generation);
+            if (full.width() <= 1.0 && px == lastPx && !list->bars.empty()) {
+                ++list->bars.back().merged;
+                if (gen > lastGen) { // the oldest generation stands for the pixel
+                    list->bars.back().collection = *it;
+                    lastGen = gen;
+                }
+                continue;
+            }
+            lastPx = px;
+            lastGen = gen;
+            list->bars.push_back({full.left(), full.right(), *it, 1});
+        }
+        std::stable_sort(list->bars.begin(), list->bars.end(),
+                         [](const GcBar& a, const GcBar& b) { return a.x0 < b.x0; });
+        double reach = -1e300;
+        for (const GcBar& b : list->bars)
+            list->reach.push_back(reach = std::max(reach, b.x1));
+        return list;
+    }
+
+    void paint(QPainter& p, const TrackRowGeometry& g, const DrawList& d, const TrackContext& ctx) const override
+    {
+        const QRect& r = g.plot;
+        for (const GcBar& b : static_cast<const GcList&>(d).bars) {
+            const Collection& c = ctx.index.collections[b.collection];
+            const double h = c.generation <= 0 ? r.height() * 0.45 : r.height() - 6.0;
+            const QRectF bar(r.left() + b.x0, r.bottom() - 2 - h, b.x1 - b.x0, h);
+            p.fillRect(bar, c.parallel() ? kParallelGc : kSequentialGc);
+            // Parallel balance: the copied share of the busiest GC thread,
+            // as a darker band at the bottom when the bar is wide enough.
+            if (c.parallel() && c.parTotCopied > 0 && bar.width() >= 4) {
+                const double share = double(c.parMaxCopied) / double(c.parTotCopied);
+                p.fillRect(QRectF(bar.left(), bar.bottom() - 3, bar.width() * share, 3), kBalanceBand);
+            }
+        }
+    }
+
+    // The bar under `pos` or the nearest within 3 pixels: a binary search
+    // over the bars, never a scan of the collections.
+    const GcBar* barNear(const TrackRowGeometry& g, QPoint pos, const DrawList& d) const
+    {
+        const auto& list = static_cast<const GcList&>(d);
+        const double x = pos.x() - g.plot.left(), slack = 3;
+        const size_t from = size_t(std::lower_bound(list.reach.begin(), list.reach.end(), x - slack) - list.reach.begin());
+        const GcBar* best = nullptr;
+        double bestDistance = slack + 1;
+        for (size_t i = from; i < list.bars.size() && list.bars[i].x0 <= x + slack; ++i) {
+            const GcBar& b = list.bars[i];
+            const double distance = x < b.x0 ? b.x0 - x : x > b.x1 ? x - b.x1 : 0;
+            if (distance <= slack && distance < bestDistance) {
+                best = &b;
+                bestDistance = distance;
+            }
+        }
+        return best;
+    }
+
+    std::optional<SelectedItem> itemAt(const TrackRowGeometry& g, QPoint pos, const DrawList& d,
+                                       const TrackContext& ctx) const override
+    {
+        const GcBar* b = barNear(g, pos, d);
+        if (!b)
+            return std::nullopt;
+        const Collection& c = ctx.index.collections[b->collection];
+        return SelectedItem{id(), -1, true, c.leaderStart, c.leaderEnd};
+    }
+
+    QString describe(const TrackRowGeometry& g, QPoint pos, const DrawList& d, const TrackContext& ctx) const override
+    {
+        const GcBar* b = barNear(g, pos, d);
+        if (!b)
+            return {};
+        const Collection& c = ctx.index.collections[b->collection];
+        QString s = QObject::tr("Collection: generation %1%2\nstart %3, pause %4, %5 capabilities")
+                        .arg(c.generation)
+                        .arg(c.parallel() ? QObject::tr(", parallel (%1 threads)").arg(c.parThreads) : QString())
+                        .arg(qs(formatDuration(c.leaderStart)), qs(formatDuration(c.pause())))
+                        .arg(c.caps);
+        if (c.hasStats)
+            s += QObject::tr("\ncopied %1 bytes, slop %2 bytes").arg(c.copied).arg(c.slop);
+        if (b->merged > 1)
+            s += QObject::tr("\n(the oldest generation of %1 collections in this pixel: zoom in to see each)").arg(b->merged);
+        return s;
+    }
+
+    void paintSelected(QPainter& p, const TrackRowGeometry& g, const SelectedItem& item,
+                       const TrackContext& ctx) const override
+    {
+        p.setPen(QPen(ctx.options.palette.color(QPalette::Highlight), 2));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(spanRect(g.mapping, item.start, item.end, g.rect.top() + 1.0, g.rect.height() - 2.0).adjusted(-1, -1, 1, 1));
+    }
+
+    void addLegend(LegendWriter& legend, const TrackContext&) const override
+    {
+        legend.entry(QObject::tr("collection: parallel / sequential (tall: major)"), [](QPainter& p, QRect box) {
+            p.fillRect(QRect(box.left(), box.top(), 5, box.height()), kParallelGc);
+            p.fillRect(QRect(box.left() + 5, box.top(), 5, box.height()), kSequentialGc);
+        });
+    }
+};
+
+} // namespace
+
+std::unique_ptr<TimelineTrack> makeGcTrack()
+{
+    return std::make_unique<GcTrack>();
+}
+
+} // namespace hecscope

@@ -1,0 +1,111 @@
+#include "core/index/series.h"
+#include "core/stats/stats.h"
+#include "core/text/units.h"
+#include "ui/charts/chartpainter.h"
+#include "ui/timeline/legendwriter.h"
+#include "ui/timeline/timelinerenderer.h"
+
+#include <QObject>
+#include <QPainter>
+
+#include <algorithm>
+#include <cmath>
+
+namespace hecscope {
+
+namespace {
+
+struct SparksList final : DrawList {
+    std::vector<ChartPainter::SparkData> caps; // per capability
+};
+
+// Spark rows are worth a row per capability only when some spark was made:
+// every RTS samples the counters, most programs never spark.
+bool hasSparks(const LogIndex& ix)
+{
+    for (const Capability& c : ix.caps)
+        if (!c.sparks.empty()) {
+            const SparkCounters& last = c.sparks.back();
+            if (last.created + last.dud + last.overflowed + last.converted + last.fizzled + last.gcd > 0)
+                return true;
+        }
+    return false;
+}
+
+// Spark creation and conversion rates and the pool, per capability (a
+// QCustomPlot chart per row); one row with a note when nothing sparked.
+class SparksTrack final : public TimelineTrack {
+public:
+    QString id() const override { return QStringLiteral("sparks"); }
+    QString title() const override { return QObject::tr("Sparks"); }
+    QString menuText() const override { return QObject::tr("&Sparks"); }
+    int rowCount(const TrackContext& ctx) const override { return hasSparks(ctx.index) ? int(ctx.index.caps.size()) : 1; }
+    bool rowsAreCapabilities(const TrackContext& ctx) const override { return hasSparks(ctx.index); }
+    int rowHeight(const TrackContext&) const override { return 44; }
+    QString rowLabel(const TrackContext&, int row) const override
+    {
+        return row >= 0 ? QObject::tr("Sparks %1").arg(row) : QObject::tr("Sparks");
+    }
+
+    std::shared_ptr<const DrawList> prepare(const TrackContext& ctx, ViewRange view, int width) const override
+    {
+        auto list = std::make_shared<SparksList>();
+        if (hasSparks(ctx.index))
+            for (const Capability& c : ctx.index.caps)
+                list->caps.push_back(ChartPainter::prepareSparks(c, view, width));
+        return list;
+    }
+
+    void paint(QPainter& p, const TrackRowGeometry& g, const DrawList& d, const TrackContext& ctx) const override
+    {
+        const auto& caps = static_cast<const SparksList&>(d).caps;
+        if (g.row >= 0 && size_t(g.row) < caps.size())
+            ctx.resources.charts().paintSparks(p, g.plot, caps[size_t(g.row)], ctx.options.palette);
+        else
+            paintTrackNote(p, g.plot, ctx.options.palette, QObject::tr("no sparks in this log"));
+    }
+
+    QString describe(const TrackRowGeometry& g, QPoint pos, const DrawList& d, const TrackContext& ctx) const override
+    {
+        const auto& caps = static_cast<const SparksList&>(d).caps;
+        if (g.row < 0 || size_t(g.row) >= caps.size())
+            return {};
+        const ChartPainter::SparkData& data = caps[size_t(g.row)];
+        const int x = std::clamp(pos.x() - g.plot.left(), 0, int(data.created.size()) - 1);
+        // The rates and pool drawn in this pixel column, and the column's
+        // other counts from the counters.
+        const uint64_t a = g.mapping.toTime(g.plot.left() + x), b = std::max(a + 1, g.mapping.toTime(g.plot.left() + x + 1));
+        const auto buckets = sparkBuckets(ctx.index.caps[size_t(g.row)], a, b - a, 1);
+        const SparkTotals st = buckets.empty() ? SparkTotals{} : buckets[0];
+        const auto number = [](double v, int decimals) {
+            return std::isnan(v) ? QStringLiteral("–") : QString::number(v, 'f', decimals);
+        };
+        return QObject::tr("HEC %1 sparks at %2\ncreated %3 /ms, converted %4 /ms\nfizzled %5, GC'd %6, dud %7, overflowed %8 in %9\npool %10")
+            .arg(g.row)
+            .arg(QString::fromStdString(formatDuration(g.mapping.toTime(pos.x()))))
+            .arg(number(data.created[x], 2), number(data.converted[x], 2))
+            .arg(st.fizzled)
+            .arg(st.gcd)
+            .arg(st.dud)
+            .arg(st.overflowed)
+            .arg(QString::fromStdString(formatDuration(b - a)))
+            .arg(number(data.pool[x], 0));
+    }
+
+    void addLegend(LegendWriter& legend, const TrackContext&) const override
+    {
+        legend.startCharts();
+        legend.stroke(QObject::tr("sparks created (/ms)"), ChartPainter::kSparksCreated);
+        legend.stroke(QObject::tr("converted (/ms)"), ChartPainter::kSparksConverted);
+        legend.stroke(QObject::tr("spark pool (right axis)"), ChartPainter::kSparkPool, Qt::DashLine);
+    }
+};
+
+} // namespace
+
+std::unique_ptr<TimelineTrack> makeSparksTrack()
+{
+    return std::make_unique<SparksTrack>();
+}
+
+} // namespace hecscope

@@ -1,0 +1,112 @@
+#pragma once
+
+#include "core/index/logindex.h"
+#include "core/time/viewrange.h"
+
+#include <QPalette>
+#include <QRect>
+#include <QString>
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+class QPainter;
+
+namespace hecscope {
+
+class LegendWriter;
+struct RenderOptions;
+class TrackResources;
+
+// A clicked item of a track: a span of a capability's lane, a collection, …
+// `cap` is the row within its track (the capability for per-capability
+// tracks, else -1), `start`..`end` in ns.
+struct SelectedItem {
+    QString track; // TimelineTrack::id()
+    int cap = -1;
+    bool gcLane = false;
+    uint64_t start = 0, end = 0;
+    int64_t item = -1; // the track's own key (the heap-profile track: the band's column)
+    bool operator==(const SelectedItem&) const = default;
+};
+
+// What a track prepared for one (view, width): its level-of-detail items,
+// reduced chart columns, … Painting, hit tests and tooltips all read it, so
+// what is described is what is drawn. Immutable once made.
+class DrawList {
+public:
+    virtual ~DrawList() = default;
+};
+
+// What a track reads: the index, the render options, and the resources the
+// renderer shares between tracks (queries several tracks need, the chart
+// painter). UI thread.
+struct TrackContext {
+    const LogIndex& index;
+    const RenderOptions& options;
+    TrackResources& resources;
+};
+
+// Where one row of a track is drawn.
+struct TrackRowGeometry {
+    int row = 0;       // within the track
+    QRect rect;        // the whole row, label column included
+    QRect plot;        // the row's time area
+    QRect tracksPlot;  // the time area of every track (for lines across them)
+    TimeMapping mapping{ViewRange{}, 0, 1};
+};
+
+// One kind of timeline track (Tracy's TimelineItem, Qt Creator's
+// TimelineModel): its rows, a draw list prepared off the paint for a
+// (range, width), painting from it, the item under a point and its text.
+// Nothing outside a track knows what kind it is: the renderer, the View
+// menu, the legend and `export --tracks` iterate the registry
+// (trackregistry.h). A track object is stateless and shared.
+class TimelineTrack {
+public:
+    virtual ~TimelineTrack() = default;
+    // Stable name for settings and `export --tracks` ("gc").
+    virtual QString id() const = 0;
+    // For row labels ("GC").
+    virtual QString title() const = 0;
+    // For the View ▸ Tracks menu, with its mnemonic ("&GC").
+    virtual QString menuText() const { return title(); }
+    virtual int rowCount(const TrackContext&) const { return 1; }
+    // Rows numbered by capability (TrackRow::cap), not one row of -1.
+    virtual bool rowsAreCapabilities(const TrackContext&) const { return false; }
+    virtual int rowHeight(const TrackContext&) const = 0;
+    virtual QString rowLabel(const TrackContext&, int row) const { (void)row; return title(); }
+    // Besides (index, view, width), what the draw list depends on; the
+    // renderer caches draw lists by all of them.
+    virtual const void* variant(const TrackContext&) const { return nullptr; }
+    // Every row's draw list for `view` at `width` pixels: the index's
+    // level-of-detail queries happen here, never in paint().
+    virtual std::shared_ptr<const DrawList> prepare(const TrackContext&, ViewRange view, int width) const = 0;
+    virtual void paint(QPainter&, const TrackRowGeometry&, const DrawList&, const TrackContext&) const = 0;
+    // The item under `pos`, from the same draw list.
+    virtual std::optional<SelectedItem> itemAt(const TrackRowGeometry&, QPoint, const DrawList&,
+                                               const TrackContext&) const
+    {
+        return std::nullopt;
+    }
+    // Tooltip and Details text at `pos`; empty when nothing is there.
+    virtual QString describe(const TrackRowGeometry&, QPoint, const DrawList&, const TrackContext&) const
+    {
+        return {};
+    }
+    // Outlines a selected item of this track in `row`.
+    virtual void paintSelected(QPainter&, const TrackRowGeometry&, const SelectedItem&, const TrackContext&) const {}
+    // The colours this track uses, for the legend below the tracks.
+    virtual void addLegend(LegendWriter&, const TrackContext&) const {}
+    // A legend block of its own below the common one (the heap bands).
+    virtual int ownLegendHeight(const TrackContext&) const { return 0; }
+    virtual void paintOwnLegend(QPainter&, const QRect&, const TrackContext&) const {}
+};
+
+// The note a track shows instead of data ("no sparks in this log").
+void paintTrackNote(QPainter& p, const QRect& r, const QPalette& pal, const QString& text);
+// Span [a, b) in pixels, at least one pixel wide, clipped to the plot.
+QRectF spanRect(const TimeMapping& m, uint64_t a, uint64_t b, double top, double height);
+
+} // namespace hecscope

@@ -1,0 +1,49 @@
+#include "ui/timeline/tracks/trackresources.h"
+
+#include "ui/timeline/timelinerenderer.h"
+
+namespace hecscope {
+
+void TrackResources::setIndex(std::shared_ptr<const LogIndex> index)
+{
+    m_index = std::move(index);
+    m_defaultHeap.reset();
+    m_lods.reset();
+    m_lodWidth = -1;
+}
+
+const LogIndex& TrackResources::index() const
+{
+    static const LogIndex empty;
+    return m_index ? *m_index : empty;
+}
+
+std::shared_ptr<const CapabilityLods> TrackResources::capabilityLods(ViewRange view, int width)
+{
+    width = std::max(1, width);
+    if (m_lods && m_lodView == view && m_lodWidth == width)
+        return m_lods;
+    auto lods = std::make_shared<CapabilityLods>(index().caps.size());
+    for (size_t c = 0; c < lods->size(); ++c)
+        index().caps[c].timeline.lod(view.start, view.end, uint32_t(width), (*lods)[c]);
+    m_lodView = view;
+    m_lodWidth = width;
+    m_lods = std::move(lods);
+    return m_lods;
+}
+
+std::shared_ptr<const HeapView> TrackResources::heapView(const RenderOptions& o)
+{
+    // A view made for another index (a reload, a new file) is not this one's.
+    if (o.heapView && o.heapView->selection && o.heapView->index == m_index.get())
+        return o.heapView;
+    if (!m_defaultHeap) {
+        auto view = std::make_shared<HeapView>();
+        view->index = m_index.get();
+        view->selection = index().defaultBands;
+        m_defaultHeap = std::move(view);
+    }
+    return m_defaultHeap;
+}
+
+} // namespace hecscope

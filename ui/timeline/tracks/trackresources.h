@@ -1,0 +1,43 @@
+#pragma once
+
+#include "core/index/logindex.h"
+#include "core/time/viewrange.h"
+#include "ui/charts/chartpainter.h"
+#include "ui/heap/heapview.h"
+
+#include <memory>
+#include <vector>
+
+namespace hecscope {
+
+struct RenderOptions;
+
+// Every capability's level-of-detail items for one (view, width).
+using CapabilityLods = std::vector<std::vector<LodItem>>;
+
+// What the renderer shares between its tracks: queries that several tracks
+// need for the same (view, width) (made once, kept while the view stays),
+// the heap view to draw, and the QCustomPlot painter. One per renderer; UI
+// thread (or the thread of an export's own renderer).
+class TrackResources {
+public:
+    void setIndex(std::shared_ptr<const LogIndex> index);
+    const LogIndex& index() const;
+    bool hasIndex() const { return m_index != nullptr; }
+
+    std::shared_ptr<const CapabilityLods> capabilityLods(ViewRange view, int width);
+    // The heap view of `o` when it was made for this index, else the top 15
+    // bands by size, stacked. Needs a heap profile.
+    std::shared_ptr<const HeapView> heapView(const RenderOptions& o);
+    ChartPainter& charts() { return m_charts; }
+
+private:
+    std::shared_ptr<const LogIndex> m_index;
+    std::shared_ptr<const HeapView> m_defaultHeap; // made on first use
+    ViewRange m_lodView;
+    int m_lodWidth = -1;
+    std::shared_ptr<const CapabilityLods> m_lods;
+    ChartPainter m_charts; // reused between paints
+};
+
+} // namespace hecscope
