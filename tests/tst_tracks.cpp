@@ -1,0 +1,298 @@
+// The timeline's tracks behind one interface: the registry, the draw-list
+// cache, and hit tests that read the prepared lists (never the last paint),
+// on real logs from testdata.
+#include "testsupport.h"
+
+#include "core/io/bytesource.h"
+#include "core/index/logindex.h"
+#include "ui/timeline/imageexport.h"
+#include "ui/timeline/timelinerenderer.h"
+
+#include <QApplication>
+#include <QImage>
+#include <QPainter>
+#include <QSet>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace hecscope;
+
+class TestTracks : public QObject {
+    Q_OBJECT
+private slots:
+    void registryIsComplete();
+    void everyTrackDraws_data();
+    void everyTrackDraws();
+    void cursorAndHoverReuseDrawLists();
+    void hitTestsDoNotDependOnPaint();
+    void gcHitTestFindsTheDrawnCollection();
+    void hecHitTestSelectsRealSpans();
+    void heapBandUnderPointerIsTheDrawnOne();
+
+private:
+    static std::shared_ptr<const LogIndex> load(const QString& name)
+    {
+        std::string error;
+        const auto source = FileSource::open(QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/%1.eventlog").arg(name).toStdString(), error);
+        if (!source)
+            qFatal("%s", error.c_str());
+        return std::shared_ptr<const LogIndex>(loadIndex(*source).index);
+    }
+    static int inked(const QImage& image, const QRect& r)
+    {
+        const QRgb background = image.pixel(r.left() + 1, r.top() + 1);
+        int n = 0;
+        for (int y = r.top(); y <= r.bottom(); ++y)
+            for (int x = r.left(); x <= r.right(); ++x)
+                n += image.pixel(x, y) != background;
+        return n;
+    }
+};
+
+void TestTracks::registryIsComplete()
+{
+    QSet<QString> ids;
+    for (const TimelineTrack* t : timelineTracks()) {
+        QVERIFY(!t->id().isEmpty());
+        QVERIFY2(!ids.contains(t->id()), qPrintable(t->id()));
+        ids.insert(t->id());
+        QCOMPARE(findTrack(t->id()), t);
+        QCOMPARE(findTrack(QStringLiteral(" ") + t->id().toUpper()), t);
+        QVERIFY(!t->title().isEmpty() && !t->menuText().isEmpty());
+    }
+    QCOMPARE(ids.size(), 7);
+    QCOMPARE(findTrack(QStringLiteral("nonsense")), nullptr);
+    QCOMPARE(defaultTrackIds().front(), QStringLiteral("activity"));
+    // The export command takes every registered id, and its help lists them.
+    const test::Run help = test::runHecscope({QStringLiteral("export"), QStringLiteral("--help")});
+    QCOMPARE(help.exitCode, 0);
+    for (const QString& id : ids)
+        QVERIFY2(help.out.contains(id.toUtf8()), qPrintable(id));
+}
+
+void TestTracks::everyTrackDraws_data()
+{
+    QTest::addColumn<QString>("track");
+    QTest::addColumn<QString>("log");
+    QTest::newRow("activity") << "activity" << "threads-N2";
+    QTest::newRow("hecs") << "hecs" << "threads-N2";
+    QTest::newRow("gc") << "gc" << "leak-hT";
+    QTest::newRow("sparks") << "sparks" << "sparks-N4";
+    QTest::newRow("heap") << "heap" << "leak-hT";
+    QTest::newRow("heap-profile") << "heap-profile" << "leak-hT";
+    QTest::newRow("markers") << "markers" << "threads-N2";
+}
+
+// Each track alone draws its data into its rows, and names its colours in
+// the legend.
+void TestTracks::everyTrackDraws()
+{
+    QFETCH(QString, track);
+    QFETCH(QString, log);
+    const auto index = load(log);
+    TimelineRenderer r;
+    r.setIndex(index);
+    RenderOptions o;
+    o.palette = exportPalette();
+    o.tracks = {track};
+    o.legend = false;
+    const QRect area(0, 0, 1200, r.naturalHeight(o));
+    QImage image(area.size(), QImage::Format_ARGB32_Premultiplied);
+    {
+        QPainter p(&image);
+        r.paint(p, area, r.bounds(), o);
+    }
+    const auto rows = r.layout(area, o);
+    QVERIFY(!rows.empty());
+    for (const TrackRow& row : rows) {
+        QCOMPARE(row.id(), track);
+        const QRect plot = row.rect.adjusted(TimelineRenderer::kLabelWidth + 4, 1, -2, -1);
+        QVERIFY2(inked(image, plot) > 20, qPrintable(QStringLiteral("%1 row %2").arg(track).arg(row.cap)));
+    }
+}
+
+// A cursor move, a selection or a tooltip repaints from the cached draw
+// lists; a new range or width prepares them again.
+void TestTracks::cursorAndHoverReuseDrawLists()
+{
+    const auto index = load(QStringLiteral("leak-hT"));
+    TimelineRenderer r;
+    r.setIndex(index);
+    RenderOptions o;
+    o.palette = exportPalette();
+    const QRect area(0, 0, 1000, r.naturalHeight(o));
+    QImage image(area.size(), QImage::Format_ARGB32_Premultiplied);
+    QPainter p(&image);
+    const ViewRange view = r.bounds();
+    r.paint(p, area, view, o);
+    const uint64_t first = r.preparedCount();
+    QCOMPARE(first, uint64_t(o.tracks.size()));
+    o.cursor = view.start + view.duration() / 2;
+    o.selection = ViewRange{view.start + view.duration() / 4, view.start + view.duration() / 3};
+    r.paint(p, area, view, o);
+    for (const TrackRow& row : r.layout(area, o))
+        (void)r.describeAt(row.rect.center(), area, view, o);
+    QCOMPARE(r.preparedCount(), first);
+    const ViewRange half{view.start, view.start + view.duration() / 2};
+    r.paint(p, area, half, o);
+    QCOMPARE(r.preparedCount(), 2 * first);
+    r.paint(p, area.adjusted(0, 0, -100, 0), half, o);
+    QCOMPARE(r.preparedCount(), 3 * first);
+}
+
+// What is under a point is the same whether or not anything was painted
+// before, and whatever another canvas or an export painted meanwhile.
+void TestTracks::hitTestsDoNotDependOnPaint()
+{
+    const auto index = load(QStringLiteral("leak-hT"));
+    TimelineRenderer painted, fresh;
+    painted.setIndex(index);
+    fresh.setIndex(index);
+    RenderOptions o;
+    o.palette = exportPalette();
+    const QRect area(0, 0, 1100, painted.naturalHeight(o));
+    const ViewRange view = painted.bounds();
+    QImage image(area.size(), QImage::Format_ARGB32_Premultiplied);
+    {
+        QPainter p(&image);
+        painted.paint(p, area, view, o);
+    }
+    QTemporaryDir dir;
+    ExportRequest rq;
+    rq.path = dir.filePath(QStringLiteral("other.png"));
+    rq.size = QSize(500, 900);
+    rq.range = ViewRange{view.start, view.start + view.duration() / 7};
+    rq.options = o;
+    QCOMPARE(exportImage(index, rq), QString());
+    int described = 0;
+    for (const TrackRow& row : painted.layout(area, o))
+        for (int x = TimelineRenderer::kLabelWidth + 5; x < area.width(); x += 37) {
+            const QPoint at(x, row.rect.top() + row.rect.height() / 3);
+            const QString a = painted.describeAt(at, area, view, o), b = fresh.describeAt(at, area, view, o);
+            QCOMPARE(a, b);
+            QCOMPARE(painted.itemAt(at, area, view, o), fresh.itemAt(at, area, view, o));
+            QCOMPARE(painted.heapColumnAt(at, area, view, o), fresh.heapColumnAt(at, area, view, o));
+            described += !a.isEmpty();
+        }
+    QVERIFY(described > 50);
+}
+
+// Zoomed in on a collection, a click on its bar selects exactly it; zoomed
+// out, the bar under the pointer stands for a collection it covers.
+void TestTracks::gcHitTestFindsTheDrawnCollection()
+{
+    const auto index = load(QStringLiteral("leak-hT"));
+    QVERIFY(index->collections.size() > 100);
+    TimelineRenderer r;
+    r.setIndex(index);
+    RenderOptions o;
+    o.tracks = {QStringLiteral("gc")};
+    const QRect area(0, 0, 1000, r.naturalHeight(o));
+    const QRect plot = TimelineRenderer::plotArea(area);
+    const TrackRow row = r.layout(area, o).front();
+    for (size_t i = 0; i < index->collections.size(); i += 37) {
+        const Collection& c = index->collections[i];
+        const ViewRange view{c.leaderStart - c.pause(), c.leaderEnd + c.pause()};
+        const QPoint middle(plot.left() + plot.width() / 2, row.rect.bottom() - 4);
+        const auto item = r.itemAt(middle, area, view, o);
+        QVERIFY(item);
+        QCOMPARE(item->track, QStringLiteral("gc"));
+        QCOMPARE(item->start, c.leaderStart);
+        QCOMPARE(item->end, c.leaderEnd);
+        QVERIFY(r.describeAt(middle, area, view, o).startsWith(QStringLiteral("Collection: generation %1").arg(c.generation)));
+    }
+    const ViewRange whole = r.bounds();
+    const TimeMapping m(whole, plot.left(), plot.width());
+    int found = 0;
+    for (int x = plot.left(); x < plot.right(); x += 3) {
+        const auto item = r.itemAt(QPoint(x, row.rect.bottom() - 4), area, whole, o);
+        if (!item)
+            continue;
+        ++found;
+        const double slack = 4 * m.nsPerPixel();
+        QVERIFY(double(item->start) <= double(m.toTime(x)) + slack && double(item->end) + slack >= double(m.toTime(x)));
+        const bool real = std::any_of(index->collections.begin(), index->collections.end(), [&](const Collection& c) {
+            return c.leaderStart == item->start && c.leaderEnd == item->end;
+        });
+        QVERIFY(real);
+    }
+    QVERIFY(found > 20);
+}
+
+// Zoomed in on a run, the HEC row's item is that run, as the timeline holds it.
+void TestTracks::hecHitTestSelectsRealSpans()
+{
+    const auto index = load(QStringLiteral("threads-N2"));
+    TimelineRenderer r;
+    r.setIndex(index);
+    RenderOptions o;
+    o.tracks = {QStringLiteral("hecs")};
+    const QRect area(0, 0, 1200, r.naturalHeight(o));
+    const QRect plot = TimelineRenderer::plotArea(area);
+    const auto rows = r.layout(area, o);
+    QCOMPARE(int(rows.size()), int(index->caps.size()));
+    int checked = 0;
+    for (const TrackRow& row : rows) {
+        const CapTimeline& tl = index->caps[size_t(row.cap)].timeline;
+        for (size_t i = 0; i < tl.size() && checked < 40 * (row.cap + 1); i += 11) {
+            const Span s = tl[i];
+            if (s.length() < 200)
+                continue;
+            const ViewRange view{s.start(), s.end()};
+            const bool gc = isGc(s.kind());
+            const QPoint at(plot.left() + plot.width() / 2, row.rect.top() + (gc ? 24 : 8));
+            const auto item = r.itemAt(at, area, view, o);
+            QVERIFY(item);
+            QCOMPARE(item->cap, row.cap);
+            QCOMPARE(item->gcLane, gc);
+            QCOMPARE(item->start, s.start());
+            QCOMPARE(item->end, s.end());
+            if (!gc)
+                QVERIFY(r.describeAt(at, area, view, o).contains(QStringLiteral("Thread %1").arg(s.thread())));
+            ++checked;
+        }
+    }
+    QVERIFY2(checked >= 60, qPrintable(QString::number(checked)));
+}
+
+// The band under the pointer is the band drawn there: the pixel's colour is
+// that band's colour, over the whole stacked chart.
+void TestTracks::heapBandUnderPointerIsTheDrawnOne()
+{
+    const auto index = load(QStringLiteral("leak-hT"));
+    TimelineRenderer r;
+    r.setIndex(index);
+    RenderOptions o;
+    o.palette = exportPalette();
+    o.tracks = {QStringLiteral("heap-profile")};
+    o.legend = false;
+    const QRect area(0, 0, 900, r.naturalHeight(o));
+    QImage image(area.size(), QImage::Format_ARGB32_Premultiplied);
+    const ViewRange view = r.bounds();
+    {
+        QPainter p(&image);
+        r.paint(p, area, view, o);
+    }
+    const auto hv = r.heapViewFor(o);
+    const TrackRow row = r.layout(area, o).front();
+    int matched = 0, tried = 0;
+    for (int x = TimelineRenderer::kLabelWidth + 10; x < area.width() - 10; x += 23)
+        for (int y = row.rect.top() + 10; y < row.rect.bottom() - 5; y += 9) {
+            const auto column = r.heapColumnAt(QPoint(x, y), area, view, o);
+            if (!column)
+                continue;
+            ++tried;
+            // Away from band edges (where outlines are drawn) the pixel has
+            // the band's fill.
+            const QColor fill = columnColour(*hv->selection, index->heapBands, *column);
+            bool same = true;
+            for (int dy : {-2, 0, 2})
+                same = same && QColor(image.pixel(x, y + dy)) == fill;
+            matched += same;
+        }
+    QVERIFY2(tried > 30, qPrintable(QString::number(tried)));
+    QVERIFY2(matched * 10 >= tried * 6, qPrintable(QStringLiteral("%1 of %2").arg(matched).arg(tried)));
+}
+
+QTEST_MAIN(TestTracks)
+#include "tst_tracks.moc"
