@@ -163,9 +163,8 @@ MainWindow::MainWindow(QWidget* parent)
     createActions();
     createPanes(statsDock);
     statsDock->toggleViewAction()->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
-    QMenu* viewMenu = menuBar()->actions().at(1)->menu();
-    viewMenu->addAction(statsDock->toggleViewAction());
-    viewMenu->addAction(eventsDock->toggleViewAction());
+    m_viewMenu->addAction(statsDock->toggleViewAction());
+    m_viewMenu->addAction(eventsDock->toggleViewAction());
 
     QMenu* search = menuBar()->addMenu(tr("&Search"));
     QAction* find = search->addAction(tr("&Find…"), this, [this, eventsDock] {
@@ -336,14 +335,13 @@ void MainWindow::createPanes(QDockWidget* statsDock)
         {m_heapPanel, tr("Heap Profile")},
         {m_bandTable, tr("Heap Bands")},
         {m_ccTree, tr("Cost Centres")}};
-    QMenu* viewMenu = menuBar()->actions().at(1)->menu();
     for (const auto& [widget, title] : panes) {
         auto* dock = new QDockWidget(title, this);
         dock->setObjectName(title.toLower().replace(QLatin1Char(' '), QLatin1Char('-')));
         dock->setWidget(widget);
         addDockWidget(Qt::RightDockWidgetArea, dock);
         tabifyDockWidget(previous, dock);
-        viewMenu->addAction(dock->toggleViewAction());
+        m_viewMenu->addAction(dock->toggleViewAction());
         previous = dock;
     }
     statsDock->raise();
@@ -426,6 +424,7 @@ void MainWindow::createActions()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     QMenu* view = menuBar()->addMenu(tr("&View"));
+    m_viewMenu = view;
     QToolBar* bar = addToolBar(tr("Main"));
     bar->setObjectName(QStringLiteral("mainToolbar"));
 

@@ -125,6 +125,7 @@ private:
     QAction* m_forward = nullptr;
     QAction* m_zoomSelection = nullptr;
     std::vector<QAction*> m_trackActions; // in display order
+    QMenu* m_viewMenu = nullptr;
     QMenu* m_tracksMenu = nullptr;
     QString m_path;
     std::unique_ptr<LoadJob> m_job;
