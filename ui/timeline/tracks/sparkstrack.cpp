@@ -92,8 +92,10 @@ public:
             .arg(number(data.pool[x], 0));
     }
 
-    void addLegend(LegendWriter& legend, const TrackContext&) const override
+    void addLegend(LegendWriter& legend, const TrackContext& ctx) const override
     {
+        if (!hasSparks(ctx.index))
+            return; // the row says so
         legend.startCharts();
         legend.stroke(QObject::tr("sparks created (/ms)"), ChartPainter::kSparksCreated);
         legend.stroke(QObject::tr("converted (/ms)"), ChartPainter::kSparksConverted);
