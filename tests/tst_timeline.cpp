@@ -495,12 +495,12 @@ void TestTimeline::selectionGivesRangeStatistics()
     const TimeMapping m(w.controller()->range(), plot.left(), plot.width());
     QCOMPARE(sel->start, m.toTime(from.x()));
     QCOMPARE(sel->end, m.toTime(to.x()));
-    // The pane shows the statistics of exactly that range.
-    const QString text = w.statisticsText();
-    QVERIFY(text.startsWith(QStringLiteral("Selection")));
+    // The pane shows the statistics of exactly that range, computed on a
+    // worker (it says so meanwhile).
+    QVERIFY(w.statisticsText().startsWith(QStringLiteral("Selection")));
     const RangeStats stats = computeStats(*w.index(), sel->start, sel->end);
     const QString expected = QString::fromStdString(infoText(*w.index(), stats, m_log.toStdString()));
-    QVERIFY(text.endsWith(expected));
+    QTRY_VERIFY_WITH_TIMEOUT(w.statisticsText().endsWith(expected), 20000);
     // A click on a HEC row shows what is there in the Details pane, as the tooltip says it.
     const auto rows = view->renderer().layout(view->rect(), view->options());
     const auto hec1 = std::find_if(rows.begin(), rows.end(), [](const TrackRow& r) { return r.id() == QLatin1String("hecs") && r.cap == 1; });
@@ -735,6 +735,7 @@ void TestTimeline::capabilityAndProcessPanes()
     const ViewRange sel{index->lastTime / 4, index->lastTime / 2};
     w.controller()->setSelection(sel);
     const RangeStats part = computeStats(*index, sel.start, sel.end);
+    QTRY_VERIFY_WITH_TIMEOUT(!w.statisticsText().endsWith(QStringLiteral("computing…")), 20000);
     for (int c = 0; c < caps->model()->rowCount(); ++c)
         QCOMPARE(caps->model()->index(c, CapabilityTableModel::Running).data(kSortRole).toULongLong(),
                  part.caps[size_t(caps->model()->index(c, 0).data(kSortRole).toULongLong())].running);

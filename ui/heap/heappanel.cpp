@@ -353,7 +353,7 @@ void HeapPanel::setIndex(std::shared_ptr<const LogIndex> index)
 
 void HeapPanel::reselect()
 {
-    ++m_generation; // results of earlier requests are dropped
+    m_selector.cancel(); // results of earlier requests are dropped
     if (!m_index || m_index->heapBands.empty()) {
         m_selecting = false;
         m_view.reset();
@@ -374,19 +374,12 @@ void HeapPanel::reselect()
         return adopt(std::make_shared<const BandSelection>(
             selectBands(m_index->heapProfile, m_index->heapBands, n, order, reversed)));
     m_selecting = true;
-    QPointer<HeapPanel> self(this);
-    const uint64_t generation = m_generation;
-    std::shared_ptr<const LogIndex> index = m_index;
-    QThreadPool::globalInstance()->start([self, index, generation, n, order, reversed] {
-        auto sel = std::make_shared<const BandSelection>(
-            selectBands(index->heapProfile, index->heapBands, n, order, reversed));
-        QMetaObject::invokeMethod(
-            qApp, [self, sel, generation] {
-                if (self && self->m_generation == generation)
-                    self->adopt(sel);
-            },
-            Qt::QueuedConnection);
-    });
+    m_selector.start(
+        [index = m_index, n, order, reversed](const JobContext&) {
+            return std::make_shared<const BandSelection>(
+                selectBands(index->heapProfile, index->heapBands, n, order, reversed));
+        },
+        [this](std::shared_ptr<const BandSelection> sel) { adopt(std::move(sel)); });
 }
 
 void HeapPanel::adopt(std::shared_ptr<const BandSelection> selection)

@@ -3,6 +3,7 @@
 #include "core/index/logindex.h"
 #include "core/time/viewrange.h"
 #include "ui/heap/heapview.h"
+#include "ui/jobs/jobrunner.h"
 
 #include <QAbstractListModel>
 #include <QAbstractTableModel>
@@ -136,7 +137,6 @@ private:
     bool m_hideOther = false;
     std::vector<uint32_t> m_chosen;    // labels picked out by the table, tree or chart
     std::optional<size_t> m_hover;     // legend row under the pointer (a column)
-    uint64_t m_generation = 0;
     bool m_selecting = false;
     QSpinBox* m_bands;
     QComboBox* m_order;
@@ -147,6 +147,7 @@ private:
     QListView* m_legend;
     BandLegendModel* m_model;
     QSortFilterProxyModel* m_proxy;
+    JobRunner m_selector; // big profiles select on it; last member: destroyed first
 };
 
 // The cost-centre stacks of a -hc profile as a tree (outermost cost centre

@@ -1,10 +1,6 @@
 #include "ui/jobs/loadjob.h"
 
-#include "core/io/bytesource.h"
-
 #include <QFileInfo>
-#include <QMetaObject>
-#include <QPointer>
 
 #include <chrono>
 
@@ -17,44 +13,44 @@ LoadJob::LoadJob(QString path, QObject* parent)
 
 LoadJob::~LoadJob()
 {
-    cancel();
-    if (m_thread.joinable())
-        m_thread.join();
+    m_runner.cancel();
+    m_runner.waitForDone();
 }
 
 void LoadJob::start()
 {
-    m_thread = std::thread([this] { run(); });
+    m_runner.start([this](const JobContext& ctx) { return run(ctx); },
+                   [this](Loaded loaded) {
+                       if (!loaded.error.isEmpty())
+                           emit failed(loaded.error);
+                   });
 }
 
 void LoadJob::cancel()
 {
-    m_cancel = true;
+    m_runner.cancel();
 }
 
-void LoadJob::run()
+// On the runner's worker. Stages reach the UI thread through ctx.post, which
+// drops them once the job is cancelled: a cancelled job emits nothing more.
+LoadJob::Loaded LoadJob::run(const JobContext& ctx)
 {
-    // Signals are queued to the UI thread; they are dropped if this job is
-    // gone by then, and suppressed once it is cancelled.
-    QPointer<LoadJob> self(this);
-    auto post = [this, self](auto&& f) {
-        QMetaObject::invokeMethod(this, [self, f = std::forward<decltype(f)>(f)] {
-            if (self && !self->m_cancel)
-                f();
-        });
-    };
+    struct Done {
+        std::atomic<bool>& done;
+        ~Done() { done = true; }
+    } markDone{m_done};
+    Loaded out;
     std::string error;
-    auto source = FileSource::open(m_path.toStdString(), error);
+    std::shared_ptr<ByteSource> source = FileSource::open(m_path.toStdString(), error);
     if (!source) {
-        const QString message = QString::fromStdString(error);
-        post([this, message] { emit failed(message); });
-        m_done = true;
-        return;
+        out.error = QString::fromStdString(error);
+        return out;
     }
-    // Progress at most every 30 ms; cancellation checked after every 1 MiB.
+    // Progress at most every 30 ms; cancellation checked after every 1 MiB
+    // and between the stages of the finish.
     class Observer final : public LoadObserver {
     public:
-        Observer(LoadJob& job, decltype(post)& post) : m_job(job), m_post(post) {}
+        Observer(LoadJob& job, const JobContext& ctx) : m_job(job), m_ctx(ctx) {}
         void progress(uint64_t done, uint64_t total) override
         {
             m_job.m_bytesRead = done;
@@ -63,35 +59,35 @@ void LoadJob::run()
                 return;
             m_last = now;
             LoadJob* job = &m_job;
-            m_post([job, done, total] { emit job->progressChanged(done, std::max(done, total)); });
+            m_ctx.post([job, done, total] { emit job->progressChanged(done, std::max(done, total)); });
         }
-        bool cancelled() const override { return m_job.m_cancel; }
+        bool cancelled() const override { return m_ctx.isCancelled(); }
 
     private:
         LoadJob& m_job;
-        decltype(post)& m_post;
+        const JobContext& m_ctx;
         std::chrono::steady_clock::time_point m_last{};
-    } observer(*this, post);
+    } observer(*this, ctx);
     const quint64 total = quint64(std::max<qint64>(0, QFileInfo(m_path).size()));
     // Nothing may escape the thread (std::terminate would take the whole
     // application down): running out of memory becomes a failure message.
     try {
         LoadResult loaded = loadIndex(*source, total, &observer);
-        if (loaded.cancelled || m_cancel) {
-            m_done = true;
-            return;
-        }
+        if (loaded.cancelled || ctx.isCancelled())
+            return out;
         std::shared_ptr<const LogIndex> shared = std::move(loaded.index);
-        post([this, shared] { emit indexReady(shared); });
-        if (!m_cancel) {
-            const RangeStats stats = computeStats(*shared);
-            post([this, stats] { emit statisticsReady(stats); });
-        }
+        ctx.post([this, shared, source] {
+            m_source = source;
+            emit indexReady(shared);
+        });
+        if (ctx.isCancelled())
+            return out;
+        const RangeStats stats = computeStats(*shared);
+        ctx.post([this, stats] { emit statisticsReady(stats); });
     } catch (const std::exception& e) {
-        const QString message = tr("%1: cannot index the log: %2").arg(m_path, QString::fromLocal8Bit(e.what()));
-        post([this, message] { emit failed(message); });
+        out.error = tr("%1: cannot index the log: %2").arg(m_path, QString::fromLocal8Bit(e.what()));
     }
-    m_done = true;
+    return out;
 }
 
 } // namespace hecscope

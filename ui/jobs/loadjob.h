@@ -3,12 +3,14 @@
 #include "core/index/logindex.h"
 #include "core/stats/stats.h"
 
+#include "core/io/bytesource.h"
+#include "ui/jobs/jobrunner.h"
+
 #include <QObject>
 #include <QString>
 
 #include <atomic>
 #include <memory>
-#include <thread>
 
 namespace hecscope {
 
@@ -23,11 +25,16 @@ class LoadJob : public QObject {
     Q_OBJECT
 public:
     explicit LoadJob(QString path, QObject* parent = nullptr);
-    // Cancels and waits for the worker (a few milliseconds at most).
+    // Cancels and waits for the worker (a few milliseconds at most: every
+    // stage, the finish of a load included, checks for cancellation).
     ~LoadJob() override;
     void start();
     void cancel();
     bool isRunning() const { return !m_done; }
+    // The open file the index was read from, once indexReady came: the
+    // event list reads its pages from it (a replaced or grown file cannot
+    // change what the index describes).
+    std::shared_ptr<ByteSource> source() const { return m_source; }
     // Bytes the worker has decoded so far (where it stopped, once done).
     quint64 bytesRead() const { return m_bytesRead; }
 
@@ -38,13 +45,18 @@ signals:
     void failed(const QString& message); // the file could not be opened at all
 
 private:
-    void run();
+    struct Loaded {
+        std::shared_ptr<const LogIndex> index;
+        std::shared_ptr<ByteSource> source;
+        QString error;
+    };
+    Loaded run(const JobContext& ctx);
 
     QString m_path;
-    std::atomic<bool> m_cancel{false};
     std::atomic<bool> m_done{false};
     std::atomic<quint64> m_bytesRead{0};
-    std::thread m_thread;
+    std::shared_ptr<ByteSource> m_source;
+    JobRunner m_runner; // last member: destroyed (and waited for) first
 };
 
 } // namespace hecscope

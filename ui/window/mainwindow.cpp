@@ -656,6 +656,11 @@ void MainWindow::openFile(const QString& path)
     m_view->setIndex(nullptr);
     m_events->setLog(QString(), nullptr);
     m_gcModel->setIndex(nullptr);
+    m_heapPanel->setIndex(nullptr);
+    m_bandModel->setIndex(nullptr);
+    m_ccTree->setIndex(nullptr);
+    m_view->setHeapView(nullptr);
+    m_statsRunner.cancel();
     m_bookmarks->setLog(QString(), nullptr);
     m_capModel->setStats(RangeStats{});
     m_process->clear();
@@ -762,18 +767,31 @@ void MainWindow::showSelectionStatistics()
         return;
     }
     if (!sel) {
+        m_statsRunner.cancel();
         m_stats->setPlainText(
             tr("Whole run\n\n") + qs(infoText(*m_index, *m_wholeStats, m_path.toStdString())));
         m_capModel->setStats(*m_wholeStats);
         return;
     }
-    const RangeStats stats = computeStats(*m_index, sel->start, sel->end);
-    m_capModel->setStats(stats);
-    m_stats->setPlainText(tr("Selection %1 – %2 (%3)\n\n")
-                              .arg(durationText(sel->start),
-                                   durationText(sel->end),
-                                   durationText(sel->duration()))
-                          + qs(infoText(*m_index, stats, m_path.toStdString())));
+    // Computed on a worker while the user drags; a newer selection drops
+    // an older result. The pane says so meanwhile.
+    const QString title = tr("Selection %1 – %2 (%3)\n\n")
+                              .arg(durationText(sel->start), durationText(sel->end), durationText(sel->duration()));
+    m_stats->setPlainText(title + tr("computing…"));
+    struct Result {
+        RangeStats stats;
+        std::string text;
+    };
+    m_statsRunner.start(
+        [index = m_index, range = *sel, path = m_path.toStdString()](const JobContext&) {
+            Result r{computeStats(*index, range.start, range.end), {}};
+            r.text = infoText(*index, r.stats, path);
+            return r;
+        },
+        [this, title](Result r) {
+            m_capModel->setStats(r.stats);
+            m_stats->setPlainText(title + qs(r.text));
+        });
 }
 
 void MainWindow::showFailure(const QString& message)

@@ -3,6 +3,7 @@
 #include "core/index/logindex.h"
 #include "core/stats/stats.h"
 #include "core/time/viewrange.h"
+#include "ui/jobs/jobrunner.h"
 
 #include <QMainWindow>
 
@@ -134,6 +135,9 @@ private:
     std::shared_ptr<const LogIndex> m_index;
     std::optional<RangeStats> m_wholeStats;
     std::optional<std::pair<ViewRange, std::optional<ViewRange>>> m_keepView; // across a reload
+    // Range statistics of the selection, off the UI thread: only the latest
+    // lands. Last member: destroyed (and waited for) first.
+    JobRunner m_statsRunner;
 };
 
 } // namespace hecscope

@@ -1,0 +1,84 @@
+#pragma once
+
+#include <QObject>
+#include <QPointer>
+#include <QThreadPool>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+
+namespace hecscope {
+
+// What a job sees of its runner, from its worker thread: whether it is
+// still wanted, and a way to send something back to the runner's thread.
+// Copyable and thread-safe.
+class JobContext {
+public:
+    // True once a newer generation started (JobRunner::start or cancel),
+    // or the runner is being destroyed. Jobs poll it between steps.
+    bool isCancelled() const { return m_state->cancelled.load(std::memory_order_acquire); }
+    // Runs `f` on the runner's thread, unless the job's generation is stale
+    // (or the runner gone) by the time it gets there.
+    void post(std::function<void()> f) const;
+
+private:
+    friend class JobRunner;
+    struct State {
+        std::atomic<bool> cancelled{false};
+    };
+    std::shared_ptr<State> m_state;
+    QPointer<QObject> m_runner;
+};
+
+// The one way Hecscope runs background work (Hotspot's JobTracker): a job
+// runs on the runner's own thread pool; its result comes back to the
+// runner's thread (the UI thread) and is applied only if the job's
+// generation is still current. start() begins a new generation (the jobs
+// of the previous one see isCancelled() and their results are dropped);
+// run() adds a job to the current one (pages of a list). The destructor
+// cancels and waits for every job, so no job outlives what it captured.
+class JobRunner : public QObject {
+    Q_OBJECT
+public:
+    explicit JobRunner(int maxThreads = 1, QObject* parent = nullptr);
+    ~JobRunner() override;
+
+    // A new generation with this job. `work(const JobContext&)` returns the
+    // result, `apply(result)` takes it on this runner's thread.
+    template <class Work, class Apply>
+    void start(Work work, Apply apply)
+    {
+        cancel();
+        run(std::move(work), std::move(apply));
+    }
+    // Another job of the current generation.
+    template <class Work, class Apply>
+    void run(Work work, Apply apply)
+    {
+        const JobContext ctx = context();
+        ++m_running;
+        m_pool.start([this, ctx, work = std::move(work), apply = std::move(apply)]() mutable {
+            auto result = std::make_shared<decltype(work(ctx))>(work(ctx));
+            ctx.post([this, apply = std::move(apply), result]() mutable {
+                --m_running;
+                apply(std::move(*result));
+            });
+        });
+    }
+    // Ends the current generation: its jobs see isCancelled(), their
+    // results and posts are dropped.
+    void cancel();
+    // Jobs started and not yet back on this thread (or dropped).
+    bool isBusy() const { return m_running > 0 && !m_current->cancelled; }
+    // Blocks until every job has finished (tests and shutdown only).
+    void waitForDone();
+    JobContext context() const;
+
+private:
+    std::shared_ptr<JobContext::State> m_current;
+    int m_running = 0; // this thread only
+    QThreadPool m_pool;
+};
+
+} // namespace hecscope
