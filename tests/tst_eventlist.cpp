@@ -17,9 +17,11 @@
 
 #include "ui/events/eventtableview.h"
 #include <QAbstractItemModelTester>
+#include <QFile>
 #include <QLineEdit>
 #include <QRegularExpression>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace hecscope;
@@ -36,6 +38,7 @@ private slots:
     void rowForTime();
     void windowLinksListAndTimeline();
     void tableKeysAndClicks();
+    void rowsComeFromTheOpenFileNotThePath();
 
 private:
     // Row `row`, read from the file if its page is not there.
@@ -306,6 +309,32 @@ void TestEventList::tableKeysAndClicks()
     QCOMPARE(chosen.last().at(0).toULongLong(), rowAt(*pane.model(), 3)->time);
     // The view paints from the model: once pages are in, the cells show them.
     QTRY_VERIFY(pane.model()->data(pane.model()->index(3, EventListModel::DetailsColumn)).toString().size() > 3);
+}
+
+// The workers read the file the index was made from (one shared open
+// source): replacing the file at its path afterwards changes no row.
+void TestEventList::rowsComeFromTheOpenFileNotThePath()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("log.eventlog"));
+    QVERIFY(QFile::copy(m_log, path));
+    std::string error;
+    std::shared_ptr<ByteSource> source = FileSource::open(path.toStdString(), error);
+    QVERIFY(source);
+    EventListModel model;
+    model.setLog(source, m_index);
+    // Another log now stands at that path (a new run writing the same name).
+    QVERIFY(QFile::remove(path));
+    QVERIFY(QFile::copy(QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/sparks-N4.eventlog"), path));
+    EventListModel reference;
+    reference.setLog(m_log, m_index);
+    for (int row : {0, 1, 500, 20000, model.rowCount() - 1}) {
+        const EventRow* a = rowAt(model, row);
+        const EventRow* b = rowAt(reference, row);
+        QVERIFY(a && b);
+        QCOMPARE(a->time, b->time);
+        QCOMPARE(a->details, b->details);
+    }
 }
 
 QTEST_MAIN(TestEventList)

@@ -42,7 +42,7 @@ private:
 } // namespace
 
 struct EventListModel::Shared {
-    std::string path;
+    std::shared_ptr<ByteSource> source;
     std::shared_ptr<const LogIndex> index;
     std::unique_ptr<TimeOrder> order;
     std::unique_ptr<EventPrinter> printer;
@@ -51,25 +51,18 @@ struct EventListModel::Shared {
 EventListModel::EventListModel(QObject* parent)
     : QAbstractTableModel(parent)
 {
-    // One thread for a filter scan, one for pages and lookups.
-    m_pool.setMaxThreadCount(2);
 }
 
-EventListModel::~EventListModel()
-{
-    ++m_generation; // running scans stop at their next batch
-    m_pool.waitForDone();
-}
+EventListModel::~EventListModel() = default; // m_jobs cancels and waits
 
 void EventListModel::waitForIdle()
 {
-    m_pool.waitForDone();
-    QCoreApplication::sendPostedEvents(this);
+    m_jobs.waitForDone();
 }
 
 void EventListModel::reset()
 {
-    ++m_generation;
+    m_jobs.cancel(); // running scans stop at their next batch
     m_pages.clear();
     m_lru.clear();
     m_pending.clear();
@@ -79,12 +72,21 @@ void EventListModel::reset()
 
 void EventListModel::setLog(const QString& path, std::shared_ptr<const LogIndex> index)
 {
+    std::string error;
+    std::shared_ptr<ByteSource> source;
+    if (!path.isEmpty())
+        source = FileSource::open(path.toStdString(), error);
+    setLog(std::move(source), std::move(index));
+}
+
+void EventListModel::setLog(std::shared_ptr<ByteSource> source, std::shared_ptr<const LogIndex> index)
+{
     beginResetModel();
     reset();
     m_shared.reset();
-    if (index && index->scan.format) {
+    if (source && index && index->scan.format) {
         auto shared = std::make_shared<Shared>();
-        shared->path = path.toStdString();
+        shared->source = std::move(source);
         shared->index = std::move(index);
         shared->order = std::make_unique<TimeOrder>(shared->index->scan);
         shared->printer = std::make_unique<EventPrinter>(*shared->index->scan.format);
@@ -104,17 +106,15 @@ void EventListModel::setFilter(const EventFilter& filter)
     if (!m_shared || filter.empty())
         return;
     m_scanning = true;
-    const quint64 generation = m_generation;
     auto shared = m_shared;
-    m_pool.start([this, shared, filter, generation] {
-        std::string error;
-        auto source = FileSource::open(shared->path, error);
+    m_jobs.run([this, shared, filter](const JobContext& ctx) {
+        ByteSource* source = shared->source.get();
         EventMatcher match(filter, *shared->index);
         uint64_t from = 0, found = 0;
         std::optional<uint64_t> lastPosition;
         uint64_t batch = 4096;
         bool truncated = false;
-        while (source && m_generation == generation) {
+        while (!ctx.isCancelled()) {
             std::vector<Match> positions;
             uint64_t lastTime = from;
             const uint64_t delivered = shared->order->find(
@@ -134,27 +134,21 @@ void EventListModel::setFilter(const EventFilter& filter)
                 truncated = true;
             }
             const bool done = delivered < batch || truncated;
-            QMetaObject::invokeMethod(
-                this, [this, generation, positions = std::move(positions), done, truncated]() mutable {
-                    matchesArrived(generation, std::move(positions), done, truncated);
-                },
-                Qt::QueuedConnection);
+            ctx.post([this, positions = std::move(positions), done, truncated]() mutable {
+                matchesArrived(std::move(positions), done, truncated);
+            });
             if (done)
-                return;
+                return 0;
             if (lastTime == from)
                 batch *= 2; // a batch of ties on one time: read further next time
             from = lastTime;
         }
-        if (!source)
-            QMetaObject::invokeMethod(
-                this, [this, generation] { matchesArrived(generation, {}, true, false); }, Qt::QueuedConnection);
-    });
+        return 0;
+    }, [](int) {});
 }
 
-void EventListModel::matchesArrived(quint64 generation, std::vector<Match> positions, bool done, bool truncated)
+void EventListModel::matchesArrived(std::vector<Match> positions, bool done, bool truncated)
 {
-    if (generation != m_generation)
-        return;
     const size_t room = size_t(INT_MAX) - m_matches.size();
     if (positions.size() > room)
         positions.resize(room);
@@ -188,7 +182,6 @@ void EventListModel::requestPage(qint64 page) const
     if (!m_shared || m_pending.contains(page))
         return;
     m_pending.insert(page);
-    const quint64 generation = m_generation;
     auto shared = m_shared;
     const qint64 first = page * kPageRows;
     // Filtered pages re-run the filter from the page's first match: one
@@ -212,10 +205,9 @@ void EventListModel::requestPage(qint64 page) const
         limit = end - size_t(first) + ties;
     }
     auto* self = const_cast<EventListModel*>(this);
-    self->m_pool.start([self, shared, generation, page, first, filter, from, lastPosition, limit] {
+    m_jobs.run([shared, first, filter, from, lastPosition, limit](const JobContext&) {
         auto rows = std::make_shared<Page>();
-        std::string error;
-        if (auto source = FileSource::open(shared->path, error)) {
+        if (ByteSource* source = shared->source.get()) {
             RowSink sink(rows->rows, *shared->printer, *shared->index->scan.format);
             if (!filter) {
                 sink.position = uint64_t(first);
@@ -233,15 +225,12 @@ void EventListModel::requestPage(qint64 page) const
                     limit, filter->tagHint());
             }
         }
-        QMetaObject::invokeMethod(
-            self, [self, generation, page, rows] { self->pageArrived(generation, page, rows); }, Qt::QueuedConnection);
-    });
+        return rows;
+    }, [self, page](std::shared_ptr<Page> rows) { self->pageArrived(page, std::move(rows)); });
 }
 
-void EventListModel::pageArrived(quint64 generation, qint64 page, std::shared_ptr<Page> rows)
+void EventListModel::pageArrived(qint64 page, std::shared_ptr<Page> rows)
 {
-    if (generation != m_generation)
-        return;
     m_pending.remove(page);
     m_pages[page] = std::move(rows);
     m_lru.push_front(page);
@@ -310,17 +299,10 @@ void EventListModel::findRowAt(uint64_t t)
 {
     if (!m_shared)
         return;
-    const quint64 generation = m_generation;
     auto shared = m_shared;
-    m_pool.start([this, shared, generation, t] {
-        std::string error;
-        auto source = FileSource::open(shared->path, error);
-        if (!source)
-            return;
-        const uint64_t before = shared->order->countBefore(*source, t);
-        QMetaObject::invokeMethod(
-            this, [this, generation, before] {
-                if (generation != m_generation || rowCount() == 0)
+    m_jobs.run([shared, t](const JobContext&) { return shared->order->countBefore(*shared->source, t); },
+               [this](uint64_t before) {
+                if (rowCount() == 0)
                     return;
                 uint64_t row = before;
                 if (!m_filter.empty())
@@ -328,9 +310,7 @@ void EventListModel::findRowAt(uint64_t t)
                                                     [](const Match& m, uint64_t p) { return m.position < p; })
                                    - m_matches.begin());
                 emit rowForTimeFound(int(std::min<uint64_t>(row, uint64_t(rowCount() - 1))));
-            },
-            Qt::QueuedConnection);
-    });
+            });
 }
 
 } // namespace hecscope

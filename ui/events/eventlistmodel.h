@@ -2,12 +2,12 @@
 
 #include "core/order/eventquery.h"
 #include "core/index/logindex.h"
+#include "core/io/bytesource.h"
+#include "ui/jobs/jobrunner.h"
 
 #include <QAbstractTableModel>
 #include <QSet>
-#include <QThreadPool>
 
-#include <atomic>
 #include <list>
 #include <memory>
 #include <optional>
@@ -37,6 +37,10 @@ public:
     explicit EventListModel(QObject* parent = nullptr);
     ~EventListModel() override;
 
+    // Rows are read from `source`, the open file the index was made from,
+    // shared by every worker (never reopened by path).
+    void setLog(std::shared_ptr<ByteSource> source, std::shared_ptr<const LogIndex> index);
+    // Opens `path` here (tests and tools; the window passes the load's source).
     void setLog(const QString& path, std::shared_ptr<const LogIndex> index);
     void setFilter(const EventFilter& filter);
     const EventFilter& filter() const { return m_filter; }
@@ -68,19 +72,20 @@ private:
         std::vector<EventRow> rows;
     };
     void requestPage(qint64 page) const;
-    void pageArrived(quint64 generation, qint64 page, std::shared_ptr<Page> rows);
-    void matchesArrived(quint64 generation, std::vector<Match> matches, bool done, bool truncated);
+    void pageArrived(qint64 page, std::shared_ptr<Page> rows);
+    void matchesArrived(std::vector<Match> matches, bool done, bool truncated);
     void reset();
 
     std::shared_ptr<Shared> m_shared;
     EventFilter m_filter;
     std::vector<Match> m_matches; // filtered: the matching events in time order
     bool m_scanning = false;
-    std::atomic<quint64> m_generation{0}; // bumps on every log or filter change
     mutable std::unordered_map<qint64, std::shared_ptr<Page>> m_pages;
     mutable std::list<qint64> m_lru;
     mutable QSet<qint64> m_pending;
-    mutable QThreadPool m_pool;
+    // One thread for a filter scan, one for pages and lookups; a new log or
+    // filter starts a new generation. Last member: destroyed first.
+    mutable JobRunner m_jobs{2};
 };
 
 } // namespace hecscope

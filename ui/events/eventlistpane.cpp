@@ -103,6 +103,15 @@ EventListPane::EventListPane(QWidget* parent)
 
 void EventListPane::setLog(const QString& path, std::shared_ptr<const LogIndex> index)
 {
+    std::string error;
+    std::shared_ptr<ByteSource> source;
+    if (!path.isEmpty())
+        source = FileSource::open(path.toStdString(), error);
+    setLog(std::move(source), std::move(index));
+}
+
+void EventListPane::setLog(std::shared_ptr<ByteSource> source, std::shared_ptr<const LogIndex> index)
+{
     m_index = index;
     const QSignalBlocker blockType(m_type), blockCap(m_cap);
     m_type->clear();
@@ -121,7 +130,7 @@ void EventListPane::setLog(const QString& path, std::shared_ptr<const LogIndex> 
         for (size_t c = 0; c < index->caps.size(); ++c)
             m_cap->addItem(tr("Cap %1").arg(c), int(c));
     }
-    m_model->setLog(path, std::move(index));
+    m_model->setLog(std::move(source), std::move(index));
     applyFilter();
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/index/logindex.h"
+#include "core/io/bytesource.h"
 
 #include <QWidget>
 
@@ -24,6 +25,9 @@ class EventListPane : public QWidget {
 public:
     explicit EventListPane(QWidget* parent = nullptr);
 
+    // Rows are read from `source`, the open file of the load (see EventListModel).
+    void setLog(std::shared_ptr<ByteSource> source, std::shared_ptr<const LogIndex> index);
+    // Opens `path` here (tests and tools).
     void setLog(const QString& path, std::shared_ptr<const LogIndex> index);
     EventListModel* model() const { return m_model; }
     EventTableView* table() const { return m_table; }

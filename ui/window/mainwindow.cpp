@@ -654,7 +654,7 @@ void MainWindow::openFile(const QString& path)
     m_index.reset();
     m_wholeStats.reset();
     m_view->setIndex(nullptr);
-    m_events->setLog(QString(), nullptr);
+    m_events->setLog(std::shared_ptr<ByteSource>(), nullptr);
     m_gcModel->setIndex(nullptr);
     m_heapPanel->setIndex(nullptr);
     m_bandModel->setIndex(nullptr);
@@ -700,7 +700,8 @@ void MainWindow::showIndex(std::shared_ptr<const LogIndex> index)
         m_controller->setSelection(m_keepView->second);
         m_keepView.reset();
     }
-    m_events->setLog(m_path, m_index);
+    // The event list reads the same open file the index was made from.
+    m_events->setLog(m_job ? m_job->source() : std::shared_ptr<ByteSource>(), m_index);
     m_gcModel->setIndex(m_index);
     m_heapPanel->setIndex(m_index);
     m_bandModel->setIndex(m_index);
