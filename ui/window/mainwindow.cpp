@@ -1,5 +1,7 @@
 #include "ui/window/mainwindow.h"
 
+#include "ui/window/trackmenu.h"
+
 #include "ui/formatting.h"
 #include "core/text/info.h"
 #include "ui/window/bookmarks.h"
@@ -207,13 +209,7 @@ MainWindow::MainWindow(QWidget* parent)
         settings.value(QStringLiteral("window/geometry")).toByteArray());
     m_statsDock = statsDock;
     m_firstLayout = !restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
-    const QStringList hidden = settings.value(QStringLiteral("view/hiddenTracks")).toStringList();
-    const QStringList order = settings.value(QStringLiteral("view/trackOrder")).toStringList();
-    for (QAction* a : m_trackActions) {
-        const QSignalBlocker block(a);
-        a->setChecked(!hidden.contains(a->data().toString()));
-    }
-    setTrackOrder(order);
+    m_trackMenu->restore();
     rebuildRecentMenu();
     updateHistoryActions();
 }
@@ -469,88 +465,14 @@ void MainWindow::createActions()
     view->addAction(tr("&Clear Selection"), this,
                     [this] { m_controller->setSelection(std::nullopt); });
     view->addSeparator();
-    QMenu* tracks = view->addMenu(tr("&Tracks"));
-    m_tracksMenu = tracks;
-    for (const TimelineTrack* t : timelineTracks()) {
-        QAction* a = tracks->addAction(t->menuText());
-        a->setCheckable(true);
-        a->setChecked(true);
-        a->setData(t->id());
-        connect(a, &QAction::toggled, this, &MainWindow::applyTrackVisibility);
-        m_trackActions.push_back(a);
-    }
-    view->addAction(tr("&Arrange Tracks…"), this, &MainWindow::arrangeTracks);
+    m_trackMenu = new TrackMenu(view, this);
+    connect(m_trackMenu, &TrackMenu::tracksChanged, m_view, &TimelineView::setTracks);
     view->addSeparator();
 }
 
 void MainWindow::setTrackOrder(const QStringList& names)
 {
-    std::stable_sort(m_trackActions.begin(), m_trackActions.end(), [&](QAction* a, QAction* b) {
-        auto rank = [&](QAction* x) {
-            const qsizetype i = names.indexOf(x->data().toString());
-            return i < 0 ? names.size() : i;
-        };
-        return rank(a) < rank(b);
-    });
-    for (QAction* a : m_trackActions) { // the menu follows the order
-        m_tracksMenu->removeAction(a);
-        m_tracksMenu->addAction(a);
-    }
-    applyTrackVisibility();
-}
-
-// A list of the tracks to drag into order and tick on or off.
-void MainWindow::arrangeTracks()
-{
-    QDialog dialog(this);
-    dialog.setWindowTitle(tr("Arrange Tracks"));
-    auto* list = new QListWidget;
-    list->setDragDropMode(QAbstractItemView::InternalMove);
-    for (QAction* a : m_trackActions) {
-        auto* item = new QListWidgetItem(a->text().remove(QLatin1Char('&')), list);
-        item->setData(Qt::UserRole, a->data());
-        item->setFlags(item->flags() | Qt::ItemIsUserCheckable | Qt::ItemIsDragEnabled);
-        item->setCheckState(a->isChecked() ? Qt::Checked : Qt::Unchecked);
-    }
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
-    auto* layout = new QVBoxLayout(&dialog);
-    layout->addWidget(new QLabel(tr("Drag to reorder; untick to hide.")));
-    layout->addWidget(list);
-    layout->addWidget(buttons);
-    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
-    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
-    if (dialog.exec() != QDialog::Accepted)
-        return;
-    QStringList order;
-    for (int i = 0; i < list->count(); ++i) {
-        const QString name = list->item(i)->data(Qt::UserRole).toString();
-        order << name;
-        for (QAction* a : m_trackActions)
-            if (a->data().toString() == name) {
-                const QSignalBlocker block(a);
-                a->setChecked(list->item(i)->checkState() == Qt::Checked);
-            }
-    }
-    setTrackOrder(order);
-}
-
-void MainWindow::applyTrackVisibility()
-{
-    std::vector<QString> tracks;
-    QStringList hidden;
-    for (QAction* a : m_trackActions) {
-        if (a->isChecked())
-            tracks.push_back(a->data().toString());
-        else
-            hidden << a->data().toString();
-    }
-    m_view->setTracks(std::move(tracks));
-    QStringList order;
-    for (QAction* a : m_trackActions)
-        order << a->data().toString();
-    QSettings settings;
-    settings.setValue(QStringLiteral("view/hiddenTracks"), hidden);
-    settings.setValue(QStringLiteral("view/trackOrder"), order);
+    m_trackMenu->setOrder(names);
 }
 
 void MainWindow::updateHistoryActions()

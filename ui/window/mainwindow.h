@@ -24,6 +24,8 @@ class QTableView;
 
 namespace hecscope {
 
+class TrackMenu;
+
 class BookmarkModel;
 class CapabilityTableModel;
 class EventListPane;
@@ -61,8 +63,8 @@ public:
     BandTableModel* bandModel() const { return m_bandModel; }
     CostCentreTree* costCentreTree() const { return m_ccTree; }
     void addBookmark();
-    // Tracks top to bottom by name (trackName); names left out keep their
-    // place after the named ones. Saved with the window's settings.
+    // Tracks top to bottom by id; ids left out keep their place after the
+    // named ones. Saved with the window's settings (TrackMenu).
     void setTrackOrder(const QStringList& names);
     QStringList diagnostics() const;
     QString bannerText() const; // problems with the file, empty when none
@@ -94,8 +96,6 @@ private:
     void showSelectionStatistics();
     void addRecent(const QString& path);
     void rebuildRecentMenu();
-    void applyTrackVisibility();
-    void arrangeTracks();
     void updateHistoryActions();
 
     ViewController* m_controller;
@@ -125,9 +125,8 @@ private:
     QAction* m_back = nullptr;
     QAction* m_forward = nullptr;
     QAction* m_zoomSelection = nullptr;
-    std::vector<QAction*> m_trackActions; // in display order
     QMenu* m_viewMenu = nullptr;
-    QMenu* m_tracksMenu = nullptr;
+    TrackMenu* m_trackMenu = nullptr;
     QString m_path;
     std::unique_ptr<LoadJob> m_job;
     std::vector<std::unique_ptr<LoadJob>>
