@@ -441,6 +441,7 @@ void TestHeapView::choicesPersist()
 // the result is the one selectBands gives.
 void TestHeapView::bigProfileSelectsOnAWorker()
 {
+    QSettings().clear(); // the default band count, whatever ran before
     const std::vector<uint8_t> bytes = synthesizeHeapProfileLog(700, 2000);
     MemorySource source(bytes);
     const std::shared_ptr<const LogIndex> ix(loadIndex(source).index);

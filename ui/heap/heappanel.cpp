@@ -21,7 +21,6 @@
 #include <QSignalBlocker>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
-#include <QThreadPool>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 

@@ -1,37 +1,93 @@
 #include "ui/jobs/jobrunner.h"
 
-#include <QCoreApplication>
 #include <QMetaObject>
+
+#include <utility>
 
 namespace hecscope {
 
 void JobContext::post(std::function<void()> f) const
 {
-    QObject* runner = m_runner.data();
-    if (!runner || isCancelled())
+    if (!m_runner || isCancelled())
         return;
-    // Posted events of a destroyed object are discarded; the runner waits
-    // for its jobs before it is destroyed, so `runner` is alive here.
-    QMetaObject::invokeMethod(
-        runner,
-        [state = m_state, f = std::move(f)] {
-            if (!state->cancelled.load(std::memory_order_acquire))
-                f();
-        },
-        Qt::QueuedConnection);
+    m_runner->enqueue(m_state, std::move(f));
+}
+
+void JobRunner::enqueue(std::shared_ptr<JobContext::State> state, std::function<void()> f)
+{
+    bool schedule = false;
+    {
+        const std::lock_guard lock(m_postMutex);
+        m_posted.emplace_back(std::move(state), std::move(f));
+        schedule = !std::exchange(m_drainScheduled, true);
+    }
+    // A queued call of a destroyed object is discarded; the runner waits
+    // for its jobs before it is destroyed, so it is alive here.
+    if (schedule)
+        QMetaObject::invokeMethod(this, "drain", Qt::QueuedConnection);
+}
+
+void JobRunner::drain()
+{
+    std::deque<std::pair<std::shared_ptr<JobContext::State>, std::function<void()>>> posted;
+    {
+        const std::lock_guard lock(m_postMutex);
+        posted.swap(m_posted);
+        m_drainScheduled = false;
+    }
+    for (auto& [state, f] : posted)
+        if (!state->cancelled.load(std::memory_order_acquire))
+            f();
 }
 
 JobRunner::JobRunner(int maxThreads, QObject* parent)
     : QObject(parent)
+    , m_maxThreads(size_t(std::max(1, maxThreads)))
     , m_current(std::make_shared<JobContext::State>())
 {
-    m_pool.setMaxThreadCount(maxThreads);
 }
 
 JobRunner::~JobRunner()
 {
     m_current->cancelled = true;
-    m_pool.waitForDone();
+    {
+        const std::lock_guard lock(m_taskMutex);
+        m_stopping = true; // the workers finish what is queued (cancelled jobs return early)
+    }
+    m_taskReady.notify_all();
+    for (std::thread& t : m_threads)
+        t.join();
+}
+
+void JobRunner::submit(std::function<void()> task)
+{
+    {
+        const std::lock_guard lock(m_taskMutex);
+        m_tasks.push_back(std::move(task));
+        if (m_threads.size() < m_maxThreads && m_tasks.size() + m_active > m_threads.size())
+            m_threads.emplace_back([this] { workerLoop(); });
+    }
+    m_taskReady.notify_one();
+}
+
+void JobRunner::workerLoop()
+{
+    std::unique_lock lock(m_taskMutex);
+    for (;;) {
+        m_taskReady.wait(lock, [this] { return m_stopping || !m_tasks.empty(); });
+        if (m_tasks.empty())
+            return; // stopping, nothing left
+        std::function<void()> task = std::move(m_tasks.front());
+        m_tasks.pop_front();
+        ++m_active;
+        lock.unlock();
+        task();
+        task = nullptr; // its captures go on this thread, before the idle check
+        lock.lock();
+        --m_active;
+        if (m_active == 0 && m_tasks.empty())
+            m_idle.notify_all();
+    }
 }
 
 void JobRunner::cancel()
@@ -43,8 +99,11 @@ void JobRunner::cancel()
 
 void JobRunner::waitForDone()
 {
-    m_pool.waitForDone();
-    QCoreApplication::sendPostedEvents(this);
+    {
+        std::unique_lock lock(m_taskMutex);
+        m_idle.wait(lock, [this] { return m_active == 0 && m_tasks.empty(); });
+    }
+    drain();
 }
 
 JobContext JobRunner::context() const

@@ -1,14 +1,19 @@
 #pragma once
 
 #include <QObject>
-#include <QPointer>
-#include <QThreadPool>
 
 #include <atomic>
+#include <condition_variable>
+#include <deque>
 #include <functional>
 #include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
 
 namespace hecscope {
+
+class JobRunner;
 
 // What a job sees of its runner, from its worker thread: whether it is
 // still wanted, and a way to send something back to the runner's thread.
@@ -28,11 +33,12 @@ private:
         std::atomic<bool> cancelled{false};
     };
     std::shared_ptr<State> m_state;
-    QPointer<QObject> m_runner;
+    JobRunner* m_runner = nullptr; // outlives its jobs: its destructor waits for them
 };
 
 // The one way Hecscope runs background work (Hotspot's JobTracker): a job
-// runs on the runner's own thread pool; its result comes back to the
+// runs on the runner's own worker threads (at most `maxThreads`, started on
+// demand); its result comes back to the
 // runner's thread (the UI thread) and is applied only if the job's
 // generation is still current. start() begins a new generation (the jobs
 // of the previous one see isCancelled() and their results are dropped);
@@ -58,7 +64,7 @@ public:
     {
         const JobContext ctx = context();
         ++m_running;
-        m_pool.start([this, ctx, work = std::move(work), apply = std::move(apply)]() mutable {
+        submit([this, ctx, work = std::move(work), apply = std::move(apply)]() mutable {
             auto result = std::make_shared<decltype(work(ctx))>(work(ctx));
             ctx.post([this, apply = std::move(apply), result]() mutable {
                 --m_running;
@@ -76,9 +82,30 @@ public:
     JobContext context() const;
 
 private:
+    friend class JobContext;
+    // The workers: a queue under a std::mutex (what TSan sees; Qt's thread
+    // pool hands tasks over behind a futex it cannot see).
+    void submit(std::function<void()> task);
+    void workerLoop();
+    std::mutex m_taskMutex;
+    std::condition_variable m_taskReady, m_idle;
+    std::deque<std::function<void()>> m_tasks; // under m_taskMutex
+    size_t m_active = 0;                       // tasks being run, under m_taskMutex
+    bool m_stopping = false;                   // under m_taskMutex
+    std::vector<std::thread> m_threads;
+    size_t m_maxThreads;
+
+    // Posts go through a queue of our own, under a std::mutex, and Qt is
+    // only asked to call drain(): the hand-over between threads is then
+    // visible to ThreadSanitizer (Qt's own event queue is not instrumented).
+    void enqueue(std::shared_ptr<JobContext::State> state, std::function<void()> f);
+    Q_INVOKABLE void drain();
+    std::mutex m_postMutex;
+    std::deque<std::pair<std::shared_ptr<JobContext::State>, std::function<void()>>> m_posted;
+    bool m_drainScheduled = false; // under m_postMutex
+
     std::shared_ptr<JobContext::State> m_current;
     int m_running = 0; // this thread only
-    QThreadPool m_pool;
 };
 
 } // namespace hecscope
