@@ -1,11 +1,11 @@
 #include "core/index/loader.h"
 
 #include "core/heap/hpfile.h"
+#include "core/heap/hpfilereader.h"
 #include "core/index/indexbuilder.h"
 
 #include <chrono>
 #include <future>
-#include <string>
 #include <vector>
 
 namespace hecscope {
@@ -26,19 +26,22 @@ LoadResult loadIndex(ByteSource& source, uint64_t totalBytes, LoadObserver* obse
     };
     size_t got = readAt(0, &chunk);
     if (looksLikeHeapProfile({chunk.data(), got})) {
-        std::string text(chunk.begin(), chunk.begin() + got);
+        // Streamed: no more than a chunk and a partial line of the text is
+        // held at a time.
+        HpFileReader hp;
         while (got > 0 && !(observer && observer->cancelled())) {
-            got = readAt(text.size(), &chunk);
-            text.append(chunk.begin(), chunk.begin() + got);
+            hp.feed({reinterpret_cast<const char*>(chunk.data()), got});
+            pos += got;
+            got = readAt(pos, &chunk);
             if (observer)
-                observer->progress(text.size(), totalBytes);
+                observer->progress(pos, totalBytes);
         }
         if (observer && observer->cancelled()) {
             result.cancelled = true;
             return result;
         }
         const auto t1 = Clock::now();
-        result.index = parseHeapProfile(text);
+        result.index = hp.finish();
         result.index->scan.ioError = source.error();
         result.decodeSeconds = std::chrono::duration<double>(Clock::now() - t0).count();
         result.finishSeconds = std::chrono::duration<double>(Clock::now() - t1).count();
