@@ -3,76 +3,91 @@
 #include "core/heap/hpfile.h"
 #include "core/heap/hpfilereader.h"
 #include "core/index/indexbuilder.h"
+#include "core/index/readahead.h"
 
 #include <chrono>
-#include <future>
-#include <vector>
+#include <string_view>
 
 namespace hecscope {
+namespace {
 
-LoadResult loadIndex(ByteSource& source, uint64_t totalBytes, LoadObserver* observer)
+using Clock = std::chrono::steady_clock;
+constexpr size_t kChunk = 1 << 20;
+
+double secondsBetween(Clock::time_point a, Clock::time_point b)
 {
-    using Clock = std::chrono::steady_clock;
-    LoadResult result;
-    IndexBuilder builder;
-    const auto t0 = Clock::now();
-    // The next chunk is read on another thread while this one is decoded:
-    // copying from the page cache costs about as much as indexing.
-    constexpr size_t kChunk = 1 << 20;
-    std::vector<uint8_t> chunk(kChunk), next(kChunk);
+    return std::chrono::duration<double>(b - a).count();
+}
+
+// A .hp file, streamed: no more than a chunk and a partial line of its
+// text is held at a time.
+void loadHeapProfile(ReadAhead& reader, std::span<const uint8_t> first, uint64_t totalBytes,
+                     LoadObserver* observer, LoadResult& result)
+{
+    HpFileReader hp;
     uint64_t pos = 0;
-    auto readAt = [&source](uint64_t offset, std::vector<uint8_t>* into) {
-        return source.read(offset, into->data(), into->size());
-    };
-    size_t got = readAt(0, &chunk);
-    if (looksLikeHeapProfile({chunk.data(), got})) {
-        // Streamed: no more than a chunk and a partial line of the text is
-        // held at a time.
-        HpFileReader hp;
-        while (got > 0 && !(observer && observer->cancelled())) {
-            hp.feed({reinterpret_cast<const char*>(chunk.data()), got});
-            pos += got;
-            got = readAt(pos, &chunk);
-            if (observer)
-                observer->progress(pos, totalBytes);
-        }
-        if (observer && observer->cancelled()) {
-            result.cancelled = true;
-            return result;
-        }
-        const auto t1 = Clock::now();
-        result.index = hp.finish();
-        result.index->scan.ioError = source.error();
-        result.decodeSeconds = std::chrono::duration<double>(Clock::now() - t0).count();
-        result.finishSeconds = std::chrono::duration<double>(Clock::now() - t1).count();
-        return result;
-    }
-    while (got > 0) {
-        std::future<size_t> ahead = std::async(std::launch::async, readAt, pos + got, &next);
-        pos += got;
-        // After DATA_END the decoder only counts what follows (reported as
-        // trailing data), so read on to the end; after an error, stop.
-        bool stop = !builder.feed({chunk.data(), got}) && builder.failed();
-        if (observer && !stop) {
+    for (std::span<const uint8_t> chunk = first; !chunk.empty(); chunk = reader.next()) {
+        hp.feed({reinterpret_cast<const char*>(chunk.data()), chunk.size()});
+        pos += chunk.size();
+        if (observer) {
             observer->progress(pos, totalBytes);
             if (observer->cancelled()) {
                 result.cancelled = true;
-                stop = true;
+                return;
             }
         }
-        const size_t following = ahead.get();
-        if (stop)
-            break;
-        std::swap(chunk, next);
-        got = following;
+    }
+    const auto t0 = Clock::now();
+    result.index = hp.finish();
+    result.finishSeconds = secondsBetween(t0, Clock::now());
+}
+
+} // namespace
+
+LoadResult loadIndex(ByteSource& source, uint64_t totalBytes, LoadObserver* observer)
+{
+    LoadResult result;
+    const auto t0 = Clock::now();
+    bool heapProfile = false;
+    IndexBuilder builder;
+    {
+        ReadAhead reader(source, kChunk); // joined at the end of this scope
+        const std::span<const uint8_t> first = reader.next();
+        heapProfile = looksLikeHeapProfile(first);
+        if (heapProfile) {
+            loadHeapProfile(reader, first, totalBytes, observer, result);
+        } else {
+            uint64_t pos = 0;
+            for (std::span<const uint8_t> chunk = first; !chunk.empty(); chunk = reader.next()) {
+                pos += chunk.size();
+                // After DATA_END the decoder only counts what follows
+                // (reported as trailing data), so read on to the end; after
+                // an error, stop.
+                if (!builder.feed(chunk) && builder.failed())
+                    break;
+                if (observer) {
+                    observer->progress(pos, totalBytes);
+                    if (observer->cancelled()) {
+                        result.cancelled = true;
+                        break;
+                    }
+                }
+            }
+        }
     }
     const auto t1 = Clock::now();
+    if (heapProfile) {
+        if (result.index)
+            result.index->scan.ioError = source.error();
+        result.decodeSeconds = secondsBetween(t0, t1); // finishSeconds: set above
+        return result;
+    }
     builder.publish(true);
     const auto t2 = Clock::now();
     result.index = builder.take();
     result.index->scan.ioError = source.error();
-    result.decodeSeconds = std::chrono::duration<double>(t1 - t0).count();
-    result.finishSeconds = std::chrono::duration<double>(t2 - t1).count();
+    result.decodeSeconds = secondsBetween(t0, t1);
+    result.finishSeconds = secondsBetween(t1, t2);
     return result;
 }
 

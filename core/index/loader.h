@@ -20,6 +20,8 @@ struct LoadResult {
     double finishSeconds = 0; // grouping collections and the like, after the pass
 };
 // Reads an eventlog, or a .hp heap profile (recognised by its first line).
+// The calling thread decodes; one reader thread reads the next chunk
+// meanwhile and is joined before returning.
 LoadResult loadIndex(ByteSource& source, uint64_t totalBytes = 0, LoadObserver* observer = nullptr);
 
 } // namespace hecscope
