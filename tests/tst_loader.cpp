@@ -1,5 +1,7 @@
-// Loading as a whole: the .hp reader fed in chunks of any size agreeing
-// with a whole-text read, and index serials.
+// Loading as a whole: cancellation honoured in the finish stage (sealing,
+// collections, drawing preparation) as well as between chunks, the .hp
+// reader fed in chunks of any size agreeing with a whole-text read, and
+// index serials.
 #include "testsupport.h"
 
 #include "core/heap/hpfile.h"
@@ -7,12 +9,51 @@
 #include "core/index/logindex.h"
 #include "core/io/bytesource.h"
 
+#include <QFileInfo>
 #include <QTest>
 
 using namespace hecscope;
 using namespace hecscope::test;
 
 namespace {
+
+// Says "cancelled" from its `n`th question after the last progress report
+// (1: the check right after it, in the read loop; later ones fall in the
+// finish stage). Records whether it ever said so.
+class LateCancel final : public LoadObserver {
+public:
+    LateCancel(uint64_t total, int n)
+        : m_total(total)
+        , m_n(n)
+    {
+    }
+    void progress(uint64_t done, uint64_t) override { m_afterLast = done >= m_total; }
+    bool cancelled() const override
+    {
+        if (!m_afterLast)
+            return false;
+        if (++m_asked >= m_n)
+            said = true;
+        return said;
+    }
+    mutable bool said = false;
+
+private:
+    uint64_t m_total;
+    int m_n;
+    bool m_afterLast = false;
+    mutable int m_asked = 0;
+};
+
+QStringList logsToLoad()
+{
+    QStringList logs = testdataLogs();
+    const QStringList conformance = conformanceLogs("ghc-events");
+    for (qsizetype i = 0; i < conformance.size() && i < 8; ++i)
+        logs << conformance[i];
+    logs << QString(HECSCOPE_TESTDATA_DIR "/logs/leak-prof-hc.hp");
+    return logs;
+}
 
 void compareDiagnostics(const LogIndex& a, const LogIndex& b)
 {
@@ -30,10 +71,42 @@ void compareDiagnostics(const LogIndex& a, const LogIndex& b)
 class TestLoader : public QObject {
     Q_OBJECT
 private slots:
+    void cancelInFinishStage_data();
+    void cancelInFinishStage();
     void hpReaderInChunks_data();
     void hpReaderInChunks();
     void serialsAreUnique();
 };
+
+void TestLoader::cancelInFinishStage_data()
+{
+    QTest::addColumn<QString>("path");
+    for (const QString& path : logsToLoad())
+        QTest::newRow(qPrintable(QFileInfo(path).fileName())) << path;
+}
+
+// Whichever check says cancelled, the load says so and returns without
+// crashing; a load never told to cancel completes as before.
+void TestLoader::cancelInFinishStage()
+{
+    QFETCH(QString, path);
+    const std::vector<uint8_t> bytes = readFile(path);
+    QVERIFY(!bytes.empty());
+    bool sawFinishCancel = false;
+    for (int n = 1; n <= 40; ++n) {
+        MemorySource source(bytes);
+        LateCancel observer(bytes.size(), n);
+        const LoadResult result = loadIndex(source, bytes.size(), &observer);
+        QCOMPARE(result.cancelled, observer.said);
+        if (!observer.said) {
+            QVERIFY(result.index);
+            QVERIFY(result.index->defaultBands);
+            break;
+        }
+        sawFinishCancel = sawFinishCancel || n > 1;
+    }
+    QVERIFY(sawFinishCancel);
+}
 
 void TestLoader::hpReaderInChunks_data()
 {

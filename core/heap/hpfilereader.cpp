@@ -213,7 +213,7 @@ void HpFileReader::readLine(std::string_view text, uint64_t offset, bool termina
     }
 }
 
-std::unique_ptr<LogIndex> HpFileReader::finish()
+std::unique_ptr<LogIndex> HpFileReader::finish(const LoadObserver* observer)
 {
     if (!m_done && !m_tail.empty())
         readLine(m_tail, m_tailOffset, false);
@@ -241,7 +241,8 @@ std::unique_ptr<LogIndex> HpFileReader::finish()
     }
     if (ix.firstTime == kNoTime)
         ix.firstTime = ix.lastTime = 0;
-    prepareForDrawing(ix);
+    if (!prepareForDrawing(ix, observer))
+        return nullptr;
     return std::move(m_ix);
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/index/loadobserver.h"
 #include "core/index/logindex.h"
 
 #include <cstdint>
@@ -21,8 +22,9 @@ public:
     HpFileReader();
     void feed(std::string_view chunk);
     // The end of the text: reads a last line without a newline, drops an
-    // incomplete sample and prepares the index for drawing.
-    std::unique_ptr<LogIndex> finish();
+    // incomplete sample and prepares the index for drawing. Null when
+    // `observer` cancelled the preparation.
+    std::unique_ptr<LogIndex> finish(const LoadObserver* observer = nullptr);
 
 private:
     // `terminated`: the line had its newline.

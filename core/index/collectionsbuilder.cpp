@@ -5,6 +5,13 @@
 #include <algorithm>
 
 namespace hecscope {
+namespace {
+
+// Collections between two looks at the observer: a few microseconds' work.
+constexpr size_t kCancelStride = 4096;
+
+} // namespace
+
 void CollectionsBuilder::consume(const Event& e)
 {
     switch (e.tag) {
@@ -23,7 +30,8 @@ void CollectionsBuilder::consume(const Event& e)
 
 // Overlapping spans are one collection; requests, syncs and GC_STATS_GHC
 // are matched to collections by time.
-void CollectionsBuilder::build(std::span<const GcSpan> closed, std::span<const GcSpan> open)
+bool CollectionsBuilder::build(std::span<const GcSpan> closed, std::span<const GcSpan> open,
+                               const LoadObserver* observer)
 {
     std::vector<GcSpan> spans(closed.begin(), closed.end());
     spans.insert(spans.end(), open.begin(), open.end());
@@ -33,6 +41,8 @@ void CollectionsBuilder::build(std::span<const GcSpan> closed, std::span<const G
     std::vector<uint16_t> capsIn;  // of the current collection (few: no per-capability table)
     std::vector<size_t> firstSpan; // per collection: its first span in `spans`
     for (size_t k = 0; k < spans.size(); ++k) {
+        if (k % kCancelStride == kCancelStride - 1 && isCancelled(observer))
+            return false;
         const GcSpan& g = spans[k];
         if (out.empty() || g.start > out.back().end) {
             out.push_back(Collection{});
@@ -55,6 +65,8 @@ void CollectionsBuilder::build(std::span<const GcSpan> closed, std::span<const G
     std::stable_sort(m_stats.begin(), m_stats.end(), [](const Stats& a, const Stats& b) { return a.time < b.time; });
     uint64_t previousEnd = 0;
     for (size_t i = 0; i < out.size(); ++i) {
+        if (i % kCancelStride == kCancelStride - 1 && isCancelled(observer))
+            return false;
         Collection& col = out[i];
         while (r < m_requests.size() && m_requests[r].time <= col.start) {
             if (m_requests[r].time >= previousEnd) {
@@ -106,6 +118,7 @@ void CollectionsBuilder::build(std::span<const GcSpan> closed, std::span<const G
         }
         previousEnd = col.end;
     }
+    return true;
 }
 
 } // namespace hecscope

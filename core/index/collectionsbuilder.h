@@ -3,6 +3,7 @@
 #include "core/format/event.h"
 #include "core/index/collectionspart.h"
 #include "core/index/gcspan.h"
+#include "core/index/loadobserver.h"
 
 #include <cstdint>
 #include <span>
@@ -23,8 +24,10 @@ public:
     }
 
     void consume(const Event& e);
-    // `closed` and `open` (provisional, still running) GC spans.
-    void build(std::span<const GcSpan> closed, std::span<const GcSpan> open);
+    // `closed` and `open` (provisional, still running) GC spans. Stops early
+    // (false, collections incomplete) once `observer` says cancelled.
+    bool build(std::span<const GcSpan> closed, std::span<const GcSpan> open,
+               const LoadObserver* observer = nullptr);
 
 private:
     struct Request {

@@ -41,14 +41,19 @@ bool IndexBuilder::feed(std::span<const uint8_t> bytes)
 
 const LogIndex& IndexBuilder::publish(bool endOfInput)
 {
+    publish(endOfInput, nullptr);
+    return *m_impl->index;
+}
+
+bool IndexBuilder::publish(bool endOfInput, const LoadObserver* observer)
+{
     Impl& d = *m_impl;
     if (d.ended)
-        return *d.index;
+        return true;
     if (endOfInput) {
         d.decoder.finish();
         d.ended = true;
     }
-    d.dispatcher.seal(endOfInput);
     LogScan& scan = d.index->scan;
     scan.format = d.decoder.format();
     scan.diagnostics = d.decoder.diagnostics();
@@ -56,8 +61,9 @@ const LogIndex& IndexBuilder::publish(bool endOfInput)
     scan.hasError = d.decoder.hasError();
     scan.truncated = d.decoder.truncated();
     scan.bytes = d.bytes;
-    prepareForDrawing(*d.index);
-    return *d.index;
+    if (!d.dispatcher.seal(endOfInput, observer) || isCancelled(observer))
+        return false;
+    return prepareForDrawing(*d.index, observer);
 }
 
 bool IndexBuilder::failed() const

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/index/loadobserver.h"
 #include "core/index/logindex.h"
 
 #include <cstdint>
@@ -28,6 +29,9 @@ public:
     // and collections are shown up to the last event provisionally, and are
     // taken back when more bytes are fed.
     const LogIndex& publish(bool endOfInput);
+    // The same, stopping early once `observer` says cancelled (then
+    // returns false and the index is only fit to be thrown away).
+    bool publish(bool endOfInput, const LoadObserver* observer);
     const LogIndex& index() const;
     // The index, after publish(true).
     std::unique_ptr<LogIndex> take();

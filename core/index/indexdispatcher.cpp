@@ -100,10 +100,12 @@ void IndexDispatcher::onEvent(const Event& e)
     }
 }
 
-void IndexDispatcher::seal(bool final)
+bool IndexDispatcher::seal(bool final, const LoadObserver* observer)
 {
     const std::vector<GcSpan> open = m_scheduler.seal(m_ix.lastTime, final);
-    m_collections.build(m_scheduler.gcSpans(), open);
+    if (isCancelled(observer))
+        return false;
+    return m_collections.build(m_scheduler.gcSpans(), open, observer);
 }
 
 void IndexDispatcher::unseal()

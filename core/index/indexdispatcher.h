@@ -5,6 +5,7 @@
 #include "core/index/concurrentgcbuilder.h"
 #include "core/index/heapprofilebuilder.h"
 #include "core/index/heapsamplesbuilder.h"
+#include "core/index/loadobserver.h"
 #include "core/index/logindex.h"
 #include "core/index/messagesbuilder.h"
 #include "core/index/processbuilder.h"
@@ -30,7 +31,9 @@ public:
 
     void onHeader(const std::shared_ptr<const LogFormat>& format) override;
     void onEvent(const Event& e) override;
-    void seal(bool final);
+    // False (and the index only fit to be thrown away) once `observer`
+    // says cancelled.
+    bool seal(bool final, const LoadObserver* observer = nullptr);
     void unseal();
 
 private:

@@ -38,7 +38,8 @@ void loadHeapProfile(ReadAhead& reader, std::span<const uint8_t> first, uint64_t
         }
     }
     const auto t0 = Clock::now();
-    result.index = hp.finish();
+    result.index = hp.finish(observer);
+    result.cancelled = !result.index;
     result.finishSeconds = secondsBetween(t0, Clock::now());
 }
 
@@ -82,7 +83,10 @@ LoadResult loadIndex(ByteSource& source, uint64_t totalBytes, LoadObserver* obse
         result.decodeSeconds = secondsBetween(t0, t1); // finishSeconds: set above
         return result;
     }
-    builder.publish(true);
+    // The finish stage also gives way to a cancel: the index is then
+    // returned as far as it got, not prepared for drawing.
+    if (!builder.publish(true, observer))
+        result.cancelled = true;
     const auto t2 = Clock::now();
     result.index = builder.take();
     result.index->scan.ioError = source.error();

@@ -11,7 +11,7 @@ namespace hecscope {
 
 // Decodes `source` (of `totalBytes`, 0 if unknown) once, from the start, and
 // builds its index. A cancelled load returns what was indexed so far with
-// `cancelled` set.
+// `cancelled` set (possibly no index, or one not prepared for drawing).
 // Never throws on bad input: diagnostics are in index.scan.
 struct LoadResult {
     std::unique_ptr<LogIndex> index;

@@ -22,11 +22,23 @@ std::vector<uint32_t> orderBy(size_t n, auto time)
 
 void prepareForDrawing(LogIndex& ix)
 {
+    prepareForDrawing(ix, nullptr);
+}
+
+bool prepareForDrawing(LogIndex& ix, const LoadObserver* observer)
+{
     ix.messagesByTime = orderBy(ix.messages.size(), [&](uint32_t i) { return ix.messages[i].time; });
     ix.collectionsByStart = orderBy(ix.collections.size(), [&](uint32_t i) { return ix.collections[i].start; });
+    if (isCancelled(observer))
+        return false;
     ix.heap = heapSeries(ix);
-    ix.heapBands = computeHeapBands(ix.heapProfile, ix.ipes);
+    if (isCancelled(observer))
+        return false;
+    ix.heapBands = computeHeapBands(ix.heapProfile, ix.ipes, observer);
+    if (isCancelled(observer))
+        return false;
     ix.defaultBands = std::make_shared<const BandSelection>(selectBands(ix.heapProfile, ix.heapBands));
+    return true;
 }
 
 } // namespace hecscope
