@@ -1,5 +1,7 @@
 #include "core/heap/heapbands.h"
 
+#include "core/index/loadobserver.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -95,7 +97,7 @@ constexpr uint32_t kBreakdownInfoTable = 8;
 
 } // namespace
 
-HeapBands computeHeapBands(const HeapProfileData& hp, const std::vector<Ipe>& ipes)
+HeapBands computeHeapBands(const HeapProfileData& hp, const std::vector<Ipe>& ipes, const LoadObserver* observer)
 {
     HeapBands b;
     const size_t nc = hp.censuses.size();
@@ -151,6 +153,9 @@ HeapBands computeHeapBands(const HeapProfileData& hp, const std::vector<Ipe>& ip
     }
     varT = nc ? varT / n : 0;
     for (size_t p = 0; p < nc; ++p) {
+        // Censuses between two looks at the observer: well under a millisecond.
+        if (p % 1024 == 1023 && isCancelled(observer))
+            return {};
         const double w = 0.5e-9 * double((p + 1 < nc ? b.times[p + 1] : b.times[p]) - (p > 0 ? b.times[p - 1] : b.times[p]));
         const double t = double(b.times[p] - b.times[0]) * 1e-9 - tMean;
         // The sparkline buckets this census covers (several when there are

@@ -18,6 +18,8 @@ namespace hecscope {
 // program was killed or is still running) is dropped with a diagnostic; a
 // line outside the format stops reading there with a diagnostic naming it
 // and its byte offset, keeping every complete sample before it.
+// HpFileReader reads the same from chunks; parseHeapProfile reads a whole
+// text at once.
 bool looksLikeHeapProfile(std::span<const uint8_t> head);
 std::unique_ptr<LogIndex> parseHeapProfile(std::string_view text);
 

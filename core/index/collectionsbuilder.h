@@ -1,0 +1,55 @@
+#pragma once
+
+#include "core/format/event.h"
+#include "core/index/collectionspart.h"
+#include "core/index/gcspan.h"
+#include "core/index/loadobserver.h"
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace hecscope {
+
+// Builds CollectionsPart: REQUEST_SEQ_GC/REQUEST_PAR_GC, GC_GLOBAL_SYNC and
+// GC_STATS_GHC are kept as they come; build() groups the capabilities' GC
+// spans (from SchedulerBuilder) into collections and attaches those records
+// by time. build() replaces the collections every time, so a provisional
+// build needs no taking back. Decoding thread only.
+class CollectionsBuilder {
+public:
+    explicit CollectionsBuilder(CollectionsPart& part)
+        : m_part(part)
+    {
+    }
+
+    void consume(const Event& e);
+    // `closed` and `open` (provisional, still running) GC spans. Stops early
+    // (false, collections incomplete) once `observer` says cancelled.
+    bool build(std::span<const GcSpan> closed, std::span<const GcSpan> open,
+               const LoadObserver* observer = nullptr);
+
+private:
+    struct Request {
+        uint64_t time; // ns
+        uint16_t cap;
+        bool parallel;
+    };
+    struct Sync {
+        uint64_t time; // ns
+        uint16_t cap;
+    };
+    struct Stats {
+        uint64_t time; // ns
+        uint64_t n[9];
+        bool balanced;
+        uint16_t cap;
+    };
+
+    CollectionsPart& m_part;
+    std::vector<Request> m_requests;
+    std::vector<Sync> m_syncs;
+    std::vector<Stats> m_stats;
+};
+
+} // namespace hecscope

@@ -1,0 +1,29 @@
+#pragma once
+
+#include "core/format/event.h"
+#include "core/index/concurrentgcpart.h"
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+namespace hecscope {
+
+// Builds ConcurrentGcPart from CONC_{MARK,SYNC,SWEEP}_{BEGIN,END}: a span
+// per BEGIN, closed by the next END of its kind. A span still open when
+// the log ends keeps end == kNoTime (not provisional: nothing to take
+// back). Decoding thread only.
+class ConcurrentGcBuilder {
+public:
+    explicit ConcurrentGcBuilder(ConcurrentGcPart& part)
+        : m_part(part)
+    {
+    }
+    void consume(const Event& e);
+
+private:
+    ConcurrentGcPart& m_part;
+    std::array<size_t, 3> m_open{SIZE_MAX, SIZE_MAX, SIZE_MAX}; // per kind: open span
+};
+
+} // namespace hecscope

@@ -1,0 +1,84 @@
+#include "core/index/indexbuilder.h"
+
+#include "core/index/indexdispatcher.h"
+#include "core/index/preparefordrawing.h"
+
+namespace hecscope {
+
+// The decoder feeds the piece collector (time-order index of the raw
+// events), which passes every event on to the dispatcher and its builders.
+struct IndexBuilder::Impl {
+    Impl()
+        : index(std::make_unique<LogIndex>())
+        , dispatcher(*index)
+        , pieces(index->scan, &dispatcher)
+        , decoder(pieces)
+    {
+    }
+    std::unique_ptr<LogIndex> index;
+    IndexDispatcher dispatcher;
+    PieceCollector pieces;
+    StreamDecoder decoder;
+    uint64_t bytes = 0;
+    bool ended = false;
+};
+
+IndexBuilder::IndexBuilder()
+    : m_impl(std::make_unique<Impl>())
+{
+}
+IndexBuilder::~IndexBuilder() = default;
+
+bool IndexBuilder::feed(std::span<const uint8_t> bytes)
+{
+    Impl& d = *m_impl;
+    if (d.ended)
+        return false;
+    d.dispatcher.unseal();
+    d.bytes += bytes.size();
+    return d.decoder.feed(bytes);
+}
+
+const LogIndex& IndexBuilder::publish(bool endOfInput)
+{
+    publish(endOfInput, nullptr);
+    return *m_impl->index;
+}
+
+bool IndexBuilder::publish(bool endOfInput, const LoadObserver* observer)
+{
+    Impl& d = *m_impl;
+    if (d.ended)
+        return true;
+    if (endOfInput) {
+        d.decoder.finish();
+        d.ended = true;
+    }
+    LogScan& scan = d.index->scan;
+    scan.format = d.decoder.format();
+    scan.diagnostics = d.decoder.diagnostics();
+    scan.events = d.decoder.eventCount();
+    scan.hasError = d.decoder.hasError();
+    scan.truncated = d.decoder.truncated();
+    scan.bytes = d.bytes;
+    if (!d.dispatcher.seal(endOfInput, observer) || isCancelled(observer))
+        return false;
+    return prepareForDrawing(*d.index, observer);
+}
+
+bool IndexBuilder::failed() const
+{
+    return m_impl->decoder.state() == StreamDecoder::State::Failed;
+}
+
+const LogIndex& IndexBuilder::index() const
+{
+    return *m_impl->index;
+}
+
+std::unique_ptr<LogIndex> IndexBuilder::take()
+{
+    return std::move(m_impl->index);
+}
+
+} // namespace hecscope

@@ -1,0 +1,44 @@
+#pragma once
+
+#include "core/index/loadobserver.h"
+#include "core/index/logindex.h"
+
+#include <cstdint>
+#include <memory>
+#include <span>
+
+namespace hecscope {
+
+// Builds a LogIndex from a log's bytes fed in order, in chunks of any size:
+// the whole of a file, or a file that is still growing. publish() makes the
+// index consistent for queries at any point; feeding more afterwards
+// extends it without starting again. One thread at a time.
+class IndexBuilder {
+public:
+    IndexBuilder();
+    ~IndexBuilder();
+    IndexBuilder(const IndexBuilder&) = delete;
+    IndexBuilder& operator=(const IndexBuilder&) = delete;
+
+    // False once decoding has ended (end-of-data marker or an error).
+    bool feed(std::span<const uint8_t> bytes);
+    // Decoding stopped at corrupt input: feeding more is pointless.
+    bool failed() const;
+    // With `endOfInput` the log is complete: truncation is diagnosed and
+    // whatever is still open ends at the last event. Without it, open runs
+    // and collections are shown up to the last event provisionally, and are
+    // taken back when more bytes are fed.
+    const LogIndex& publish(bool endOfInput);
+    // The same, stopping early once `observer` says cancelled (then
+    // returns false and the index is only fit to be thrown away).
+    bool publish(bool endOfInput, const LoadObserver* observer);
+    const LogIndex& index() const;
+    // The index, after publish(true).
+    std::unique_ptr<LogIndex> take();
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> m_impl;
+};
+
+} // namespace hecscope

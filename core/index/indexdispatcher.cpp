@@ -1,0 +1,116 @@
+#include "core/index/indexdispatcher.h"
+
+#include "core/format/eventtags.h"
+
+#include <algorithm>
+
+namespace hecscope {
+
+IndexDispatcher::IndexDispatcher(LogIndex& index)
+    : m_ix(index)
+    , m_threads(index)
+    , m_scheduler(index, m_threads, m_events)
+    , m_collections(index)
+    , m_heap(index)
+    , m_heapProfile(index)
+    , m_timeProfile(index)
+    , m_messages(index)
+    , m_process(index)
+    , m_concurrent(index)
+{
+    m_ix.tagCounts.assign(65536, 0);
+}
+
+void IndexDispatcher::onHeader(const std::shared_ptr<const LogFormat>& format)
+{
+    m_scheduler.setEncoding(format->stopEncoding());
+}
+
+void IndexDispatcher::onEvent(const Event& e)
+{
+    ++m_ix.tagCounts[e.tag];
+    ++m_events;
+    if (e.tag == tag::BlockMarker)
+        return;
+    m_ix.firstTime = std::min(m_ix.firstTime, e.time);
+    m_ix.lastTime = std::max(m_ix.lastTime, e.time);
+    // An event whose declared size does not fit any layout of ours was
+    // skipped by the decoder: its fields are not there to read.
+    if (!e.known)
+        return;
+    // Every event with a capability shapes that capability's facts (and
+    // its timeline, for RUN/STOP_THREAD and GC_*), before any other builder
+    // sees it.
+    if (e.cap != kNoCap)
+        m_scheduler.consumeCapEvent(e);
+    else
+        ++m_ix.eventsWithoutCap;
+    switch (e.tag) {
+    case tag::CreateThread:
+    case tag::ThreadRunnable:
+    case tag::MigrateThread:
+    case tag::ThreadWakeup:
+    case tag::ThreadLabel: m_threads.consume(e); break;
+    case tag::RequestSeqGc:
+    case tag::RequestParGc:
+    case tag::GcGlobalSync:
+    case tag::GcStatsGhc: m_collections.consume(e); break;
+    case tag::HeapAllocated:
+    case tag::HeapSize:
+    case tag::HeapLive:
+    case tag::BlocksSize:
+    case tag::HeapInfoGhc:
+    case tag::MemReturn: m_heap.consume(e); break;
+    case tag::CapCreate:
+    case tag::CapDelete: m_scheduler.consumeCapFact(e); break;
+    case tag::CapsetCreate:
+    case tag::CapsetDelete:
+    case tag::CapsetAssignCap:
+    case tag::CapsetRemoveCap:
+    case tag::RtsIdentifier:
+    case tag::ProgramArgs:
+    case tag::ProgramEnv:
+    case tag::OsProcessPid:
+    case tag::OsProcessPpid:
+    case tag::WallClockTime:
+    case tag::TaskCreate: m_process.consume(e); break;
+    case tag::UserMarker:
+    case tag::UserMsg:
+    case tag::LogMsg:
+    case tag::UserBinaryMsg: m_messages.consume(e); break;
+    case tag::HeapProfBegin:
+    case tag::HeapProfCostCentre:
+    case tag::HeapProfSampleBegin:
+    case tag::HeapBioProfSampleBegin:
+    case tag::HeapProfSampleCostCentre:
+    case tag::HeapProfSampleString:
+    case tag::HeapProfSampleEnd:
+    case tag::Ipe: m_heapProfile.consume(e); break;
+    case tag::ProfBegin:
+    case tag::ProfSampleCostCentre:
+    case tag::TickyCounterDef:
+    case tag::TickyCounterSample: m_timeProfile.consume(e); break;
+    case tag::ConcMarkBegin:
+    case tag::ConcSyncBegin:
+    case tag::ConcSweepBegin:
+    case tag::ConcMarkEnd:
+    case tag::ConcSyncEnd:
+    case tag::ConcSweepEnd: m_concurrent.consume(e); break;
+    default: break;
+    }
+}
+
+bool IndexDispatcher::seal(bool final, const LoadObserver* observer)
+{
+    const std::vector<GcSpan> open = m_scheduler.seal(m_ix.lastTime, final);
+    if (isCancelled(observer))
+        return false;
+    return m_collections.build(m_scheduler.gcSpans(), open, observer);
+}
+
+void IndexDispatcher::unseal()
+{
+    m_scheduler.unseal();
+}
+
+} // namespace hecscope

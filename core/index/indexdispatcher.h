@@ -1,0 +1,53 @@
+#pragma once
+
+#include "core/format/decoder.h"
+#include "core/index/collectionsbuilder.h"
+#include "core/index/concurrentgcbuilder.h"
+#include "core/index/heapprofilebuilder.h"
+#include "core/index/heapsamplesbuilder.h"
+#include "core/index/loadobserver.h"
+#include "core/index/logindex.h"
+#include "core/index/messagesbuilder.h"
+#include "core/index/processbuilder.h"
+#include "core/index/schedulerbuilder.h"
+#include "core/index/threadsbuilder.h"
+#include "core/index/timeprofilebuilder.h"
+
+#include <cstdint>
+#include <memory>
+
+namespace hecscope {
+
+// The EventSink that builds a LogIndex: counts every event per tag, keeps
+// the first and last time (ns), and routes each decoded event to the
+// builders of the concerns that read its tag (one switch, in onEvent).
+// Each builder fills one part of the index. seal() makes every part
+// consistent (open spans and collections end at the last event); unless
+// `final`, unseal() takes that back before more events come.
+// Decoding thread only.
+class IndexDispatcher final : public EventSink {
+public:
+    explicit IndexDispatcher(LogIndex& index);
+
+    void onHeader(const std::shared_ptr<const LogFormat>& format) override;
+    void onEvent(const Event& e) override;
+    // False (and the index only fit to be thrown away) once `observer`
+    // says cancelled.
+    bool seal(bool final, const LoadObserver* observer = nullptr);
+    void unseal();
+
+private:
+    LogIndex& m_ix;
+    uint64_t m_events = 0; // every event so far, block markers included
+    ThreadsBuilder m_threads;
+    SchedulerBuilder m_scheduler;
+    CollectionsBuilder m_collections;
+    HeapSamplesBuilder m_heap;
+    HeapProfileBuilder m_heapProfile;
+    TimeProfileBuilder m_timeProfile;
+    MessagesBuilder m_messages;
+    ProcessBuilder m_process;
+    ConcurrentGcBuilder m_concurrent;
+};
+
+} // namespace hecscope

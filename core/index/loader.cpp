@@ -1,0 +1,98 @@
+#include "core/index/loader.h"
+
+#include "core/heap/hpfile.h"
+#include "core/heap/hpfilereader.h"
+#include "core/index/indexbuilder.h"
+#include "core/index/readahead.h"
+
+#include <chrono>
+#include <string_view>
+
+namespace hecscope {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr size_t kChunk = 1 << 20;
+
+double secondsBetween(Clock::time_point a, Clock::time_point b)
+{
+    return std::chrono::duration<double>(b - a).count();
+}
+
+// A .hp file, streamed: no more than a chunk and a partial line of its
+// text is held at a time.
+void loadHeapProfile(ReadAhead& reader, std::span<const uint8_t> first, uint64_t totalBytes,
+                     LoadObserver* observer, LoadResult& result)
+{
+    HpFileReader hp;
+    uint64_t pos = 0;
+    for (std::span<const uint8_t> chunk = first; !chunk.empty(); chunk = reader.next()) {
+        hp.feed({reinterpret_cast<const char*>(chunk.data()), chunk.size()});
+        pos += chunk.size();
+        if (observer) {
+            observer->progress(pos, totalBytes);
+            if (observer->cancelled()) {
+                result.cancelled = true;
+                return;
+            }
+        }
+    }
+    const auto t0 = Clock::now();
+    result.index = hp.finish(observer);
+    result.cancelled = !result.index;
+    result.finishSeconds = secondsBetween(t0, Clock::now());
+}
+
+} // namespace
+
+LoadResult loadIndex(ByteSource& source, uint64_t totalBytes, LoadObserver* observer)
+{
+    LoadResult result;
+    const auto t0 = Clock::now();
+    bool heapProfile = false;
+    IndexBuilder builder;
+    {
+        ReadAhead reader(source, kChunk); // joined at the end of this scope
+        const std::span<const uint8_t> first = reader.next();
+        heapProfile = looksLikeHeapProfile(first);
+        if (heapProfile) {
+            loadHeapProfile(reader, first, totalBytes, observer, result);
+        } else {
+            uint64_t pos = 0;
+            for (std::span<const uint8_t> chunk = first; !chunk.empty(); chunk = reader.next()) {
+                pos += chunk.size();
+                // After DATA_END the decoder only counts what follows
+                // (reported as trailing data), so read on to the end; after
+                // an error, stop.
+                if (!builder.feed(chunk) && builder.failed())
+                    break;
+                if (observer) {
+                    observer->progress(pos, totalBytes);
+                    if (observer->cancelled()) {
+                        result.cancelled = true;
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    const auto t1 = Clock::now();
+    if (heapProfile) {
+        if (result.index)
+            result.index->scan.ioError = source.error();
+        result.decodeSeconds = secondsBetween(t0, t1); // finishSeconds: set above
+        return result;
+    }
+    // The finish stage also gives way to a cancel: the index is then
+    // returned as far as it got, not prepared for drawing.
+    if (!builder.publish(true, observer))
+        result.cancelled = true;
+    const auto t2 = Clock::now();
+    result.index = builder.take();
+    result.index->scan.ioError = source.error();
+    result.decodeSeconds = secondsBetween(t0, t1);
+    result.finishSeconds = secondsBetween(t1, t2);
+    return result;
+}
+
+} // namespace hecscope

@@ -1,0 +1,27 @@
+#pragma once
+
+#include "core/index/loadobserver.h"
+#include "core/index/logindex.h"
+#include "core/io/bytesource.h"
+
+#include <cstdint>
+#include <memory>
+
+namespace hecscope {
+
+// Decodes `source` (of `totalBytes`, 0 if unknown) once, from the start, and
+// builds its index. A cancelled load returns what was indexed so far with
+// `cancelled` set (possibly no index, or one not prepared for drawing).
+// Never throws on bad input: diagnostics are in index.scan.
+struct LoadResult {
+    std::unique_ptr<LogIndex> index;
+    bool cancelled = false;
+    double decodeSeconds = 0; // whole pass: decoding and indexing
+    double finishSeconds = 0; // grouping collections and the like, after the pass
+};
+// Reads an eventlog, or a .hp heap profile (recognised by its first line).
+// The calling thread decodes; one reader thread reads the next chunk
+// meanwhile and is joined before returning.
+LoadResult loadIndex(ByteSource& source, uint64_t totalBytes = 0, LoadObserver* observer = nullptr);
+
+} // namespace hecscope

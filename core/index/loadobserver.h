@@ -1,0 +1,23 @@
+#pragma once
+
+#include <cstdint>
+
+namespace hecscope {
+
+// Progress and cancellation for long loads. Both may be called from the
+// loading thread; implementations must be thread-safe. cancelled() is
+// asked between chunks and, at a coarse granularity, during the finish
+// stage (sealing, collections, heap bands), so it must be cheap.
+class LoadObserver {
+public:
+    virtual ~LoadObserver() = default;
+    virtual void progress(uint64_t bytesRead, uint64_t bytesTotal) { (void)bytesRead, (void)bytesTotal; }
+    virtual bool cancelled() const { return false; }
+};
+
+inline bool isCancelled(const LoadObserver* observer)
+{
+    return observer && observer->cancelled();
+}
+
+} // namespace hecscope

@@ -1,0 +1,78 @@
+#pragma once
+
+#include "core/format/event.h"
+#include "core/format/logformat.h"
+#include "core/index/gcspan.h"
+#include "core/index/schedulerpart.h"
+#include "core/index/threadruns.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace hecscope {
+
+// Builds SchedulerPart: each capability's timeline of runs and GC phases
+// from RUN_THREAD, STOP_THREAD and GC_*, its spark counters and spark
+// events, CAP_CREATE/DELETE and per-capability event facts. Timeline
+// events earlier than the capability's previous one are placed at the
+// previous time (spans never overlap) and counted as out of order.
+// Runs are reported to `threads`; closed GC spans are kept for
+// CollectionsBuilder. seal(false) ends open spans at the last event
+// provisionally; unseal() takes exactly that back. Decoding thread only.
+class SchedulerBuilder {
+public:
+    // `eventsSoFar`: every event the log has given (bounds the budget for
+    // splitting long runs).
+    SchedulerBuilder(SchedulerPart& part, ThreadRuns& threads, const uint64_t& eventsSoFar);
+
+    void setEncoding(StopEncoding e) { m_encoding = e; }
+    // Events with a capability (e.cap != kNoCap).
+    void consumeCapEvent(const Event& e);
+    // CAP_CREATE / CAP_DELETE (they name the capability in a field).
+    void consumeCapFact(const Event& e);
+    // Ends open spans at `end` (ns). `final`: for good; else provisionally.
+    // Returns the GC spans still open (empty when final: they are closed).
+    std::vector<GcSpan> seal(uint64_t end, bool final);
+    void unseal();
+    const std::vector<GcSpan>& gcSpans() const { return m_gcSpans; }
+
+private:
+    struct CapState {
+        bool open = false;
+        bool inGc = false;
+        SpanKind kind = SpanKind::Running;
+        uint32_t thread = 0;
+        uint64_t start = 0;
+        uint64_t gcStart = 0;
+        uint64_t last = 0;
+    };
+    struct Provisional {
+        uint16_t cap;
+        size_t spansBefore;
+        uint32_t thread;
+        uint64_t unrepresentableBefore, clippedBefore, continuationsBefore;
+        ThreadRuns::Mark runs;
+    };
+
+    Capability& cap(uint16_t c)
+    {
+        if (c >= m_part.caps.size()) [[unlikely]]
+            addCapabilities(c);
+        return m_part.caps[c];
+    }
+    void addCapabilities(uint16_t upTo);
+    void open(uint16_t c, SpanKind kind, uint64_t t, uint32_t thread = 0);
+    void close(uint16_t c, uint64_t t, uint8_t stop);
+    void appendSpan(uint16_t c, SpanKind kind, uint32_t thread, uint64_t start, uint64_t t, uint8_t stop);
+
+    SchedulerPart& m_part;
+    ThreadRuns& m_threads;
+    const uint64_t& m_events;
+    StopEncoding m_encoding = StopEncoding::Standard;
+    std::vector<CapState> m_state;
+    std::vector<Provisional> m_provisional; // what the last non-final seal() added
+    std::vector<GcSpan> m_gcSpans;          // closed, in order of GC_END
+    uint64_t m_continuations = 0;           // spans added by splitting long runs
+};
+
+} // namespace hecscope

@@ -1,0 +1,76 @@
+#pragma once
+
+#include "core/time/timestamp.h"
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace hecscope {
+
+// Why a thread stopped, grouped as ThreadScope and the RTS name them.
+enum class StopClass : uint8_t {
+    HeapOverflow,
+    StackOverflow,
+    Yield,
+    Blocked,
+    Finished,
+    ForeignCall,
+    Other
+};
+
+// Blocking reasons (STOP_THREAD codes >= 7, and 4 for GHC 6.12/7.0).
+enum class BlockReason : uint8_t {
+    MVar,
+    MVarRead,
+    BlackHole,
+    Read,
+    Write,
+    Delay,
+    Stm,
+    DoProc,
+    CCall,
+    ThrowTo,
+    Other
+};
+constexpr size_t kBlockReasons = 11;
+
+StopClass stopClass(uint8_t standardCode);
+BlockReason blockReason(uint8_t standardCode); // for StopClass::Blocked
+const char* blockReasonName(BlockReason r);
+
+// What a thread did over the whole log. Times in ns.
+struct ThreadInfo {
+    uint32_t id = 0;
+    uint64_t created = kNoTime;
+    uint64_t finished = kNoTime;
+    uint64_t firstRun = kNoTime;
+    uint64_t lastStop = kNoTime;
+    uint64_t runTime = 0; // ns in Running spans
+    uint32_t runs = 0;
+    uint32_t runnable = 0;   // THREAD_RUNNABLE
+    uint32_t wakeups = 0;    // THREAD_WAKEUP naming it
+    uint32_t migrations = 0; // MIGRATE_THREAD
+    uint32_t yields = 0;
+    uint32_t heapOverflows = 0;
+    uint32_t stackOverflows = 0;
+    uint32_t foreignCalls = 0;
+    std::array<uint32_t, kBlockReasons> blocked{};
+    uint16_t createdOn = UINT16_MAX; // capability
+    bool seen = false;
+    std::string label;
+};
+
+// What ThreadsBuilder makes. Ids are dense in practice, so most threads
+// live in a table indexed by id; stray far ids go to a map.
+struct ThreadsPart {
+    std::vector<ThreadInfo> threads;             // by id; entries with seen == false are gaps
+    std::map<uint32_t, ThreadInfo> largeThreads; // ids far beyond the others (or >= 2^24)
+
+    size_t threadCount() const;
+    const ThreadInfo* thread(uint32_t id) const;
+};
+
+} // namespace hecscope

@@ -1,0 +1,39 @@
+#include "core/index/timeprofilebuilder.h"
+
+#include "core/format/eventtags.h"
+
+#include <vector>
+
+namespace hecscope {
+
+void TimeProfileBuilder::consume(const Event& e)
+{
+    const uint64_t t = e.time;
+    const auto& n = e.n;
+    switch (e.tag) {
+    case tag::ProfBegin: m_part.timeProfile.tickInterval = n[0]; break;
+    case tag::ProfSampleCostCentre:
+        m_part.timeProfile.samples.push_back({t, n[1], timeStack(e), uint16_t(n[0])});
+        break;
+    case tag::TickyCounterDef:
+        m_part.tickyCounters.push_back({n[0], uint16_t(n[1]), std::string(e.s[0]), std::string(e.s[1])});
+        break;
+    case tag::TickyCounterSample: m_part.tickySamples.push_back({t, n[0], n[1], n[2], n[3]}); break;
+    default: break;
+    }
+}
+
+uint32_t TimeProfileBuilder::timeStack(const Event& e)
+{
+    const std::string key(reinterpret_cast<const char*>(e.ids), size_t(e.depth) * 4);
+    auto [it, inserted] = m_stacks.try_emplace(key, uint32_t(m_part.timeProfile.stacks.size()));
+    if (inserted) {
+        std::vector<uint32_t> stack(e.depth);
+        for (size_t i = 0; i < e.depth; ++i)
+            stack[i] = e.ccId(i);
+        m_part.timeProfile.stacks.push_back(std::move(stack));
+    }
+    return it->second;
+}
+
+} // namespace hecscope
