@@ -211,7 +211,7 @@ int exportImage(int argc, char** argv)
     rq.options.palette = exportPalette();
     if (!index->heapBands.empty()) {
         auto heap = std::make_shared<HeapView>();
-        heap->index = index.get();
+        heap->indexSerial = index->serial;
         heap->mode = mode;
         heap->selection = std::make_shared<const BandSelection>(
             selectBands(index->heapProfile, index->heapBands, bands, order, reversed));
@@ -348,7 +348,7 @@ void benchGui(std::shared_ptr<const LogIndex> index, const std::string& path)
         std::vector<double> all;
         for (HeapChartMode mode : {HeapChartMode::Stacked, HeapChartMode::Normalised, HeapChartMode::Lines}) {
             auto view = std::make_shared<HeapView>();
-            view->index = index.get();
+            view->indexSerial = index->serial;
             view->mode = mode;
             view->selection = std::make_shared<const BandSelection>(selectBands(index->heapProfile, index->heapBands));
             heap.heapView = view;
@@ -360,7 +360,7 @@ void benchGui(std::shared_ptr<const LogIndex> index, const std::string& path)
         auto every = std::make_shared<const BandSelection>(selectBands(index->heapProfile, index->heapBands, 0));
         for (HeapChartMode mode : {HeapChartMode::Stacked, HeapChartMode::Normalised, HeapChartMode::Lines}) {
             auto view = std::make_shared<HeapView>();
-            view->index = index.get();
+            view->indexSerial = index->serial;
             view->mode = mode;
             view->selection = every;
             heap.heapView = view;

@@ -339,7 +339,7 @@ void TestHeapView::hiddenBandChangesTheTrack()
         return image;
     };
     auto shown = std::make_shared<HeapView>();
-    shown->index = ix.get();
+    shown->indexSerial = ix->serial;
     shown->selection = ix->defaultBands;
     auto hidden = std::make_shared<HeapView>(*shown);
     hidden->hidden.assign(shown->selection->columns(), 0);
@@ -350,7 +350,7 @@ void TestHeapView::hiddenBandChangesTheTrack()
     // so is a view made for another index (a reload): never mixed up.
     QCOMPARE(render(nullptr), a);
     auto stale = std::make_shared<HeapView>(*hidden);
-    stale->index = load(QStringLiteral("leak-prof-hd.eventlog")).get();
+    stale->indexSerial = load(QStringLiteral("leak-prof-hd.eventlog"))->serial;
     QCOMPARE(render(stale), a);
 }
 
@@ -481,7 +481,7 @@ void TestHeapView::denseChartKeepsTheLastCensus()
     const ViewRange whole = renderer.bounds();
     QCOMPARE(whole.end, ix->heapBands.times.back());
     auto view = std::make_shared<HeapView>();
-    view->index = ix.get();
+    view->indexSerial = ix->serial;
     view->selection = ix->defaultBands;
     const auto drawn = ChartPainter::prepareHeapProfile(*ix, view, whole, 400);
     QVERIFY2(drawn.top >= 8.0, qPrintable(QString::number(drawn.top))); // MB
@@ -501,14 +501,14 @@ void TestHeapView::manyBandsDrawTheTallestInColour()
     renderer.setIndex(ix);
     for (HeapChartMode mode : {HeapChartMode::Stacked, HeapChartMode::Lines}) {
         auto view = std::make_shared<HeapView>();
-        view->index = ix.get();
+        view->indexSerial = ix->serial;
         view->selection = all;
         view->mode = mode;
         QCOMPARE(ChartPainter::prepareHeapProfile(*ix, view, renderer.bounds(), 600).drawnBands, ChartPainter::kMaxDrawnBands);
     }
     // The stack's top is the largest census total, in MB.
     auto stacked = std::make_shared<HeapView>();
-    stacked->index = ix.get();
+    stacked->indexSerial = ix->serial;
     stacked->selection = all;
     QVERIFY(ChartPainter::prepareHeapProfile(*ix, stacked, renderer.bounds(), 600).top >= double(ix->heapBands.peakTotal) * 1e-6);
     // Fewer bands than the limit: every one is drawn.

@@ -397,7 +397,7 @@ void HeapPanel::refresh()
     if (!m_selection)
         return;
     auto v = std::make_shared<HeapView>();
-    v->index = m_index.get();
+    v->indexSerial = m_index->serial;
     v->mode = HeapChartMode(m_mode->currentData().toInt());
     v->selection = m_selection;
     const BandSelection& sel = *m_selection;

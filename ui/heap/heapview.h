@@ -20,7 +20,7 @@ QString heapChartModeName(HeapChartMode m); // for menus and tooltips
 // hidden (by column of the selection) and which are emphasised (the others
 // fade; none emphasised = all drawn normally).
 struct HeapView {
-    const LogIndex* index = nullptr; // the index the selection was made from
+    uint64_t indexSerial = 0; // LogIndex::serial of the index the selection was made from
     std::shared_ptr<const BandSelection> selection;
     HeapChartMode mode = HeapChartMode::Stacked;
     std::vector<char> hidden;     // per column; missing = shown

@@ -35,11 +35,11 @@ std::shared_ptr<const CapabilityLods> TrackResources::capabilityLods(ViewRange v
 std::shared_ptr<const HeapView> TrackResources::heapView(const RenderOptions& o)
 {
     // A view made for another index (a reload, a new file) is not this one's.
-    if (o.heapView && o.heapView->selection && o.heapView->index == m_index.get())
+    if (o.heapView && o.heapView->selection && m_index && o.heapView->indexSerial == m_index->serial)
         return o.heapView;
     if (!m_defaultHeap) {
         auto view = std::make_shared<HeapView>();
-        view->index = m_index.get();
+        view->indexSerial = index().serial;
         view->selection = index().defaultBands;
         m_defaultHeap = std::move(view);
     }
