@@ -3,6 +3,7 @@
 #include "core/io/bytesource.h"
 #include "core/text/dump.h"
 #include "core/text/info.h"
+#include "core/text/rtssummary.h"
 #include "core/format/eventtags.h"
 #include "core/heap/heapbands.h"
 #include "core/heap/hpfile.h"
@@ -63,7 +64,7 @@ const char* const kDumpUsage =
     "to stderr); 2 usage error.\n";
 
 const char* const kInfoUsage =
-    "Usage: hecscope info [--json] FILE\n"
+    "Usage: hecscope info [--json | --rts-summary] FILE\n"
     "\n"
     "Loads and indexes the eventlog FILE (or - for standard input), then prints\n"
     "the process facts, whole-run statistics (time, productivity, collections\n"
@@ -72,6 +73,9 @@ const char* const kInfoUsage =
     "\n"
     "Options:\n"
     "  --json     print one JSON object instead (keys listed in README.md)\n"
+    "  --rts-summary\n"
+    "             print the figures of +RTS -s that the eventlog determines, in\n"
+    "             the layout of +RTS -s (\"-\" where the eventlog has no figure)\n"
     "  -h, --help show this help\n"
     "\n"
     "Exit status: 0 success (a truncated log is a success: everything before\n"
@@ -250,18 +254,32 @@ double seconds(std::chrono::steady_clock::time_point since)
 
 int info(int argc, char** argv)
 {
-    bool json = false;
+    bool json = false, rtsSummary = false;
     std::string path;
     int status = 0;
-    if (!parseFileArgs(argc, argv, "info", kInfoUsage, &json, path, status))
+    // --rts-summary is info's own option; the rest as every FILE command.
+    std::vector<char*> rest;
+    for (int i = 0; i < argc; ++i) {
+        if (std::string_view(argv[i]) == "--rts-summary")
+            rtsSummary = true;
+        else
+            rest.push_back(argv[i]);
+    }
+    if (!parseFileArgs(int(rest.size()), rest.data(), "info", kInfoUsage, &json, path, status))
         return status;
+    if (json && rtsSummary) {
+        std::fprintf(stderr, "hecscope info: --json and --rts-summary exclude each other\n\n%s", kInfoUsage);
+        return 2;
+    }
     auto source = openOrComplain(path);
     if (!source)
         return 1;
     const LoadResult loaded = loadIndex(*source);
     const LogIndex& ix = *loaded.index;
     const RangeStats stats = computeStats(ix);
-    const std::string text = json ? infoJson(ix, stats, path) : infoText(ix, stats, path);
+    const std::string text = rtsSummary ? rtsSummaryText(ix, stats, true)
+        : json                          ? infoJson(ix, stats, path)
+                                        : infoText(ix, stats, path);
     const bool outputOk = writeAll(STDOUT_FILENO, text);
     for (const Diagnostic& d : ix.scan.diagnostics)
         std::fprintf(stderr, "hecscope: %s: %s: %s\n", path.c_str(),

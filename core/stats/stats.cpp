@@ -96,10 +96,14 @@ RangeStats computeStats(const LogIndex& ix, uint64_t from, uint64_t to, bool clo
     r.to = std::max(from, to);
     r.totalNs = r.to - r.from;
 
-    // Collections are sorted and disjoint: find the first ending after `from`.
+    // Collections are sorted by start; the capabilities' spans of
+    // consecutive collections can overlap, so a few before the first one
+    // starting in the range may still reach into it.
     const auto& cols = ix.collections;
     auto it = std::partition_point(cols.begin(), cols.end(),
-                                   [&](const Collection& c) { return c.end < from; });
+                                   [&](const Collection& c) { return c.start < from; });
+    for (int back = 0; back < 16 && it != cols.begin(); ++back)
+        --it;
     std::map<int, GenerationStats> gens;
     uint64_t pauseSum = 0, balanced = 0, parTotal = 0, parTotAll = 0, parMaxAll = 0;
     uint32_t maxThreads = 1;
@@ -149,6 +153,21 @@ RangeStats computeStats(const LogIndex& ix, uint64_t from, uint64_t to, bool clo
         r.workBalance = double(balanced) / double(parTotal);
     for (const auto& [gen, g] : gens)
         r.generations.push_back(g);
+    // Residency: HEAP_LIVE is written by the collection's leader at its end.
+    const int oldest = ix.collections.empty() ? -1
+        : std::max_element(cols.begin(), cols.end(), [](const Collection& a, const Collection& b) {
+              return a.generation < b.generation;
+          })->generation;
+    for (auto c = std::partition_point(cols.begin(), cols.end(), [&](const Collection& x) { return x.start < from; });
+         oldest > 0 && c != cols.end() && range.beforeEnd(c->start); ++c) {
+        if (c->generation != oldest)
+            continue;
+        ++r.residencySamples;
+        const auto live = std::partition_point(ix.heapLive.begin(), ix.heapLive.end(),
+                                               [&](const Sample& s) { return s.time < c->leaderStart; });
+        if (live != ix.heapLive.end() && live->time <= c->end + (c->end - c->start) + 1'000'000)
+            r.maxResidencyBytes = std::max(r.maxResidencyBytes, live->value);
+    }
 
     r.allocatedBytes = cumulativeGrowth(ix.heapAllocated, range);
     r.allocationRate = r.mutatorNs > 0 ? double(r.allocatedBytes) * 1e9 / double(r.mutatorNs) : 0;

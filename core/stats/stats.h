@@ -55,6 +55,11 @@ struct RangeStats {
     double workBalanceThreadScope = -1;
     uint64_t maxSlopBytes = 0;
     std::vector<GenerationStats> generations;
+    // As +RTS -s counts residency: the live bytes after each collection of
+    // the oldest generation (HEAP_LIVE of that collection), their maximum
+    // and how many there were ("N sample(s)").
+    uint64_t maxResidencyBytes = 0;
+    uint64_t residencySamples = 0;
 
     uint64_t allocatedBytes = 0;
     double allocationRate = 0; // bytes per second of mutator time
