@@ -22,6 +22,8 @@ private slots:
     void postsArriveInOrderAndStopWhenStale();
     void runAddsToTheGeneration();
     void destructorWaitsAndDropsResults();
+    void queuedStaleJobsDoNotRun();
+    void failingJobIsDroppedNotFatal();
 
 private:
     // Processes events until `done` (a guard against a hang, not a timing
@@ -154,6 +156,50 @@ void TestJobRunner::destructorWaitsAndDropsResults()
     QVERIFY(finished); // the job ended before the runner was gone
     QCoreApplication::processEvents();
     QVERIFY(!applied);
+}
+
+// A drag starts a job per mouse move: those still waiting when a newer one
+// starts are skipped, so the latest result is not held up behind them.
+void TestJobRunner::queuedStaleJobsDoNotRun()
+{
+    JobRunner runner(1);
+    std::atomic<int> ran{0};
+    std::atomic<bool> release{false};
+    int applied = -1;
+    runner.start(
+        [&](const JobContext&) {
+            while (!release)
+                std::this_thread::yield();
+            return -1;
+        },
+        [&](int v) { applied = v; });
+    for (int i = 0; i < 30; ++i)
+        runner.start(
+            [&, i](const JobContext&) {
+                ++ran;
+                return i;
+            },
+            [&](int v) { applied = v; });
+    release = true;
+    runner.waitForDone();
+    QCOMPARE(ran.load(), 1); // only the latest of the queued ones
+    QCOMPARE(applied, 29);
+}
+
+// An exception in a job (say, out of memory) drops its result; the runner
+// and the application go on.
+void TestJobRunner::failingJobIsDroppedNotFatal()
+{
+    JobRunner runner;
+    bool applied = false;
+    runner.start([](const JobContext&) -> int { throw std::bad_alloc(); }, [&](int) { applied = true; });
+    runner.waitForDone();
+    QVERIFY(!applied);
+    QVERIFY(!runner.isBusy());
+    int value = 0;
+    runner.start([](const JobContext&) { return 7; }, [&](int v) { value = v; });
+    runner.waitForDone();
+    QCOMPARE(value, 7);
 }
 
 QTEST_GUILESS_MAIN(TestJobRunner)

@@ -2,6 +2,8 @@
 
 #include <QMetaObject>
 
+#include <cstdio>
+
 #include <utility>
 
 namespace hecscope {
@@ -57,6 +59,12 @@ JobRunner::~JobRunner()
     m_taskReady.notify_all();
     for (std::thread& t : m_threads)
         t.join();
+}
+
+void JobRunner::jobFailed(const JobContext& ctx, const char* what)
+{
+    std::fprintf(stderr, "hecscope: a background job failed: %s\n", what);
+    ctx.post([this] { --m_running; });
 }
 
 void JobRunner::submit(std::function<void()> task)

@@ -65,7 +65,21 @@ public:
         const JobContext ctx = context();
         ++m_running;
         submit([this, ctx, work = std::move(work), apply = std::move(apply)]() mutable {
-            auto result = std::make_shared<decltype(work(ctx))>(work(ctx));
+            // A job cancelled while it waited in the queue does not run.
+            if (ctx.isCancelled())
+                return;
+            std::shared_ptr<decltype(work(ctx))> result;
+            try {
+                result = std::make_shared<decltype(work(ctx))>(work(ctx));
+            } catch (const std::exception& e) {
+                // Nothing may escape a worker thread: the job failed, its
+                // result is dropped (an out-of-memory is the likely cause).
+                jobFailed(ctx, e.what());
+                return;
+            } catch (...) {
+                jobFailed(ctx, "unknown exception");
+                return;
+            }
             ctx.post([this, apply = std::move(apply), result]() mutable {
                 --m_running;
                 apply(std::move(*result));
@@ -86,6 +100,7 @@ private:
     // The workers: a queue under a std::mutex (what TSan sees; Qt's thread
     // pool hands tasks over behind a futex it cannot see).
     void submit(std::function<void()> task);
+    void jobFailed(const JobContext& ctx, const char* what);
     void workerLoop();
     std::mutex m_taskMutex;
     std::condition_variable m_taskReady, m_idle;

@@ -6,6 +6,7 @@
 #include <QString>
 
 #include <functional>
+#include <vector>
 
 class QPainter;
 
@@ -13,7 +14,9 @@ namespace hecscope {
 
 // Writes the legend below the tracks: a swatch and a name per colour, left
 // to right, wrapping over a fixed number of lines; entries that do not fit
-// are left out. Each track adds its own entries.
+// are left out. Each track adds its own entries; the charts' entries (after
+// startCharts) come after all the others, on a line of their own when there
+// is one, whatever the order of the tracks. finish() draws them.
 class LegendWriter {
 public:
     using Swatch = std::function<void(QPainter&, QRect)>;
@@ -22,10 +25,19 @@ public:
     void entry(const QString& text, const Swatch& swatch);
     void solid(const QString& text, QColor colour);
     void stroke(const QString& text, QColor colour, Qt::PenStyle style = Qt::SolidLine);
-    // The charts' colours start a new line (once, when there is one left).
-    void startCharts();
+    // The next entries are one track's (or the renderer's own).
+    void beginTrack() { m_charts = false; }
+    // The following entries of this track are chart colours.
+    void startCharts() { m_charts = true; }
+    void finish();
 
 private:
+    struct Entry {
+        QString text;
+        Swatch swatch;
+    };
+    void write(const Entry& e);
+    std::vector<Entry> m_entries, m_chartEntries;
     QPainter& m_p;
     QRect m_rect;
     QPalette m_palette;

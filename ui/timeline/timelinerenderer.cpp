@@ -227,8 +227,11 @@ void TimelineRenderer::paintLegend(QPainter& p, const QRect& r, const RenderOpti
         if (const TimelineTrack* t = findTrack(id))
             tracks.push_back(t);
     LegendWriter legend(p, QRect(r.left(), r.top(), r.width(), kLegendHeight), o.palette, 3);
-    for (const TimelineTrack* t : tracks)
+    for (const TimelineTrack* t : tracks) {
+        legend.beginTrack();
         t->addLegend(legend, ctx);
+    }
+    legend.beginTrack();
     legend.entry(QObject::tr("bookmark"), [](QPainter& painter, QRect box) {
         const QPointF flag[] = {QPointF(box.center().x(), box.bottom()), QPointF(box.left(), box.top()),
                                 QPointF(box.right(), box.top())};
@@ -236,6 +239,7 @@ void TimelineRenderer::paintLegend(QPainter& p, const QRect& r, const RenderOpti
         painter.setBrush(kBookmarkColour);
         painter.drawPolygon(flag, 3);
     });
+    legend.finish();
     int y = r.top() + kLegendHeight;
     for (const TimelineTrack* t : tracks)
         if (const int h = t->ownLegendHeight(ctx)) {

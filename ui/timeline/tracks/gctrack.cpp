@@ -67,7 +67,10 @@ public:
             const QRectF full = spanRect(m, c.leaderStart, std::max(c.leaderEnd, c.leaderStart + 1), 0, 1);
             const int px = int(std::floor(full.left()));
             const int gen = std::max(0, c.generation);
-            if (full.width() <= 1.0 && px == lastPx && !list->bars.empty()) {
+            // Merged only with a bar of the same pixel that is a pixel wide
+            // too: a wider bar keeps its own collection.
+            if (full.width() <= 1.0 && px == lastPx && !list->bars.empty()
+                && list->bars.back().x1 - list->bars.back().x0 <= 1.0) {
                 ++list->bars.back().merged;
                 if (gen > lastGen) { // the oldest generation stands for the pixel
                     list->bars.back().collection = *it;
