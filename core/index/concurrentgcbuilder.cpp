@@ -17,6 +17,10 @@ void ConcurrentGcBuilder::consume(const Event& e)
         const auto kind = e.tag == tag::ConcMarkBegin ? ConcurrentSpan::Mark
             : e.tag == tag::ConcSyncBegin             ? ConcurrentSpan::Sync
                                                       : ConcurrentSpan::Sweep;
+        // A second BEGIN while one is open (GHC 9.0 writes CONC_SYNC_BEGIN
+        // twice for one synchronisation) continues the open phase.
+        if (m_open[kind] != SIZE_MAX)
+            break;
         m_open[kind] = m_part.concurrent.size();
         m_part.concurrent.push_back({t, kNoTime, kind, 0});
         break;
@@ -35,6 +39,14 @@ void ConcurrentGcBuilder::consume(const Event& e)
                 span.markedObjects = uint32_t(e.n[0]);
             m_open[kind] = SIZE_MAX;
         }
+        break;
+    }
+    case tag::ConcUpdRemSetFlush: m_part.remSetFlushes.push_back({t, uint16_t(e.n[0])}); break;
+    case tag::NonmovingHeapCensus: {
+        // Older layouts give log2 of the block size.
+        const uint64_t size = e.layout >= 14 ? e.n[0] : (e.n[0] < 32 ? uint64_t(1) << e.n[0] : 0);
+        m_part.nonmovingCensus.push_back(
+            {t, uint32_t(std::min<uint64_t>(size, UINT32_MAX)), uint32_t(e.n[1]), uint32_t(e.n[2]), uint32_t(e.n[3])});
         break;
     }
     default: break;

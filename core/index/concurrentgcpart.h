@@ -15,9 +15,25 @@ struct ConcurrentSpan {
     uint32_t markedObjects = 0; // CONC_MARK_END
 };
 
-// What ConcurrentGcBuilder makes: the phases in order of their start.
+// CONC_UPD_REM_SET_FLUSH: a capability flushed its update remembered set.
+struct RemSetFlush {
+    uint64_t time = 0; // ns
+    uint16_t cap = 0;  // the capability named by the event
+};
+
+// NONMOVING_HEAP_CENSUS: one line per allocator (block size) at a census.
+struct NonmovingCensus {
+    uint64_t time = 0;      // ns
+    uint32_t blockSize = 0; // bytes
+    uint32_t activeSegments = 0, filledSegments = 0, liveBlocks = 0;
+};
+
+// What ConcurrentGcBuilder makes: the phases in order of their start, the
+// remembered-set flushes and the heap censuses in log order.
 struct ConcurrentGcPart {
     std::vector<ConcurrentSpan> concurrent;
+    std::vector<RemSetFlush> remSetFlushes;
+    std::vector<NonmovingCensus> nonmovingCensus;
 };
 
 } // namespace hecscope

@@ -95,7 +95,9 @@ void IndexDispatcher::onEvent(const Event& e)
     case tag::ConcSweepBegin:
     case tag::ConcMarkEnd:
     case tag::ConcSyncEnd:
-    case tag::ConcSweepEnd: m_concurrent.consume(e); break;
+    case tag::ConcSweepEnd:
+    case tag::ConcUpdRemSetFlush:
+    case tag::NonmovingHeapCensus: m_concurrent.consume(e); break;
     default: break;
     }
 }
