@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
-# Regenerates Hecscope's real test eventlogs (testdata/logs/) from the Haskell
-# programs in testdata/programs/, or produces a big benchmark log.
+# Regenerates Hecscope's real test eventlogs (testdata/logs/ and
+# testdata/rts-summary/) from the Haskell programs in testdata/programs/, or
+# produces a big benchmark log.
 #
 # Usage:
-#   generate.sh                   compile, regenerate every log in logs/, then --check
+#   generate.sh                   compile, regenerate every log in logs/ and
+#                                 rts-summary/, then --check
+#   generate.sh summaries         compile and regenerate only rts-summary/:
+#                                 NAME.eventlog + NAME.s.txt, the `+RTS -s`
+#                                 summary the RTS printed for that same run
 #   generate.sh --check           only verify the committed logs (exist, non-empty,
-#                                 'hdrb' magic; full container parse if python3 exists)
+#                                 'hdrb' magic, .s.txt summaries complete; full
+#                                 decode with hecscope if it is built)
 #   generate.sh big [OUT] [MIN_MB]
 #                                 compile biglog.hs and write a log of at least
 #                                 MIN_MB MiB (default 260) to OUT
@@ -37,11 +43,16 @@
 #     so the profiled leak runs use a small SCALE argument (about 15 censuses
 #     at -i0.05); if -hb still crashes it is retried with a smaller SCALE.
 #   * In -hb (and -hr) mode the heap samples are only written at program exit.
+#   * -s[<file>] writes the end-of-run summary (the `+RTS -s` text) to <file>
+#     instead of stderr; -S[<file>] is the verbose per-GC variant. The summary
+#     starts with the command line ('prog' 'args' +RTS ...), so -s is given a
+#     relative name, like -ol. The program's stdout never goes into it.
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 PROGS="$HERE/programs"
 LOGS="$HERE/logs"
+SUMMARIES="$HERE/rts-summary"
 GHC="${GHC:-ghc}"
 
 # Program arguments (SCALE) of the leak runs; see programs/leak.hs.
@@ -70,6 +81,28 @@ RUNS=(
 # The .hp file of this run is kept as logs/<name>.hp; all other side files go.
 KEEP_HP_OF="leak-prof-hc"
 MAX_TOTAL_KB=12288
+
+# Program arguments of the rts-summary runs. sparks: nfib 32 and 3 rounds of
+# the parListChunk phase (~45 MB allocated: 30-40 collections at -A1m; at
+# -N3 -A64k ~560 collections in ~300 KB of log; 4 rounds would pass 400 KB).
+SUMMARY_SPARKS_ARGS="32 3"
+SUMMARY_THREADS_ARGS="100 10" # ~360 KB; threads.hs allocates < 1 MB: 1 GC (at exit)
+SUMMARY_LEAK_SCALE=2000       # ~180 collections, 70-90 KB
+
+# rts-summary/: runs whose `+RTS -s` text is kept beside the eventlog, so the
+# tests can compare Hecscope's GC statistics with the RTS's own. Same format
+# as RUNS; the script adds -ol<name>.eventlog and -s<name>.s.txt.
+SUMMARY_RUNS=(
+  "sparks-N1-s|sparks|thr|$SUMMARY_SPARKS_ARGS|-l -N1"
+  "sparks-N2-s|sparks|thr|$SUMMARY_SPARKS_ARGS|-l -N2"
+  "sparks-N4-s|sparks|thr|$SUMMARY_SPARKS_ARGS|-l -N4"
+  "sparks-N8-s|sparks|thr|$SUMMARY_SPARKS_ARGS|-l -N8"
+  "mvar-N3-s|threads|thr|$SUMMARY_THREADS_ARGS|-l -N3"
+  "leak-hT-s|leak|thr|$SUMMARY_LEAK_SCALE|-hT -l -i0.05"
+  "nonmoving-N2-s|leak|thr|$SUMMARY_LEAK_SCALE|--nonmoving-gc -l -ln -N2"
+  "sparks-N3-A64k-s|sparks|thr|$SUMMARY_SPARKS_ARGS|-l -N3 -A64k"
+)
+MAX_SUMMARY_KB=2048
 
 die() { echo "generate.sh: error: $*" >&2; exit 1; }
 note() { echo "generate.sh: $*" >&2; }
@@ -105,15 +138,19 @@ compile() {
   echo "$exe"
 }
 
-# run_one NAME PROGRAM BUILD ARGS RTSFLAGS
+# run_one NAME PROGRAM BUILD ARGS RTSFLAGS [OUTDIR [summary]]
+# With 'summary', the run also writes its `+RTS -s` text to OUTDIR/NAME.s.txt.
 run_one() {
   local name="$1" prog="$2" kind="$3" args="$4" rts="$5"
+  local outdir="${6:-$LOGS}" summary="${7:-}"
   local exe rundir out tmp rc
   exe="$(compile "$prog" "$kind")"
-  out="$LOGS/$name.eventlog"
+  out="$outdir/$name.eventlog"
   local -a argv=() rtsv=()
   read -r -a argv <<<"$args"
   read -r -a rtsv <<<"$rts"
+  # -s with a relative name too: the summary's first line is the command line.
+  [[ "$summary" == summary ]] && rtsv+=("-s$name.s.txt")
   local attempt=0
   while :; do
     rundir="$BUILD/run/$name"
@@ -142,6 +179,10 @@ run_one() {
     die "$name: '$prog ${argv[*]} +RTS $rts' exited with $rc"
   done
   [[ -s "$tmp" ]] || die "$name: no eventlog written"
+  if [[ "$summary" == summary ]]; then
+    [[ -s "$rundir/$name.s.txt" ]] || die "$name: no -s summary written"
+    mv -f "$rundir/$name.s.txt" "$outdir/$name.s.txt"
+  fi
   mv -f "$tmp" "$out"
   if [[ "$name" == "$KEEP_HP_OF" ]]; then
     [[ -s "$rundir/$prog.hp" ]] || die "$name: no .hp file written"
@@ -150,31 +191,79 @@ run_one() {
   rm -rf "$rundir"   # drops any other .hp / .prof side files
   printf '  %-28s %9d bytes  %3ds  (%s %s +RTS %s)\n' "$name.eventlog" \
     "$(fsize "$out")" $((SECONDS - t0)) "$prog" "${argv[*]}" "$rts"
+  if [[ "$summary" == summary ]]; then
+    printf '  %-28s %9d bytes  %s collections\n' "$name.s.txt" \
+      "$(fsize "$outdir/$name.s.txt")" "$(summary_colls "$outdir/$name.s.txt")"
+  fi
+}
+
+# summary_colls FILE.s.txt -> Gen 0 + Gen 1 collections of a `+RTS -s` text
+summary_colls() {
+  awk '$1 == "Gen" && $4 == "colls," { n += $3 } END { print n + 0 }' "$1"
+}
+
+# check_summary FILE.s.txt: does it look like a complete `+RTS -s` report of
+# this run (and nothing else)? Prints the problems; returns 1 if any.
+check_summary() {
+  local f="$1" name bad=0 pat first
+  name="$(basename "$f" .s.txt)"
+  for pat in 'bytes allocated in the heap' 'bytes copied during GC' \
+    'bytes maximum residency' 'Gen  0 .* colls, .* par' 'Gen  1 .* colls, .* par' \
+    'TASKS:' 'SPARKS:' 'INIT +time' 'MUT +time' 'GC +time' 'EXIT +time' \
+    'Total +time' 'Productivity'; do
+    grep -Eq "$pat" "$f" || { echo "  $f: no '$pat' line"; bad=1; }
+  done
+  # (No check for 'Parallel GC work balance': the RTS prints it only when the
+  # measured balance is > 0, which a run with parallel GCs need not have; a
+  # nonmoving -N2 run with 179 parallel collections came out without it.)
+  # The first line is the RTS's record of the command line, with relative
+  # -ol/-s names: no program output before it, no temporary paths in it.
+  first="$(head -n 1 "$f")"
+  [[ "$first" == "'"*"+RTS"* && "$first" == *"'-ol$name.eventlog'"* \
+    && "$first" == *"'-s$name.s.txt'"* ]] \
+    || { echo "  $f: first line is not the run's command line: $first"; bad=1; }
+  [[ "$first" != *"/"* ]] || { echo "  $f: a path in the command line: $first"; bad=1; }
+  return $bad
 }
 
 expected_files() {
   local spec
-  for spec in "${RUNS[@]}"; do echo "${spec%%|*}.eventlog"; done
-  echo "$KEEP_HP_OF.hp"
+  for spec in "${RUNS[@]}"; do echo "logs/${spec%%|*}.eventlog"; done
+  echo "logs/$KEEP_HP_OF.hp"
+  for spec in "${SUMMARY_RUNS[@]}"; do
+    echo "rts-summary/${spec%%|*}.eventlog"
+    echo "rts-summary/${spec%%|*}.s.txt"
+  done
 }
 
 check() {
-  local f path bad=0 total=0 magic
+  local f path bad=0 total=0 summary_total=0 magic
+  local ok
   for f in $(expected_files); do
-    path="$LOGS/$f"
+    path="$HERE/$f"
     if [[ ! -s "$path" ]]; then
       echo "MISSING or empty: $path"; bad=1; continue
     fi
+    ok=1
     case "$f" in
       *.eventlog)
         magic="$(head -c 4 "$path")"
-        [[ "$magic" == "hdrb" ]] || { echo "BAD MAGIC ($magic): $path"; bad=1; } ;;
+        [[ "$magic" == "hdrb" ]] || { echo "BAD MAGIC ($magic): $path"; ok=0; } ;;
       *.hp)
         magic="$(head -c 3 "$path")"
-        [[ "$magic" == "JOB" ]] || { echo "BAD .hp header: $path"; bad=1; } ;;
+        [[ "$magic" == "JOB" ]] || { echo "BAD .hp header: $path"; ok=0; } ;;
+      *.s.txt)
+        check_summary "$path" || { echo "BAD -s summary: $path"; ok=0; } ;;
     esac
     total=$((total + $(fsize "$path")))
-    printf '  ok %-28s %9d bytes\n' "$f" "$(fsize "$path")"
+    if [[ "$f" == rts-summary/* ]]; then
+      summary_total=$((summary_total + $(fsize "$path")))
+    fi
+    if ((ok)); then
+      printf '  ok %-40s %9d bytes\n' "$f" "$(fsize "$path")"
+    else
+      bad=1
+    fi
   done
   # Full decode with Hecscope itself when it is built: any diagnostic (error
   # or truncation warning) on stderr fails the check.
@@ -184,7 +273,7 @@ check() {
     [[ -x "$candidate" ]] && { hecscope="$candidate"; break; }
   done
   if [[ -n "$hecscope" ]]; then
-    for path in "$LOGS"/*.eventlog; do
+    for path in "$LOGS"/*.eventlog "$SUMMARIES"/*.eventlog; do
       if ! "$hecscope" dump "$path" 2>"$err" >/dev/null || [[ -s "$err" ]]; then
         echo "DECODE FAILED: $path"; cat "$err"; bad=1
       fi
@@ -197,6 +286,11 @@ check() {
   echo "  total: $total_kb KiB in $(expected_files | wc -l) files"
   if ((total_kb > MAX_TOTAL_KB)); then
     echo "  WARNING: total exceeds $MAX_TOTAL_KB KiB"
+  fi
+  local summary_kb=$(((summary_total + 1023) / 1024))
+  echo "  rts-summary: $summary_kb KiB"
+  if ((summary_kb > MAX_SUMMARY_KB)); then
+    echo "  WARNING: rts-summary/ exceeds $MAX_SUMMARY_KB KiB"
   fi
   if ((bad)); then die "check failed"; fi
   echo "generate.sh: all logs OK"
@@ -212,17 +306,41 @@ need_ghc() {
   command -v "$GHC" >/dev/null || die "$GHC not found"
 }
 
-generate_all() {
-  need_ghc
-  make_build_dir
+generate_logs() {
   mkdir -p "$LOGS"
-  note "building in $BUILD (GHC: $("$GHC" --numeric-version))"
   local spec name prog kind args rts t0=$SECONDS
   for spec in "${RUNS[@]}"; do
     IFS='|' read -r name prog kind args rts <<<"$spec"
     run_one "$name" "$prog" "$kind" "$args" "$rts"
   done
   echo "generated ${#RUNS[@]} logs in $((SECONDS - t0))s"
+}
+
+# rts-summary/: each run writes NAME.eventlog and NAME.s.txt together.
+generate_summaries() {
+  mkdir -p "$SUMMARIES"
+  local spec name prog kind args rts t0=$SECONDS
+  for spec in "${SUMMARY_RUNS[@]}"; do
+    IFS='|' read -r name prog kind args rts <<<"$spec"
+    run_one "$name" "$prog" "$kind" "$args" "$rts" "$SUMMARIES" summary
+  done
+  echo "generated ${#SUMMARY_RUNS[@]} logs with -s summaries in $((SECONDS - t0))s"
+}
+
+generate_all() {
+  need_ghc
+  make_build_dir
+  note "building in $BUILD (GHC: $("$GHC" --numeric-version))"
+  generate_logs
+  generate_summaries
+  check
+}
+
+generate_summaries_only() {
+  need_ghc
+  make_build_dir
+  note "building in $BUILD (GHC: $("$GHC" --numeric-version))"
+  generate_summaries
   check
 }
 
@@ -275,6 +393,7 @@ generate_big() {
 
 case "${1:-}" in
   "") generate_all ;;
+  summaries) generate_summaries_only ;;
   --check | check) check ;;
   big) shift; generate_big "$@" ;;
   -h | --help | help) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//' ;;

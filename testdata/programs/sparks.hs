@@ -12,10 +12,15 @@
 --   5. sparks on thunks that are never demanded (with -N1 they are GC'd,
 --      with -N2/-N4 idle capabilities may run them),
 --   6. a smaller nfib again.
+-- With ROUNDS > 1, phase 3 is followed by ROUNDS - 1 more parListChunk rounds
+-- on fresh lists (about 15 MB of allocation each): more collections for the
+-- rts-summary logs, whose GC counts must be big enough to compare. (The nfib
+-- argument hardly changes the allocation: nfib works on unboxed Ints.)
 --
--- Usage: sparks [N]   (default N = 32, the nfib argument)
+-- Usage: sparks [N [ROUNDS]]   (defaults: N = 32, the nfib argument; ROUNDS = 1)
 module Main (main) where
 
+import Control.Monad (forM_)
 import Control.Parallel (par, pseq)
 import Control.Parallel.Strategies
 import System.Environment (getArgs)
@@ -53,6 +58,9 @@ main = do
   let n = case args of
         (a : _) -> read a
         [] -> 32
+      rounds = case args of
+        (_ : r : _) -> read r
+        _ -> 1 :: Int
   let r1 = nfib 18 n
   r1 `pseq` putStrLn ("nfib " ++ show n ++ " = " ++ show r1)
   let r2 = parMap rdeepseq job [1 .. 64]
@@ -63,6 +71,11 @@ main = do
   sum xs `pseq` return ()
   let r3 = (xs ++ ys) `using` parListChunk 50 rseq
   putStrLn ("parListChunk = " ++ show (sum r3))
+  -- ROUNDS - 1 extra rounds of phase 3 on fresh lists (none by default).
+  forM_ [1 .. rounds - 1] $ \k -> do
+    let zs = [1 + k .. 20000 + k] :: [Int]
+        r5 = (zs ++ map (* 3) zs) `using` parListChunk 50 rseq
+    putStrLn ("extra round " ++ show k ++ " = " ++ show (sum r5))
   -- Sparks on values that are already evaluated are "duds".
   foldr (\x acc -> x `par` acc) () xs `pseq` putStrLn "dud sparks done"
   -- Sparks on thunks that are never demanded: with -N1 nobody steals them,
