@@ -124,7 +124,6 @@ RangeStats computeStats(const LogIndex& ix, uint64_t from, uint64_t to, bool clo
         pauseSum += c.pause();
         r.maxPauseNs = std::max(r.maxPauseNs, c.pause());
         r.copiedBytes += c.copied;
-        r.maxSlopBytes = std::max(r.maxSlopBytes, c.slop);
         GenerationStats& g = gens[c.generation];
         g.generation = c.generation;
         ++g.collections;
@@ -154,20 +153,38 @@ RangeStats computeStats(const LogIndex& ix, uint64_t from, uint64_t to, bool clo
     for (const auto& [gen, g] : gens)
         r.generations.push_back(g);
     // Residency: HEAP_LIVE is written by the collection's leader at its end.
-    const int oldest = ix.collections.empty() ? -1
-        : std::max_element(cols.begin(), cols.end(), [](const Collection& a, const Collection& b) {
-              return a.generation < b.generation;
-          })->generation;
+    // Slop too: +RTS -s takes its maximum over these collections only.
+    // The oldest generation: from HEAP_INFO_GHC, else the oldest collected.
+    int oldest = -1;
+    if (!ix.heapInfo.empty() && ix.heapInfo.front().generations > 0)
+        oldest = int(ix.heapInfo.front().generations) - 1;
+    else
+        for (const Collection& c : cols)
+            oldest = std::max(oldest, c.generation);
+    r.oldestGeneration = oldest;
     for (auto c = std::partition_point(cols.begin(), cols.end(), [&](const Collection& x) { return x.start < from; });
-         oldest > 0 && c != cols.end() && range.beforeEnd(c->start); ++c) {
+         oldest >= 0 && c != cols.end() && range.beforeEnd(c->start); ++c) {
         if (c->generation != oldest)
             continue;
         ++r.residencySamples;
+        r.maxSlopBytes = std::max(r.maxSlopBytes, c->slop);
         const auto live = std::partition_point(ix.heapLive.begin(), ix.heapLive.end(),
                                                [&](const Sample& s) { return s.time < c->leaderStart; });
         if (live != ix.heapLive.end() && live->time <= c->end + (c->end - c->start) + 1'000'000)
             r.maxResidencyBytes = std::max(r.maxResidencyBytes, live->value);
     }
+
+    // The non-moving collector's stop-the-world syncs (CONC_SYNC_*).
+    for (const ConcurrentSpan& s : ix.concurrent) {
+        if (s.kind != ConcurrentSpan::Sync || s.end == kNoTime || !range.contains(s.start))
+            continue;
+        r.nonmovingSyncNs += s.end - s.start;
+        r.nonmovingSyncMaxNs = std::max(r.nonmovingSyncMaxNs, s.end - s.start);
+    }
+    for (const ConcurrentSpan& s : ix.concurrent)
+        if (s.end != kNoTime && range.contains(s.start) && s.kind != ConcurrentSpan::Sync)
+            r.nonmovingConcurrentNs += s.end - s.start;
+    r.nonmoving = !ix.concurrent.empty();
 
     r.allocatedBytes = cumulativeGrowth(ix.heapAllocated, range);
     r.allocationRate = r.mutatorNs > 0 ? double(r.allocatedBytes) * 1e9 / double(r.mutatorNs) : 0;

@@ -53,13 +53,19 @@ struct RangeStats {
     // ThreadScope's (and older GHCs') measure: (sum(par_tot_copied) /
     // sum(par_max_copied) - 1) / (max par threads - 1); -1 unknown.
     double workBalanceThreadScope = -1;
-    uint64_t maxSlopBytes = 0;
+    uint64_t maxSlopBytes = 0; // over the oldest generation's collections, as +RTS -s
     std::vector<GenerationStats> generations;
     // As +RTS -s counts residency: the live bytes after each collection of
     // the oldest generation (HEAP_LIVE of that collection), their maximum
     // and how many there were ("N sample(s)").
+    int oldestGeneration = -1; // generations 0..this (HEAP_INFO_GHC), -1 unknown
     uint64_t maxResidencyBytes = 0;
     uint64_t residencySamples = 0;
+    // The non-moving collector (--nonmoving-gc): its stop-the-world syncs
+    // (sum and longest, ns) and the time in its concurrent mark and sweep
+    // phases (ns).
+    bool nonmoving = false;
+    uint64_t nonmovingSyncNs = 0, nonmovingSyncMaxNs = 0, nonmovingConcurrentNs = 0;
 
     uint64_t allocatedBytes = 0;
     double allocationRate = 0; // bytes per second of mutator time

@@ -35,7 +35,15 @@ std::string rtsSummaryText(const LogIndex& ix, const RangeStats& st, bool wholeR
     out += printf("%16s bytes maximum slop\n", formatGrouped(st.maxSlopBytes).c_str());
     out += printf("%16s MiB total memory in use (- MB lost due to fragmentation)\n\n", "-");
     out += "                                     Tot time (elapsed)  Avg pause  Max pause\n";
-    for (const GenerationStats& g : st.generations) {
+    // Every generation, as -s prints them (those without a collection too).
+    std::vector<GenerationStats> gens = st.generations;
+    for (int g = 0; g <= st.oldestGeneration; ++g)
+        if (std::none_of(gens.begin(), gens.end(), [g](const GenerationStats& x) { return x.generation == g; }))
+            gens.push_back(GenerationStats{g, 0, 0, 0, 0, 0});
+    std::sort(gens.begin(), gens.end(), [](const GenerationStats& a, const GenerationStats& b) {
+        return (a.generation < 0) != (b.generation < 0) ? b.generation < 0 : a.generation < b.generation;
+    });
+    for (const GenerationStats& g : gens) {
         const double avg = g.collections ? seconds(g.elapsed) / double(g.collections) : 0.0;
         if (g.generation < 0)
             out += printf("  (no GC_STATS_GHC) %5llu colls              %6.3fs     %3.4fs    %3.4fs\n",
@@ -45,6 +53,17 @@ std::string rtsSummaryText(const LogIndex& ix, const RangeStats& st, bool wholeR
                           (unsigned long long)g.collections, (unsigned long long)g.parallel, "-", seconds(g.elapsed),
                           avg, seconds(g.maxPause));
     }
+    if (st.nonmoving) {
+        // The syncs: one per collection of the oldest generation, as -s counts them.
+        const auto major = std::find_if(gens.begin(), gens.end(),
+                                        [&](const GenerationStats& g) { return g.generation == st.oldestGeneration; });
+        const uint64_t n = major == gens.end() ? 0 : major->collections;
+        out += printf("  Gen %2d     %5llu syncs,                      %6.3fs     %3.4fs    %3.4fs\n",
+                      st.oldestGeneration, (unsigned long long)n, seconds(st.nonmovingSyncNs),
+                      n ? seconds(st.nonmovingSyncNs) / double(n) : 0.0, seconds(st.nonmovingSyncMaxNs));
+        out += printf("  Gen %2d      concurrent,             %6s  %6s     %6s    %6s\n", st.oldestGeneration, "-", "-",
+                      "-", "-");
+    }
     out += "\n";
     if (st.workBalance > 0)
         out += printf("  Parallel GC work balance: %.2f%% (serial 0%%, perfect 100%%)\n\n", st.workBalance * 100);
@@ -53,13 +72,17 @@ std::string rtsSummaryText(const LogIndex& ix, const RangeStats& st, bool wholeR
                   (unsigned long long)st.sparks.total(), (unsigned long long)st.sparks.converted,
                   (unsigned long long)st.sparks.overflowed, (unsigned long long)st.sparks.dud,
                   (unsigned long long)st.sparks.gcd, (unsigned long long)st.sparks.fizzled);
-    out += printf("  MUT     time  %7s   (%7.3fs elapsed)\n", "-", seconds(st.mutatorNs));
+    // INIT and EXIT have no events of their own: they are in MUT here.
+    out += printf("  MUT     time  %7s   (%7.3fs elapsed, INIT and EXIT included)\n", "-", seconds(st.mutatorNs));
     out += printf("  GC      time  %7s   (%7.3fs elapsed)\n", "-", seconds(st.gcNs));
     out += printf("  Total   time  %7s   (%7.3fs elapsed)\n\n", "-", seconds(st.totalNs));
-    out += printf("  Alloc rate    %s bytes per MUT second\n\n",
-                  formatGrouped(uint64_t(std::max(0.0, st.allocationRate))).c_str());
-    out += printf("  Productivity     -  of total user, %.1f%% of total elapsed\n\n", st.productivity * 100);
-    out += "-: not in the eventlog (CPU times, memory in use, TASKS; INIT and EXIT are counted in MUT).\n";
+    out += "  Alloc rate    - bytes per MUT second\n\n"; // per CPU second in -s
+    out += printf("  Productivity     -  of total user, %.1f%% of total elapsed (INIT and EXIT as MUT)\n\n",
+                  st.productivity * 100);
+    out += "-: not in the eventlog: CPU times (and so the allocation rate per MUT second), memory in use, TASKS,\n"
+           "   where INIT and EXIT end and begin (they are counted in MUT), the non-moving collector's\n"
+           "   concurrent time as -s measures it (its mark and sweep phases: "
+        + formatDuration(st.nonmovingConcurrentNs) + ").\n";
     return out;
 }
 

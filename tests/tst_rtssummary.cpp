@@ -1,0 +1,183 @@
+// Statistics as the RTS counted them: for each run of testdata/rts-summary
+// (real GHC 9.0.2 runs with +RTS -l -s), every +RTS -s figure the eventlog
+// determines equals what -s printed for that same run, to -s's rounding;
+// and `info --rts-summary` prints them in -s's layout.
+#include "testsupport.h"
+
+#include "core/index/loader.h"
+#include "core/io/bytesource.h"
+#include "core/stats/stats.h"
+#include "core/text/rtssummary.h"
+
+#include <QDir>
+#include <QRegularExpression>
+#include <QTest>
+
+#include <cmath>
+#include <map>
+
+using namespace hecscope;
+
+namespace {
+
+// What +RTS -s printed, read from its text.
+struct RtsSummary {
+    uint64_t allocated = 0, copied = 0, residency = 0, residencySamples = 0, slop = 0;
+    struct Gen {
+        uint64_t colls = 0, par = 0;
+        double elapsed = 0, avgPause = 0, maxPause = 0;
+    };
+    std::map<int, Gen> gens;
+    bool hasSyncs = false;
+    uint64_t syncs = 0;
+    double syncElapsed = 0, syncMax = 0;
+    double workBalance = -1; // %
+    uint64_t sparks[6] = {}; // total, converted, overflowed, dud, GC'd, fizzled
+    double init = 0, mut = 0, gc = 0, exit = 0, total = 0; // elapsed seconds
+};
+
+uint64_t grouped(const QString& s)
+{
+    return QString(s).remove(QLatin1Char(',')).toULongLong();
+}
+
+RtsSummary parse(const QString& text)
+{
+    RtsSummary r;
+    const auto match = [&](const char* pattern) { return QRegularExpression(QLatin1String(pattern)).match(text); };
+    r.allocated = grouped(match(R"(([\d,]+) bytes allocated in the heap)").captured(1));
+    r.copied = grouped(match(R"(([\d,]+) bytes copied during GC)").captured(1));
+    const auto res = match(R"(([\d,]+) bytes maximum residency \((\d+) sample)");
+    r.residency = grouped(res.captured(1));
+    r.residencySamples = res.captured(2).toULongLong();
+    r.slop = grouped(match(R"(([\d,]+) bytes maximum slop)").captured(1));
+    auto gens = QRegularExpression(QLatin1String(
+                                       R"(Gen\s+(\d+)\s+(\d+) colls,\s+(\d+) par\s+[\d.]+s\s+([\d.]+)s\s+([\d.]+)s\s+([\d.]+)s)"))
+                    .globalMatch(text);
+    while (gens.hasNext()) {
+        const auto m = gens.next();
+        r.gens[m.captured(1).toInt()] = {m.captured(2).toULongLong(), m.captured(3).toULongLong(), m.captured(4).toDouble(),
+                                         m.captured(5).toDouble(), m.captured(6).toDouble()};
+    }
+    const auto syncs = match(R"(Gen\s+\d+\s+(\d+) syncs,\s+([\d.]+)s\s+([\d.]+)s\s+([\d.]+)s)");
+    if (syncs.hasMatch()) {
+        r.hasSyncs = true;
+        r.syncs = syncs.captured(1).toULongLong();
+        r.syncElapsed = syncs.captured(2).toDouble();
+        r.syncMax = syncs.captured(4).toDouble();
+    }
+    const auto balance = match(R"(Parallel GC work balance: ([\d.]+)%)");
+    if (balance.hasMatch())
+        r.workBalance = balance.captured(1).toDouble();
+    const auto sp = match(R"(SPARKS: (\d+) \((\d+) converted, (\d+) overflowed, (\d+) dud, (\d+) GC'd, (\d+) fizzled\))");
+    for (int i = 0; i < 6; ++i)
+        r.sparks[i] = sp.captured(i + 1).toULongLong();
+    const auto elapsed = [&](const char* what) {
+        return match((std::string(what) + R"(\s+time\s+[\d.]+s\s+\(\s*([\d.]+)s elapsed\))").c_str()).captured(1).toDouble();
+    };
+    r.init = elapsed("INIT");
+    r.mut = elapsed("MUT");
+    r.gc = elapsed("\n  GC");
+    r.exit = elapsed("EXIT");
+    r.total = elapsed("Total");
+    return r;
+}
+
+} // namespace
+
+class TestRtsSummary : public QObject {
+    Q_OBJECT
+private slots:
+    void figuresEqualTheRts_data();
+    void figuresEqualTheRts();
+};
+
+void TestRtsSummary::figuresEqualTheRts_data()
+{
+    QTest::addColumn<QString>("log");
+    const QDir dir(QStringLiteral(HECSCOPE_TESTDATA_DIR "/rts-summary"));
+    const QStringList logs = dir.entryList({QStringLiteral("*.eventlog")}, QDir::Files, QDir::Name);
+    QVERIFY(logs.size() >= 8);
+    for (const QString& log : logs)
+        QTest::newRow(qPrintable(log)) << dir.filePath(log);
+}
+
+void TestRtsSummary::figuresEqualTheRts()
+{
+    QFETCH(QString, log);
+    QString sPath = log;
+    sPath.replace(QLatin1String(".eventlog"), QLatin1String(".s.txt"));
+    const QString sText = QString::fromStdString(test::readText(sPath));
+    QVERIFY2(sText.contains(QLatin1String("bytes allocated in the heap")), qPrintable(sPath));
+    const RtsSummary rts = parse(sText);
+    std::string error;
+    const auto source = FileSource::open(log.toStdString(), error);
+    QVERIFY2(source, error.c_str());
+    const auto loaded = loadIndex(*source);
+    const LogIndex& ix = *loaded.index;
+    QVERIFY(!ix.scan.hasError);
+    const RangeStats st = computeStats(ix);
+
+    // Exact figures.
+    QCOMPARE(st.allocatedBytes, rts.allocated);
+    QCOMPARE(st.copiedBytes, rts.copied);
+    QCOMPARE(st.maxResidencyBytes, rts.residency);
+    QCOMPARE(st.residencySamples, rts.residencySamples);
+    QCOMPARE(st.maxSlopBytes, rts.slop);
+    const SparkTotals& sp = st.sparks;
+    const uint64_t ours[6] = {sp.total(), sp.converted, sp.overflowed, sp.dud, sp.gcd, sp.fizzled};
+    for (int i = 0; i < 6; ++i)
+        QCOMPARE(ours[i], rts.sparks[i]);
+    // Per generation: counts exactly, times to -s's rounding (3 decimals
+    // for elapsed, 4 for pauses) with one unit for the two clocks.
+    uint64_t collections = 0;
+    for (const auto& [g, want] : rts.gens) {
+        GenerationStats have{g, 0, 0, 0, 0, 0};
+        for (const GenerationStats& x : st.generations)
+            if (x.generation == g)
+                have = x;
+        const QByteArray where = QStringLiteral("generation %1").arg(g).toUtf8();
+        QVERIFY2(have.collections == want.colls, where + " collections");
+        QVERIFY2(have.parallel == want.par, where + " parallel");
+        QVERIFY2(std::abs(double(have.elapsed) / 1e9 - want.elapsed) <= 0.0015, where + " elapsed");
+        const double avg = have.collections ? double(have.elapsed) / 1e9 / double(have.collections) : 0;
+        QVERIFY2(std::abs(avg - want.avgPause) <= 0.00015, where + " average pause");
+        QVERIFY2(std::abs(double(have.maxPause) / 1e9 - want.maxPause) <= 0.00015, where + " maximum pause");
+        collections += want.colls;
+    }
+    QCOMPARE(st.collections, collections);
+    QVERIFY(st.generations.size() <= rts.gens.size()); // no collection the RTS did not make
+    if (rts.workBalance >= 0)
+        QVERIFY2(std::abs(st.workBalance * 100 - rts.workBalance) <= 0.006,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(st.workBalance * 100).arg(rts.workBalance)));
+    if (rts.hasSyncs) {
+        QVERIFY(st.nonmoving);
+        QVERIFY(std::abs(double(st.nonmovingSyncNs) / 1e9 - rts.syncElapsed) <= 0.0015);
+        QVERIFY(std::abs(double(st.nonmovingSyncMaxNs) / 1e9 - rts.syncMax) <= 0.00015);
+    }
+    // Elapsed times: GC and Total to the millisecond -s prints (and one for
+    // the clocks); MUT here includes INIT and EXIT, which have no events.
+    QVERIFY2(std::abs(double(st.gcNs) / 1e9 - rts.gc) <= 0.0015, "GC elapsed");
+    QVERIFY2(std::abs(double(st.totalNs) / 1e9 - rts.total) <= 0.0025, "Total elapsed");
+    QVERIFY2(std::abs(double(st.mutatorNs) / 1e9 - (rts.mut + rts.init + rts.exit)) <= 0.0035, "MUT elapsed");
+
+    // The layout: -s's own lines for these figures, character for character.
+    const std::string text = rtsSummaryText(ix, st, true);
+    for (const char* line : {"bytes allocated in the heap", "bytes copied during GC", "bytes maximum residency",
+                             "bytes maximum slop", "SPARKS:", "Parallel GC work balance"}) {
+        const QRegularExpression re(QStringLiteral("^.*%1.*$").arg(QRegularExpression::escape(QLatin1String(line))),
+                                    QRegularExpression::MultilineOption);
+        const QString want = re.match(sText).captured(0);
+        if (!want.isEmpty())
+            QVERIFY2(QString::fromStdString(text).contains(want), qPrintable(want));
+    }
+    auto colls = QRegularExpression(QStringLiteral(R"(^  Gen\s+\d+\s+\d+ colls,\s+\d+ par)"), QRegularExpression::MultilineOption)
+                     .globalMatch(sText);
+    while (colls.hasNext()) {
+        const QString prefix = colls.next().captured(0);
+        QVERIFY2(QString::fromStdString(text).contains(prefix), qPrintable(prefix));
+    }
+}
+
+QTEST_GUILESS_MAIN(TestRtsSummary)
+#include "tst_rtssummary.moc"
