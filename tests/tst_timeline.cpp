@@ -8,6 +8,7 @@
 #include "core/text/units.h"
 #include "core/io/bytesource.h"
 #include "core/text/info.h"
+#include "core/text/rtssummary.h"
 #include "core/index/series.h"
 #include "core/stats/stats.h"
 #include "ui/window/bookmarks.h"
@@ -501,6 +502,8 @@ void TestTimeline::selectionGivesRangeStatistics()
     const RangeStats stats = computeStats(*w.index(), sel->start, sel->end);
     const QString expected = QString::fromStdString(infoText(*w.index(), stats, m_log.toStdString()));
     QTRY_VERIFY_WITH_TIMEOUT(w.statisticsText().endsWith(expected), 20000);
+    // …with the range's +RTS -s table above them.
+    QVERIFY(w.statisticsText().contains(QString::fromStdString(rtsSummaryText(*w.index(), stats, false))));
     // A click on a HEC row shows what is there in the Details pane, as the tooltip says it.
     const auto rows = view->renderer().layout(view->rect(), view->options());
     const auto hec1 = std::find_if(rows.begin(), rows.end(), [](const TrackRow& r) { return r.id() == QLatin1String("hecs") && r.cap == 1; });

@@ -4,6 +4,7 @@
 
 #include "ui/formatting.h"
 #include "core/text/info.h"
+#include "core/text/rtssummary.h"
 #include "ui/window/bookmarks.h"
 #include "ui/events/eventlistpane.h"
 #include "ui/heap/heappanel.h"
@@ -680,6 +681,16 @@ QString MainWindow::statisticsText() const
     return m_stats->toPlainText();
 }
 
+namespace {
+
+// The +RTS -s table of the run or the range, above the rest of the figures.
+std::string rtsSummaryBlock(const LogIndex& ix, const RangeStats& st, bool wholeRun)
+{
+    return "As +RTS -s prints them\n\n" + rtsSummaryText(ix, st, wholeRun) + "\n";
+}
+
+} // namespace
+
 void MainWindow::showSelectionStatistics()
 {
     if (!m_index || !m_wholeStats)
@@ -691,8 +702,8 @@ void MainWindow::showSelectionStatistics()
     }
     if (!sel) {
         m_statsRunner.cancel();
-        m_stats->setPlainText(
-            tr("Whole run\n\n") + qs(infoText(*m_index, *m_wholeStats, m_path.toStdString())));
+        m_stats->setPlainText(tr("Whole run\n\n") + qs(rtsSummaryBlock(*m_index, *m_wholeStats, true))
+                              + qs(infoText(*m_index, *m_wholeStats, m_path.toStdString())));
         m_capModel->setStats(*m_wholeStats);
         return;
     }
@@ -708,7 +719,7 @@ void MainWindow::showSelectionStatistics()
     m_statsRunner.start(
         [index = m_index, range = *sel, path = m_path.toStdString()](const JobContext&) {
             Result r{computeStats(*index, range.start, range.end), {}};
-            r.text = infoText(*index, r.stats, path);
+            r.text = rtsSummaryBlock(*index, r.stats, false) + infoText(*index, r.stats, path);
             return r;
         },
         [this, title](Result r) {
