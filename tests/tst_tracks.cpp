@@ -27,6 +27,7 @@ private slots:
     void hitTestsDoNotDependOnPaint();
     void gcHitTestFindsTheDrawnCollection();
     void hecHitTestSelectsRealSpans();
+    void denseCollectionsShowTheirDensity();
     void heapBandUnderPointerIsTheDrawnOne();
 
 private:
@@ -296,6 +297,47 @@ void TestTracks::heapBandUnderPointerIsTheDrawnOne()
         }
     QVERIFY2(tried > 30, qPrintable(QString::number(tried)));
     QVERIFY2(matched * 10 >= tried * 6, qPrintable(QStringLiteral("%1 of %2").arg(matched).arg(tried)));
+}
+
+// 553 collections in 1,100 pixels: each column's bar is as tall as the
+// share of its time spent collecting, so busy stretches stand out (not a
+// solid bar), and its tooltip counts the collections in it.
+void TestTracks::denseCollectionsShowTheirDensity()
+{
+    std::string error;
+    const auto source = FileSource::open(HECSCOPE_TESTDATA_DIR "/rts-summary/sparks-N3-A64k-s.eventlog", error);
+    QVERIFY(source);
+    const std::shared_ptr<const LogIndex> index(loadIndex(*source).index);
+    QCOMPARE(index->collections.size(), size_t(553));
+    TimelineRenderer r;
+    r.setIndex(index);
+    RenderOptions o;
+    o.palette = exportPalette();
+    o.tracks = {QStringLiteral("gc")};
+    o.legend = false;
+    const QRect area(0, 0, 1200, r.naturalHeight(o));
+    QImage image(area.size(), QImage::Format_ARGB32_Premultiplied);
+    {
+        QPainter p(&image);
+        r.paint(p, area, r.bounds(), o);
+    }
+    const TrackRow row = r.layout(area, o).front();
+    const QRgb background = image.pixel(TimelineRenderer::kLabelWidth + 2, row.rect.top() + 2);
+    QSet<int> heights;
+    int tallest = -1, tallestHeight = 0;
+    for (int x = TimelineRenderer::kLabelWidth + 1; x < area.width(); ++x) {
+        int h = 0;
+        for (int y = row.rect.top() + 5; y <= row.rect.bottom(); ++y)
+            h += image.pixel(x, y) != background;
+        if (h == 0)
+            continue;
+        heights.insert(h);
+        if (h > tallestHeight)
+            tallest = x, tallestHeight = h;
+    }
+    QVERIFY2(heights.size() >= 4, qPrintable(QString::number(heights.size())));
+    const QString text = r.describeAt(QPoint(tallest, row.rect.bottom() - 3), area, r.bounds(), o);
+    QVERIFY2(text.contains(QLatin1String("collections in this pixel")) || text.startsWith(QLatin1String("Collection")), qPrintable(text));
 }
 
 QTEST_MAIN(TestTracks)

@@ -27,12 +27,17 @@ struct GcBar {
     double x0, x1;
     uint32_t collection; // index into LogIndex::collections
     uint32_t merged;     // collections drawn as this bar
+    uint64_t pauseNs;    // their pauses, summed
+    uint32_t majors;     // how many of them collected the oldest generation
 };
 
 struct GcList final : DrawList {
     std::vector<GcBar> bars;     // by x0
     std::vector<double> reach;   // running maximum of x1, for binary search
+    double nsPerPixel = 1;
 };
+
+const QColor kMajorMark(0x6e, 0x1a, 0x00);
 
 // Each collection as a bar over its pause: height by generation, colour by
 // whether it was parallel. Collections in the same pixel are merged (the
@@ -56,6 +61,10 @@ public:
         // into the view; a few steps back cover the overlap of nested ones.
         for (int back = 0; back < 4 && it != ix.collectionsByStart.begin(); ++back)
             --it;
+        list->nsPerPixel = m.nsPerPixel();
+        int oldest = 0;
+        for (const Collection& c : cs)
+            oldest = std::max(oldest, c.generation);
         int lastPx = INT32_MIN;
         int lastGen = -1;
         for (; it != ix.collectionsByStart.end(); ++it) {
@@ -72,6 +81,8 @@ public:
             if (full.width() <= 1.0 && px == lastPx && !list->bars.empty()
                 && list->bars.back().x1 - list->bars.back().x0 <= 1.0) {
                 ++list->bars.back().merged;
+                list->bars.back().pauseNs += c.pause();
+                list->bars.back().majors += gen == oldest && oldest > 0;
                 if (gen > lastGen) { // the oldest generation stands for the pixel
                     list->bars.back().collection = *it;
                     lastGen = gen;
@@ -80,7 +91,7 @@ public:
             }
             lastPx = px;
             lastGen = gen;
-            list->bars.push_back({full.left(), full.right(), *it, 1});
+            list->bars.push_back({full.left(), full.right(), *it, 1, c.pause(), uint32_t(gen == oldest && oldest > 0)});
         }
         std::stable_sort(list->bars.begin(), list->bars.end(),
                          [](const GcBar& a, const GcBar& b) { return a.x0 < b.x0; });
@@ -93,8 +104,19 @@ public:
     void paint(QPainter& p, const TrackRowGeometry& g, const DrawList& d, const TrackContext& ctx) const override
     {
         const QRect& r = g.plot;
-        for (const GcBar& b : static_cast<const GcList&>(d).bars) {
+        const auto& list = static_cast<const GcList&>(d);
+        for (const GcBar& b : list.bars) {
             const Collection& c = ctx.index.collections[b.collection];
+            if (b.merged > 1) {
+                // Denser than pixels: the share of the column's time spent
+                // collecting as the height, a dark cap when one was major.
+                const double share = std::min(1.0, double(b.pauseNs) / std::max(1.0, list.nsPerPixel));
+                const double h = std::max(2.0, share * (r.height() - 4.0));
+                p.fillRect(QRectF(r.left() + b.x0, r.bottom() - 1 - h, 1, h), c.parallel() ? kParallelGc : kSequentialGc);
+                if (b.majors > 0)
+                    p.fillRect(QRectF(r.left() + b.x0, r.top() + 1, 1, 3), kMajorMark);
+                continue;
+            }
             const double h = c.generation <= 0 ? r.height() * 0.45 : r.height() - 6.0;
             const QRectF bar(r.left() + b.x0, r.bottom() - 2 - h, b.x1 - b.x0, h);
             p.fillRect(bar, c.parallel() ? kParallelGc : kSequentialGc);
@@ -151,7 +173,12 @@ public:
         if (c.hasStats)
             s += QObject::tr("\ncopied %1 bytes, slop %2 bytes").arg(c.copied).arg(c.slop);
         if (b->merged > 1)
-            s += QObject::tr("\n(the oldest generation of %1 collections in this pixel: zoom in to see each)").arg(b->merged);
+            s = QObject::tr("%1 collections in this pixel (%2 major): %3 % of its time collecting\n"
+                            "the oldest generation's, for instance:\n")
+                    .arg(b->merged)
+                    .arg(b->majors)
+                    .arg(100.0 * std::min(1.0, double(b->pauseNs) / std::max(1.0, static_cast<const GcList&>(d).nsPerPixel)), 0, 'f', 1)
+                + s;
         return s;
     }
 
@@ -168,6 +195,11 @@ public:
         legend.entry(QObject::tr("collection: parallel / sequential (tall: major)"), [](QPainter& p, QRect box) {
             p.fillRect(QRect(box.left(), box.top(), 5, box.height()), kParallelGc);
             p.fillRect(QRect(box.left() + 5, box.top(), 5, box.height()), kSequentialGc);
+        });
+        legend.entry(QObject::tr("denser than pixels: share of time collecting, cap: major"), [](QPainter& p, QRect box) {
+            for (int i = 0; i < 5; ++i)
+                p.fillRect(QRect(box.left() + 2 * i, box.bottom() - 2 - 2 * i, 1, 3 + 2 * i), kParallelGc);
+            p.fillRect(QRect(box.left() + 6, box.top(), 1, 2), kMajorMark);
         });
     }
 };
