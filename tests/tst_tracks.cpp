@@ -4,11 +4,14 @@
 #include "testsupport.h"
 
 #include "core/io/bytesource.h"
+#include "core/format/eventtags.h"
 #include "core/index/logindex.h"
+#include "core/text/units.h"
 #include "ui/timeline/imageexport.h"
 #include "ui/timeline/timelinerenderer.h"
 
 #include <QApplication>
+#include <QFileInfo>
 #include <QImage>
 #include <QPainter>
 #include <QSet>
@@ -28,6 +31,8 @@ private slots:
     void gcHitTestFindsTheDrawnCollection();
     void hecHitTestSelectsRealSpans();
     void denseCollectionsShowTheirDensity();
+    void nonmovingCollectorOnRealLogs_data();
+    void nonmovingCollectorOnRealLogs();
     void heapBandUnderPointerIsTheDrawnOne();
 
 private:
@@ -61,7 +66,7 @@ void TestTracks::registryIsComplete()
         QCOMPARE(findTrack(QStringLiteral(" ") + t->id().toUpper()), t);
         QVERIFY(!t->title().isEmpty() && !t->menuText().isEmpty());
     }
-    QCOMPARE(ids.size(), 8);
+    QCOMPARE(ids.size(), 9);
     QCOMPARE(findTrack(QStringLiteral("nonsense")), nullptr);
     QCOMPARE(defaultTrackIds().front(), QStringLiteral("activity"));
     // The export command takes every registered id, and its help lists them.
@@ -81,6 +86,7 @@ void TestTracks::everyTrackDraws_data()
     QTest::newRow("nonmoving") << "nonmoving" << "leak-nonmoving-N2";
     QTest::newRow("sparks") << "sparks" << "sparks-N4";
     QTest::newRow("heap") << "heap" << "leak-hT";
+    QTest::newRow("nonmoving-heap") << "nonmoving-heap" << "leak-nonmoving-N2";
     QTest::newRow("heap-profile") << "heap-profile" << "leak-hT";
     QTest::newRow("markers") << "markers" << "threads-N2";
 }
@@ -338,6 +344,62 @@ void TestTracks::denseCollectionsShowTheirDensity()
     QVERIFY2(heights.size() >= 4, qPrintable(QString::number(heights.size())));
     const QString text = r.describeAt(QPoint(tallest, row.rect.bottom() - 3), area, r.bounds(), o);
     QVERIFY2(text.contains(QLatin1String("collections in this pixel")) || text.startsWith(QLatin1String("Collection")), qPrintable(text));
+}
+
+void TestTracks::nonmovingCollectorOnRealLogs_data()
+{
+    QTest::addColumn<QString>("path");
+    QTest::newRow("leak-nonmoving-N2") << QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/leak-nonmoving-N2.eventlog");
+    QTest::newRow("nonmoving-N2-s") << QStringLiteral(HECSCOPE_TESTDATA_DIR "/rts-summary/nonmoving-N2-s.eventlog");
+    for (const QString& log : test::conformanceLogs(QStringLiteral("ghc-events")))
+        if (QFileInfo(log).fileName().startsWith(QLatin1String("nonmoving")))
+            QTest::newRow(qPrintable(QFileInfo(log).fileName())) << log;
+}
+
+// The non-moving collector's events all reach the index (every mark, sweep
+// and flush; syncs whose BEGIN GHC repeats once), nothing stays open in a
+// complete log, censuses list their allocators in ascending size, and a
+// click on a mark describes it with its objects marked.
+void TestTracks::nonmovingCollectorOnRealLogs()
+{
+    QFETCH(QString, path);
+    std::string error;
+    const auto source = FileSource::open(path.toStdString(), error);
+    QVERIFY2(source, error.c_str());
+    const std::shared_ptr<const LogIndex> ix(loadIndex(*source).index);
+    const auto count = [&](ConcurrentSpan::Kind k) {
+        return uint64_t(std::count_if(ix->concurrent.begin(), ix->concurrent.end(), [k](const ConcurrentSpan& s) { return s.kind == k; }));
+    };
+    QCOMPARE(count(ConcurrentSpan::Mark), ix->tagCounts[tag::ConcMarkBegin]);
+    QCOMPARE(count(ConcurrentSpan::Sweep), ix->tagCounts[tag::ConcSweepBegin]);
+    // GHC 9.0 nests a second BEGIN/END pair in each sync: one span each.
+    QVERIFY(count(ConcurrentSpan::Sync) <= ix->tagCounts[tag::ConcSyncBegin]);
+    QVERIFY(2 * count(ConcurrentSpan::Sync) >= ix->tagCounts[tag::ConcSyncBegin]);
+    QCOMPARE(uint64_t(ix->remSetFlushes.size()), ix->tagCounts[tag::ConcUpdRemSetFlush]);
+    QCOMPARE(uint64_t(ix->nonmovingCensus.size()), ix->tagCounts[tag::NonmovingHeapCensus]);
+    if (!ix->scan.truncated)
+        for (const ConcurrentSpan& s : ix->concurrent)
+            QVERIFY(s.end != kNoTime && s.end >= s.start);
+    // A mark long enough to click, zoomed in on.
+    TimelineRenderer r;
+    r.setIndex(ix);
+    RenderOptions o;
+    o.tracks = {QStringLiteral("nonmoving")};
+    const QRect area(0, 0, 1000, r.naturalHeight(o));
+    const auto rows = r.layout(area, o);
+    QCOMPARE(int(rows.size()), ix->concurrent.empty() && ix->remSetFlushes.empty() ? 0 : 1);
+    for (const ConcurrentSpan& s : ix->concurrent) {
+        if (s.kind != ConcurrentSpan::Mark || s.end == kNoTime || s.end - s.start < 1000)
+            continue;
+        const QRect plot = TimelineRenderer::plotArea(area);
+        const QPoint at(plot.left() + plot.width() / 2, rows.front().rect.top() + 6);
+        const QString text = r.describeAt(at, area, ViewRange{s.start, s.end}, o);
+        QVERIFY2(text.contains(QStringLiteral("%1 objects marked").arg(QString::fromStdString(formatGrouped(s.markedObjects)))),
+                 qPrintable(text));
+        const auto item = r.itemAt(at, area, ViewRange{s.start, s.end}, o);
+        QVERIFY(item && item->start == s.start && item->end == s.end);
+        break;
+    }
 }
 
 QTEST_MAIN(TestTracks)

@@ -17,10 +17,11 @@ void ConcurrentGcBuilder::consume(const Event& e)
         const auto kind = e.tag == tag::ConcMarkBegin ? ConcurrentSpan::Mark
             : e.tag == tag::ConcSyncBegin             ? ConcurrentSpan::Sync
                                                       : ConcurrentSpan::Sweep;
-        // A second BEGIN while one is open (GHC 9.0 writes CONC_SYNC_BEGIN
-        // twice for one synchronisation) continues the open phase.
+        // A second BEGIN while one is open continues the open phase: GHC
+        // 9.0 writes CONC_SYNC_BEGIN and _END twice for one sync, nested.
         if (m_open[kind] != SIZE_MAX)
             break;
+        m_lastClosed[kind] = SIZE_MAX;
         m_open[kind] = m_part.concurrent.size();
         m_part.concurrent.push_back({t, kNoTime, kind, 0});
         break;
@@ -32,12 +33,19 @@ void ConcurrentGcBuilder::consume(const Event& e)
             : e.tag == tag::ConcSyncEnd             ? ConcurrentSpan::Sync
                                                     : ConcurrentSpan::Sweep;
         const size_t open = m_open[kind];
+        if (open == SIZE_MAX && m_lastClosed[kind] != SIZE_MAX) {
+            // The outer END of such a nested pair: the phase ends here.
+            ConcurrentSpan& span = m_part.concurrent[m_lastClosed[kind]];
+            span.end = std::max(t, span.end);
+            break;
+        }
         if (open != SIZE_MAX) {
             ConcurrentSpan& span = m_part.concurrent[open];
             span.end = std::max(t, span.start);
             if (kind == ConcurrentSpan::Mark)
                 span.markedObjects = uint32_t(e.n[0]);
             m_open[kind] = SIZE_MAX;
+            m_lastClosed[kind] = open;
         }
         break;
     }

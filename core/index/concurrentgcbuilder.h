@@ -24,6 +24,7 @@ public:
 private:
     ConcurrentGcPart& m_part;
     std::array<size_t, 3> m_open{SIZE_MAX, SIZE_MAX, SIZE_MAX}; // per kind: open span
+    std::array<size_t, 3> m_lastClosed{SIZE_MAX, SIZE_MAX, SIZE_MAX}; // per kind: no BEGIN since it closed
 };
 
 } // namespace hecscope

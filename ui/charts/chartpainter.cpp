@@ -533,6 +533,24 @@ void ChartPainter::paintHeapProfile(QPainter& p, const QRect& r, const HeapProfi
     p.restore();
 }
 
+void ChartPainter::paintStacked(QPainter& p, const QRect& r, const QVector<double>& x,
+                                const std::vector<QVector<double>>& tops, const std::vector<QColor>& colours, double top,
+                                const QPalette& pal)
+{
+    reset(pal);
+    m_plot->yAxis2->setVisible(false);
+    auto* stack = new StackedBands(m_plot->xAxis, m_plot->yAxis);
+    stack->keys = x;
+    QVector<double> bottom(x.size(), 0.0);
+    for (size_t k = 0; k < tops.size(); ++k) {
+        const QColor c = k < colours.size() ? colours[k] : kOtherBandColour;
+        stack->layers.push_back({bottom, tops[k], c, QPen(c.darker(125), 0)});
+        bottom = tops[k];
+    }
+    m_plot->yAxis->setRange(0, std::max(top, 1e-9) * 1.05);
+    draw(p, r);
+}
+
 std::optional<size_t> ChartPainter::heapColumnAt(const HeapProfileData& d, const QRect& r, QPoint pos)
 {
     if (!r.contains(pos) || d.x.isEmpty() || d.top <= 0)

@@ -83,6 +83,12 @@ public:
         size_t drawnBands = 0, visibleBands = 0;
         std::vector<double> markers; // pixels from the left edge
     };
+    // Layers stacked bottom first: `tops[k]` is layer k's top at each key
+    // `x` (pixels from the plot's left edge), its bottom the layer below's;
+    // the value axis from 0 to `top`.
+    void paintStacked(QPainter& p, const QRect& r, const QVector<double>& x, const std::vector<QVector<double>>& tops,
+                      const std::vector<QColor>& colours, double top, const QPalette& pal);
+
     static constexpr size_t kMaxDrawnBands = 64;
     static HeapProfileData prepareHeapProfile(const LogIndex& index, std::shared_ptr<const HeapView> view,
                                               ViewRange range, int width);
