@@ -70,13 +70,15 @@ void EventListModel::reset()
     m_scanning = false;
 }
 
-void EventListModel::setLog(const QString& path, std::shared_ptr<const LogIndex> index)
+std::shared_ptr<ByteSource> EventListModel::openSource(const QString& path)
 {
     std::string error;
-    std::shared_ptr<ByteSource> source;
-    if (!path.isEmpty())
-        source = FileSource::open(path.toStdString(), error);
-    setLog(std::move(source), std::move(index));
+    return path.isEmpty() ? nullptr : std::shared_ptr<ByteSource>(FileSource::open(path.toStdString(), error));
+}
+
+void EventListModel::setLog(const QString& path, std::shared_ptr<const LogIndex> index)
+{
+    setLog(openSource(path), std::move(index));
 }
 
 void EventListModel::setLog(std::shared_ptr<ByteSource> source, std::shared_ptr<const LogIndex> index)

@@ -42,6 +42,8 @@ public:
     void setLog(std::shared_ptr<ByteSource> source, std::shared_ptr<const LogIndex> index);
     // Opens `path` here (tests and tools; the window passes the load's source).
     void setLog(const QString& path, std::shared_ptr<const LogIndex> index);
+    // `path` opened for reading; null when it cannot be (or is empty).
+    static std::shared_ptr<ByteSource> openSource(const QString& path);
     void setFilter(const EventFilter& filter);
     const EventFilter& filter() const { return m_filter; }
     bool isScanning() const { return m_scanning; }

@@ -103,11 +103,7 @@ EventListPane::EventListPane(QWidget* parent)
 
 void EventListPane::setLog(const QString& path, std::shared_ptr<const LogIndex> index)
 {
-    std::string error;
-    std::shared_ptr<ByteSource> source;
-    if (!path.isEmpty())
-        source = FileSource::open(path.toStdString(), error);
-    setLog(std::move(source), std::move(index));
+    setLog(EventListModel::openSource(path), std::move(index));
 }
 
 void EventListPane::setLog(std::shared_ptr<ByteSource> source, std::shared_ptr<const LogIndex> index)
