@@ -178,6 +178,7 @@ RangeStats computeStats(const LogIndex& ix, uint64_t from, uint64_t to, bool clo
     for (const ConcurrentSpan& s : ix.concurrent) {
         if (s.kind != ConcurrentSpan::Sync || s.end == kNoTime || !range.contains(s.start))
             continue;
+        ++r.nonmovingSyncs;
         r.nonmovingSyncNs += s.end - s.start;
         r.nonmovingSyncMaxNs = std::max(r.nonmovingSyncMaxNs, s.end - s.start);
     }

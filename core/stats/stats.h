@@ -65,7 +65,7 @@ struct RangeStats {
     // (sum and longest, ns) and the time in its concurrent mark and sweep
     // phases (ns).
     bool nonmoving = false;
-    uint64_t nonmovingSyncNs = 0, nonmovingSyncMaxNs = 0, nonmovingConcurrentNs = 0;
+    uint64_t nonmovingSyncs = 0, nonmovingSyncNs = 0, nonmovingSyncMaxNs = 0, nonmovingConcurrentNs = 0;
 
     uint64_t allocatedBytes = 0;
     double allocationRate = 0; // bytes per second of mutator time

@@ -163,6 +163,10 @@ std::string infoText(const LogIndex& ix, const RangeStats& st, const std::string
                 formatGrouped(st.parallelCollections).c_str(), formatBytes(st.copiedBytes).c_str());
     o += format("Pauses        average %s, maximum %s\n", duration(st.avgPauseNs).c_str(),
                 duration(st.maxPauseNs).c_str());
+    if (st.nonmoving)
+        o += format("Non-moving    %s syncs, %s in all (maximum %s); concurrent mark and sweep %s\n",
+                    formatGrouped(st.nonmovingSyncs).c_str(), duration(st.nonmovingSyncNs).c_str(),
+                    duration(st.nonmovingSyncMaxNs).c_str(), duration(st.nonmovingConcurrentNs).c_str());
     if (st.workBalance >= 0 || st.workBalanceThreadScope >= 0) {
         o += "Work balance  ";
         if (st.workBalance >= 0)
@@ -288,6 +292,12 @@ std::string infoJson(const LogIndex& ix, const RangeStats& st, const std::string
             + ", \"copied_bytes\": " + num(g.copied) + "}";
     }
     o += "]},\n";
+
+    key("nonmoving");
+    o += !st.nonmoving ? std::string("null,\n")
+                       : "{\"syncs\": " + num(st.nonmovingSyncs) + ", \"sync_ns\": " + num(st.nonmovingSyncNs)
+            + ", \"max_sync_ns\": " + num(st.nonmovingSyncMaxNs) + ", \"concurrent_ns\": "
+            + num(st.nonmovingConcurrentNs) + "},\n";
 
     key("heap");
     o += "{\"max_heap_size_bytes\": " + num(st.maxHeapSizeBytes) + ", \"max_live_bytes\": "
