@@ -164,15 +164,17 @@ void TestJobRunner::queuedStaleJobsDoNotRun()
 {
     JobRunner runner(1);
     std::atomic<int> ran{0};
-    std::atomic<bool> release{false};
+    std::atomic<bool> release{false}, busy{false};
     int applied = -1;
     runner.start(
         [&](const JobContext&) {
+            busy = true;
             while (!release)
                 std::this_thread::yield();
             return -1;
         },
         [&](int v) { applied = v; });
+    QVERIFY(waitFor([&] { return busy.load(); })); // the one worker is taken
     for (int i = 0; i < 30; ++i)
         runner.start(
             [&, i](const JobContext&) {

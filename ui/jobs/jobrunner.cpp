@@ -2,6 +2,12 @@
 
 #include <QMetaObject>
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
 #include <cstdio>
 
 #include <utility>
@@ -23,10 +29,12 @@ void JobRunner::enqueue(std::shared_ptr<JobContext::State> state, std::function<
         m_posted.emplace_back(std::move(state), std::move(f));
         schedule = !std::exchange(m_drainScheduled, true);
     }
-    // A queued call of a destroyed object is discarded; the runner waits
-    // for its jobs before it is destroyed, so it is alive here.
-    if (schedule)
-        QMetaObject::invokeMethod(this, "drain", Qt::QueuedConnection);
+    // The runner waits for its jobs before it closes the pipe.
+    if (schedule) {
+        const char byte = 1;
+        while (::write(m_wake[1], &byte, 1) < 0 && errno == EINTR) {
+        }
+    }
 }
 
 void JobRunner::drain()
@@ -34,6 +42,11 @@ void JobRunner::drain()
     std::deque<std::pair<std::shared_ptr<JobContext::State>, std::function<void()>>> posted;
     {
         const std::lock_guard lock(m_postMutex);
+        if (m_drainScheduled) { // one wake byte is in the pipe: take it
+            char byte;
+            while (::read(m_wake[0], &byte, 1) < 0 && errno == EINTR) {
+            }
+        }
         posted.swap(m_posted);
         m_drainScheduled = false;
     }
@@ -47,6 +60,11 @@ JobRunner::JobRunner(int maxThreads, QObject* parent)
     , m_maxThreads(size_t(std::max(1, maxThreads)))
     , m_current(std::make_shared<JobContext::State>())
 {
+    // A failed pipe is fatal: without it no result would ever arrive.
+    if (::pipe2(m_wake, O_CLOEXEC) != 0)
+        qFatal("hecscope: cannot create the job runner's pipe: %s", std::strerror(errno));
+    m_wakeNotifier = new QSocketNotifier(m_wake[0], QSocketNotifier::Read, this);
+    connect(m_wakeNotifier, &QSocketNotifier::activated, this, &JobRunner::drain);
 }
 
 JobRunner::~JobRunner()
@@ -59,6 +77,9 @@ JobRunner::~JobRunner()
     m_taskReady.notify_all();
     for (std::thread& t : m_threads)
         t.join();
+    delete m_wakeNotifier;
+    ::close(m_wake[0]);
+    ::close(m_wake[1]);
 }
 
 void JobRunner::jobFailed(const JobContext& ctx, const char* what)

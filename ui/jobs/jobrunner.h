@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QObject>
+#include <QSocketNotifier>
 
 #include <atomic>
 #include <condition_variable>
@@ -110,11 +111,14 @@ private:
     std::vector<std::thread> m_threads;
     size_t m_maxThreads;
 
-    // Posts go through a queue of our own, under a std::mutex, and Qt is
-    // only asked to call drain(): the hand-over between threads is then
-    // visible to ThreadSanitizer (Qt's own event queue is not instrumented).
+    // Posts go through a queue of our own, under a std::mutex, and a byte
+    // on a pipe wakes this thread's event loop (a QSocketNotifier) to run
+    // drain(): no Qt object crosses threads, so every hand-over is visible
+    // to ThreadSanitizer (Qt's own event queue is not instrumented).
     void enqueue(std::shared_ptr<JobContext::State> state, std::function<void()> f);
-    Q_INVOKABLE void drain();
+    void drain();
+    int m_wake[2] = {-1, -1}; // pipe: workers write, this thread reads
+    QSocketNotifier* m_wakeNotifier = nullptr;
     std::mutex m_postMutex;
     std::deque<std::pair<std::shared_ptr<JobContext::State>, std::function<void()>>> m_posted;
     bool m_drainScheduled = false; // under m_postMutex
