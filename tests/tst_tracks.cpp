@@ -7,6 +7,7 @@
 #include "core/format/eventtags.h"
 #include "core/index/logindex.h"
 #include "core/text/units.h"
+#include "ui/heap/heapview.h"
 #include "ui/timeline/imageexport.h"
 #include "ui/timeline/timelinerenderer.h"
 
@@ -33,7 +34,9 @@ private slots:
     void denseCollectionsShowTheirDensity();
     void nonmovingCollectorOnRealLogs_data();
     void nonmovingCollectorOnRealLogs();
+    void heapBandUnderPointerIsTheDrawnOne_data();
     void heapBandUnderPointerIsTheDrawnOne();
+    void cacheFollowsTheHeapViewAndTheIndex();
 
 private:
     static std::shared_ptr<const LogIndex> load(const QString& name)
@@ -268,8 +271,17 @@ void TestTracks::hecHitTestSelectsRealSpans()
 
 // The band under the pointer is the band drawn there: the pixel's colour is
 // that band's colour, over the whole stacked chart.
+void TestTracks::heapBandUnderPointerIsTheDrawnOne_data()
+{
+    QTest::addColumn<int>("mode");
+    QTest::newRow("stacked") << int(HeapChartMode::Stacked);
+    QTest::newRow("normalised") << int(HeapChartMode::Normalised);
+    QTest::newRow("lines") << int(HeapChartMode::Lines);
+}
+
 void TestTracks::heapBandUnderPointerIsTheDrawnOne()
 {
+    QFETCH(int, mode);
     const auto index = load(QStringLiteral("leak-hT"));
     TimelineRenderer r;
     r.setIndex(index);
@@ -277,6 +289,11 @@ void TestTracks::heapBandUnderPointerIsTheDrawnOne()
     o.palette = exportPalette();
     o.tracks = {QStringLiteral("heap-profile")};
     o.legend = false;
+    auto hview = std::make_shared<HeapView>();
+    hview->indexSerial = index->serial;
+    hview->selection = index->defaultBands;
+    hview->mode = HeapChartMode(mode);
+    o.heapView = hview;
     const QRect area(0, 0, 900, r.naturalHeight(o));
     QImage image(area.size(), QImage::Format_ARGB32_Premultiplied);
     const ViewRange view = r.bounds();
@@ -294,15 +311,53 @@ void TestTracks::heapBandUnderPointerIsTheDrawnOne()
                 continue;
             ++tried;
             // Away from band edges (where outlines are drawn) the pixel has
-            // the band's fill.
+            // the band's fill; a line passes within 5 pixels.
             const QColor fill = columnColour(*hv->selection, index->heapBands, *column);
             bool same = true;
-            for (int dy : {-2, 0, 2})
-                same = same && QColor(image.pixel(x, y + dy)) == fill;
+            if (hview->mode == HeapChartMode::Lines) {
+                same = false;
+                for (int dy = -5; dy <= 5; ++dy)
+                    same = same || QColor(image.pixel(x, y + dy)) == fill;
+            } else {
+                for (int dy : {-2, 0, 2})
+                    same = same && QColor(image.pixel(x, y + dy)) == fill;
+            }
             matched += same;
         }
-    QVERIFY2(tried > 30, qPrintable(QString::number(tried)));
+    QVERIFY2(tried > (hview->mode == HeapChartMode::Lines ? 5 : 30), qPrintable(QString::number(tried)));
     QVERIFY2(matched * 10 >= tried * 6, qPrintable(QStringLiteral("%1 of %2").arg(matched).arg(tried)));
+}
+
+// A new heap view (another mode, a hidden band) prepares the heap-profile
+// track again, and only it; a new index prepares every track again.
+void TestTracks::cacheFollowsTheHeapViewAndTheIndex()
+{
+    const auto index = load(QStringLiteral("leak-hT"));
+    TimelineRenderer r;
+    r.setIndex(index);
+    RenderOptions o;
+    o.palette = exportPalette();
+    const QRect area(0, 0, 800, r.naturalHeight(o));
+    QImage image(area.size(), QImage::Format_ARGB32_Premultiplied);
+    QPainter p(&image);
+    r.paint(p, area, r.bounds(), o);
+    const uint64_t first = r.preparedCount();
+    auto view = std::make_shared<HeapView>();
+    view->indexSerial = index->serial;
+    view->selection = index->defaultBands;
+    view->mode = HeapChartMode::Lines;
+    o.heapView = view;
+    r.paint(p, area, r.bounds(), o);
+    QCOMPARE(r.preparedCount(), first + 1);
+    auto hidden = std::make_shared<HeapView>(*view);
+    hidden->hidden.assign(view->selection->columns(), 0);
+    hidden->hidden[0] = 1;
+    o.heapView = hidden;
+    r.paint(p, area, r.bounds(), o);
+    QCOMPARE(r.preparedCount(), first + 2);
+    r.setIndex(index); // a reload
+    r.paint(p, area, r.bounds(), o);
+    QCOMPARE(r.preparedCount(), 2 * first + 2);
 }
 
 // 553 collections in 1,100 pixels: each column's bar is as tall as the
