@@ -94,9 +94,13 @@ void TestWindow::openingAnotherFileReleasesTheOldIndex()
     QVERIFY(w.heapPanel()->view()); // leak-hT has a heap profile
     // Click-like use of the old log: a selection (statistics on a worker).
     w.controller()->setSelection(ViewRange{0, w.index()->lastTime / 2});
+    // An item of the old log described in Details (a click on the timeline).
+    emit w.timeline()->itemClicked(QStringLiteral("Collection: generation 1"));
+    QVERIFY(!w.detailsText().isEmpty());
     w.openFile(QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/sparks-N4.eventlog"));
     QVERIFY(!w.index());
     QVERIFY(!w.heapPanel()->view());
+    QVERIFY(w.detailsText().isEmpty()); // no pane describes the old log
     // Jobs of the old log that were still running hold it until they see
     // the cancellation (a chunk at most); nothing else does.
     QTRY_VERIFY_WITH_TIMEOUT(old.expired(), 20000);

@@ -583,6 +583,7 @@ void MainWindow::openFile(const QString& path)
     m_bandModel->setIndex(nullptr);
     m_ccTree->setIndex(nullptr);
     m_view->setHeapView(nullptr);
+    m_details->clear(); // it described an item of the old log
     m_statsRunner.cancel();
     m_bookmarks->setLog(QString(), nullptr);
     m_capModel->setStats(RangeStats{});
