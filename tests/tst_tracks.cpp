@@ -39,10 +39,15 @@ private slots:
     void cacheFollowsTheHeapViewAndTheIndex();
 
 private:
+    // A log of testdata/logs by name, or any log by path.
     static std::shared_ptr<const LogIndex> load(const QString& name)
     {
+        return loadPath(QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/%1.eventlog").arg(name));
+    }
+    static std::shared_ptr<const LogIndex> loadPath(const QString& path)
+    {
         std::string error;
-        const auto source = FileSource::open(QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/%1.eventlog").arg(name).toStdString(), error);
+        const auto source = FileSource::open(path.toStdString(), error);
         if (!source)
             qFatal("%s", error.c_str());
         return std::shared_ptr<const LogIndex>(loadIndex(*source).index);
@@ -365,10 +370,7 @@ void TestTracks::cacheFollowsTheHeapViewAndTheIndex()
 // solid bar), and its tooltip counts the collections in it.
 void TestTracks::denseCollectionsShowTheirDensity()
 {
-    std::string error;
-    const auto source = FileSource::open(HECSCOPE_TESTDATA_DIR "/rts-summary/sparks-N3-A64k-s.eventlog", error);
-    QVERIFY(source);
-    const std::shared_ptr<const LogIndex> index(loadIndex(*source).index);
+    const auto index = loadPath(QStringLiteral(HECSCOPE_TESTDATA_DIR "/rts-summary/sparks-N3-A64k-s.eventlog"));
     QCOMPARE(index->collections.size(), size_t(553));
     TimelineRenderer r;
     r.setIndex(index);
@@ -418,10 +420,7 @@ void TestTracks::nonmovingCollectorOnRealLogs_data()
 void TestTracks::nonmovingCollectorOnRealLogs()
 {
     QFETCH(QString, path);
-    std::string error;
-    const auto source = FileSource::open(path.toStdString(), error);
-    QVERIFY2(source, error.c_str());
-    const std::shared_ptr<const LogIndex> ix(loadIndex(*source).index);
+    const auto ix = loadPath(path);
     const auto count = [&](ConcurrentSpan::Kind k) {
         return uint64_t(std::count_if(ix->concurrent.begin(), ix->concurrent.end(), [k](const ConcurrentSpan& s) { return s.kind == k; }));
     };

@@ -51,16 +51,16 @@ QString stopReasonText(uint8_t stop)
 
 void TimelineRenderer::setIndex(std::shared_ptr<const LogIndex> index)
 {
-    m_index = std::move(index);
-    m_resources.setIndex(m_index);
+    m_resources.setIndex(std::move(index));
     m_cache.clear();
 }
 
 ViewRange TimelineRenderer::bounds() const
 {
-    if (!m_index || m_index->firstTime == kNoTime)
+    const LogIndex* ix = index();
+    if (!ix || ix->firstTime == kNoTime)
         return {0, 1000};
-    const uint64_t end = std::max(m_index->lastTime, uint64_t(1));
+    const uint64_t end = std::max(ix->lastTime, uint64_t(1));
     return {0, std::max(end, kMinViewDuration)};
 }
 
@@ -252,7 +252,7 @@ std::optional<TimelineRenderer::Hit> TimelineRenderer::hitAt(QPoint pos, const Q
                                                              const RenderOptions& o) const
 {
     const QRect plot = plotArea(area);
-    if (!m_index || !plot.contains(pos))
+    if (!index() || !plot.contains(pos))
         return std::nullopt;
     const TimeMapping m(view, plot.left(), plot.width());
     const auto rows = layout(area, o);

@@ -56,7 +56,7 @@ public:
     static constexpr int kLegendHeight = 60; // up to three lines
 
     void setIndex(std::shared_ptr<const LogIndex> index);
-    const LogIndex* index() const { return m_index.get(); }
+    const LogIndex* index() const { return m_resources.indexOrNull(); }
     // The log's time span, for fitting the view.
     ViewRange bounds() const;
 
@@ -104,7 +104,6 @@ private:
         const void* variant;
         std::shared_ptr<const DrawList> list;
     };
-    std::shared_ptr<const LogIndex> m_index;
     mutable TrackResources m_resources;
     mutable std::vector<CacheEntry> m_cache; // the latest list of each track
     mutable uint64_t m_prepared = 0;

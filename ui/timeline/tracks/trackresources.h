@@ -22,8 +22,8 @@ using CapabilityLods = std::vector<std::vector<LodItem>>;
 class TrackResources {
 public:
     void setIndex(std::shared_ptr<const LogIndex> index);
-    const LogIndex& index() const;
-    bool hasIndex() const { return m_index != nullptr; }
+    const LogIndex& index() const; // an empty one when none is set
+    const LogIndex* indexOrNull() const { return m_index.get(); }
 
     std::shared_ptr<const CapabilityLods> capabilityLods(ViewRange view, int width);
     // The heap view of `o` when it was made for this index, else the top 15
