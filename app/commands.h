@@ -15,6 +15,8 @@ int info(int argc, char** argv);
 int bench(int argc, char** argv);
 int heap(int argc, char** argv);       // heapcommand.cpp
 int synthesize(int argc, char** argv); // heapcommand.cpp
+int threads(int argc, char** argv);    // threadcommands.cpp
+int spans(int argc, char** argv);      // threadcommands.cpp
 int printUsage(bool toStderr);
 // The file (or - for stdin) as a byte source; null after printing why not.
 std::unique_ptr<ByteSource> openOrComplain(const std::string& path);

@@ -1,6 +1,7 @@
 // `hecscope export` and the drawing half of `hecscope bench`: both use the
 // window's renderer on the offscreen platform.
 #include "app/commands.h"
+#include "core/text/units.h"
 
 #include "core/stats/stats.h"
 #include "ui/heap/heappanel.h"
@@ -72,24 +73,9 @@ int usageError(const QString& why)
     return 2;
 }
 
-// "1.5s", "200ms", "3us", "12ns", "0.25" (seconds) → ns.
-std::optional<uint64_t> parseTime(QString text)
+std::optional<uint64_t> parseTime(const QString& text)
 {
-    text = text.trimmed();
-    double scale = 1e9;
-    static const std::pair<const char*, double> units[] = {
-        {"ns", 1}, {"us", 1e3}, {"µs", 1e3}, {"ms", 1e6}, {"s", 1e9}};
-    for (const auto& [suffix, factor] : units)
-        if (text.endsWith(QString::fromUtf8(suffix))) {
-            text.chop(QString::fromUtf8(suffix).size());
-            scale = factor;
-            break;
-        }
-    bool ok = false;
-    const double v = text.toDouble(&ok);
-    if (!ok || !(v >= 0) || v * scale > 1.8e19)
-        return std::nullopt;
-    return uint64_t(std::llround(v * scale));
+    return hecscope::parseTime(text.toStdString());
 }
 
 } // namespace

@@ -156,7 +156,7 @@ void HpFileReader::readLine(std::string_view text, uint64_t offset, bool termina
         } else {
             const std::string_view name = "MARK";
             m_ix->messages.push_back(
-                {*t, UINT16_MAX, Message::Marker, TextRef{m_ix->text.size(), uint32_t(name.size())}});
+                {*t, UINT16_MAX, Message::Marker, 0, TextRef{m_ix->text.size(), uint32_t(name.size())}});
             m_ix->text.append(name);
         }
     } else if (word == "BEGIN_SAMPLE") {

@@ -9,6 +9,7 @@ namespace hecscope {
 IndexDispatcher::IndexDispatcher(LogIndex& index)
     : m_ix(index)
     , m_threads(index)
+    , m_threadStates(index)
     , m_scheduler(index, m_threads, m_events)
     , m_collections(index)
     , m_heap(index)
@@ -24,6 +25,7 @@ IndexDispatcher::IndexDispatcher(LogIndex& index)
 void IndexDispatcher::onHeader(const std::shared_ptr<const LogFormat>& format)
 {
     m_scheduler.setEncoding(format->stopEncoding());
+    m_threadStates.setEncoding(format->stopEncoding());
 }
 
 void IndexDispatcher::onEvent(const Event& e)
@@ -45,6 +47,15 @@ void IndexDispatcher::onEvent(const Event& e)
         m_scheduler.consumeCapEvent(e);
     else
         ++m_ix.eventsWithoutCap;
+    switch (e.tag) {
+    case tag::CreateThread:
+    case tag::RunThread:
+    case tag::StopThread:
+    case tag::ThreadRunnable:
+    case tag::MigrateThread:
+    case tag::ThreadWakeup: m_threadStates.consume(e); break;
+    default: break;
+    }
     switch (e.tag) {
     case tag::CreateThread:
     case tag::ThreadRunnable:
@@ -77,7 +88,7 @@ void IndexDispatcher::onEvent(const Event& e)
     case tag::UserMarker:
     case tag::UserMsg:
     case tag::LogMsg:
-    case tag::UserBinaryMsg: m_messages.consume(e); break;
+    case tag::UserBinaryMsg: m_messages.consume(e, m_scheduler.runningThread(e.cap)); break;
     case tag::HeapProfBegin:
     case tag::HeapProfCostCentre:
     case tag::HeapProfSampleBegin:
@@ -105,7 +116,7 @@ void IndexDispatcher::onEvent(const Event& e)
 bool IndexDispatcher::seal(bool final, const LoadObserver* observer)
 {
     const std::vector<GcSpan> open = m_scheduler.seal(m_ix.lastTime, final);
-    if (isCancelled(observer))
+    if (isCancelled(observer) || !m_threadStates.seal(m_ix.lastTime, final, observer))
         return false;
     return m_collections.build(m_scheduler.gcSpans(), open, observer);
 }

@@ -11,6 +11,7 @@
 #include "core/index/processbuilder.h"
 #include "core/index/schedulerbuilder.h"
 #include "core/index/threadsbuilder.h"
+#include "core/index/threadstatesbuilder.h"
 #include "core/index/timeprofilebuilder.h"
 
 #include <cstdint>
@@ -40,6 +41,7 @@ private:
     LogIndex& m_ix;
     uint64_t m_events = 0; // every event so far, block markers included
     ThreadsBuilder m_threads;
+    ThreadStatesBuilder m_threadStates;
     SchedulerBuilder m_scheduler;
     CollectionsBuilder m_collections;
     HeapSamplesBuilder m_heap;

@@ -32,7 +32,8 @@ size_t LogIndex::memoryBytes() const
             * sizeof(Sample)
         + (messagesByTime.capacity() + collectionsByStart.capacity()) * sizeof(uint32_t)
         + (heap.size.capacity() + heap.blocks.capacity() + heap.live.capacity() + heap.allocated.capacity())
-            * sizeof(SeriesPoint);
+            * sizeof(SeriesPoint)
+        + threadStates.memoryBytes() + (userSpans ? userSpans->memoryBytes() : 0);
     for (const Capability& c : caps)
         bytes += sizeof(Capability) + c.timeline.memoryBytes() + c.sparks.capacity() * sizeof(SparkCounters);
     return bytes;

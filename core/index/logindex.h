@@ -9,7 +9,9 @@
 #include "core/index/processpart.h"
 #include "core/index/schedulerpart.h"
 #include "core/index/threadspart.h"
+#include "core/index/threadstatespart.h"
 #include "core/index/timeprofilepart.h"
+#include "core/index/userspanspart.h"
 #include "core/order/timeorder.h"
 #include "core/time/timestamp.h"
 
@@ -28,13 +30,15 @@ namespace hecscope {
 // locates them in time order.
 struct LogIndex : SchedulerPart,
                   ThreadsPart,
+                  ThreadStatesPart,
                   CollectionsPart,
                   HeapPart,
                   HeapProfilePart,
                   TimeProfilePart,
                   MessagesPart,
                   ProcessPart,
-                  ConcurrentGcPart {
+                  ConcurrentGcPart,
+                  UserSpansPart {
     LogIndex(); // takes the next serial
 
     LogScan scan;

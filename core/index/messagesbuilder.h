@@ -16,7 +16,8 @@ public:
         : m_part(part)
     {
     }
-    void consume(const Event& e);
+    // `thread`: the thread running on the event's capability (0: none).
+    void consume(const Event& e, uint32_t thread);
 
 private:
     TextRef keep(std::string_view s)

@@ -21,6 +21,7 @@ struct Message {
     uint64_t time = 0; // ns
     uint16_t cap = UINT16_MAX;
     Kind kind = User;
+    uint32_t thread = 0; // the thread running on `cap` when it was written (0: none)
     TextRef text;
 };
 

@@ -1,6 +1,7 @@
 #include "core/index/preparefordrawing.h"
 
 #include "core/index/logindex.h"
+#include "core/threads/userspans.h"
 
 #include <algorithm>
 #include <memory>
@@ -30,6 +31,9 @@ bool prepareForDrawing(LogIndex& ix, const LoadObserver* observer)
     ix.messagesByTime = orderBy(ix.messages.size(), [&](uint32_t i) { return ix.messages[i].time; });
     ix.collectionsByStart = orderBy(ix.collections.size(), [&](uint32_t i) { return ix.collections[i].start; });
     if (isCancelled(observer))
+        return false;
+    ix.userSpans = pairUserSpans(ix, SpanRules{}, [observer] { return isCancelled(observer); });
+    if (!ix.userSpans)
         return false;
     ix.heap = heapSeries(ix);
     if (isCancelled(observer))

@@ -35,6 +35,11 @@ public:
     std::vector<GcSpan> seal(uint64_t end, bool final);
     void unseal();
     const std::vector<GcSpan>& gcSpans() const { return m_gcSpans; }
+    // The thread running on capability `c` now (0: none, or not a capability).
+    uint32_t runningThread(uint16_t c) const
+    {
+        return c < m_state.size() && m_state[c].open && m_state[c].kind == SpanKind::Running ? m_state[c].thread : 0;
+    }
 
 private:
     struct CapState {

@@ -1,6 +1,8 @@
 #include "core/text/units.h"
 
+#include <charconv>
 #include <cmath>
+#include <utility>
 #include <cstdio>
 
 namespace hecscope {
@@ -62,6 +64,31 @@ std::string formatPercent(uint64_t part, uint64_t whole)
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.1f%%", 100.0 * double(part) / double(whole));
     return buf;
+}
+
+std::optional<uint64_t> parseTime(std::string_view text)
+{
+    const auto space = [](char c) { return c == ' ' || c == '\t'; };
+    while (!text.empty() && space(text.front()))
+        text.remove_prefix(1);
+    while (!text.empty() && space(text.back()))
+        text.remove_suffix(1);
+    double scale = 1e9;
+    static const std::pair<std::string_view, double> units[] = {
+        {"ns", 1}, {"us", 1e3}, {"\xC2\xB5s", 1e3}, {"ms", 1e6}, {"s", 1e9}};
+    for (const auto& [suffix, factor] : units)
+        if (text.ends_with(suffix)) {
+            text.remove_suffix(suffix.size());
+            scale = factor;
+            break;
+        }
+    if (text.empty())
+        return std::nullopt;
+    double v = 0; // from_chars: the same in every locale
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc() || end != text.data() + text.size() || !(v >= 0) || v * scale > 1.8e19)
+        return std::nullopt;
+    return uint64_t(std::llround(v * scale));
 }
 
 } // namespace hecscope

@@ -1,7 +1,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace hecscope {
 
@@ -22,5 +24,9 @@ std::string formatBytes(double bytes, const char* suffix = "");
 std::string formatGrouped(uint64_t v);
 // part / whole as "12.3%"; "-" when whole is 0.
 std::string formatPercent(uint64_t part, uint64_t whole);
+
+// A time or duration typed by a person: "1.5s", "200ms", "3us", "3µs",
+// "12ns", "0.25" (seconds) → ns; nullopt when it is not one.
+std::optional<uint64_t> parseTime(std::string_view text);
 
 } // namespace hecscope

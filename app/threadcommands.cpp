@@ -1,0 +1,299 @@
+// `hecscope threads` and `hecscope spans`: the figures of the Threads and
+// Spans panes as text or CSV.
+#include "app/commands.h"
+
+#include "core/index/logindex.h"
+#include "core/text/units.h"
+#include "core/threads/threadstats.h"
+#include "core/threads/userspans.h"
+
+#include <cstdio>
+#include <cstring>
+#include <optional>
+#include <string>
+
+namespace hecscope::cli {
+namespace {
+
+const char* const kThreadsUsage =
+    "Usage: hecscope threads FILE [--csv] [--range START:END]\n"
+    "\n"
+    "Loads the eventlog FILE (or - for standard input) and prints what every\n"
+    "Haskell thread did: its label, runs, time running, runnable (queued) and\n"
+    "blocked, created and finished times, migrations and wake-ups, and the\n"
+    "blocked time per reason, for the whole log or the time range given\n"
+    "(times as 1.5s, 200ms, 3us, 12ns; START or END may be empty).\n"
+    "\n"
+    "Options:\n"
+    "  --csv      one row per thread; columns listed in README.md:\n"
+    "             thread,label,runs,run_ns,runnable_ns,blocked_ns,created_ns,\n"
+    "             finished_ns,migrations,wakeups,unknown_ns,blocked_<reason>_ns...\n"
+    "  --range START:END  only the part of each thread's life inside it\n"
+    "  -h, --help show this help\n"
+    "\n"
+    "Exit status: 0 success; 1 unreadable, not an eventlog, or corrupt (the\n"
+    "figures of what was decoded are still printed); 2 usage error.\n";
+
+const char* const kSpansUsage =
+    "Usage: hecscope spans FILE [--csv] [--range START:END]\n"
+    "             [--start-prefix TEXT] [--stop-prefix TEXT] [--no-markers]\n"
+    "\n"
+    "Loads the eventlog FILE and pairs its user messages (traceEvent,\n"
+    "traceEventIO, and traceMarker unless --no-markers) \"START name\" and\n"
+    "\"STOP name\" per Haskell thread into spans (nesting allowed), then prints\n"
+    "per name: count, total, self (total minus nested spans), mean, median,\n"
+    "95th percentile and longest duration. With --range, the spans that start\n"
+    "inside it (their whole durations). A STOP without a START, and a START\n"
+    "still open at the end of the log (it ends there), are listed on stderr.\n"
+    "\n"
+    "Options:\n"
+    "  --csv      name,count,total_ns,self_ns,mean_ns,p50_ns,p95_ns,max_ns,open\n"
+    "  --range START:END  spans starting in this range (1.5s, 200ms, 3us, 12ns)\n"
+    "  --start-prefix TEXT, --stop-prefix TEXT\n"
+    "             the prefixes (default \"START \" and \"STOP \")\n"
+    "  --no-markers  pair traceEvent messages only\n"
+    "  -h, --help show this help\n"
+    "\n"
+    "Exit status as `hecscope threads`.\n";
+
+std::string csvField(std::string_view s)
+{
+    if (s.find_first_of(",\"\n\r") == std::string_view::npos)
+        return std::string(s);
+    std::string q = "\"";
+    for (char c : s) {
+        if (c == '"')
+            q += '"';
+        q += c;
+    }
+    return q + '"';
+}
+
+std::string dur(uint64_t ns)
+{
+    return formatDuration(ns, UnitStyle::Ascii);
+}
+
+std::string timeOrDash(uint64_t ns)
+{
+    return ns == kNoTime ? std::string("-") : dur(ns);
+}
+
+struct Args {
+    std::string path;
+    bool csv = false;
+    std::optional<ViewRange> range;
+    std::string rangeText;
+    SpanRules rules;
+};
+
+// Parses the common options; false after printing why (status set).
+bool parse(int argc, char** argv, const char* command, const char* usage, bool spanOptions, Args& a, int& status)
+{
+    for (int i = 0; i < argc; ++i) {
+        const std::string arg = argv[i];
+        const auto value = [&]() -> const char* {
+            if (i + 1 >= argc) {
+                std::fprintf(stderr, "hecscope %s: %s needs a value\n\n%s", command, arg.c_str(), usage);
+                status = 2;
+                return nullptr;
+            }
+            return argv[++i];
+        };
+        if (arg == "-h" || arg == "--help") {
+            std::fputs(usage, stdout);
+            status = 0;
+            return false;
+        } else if (arg == "--csv") {
+            a.csv = true;
+        } else if (arg == "--range") {
+            const char* v = value();
+            if (!v)
+                return false;
+            a.rangeText = v;
+        } else if (spanOptions && (arg == "--start-prefix" || arg == "--stop-prefix")) {
+            const char* v = value();
+            if (!v)
+                return false;
+            (arg == "--start-prefix" ? a.rules.start : a.rules.stop) = v;
+        } else if (spanOptions && arg == "--no-markers") {
+            a.rules.markers = false;
+        } else if (arg.size() > 1 && arg[0] == '-') {
+            std::fprintf(stderr, "hecscope %s: unknown option %s\n\n%s", command, arg.c_str(), usage);
+            status = 2;
+            return false;
+        } else if (a.path.empty()) {
+            a.path = arg;
+        } else {
+            std::fprintf(stderr, "hecscope %s: more than one FILE given\n\n%s", command, usage);
+            status = 2;
+            return false;
+        }
+    }
+    if (a.path.empty()) {
+        std::fprintf(stderr, "hecscope %s: no FILE given\n\n%s", command, usage);
+        status = 2;
+        return false;
+    }
+    if (spanOptions && (a.rules.start.empty() || a.rules.stop.empty() || a.rules.start == a.rules.stop)) {
+        std::fprintf(stderr, "hecscope %s: the start and stop prefixes must differ and not be empty\n", command);
+        status = 2;
+        return false;
+    }
+    return true;
+}
+
+// The range of --range, once the log's end is known; false after saying why.
+bool resolveRange(Args& a, const LogIndex& ix, const char* command, const char* usage, int& status)
+{
+    if (a.rangeText.empty())
+        return true;
+    const size_t colon = a.rangeText.find(':');
+    const std::string_view text(a.rangeText);
+    const std::string_view from = colon == std::string::npos ? text : text.substr(0, colon);
+    const std::string_view to = colon == std::string::npos ? std::string_view() : text.substr(colon + 1);
+    const bool blankFrom = from.find_first_not_of(' ') == std::string_view::npos;
+    const bool blankTo = to.find_first_not_of(' ') == std::string_view::npos;
+    const auto start = blankFrom ? std::optional<uint64_t>(0) : parseTime(from);
+    const auto end = blankTo ? std::optional<uint64_t>(std::max<uint64_t>(ix.lastTime, 1)) : parseTime(to);
+    if (colon == std::string::npos || !start || !end || *end <= *start) {
+        std::fprintf(stderr, "hecscope %s: bad --range '%s' (START:END with START < END)\n\n%s", command,
+                     a.rangeText.c_str(), usage);
+        status = 2;
+        return false;
+    }
+    a.range = ViewRange{*start, *end};
+    return true;
+}
+
+int reportLoad(const LogIndex& ix, const std::string& path)
+{
+    for (const Diagnostic& d : ix.scan.diagnostics)
+        std::fprintf(stderr, "hecscope: %s: %s: %s\n", path.c_str(), d.isError() ? "error" : "warning",
+                     d.message().c_str());
+    if (!ix.scan.ioError.empty()) {
+        std::fprintf(stderr, "hecscope: %s: read error: %s\n", path.c_str(), ix.scan.ioError.c_str());
+        return 1;
+    }
+    return ix.scan.hasError ? 1 : 0;
+}
+
+std::string threadName(const LogIndex& ix, uint32_t id)
+{
+    const ThreadInfo* t = ix.thread(id);
+    return t && !t->label.empty() ? t->label + " (" + std::to_string(id) + ")" : "thread " + std::to_string(id);
+}
+
+} // namespace
+
+int threads(int argc, char** argv)
+{
+    Args a;
+    int status = 0;
+    if (!parse(argc, argv, "threads", kThreadsUsage, false, a, status))
+        return status;
+    auto source = openOrComplain(a.path);
+    if (!source)
+        return 1;
+    const LoadResult loaded = loadIndex(*source);
+    const LogIndex& ix = *loaded.index;
+    if (!resolveRange(a, ix, "threads", kThreadsUsage, status))
+        return status;
+    const std::vector<ThreadFigures> all = allThreadFigures(ix, a.range);
+    std::string out;
+    char line[512];
+    if (a.csv) {
+        out += "thread,label,runs,run_ns,runnable_ns,blocked_ns,created_ns,finished_ns,migrations,wakeups,unknown_ns";
+        for (size_t r = 0; r < kBlockReasons; ++r)
+            out += std::string(",blocked_") + blockReasonName(BlockReason(r)) + "_ns";
+        out += '\n';
+        for (const ThreadFigures& f : all) {
+            const auto opt = [](uint64_t t) { return t == kNoTime ? std::string() : std::to_string(t); };
+            out += std::to_string(f.id) + ',' + csvField(f.label) + ',' + std::to_string(f.runs) + ','
+                + std::to_string(f.running()) + ',' + std::to_string(f.runnable()) + ','
+                + std::to_string(f.blockedTotal()) + ',' + opt(f.created) + ',' + opt(f.finished) + ','
+                + std::to_string(f.migrations) + ',' + std::to_string(f.wakeups) + ','
+                + std::to_string(f.time[size_t(ThreadState::Unknown)]);
+            for (uint64_t b : f.blocked)
+                out += ',' + std::to_string(b);
+            out += '\n';
+        }
+    } else {
+        std::snprintf(line, sizeof line, "%zu threads%s\n\n", all.size(),
+                      a.range ? (" in " + dur(a.range->start) + " - " + dur(a.range->end)).c_str() : "");
+        out += line;
+        std::snprintf(line, sizeof line, "%8s  %-20s %7s %11s %11s %11s %11s %11s %6s %6s  %s\n", "thread", "label",
+                      "runs", "running", "runnable", "blocked", "created", "finished", "migr", "wakes",
+                      "blocked most on");
+        out += line;
+        for (const ThreadFigures& f : all) {
+            size_t most = kBlockReasons;
+            for (size_t r = 0; r < kBlockReasons; ++r)
+                if (f.blocked[r] && (most == kBlockReasons || f.blocked[r] > f.blocked[most]))
+                    most = r;
+            std::snprintf(line, sizeof line, "%8u  %-20s %7u %11s %11s %11s %11s %11s %6u %6u  %s\n", f.id,
+                          std::string(f.label.substr(0, 20)).c_str(), f.runs, dur(f.running()).c_str(),
+                          dur(f.runnable()).c_str(), dur(f.blockedTotal()).c_str(), timeOrDash(f.created).c_str(),
+                          timeOrDash(f.finished).c_str(), f.migrations, f.wakeups,
+                          most == kBlockReasons ? "-" : blockReasonName(BlockReason(most)));
+            out += line;
+        }
+    }
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    return reportLoad(ix, a.path);
+}
+
+int spans(int argc, char** argv)
+{
+    Args a;
+    int status = 0;
+    if (!parse(argc, argv, "spans", kSpansUsage, true, a, status))
+        return status;
+    auto source = openOrComplain(a.path);
+    if (!source)
+        return 1;
+    const LoadResult loaded = loadIndex(*source);
+    const LogIndex& ix = *loaded.index;
+    if (!resolveRange(a, ix, "spans", kSpansUsage, status))
+        return status;
+    const std::shared_ptr<const UserSpans> spans
+        = a.rules == SpanRules{} && ix.userSpans ? ix.userSpans : pairUserSpans(ix, a.rules);
+    const std::vector<SpanNameFigures> figures = spanFigures(*spans, a.range);
+    std::string out;
+    char line[512];
+    if (a.csv) {
+        out += "name,count,total_ns,self_ns,mean_ns,p50_ns,p95_ns,max_ns,open\n";
+        for (const SpanNameFigures& f : figures)
+            out += csvField(spans->names[f.name]) + ',' + std::to_string(f.count) + ',' + std::to_string(f.total)
+                + ',' + std::to_string(f.self) + ',' + std::to_string(f.mean) + ',' + std::to_string(f.p50) + ','
+                + std::to_string(f.p95) + ',' + std::to_string(f.max) + ',' + std::to_string(f.open) + '\n';
+    } else {
+        uint64_t count = 0;
+        for (const SpanNameFigures& f : figures)
+            count += f.count;
+        std::snprintf(line, sizeof line, "%llu spans of %zu names%s\n\n", static_cast<unsigned long long>(count),
+                      figures.size(),
+                      a.range ? (" starting in " + dur(a.range->start) + " - " + dur(a.range->end)).c_str() : "");
+        out += line;
+        std::snprintf(line, sizeof line, "%-24s %8s %11s %11s %11s %11s %11s %11s\n", "name", "count", "total",
+                      "self", "mean", "p50", "p95", "max");
+        out += line;
+        for (const SpanNameFigures& f : figures) {
+            std::snprintf(line, sizeof line, "%-24s %8llu %11s %11s %11s %11s %11s %11s%s\n",
+                          spans->names[f.name].c_str(), static_cast<unsigned long long>(f.count),
+                          dur(f.total).c_str(), dur(f.self).c_str(), dur(f.mean).c_str(), dur(f.p50).c_str(),
+                          dur(f.p95).c_str(), dur(f.max).c_str(),
+                          f.open ? (" (" + std::to_string(f.open) + " open at the end)").c_str() : "");
+            out += line;
+        }
+    }
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    for (const SpanIssue& i : spans->issues)
+        std::fprintf(stderr, "hecscope: %s: warning: %s '%s' on %s at %s\n", a.path.c_str(),
+                     i.kind == SpanIssue::StopWithoutStart ? "STOP without START" : "START never stopped (ends with the log)",
+                     spans->names[i.name].c_str(), i.thread ? threadName(ix, i.thread).c_str() : "no thread",
+                     dur(i.time).c_str());
+    return reportLoad(ix, a.path);
+}
+
+} // namespace hecscope::cli

@@ -1,0 +1,229 @@
+#include "core/index/threadstatesbuilder.h"
+
+#include "core/format/eventtags.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace hecscope {
+
+void ThreadStatesBuilder::add(uint64_t time, uint64_t thread, ThreadCause cause, uint16_t cap, uint8_t stop,
+                              uint32_t info)
+{
+    if (time > Span::kMaxStart || thread > UINT32_MAX)
+        return; // as the capability timelines: not representable
+    Raw r{};
+    r.time = time;
+    r.cap = cap;
+    r.thread = uint32_t(thread);
+    r.info = info < (1u << 20) ? info : 0;
+    r.cause = uint32_t(cause);
+    r.stop = stop;
+    m_raw.push_back(r);
+}
+
+void ThreadStatesBuilder::consume(const Event& e)
+{
+    const uint64_t id = e.n[0];
+    switch (e.tag) {
+    case tag::CreateThread: add(e.time, id, ThreadCause::Created, e.cap); break;
+    case tag::RunThread:
+        if (e.cap != kNoCap) {
+            if (e.cap >= m_running.size())
+                m_running.resize(size_t(e.cap) + 1, 0);
+            if (m_running[e.cap] && m_running[e.cap] != id + 1)
+                add(e.time, m_running[e.cap] - 1, ThreadCause::Replaced, e.cap);
+            m_running[e.cap] = id + 1;
+        }
+        add(e.time, id, ThreadCause::Run, e.cap);
+        break;
+    case tag::StopThread: {
+        const uint64_t code = std::min<uint64_t>(standardStopCode(e.n[1], m_encoding), 253);
+        if (e.cap < m_running.size() && m_running[e.cap] == id + 1)
+            m_running[e.cap] = 0;
+        add(e.time, id, ThreadCause::Stop, e.cap, uint8_t(code), uint32_t(std::min<uint64_t>(e.n[2], UINT32_MAX)));
+        break;
+    }
+    case tag::ThreadRunnable: add(e.time, id, ThreadCause::Runnable, e.cap); break;
+    case tag::ThreadWakeup: add(e.time, id, ThreadCause::Wakeup, uint16_t(e.n[1])); break;
+    case tag::MigrateThread: add(e.time, id, ThreadCause::Migrate, uint16_t(e.n[1])); break;
+    default: break;
+    }
+}
+
+namespace {
+
+ThreadState stateAfterStop(uint8_t code)
+{
+    switch (stopClass(code)) {
+    case StopClass::Blocked:
+    case StopClass::ForeignCall: return ThreadState::Blocked;
+    case StopClass::Finished: return ThreadState::Finished;
+    default: return ThreadState::Runnable;
+    }
+}
+
+} // namespace
+
+bool ThreadStatesBuilder::seal(uint64_t end, bool final, const LoadObserver* observer)
+{
+    ThreadStates& out = m_part.threadStates;
+    out = ThreadStates{};
+    out.end = end;
+    const size_t n = m_raw.size();
+    // Number the threads by ascending id: a table when ids are dense (they
+    // count up from 1), a hash map for stray far ids.
+    uint32_t maxId = 0;
+    for (size_t i = 0; i < n; ++i)
+        maxId = std::max(maxId, m_raw[i].thread);
+    std::vector<uint32_t> numberOf; // by id (dense case)
+    std::unordered_map<uint32_t, uint32_t> numberOfSparse;
+    const bool dense = maxId < (1u << 26) && maxId <= 4 * n + 65536;
+    if (dense) {
+        numberOf.assign(size_t(maxId) + 1, 0);
+        for (size_t i = 0; i < n; ++i)
+            numberOf[m_raw[i].thread] = 1;
+        for (uint32_t id = 0; id <= maxId; ++id)
+            if (numberOf[id]) {
+                numberOf[id] = uint32_t(out.ids.size());
+                out.ids.push_back(id);
+            } else {
+                numberOf[id] = UINT32_MAX;
+            }
+    } else {
+        for (size_t i = 0; i < n; ++i)
+            numberOfSparse.emplace(m_raw[i].thread, 0);
+        for (const auto& [id, _] : numberOfSparse)
+            out.ids.push_back(id);
+        std::sort(out.ids.begin(), out.ids.end());
+        for (size_t k = 0; k < out.ids.size(); ++k)
+            numberOfSparse[out.ids[k]] = uint32_t(k);
+    }
+    const auto number = [&](uint32_t id) { return dense ? numberOf[id] : numberOfSparse.at(id); };
+    if (isCancelled(observer))
+        return false;
+
+    // Counting sort by thread, keeping log order within a thread.
+    out.offsets.assign(out.ids.size() + 1, 0);
+    for (size_t i = 0; i < n; ++i)
+        ++out.offsets[number(m_raw[i].thread) + 1];
+    for (size_t k = 1; k < out.offsets.size(); ++k)
+        out.offsets[k] += out.offsets[k - 1];
+    std::vector<Raw> sorted(n);
+    {
+        std::vector<uint64_t> next(out.offsets.begin(), out.offsets.end() - 1);
+        for (size_t i = 0; i < n; ++i)
+            sorted[next[number(m_raw[i].thread)]++] = m_raw[i];
+    }
+    if (final)
+        m_raw = {};
+    if (isCancelled(observer))
+        return false;
+
+    // Each thread's events in time order, then its states.
+    out.segments.reserve(n);
+    std::vector<uint64_t> offsets(out.offsets.size(), 0);
+    for (size_t k = 0; k < out.ids.size(); ++k) {
+        if ((k & 0xFFF) == 0 && isCancelled(observer))
+            return false;
+        offsets[k] = out.segments.size();
+        const auto first = sorted.begin() + ptrdiff_t(out.offsets[k]);
+        const auto last = sorted.begin() + ptrdiff_t(out.offsets[k + 1]);
+        const auto byTime = [](const Raw& a, const Raw& b) { return a.time < b.time; };
+        if (!std::is_sorted(first, last, byTime))
+            std::stable_sort(first, last, byTime);
+        bool any = false;
+        ThreadSegment cur;
+        for (auto it = first; it != last; ++it) {
+            ThreadSegment s;
+            s.time = it->time;
+            s.cause = ThreadCause(it->cause);
+            s.cap = uint16_t(it->cap);
+            switch (s.cause) {
+            case ThreadCause::Created: s.state = ThreadState::Runnable; break;
+            case ThreadCause::Run: s.state = ThreadState::Running; break;
+            case ThreadCause::Stop:
+                s.stop = uint8_t(it->stop);
+                s.info = uint16_t(it->info < 65536 ? it->info : 0);
+                s.state = stateAfterStop(s.stop);
+                break;
+            case ThreadCause::Wakeup:
+            case ThreadCause::Runnable:
+                s.state = !any || cur.state == ThreadState::Blocked || cur.state == ThreadState::Unknown
+                        || cur.state == ThreadState::Runnable
+                    ? ThreadState::Runnable
+                    : cur.state;
+                if (s.state != ThreadState::Runnable)
+                    s.cap = cur.cap;
+                break;
+            case ThreadCause::Migrate: s.state = any ? cur.state : ThreadState::Runnable; break;
+            case ThreadCause::Replaced:
+                if (!any || cur.state != ThreadState::Running)
+                    continue; // it had stopped after all (a stop stamped later than the next run)
+                s.state = ThreadState::Unknown;
+                break;
+            }
+            if (s.state == ThreadState::Blocked && s.cause != ThreadCause::Stop) {
+                s.stop = cur.stop;
+                s.info = cur.info;
+            }
+            out.segments.push_back(s);
+            cur = s;
+            any = true;
+        }
+    }
+    offsets.back() = out.segments.size();
+    out.offsets = std::move(offsets);
+    out.segments.shrink_to_fit();
+    return true;
+}
+
+size_t ThreadStates::find(uint32_t id) const
+{
+    const auto it = std::lower_bound(ids.begin(), ids.end(), id);
+    return it != ids.end() && *it == id ? size_t(it - ids.begin()) : SIZE_MAX;
+}
+
+size_t ThreadStates::firstEndingAfter(std::span<const ThreadSegment> segs, uint64_t t)
+{
+    // Segment i ends where i + 1 starts: the first segment whose successor
+    // starts after t.
+    const auto it = std::upper_bound(segs.begin(), segs.end(), t,
+                                     [](uint64_t v, const ThreadSegment& s) { return v < s.time; });
+    return it == segs.begin() ? 0 : size_t(it - segs.begin()) - 1;
+}
+
+size_t ThreadStates::memoryBytes() const
+{
+    return ids.capacity() * sizeof(uint32_t) + offsets.capacity() * sizeof(uint64_t)
+        + segments.capacity() * sizeof(ThreadSegment);
+}
+
+const char* threadStateName(const ThreadSegment& s)
+{
+    switch (s.state) {
+    case ThreadState::Runnable: return "runnable";
+    case ThreadState::Running: return "running";
+    case ThreadState::Finished: return "finished";
+    case ThreadState::Unknown: return "unknown (its run ended without a stop event)";
+    case ThreadState::Blocked: break;
+    }
+    if (stopClass(s.stop) == StopClass::ForeignCall)
+        return "in a foreign call";
+    switch (blockReason(s.stop)) {
+    case BlockReason::MVar: return "blocked on an MVar";
+    case BlockReason::MVarRead: return "blocked reading an MVar";
+    case BlockReason::BlackHole: return "blocked on a black hole";
+    case BlockReason::Read: return "blocked on read";
+    case BlockReason::Write: return "blocked on write";
+    case BlockReason::Delay: return "blocked on a delay";
+    case BlockReason::Stm: return "blocked in STM";
+    case BlockReason::DoProc: return "blocked on a process";
+    case BlockReason::CCall: return "in a foreign call";
+    case BlockReason::ThrowTo: return "blocked in throwTo";
+    case BlockReason::Other: break;
+    }
+    return "blocked";
+}
+
+} // namespace hecscope

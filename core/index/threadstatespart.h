@@ -1,0 +1,82 @@
+#pragma once
+
+#include "core/index/threadspart.h"
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace hecscope {
+
+// What a Haskell thread is doing over time, as its row on the timeline
+// draws it.
+enum class ThreadState : uint8_t {
+    Runnable, // created, woken or stopped without blocking: waiting in a run queue
+    Running,  // on `cap`
+    Blocked,  // `stop` says why (a STOP_THREAD status; 6 = in a foreign call)
+    Finished,
+    Unknown // its run ended without a STOP_THREAD (another RUN_THREAD on that capability)
+};
+constexpr size_t kThreadStates = 5;
+
+// The event that began a segment.
+enum class ThreadCause : uint8_t {
+    Created,  // CREATE_THREAD
+    Run,      // RUN_THREAD
+    Stop,     // STOP_THREAD (status in `stop`, its info field in `info`)
+    Wakeup,   // THREAD_WAKEUP (`cap`: the thread's capability)
+    Runnable, // THREAD_RUNNABLE
+    Migrate,  // MIGRATE_THREAD (`cap`: the new capability)
+    Replaced  // another thread's RUN_THREAD on the capability it ran on
+};
+
+// One segment of a thread's life: from `time` to the next segment's time
+// (the last one to the end of the log). Wake-ups and migrations of a
+// thread already runnable begin a segment of the same state, so that every
+// event that touched the thread can be found and marked.
+struct ThreadSegment {
+    uint64_t time = 0; // ns
+    uint16_t cap = 0;  // Running: where; Runnable: the queue it is on, if known
+    ThreadState state = ThreadState::Runnable;
+    uint8_t stop = 0; // cause Stop (and state Blocked): the standard STOP_THREAD status
+    ThreadCause cause = ThreadCause::Created;
+    uint8_t pad = 0;
+    uint16_t info = 0; // STOP_THREAD's info when blocked on a black hole: the owner (0: unknown or > 65535)
+};
+static_assert(sizeof(ThreadSegment) == 16);
+
+// The state segments of every thread seen in scheduler events, stored
+// thread after thread. Threads are numbered by their place in `ids`
+// (ascending thread id), which is how rows refer to them.
+struct ThreadStates {
+    std::vector<uint32_t> ids;         // thread ids, ascending
+    std::vector<uint64_t> offsets;     // ids.size() + 1 entries into `segments`
+    std::vector<ThreadSegment> segments;
+    uint64_t end = 0; // ns: where the last segment of every thread ends
+
+    size_t count() const { return ids.size(); }
+    std::span<const ThreadSegment> of(size_t thread) const
+    {
+        return {segments.data() + offsets[thread], size_t(offsets[thread + 1] - offsets[thread])};
+    }
+    // The thread's number, or SIZE_MAX.
+    size_t find(uint32_t id) const;
+    // End of segment i of `segs` (the next one's start, or `end`).
+    uint64_t segmentEnd(std::span<const ThreadSegment> segs, size_t i) const
+    {
+        return i + 1 < segs.size() ? segs[i + 1].time : std::max(end, segs[i].time);
+    }
+    // First segment of `segs` ending after t (the one covering t, if any).
+    static size_t firstEndingAfter(std::span<const ThreadSegment> segs, uint64_t t);
+    size_t memoryBytes() const;
+};
+
+// What ThreadStatesBuilder makes.
+struct ThreadStatesPart {
+    ThreadStates threadStates;
+};
+
+// "blocked on an MVar", "running", … for a segment.
+const char* threadStateName(const ThreadSegment& s);
+
+} // namespace hecscope

@@ -1,0 +1,42 @@
+#pragma once
+
+#include "core/index/threadstatespart.h"
+#include "core/time/viewrange.h"
+
+#include <array>
+#include <functional>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace hecscope {
+
+struct LogIndex;
+
+// What one thread did in a range (or the whole log): time in each state
+// clipped to the range, and the events inside it. Times in ns.
+struct ThreadFigures {
+    uint32_t id = 0;
+    size_t number = SIZE_MAX; // in ThreadStates (its row)
+    std::string_view label;   // into the index (empty: none)
+    uint64_t created = kNoTime, finished = kNoTime; // whole log
+    std::array<uint64_t, kThreadStates> time{};    // per ThreadState (Finished: after it finished)
+    std::array<uint64_t, kBlockReasons> blocked{}; // per BlockReason (a safe foreign call: CCall)
+    uint32_t runs = 0, migrations = 0, wakeups = 0;
+
+    uint64_t running() const { return time[size_t(ThreadState::Running)]; }
+    uint64_t runnable() const { return time[size_t(ThreadState::Runnable)]; }
+    uint64_t blockedTotal() const { return time[size_t(ThreadState::Blocked)]; }
+};
+
+// Why a Blocked segment is blocked.
+BlockReason blockReasonOf(const ThreadSegment& s);
+
+// Figures of one thread (by its number in ThreadStates).
+ThreadFigures threadFigures(const LogIndex& ix, size_t number, std::optional<ViewRange> range);
+// Every thread with scheduler events, by id; for a range, only those
+// with a segment overlapping it. Empty once `cancelled` says so.
+std::vector<ThreadFigures> allThreadFigures(const LogIndex& ix, std::optional<ViewRange> range,
+                                            const std::function<bool()>& cancelled = {});
+
+} // namespace hecscope

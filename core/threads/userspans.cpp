@@ -1,0 +1,208 @@
+#include "core/threads/userspans.h"
+
+#include "core/index/logindex.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string_view>
+#include <unordered_map>
+
+namespace hecscope {
+
+namespace {
+
+struct NameHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
+
+// Counting sort of span indices by key, keeping start order inside a key.
+void group(size_t keys, const std::vector<UserSpan>& spans, auto key, std::vector<uint32_t>& order,
+           std::vector<uint32_t>& offsets)
+{
+    offsets.assign(keys + 1, 0);
+    for (const UserSpan& s : spans)
+        ++offsets[key(s) + 1];
+    for (size_t k = 1; k <= keys; ++k)
+        offsets[k] += offsets[k - 1];
+    order.resize(spans.size());
+    std::vector<uint32_t> next(offsets.begin(), offsets.end() - 1);
+    for (size_t i = 0; i < spans.size(); ++i)
+        order[next[key(spans[i])]++] = uint32_t(i);
+}
+
+} // namespace
+
+std::shared_ptr<const UserSpans> pairUserSpans(const LogIndex& ix, const SpanRules& rules,
+                                               const std::function<bool()>& cancelled)
+{
+    auto out = std::make_shared<UserSpans>();
+    out->rules = rules;
+    std::unordered_map<std::string, uint32_t, NameHash, std::equal_to<>> nameIds;
+    std::unordered_map<uint32_t, std::vector<uint32_t>> open; // per thread: open spans, innermost last
+    const auto nameId = [&](std::string_view name) {
+        const auto it = nameIds.find(name);
+        if (it != nameIds.end())
+            return it->second;
+        const uint32_t id = uint32_t(out->names.size());
+        out->names.emplace_back(name);
+        nameIds.emplace(std::string(name), id);
+        return id;
+    };
+    const bool empty = rules.start.empty() || rules.stop.empty();
+    size_t seen = 0;
+    for (uint32_t m : ix.messagesByTime) {
+        if ((++seen & 0xFFFF) == 0 && cancelled && cancelled())
+            return nullptr;
+        const Message& msg = ix.messages[m];
+        if (empty || !(msg.kind == Message::User || (msg.kind == Message::Marker && rules.markers)))
+            continue;
+        const std::string_view text = ix.textOf(msg.text);
+        if (text.starts_with(rules.start)) {
+            std::vector<uint32_t>& stack = open[msg.thread];
+            UserSpan s;
+            s.start = s.end = msg.time;
+            s.name = nameId(text.substr(rules.start.size()));
+            s.thread = msg.thread;
+            s.parent = stack.empty() ? UINT32_MAX : stack.back();
+            s.depth = uint16_t(std::min<size_t>(stack.size(), UINT16_MAX));
+            s.flags = msg.kind == Message::Marker ? UserSpan::FromMarker : 0;
+            stack.push_back(uint32_t(out->spans.size()));
+            out->spans.push_back(s);
+        } else if (text.starts_with(rules.stop)) {
+            const std::string_view name = text.substr(rules.stop.size());
+            const auto known = nameIds.find(name);
+            std::vector<uint32_t>* stack = nullptr;
+            if (const auto it = open.find(msg.thread); it != open.end())
+                stack = &it->second;
+            bool closed = false;
+            if (known != nameIds.end() && stack)
+                for (size_t k = stack->size(); k-- > 0;)
+                    if (out->spans[(*stack)[k]].name == known->second) {
+                        out->spans[(*stack)[k]].end = msg.time;
+                        stack->erase(stack->begin() + ptrdiff_t(k));
+                        closed = true;
+                        break;
+                    }
+            if (!closed)
+                out->issues.push_back({msg.time, msg.thread, nameId(name), SpanIssue::StopWithoutStart});
+        }
+    }
+    // Spans still open end with the log.
+    const uint64_t end = ix.lastTime;
+    for (auto& [thread, stack] : open)
+        for (uint32_t i : stack) {
+            UserSpan& s = out->spans[i];
+            s.end = std::max(s.start, end);
+            s.flags |= UserSpan::OpenAtEnd;
+            out->issues.push_back({s.start, s.thread, s.name, SpanIssue::OpenAtEnd});
+        }
+    std::stable_sort(out->issues.begin(), out->issues.end(),
+                     [](const SpanIssue& a, const SpanIssue& b) { return a.time < b.time; });
+    if (cancelled && cancelled())
+        return nullptr;
+
+    // Self time: a span's duration minus its children's, each clipped to it.
+    std::vector<uint64_t> children(out->spans.size(), 0);
+    for (const UserSpan& s : out->spans)
+        if (s.parent != UINT32_MAX) {
+            const UserSpan& p = out->spans[s.parent];
+            const uint64_t a = std::max(s.start, p.start), b = std::min(s.end, p.end);
+            if (b > a)
+                children[s.parent] += b - a;
+        }
+    uint64_t latest = 0;
+    out->maxEnd.resize(out->spans.size());
+    for (size_t i = 0; i < out->spans.size(); ++i) {
+        UserSpan& s = out->spans[i];
+        s.self = s.duration() > children[i] ? s.duration() - children[i] : 0;
+        out->maxDepth = std::max(out->maxDepth, s.depth);
+        latest = std::max(latest, s.end);
+        out->maxEnd[i] = latest;
+    }
+    group(out->names.size(), out->spans, [](const UserSpan& s) { return s.name; }, out->byName, out->nameOffsets);
+    for (const auto& [thread, _] : open)
+        out->threadIds.push_back(thread);
+    std::sort(out->threadIds.begin(), out->threadIds.end());
+    const auto threadKey = [&](const UserSpan& s) {
+        return uint32_t(std::lower_bound(out->threadIds.begin(), out->threadIds.end(), s.thread) - out->threadIds.begin());
+    };
+    group(out->threadIds.size(), out->spans, threadKey, out->byThread, out->threadOffsets);
+    return out;
+}
+
+std::pair<const uint32_t*, const uint32_t*> UserSpans::ofThread(uint32_t id) const
+{
+    const auto it = std::lower_bound(threadIds.begin(), threadIds.end(), id);
+    if (it == threadIds.end() || *it != id)
+        return {nullptr, nullptr};
+    const size_t k = size_t(it - threadIds.begin());
+    return {byThread.data() + threadOffsets[k], byThread.data() + threadOffsets[k + 1]};
+}
+
+size_t UserSpans::memoryBytes() const
+{
+    size_t bytes = sizeof(UserSpans) + spans.capacity() * sizeof(UserSpan) + issues.capacity() * sizeof(SpanIssue)
+        + (byName.capacity() + nameOffsets.capacity() + threadIds.capacity() + byThread.capacity()
+           + threadOffsets.capacity())
+            * sizeof(uint32_t)
+        + maxEnd.capacity() * sizeof(uint64_t);
+    for (const std::string& n : names)
+        bytes += sizeof(std::string) + n.capacity();
+    return bytes;
+}
+
+std::vector<uint32_t> spansOfName(const UserSpans& spans, uint32_t name, std::optional<ViewRange> range)
+{
+    if (name + 1 >= spans.nameOffsets.size())
+        return {};
+    const uint32_t* first = spans.byName.data() + spans.nameOffsets[name];
+    const uint32_t* last = spans.byName.data() + spans.nameOffsets[name + 1];
+    if (range) {
+        const auto startOf = [&](uint32_t i) { return spans.spans[i].start; };
+        first = std::lower_bound(first, last, range->start, [&](uint32_t i, uint64_t t) { return startOf(i) < t; });
+        last = std::lower_bound(first, last, range->end, [&](uint32_t i, uint64_t t) { return startOf(i) < t; });
+    }
+    return std::vector<uint32_t>(first, last);
+}
+
+std::vector<SpanNameFigures> spanFigures(const UserSpans& spans, std::optional<ViewRange> range,
+                                         const std::function<bool()>& cancelled)
+{
+    std::vector<SpanNameFigures> out;
+    std::vector<uint64_t> durations;
+    for (uint32_t name = 0; name < spans.names.size(); ++name) {
+        if (cancelled && cancelled())
+            return {};
+        const std::vector<uint32_t> members = spansOfName(spans, name, range);
+        if (members.empty())
+            continue;
+        SpanNameFigures f;
+        f.name = name;
+        f.count = members.size();
+        durations.clear();
+        for (uint32_t i : members) {
+            const UserSpan& s = spans.spans[i];
+            f.total += s.duration();
+            f.self += s.self;
+            f.max = std::max(f.max, s.duration());
+            f.open += (s.flags & UserSpan::OpenAtEnd) != 0;
+            durations.push_back(s.duration());
+        }
+        f.mean = f.total / f.count;
+        const auto rank = [&](double p) {
+            size_t k = size_t(std::ceil(p * double(durations.size())));
+            k = std::clamp<size_t>(k, 1, durations.size()) - 1;
+            std::nth_element(durations.begin(), durations.begin() + ptrdiff_t(k), durations.end());
+            return durations[k];
+        };
+        f.p50 = rank(0.50);
+        f.p95 = rank(0.95);
+        out.push_back(f);
+    }
+    std::stable_sort(out.begin(), out.end(),
+                     [](const SpanNameFigures& a, const SpanNameFigures& b) { return a.total > b.total; });
+    return out;
+}
+
+} // namespace hecscope
