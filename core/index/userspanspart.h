@@ -51,10 +51,14 @@ struct UserSpans {
     std::vector<uint32_t> byThread;    // span indices grouped by thread, by start
     std::vector<uint32_t> threadOffsets;
     std::vector<uint64_t> maxEnd;      // [i]: the latest end of spans [0, i]
+    std::vector<uint64_t> threadMaxEnd; // [k]: the latest end of byThread's spans of its thread up to k
+    std::vector<uint64_t> nameMaxDuration; // per name: its longest span
     uint16_t maxDepth = 0;
 
     // Spans of thread `id` (indices into spans, by start); empty if none.
     std::pair<const uint32_t*, const uint32_t*> ofThread(uint32_t id) const;
+    // Of those, the first that may overlap [t, ...): spans before it end at or before t.
+    const uint32_t* firstOfThreadEndingAfter(uint32_t id, uint64_t t) const;
     size_t memoryBytes() const;
 };
 

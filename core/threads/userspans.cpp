@@ -128,6 +128,15 @@ std::shared_ptr<const UserSpans> pairUserSpans(const LogIndex& ix, const SpanRul
         return uint32_t(std::lower_bound(out->threadIds.begin(), out->threadIds.end(), s.thread) - out->threadIds.begin());
     };
     group(out->threadIds.size(), out->spans, threadKey, out->byThread, out->threadOffsets);
+    out->threadMaxEnd.resize(out->byThread.size());
+    for (size_t k = 0; k < out->threadIds.size(); ++k) {
+        uint64_t last = 0;
+        for (uint32_t j = out->threadOffsets[k]; j < out->threadOffsets[k + 1]; ++j)
+            out->threadMaxEnd[j] = last = std::max(last, out->spans[out->byThread[j]].end);
+    }
+    out->nameMaxDuration.assign(out->names.size(), 0);
+    for (const UserSpan& s : out->spans)
+        out->nameMaxDuration[s.name] = std::max(out->nameMaxDuration[s.name], s.duration());
     return out;
 }
 
@@ -140,13 +149,23 @@ std::pair<const uint32_t*, const uint32_t*> UserSpans::ofThread(uint32_t id) con
     return {byThread.data() + threadOffsets[k], byThread.data() + threadOffsets[k + 1]};
 }
 
+const uint32_t* UserSpans::firstOfThreadEndingAfter(uint32_t id, uint64_t t) const
+{
+    const auto [first, last] = ofThread(id);
+    if (!first)
+        return nullptr;
+    const uint64_t* ends = threadMaxEnd.data() + (first - byThread.data());
+    const uint64_t* hit = std::upper_bound(ends, ends + (last - first), t);
+    return first + (hit - ends);
+}
+
 size_t UserSpans::memoryBytes() const
 {
     size_t bytes = sizeof(UserSpans) + spans.capacity() * sizeof(UserSpan) + issues.capacity() * sizeof(SpanIssue)
         + (byName.capacity() + nameOffsets.capacity() + threadIds.capacity() + byThread.capacity()
            + threadOffsets.capacity())
             * sizeof(uint32_t)
-        + maxEnd.capacity() * sizeof(uint64_t);
+        + (maxEnd.capacity() + threadMaxEnd.capacity() + nameMaxDuration.capacity()) * sizeof(uint64_t);
     for (const std::string& n : names)
         bytes += sizeof(std::string) + n.capacity();
     return bytes;
