@@ -41,10 +41,14 @@ const char* const kHeapUsage =
 const char* const kSynthesizeUsage =
     "Usage: hecscope synthesize heap OUT [CENSUSES [LABELS]]\n"
     "       hecscope synthesize scheduler OUT [MEGABYTES]\n"
+    "       hecscope synthesize threads OUT [THREADS [RUNS]]\n"
+    "       hecscope synthesize spans OUT [SPANS]\n"
     "\n"
     "Writes a synthetic eventlog with the project's encoder, for benchmarks:\n"
-    "a -hT style heap profile (default 10000 censuses x 2000 bands), or a\n"
-    "scheduler-heavy log of about MEGABYTES (default 256).\n";
+    "a -hT style heap profile (default 10000 censuses x 2000 bands), a\n"
+    "scheduler-heavy log of about MEGABYTES (default 256), the lives of THREADS\n"
+    "labelled Haskell threads of RUNS runs each (default 100000 x 10), or SPANS\n"
+    "nested traceEvent START/STOP spans written by 64 threads (default 1000000).\n";
 
 std::string csvField(const std::string& s)
 {
@@ -223,7 +227,14 @@ int synthesize(int argc, char** argv)
         bytes = synthesizeHeapProfileLog(argc > 2 ? a : 10000, argc > 3 ? b : 2000);
     else if (kind == "scheduler")
         bytes = synthesizeSchedulerLog((argc > 2 ? a : 256) << 20);
-    else {
+    else if (kind == "threads")
+        bytes = synthesizeThreadsLog(argc > 2 ? a : 100000, argc > 3 ? b : 10);
+    else if (kind == "spans" && argc <= 3)
+        bytes = synthesizeSpansLog(argc > 2 ? a : 1000000);
+    else if (kind == "spans") {
+        std::fprintf(stderr, "hecscope synthesize: bad arguments\n\n%s", kSynthesizeUsage);
+        return 2;
+    } else {
         std::fprintf(stderr, "hecscope synthesize: unknown kind %s\n\n%s", kind.c_str(), kSynthesizeUsage);
         return 2;
     }

@@ -20,4 +20,29 @@ std::vector<uint8_t> synthesizeSchedulerLog(size_t targetBytes, int caps = 4, ui
 // Deterministic for a given seed.
 std::vector<uint8_t> synthesizeHeapProfileLog(size_t censuses, size_t labels, uint64_t seed = 1);
 
+// Writes the life of `threads` Haskell threads (ids 1..threads, created in
+// id order, staggered over the run so that their lifetimes overlap), each
+// made of `runsPerThread` runs on `caps` capabilities: CREATE_THREAD, a
+// THREAD_LABEL for ~90% ("worker-<id>" ~70%, "conn-<id>" ~20%), then
+// RUN_THREAD / STOP_THREAD pairs with a mix of statuses (standard GHC >= 7.8.3
+// numbering: yielding, heap and stack overflow, foreign call, blocked on an
+// MVar, MVar read, black hole (owner in `info`), read, delay, STM, throwTo),
+// THREAD_WAKEUP or THREAD_RUNNABLE between runs and an occasional
+// MIGRATE_THREAD; the last run ends with ThreadFinished. A few stop-the-world
+// collections (GC_START ... GC_END on every capability). Runs on a capability
+// never overlap; each capability flushes ~2 MiB blocks in turn, each block's
+// events in time order. Deterministic for a given seed.
+std::vector<uint8_t> synthesizeThreadsLog(size_t threads, size_t runsPerThread, int caps = 4,
+                                          uint64_t seed = 1);
+
+// Writes exactly `spans` user spans: `threads` long-lived Haskell threads run
+// on `caps` capabilities and, while running, write USER_MSG events
+// (traceEvent) "START <name>" / "STOP <name>", properly nested per thread (at
+// most 4 deep; 50 names, by depth). A span is often left open over a stop of
+// its thread and closed in a later run, maybe on another capability. A user
+// message belongs to the thread running on its capability. Each thread ends
+// with ThreadFinished once every span is closed. Deterministic for a seed.
+std::vector<uint8_t> synthesizeSpansLog(size_t spans, size_t threads = 64, int caps = 4,
+                                        uint64_t seed = 1);
+
 } // namespace hecscope
