@@ -6,6 +6,10 @@
 # Usage:
 #   generate.sh                   compile, regenerate every log in logs/ and
 #                                 rts-summary/, then --check
+#   generate.sh logs NAME...      compile and regenerate only the named RUNS
+#                                 entries (logs/NAME.eventlog, e.g.
+#                                 `logs spans-N2 ffi-N2`), leaving every other
+#                                 committed log as it is, then --check
 #   generate.sh summaries         compile and regenerate only rts-summary/:
 #                                 NAME.eventlog + NAME.s.txt, the `+RTS -s`
 #                                 summary the RTS printed for that same run
@@ -58,6 +62,8 @@ GHC="${GHC:-ghc}"
 # Program arguments (SCALE) of the leak runs; see programs/leak.hs.
 LEAK_SCALE=5000       # non-profiled runs (about 0.8 s, ~14 censuses with -i0.05)
 LEAK_PROF_SCALE=1200  # profiled runs (about 1 s, ~17 censuses; -hb dies at 32)
+SPANS_REQUESTS=400    # spans.hs: requests served by the 6 workers (~140 KB)
+FFI_ROUNDS=20         # ffi.hs: safe foreign calls per sleeper thread (~35 KB)
 
 # The committed logs: NAME|PROGRAM|BUILD|PROGRAM ARGS|RTS FLAGS
 # BUILD is 'thr' (-threaded -eventlog) or 'prof' (-prof -fprof-auto -eventlog).
@@ -77,6 +83,8 @@ RUNS=(
   "leak-prof-hr|leak|prof|$LEAK_PROF_SCALE|-l -hr -i0.05"
   "leak-prof-hb|leak|prof|$LEAK_PROF_SCALE|-l -hb -i0.05"
   "leak-prof-p|leak|prof|$LEAK_PROF_SCALE|-l -p -i0.05"
+  "spans-N2|spans|thr|$SPANS_REQUESTS|-l -N2"
+  "ffi-N2|ffi|thr|$FFI_ROUNDS|-l -N2"
 )
 # The .hp file of this run is kept as logs/<name>.hp; all other side files go.
 KEEP_HP_OF="leak-prof-hc"
@@ -316,6 +324,38 @@ generate_logs() {
   echo "generated ${#RUNS[@]} logs in $((SECONDS - t0))s"
 }
 
+# generate_named_logs NAME...: regenerate only these RUNS entries.
+generate_named_logs() {
+  (($# > 0)) || die "logs: name at least one log (the RUNS names: $(run_names))"
+  local want spec name prog kind args rts t0=$SECONDS found
+  local -a specs=()
+  for want in "$@"; do
+    want="${want%.eventlog}"
+    found=""
+    for spec in "${RUNS[@]}"; do
+      [[ "${spec%%|*}" == "$want" ]] && { found="$spec"; break; }
+    done
+    [[ -n "$found" ]] || die "logs: no run named '$want' (the RUNS names: $(run_names))"
+    specs+=("$found")
+  done
+  need_ghc
+  make_build_dir
+  note "building in $BUILD (GHC: $("$GHC" --numeric-version))"
+  mkdir -p "$LOGS"
+  for spec in "${specs[@]}"; do
+    IFS='|' read -r name prog kind args rts <<<"$spec"
+    run_one "$name" "$prog" "$kind" "$args" "$rts"
+  done
+  echo "generated ${#specs[@]} logs in $((SECONDS - t0))s"
+  check
+}
+
+run_names() {
+  local spec out=""
+  for spec in "${RUNS[@]}"; do out+="${out:+ }${spec%%|*}"; done
+  echo "$out"
+}
+
 # rts-summary/: each run writes NAME.eventlog and NAME.s.txt together.
 generate_summaries() {
   mkdir -p "$SUMMARIES"
@@ -393,6 +433,7 @@ generate_big() {
 
 case "${1:-}" in
   "") generate_all ;;
+  logs) shift; generate_named_logs "$@" ;;
   summaries) generate_summaries_only ;;
   --check | check) check ;;
   big) shift; generate_big "$@" ;;
