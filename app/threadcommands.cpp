@@ -275,17 +275,7 @@ int spans(int argc, char** argv)
                       figures.size(),
                       a.range ? (" starting in " + dur(a.range->start) + " - " + dur(a.range->end)).c_str() : "");
         out += line;
-        std::snprintf(line, sizeof line, "%-24s %8s %11s %11s %11s %11s %11s %11s\n", "name", "count", "total",
-                      "self", "mean", "p50", "p95", "max");
-        out += line;
-        for (const SpanNameFigures& f : figures) {
-            std::snprintf(line, sizeof line, "%-24s %8llu %11s %11s %11s %11s %11s %11s%s\n",
-                          spans->names[f.name].c_str(), static_cast<unsigned long long>(f.count),
-                          dur(f.total).c_str(), dur(f.self).c_str(), dur(f.mean).c_str(), dur(f.p50).c_str(),
-                          dur(f.p95).c_str(), dur(f.max).c_str(),
-                          f.open ? (" (" + std::to_string(f.open) + " open at the end)").c_str() : "");
-            out += line;
-        }
+        out += spanFiguresText(*spans, figures);
     }
     std::fwrite(out.data(), 1, out.size(), stdout);
     for (const SpanIssue& i : spans->issues)

@@ -605,23 +605,23 @@ void TestTimeline::tracksReorderHideAndPersist()
     {
         MainWindow w;
         w.setTrackOrder({QStringLiteral("heap"), QStringLiteral("hecs")});
-        const std::vector<QString> expected{QStringLiteral("heap"), QStringLiteral("hecs"), QStringLiteral("activity"), QStringLiteral("gc"), QStringLiteral("nonmoving"), QStringLiteral("sparks"), QStringLiteral("nonmoving-heap"), QStringLiteral("heap-profile"), QStringLiteral("markers")};
+        const std::vector<QString> expected{QStringLiteral("heap"), QStringLiteral("hecs"), QStringLiteral("activity"), QStringLiteral("pinned-threads"), QStringLiteral("gc"), QStringLiteral("nonmoving"), QStringLiteral("sparks"), QStringLiteral("nonmoving-heap"), QStringLiteral("heap-profile"), QStringLiteral("markers"), QStringLiteral("spans"), QStringLiteral("threads")};
         QCOMPARE(w.timeline()->tracks(), expected);
         // Hiding one through the View ▸ Tracks menu.
         const auto actions = w.findChildren<QAction*>();
         const auto gc = std::find_if(actions.begin(), actions.end(), [](QAction* a) { return a->data().toString() == QLatin1String("gc"); });
         QVERIFY(gc != actions.end());
         (*gc)->setChecked(false);
-        QCOMPARE(w.timeline()->tracks(), (std::vector<QString>{QStringLiteral("heap"), QStringLiteral("hecs"), QStringLiteral("activity"), QStringLiteral("nonmoving"), QStringLiteral("sparks"), QStringLiteral("nonmoving-heap"), QStringLiteral("heap-profile"), QStringLiteral("markers")}));
+        QCOMPARE(w.timeline()->tracks(), (std::vector<QString>{QStringLiteral("heap"), QStringLiteral("hecs"), QStringLiteral("activity"), QStringLiteral("pinned-threads"), QStringLiteral("nonmoving"), QStringLiteral("sparks"), QStringLiteral("nonmoving-heap"), QStringLiteral("heap-profile"), QStringLiteral("markers"), QStringLiteral("spans"), QStringLiteral("threads")}));
     }
     MainWindow again; // both persist
-    QCOMPARE(again.timeline()->tracks(), (std::vector<QString>{QStringLiteral("heap"), QStringLiteral("hecs"), QStringLiteral("activity"), QStringLiteral("nonmoving"), QStringLiteral("sparks"), QStringLiteral("nonmoving-heap"), QStringLiteral("heap-profile"), QStringLiteral("markers")}));
+    QCOMPARE(again.timeline()->tracks(), (std::vector<QString>{QStringLiteral("heap"), QStringLiteral("hecs"), QStringLiteral("activity"), QStringLiteral("pinned-threads"), QStringLiteral("nonmoving"), QStringLiteral("sparks"), QStringLiteral("nonmoving-heap"), QStringLiteral("heap-profile"), QStringLiteral("markers"), QStringLiteral("spans"), QStringLiteral("threads")}));
     again.setTrackOrder({});
     const auto actions = again.findChildren<QAction*>();
     for (QAction* a : actions)
         if (a->data().toString() == QLatin1String("gc"))
             a->setChecked(true);
-    again.setTrackOrder({QStringLiteral("activity"), QStringLiteral("hecs"), QStringLiteral("gc"), QStringLiteral("nonmoving"), QStringLiteral("sparks"), QStringLiteral("heap"), QStringLiteral("nonmoving-heap"), QStringLiteral("heap-profile"), QStringLiteral("markers")});
+    again.setTrackOrder({QStringLiteral("activity"), QStringLiteral("hecs"), QStringLiteral("pinned-threads"), QStringLiteral("gc"), QStringLiteral("nonmoving"), QStringLiteral("sparks"), QStringLiteral("heap"), QStringLiteral("nonmoving-heap"), QStringLiteral("heap-profile"), QStringLiteral("markers"), QStringLiteral("spans"), QStringLiteral("threads")});
     QCOMPARE(again.timeline()->tracks(), defaultTrackIds());
 }
 

@@ -53,6 +53,7 @@ struct UserSpans {
     std::vector<uint64_t> maxEnd;      // [i]: the latest end of spans [0, i]
     std::vector<uint64_t> threadMaxEnd; // [k]: the latest end of byThread's spans of its thread up to k
     std::vector<uint64_t> nameMaxDuration; // per name: its longest span
+    std::vector<uint32_t> namesByTotal;    // names with spans, the most total time first
     uint16_t maxDepth = 0;
 
     // Spans of thread `id` (indices into spans, by start); empty if none.

@@ -1,9 +1,11 @@
 #include "core/threads/userspans.h"
 
 #include "core/index/logindex.h"
+#include "core/text/units.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string_view>
 #include <unordered_map>
 
@@ -135,8 +137,16 @@ std::shared_ptr<const UserSpans> pairUserSpans(const LogIndex& ix, const SpanRul
             out->threadMaxEnd[j] = last = std::max(last, out->spans[out->byThread[j]].end);
     }
     out->nameMaxDuration.assign(out->names.size(), 0);
-    for (const UserSpan& s : out->spans)
+    std::vector<uint64_t> totals(out->names.size(), 0);
+    for (const UserSpan& s : out->spans) {
         out->nameMaxDuration[s.name] = std::max(out->nameMaxDuration[s.name], s.duration());
+        totals[s.name] += s.duration();
+    }
+    for (uint32_t k = 0; k < out->names.size(); ++k)
+        if (out->nameOffsets[k + 1] > out->nameOffsets[k]) // not names only ever stopped
+            out->namesByTotal.push_back(k);
+    std::stable_sort(out->namesByTotal.begin(), out->namesByTotal.end(),
+                     [&](uint32_t a, uint32_t b) { return totals[a] > totals[b]; });
     return out;
 }
 
@@ -221,6 +231,30 @@ std::vector<SpanNameFigures> spanFigures(const UserSpans& spans, std::optional<V
     }
     std::stable_sort(out.begin(), out.end(),
                      [](const SpanNameFigures& a, const SpanNameFigures& b) { return a.total > b.total; });
+    return out;
+}
+
+std::string spanFiguresText(const UserSpans& spans, const std::vector<SpanNameFigures>& figures, size_t maxRows)
+{
+    const auto dur = [](uint64_t ns) { return formatDuration(ns, UnitStyle::Ascii); };
+    std::string out;
+    char line[512];
+    std::snprintf(line, sizeof line, "%-24s %8s %11s %11s %11s %11s %11s %11s\n", "name", "count", "total", "self",
+                  "mean", "p50", "p95", "max");
+    out += line;
+    size_t shown = 0;
+    for (const SpanNameFigures& f : figures) {
+        if (maxRows && shown++ == maxRows) {
+            std::snprintf(line, sizeof line, "(%zu more names: see the Spans pane)\n", figures.size() - maxRows);
+            out += line;
+            break;
+        }
+        std::snprintf(line, sizeof line, "%-24s %8llu %11s %11s %11s %11s %11s %11s%s\n", spans.names[f.name].c_str(),
+                      static_cast<unsigned long long>(f.count), dur(f.total).c_str(), dur(f.self).c_str(),
+                      dur(f.mean).c_str(), dur(f.p50).c_str(), dur(f.p95).c_str(), dur(f.max).c_str(),
+                      f.open ? (" (" + std::to_string(f.open) + " open at the end)").c_str() : "");
+        out += line;
+    }
     return out;
 }
 

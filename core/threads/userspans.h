@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace hecscope {
@@ -34,6 +35,10 @@ struct SpanNameFigures {
 // whole log), by total time, longest first. Empty once cancelled.
 std::vector<SpanNameFigures> spanFigures(const UserSpans& spans, std::optional<ViewRange> range,
                                          const std::function<bool()>& cancelled = {});
+
+// The figures as a text table (name, count, total, self, mean, p50, p95,
+// max), at most `maxRows` names (0: all), as `hecscope spans` prints it.
+std::string spanFiguresText(const UserSpans& spans, const std::vector<SpanNameFigures>& figures, size_t maxRows = 0);
 
 // Indices of the spans of `name` starting in `range`, by start.
 std::vector<uint32_t> spansOfName(const UserSpans& spans, uint32_t name, std::optional<ViewRange> range);

@@ -153,6 +153,12 @@ void EventListPane::applyFilter()
     updateStatus();
 }
 
+void EventListPane::filterToThread(uint32_t id)
+{
+    m_thread->setText(QString::number(id));
+    applyFilter();
+}
+
 QString EventListPane::statusText() const
 {
     return m_status->text();

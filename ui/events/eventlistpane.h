@@ -39,6 +39,8 @@ public:
     void next();
     void previous();
     void applyFilter();
+    // Lists only the events of thread `id` (the thread box says so).
+    void filterToThread(uint32_t id);
 
 signals:
     void eventChosen(uint64_t time);

@@ -88,6 +88,16 @@ std::vector<TrackRow> TimelineRenderer::layout(const QRect& area, const RenderOp
     return rows;
 }
 
+std::optional<TrackRow> TimelineRenderer::rowAt(QPoint pos, const QRect& area, const RenderOptions& o) const
+{
+    if (!index())
+        return std::nullopt;
+    for (const TrackRow& row : layout(area, o))
+        if (row.rect.contains(pos))
+            return row;
+    return std::nullopt;
+}
+
 int TimelineRenderer::naturalHeight(const RenderOptions& o) const
 {
     const auto rows = layout(QRect(0, 0, 100, 100), o);

@@ -30,6 +30,8 @@ struct RenderOptions {
     bool legend = true;                   // a row explaining every colour, below the tracks
     // The heap-profile track's bands and mode; null: the top 15 by size, stacked.
     std::shared_ptr<const HeapView> heapView;
+    // The thread rows (order, scroll, pins, spans); null: every thread by id.
+    std::shared_ptr<const ThreadRowsView> threadRows;
 };
 
 // One row of the layout: a row of a track (a track may have one per
@@ -61,6 +63,8 @@ public:
     ViewRange bounds() const;
 
     std::vector<TrackRow> layout(const QRect& area, const RenderOptions& o) const;
+    // The layout row at `pos` (label column included), if any.
+    std::optional<TrackRow> rowAt(QPoint pos, const QRect& area, const RenderOptions& o) const;
     // Height the tracks need at their natural size.
     int naturalHeight(const RenderOptions& o) const;
     // The time area of `area` (right of the label column).

@@ -2,6 +2,7 @@
 
 #include "ui/timeline/viewcontroller.h"
 
+#include <QContextMenuEvent>
 #include <QHelpEvent>
 #include <QKeyEvent>
 #include <QMouseEvent>
@@ -45,6 +46,7 @@ RenderOptions TimelineView::options() const
     o.selection = m_controller->selection();
     o.cursor = m_cursor;
     o.heapView = m_heapView;
+    o.threadRows = m_threadRows;
     o.highlight = m_highlight;
     o.bookmarks = m_bookmarks;
     o.selected = m_selected;
@@ -80,6 +82,13 @@ void TimelineView::setCursorTime(std::optional<uint64_t> t)
 void TimelineView::setHeapView(std::shared_ptr<const HeapView> view)
 {
     m_heapView = std::move(view);
+    update();
+}
+
+void TimelineView::setThreadRows(std::shared_ptr<const ThreadRowsView> rows)
+{
+    m_threadRows = std::move(rows);
+    updateHeight();
     update();
 }
 
@@ -125,6 +134,16 @@ void TimelineView::wheelEvent(QWheelEvent* e)
 {
     const QPoint delta = e->angleDelta();
     const TimeMapping m = mapping();
+    if (e->position().x() < TimelineRenderer::plotArea(rect()).left()) {
+        // Over the labels: the track may scroll its rows; else the page scrolls.
+        if (const auto row = m_renderer.rowAt(e->position().toPoint(), rect(), options())) {
+            emit trackLabelWheel(row->id(), row->cap, e->position().toPoint() - row->rect.topLeft(), delta.y());
+            e->accept();
+            return;
+        }
+        e->ignore();
+        return;
+    }
     if ((e->modifiers() & Qt::ShiftModifier) || std::abs(delta.x()) > std::abs(delta.y())) {
         const int d = delta.x() ? delta.x() : delta.y();
         m_controller->pan(-double(d) / 120.0 * 0.1 * double(m_controller->range().duration()));
@@ -138,6 +157,13 @@ void TimelineView::wheelEvent(QWheelEvent* e)
 void TimelineView::mousePressEvent(QMouseEvent* e)
 {
     setFocus();
+    if (e->position().x() < TimelineRenderer::plotArea(rect()).left()) {
+        m_drag = Drag::None;
+        if (e->button() == Qt::LeftButton)
+            if (const auto row = m_renderer.rowAt(e->pos(), rect(), options()))
+                emit trackLabelClicked(row->id(), row->cap, e->pos() - row->rect.topLeft());
+        return;
+    }
     m_pressPos = e->pos();
     m_pressRange = m_controller->range();
     m_pressTime = mapping().toTime(e->position().x());
@@ -190,6 +216,7 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* e)
         emit cursorChanged(m_cursor);
         emit clicked(*m_cursor);
         m_selected = m_renderer.itemAt(e->pos(), rect(), m_controller->range(), options());
+        emit itemSelected(m_selected);
         emit itemClicked(m_renderer.describeAt(e->pos(), rect(), m_controller->range(), options()));
         if (const auto k = m_renderer.heapColumnAt(e->pos(), rect(), m_controller->range(), options())) {
             const BandSelection& sel = *m_renderer.heapViewFor(options())->selection;
@@ -238,6 +265,15 @@ void TimelineView::keyPressEvent(QKeyEvent* e)
         return;
     }
     e->accept();
+}
+
+void TimelineView::contextMenuEvent(QContextMenuEvent* e)
+{
+    // Over the labels only: a right drag over the plot selects a range.
+    if (e->pos().x() >= TimelineRenderer::plotArea(rect()).left())
+        return;
+    if (const auto row = m_renderer.rowAt(e->pos(), rect(), options()))
+        emit trackContextMenu(row->id(), row->cap, e->pos() - row->rect.topLeft(), e->globalPos());
 }
 
 void TimelineView::leaveEvent(QEvent*)

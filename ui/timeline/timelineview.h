@@ -30,6 +30,7 @@ public:
     std::optional<uint64_t> cursor() const { return m_cursor; }
     void setCursorTime(std::optional<uint64_t> t);
     void setHeapView(std::shared_ptr<const HeapView> view);
+    void setThreadRows(std::shared_ptr<const ThreadRowsView> rows);
     std::optional<SelectedItem> selectedItem() const { return m_selected; }
     QSize sizeHint() const override;
 
@@ -39,6 +40,13 @@ signals:
     void cursorChanged(std::optional<uint64_t> t); // by a click or setCursorTime
     void heapBandClicked(uint32_t label);         // a band of the heap-profile track (not OTHER)
     void itemClicked(const QString& details); // what is under a click; empty: nothing
+    void itemSelected(const std::optional<hecscope::SelectedItem>& item); // by a click
+    // The pointer over a track's label column: `row` as TrackRow::cap,
+    // `local` from the row's top left corner (tracks that draw rows of
+    // their own, like the threads, map it to theirs).
+    void trackLabelWheel(const QString& track, int row, QPoint local, int delta);
+    void trackLabelClicked(const QString& track, int row, QPoint local);
+    void trackContextMenu(const QString& track, int row, QPoint local, QPoint global);
 
 protected:
     void paintEvent(QPaintEvent*) override;
@@ -50,6 +58,7 @@ protected:
     void mouseDoubleClickEvent(QMouseEvent* e) override;
     void keyPressEvent(QKeyEvent* e) override;
     void leaveEvent(QEvent*) override;
+    void contextMenuEvent(QContextMenuEvent* e) override;
 
 private:
     TimeMapping mapping() const;
@@ -61,6 +70,7 @@ private:
     std::optional<uint64_t> m_cursor, m_highlight;
     std::vector<uint64_t> m_bookmarks;
     std::shared_ptr<const HeapView> m_heapView;
+    std::shared_ptr<const ThreadRowsView> m_threadRows;
     std::optional<SelectedItem> m_selected;
     enum class Drag { None,
                       Pan,

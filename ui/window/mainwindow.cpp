@@ -5,12 +5,15 @@
 #include "ui/formatting.h"
 #include "core/text/info.h"
 #include "core/text/rtssummary.h"
+#include "core/threads/userspans.h"
 #include "ui/window/bookmarks.h"
 #include "ui/events/eventlistpane.h"
 #include "ui/heap/heappanel.h"
 #include "ui/timeline/imageexport.h"
 #include "ui/jobs/loadjob.h"
 #include "ui/models/tablemodels.h"
+#include "ui/threads/threadrowscontroller.h"
+#include "ui/threads/threadspane.h"
 #include "ui/timeline/timelineview.h"
 #include "ui/timeline/viewcontroller.h"
 
@@ -33,7 +36,9 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QMenu>
 #include <QMenuBar>
+#include <QScrollBar>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPlainTextEdit>
@@ -81,6 +86,9 @@ MainWindow::MainWindow(QWidget* parent)
     , m_bandModel(new BandTableModel(this))
     , m_bandTable(new QTableView)
     , m_ccTree(new CostCentreTree)
+    , m_threadRows(new ThreadRowsController(this))
+    , m_threadsPane(new ThreadsPane(m_threadRows))
+    , m_spansPane(new SpansPane)
     , m_progress(new QProgressBar)
     , m_cancel(new QPushButton(tr("Cancel")))
     , m_fileLabel(new QLabel)
@@ -279,6 +287,8 @@ void MainWindow::createPanes(QDockWidget* statsDock)
     connect(m_controller, &ViewController::selectionChanged, rangeTimer, qOverload<>(&QTimer::start));
     connect(rangeTimer, &QTimer::timeout, this, [this] {
         const auto r = m_controller->selection();
+        m_threadsPane->setRange(r);
+        m_spansPane->setRange(r);
         const bool fresh = r && !m_bandModel->hasRange();
         m_bandModel->setRange(r);
         if (fresh)
@@ -331,7 +341,9 @@ void MainWindow::createPanes(QDockWidget* statsDock)
         {m_diagnostics, tr("Diagnostics")},
         {m_heapPanel, tr("Heap Profile")},
         {m_bandTable, tr("Heap Bands")},
-        {m_ccTree, tr("Cost Centres")}};
+        {m_ccTree, tr("Cost Centres")},
+        {m_threadsPane, tr("Threads")},
+        {m_spansPane, tr("Spans")}};
     for (const auto& [widget, title] : panes) {
         auto* dock = new QDockWidget(title, this);
         dock->setObjectName(title.toLower().replace(QLatin1Char(' '), QLatin1Char('-')));
@@ -342,6 +354,109 @@ void MainWindow::createPanes(QDockWidget* statsDock)
         previous = dock;
     }
     statsDock->raise();
+    connectThreads();
+}
+
+// The Threads track, the Threads and Spans panes and the event list follow
+// one another: a thread chosen anywhere is picked out everywhere.
+void MainWindow::connectThreads()
+{
+    m_view->setThreadRows(m_threadRows->view());
+    connect(m_threadRows, &ThreadRowsController::viewChanged, m_view, &TimelineView::setThreadRows);
+    connect(m_threadsPane, &ThreadsPane::threadChosen, this, [this](uint32_t number) { chooseThread(number, true); });
+    connect(m_spansPane, &SpansPane::spansChanged, m_threadRows, &ThreadRowsController::setSpans);
+    connect(m_spansPane, &SpansPane::spanChosen, this, [this](uint64_t start, uint64_t end, uint32_t thread) {
+        // The span with a quarter of its length either side.
+        const uint64_t margin = std::max<uint64_t>((end - start) / 4, 1000);
+        m_controller->setRange({start > margin ? start - margin : 0, std::max(end + margin, start + 2 * margin)});
+        m_view->setHighlight(start);
+        m_view->setCursorTime(start);
+        if (m_index)
+            if (const size_t number = m_index->threadStates.find(thread); number != SIZE_MAX)
+                chooseThread(uint32_t(number), false);
+    });
+    connect(m_view, &TimelineView::itemSelected, this, [this](const std::optional<SelectedItem>& item) {
+        if (item && item->item >= 0
+            && (item->track == QLatin1String("threads") || item->track == QLatin1String("pinned-threads")))
+            chooseThread(uint32_t(item->item), false);
+    });
+    connect(m_view, &TimelineView::trackLabelWheel, this, [this](const QString& track, int, QPoint, int delta) {
+        if (track == QLatin1String("threads"))
+            m_threadRows->scrollBy(-delta / 40); // three rows a notch
+        else
+            m_scroll->verticalScrollBar()->setValue(m_scroll->verticalScrollBar()->value() - delta);
+    });
+    connect(m_view, &TimelineView::trackLabelClicked, this, [this](const QString& track, int row, QPoint local) {
+        if (track == QLatin1String("threads")) {
+            if (local.y() < ThreadRowsView::kHeaderHeight)
+                return m_threadRows->toggleCollapsed();
+            if (const auto thread = m_threadRows->view()->threadAtRow((local.y() - ThreadRowsView::kHeaderHeight) / ThreadRowsView::kRowHeight))
+                chooseThread(*thread, true);
+        } else if (track == QLatin1String("pinned-threads") && row >= 0) {
+            const auto& pinned = m_threadRows->view()->pinned;
+            if (size_t(row) < pinned.size())
+                chooseThread(pinned[size_t(row)], true);
+        }
+    });
+    connect(m_view, &TimelineView::trackContextMenu, this, &MainWindow::threadContextMenu);
+}
+
+void MainWindow::chooseThread(uint32_t number, bool filterEvents)
+{
+    if (!m_index || number >= m_index->threadStates.count())
+        return;
+    m_threadRows->choose(number);
+    m_threadsPane->selectThread(number);
+    if (filterEvents)
+        m_events->filterToThread(m_index->threadStates.ids[number]);
+}
+
+void MainWindow::threadContextMenu(const QString& track, int row, QPoint local, QPoint global)
+{
+    std::optional<uint32_t> thread;
+    if (track == QLatin1String("threads") && local.y() >= ThreadRowsView::kHeaderHeight)
+        thread = m_threadRows->view()->threadAtRow((local.y() - ThreadRowsView::kHeaderHeight) / ThreadRowsView::kRowHeight);
+    else if (track == QLatin1String("pinned-threads") && row >= 0 && size_t(row) < m_threadRows->view()->pinned.size())
+        thread = m_threadRows->view()->pinned[size_t(row)];
+    else if (track != QLatin1String("threads"))
+        return;
+    QMenu menu;
+    if (thread && m_index) {
+        const uint32_t number = *thread;
+        const QString name = threadName(*m_index, m_index->threadStates.ids[number]);
+        const bool pinned = m_threadRows->isPinned(number);
+        menu.addSection(name);
+        menu.addAction(pinned ? tr("Unpin") : tr("Pin next to the capabilities"), this,
+                       [this, number, pinned] { m_threadRows->setPinned(number, !pinned); });
+        menu.addAction(tr("Show in the Threads pane and the event list"), this, [this, number] {
+            chooseThread(number, true);
+            if (auto* dock = qobject_cast<QDockWidget*>(m_threadsPane->parentWidget())) {
+                dock->show();
+                dock->raise();
+            }
+        });
+    }
+    if (track == QLatin1String("threads")) {
+        menu.addSeparator();
+        QMenu* sort = menu.addMenu(tr("Sort rows by"));
+        for (auto s : {ThreadRowsController::Sort::Id, ThreadRowsController::Sort::Creation,
+                       ThreadRowsController::Sort::Label, ThreadRowsController::Sort::RunTime,
+                       ThreadRowsController::Sort::BlockedTime, ThreadRowsController::Sort::RunnableTime}) {
+            QAction* a = sort->addAction(ThreadRowsController::sortName(s), this, [this, s] { m_threadRows->setSort(s); });
+            a->setCheckable(true);
+            a->setChecked(m_threadRows->sort() == s);
+        }
+        menu.addAction(tr("Filter…"), this, [this] {
+            if (auto* dock = qobject_cast<QDockWidget*>(m_threadsPane->parentWidget())) {
+                dock->show();
+                dock->raise();
+            }
+            m_threadsPane->filterField()->setFocus(Qt::ShortcutFocusReason);
+        });
+        const bool collapsed = m_threadRows->view()->collapsed;
+        menu.addAction(collapsed ? tr("Expand") : tr("Collapse"), m_threadRows, &ThreadRowsController::toggleCollapsed);
+    }
+    menu.exec(global);
 }
 
 QString MainWindow::detailsText() const
@@ -582,6 +697,9 @@ void MainWindow::openFile(const QString& path)
     m_heapPanel->setIndex(nullptr);
     m_bandModel->setIndex(nullptr);
     m_ccTree->setIndex(nullptr);
+    m_threadRows->setIndex(nullptr);
+    m_threadsPane->setIndex(nullptr);
+    m_spansPane->setIndex(nullptr);
     m_view->setHeapView(nullptr);
     m_details->clear(); // it described an item of the old log
     m_statsRunner.cancel();
@@ -632,6 +750,11 @@ void MainWindow::showIndex(std::shared_ptr<const LogIndex> index)
     m_bandModel->setCursor(m_view->cursor());
     m_bandModel->setRange(m_controller->selection());
     m_ccTree->setIndex(m_index);
+    m_threadRows->setIndex(m_index);
+    m_threadsPane->setIndex(m_index);
+    m_spansPane->setIndex(m_index);
+    m_threadsPane->setRange(m_controller->selection());
+    m_spansPane->setRange(m_controller->selection());
     m_bookmarks->setLog(m_path, m_index.get());
     showProcess();
     m_diagnostics->clear();
@@ -639,6 +762,13 @@ void MainWindow::showIndex(std::shared_ptr<const LogIndex> index)
         m_diagnostics->addItem(QString::fromStdString(d.message()));
     if (m_index->scan.diagnostics.empty())
         m_diagnostics->addItem(tr("No problems: the log decoded completely."));
+    if (const auto& spans = m_index->userSpans)
+        for (const SpanIssue& i : spans->issues)
+            m_diagnostics->addItem(
+                (i.kind == SpanIssue::StopWithoutStart ? tr("User span: STOP “%1” without a START on %2 at %3")
+                                                       : tr("User span: START “%1” on %2 at %3 never stopped: it ends with the log"))
+                    .arg(qs(spans->names[i.name]),
+                         i.thread ? threadName(*m_index, i.thread) : tr("no thread"), durationText(i.time)));
     const uint64_t duration = m_index->firstTime == kNoTime ? 0 : m_index->lastTime;
     m_fileLabel->setText(tr("%1 — %2 events — %3")
                              .arg(QFileInfo(m_path).fileName())
@@ -703,8 +833,19 @@ void MainWindow::showSelectionStatistics()
     }
     if (!sel) {
         m_statsRunner.cancel();
-        m_stats->setPlainText(tr("Whole run\n\n") + qs(rtsSummaryBlock(*m_index, *m_wholeStats, true))
-                              + qs(infoText(*m_index, *m_wholeStats, m_path.toStdString())));
+        QString text = tr("Whole run\n\n") + qs(rtsSummaryBlock(*m_index, *m_wholeStats, true))
+            + qs(infoText(*m_index, *m_wholeStats, m_path.toStdString()));
+        m_stats->setPlainText(text);
+        // The spans' figures take a pass over every span: on a worker.
+        if (const auto spans = m_spansPane->spans(); spans && !spans->spans.empty())
+            m_statsRunner.start(
+                [spans](const JobContext& ctx) {
+                    return spanFiguresText(*spans, spanFigures(*spans, std::nullopt, [&ctx] { return ctx.isCancelled(); }), 20);
+                },
+                [this, text](std::string spansText) {
+                    m_stats->setPlainText(text + tr("\nUser spans (the 20 with the most time; all in the Spans pane)\n\n")
+                                          + qs(spansText));
+                });
         m_capModel->setStats(*m_wholeStats);
         return;
     }
@@ -718,9 +859,14 @@ void MainWindow::showSelectionStatistics()
         std::string text;
     };
     m_statsRunner.start(
-        [index = m_index, range = *sel, path = m_path.toStdString()](const JobContext&) {
+        [index = m_index, range = *sel, path = m_path.toStdString(), spans = m_spansPane->spans()](const JobContext&) {
             Result r{computeStats(*index, range.start, range.end), {}};
             r.text = rtsSummaryBlock(*index, r.stats, false) + infoText(*index, r.stats, path);
+            if (spans && !spans->spans.empty()) {
+                const auto figures = spanFigures(*spans, range);
+                r.text += "\nUser spans starting in the selection\n\n"
+                    + (figures.empty() ? std::string("none\n") : spanFiguresText(*spans, figures, 20));
+            }
             return r;
         },
         [this, title](Result r) {

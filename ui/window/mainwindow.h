@@ -35,6 +35,9 @@ class GcTableModel;
 class HeapPanel;
 class LoadJob;
 class TimelineView;
+class ThreadRowsController;
+class ThreadsPane;
+class SpansPane;
 class ViewController;
 
 // The application window: the timeline of the loaded log with its tracks,
@@ -62,6 +65,9 @@ public:
     QTableView* bandTable() const { return m_bandTable; }
     BandTableModel* bandModel() const { return m_bandModel; }
     CostCentreTree* costCentreTree() const { return m_ccTree; }
+    ThreadRowsController* threadRows() const { return m_threadRows; }
+    ThreadsPane* threadsPane() const { return m_threadsPane; }
+    SpansPane* spansPane() const { return m_spansPane; }
     void addBookmark();
     // Tracks top to bottom by id; ids left out keep their place after the
     // named ones. Saved with the window's settings (TrackMenu).
@@ -97,6 +103,9 @@ private:
     void addRecent(const QString& path);
     void rebuildRecentMenu();
     void updateHistoryActions();
+    void connectThreads();
+    void threadContextMenu(const QString& track, int row, QPoint local, QPoint global);
+    void chooseThread(uint32_t number, bool filterEvents);
 
     ViewController* m_controller;
     TimelineView* m_view;
@@ -117,6 +126,9 @@ private:
     BandTableModel* m_bandModel;
     QTableView* m_bandTable;
     CostCentreTree* m_ccTree;
+    ThreadRowsController* m_threadRows;
+    ThreadsPane* m_threadsPane;
+    SpansPane* m_spansPane;
     QProgressBar* m_progress;
     QPushButton* m_cancel;
     QLabel* m_fileLabel;

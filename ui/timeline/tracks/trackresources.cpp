@@ -8,6 +8,7 @@ void TrackResources::setIndex(std::shared_ptr<const LogIndex> index)
 {
     m_index = std::move(index);
     m_defaultHeap.reset();
+    m_defaultThreadRows.reset();
     m_lods.reset();
     m_lodWidth = -1;
 }
@@ -44,6 +45,15 @@ std::shared_ptr<const HeapView> TrackResources::heapView(const RenderOptions& o)
         m_defaultHeap = std::move(view);
     }
     return m_defaultHeap;
+}
+
+std::shared_ptr<const ThreadRowsView> TrackResources::threadRows(const RenderOptions& o)
+{
+    if (o.threadRows && m_index && o.threadRows->indexSerial == m_index->serial)
+        return o.threadRows;
+    if (!m_defaultThreadRows)
+        m_defaultThreadRows = ThreadRowsView::makeDefault(index());
+    return m_defaultThreadRows;
 }
 
 } // namespace hecscope

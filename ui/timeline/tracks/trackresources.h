@@ -4,6 +4,7 @@
 #include "core/time/viewrange.h"
 #include "ui/charts/chartpainter.h"
 #include "ui/heap/heapview.h"
+#include "ui/threads/threadrows.h"
 
 #include <memory>
 #include <vector>
@@ -29,11 +30,14 @@ public:
     // The heap view of `o` when it was made for this index, else the top 15
     // bands by size, stacked. Needs a heap profile.
     std::shared_ptr<const HeapView> heapView(const RenderOptions& o);
+    // The thread rows of `o` when made for this index, else every thread by id.
+    std::shared_ptr<const ThreadRowsView> threadRows(const RenderOptions& o);
     ChartPainter& charts() { return m_charts; }
 
 private:
     std::shared_ptr<const LogIndex> m_index;
     std::shared_ptr<const HeapView> m_defaultHeap; // made on first use
+    std::shared_ptr<const ThreadRowsView> m_defaultThreadRows;
     ViewRange m_lodView;
     int m_lodWidth = -1;
     std::shared_ptr<const CapabilityLods> m_lods;

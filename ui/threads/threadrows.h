@@ -1,0 +1,97 @@
+#pragma once
+
+#include "core/index/logindex.h"
+#include "core/time/viewrange.h"
+
+#include <QColor>
+#include <QPalette>
+#include <QRect>
+#include <QString>
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+class QPainter;
+
+namespace hecscope {
+
+// Which threads the Threads track shows, in what order, scrolled how far:
+// an immutable snapshot made by ThreadRowsController (the renderer caches
+// draw lists by its address). Threads are numbered as in ThreadStates.
+struct ThreadRowsView {
+    static constexpr int kRowHeight = 22; // state bar on top, span bars (3 levels) below
+    static constexpr int kHeaderHeight = 20;
+
+    uint64_t indexSerial = 0;
+    std::vector<uint32_t> order;  // thread numbers, top to bottom (filtered and sorted)
+    std::vector<uint32_t> pinned; // shown next to the capabilities (the Pinned threads track)
+    size_t first = 0;             // the row of `order` at the top
+    int visibleRows = 16;         // the track's height in rows
+    bool collapsed = false;
+    size_t total = 0;             // threads before the filter
+    QString sortName;             // "creation", "run time", … for the header
+    QString filter;               // the label filter, as typed
+    std::optional<uint32_t> chosen; // highlighted thread number
+    std::shared_ptr<const UserSpans> spans; // drawn on the rows (null: none)
+
+    // Rows shown now (0 when collapsed).
+    int shownRows() const;
+    // The thread of shown row `row` (0 = the top), if any.
+    std::optional<uint32_t> threadAtRow(int row) const;
+    // The default: every thread by id, 16 rows, the index's spans.
+    static std::shared_ptr<const ThreadRowsView> makeDefault(const LogIndex& ix);
+};
+
+// A thread row prepared for one (view, width): state segments (exact, or
+// one pixel's dominant state), marks and span bars, in pixels from the
+// plot's left edge. Built on the UI thread from the index's segments;
+// at most a few items per pixel.
+struct ThreadRowItem {
+    float x0, x1;
+    uint8_t colour;   // ThreadColour
+    uint16_t cap;     // exact Running items: the capability
+    uint32_t segment; // index within the thread's segments; UINT32_MAX: several in one pixel
+};
+struct ThreadMark {
+    float x;
+    uint8_t kind;     // ThreadCause: Created, Wakeup or Migrate
+    uint32_t segment;
+};
+struct SpanBar {
+    float x0, x1;
+    uint16_t depth;
+    uint32_t span; // index into UserSpans::spans; UINT32_MAX: several in one pixel
+};
+struct PreparedThreadRow {
+    uint32_t number = 0;
+    std::vector<ThreadRowItem> items; // by x
+    std::vector<ThreadMark> marks;    // by x
+    std::vector<SpanBar> spans;       // by depth, then x
+    float finishedAt = -1;            // x of THREAD finished, if in view
+};
+
+// Colours of thread states: running, runnable, unknown, then one per
+// BlockReason.
+enum ThreadColour : uint8_t { ColourRunning, ColourRunnable, ColourUnknown, ColourBlocked };
+constexpr int kThreadColours = ColourBlocked + int(kBlockReasons);
+QColor threadColour(int colour);
+QString threadColourName(int colour);
+uint8_t threadColourOf(const ThreadSegment& s);
+
+PreparedThreadRow prepareThreadRow(const LogIndex& ix, const UserSpans* spans, uint32_t number, ViewRange view,
+                                   int width);
+// Draws the row into `plot` (its time area); `chosen` tints it.
+void paintThreadRow(QPainter& p, const QRect& plot, const PreparedThreadRow& row, const UserSpans* spans,
+                    const QPalette& pal, bool chosen);
+// Tooltip text at x (pixels from the plot's left), y (from the row's top).
+QString describeThreadRow(const LogIndex& ix, const UserSpans* spans, const PreparedThreadRow& row, double x, int y,
+                          int rowHeight);
+// The segment (or span) under x, y as [start, end) ns, for selection.
+std::optional<std::pair<uint64_t, uint64_t>> threadRowItemAt(const LogIndex& ix, const UserSpans* spans,
+                                                             const PreparedThreadRow& row, double x, int y,
+                                                             int rowHeight);
+// "worker-3 (17)" or "thread 17".
+QString threadName(const LogIndex& ix, uint32_t id);
+
+} // namespace hecscope

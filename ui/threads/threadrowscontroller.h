@@ -1,0 +1,78 @@
+#pragma once
+
+#include "core/index/logindex.h"
+#include "core/threads/threadstats.h"
+#include "ui/jobs/jobrunner.h"
+#include "ui/threads/threadrows.h"
+
+#include <QObject>
+#include <QString>
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace hecscope {
+
+// Owns what the Threads track shows: the order of the thread rows (sorted
+// and filtered off the UI thread), the window of rows in sight, the pinned
+// threads, the chosen one and the spans drawn on them; hands the renderer
+// an immutable ThreadRowsView after every change. UI thread.
+class ThreadRowsController : public QObject {
+    Q_OBJECT
+public:
+    enum class Sort { Id, Creation, Label, RunTime, BlockedTime, RunnableTime };
+    static QString sortName(Sort s);
+
+    explicit ThreadRowsController(QObject* parent = nullptr);
+
+    void setIndex(std::shared_ptr<const LogIndex> index);
+    std::shared_ptr<const ThreadRowsView> view() const { return m_view; }
+
+    void setSort(Sort s);
+    Sort sort() const { return m_sort; }
+    // A regular expression over labels and ids ("worker-\d+", "17");
+    // case-insensitive. An invalid one matches nothing and says why.
+    void setFilter(const QString& pattern);
+    QString filterError() const { return m_filterError; }
+    void setVisibleRows(int rows);
+    void setCollapsed(bool collapsed);
+    void toggleCollapsed() { setCollapsed(!m_collapsed); }
+    // Scrolls the window of rows (positive: down).
+    void scrollBy(int rows);
+    void setPinned(uint32_t thread, bool pinned);
+    bool isPinned(uint32_t thread) const;
+    // Highlights a thread (by number) and scrolls its row into sight; a
+    // thread filtered out is not shown but stays chosen.
+    void choose(std::optional<uint32_t> thread);
+    void setSpans(std::shared_ptr<const UserSpans> spans);
+    // Whole-run figures of every thread (by number), once computed.
+    const std::vector<ThreadFigures>& wholeRun() const { return m_whole; }
+    // True while a new order is being computed.
+    bool busy() const { return m_busy; }
+
+signals:
+    void viewChanged(std::shared_ptr<const hecscope::ThreadRowsView> view);
+    void orderChanged(); // a new filtered order arrived
+
+private:
+    void reorder();
+    void publish();
+
+    std::shared_ptr<const LogIndex> m_index;
+    std::shared_ptr<const UserSpans> m_spans;
+    std::vector<ThreadFigures> m_whole;
+    std::vector<uint32_t> m_order;
+    std::vector<uint32_t> m_pinned;
+    Sort m_sort = Sort::Id;
+    QString m_filter, m_filterError;
+    size_t m_first = 0;
+    int m_visibleRows = 16;
+    bool m_collapsed = false;
+    bool m_busy = false;
+    std::optional<uint32_t> m_chosen;
+    std::shared_ptr<const ThreadRowsView> m_view;
+    JobRunner m_runner; // last: destroyed first
+};
+
+} // namespace hecscope

@@ -1,0 +1,210 @@
+#include "core/text/units.h"
+#include "core/threads/userspans.h"
+#include "ui/threads/threadrows.h"
+#include "ui/timeline/legendwriter.h"
+#include "ui/timeline/timelinerenderer.h"
+
+#include <QObject>
+#include <QPainter>
+
+#include <algorithm>
+
+namespace hecscope {
+
+namespace {
+
+constexpr int kMaxRows = 10; // the names with the most time; the Spans pane lists every one
+
+// Pixel columns of one name's row with how many of its spans cover them.
+struct SpanColumn {
+    int x0, x1;     // [x0, x1) pixels from the plot's left
+    uint32_t count; // spans of the name overlapping these pixels
+};
+
+struct SpansList final : DrawList {
+    std::shared_ptr<const UserSpans> spans;
+    std::vector<uint32_t> names;                // per row
+    std::vector<std::vector<SpanColumn>> rows;  // per row
+    std::vector<uint32_t> peak;                 // per row: the most spans at once
+};
+
+QColor nameColour(uint32_t name)
+{
+    return QColor::fromHsv(int((name * 137u) % 360u), 140, 200);
+}
+
+// Every user span name (traceEvent "START x" / "STOP x", paired per
+// thread) as a row: where in time spans of that name were open, on any
+// thread, shaded by how many at once.
+class SpansTrack final : public TimelineTrack {
+public:
+    QString id() const override { return QStringLiteral("spans"); }
+    QString title() const override { return QObject::tr("Spans"); }
+    QString menuText() const override { return QObject::tr("User &spans"); }
+    bool rowsAreCapabilities(const TrackContext&) const override { return true; } // numbered rows
+    int rowCount(const TrackContext& ctx) const override
+    {
+        const auto spans = ctx.resources.threadRows(ctx.options)->spans;
+        return std::max(1, spans ? std::min<int>(kMaxRows, int(spans->namesByTotal.size())) : 0);
+    }
+    int rowHeight(const TrackContext&) const override { return 16; }
+    QString rowLabel(const TrackContext& ctx, int row) const override
+    {
+        const auto spans = ctx.resources.threadRows(ctx.options)->spans;
+        if (!spans || row < 0 || size_t(row) >= spans->namesByTotal.size())
+            return row <= 0 ? title() : QString();
+        return QString::fromStdString(spans->names[spans->namesByTotal[size_t(row)]]);
+    }
+    const void* variant(const TrackContext& ctx) const override
+    {
+        return ctx.resources.threadRows(ctx.options)->spans.get();
+    }
+
+    std::shared_ptr<const DrawList> prepare(const TrackContext& ctx, ViewRange view, int width) const override
+    {
+        auto list = std::make_shared<SpansList>();
+        list->spans = ctx.resources.threadRows(ctx.options)->spans;
+        if (!list->spans)
+            return list;
+        const UserSpans& us = *list->spans;
+        width = std::max(width, 1);
+        const TimeMapping m(view, 0, width);
+        std::vector<int32_t> diff(size_t(width) + 2);
+        const size_t rows = std::min<size_t>(kMaxRows, us.namesByTotal.size());
+        for (size_t r = 0; r < rows; ++r) {
+            const uint32_t name = us.namesByTotal[r];
+            std::fill(diff.begin(), diff.end(), 0);
+            const uint32_t* first = us.byName.data() + us.nameOffsets[name];
+            const uint32_t* last = us.byName.data() + us.nameOffsets[name + 1];
+            // Spans of this name starting early enough to reach the view.
+            const uint64_t from = view.start > us.nameMaxDuration[name] ? view.start - us.nameMaxDuration[name] : 0;
+            const uint32_t* it = std::lower_bound(first, last, from,
+                                                  [&](uint32_t i, uint64_t t) { return us.spans[i].start < t; });
+            bool any = false;
+            for (; it != last; ++it) {
+                const UserSpan& s = us.spans[*it];
+                if (s.start >= view.end)
+                    break;
+                if (s.end <= view.start && s.end != s.start)
+                    continue;
+                const int x0 = std::clamp(int(m.toPixel(std::max(s.start, view.start))), 0, width - 1);
+                const int x1 = std::clamp(int(std::ceil(m.toPixel(std::min(s.end, view.end)))), x0 + 1, width);
+                ++diff[size_t(x0)];
+                --diff[size_t(x1)];
+                any = true;
+            }
+            std::vector<SpanColumn> cols;
+            uint32_t peak = 0;
+            if (any) {
+                int32_t count = 0;
+                for (int x = 0; x < width; ++x) {
+                    count += diff[size_t(x)];
+                    if (count <= 0)
+                        continue;
+                    if (!cols.empty() && cols.back().x1 == x && cols.back().count == uint32_t(count))
+                        ++cols.back().x1;
+                    else
+                        cols.push_back({x, x + 1, uint32_t(count)});
+                    peak = std::max(peak, uint32_t(count));
+                }
+            }
+            list->names.push_back(name);
+            list->rows.push_back(std::move(cols));
+            list->peak.push_back(peak);
+        }
+        return list;
+    }
+
+    void paint(QPainter& p, const TrackRowGeometry& g, const DrawList& d, const TrackContext& ctx) const override
+    {
+        const auto& list = static_cast<const SpansList&>(d);
+        if (!list.spans || list.spans->spans.empty()) {
+            if (g.row <= 0)
+                paintTrackNote(p, g.plot, ctx.options.palette,
+                               QObject::tr("no user spans (traceEvent \"START name\" / \"STOP name\") in this log"));
+            return;
+        }
+        if (g.row < 0 || size_t(g.row) >= list.rows.size())
+            return;
+        const QColor base = nameColour(list.names[size_t(g.row)]);
+        const uint32_t peak = std::max<uint32_t>(1, list.peak[size_t(g.row)]);
+        for (const SpanColumn& c : list.rows[size_t(g.row)]) {
+            QColor colour = base;
+            // One span: light; the busiest moment in view: full colour.
+            colour.setAlpha(peak == 1 ? 230 : 90 + int(165.0 * double(c.count - 1) / double(peak - 1)));
+            p.fillRect(QRect(g.plot.left() + c.x0, g.plot.top() + 2, c.x1 - c.x0, g.plot.height() - 4), colour);
+        }
+    }
+
+    // The span of this row's name covering time t that is the longest.
+    static const UserSpan* spanAt(const SpansList& list, int row, uint64_t t0, uint64_t t1, size_t* count)
+    {
+        const UserSpans& us = *list.spans;
+        const uint32_t name = list.names[size_t(row)];
+        const uint32_t* first = us.byName.data() + us.nameOffsets[name];
+        const uint32_t* last = us.byName.data() + us.nameOffsets[name + 1];
+        const uint64_t from = t0 > us.nameMaxDuration[name] ? t0 - us.nameMaxDuration[name] : 0;
+        const UserSpan* best = nullptr;
+        *count = 0;
+        for (auto it = std::lower_bound(first, last, from, [&](uint32_t i, uint64_t t) { return us.spans[i].start < t; });
+             it != last && us.spans[*it].start <= t1; ++it) {
+            const UserSpan& s = us.spans[*it];
+            if (s.end < t0)
+                continue;
+            ++*count;
+            if (!best || s.duration() > best->duration())
+                best = &s;
+        }
+        return best;
+    }
+
+    std::optional<SelectedItem> itemAt(const TrackRowGeometry& g, QPoint pos, const DrawList& d,
+                                       const TrackContext&) const override
+    {
+        const auto& list = static_cast<const SpansList&>(d);
+        if (!list.spans || g.row < 0 || size_t(g.row) >= list.rows.size())
+            return std::nullopt;
+        size_t count = 0;
+        const UserSpan* s = spanAt(list, g.row, g.mapping.toTime(pos.x() - 1), g.mapping.toTime(pos.x() + 1), &count);
+        if (!s)
+            return std::nullopt;
+        return SelectedItem{id(), g.row, false, s->start, s->end, int64_t(s - list.spans->spans.data())};
+    }
+
+    QString describe(const TrackRowGeometry& g, QPoint pos, const DrawList& d, const TrackContext& ctx) const override
+    {
+        const auto& list = static_cast<const SpansList&>(d);
+        if (!list.spans || g.row < 0 || size_t(g.row) >= list.rows.size())
+            return {};
+        size_t count = 0;
+        const UserSpan* s = spanAt(list, g.row, g.mapping.toTime(pos.x() - 1), g.mapping.toTime(pos.x() + 1), &count);
+        if (!s)
+            return {};
+        const auto dur = [](uint64_t ns) { return QString::fromStdString(formatDuration(ns)); };
+        QString text = QObject::tr("span \"%1\": %2 here\nlongest on %3: %4 (self %5), from %6 to %7")
+                           .arg(QString::fromStdString(list.spans->names[s->name]),
+                                count == 1 ? QObject::tr("1 span") : QObject::tr("%1 spans").arg(count),
+                                threadName(ctx.index, s->thread), dur(s->duration()), dur(s->self), dur(s->start),
+                                dur(s->end));
+        if (s->flags & UserSpan::OpenAtEnd)
+            text += QObject::tr("\nnever stopped: ends with the log");
+        return text;
+    }
+
+    void paintSelected(QPainter& p, const TrackRowGeometry& g, const SelectedItem& item, const TrackContext& ctx) const override
+    {
+        const QRectF s = spanRect(g.mapping, item.start, item.end, g.rect.top() + 1, g.rect.height() - 2);
+        p.setPen(QPen(ctx.options.palette.color(QPalette::Highlight), 2));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(s);
+    }
+};
+
+} // namespace
+
+std::unique_ptr<TimelineTrack> makeSpansTrack()
+{
+    return std::make_unique<SpansTrack>();
+}
+
+} // namespace hecscope

@@ -1,0 +1,182 @@
+#include "core/threads/userspans.h"
+#include "ui/threads/threadrows.h"
+#include "ui/timeline/legendwriter.h"
+#include "ui/timeline/timelinerenderer.h"
+
+#include <QFontMetrics>
+#include <QObject>
+#include <QPainter>
+
+namespace hecscope {
+
+namespace {
+
+// The shown rows of a ThreadRowsView, prepared for one (view, width).
+struct ThreadsList final : DrawList {
+    std::shared_ptr<const ThreadRowsView> rows;
+    std::vector<PreparedThreadRow> prepared; // one per shown row, top to bottom
+};
+
+// One row per Haskell thread: its state over time (running on which
+// capability, runnable, blocked and why, finished), marks for creation,
+// wake-ups and migrations, and its user spans. For 100,000 threads: the
+// track shows a window of rows (ThreadRowsView::first, visibleRows) and
+// prepares only those; the wheel over the names scrolls it.
+class ThreadsTrack final : public TimelineTrack {
+public:
+    QString id() const override { return QStringLiteral("threads"); }
+    QString title() const override { return QObject::tr("Threads"); }
+    QString menuText() const override { return QObject::tr("T&hreads"); }
+    QString rowLabel(const TrackContext&, int) const override { return {}; } // painted per thread row
+
+    int rowHeight(const TrackContext& ctx) const override
+    {
+        const auto rows = ctx.resources.threadRows(ctx.options);
+        return ThreadRowsView::kHeaderHeight + rows->shownRows() * ThreadRowsView::kRowHeight;
+    }
+    const void* variant(const TrackContext& ctx) const override { return ctx.resources.threadRows(ctx.options).get(); }
+
+    std::shared_ptr<const DrawList> prepare(const TrackContext& ctx, ViewRange view, int width) const override
+    {
+        auto list = std::make_shared<ThreadsList>();
+        list->rows = ctx.resources.threadRows(ctx.options);
+        const int shown = list->rows->shownRows();
+        for (int r = 0; r < shown; ++r)
+            if (const auto thread = list->rows->threadAtRow(r))
+                list->prepared.push_back(prepareThreadRow(ctx.index, list->rows->spans.get(), *thread, view, width));
+        return list;
+    }
+
+    void paint(QPainter& p, const TrackRowGeometry& g, const DrawList& d, const TrackContext& ctx) const override
+    {
+        const auto& list = static_cast<const ThreadsList&>(d);
+        const ThreadRowsView& v = *list.rows;
+        const QPalette& pal = ctx.options.palette;
+        const QFontMetrics fm(p.font());
+        const QRect header(g.rect.left(), g.rect.top(), g.rect.width(), ThreadRowsView::kHeaderHeight);
+        p.fillRect(header, pal.color(QPalette::Window));
+        p.setPen(pal.color(QPalette::WindowText));
+        p.drawText(QRect(header.left() + 4, header.top(), TimelineRenderer::kLabelWidth - 6, header.height()),
+                   Qt::AlignVCenter | Qt::AlignLeft,
+                   (v.collapsed ? QStringLiteral("▸ ") : QStringLiteral("▾ ")) + title());
+        QString summary;
+        if (v.total == 0)
+            summary = QObject::tr("no thread events in this log");
+        else if (v.order.empty())
+            summary = QObject::tr("no thread matches “%1” (of %2)").arg(v.filter).arg(v.total);
+        else {
+            summary = v.order.size() == v.total ? QObject::tr("%1 threads").arg(v.total)
+                                                : QObject::tr("%1 of %2 threads match “%3”").arg(v.order.size()).arg(v.total).arg(v.filter);
+            if (!v.collapsed && size_t(v.shownRows()) < v.order.size())
+                summary += QObject::tr(", rows %1–%2").arg(v.first + 1).arg(v.first + size_t(v.shownRows()));
+            summary += QObject::tr(", by %1").arg(v.sortName);
+            if (!v.collapsed && size_t(v.shownRows()) < v.order.size())
+                summary += QObject::tr(" · wheel over the names scrolls");
+        }
+        p.setPen(pal.color(QPalette::PlaceholderText));
+        p.drawText(QRect(g.plot.left() + 6, header.top(), g.plot.width() - 8, header.height()),
+                   Qt::AlignVCenter | Qt::AlignLeft, fm.elidedText(summary, Qt::ElideRight, g.plot.width() - 8));
+        for (size_t r = 0; r < list.prepared.size(); ++r) {
+            const PreparedThreadRow& row = list.prepared[r];
+            const int top = g.rect.top() + ThreadRowsView::kHeaderHeight + int(r) * ThreadRowsView::kRowHeight;
+            const QRect plot(g.plot.left(), top, g.plot.width(), ThreadRowsView::kRowHeight);
+            const bool chosen = v.chosen && *v.chosen == row.number;
+            if (r % 2)
+                p.fillRect(QRect(g.rect.left(), top, g.rect.width(), ThreadRowsView::kRowHeight),
+                           pal.color(QPalette::AlternateBase));
+            paintThreadRow(p, plot, row, v.spans.get(), pal, chosen);
+            const ThreadStates& states = ctx.index.threadStates;
+            const QString name = row.number < states.count() ? threadName(ctx.index, states.ids[row.number]) : QString();
+            QFont f = p.font();
+            f.setBold(chosen);
+            p.setFont(f);
+            p.setPen(pal.color(QPalette::Text));
+            p.drawText(QRect(g.rect.left() + 10, top, TimelineRenderer::kLabelWidth - 16, ThreadRowsView::kRowHeight),
+                       Qt::AlignVCenter | Qt::AlignLeft,
+                       QFontMetrics(f).elidedText(name, Qt::ElideMiddle, TimelineRenderer::kLabelWidth - 16));
+            f.setBold(false);
+            p.setFont(f);
+        }
+        // Where the window of rows is in the whole list.
+        if (!v.collapsed && size_t(v.shownRows()) < v.order.size() && !v.order.empty()) {
+            const int h = v.shownRows() * ThreadRowsView::kRowHeight;
+            const int top = g.rect.top() + ThreadRowsView::kHeaderHeight;
+            const double scale = double(h) / double(v.order.size());
+            const int y0 = top + int(double(v.first) * scale);
+            const int len = std::max(6, int(double(v.shownRows()) * scale));
+            QColor c = pal.color(QPalette::Mid);
+            p.fillRect(QRect(g.plot.left() - 5, top, 3, h), pal.color(QPalette::Window));
+            p.fillRect(QRect(g.plot.left() - 5, std::min(y0, top + h - len), 3, len), c);
+        }
+    }
+
+    // The shown row under pos (its index in `prepared`), -1 for none.
+    static int rowAt(const TrackRowGeometry& g, QPoint pos, const ThreadsList& list)
+    {
+        const int y = pos.y() - g.rect.top() - ThreadRowsView::kHeaderHeight;
+        if (y < 0)
+            return -1;
+        const int r = y / ThreadRowsView::kRowHeight;
+        return r < int(list.prepared.size()) ? r : -1;
+    }
+
+    std::optional<SelectedItem> itemAt(const TrackRowGeometry& g, QPoint pos, const DrawList& d,
+                                       const TrackContext& ctx) const override
+    {
+        const auto& list = static_cast<const ThreadsList&>(d);
+        const int r = rowAt(g, pos, list);
+        if (r < 0)
+            return std::nullopt;
+        const int y = pos.y() - g.rect.top() - ThreadRowsView::kHeaderHeight - r * ThreadRowsView::kRowHeight;
+        const PreparedThreadRow& row = list.prepared[size_t(r)];
+        const auto hit = threadRowItemAt(ctx.index, list.rows->spans.get(), row, pos.x() - g.plot.left(), y,
+                                         ThreadRowsView::kRowHeight);
+        if (!hit)
+            return std::nullopt;
+        return SelectedItem{id(), -1, false, hit->first, hit->second, int64_t(row.number)};
+    }
+
+    QString describe(const TrackRowGeometry& g, QPoint pos, const DrawList& d, const TrackContext& ctx) const override
+    {
+        const auto& list = static_cast<const ThreadsList&>(d);
+        const int r = rowAt(g, pos, list);
+        if (r < 0)
+            return {};
+        const int y = pos.y() - g.rect.top() - ThreadRowsView::kHeaderHeight - r * ThreadRowsView::kRowHeight;
+        return describeThreadRow(ctx.index, list.rows->spans.get(), list.prepared[size_t(r)], pos.x() - g.plot.left(), y,
+                                 ThreadRowsView::kRowHeight);
+    }
+
+    void paintSelected(QPainter& p, const TrackRowGeometry& g, const SelectedItem& item,
+                       const TrackContext& ctx) const override
+    {
+        const auto rows = ctx.resources.threadRows(ctx.options);
+        for (int r = 0; r < rows->shownRows(); ++r)
+            if (rows->threadAtRow(r) == uint32_t(item.item)) {
+                const int top = g.rect.top() + ThreadRowsView::kHeaderHeight + r * ThreadRowsView::kRowHeight;
+                const QRectF s = spanRect(g.mapping, item.start, item.end, top + 1, ThreadRowsView::kRowHeight - 2);
+                p.setPen(QPen(ctx.options.palette.color(QPalette::Highlight), 2));
+                p.setBrush(Qt::NoBrush);
+                p.drawRect(s);
+            }
+    }
+
+    void addLegend(LegendWriter& legend, const TrackContext& ctx) const override
+    {
+        if (ctx.index.threadStates.count() == 0)
+            return;
+        for (int c : {int(ColourRunning), int(ColourRunnable), ColourBlocked + int(BlockReason::MVar),
+                      ColourBlocked + int(BlockReason::BlackHole), ColourBlocked + int(BlockReason::Stm),
+                      ColourBlocked + int(BlockReason::Delay), ColourBlocked + int(BlockReason::CCall)})
+            legend.solid(threadColourName(c), threadColour(c));
+    }
+};
+
+} // namespace
+
+std::unique_ptr<TimelineTrack> makeThreadsTrack()
+{
+    return std::make_unique<ThreadsTrack>();
+}
+
+} // namespace hecscope
