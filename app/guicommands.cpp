@@ -2,6 +2,9 @@
 // window's renderer on the offscreen platform.
 #include "app/commands.h"
 #include "core/text/units.h"
+#include "core/threads/threadstats.h"
+#include "core/threads/userspans.h"
+#include "ui/threads/threadspane.h"
 
 #include "core/stats/stats.h"
 #include "ui/heap/heappanel.h"
@@ -325,6 +328,67 @@ void benchGui(std::shared_ptr<const LogIndex> index, const std::string& path)
     std::printf("render_p50_ms: %.3f\n", percentile(ms, 0.50));
     std::printf("render_p95_ms: %.3f\n", percentile(ms, 0.95));
     std::printf("render_max_ms: %.3f\n", percentile(ms, 1.0));
+    if (const size_t threads = index->threadStates.count()) {
+        // The Threads track alone, as many rows as fill 1000 px, over the
+        // zoom sweep at the top, middle and bottom of the thread list.
+        RenderOptions t = options;
+        t.tracks = {QStringLiteral("threads")};
+        t.legend = false;
+        const int rows = (1000 - TimelineRenderer::kRulerHeight - ThreadRowsView::kHeaderHeight) / ThreadRowsView::kRowHeight;
+        std::vector<double> all;
+        for (double where : {0.0, 0.5, 1.0}) {
+            auto v = std::make_shared<ThreadRowsView>(*ThreadRowsView::makeDefault(*index));
+            v->visibleRows = rows;
+            v->first = threads > size_t(rows) ? size_t(where * double(threads - size_t(rows))) : 0;
+            t.threadRows = v;
+            const std::vector<double> m = sweep(t);
+            all.insert(all.end(), m.begin(), m.end());
+        }
+        std::printf("thread_rows: %d of %zu\n", rows, threads);
+        std::printf("thread_rows_render_views: %zu\n", all.size());
+        std::printf("thread_rows_render_p50_ms: %.3f\n", percentile(all, 0.50));
+        std::printf("thread_rows_render_p95_ms: %.3f\n", percentile(all, 0.95));
+        std::printf("thread_rows_render_max_ms: %.3f\n", percentile(all, 1.0));
+        // The Threads pane: every thread's figures, then its model filled
+        // (and sorted), for the whole run and for the middle third.
+        for (const bool ranged : {false, true}) {
+            QElapsedTimer timer;
+            timer.start();
+            const std::optional<ViewRange> range = ranged
+                ? std::optional<ViewRange>(ViewRange{bounds.start + bounds.duration() / 3, bounds.start + 2 * bounds.duration() / 3})
+                : std::nullopt;
+            ThreadsTableModel model;
+            model.setFigures(index, allThreadFigures(*index, range));
+            model.sort(ThreadsTableModel::Blocked, Qt::DescendingOrder);
+            std::printf(ranged ? "threads_pane_range_ms: %.3f\n" : "threads_pane_ms: %.3f\n", double(timer.nsecsElapsed()) / 1e6);
+        }
+    }
+    if (index->userSpans && !index->userSpans->spans.empty()) {
+        const auto& spans = index->userSpans;
+        // The Spans pane: every name's figures, the names model filled and
+        // the occurrences of the busiest name listed.
+        QElapsedTimer timer;
+        timer.start();
+        SpanNamesModel names;
+        names.setFigures(spans, spanFigures(*spans, std::nullopt));
+        SpanOccurrencesModel occurrences;
+        occurrences.setSpans(index, spans, spansOfName(*spans, spans->namesByTotal.front(), std::nullopt));
+        std::printf("spans: %zu\n", spans->spans.size());
+        std::printf("spans_pane_ms: %.3f\n", double(timer.nsecsElapsed()) / 1e6);
+        // Span rows: the Spans track and the Threads track (which draws
+        // each thread's spans) over the zoom sweep.
+        RenderOptions s = options;
+        s.tracks = {QStringLiteral("spans"), QStringLiteral("threads")};
+        s.legend = false;
+        auto v = std::make_shared<ThreadRowsView>(*ThreadRowsView::makeDefault(*index));
+        v->visibleRows = 32;
+        s.threadRows = v;
+        const std::vector<double> m = sweep(s);
+        std::printf("span_rows_render_views: %zu\n", m.size());
+        std::printf("span_rows_render_p50_ms: %.3f\n", percentile(m, 0.50));
+        std::printf("span_rows_render_p95_ms: %.3f\n", percentile(m, 0.95));
+        std::printf("span_rows_render_max_ms: %.3f\n", percentile(m, 1.0));
+    }
     if (!index->heapBands.empty()) {
         // The heap-profile track alone (1600 px wide), in each chart
         // mode with the default bands.

@@ -19,6 +19,7 @@ constexpr int kBarTop = 2, kBarHeight = 10;     // the state bar within a row
 constexpr int kSpanTop = 13, kSpanHeight = 3;   // span bars, one level per depth
 constexpr int kSpanLevels = 3;                  // deeper spans share the last level
 constexpr int kSamplesPerPixel = 8;             // segments read per pixel before skipping to the next
+constexpr int kMarkGap = 5;                     // pixels between marks of one kind
 
 QString qs(const std::string& s)
 {
@@ -147,7 +148,15 @@ PreparedThreadRow prepareThreadRow(const LogIndex& ix, const UserSpans* spans, u
             return;
         const auto best = std::max_element(pixelTime.begin(), pixelTime.end());
         if (*best > 0)
-            row.items.push_back({float(pixel), float(pixel + 1), uint8_t(best - pixelTime.begin()), 0, UINT32_MAX});
+        {
+            const uint8_t colour = uint8_t(best - pixelTime.begin());
+            // Runs of pixels of one dominant state are one item.
+            if (!row.items.empty() && row.items.back().segment == UINT32_MAX && row.items.back().colour == colour
+                && row.items.back().x1 == float(pixel))
+                row.items.back().x1 = float(pixel + 1);
+            else
+                row.items.push_back({float(pixel), float(pixel + 1), colour, 0, UINT32_MAX});
+        }
         pixelTime.fill(0);
         pixel = INT32_MIN;
         pixelSamples = 0;
@@ -164,7 +173,9 @@ PreparedThreadRow prepareThreadRow(const LogIndex& ix, const UserSpans* spans, u
             const int k = s.cause == ThreadCause::Created ? 0 : s.cause == ThreadCause::Wakeup ? 1
                 : s.cause == ThreadCause::Migrate                                           ? 2
                                                                                             : -1;
-            if (k >= 0 && int(x0) != lastMark[k]) {
+            // Marks closer than kMarkGap pixels to the last of their kind
+            // would only cover each other.
+            if (k >= 0 && (lastMark[k] == INT32_MIN || int(x0) - lastMark[k] >= kMarkGap)) {
                 lastMark[k] = int(x0);
                 row.marks.push_back({float(x0), uint8_t(s.cause), uint32_t(i)});
             }
@@ -208,6 +219,8 @@ PreparedThreadRow prepareThreadRow(const LogIndex& ix, const UserSpans* spans, u
         if (first && from) {
             std::array<int, kSpanLevels> lastPixel;
             lastPixel.fill(INT32_MIN);
+            std::array<size_t, kSpanLevels> lastBar; // the level's last bar
+            lastBar.fill(SIZE_MAX);
             for (const uint32_t* it = from; it != last; ++it) {
                 const UserSpan& s = spans->spans[*it];
                 if (s.start >= view.end)
@@ -220,10 +233,21 @@ PreparedThreadRow prepareThreadRow(const LogIndex& ix, const UserSpans* spans, u
                 if (x1 - x0 < 1) {
                     if (int(x0) == lastPixel[level])
                         continue; // one bar per pixel and level
+                    // Adjacent one-pixel bars of one name are one bar.
+                    if (lastBar[level] != SIZE_MAX && row.spans[lastBar[level]].x1 == float(int(x0))
+                        && row.spans[lastBar[level]].span != UINT32_MAX
+                        && spans->spans[row.spans[lastBar[level]].span].name == s.name
+                        && row.spans[lastBar[level]].x1 - row.spans[lastBar[level]].x0 >= 1) {
+                        row.spans[lastBar[level]].x1 = float(int(x0) + 1);
+                        lastPixel[level] = int(x0);
+                        continue;
+                    }
                     lastPixel[level] = int(x0);
+                    lastBar[level] = row.spans.size();
                     row.spans.push_back({float(int(x0)), float(int(x0) + 1), uint16_t(level), *it});
                     continue;
                 }
+                lastBar[level] = row.spans.size();
                 lastPixel[level] = int(x1);
                 row.spans.push_back({float(x0), float(x1), uint16_t(level), *it});
             }
@@ -231,11 +255,36 @@ PreparedThreadRow prepareThreadRow(const LogIndex& ix, const UserSpans* spans, u
                              [](const SpanBar& a, const SpanBar& b) { return a.depth < b.depth; });
         }
     }
+
+    // Pixels: a pixel shows the last item or bar drawn over it.
+    row.strip = QImage(width, 1 + kSpanLevels, QImage::Format_ARGB32_Premultiplied);
+    row.strip.fill(Qt::transparent);
+    const auto fill = [&](int line, float x0, float x1, QRgb rgb) {
+        QRgb* px = reinterpret_cast<QRgb*>(row.strip.scanLine(line));
+        const int a = std::clamp(int(x0), 0, width - 1);
+        const int b = std::clamp(std::max(int(std::ceil(x1)), a + 1), a + 1, width);
+        std::fill(px + a, px + b, rgb);
+    };
+    QRgb stateRgb[kThreadColours];
+    for (int c = 0; c < kThreadColours; ++c)
+        stateRgb[c] = threadColour(c).rgba();
+    for (const ThreadRowItem& item : row.items)
+        fill(0, item.x0, item.x1, stateRgb[item.colour]);
+    if (spans) {
+        std::vector<std::pair<uint32_t, QRgb>> colours[kSpanLevels]; // per level: (name, colour), made on first use
+        for (const SpanBar& b : row.spans) {
+            const uint32_t name = spans->spans[b.span].name;
+            auto& list = colours[b.depth];
+            auto it = std::find_if(list.begin(), list.end(), [&](const auto& e) { return e.first == name; });
+            if (it == list.end())
+                it = list.insert(list.end(), {name, spanColour(name).darker(100 + 15 * b.depth).rgba()});
+            fill(1 + b.depth, b.x0, b.x1, it->second);
+        }
+    }
     return row;
 }
 
-void paintThreadRow(QPainter& p, const QRect& plot, const PreparedThreadRow& row, const UserSpans* spans,
-                    const QPalette& pal, bool chosen)
+void paintThreadRow(QPainter& p, const QRect& plot, const PreparedThreadRow& row, const QPalette& pal, bool chosen)
 {
     if (chosen) {
         QColor c = pal.color(QPalette::Highlight);
@@ -244,11 +293,15 @@ void paintThreadRow(QPainter& p, const QRect& plot, const PreparedThreadRow& row
     }
     const double left = plot.left();
     const double top = plot.top();
+    if (!row.strip.isNull()) {
+        const int w = row.strip.width();
+        p.drawImage(QRectF(left, top + kBarTop, w, kBarHeight), row.strip, QRectF(0, 0, w, 1));
+        p.drawImage(QRectF(left, top + kSpanTop, w, kSpanLevels * kSpanHeight), row.strip, QRectF(0, 1, w, kSpanLevels));
+    }
     const QFontMetrics fm(p.font());
     const int capTextWidth = fm.horizontalAdvance(QStringLiteral("00")) + 6;
     for (const ThreadRowItem& item : row.items) {
         const QRectF r(left + item.x0, top + kBarTop, std::max(1.0f, item.x1 - item.x0), kBarHeight);
-        p.fillRect(r, threadColour(item.colour));
         // Running: on which capability, where there is room.
         if (item.colour == ColourRunning && item.segment != UINT32_MAX && r.width() >= capTextWidth) {
             QFont f = p.font();
@@ -260,14 +313,6 @@ void paintThreadRow(QPainter& p, const QRect& plot, const PreparedThreadRow& row
             p.setFont(saved);
         }
     }
-    if (spans)
-        for (const SpanBar& b : row.spans) {
-            const UserSpan& s = spans->spans[b.span];
-            const QRectF r(left + b.x0, top + kSpanTop + b.depth * kSpanHeight, std::max(1.0f, b.x1 - b.x0),
-                           kSpanHeight - (b.x1 - b.x0 >= 3 ? 0.5 : 0));
-            p.fillRect(r, spanColour(s.name).darker(100 + 15 * b.depth));
-        }
-    p.setRenderHint(QPainter::Antialiasing, true);
     for (const ThreadMark& mk : row.marks) {
         const double x = left + mk.x;
         switch (ThreadCause(mk.kind)) {
@@ -278,12 +323,14 @@ void paintThreadRow(QPainter& p, const QRect& plot, const PreparedThreadRow& row
             p.drawPolygon(tri, 3);
             break;
         }
-        case ThreadCause::Wakeup:
-            p.setPen(Qt::NoPen);
-            p.setPen(QPen(pal.color(QPalette::Text), 0.8));
-            p.setBrush(pal.color(QPalette::Base));
-            p.drawEllipse(QPointF(x, top + kBarTop + kBarHeight / 2.0), 2.2, 2.2);
+        case ThreadCause::Wakeup: {
+            // A small ring: a dark square with a light centre (as legible as
+            // an ellipse at this size, and far cheaper to draw).
+            const double y = top + kBarTop + kBarHeight / 2.0;
+            p.fillRect(QRectF(x - 2, y - 2, 5, 5), pal.color(QPalette::Text));
+            p.fillRect(QRectF(x - 1, y - 1, 3, 3), pal.color(QPalette::Base));
             break;
+        }
         case ThreadCause::Migrate: {
             const double y = top + kBarTop + kBarHeight / 2.0;
             const QPointF diamond[] = {{x, y - 4}, {x + 3, y}, {x, y + 4}, {x - 3, y}};
@@ -301,7 +348,6 @@ void paintThreadRow(QPainter& p, const QRect& plot, const PreparedThreadRow& row
         p.drawLine(QPointF(x, top + kBarTop - 1), QPointF(x, top + kBarTop + kBarHeight + 1));
         p.drawLine(QPointF(x - 3, top + kBarTop - 1), QPointF(x + 3, top + kBarTop - 1));
     }
-    p.setRenderHint(QPainter::Antialiasing, false);
 }
 
 namespace {

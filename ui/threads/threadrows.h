@@ -4,6 +4,7 @@
 #include "core/time/viewrange.h"
 
 #include <QColor>
+#include <QImage>
 #include <QPalette>
 #include <QRect>
 #include <QString>
@@ -69,6 +70,10 @@ struct PreparedThreadRow {
     std::vector<ThreadMark> marks;    // by x
     std::vector<SpanBar> spans;       // by depth, then x
     float finishedAt = -1;            // x of THREAD finished, if in view
+    // The items and span bars as pixels, one line for the states and one
+    // per span level: painting scales it to the row's height (one image
+    // draw however dense the row is).
+    QImage strip;
 };
 
 // Colours of thread states: running, runnable, unknown, then one per
@@ -82,8 +87,7 @@ uint8_t threadColourOf(const ThreadSegment& s);
 PreparedThreadRow prepareThreadRow(const LogIndex& ix, const UserSpans* spans, uint32_t number, ViewRange view,
                                    int width);
 // Draws the row into `plot` (its time area); `chosen` tints it.
-void paintThreadRow(QPainter& p, const QRect& plot, const PreparedThreadRow& row, const UserSpans* spans,
-                    const QPalette& pal, bool chosen);
+void paintThreadRow(QPainter& p, const QRect& plot, const PreparedThreadRow& row, const QPalette& pal, bool chosen);
 // Tooltip text at x (pixels from the plot's left), y (from the row's top).
 QString describeThreadRow(const LogIndex& ix, const UserSpans* spans, const PreparedThreadRow& row, double x, int y,
                           int rowHeight);

@@ -50,7 +50,7 @@ public:
         if (g.row < 0 || size_t(g.row) >= list.prepared.size())
             return;
         const PreparedThreadRow& row = list.prepared[size_t(g.row)];
-        paintThreadRow(p, g.plot, row, list.rows->spans.get(), ctx.options.palette,
+        paintThreadRow(p, g.plot, row, ctx.options.palette,
                        list.rows->chosen && *list.rows->chosen == row.number);
     }
 

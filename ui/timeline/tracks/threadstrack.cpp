@@ -84,7 +84,7 @@ public:
             if (r % 2)
                 p.fillRect(QRect(g.rect.left(), top, g.rect.width(), ThreadRowsView::kRowHeight),
                            pal.color(QPalette::AlternateBase));
-            paintThreadRow(p, plot, row, v.spans.get(), pal, chosen);
+            paintThreadRow(p, plot, row, pal, chosen);
             const ThreadStates& states = ctx.index.threadStates;
             const QString name = row.number < states.count() ? threadName(ctx.index, states.ids[row.number]) : QString();
             QFont f = p.font();
