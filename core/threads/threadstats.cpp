@@ -27,7 +27,14 @@ ThreadFigures threadFigures(const LogIndex& ix, size_t number, std::optional<Vie
         return f;
     const uint64_t t0 = range ? range->start : 0;
     const uint64_t t1 = range ? range->end : UINT64_MAX;
-    for (size_t i = ThreadStates::firstEndingAfter(segs, t0); i < segs.size() && segs[i].time < t1; ++i) {
+    // Start at the last segment beginning before t0 (it may reach into the
+    // range), so that every segment beginning at t0 counts its event, the
+    // empty ones there too (several events at one time), which
+    // firstEndingAfter(t0) passes over.
+    const auto atOrAfter = std::lower_bound(segs.begin(), segs.end(), t0,
+                                            [](const ThreadSegment& s, uint64_t v) { return s.time < v; });
+    const size_t first = atOrAfter == segs.begin() ? 0 : size_t(atOrAfter - segs.begin()) - 1;
+    for (size_t i = first; i < segs.size() && segs[i].time < t1; ++i) {
         const ThreadSegment& s = segs[i];
         const uint64_t a = std::max(s.time, t0), b = std::min(states.segmentEnd(segs, i), t1);
         if (b > a) {
