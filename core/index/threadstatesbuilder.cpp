@@ -175,6 +175,9 @@ bool ThreadStatesBuilder::seal(uint64_t end, bool final, const LoadObserver* obs
     offsets.back() = out.segments.size();
     out.offsets = std::move(offsets);
     out.segments.shrink_to_fit();
+    out.sampleTimes.resize((out.segments.size() + ThreadStates::kSampleEvery - 1) / ThreadStates::kSampleEvery);
+    for (size_t k = 0; k < out.sampleTimes.size(); ++k)
+        out.sampleTimes[k] = out.segments[k * ThreadStates::kSampleEvery].time;
     return true;
 }
 
@@ -193,9 +196,34 @@ size_t ThreadStates::firstEndingAfter(std::span<const ThreadSegment> segs, uint6
     return it == segs.begin() ? 0 : size_t(it - segs.begin()) - 1;
 }
 
+size_t ThreadStates::firstEndingAfterFrom(size_t number, size_t from, uint64_t t) const
+{
+    const size_t base = offsets[number], last = offsets[number + 1];
+    size_t g = base + from; // global index of the first candidate
+    // Samples after g whose time is <= t: the answer is at or after them.
+    size_t s = (g + kSampleEvery - 1) / kSampleEvery;
+    const size_t sEnd = (last + kSampleEvery - 1) / kSampleEvery;
+    s = std::min(s, sEnd);
+    // Galloping: the answer is usually near.
+    size_t step = 1, lo = s;
+    while (lo + step < sEnd && sampleTimes[lo + step] <= t) {
+        lo += step;
+        step *= 2;
+    }
+    const auto it = std::upper_bound(sampleTimes.begin() + ptrdiff_t(lo), sampleTimes.begin() + ptrdiff_t(std::min(lo + step + 1, sEnd)), t);
+    if (it != sampleTimes.begin() + ptrdiff_t(s)) {
+        const size_t sample = size_t(it - sampleTimes.begin()) - 1; // the last sample with time <= t
+        g = std::max(g, std::min(sample * kSampleEvery, last));
+    }
+    // At most kSampleEvery segments to the one covering t.
+    while (g + 1 < last && segments[g + 1].time <= t)
+        ++g;
+    return g - base;
+}
+
 size_t ThreadStates::memoryBytes() const
 {
-    return ids.capacity() * sizeof(uint32_t) + offsets.capacity() * sizeof(uint64_t)
+    return ids.capacity() * sizeof(uint32_t) + (offsets.capacity() + sampleTimes.capacity()) * sizeof(uint64_t)
         + segments.capacity() * sizeof(ThreadSegment);
 }
 

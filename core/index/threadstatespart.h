@@ -52,6 +52,10 @@ struct ThreadStates {
     std::vector<uint32_t> ids;         // thread ids, ascending
     std::vector<uint64_t> offsets;     // ids.size() + 1 entries into `segments`
     std::vector<ThreadSegment> segments;
+    // segments[kSampleEvery * k].time: a small index that searches over
+    // many segments read (zoomed out, a row skips most of them).
+    static constexpr size_t kSampleEvery = 16;
+    std::vector<uint64_t> sampleTimes;
     uint64_t end = 0; // ns: where the last segment of every thread ends
 
     size_t count() const { return ids.size(); }
@@ -68,6 +72,9 @@ struct ThreadStates {
     }
     // First segment of `segs` ending after t (the one covering t, if any).
     static size_t firstEndingAfter(std::span<const ThreadSegment> segs, uint64_t t);
+    // The same within thread `number`'s segments, searching from `from`
+    // onwards (through sampleTimes).
+    size_t firstEndingAfterFrom(size_t number, size_t from, uint64_t t) const;
     size_t memoryBytes() const;
 };
 

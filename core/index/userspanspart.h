@@ -52,6 +52,21 @@ struct UserSpans {
     std::vector<uint32_t> threadOffsets;
     std::vector<uint64_t> maxEnd;      // [i]: the latest end of spans [0, i]
     std::vector<uint64_t> threadMaxEnd; // [k]: the latest end of byThread's spans of its thread up to k
+    // What drawing reads, copied out of `spans` so the tracks walk memory
+    // in order: per thread and level (depth 0, 1, and 2 or deeper), the
+    // spans by start with the running maximum of their ends (monotone, so
+    // a row can skip every span ending inside a pixel with one search);
+    // and per name (byName order) each span's start and end.
+    static constexpr size_t kLevels = 3;
+    struct Extent {
+        uint64_t start, end;
+        uint32_t name;
+        uint32_t span; // index into spans
+    };
+    std::vector<uint32_t> levelOffsets; // threadIds.size() * kLevels + 1 entries into levelExtents
+    std::vector<Extent> levelExtents;
+    std::vector<uint64_t> levelMaxEnd;  // aligned with levelExtents, per (thread, level)
+    std::vector<std::pair<uint64_t, uint64_t>> nameExtents; // aligned with byName: start, end
     std::vector<uint64_t> nameMaxDuration; // per name: its longest span
     std::vector<uint32_t> namesByTotal;    // names with spans, the most total time first
     uint16_t maxDepth = 0;

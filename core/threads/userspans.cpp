@@ -130,6 +130,34 @@ std::shared_ptr<const UserSpans> pairUserSpans(const LogIndex& ix, const SpanRul
         return uint32_t(std::lower_bound(out->threadIds.begin(), out->threadIds.end(), s.thread) - out->threadIds.begin());
     };
     group(out->threadIds.size(), out->spans, threadKey, out->byThread, out->threadOffsets);
+    // Per (thread, level): counting sort of byThread's order, which keeps starts in order.
+    constexpr size_t L = UserSpans::kLevels;
+    out->levelOffsets.assign(out->threadIds.size() * L + 1, 0);
+    const auto levelOf = [](const UserSpan& s) { return std::min<size_t>(s.depth, UserSpans::kLevels - 1); };
+    for (size_t t = 0; t < out->threadIds.size(); ++t)
+        for (uint32_t j = out->threadOffsets[t]; j < out->threadOffsets[t + 1]; ++j)
+            ++out->levelOffsets[t * L + levelOf(out->spans[out->byThread[j]]) + 1];
+    for (size_t g = 1; g < out->levelOffsets.size(); ++g)
+        out->levelOffsets[g] += out->levelOffsets[g - 1];
+    out->levelExtents.resize(out->spans.size());
+    out->levelMaxEnd.resize(out->spans.size());
+    {
+        std::vector<uint32_t> next(out->levelOffsets.begin(), out->levelOffsets.end() - 1);
+        for (size_t t = 0; t < out->threadIds.size(); ++t)
+            for (uint32_t j = out->threadOffsets[t]; j < out->threadOffsets[t + 1]; ++j) {
+                const uint32_t i = out->byThread[j];
+                const UserSpan& s = out->spans[i];
+                out->levelExtents[next[t * L + levelOf(s)]++] = {s.start, s.end, s.name, i};
+            }
+        for (size_t g = 0; g + 1 < out->levelOffsets.size(); ++g) {
+            uint64_t running = 0;
+            for (uint32_t k = out->levelOffsets[g]; k < out->levelOffsets[g + 1]; ++k)
+                out->levelMaxEnd[k] = running = std::max(running, out->levelExtents[k].end);
+        }
+    }
+    out->nameExtents.resize(out->byName.size());
+    for (size_t k = 0; k < out->byName.size(); ++k)
+        out->nameExtents[k] = {out->spans[out->byName[k]].start, out->spans[out->byName[k]].end};
     out->threadMaxEnd.resize(out->byThread.size());
     for (size_t k = 0; k < out->threadIds.size(); ++k) {
         uint64_t last = 0;
@@ -175,7 +203,9 @@ size_t UserSpans::memoryBytes() const
         + (byName.capacity() + nameOffsets.capacity() + threadIds.capacity() + byThread.capacity()
            + threadOffsets.capacity())
             * sizeof(uint32_t)
-        + (maxEnd.capacity() + threadMaxEnd.capacity() + nameMaxDuration.capacity()) * sizeof(uint64_t);
+        + (maxEnd.capacity() + threadMaxEnd.capacity() + nameMaxDuration.capacity()) * sizeof(uint64_t)
+        + levelOffsets.capacity() * sizeof(uint32_t) + levelExtents.capacity() * sizeof(Extent)
+        + levelMaxEnd.capacity() * sizeof(uint64_t) + nameExtents.capacity() * sizeof(nameExtents[0]);
     for (const std::string& n : names)
         bytes += sizeof(std::string) + n.capacity();
     return bytes;

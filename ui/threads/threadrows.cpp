@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 namespace hecscope {
 
@@ -18,7 +19,7 @@ namespace {
 constexpr int kBarTop = 2, kBarHeight = 10;     // the state bar within a row
 constexpr int kSpanTop = 13, kSpanHeight = 3;   // span bars, one level per depth
 constexpr int kSpanLevels = 3;                  // deeper spans share the last level
-constexpr int kSamplesPerPixel = 8;             // segments read per pixel before skipping to the next
+constexpr int kSamplesPerPixel = 2;             // segments read per pixel before skipping to the next
 constexpr int kMarkGap = 5;                     // pixels between marks of one kind
 
 QString qs(const std::string& s)
@@ -198,8 +199,7 @@ PreparedThreadRow prepareThreadRow(const LogIndex& ix, const UserSpans* spans, u
             pixelTime[colour] += std::max<uint64_t>(end - std::max(s.time, view.start), 1);
             if (++pixelSamples >= kSamplesPerPixel) {
                 // Skip to the segment covering the next pixel's start.
-                const uint64_t next = m.toTime(pixel + 1);
-                const size_t j = ThreadStates::firstEndingAfter(segs, next);
+                const size_t j = states.firstEndingAfterFrom(number, i, m.toTime(pixel + 1));
                 if (j > i + 1)
                     i = j - 1;
                 flushPixel();
@@ -211,48 +211,60 @@ PreparedThreadRow prepareThreadRow(const LogIndex& ix, const UserSpans* spans, u
     }
     flushPixel();
 
-    // Span bars of this thread, per depth level.
+    // Span bars of this thread, one level at a time. A span inside one
+    // pixel stands for every span of its level that ends in that pixel:
+    // the running maximum of ends finds the next one to read.
     if (spans) {
         const uint32_t id = states.ids[number];
-        const auto [first, last] = spans->ofThread(id);
-        const uint32_t* from = spans->firstOfThreadEndingAfter(id, view.start);
-        if (first && from) {
-            std::array<int, kSpanLevels> lastPixel;
-            lastPixel.fill(INT32_MIN);
-            std::array<size_t, kSpanLevels> lastBar; // the level's last bar
-            lastBar.fill(SIZE_MAX);
-            for (const uint32_t* it = from; it != last; ++it) {
-                const UserSpan& s = spans->spans[*it];
-                if (s.start >= view.end)
-                    break;
-                if (s.end <= view.start && s.end != s.start)
-                    continue;
-                const int level = std::min<int>(s.depth, kSpanLevels - 1);
-                const double x0 = m.toPixel(std::max(s.start, view.start));
-                const double x1 = m.toPixel(std::min(s.end, view.end));
-                if (x1 - x0 < 1) {
-                    if (int(x0) == lastPixel[level])
-                        continue; // one bar per pixel and level
-                    // Adjacent one-pixel bars of one name are one bar.
-                    if (lastBar[level] != SIZE_MAX && row.spans[lastBar[level]].x1 == float(int(x0))
-                        && row.spans[lastBar[level]].span != UINT32_MAX
-                        && spans->spans[row.spans[lastBar[level]].span].name == s.name
-                        && row.spans[lastBar[level]].x1 - row.spans[lastBar[level]].x0 >= 1) {
-                        row.spans[lastBar[level]].x1 = float(int(x0) + 1);
-                        lastPixel[level] = int(x0);
+        const auto t = std::lower_bound(spans->threadIds.begin(), spans->threadIds.end(), id);
+        if (t != spans->threadIds.end() && *t == id) {
+            const size_t thread = size_t(t - spans->threadIds.begin());
+            for (size_t level = 0; level < UserSpans::kLevels; ++level) {
+                const size_t g0 = spans->levelOffsets[thread * UserSpans::kLevels + level];
+                const size_t g1 = spans->levelOffsets[thread * UserSpans::kLevels + level + 1];
+                const uint64_t* maxEnd = spans->levelMaxEnd.data();
+                // The first span with an end after `t`, from g (galloping).
+                const auto firstEndingAfter = [&](size_t g, uint64_t time) {
+                    size_t step = 1, lo = g;
+                    if (lo >= g1 || maxEnd[lo] > time)
+                        return lo;
+                    while (lo + step < g1 && maxEnd[lo + step] <= time) {
+                        lo += step;
+                        step *= 2;
+                    }
+                    return size_t(std::upper_bound(maxEnd + lo, maxEnd + std::min(lo + step + 1, g1), time) - maxEnd);
+                };
+                int lastPixel = INT32_MIN;
+                for (size_t g = firstEndingAfter(g0, view.start); g < g1;) {
+                    const UserSpans::Extent& s = spans->levelExtents[g];
+                    if (s.start >= view.end)
+                        break;
+                    const double x0 = m.toPixel(std::max(s.start, view.start));
+                    const double x1 = m.toPixel(std::min(s.end, view.end));
+                    if (x1 - x0 >= 1) {
+                        row.spans.push_back({float(x0), float(x1), uint16_t(level), s.span, s.name});
+                        lastPixel = int(x1);
+                        ++g;
                         continue;
                     }
-                    lastPixel[level] = int(x0);
-                    lastBar[level] = row.spans.size();
-                    row.spans.push_back({float(int(x0)), float(int(x0) + 1), uint16_t(level), *it});
-                    continue;
+                    const int px = int(x0);
+                    if (px != lastPixel) {
+                        // Adjacent one-pixel bars of one name make one bar.
+                        SpanBar* before = row.spans.empty() ? nullptr : &row.spans.back();
+                        if (before && before->depth == level && before->x1 == float(px) && before->name == s.name
+                            && before->x1 - before->x0 >= 1) {
+                            before->x1 = float(px + 1);
+                            before->span = UINT32_MAX;
+                        } else {
+                            row.spans.push_back({float(px), float(px + 1), uint16_t(level), s.span, s.name});
+                        }
+                        lastPixel = px;
+                    } else if (!row.spans.empty() && row.spans.back().span != s.span) {
+                        row.spans.back().span = UINT32_MAX; // several spans in this pixel
+                    }
+                    g = firstEndingAfter(g + 1, m.toTime(px + 1));
                 }
-                lastBar[level] = row.spans.size();
-                lastPixel[level] = int(x1);
-                row.spans.push_back({float(x0), float(x1), uint16_t(level), *it});
             }
-            std::stable_sort(row.spans.begin(), row.spans.end(),
-                             [](const SpanBar& a, const SpanBar& b) { return a.depth < b.depth; });
         }
     }
 
@@ -273,7 +285,7 @@ PreparedThreadRow prepareThreadRow(const LogIndex& ix, const UserSpans* spans, u
     if (spans) {
         std::vector<std::pair<uint32_t, QRgb>> colours[kSpanLevels]; // per level: (name, colour), made on first use
         for (const SpanBar& b : row.spans) {
-            const uint32_t name = spans->spans[b.span].name;
+            const uint32_t name = b.name;
             auto& list = colours[b.depth];
             auto it = std::find_if(list.begin(), list.end(), [&](const auto& e) { return e.first == name; });
             if (it == list.end())
@@ -281,6 +293,17 @@ PreparedThreadRow prepareThreadRow(const LogIndex& ix, const UserSpans* spans, u
             fill(1 + b.depth, b.x0, b.x1, it->second);
         }
     }
+    // The lines at the row's full height, so that painting is one unscaled
+    // image draw.
+    QImage full(width, kSpanTop + kSpanLevels * kSpanHeight, QImage::Format_ARGB32_Premultiplied);
+    full.fill(Qt::transparent);
+    const size_t lineBytes = size_t(width) * sizeof(QRgb);
+    for (int y = 0; y < kBarHeight; ++y)
+        std::memcpy(full.scanLine(kBarTop + y), row.strip.constScanLine(0), lineBytes);
+    for (int level = 0; level < kSpanLevels; ++level)
+        for (int y = 0; y < kSpanHeight - (level + 1 < kSpanLevels ? 0 : 0); ++y)
+            std::memcpy(full.scanLine(kSpanTop + level * kSpanHeight + y), row.strip.constScanLine(1 + level), lineBytes);
+    row.strip = std::move(full);
     return row;
 }
 
@@ -295,8 +318,8 @@ void paintThreadRow(QPainter& p, const QRect& plot, const PreparedThreadRow& row
     const double top = plot.top();
     if (!row.strip.isNull()) {
         const int w = row.strip.width();
-        p.drawImage(QRectF(left, top + kBarTop, w, kBarHeight), row.strip, QRectF(0, 0, w, 1));
-        p.drawImage(QRectF(left, top + kSpanTop, w, kSpanLevels * kSpanHeight), row.strip, QRectF(0, 1, w, kSpanLevels));
+        (void)w;
+        p.drawImage(QPointF(left, top), row.strip);
     }
     const QFontMetrics fm(p.font());
     const int capTextWidth = fm.horizontalAdvance(QStringLiteral("00")) + 6;

@@ -63,6 +63,7 @@ struct SpanBar {
     float x0, x1;
     uint16_t depth;
     uint32_t span; // index into UserSpans::spans; UINT32_MAX: several in one pixel
+    uint32_t name; // the span's name (its colour)
 };
 struct PreparedThreadRow {
     uint32_t number = 0;

@@ -78,17 +78,18 @@ public:
             const uint32_t* last = us.byName.data() + us.nameOffsets[name + 1];
             // Spans of this name starting early enough to reach the view.
             const uint64_t from = view.start > us.nameMaxDuration[name] ? view.start - us.nameMaxDuration[name] : 0;
-            const uint32_t* it = std::lower_bound(first, last, from,
-                                                  [&](uint32_t i, uint64_t t) { return us.spans[i].start < t; });
+            const auto* ext = us.nameExtents.data() + (first - us.byName.data());
+            const auto* extEnd = us.nameExtents.data() + (last - us.byName.data());
+            const auto* it = std::lower_bound(ext, extEnd, from, [](const auto& e, uint64_t t) { return e.first < t; });
             bool any = false;
-            for (; it != last; ++it) {
-                const UserSpan& s = us.spans[*it];
-                if (s.start >= view.end)
+            for (; it != extEnd; ++it) {
+                const auto [start, end] = *it;
+                if (start >= view.end)
                     break;
-                if (s.end <= view.start && s.end != s.start)
+                if (end <= view.start && end != start)
                     continue;
-                const int x0 = std::clamp(int(m.toPixel(std::max(s.start, view.start))), 0, width - 1);
-                const int x1 = std::clamp(int(std::ceil(m.toPixel(std::min(s.end, view.end)))), x0 + 1, width);
+                const int x0 = std::clamp(int(m.toPixel(std::max(start, view.start))), 0, width - 1);
+                const int x1 = std::clamp(int(std::ceil(m.toPixel(std::min(end, view.end)))), x0 + 1, width);
                 ++diff[size_t(x0)];
                 --diff[size_t(x1)];
                 any = true;
