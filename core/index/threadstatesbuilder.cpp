@@ -3,6 +3,7 @@
 #include "core/format/eventtags.h"
 
 #include <algorithm>
+#include <array>
 #include <unordered_map>
 
 namespace hecscope {
@@ -178,7 +179,66 @@ bool ThreadStatesBuilder::seal(uint64_t end, bool final, const LoadObserver* obs
     out.sampleTimes.resize((out.segments.size() + ThreadStates::kSampleEvery - 1) / ThreadStates::kSampleEvery);
     for (size_t k = 0; k < out.sampleTimes.size(); ++k)
         out.sampleTimes[k] = out.segments[k * ThreadStates::kSampleEvery].time;
+    // Overviews: time per state key in each bin of level 0, then pairs
+    // summed level by level; each bin keeps its dominant key.
+    constexpr size_t kKeys = 3 + kBlockReasons;
+    out.overviews.assign(out.ids.size(), {});
+    std::vector<std::array<uint64_t, kKeys>> binTime, coarser;
+    for (size_t k = 0; k < out.ids.size(); ++k) {
+        const auto segs = out.of(k);
+        if (segs.size() < ThreadStates::kOverviewMinSegments)
+            continue;
+        if ((k & 0xFF) == 0 && isCancelled(observer))
+            return false;
+        BinPyramid& ov = out.overviews[k];
+        ov.start = segs.front().time;
+        const uint64_t extent = std::max<uint64_t>(out.segmentEnd(segs, segs.size() - 1) - ov.start, 1);
+        ov.bins = uint32_t(std::min<size_t>(size_t(1) << 16, segs.size() / 4));
+        ov.binWidth = std::max<uint64_t>(1, (extent + ov.bins - 1) / ov.bins);
+        ov.bins = uint32_t(std::min<uint64_t>(ov.bins, (extent + ov.binWidth - 1) / ov.binWidth));
+        ov.levels = BinPyramid::levelsFor(ov.bins);
+        ov.offset = out.overviewKeys.size();
+        binTime.assign(ov.bins, {});
+        for (size_t i = 0; i < segs.size(); ++i) {
+            const uint8_t key = ThreadStates::stateKey(segs[i]);
+            if (key == ThreadStates::kNoKey)
+                continue;
+            uint64_t a = segs[i].time - ov.start;
+            const uint64_t b = std::min(out.segmentEnd(segs, i) - ov.start, uint64_t(ov.bins) * ov.binWidth);
+            while (a < b) {
+                const uint64_t bin = a / ov.binWidth;
+                const uint64_t binEnd = std::min(b, (bin + 1) * ov.binWidth);
+                binTime[bin][key] += binEnd - a;
+                a = binEnd;
+            }
+        }
+        for (int level = 0; level < ov.levels; ++level) {
+            if (level > 0) {
+                coarser.assign(ov.levelBins(level), {});
+                for (size_t bin = 0; bin < binTime.size(); ++bin)
+                    for (size_t key = 0; key < kKeys; ++key)
+                        coarser[bin / 2][key] += binTime[bin][key];
+                binTime.swap(coarser);
+            }
+            for (const auto& times : binTime) {
+                const auto best = std::max_element(times.begin(), times.end());
+                out.overviewKeys.push_back(*best ? uint8_t(best - times.begin()) : ThreadStates::kNoKey);
+            }
+        }
+    }
     return true;
+}
+
+uint8_t ThreadStates::stateKey(const ThreadSegment& s)
+{
+    switch (s.state) {
+    case ThreadState::Running: return 0;
+    case ThreadState::Runnable: return 1;
+    case ThreadState::Unknown: return 2;
+    case ThreadState::Finished: return kNoKey;
+    case ThreadState::Blocked: break;
+    }
+    return uint8_t(3 + size_t(stopClass(s.stop) == StopClass::ForeignCall ? BlockReason::CCall : blockReason(s.stop)));
 }
 
 size_t ThreadStates::find(uint32_t id) const
@@ -224,6 +284,7 @@ size_t ThreadStates::firstEndingAfterFrom(size_t number, size_t from, uint64_t t
 size_t ThreadStates::memoryBytes() const
 {
     return ids.capacity() * sizeof(uint32_t) + (offsets.capacity() + sampleTimes.capacity()) * sizeof(uint64_t)
+        + overviews.capacity() * sizeof(BinPyramid) + overviewKeys.capacity()
         + segments.capacity() * sizeof(ThreadSegment);
 }
 

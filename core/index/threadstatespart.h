@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/index/binpyramid.h"
 #include "core/index/threadspart.h"
 
 #include <cstdint>
@@ -57,6 +58,16 @@ struct ThreadStates {
     static constexpr size_t kSampleEvery = 16;
     std::vector<uint64_t> sampleTimes;
     uint64_t end = 0; // ns: where the last segment of every thread ends
+
+    // The states of a thread with many segments, summarised: per bin the
+    // dominant state key (stateKey), kNoKey when finished or not yet seen.
+    // A row zoomed out past a bin per pixel reads bins, not segments.
+    static constexpr uint8_t kNoKey = 255;
+    static constexpr size_t kOverviewMinSegments = 64;
+    std::vector<BinPyramid> overviews; // per thread
+    std::vector<uint8_t> overviewKeys;
+    // 0 running, 1 runnable, 2 unknown, 3 + BlockReason blocked; kNoKey finished.
+    static uint8_t stateKey(const ThreadSegment& s);
 
     size_t count() const { return ids.size(); }
     std::span<const ThreadSegment> of(size_t thread) const

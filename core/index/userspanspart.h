@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/index/binpyramid.h"
+
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -66,7 +68,13 @@ struct UserSpans {
     std::vector<uint32_t> levelOffsets; // threadIds.size() * kLevels + 1 entries into levelExtents
     std::vector<Extent> levelExtents;
     std::vector<uint64_t> levelMaxEnd;  // aligned with levelExtents, per (thread, level)
+    // A thread with many spans, summarised: per bin and level, the
+    // name + 1 of a span there (0: none), kLevels entries per bin. A row
+    // zoomed out past a bin per pixel reads bins, not spans.
+    std::vector<BinPyramid> threadOverviews; // per threadIds entry
+    std::vector<uint32_t> overviewNames;
     std::vector<std::pair<uint64_t, uint64_t>> nameExtents; // aligned with byName: start, end
+    std::vector<uint64_t> nameMaxEnd; // aligned with byName: running maximum of ends within a name
     std::vector<uint64_t> nameMaxDuration; // per name: its longest span
     std::vector<uint32_t> namesByTotal;    // names with spans, the most total time first
     uint16_t maxDepth = 0;

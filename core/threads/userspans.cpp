@@ -155,14 +155,56 @@ std::shared_ptr<const UserSpans> pairUserSpans(const LogIndex& ix, const SpanRul
                 out->levelMaxEnd[k] = running = std::max(running, out->levelExtents[k].end);
         }
     }
-    out->nameExtents.resize(out->byName.size());
-    for (size_t k = 0; k < out->byName.size(); ++k)
-        out->nameExtents[k] = {out->spans[out->byName[k]].start, out->spans[out->byName[k]].end};
     out->threadMaxEnd.resize(out->byThread.size());
     for (size_t k = 0; k < out->threadIds.size(); ++k) {
         uint64_t last = 0;
         for (uint32_t j = out->threadOffsets[k]; j < out->threadOffsets[k + 1]; ++j)
             out->threadMaxEnd[j] = last = std::max(last, out->spans[out->byThread[j]].end);
+    }
+    out->threadOverviews.assign(out->threadIds.size(), {});
+    for (size_t t = 0; t < out->threadIds.size(); ++t) {
+        const size_t n = out->threadOffsets[t + 1] - out->threadOffsets[t];
+        if (n < 64)
+            continue;
+        BinPyramid& ov = out->threadOverviews[t];
+        ov.start = out->spans[out->byThread[out->threadOffsets[t]]].start;
+        const uint64_t extent = std::max<uint64_t>(out->threadMaxEnd[out->threadOffsets[t + 1] - 1] - ov.start, 1);
+        ov.bins = uint32_t(std::min<size_t>(size_t(1) << 16, n / 2));
+        ov.binWidth = std::max<uint64_t>(1, (extent + ov.bins - 1) / ov.bins);
+        ov.bins = uint32_t(std::min<uint64_t>(ov.bins, (extent + ov.binWidth - 1) / ov.binWidth));
+        ov.levels = BinPyramid::levelsFor(ov.bins);
+        ov.offset = out->overviewNames.size();
+        out->overviewNames.resize(out->overviewNames.size() + ov.totalBins() * L, 0);
+        uint32_t* names = out->overviewNames.data() + ov.offset;
+        for (size_t level = 0; level < L; ++level)
+            for (uint32_t k = out->levelOffsets[t * L + level]; k < out->levelOffsets[t * L + level + 1]; ++k) {
+                const UserSpans::Extent& e = out->levelExtents[k];
+                const uint64_t b0 = (e.start - ov.start) / ov.binWidth;
+                const uint64_t b1 = std::min<uint64_t>((std::max(e.end, e.start + 1) - 1 - ov.start) / ov.binWidth, ov.bins - 1);
+                for (uint64_t b = b0; b <= b1; ++b)
+                    if (!names[b * L + level])
+                        names[b * L + level] = e.name + 1;
+            }
+        // Each coarser bin: the first name found in its pair.
+        for (int lv = 1; lv < ov.levels; ++lv) {
+            const uint32_t* finer = names + ov.levelOffset(lv - 1) * L;
+            uint32_t* here = names + ov.levelOffset(lv) * L;
+            const uint64_t finerBins = ov.levelBins(lv - 1);
+            for (uint64_t b = 0; b < ov.levelBins(lv); ++b)
+                for (size_t level = 0; level < L; ++level) {
+                    const uint32_t a = finer[2 * b * L + level];
+                    here[b * L + level] = a ? a : (2 * b + 1 < finerBins ? finer[(2 * b + 1) * L + level] : 0);
+                }
+        }
+    }
+    out->nameExtents.resize(out->byName.size());
+    for (size_t k = 0; k < out->byName.size(); ++k)
+        out->nameExtents[k] = {out->spans[out->byName[k]].start, out->spans[out->byName[k]].end};
+    out->nameMaxEnd.resize(out->byName.size());
+    for (size_t n = 0; n < out->names.size(); ++n) {
+        uint64_t running = 0;
+        for (uint32_t k = out->nameOffsets[n]; k < out->nameOffsets[n + 1]; ++k)
+            out->nameMaxEnd[k] = running = std::max(running, out->nameExtents[k].second);
     }
     out->nameMaxDuration.assign(out->names.size(), 0);
     std::vector<uint64_t> totals(out->names.size(), 0);
@@ -205,7 +247,8 @@ size_t UserSpans::memoryBytes() const
             * sizeof(uint32_t)
         + (maxEnd.capacity() + threadMaxEnd.capacity() + nameMaxDuration.capacity()) * sizeof(uint64_t)
         + levelOffsets.capacity() * sizeof(uint32_t) + levelExtents.capacity() * sizeof(Extent)
-        + levelMaxEnd.capacity() * sizeof(uint64_t) + nameExtents.capacity() * sizeof(nameExtents[0]);
+        + (levelMaxEnd.capacity() + nameMaxEnd.capacity()) * sizeof(uint64_t) + nameExtents.capacity() * sizeof(nameExtents[0])
+        + threadOverviews.capacity() * sizeof(BinPyramid) + overviewNames.capacity() * sizeof(uint32_t);
     for (const std::string& n : names)
         bytes += sizeof(std::string) + n.capacity();
     return bytes;

@@ -126,6 +126,94 @@ QString threadName(const LogIndex& ix, uint32_t id)
     return QObject::tr("thread %1").arg(id);
 }
 
+namespace {
+
+// Pixel columns [first, last) of the view covered by [start, end).
+std::pair<int, int> pixelsOf(const TimeMapping& m, int width, uint64_t start, uint64_t end)
+{
+    const double a = std::max(m.toPixel(start), 0.0), b = std::min(m.toPixel(end), double(width));
+    return {int(a), std::max(int(std::ceil(b)), int(a))};
+}
+
+// The time at each pixel column's left edge, and one more at the right.
+std::vector<uint64_t> pixelEdges(const TimeMapping& m, int width)
+{
+    std::vector<uint64_t> edges(size_t(width) + 1);
+    const double start = double(m.range().start), step = m.nsPerPixel();
+    for (int px = 0; px <= width; ++px)
+        edges[size_t(px)] = uint64_t(std::max(0.0, start + step * px));
+    return edges;
+}
+
+// The bins [b0, b1) a pixel column covers.
+std::pair<uint64_t, uint64_t> binsOf(const std::vector<uint64_t>& edges, int px, uint64_t start, uint64_t binWidth,
+                                     uint64_t bins)
+{
+    const uint64_t t0 = std::max(edges[size_t(px)], start), t1 = std::max(edges[size_t(px) + 1], start);
+    const uint64_t b0 = std::min<uint64_t>((t0 - start) / binWidth, bins);
+    return {b0, std::clamp<uint64_t>((t1 - start + binWidth - 1) / binWidth, b0 + 1, bins)};
+}
+
+// Zoomed out past a bin per pixel: each pixel shows the commonest state of
+// its bins; marks for creation and the end only.
+void prepareFromOverview(const ThreadStates& states, uint32_t number, int level, const TimeMapping& m, int width,
+                         const std::vector<uint64_t>& edges, PreparedThreadRow& row)
+{
+    const auto segs = states.of(number);
+    const BinPyramid& ov = states.overviews[number];
+    const uint8_t* keys = states.overviewKeys.data() + ov.offset + ov.levelOffset(level);
+    const uint64_t binWidth = ov.levelWidth(level), bins = ov.levelBins(level);
+    const auto [p0, p1] = pixelsOf(m, width, ov.start, ov.start + bins * binWidth);
+    for (int px = p0; px < p1; ++px) {
+        const auto [b0, b1] = binsOf(edges, px, ov.start, binWidth, bins);
+        uint8_t colour = keys[b0]; // keys and colours share their numbering
+        if (b1 - b0 > 1) {
+            std::array<uint16_t, kThreadColours> votes{};
+            for (uint64_t b = b0; b < b1; ++b)
+                if (keys[b] != ThreadStates::kNoKey)
+                    ++votes[keys[b]];
+            const auto best = std::max_element(votes.begin(), votes.end());
+            colour = *best ? uint8_t(best - votes.begin()) : ThreadStates::kNoKey;
+        }
+        if (colour == ThreadStates::kNoKey)
+            continue;
+        if (!row.items.empty() && row.items.back().colour == colour && row.items.back().x1 == float(px))
+            row.items.back().x1 = float(px + 1);
+        else
+            row.items.push_back({float(px), float(px + 1), colour, 0, UINT32_MAX});
+    }
+    const ViewRange view = m.range();
+    if (segs.front().cause == ThreadCause::Created && segs.front().time >= view.start && segs.front().time < view.end)
+        row.marks.push_back({float(m.toPixel(segs.front().time)), uint8_t(ThreadCause::Created), 0});
+    if (segs.back().state == ThreadState::Finished && segs.back().time >= view.start && segs.back().time < view.end)
+        row.finishedAt = float(m.toPixel(segs.back().time));
+}
+
+// The same for span bars: per level, the name of a span in the pixel's bins.
+void spansFromOverview(const UserSpans& spans, const BinPyramid& ov, int pyramidLevel, const TimeMapping& m, int width,
+                       const std::vector<uint64_t>& edges, PreparedThreadRow& row)
+{
+    const uint32_t* names = spans.overviewNames.data() + ov.offset + ov.levelOffset(pyramidLevel) * UserSpans::kLevels;
+    const uint64_t binWidth = ov.levelWidth(pyramidLevel), bins = ov.levelBins(pyramidLevel);
+    const auto [p0, p1] = pixelsOf(m, width, ov.start, ov.start + bins * binWidth);
+    for (size_t level = 0; level < UserSpans::kLevels; ++level)
+        for (int px = p0; px < p1; ++px) {
+            const auto [b0, b1] = binsOf(edges, px, ov.start, binWidth, bins);
+            uint32_t name = 0;
+            for (uint64_t b = b0; b < b1 && !name; ++b)
+                name = names[b * UserSpans::kLevels + level];
+            if (!name)
+                continue;
+            SpanBar* before = row.spans.empty() ? nullptr : &row.spans.back();
+            if (before && before->depth == level && before->x1 == float(px) && before->name == name - 1)
+                before->x1 = float(px + 1);
+            else
+                row.spans.push_back({float(px), float(px + 1), uint16_t(level), UINT32_MAX, name - 1});
+        }
+}
+
+} // namespace
+
 PreparedThreadRow prepareThreadRow(const LogIndex& ix, const UserSpans* spans, uint32_t number, ViewRange view,
                                    int width)
 {
@@ -138,6 +226,13 @@ PreparedThreadRow prepareThreadRow(const LogIndex& ix, const UserSpans* spans, u
     width = std::max(width, 1);
     const TimeMapping m(view, 0, width);
 
+    const double nsPerPixel = m.nsPerPixel();
+    const int overviewLevel = states.overviews.empty() ? -1 : states.overviews[number].levelFor(nsPerPixel);
+    std::vector<uint64_t> edges; // made when an overview is read
+    if (overviewLevel >= 0) {
+        edges = pixelEdges(m, width);
+        prepareFromOverview(states, number, overviewLevel, m, width, edges, row);
+    } else {
     // Segments: exact where one covers a pixel boundary, else the dominant
     // state of the pixel's segments (reading at most kSamplesPerPixel of
     // them before skipping to the next pixel).
@@ -211,6 +306,8 @@ PreparedThreadRow prepareThreadRow(const LogIndex& ix, const UserSpans* spans, u
     }
     flushPixel();
 
+    }
+
     // Span bars of this thread, one level at a time. A span inside one
     // pixel stands for every span of its level that ends in that pixel:
     // the running maximum of ends finds the next one to read.
@@ -219,6 +316,13 @@ PreparedThreadRow prepareThreadRow(const LogIndex& ix, const UserSpans* spans, u
         const auto t = std::lower_bound(spans->threadIds.begin(), spans->threadIds.end(), id);
         if (t != spans->threadIds.end() && *t == id) {
             const size_t thread = size_t(t - spans->threadIds.begin());
+            const BinPyramid& sov = spans->threadOverviews[thread];
+            if (const int pyramidLevel = sov.levelFor(nsPerPixel); pyramidLevel >= 0) {
+                if (edges.empty())
+                    edges = pixelEdges(m, width);
+                spansFromOverview(*spans, sov, pyramidLevel, m, width, edges, row);
+            }
+            else
             for (size_t level = 0; level < UserSpans::kLevels; ++level) {
                 const size_t g0 = spans->levelOffsets[thread * UserSpans::kLevels + level];
                 const size_t g1 = spans->levelOffsets[thread * UserSpans::kLevels + level + 1];
@@ -293,17 +397,6 @@ PreparedThreadRow prepareThreadRow(const LogIndex& ix, const UserSpans* spans, u
             fill(1 + b.depth, b.x0, b.x1, it->second);
         }
     }
-    // The lines at the row's full height, so that painting is one unscaled
-    // image draw.
-    QImage full(width, kSpanTop + kSpanLevels * kSpanHeight, QImage::Format_ARGB32_Premultiplied);
-    full.fill(Qt::transparent);
-    const size_t lineBytes = size_t(width) * sizeof(QRgb);
-    for (int y = 0; y < kBarHeight; ++y)
-        std::memcpy(full.scanLine(kBarTop + y), row.strip.constScanLine(0), lineBytes);
-    for (int level = 0; level < kSpanLevels; ++level)
-        for (int y = 0; y < kSpanHeight - (level + 1 < kSpanLevels ? 0 : 0); ++y)
-            std::memcpy(full.scanLine(kSpanTop + level * kSpanHeight + y), row.strip.constScanLine(1 + level), lineBytes);
-    row.strip = std::move(full);
     return row;
 }
 
@@ -318,8 +411,14 @@ void paintThreadRow(QPainter& p, const QRect& plot, const PreparedThreadRow& row
     const double top = plot.top();
     if (!row.strip.isNull()) {
         const int w = row.strip.width();
-        (void)w;
-        p.drawImage(QPointF(left, top), row.strip);
+        // Each line drawn unscaled once per pixel row of its bar (scaling
+        // a one-pixel-high image costs more than these plain copies).
+        const QRect state(0, 0, w, 1);
+        for (int y = 0; y < kBarHeight; ++y)
+            p.drawImage(QPointF(left, top + kBarTop + y), row.strip, state);
+        for (int level = 0; level < kSpanLevels; ++level)
+            for (int y = 0; y < kSpanHeight; ++y)
+                p.drawImage(QPointF(left, top + kSpanTop + level * kSpanHeight + y), row.strip, QRect(0, 1 + level, w, 1));
     }
     const QFontMetrics fm(p.font());
     const int capTextWidth = fm.horizontalAdvance(QStringLiteral("00")) + 6;

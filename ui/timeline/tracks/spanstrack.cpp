@@ -5,6 +5,7 @@
 #include "ui/timeline/timelinerenderer.h"
 
 #include <QObject>
+#include <QImage>
 #include <QPainter>
 
 #include <algorithm>
@@ -26,6 +27,7 @@ struct SpansList final : DrawList {
     std::vector<uint32_t> names;                // per row
     std::vector<std::vector<SpanColumn>> rows;  // per row
     std::vector<uint32_t> peak;                 // per row: the most spans at once
+    QImage strip;                               // a line of pixels per row, as painted
 };
 
 QColor nameColour(uint32_t name)
@@ -81,17 +83,39 @@ public:
             const auto* ext = us.nameExtents.data() + (first - us.byName.data());
             const auto* extEnd = us.nameExtents.data() + (last - us.byName.data());
             const auto* it = std::lower_bound(ext, extEnd, from, [](const auto& e, uint64_t t) { return e.first < t; });
+            const uint64_t* maxEnd = us.nameMaxEnd.data() + (first - us.byName.data());
+            const size_t n = size_t(extEnd - ext);
             bool any = false;
-            for (; it != extEnd; ++it) {
-                const auto [start, end] = *it;
+            for (size_t k = size_t(it - ext); k < n;) {
+                const auto [start, end] = ext[k];
                 if (start >= view.end)
                     break;
-                if (end <= view.start && end != start)
+                if (end <= view.start && end != start) {
+                    ++k;
                     continue;
+                }
                 const int x0 = std::clamp(int(m.toPixel(std::max(start, view.start))), 0, width - 1);
                 const int x1 = std::clamp(int(std::ceil(m.toPixel(std::min(end, view.end)))), x0 + 1, width);
-                ++diff[size_t(x0)];
-                --diff[size_t(x1)];
+                int32_t count = 1;
+                ++k;
+                if (x1 == x0 + 1 && start >= view.start) {
+                    // Every later span ending inside this pixel starts in it too:
+                    // counted at once (the running maximum of ends finds the next
+                    // one that reaches further).
+                    const uint64_t pixelEnd = m.toTime(x0 + 1);
+                    size_t step = 1, lo = k;
+                    if (lo < n && maxEnd[lo] <= pixelEnd) {
+                        while (lo + step < n && maxEnd[lo + step] <= pixelEnd) {
+                            lo += step;
+                            step *= 2;
+                        }
+                        const size_t next = size_t(std::upper_bound(maxEnd + lo, maxEnd + std::min(lo + step + 1, n), pixelEnd) - maxEnd);
+                        count += int32_t(next - k);
+                        k = next;
+                    }
+                }
+                diff[size_t(x0)] += count;
+                diff[size_t(x1)] -= count;
                 any = true;
             }
             std::vector<SpanColumn> cols;
@@ -113,6 +137,21 @@ public:
             list->rows.push_back(std::move(cols));
             list->peak.push_back(peak);
         }
+        // The colours as pixels: painting a row is a few image lines,
+        // however many columns it has.
+        list->strip = QImage(width, int(std::max<size_t>(rows, 1)), QImage::Format_ARGB32_Premultiplied);
+        list->strip.fill(Qt::transparent);
+        for (size_t r = 0; r < rows; ++r) {
+            const QColor base = nameColour(list->names[r]);
+            const uint32_t peak = std::max<uint32_t>(1, list->peak[r]);
+            QRgb* px = reinterpret_cast<QRgb*>(list->strip.scanLine(int(r)));
+            for (const SpanColumn& c : list->rows[r]) {
+                // One span: light; the busiest moment in view: full colour.
+                QColor colour = base;
+                colour.setAlpha(peak == 1 ? 230 : 90 + int(165.0 * double(c.count - 1) / double(peak - 1)));
+                std::fill(px + c.x0, px + c.x1, qPremultiply(colour.rgba()));
+            }
+        }
         return list;
     }
 
@@ -127,14 +166,9 @@ public:
         }
         if (g.row < 0 || size_t(g.row) >= list.rows.size())
             return;
-        const QColor base = nameColour(list.names[size_t(g.row)]);
-        const uint32_t peak = std::max<uint32_t>(1, list.peak[size_t(g.row)]);
-        for (const SpanColumn& c : list.rows[size_t(g.row)]) {
-            QColor colour = base;
-            // One span: light; the busiest moment in view: full colour.
-            colour.setAlpha(peak == 1 ? 230 : 90 + int(165.0 * double(c.count - 1) / double(peak - 1)));
-            p.fillRect(QRect(g.plot.left() + c.x0, g.plot.top() + 2, c.x1 - c.x0, g.plot.height() - 4), colour);
-        }
+        const QRect line(0, g.row, list.strip.width(), 1);
+        for (int y = g.plot.top() + 2; y < g.plot.bottom() - 1; ++y)
+            p.drawImage(QPoint(g.plot.left(), y), list.strip, line);
     }
 
     // The span of this row's name covering time t that is the longest.
