@@ -5,11 +5,22 @@
 #include <QIcon>
 
 #include <cstdio>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <cstring>
 #include <exception>
 
 int main(int argc, char** argv)
 {
+#ifdef __GLIBC__
+    // The index is built in chunks of 256 KiB and some are freed as soon as
+    // they are copied (the thread states' raw events). glibc raises its mmap
+    // threshold after the first such free and then keeps freed memory in
+    // the heap; a fixed threshold hands it back, which saves a third of the
+    // peak memory on a 300 MB log.
+    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+#endif
     if (argc >= 2) {
         const char* first = argv[1];
         if (std::strcmp(first, "dump") == 0)

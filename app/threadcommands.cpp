@@ -279,7 +279,8 @@ int spans(int argc, char** argv)
     }
     std::fwrite(out.data(), 1, out.size(), stdout);
     for (const SpanIssue& i : spans->issues)
-        std::fprintf(stderr, "hecscope: %s: warning: %s '%s' on %s at %s\n", a.path.c_str(),
+        if (!a.range || (i.time >= a.range->start && i.time < a.range->end))
+            std::fprintf(stderr, "hecscope: %s: warning: %s '%s' on %s at %s\n", a.path.c_str(),
                      i.kind == SpanIssue::StopWithoutStart ? "STOP without START" : "START never stopped (ends with the log)",
                      spans->names[i.name].c_str(), i.thread ? threadName(ix, i.thread).c_str() : "no thread",
                      dur(i.time).c_str());

@@ -121,7 +121,12 @@ uint64_t Walk::segmentEnd(const WalkThread& t, size_t i) const
 
 bool Walk::liveIn(const WalkThread& t, uint64_t a, uint64_t b) const
 {
-    return !t.segments.empty() && t.segments.front().time < b && segmentEnd(t, t.segments.size() - 1) > a;
+    if (t.segments.empty())
+        return false;
+    // Listed while it has not finished: a thread finished before the range is not in it.
+    const WalkSegment& last = t.segments.back();
+    const uint64_t until = last.state == ThreadState::Finished ? last.time : segmentEnd(t, t.segments.size() - 1);
+    return t.segments.front().time < b && until > a;
 }
 
 WalkFigures Walk::figures(const WalkThread& t, uint64_t a, uint64_t b) const

@@ -3,6 +3,7 @@
 #include "core/format/eventtags.h"
 
 #include <algorithm>
+#include <bit>
 #include <array>
 #include <unordered_map>
 
@@ -110,11 +111,22 @@ bool ThreadStatesBuilder::seal(uint64_t end, bool final, const LoadObserver* obs
         ++out.offsets[number(m_raw[i].thread) + 1];
     for (size_t k = 1; k < out.offsets.size(); ++k)
         out.offsets[k] += out.offsets[k - 1];
-    std::vector<Raw> sorted(n);
+    // The raw events sorted by thread go straight into the segments'
+    // storage (both are 16 bytes), and each thread's segments are then
+    // written over its raw events (never more segments than events), so
+    // the index never holds a third copy.
+    static_assert(sizeof(Raw) == sizeof(ThreadSegment));
+    auto& storage = out.segments;
+    storage.resize(n); // not touched yet: pages come as they are written
     {
         std::vector<uint64_t> next(out.offsets.begin(), out.offsets.end() - 1);
-        for (size_t i = 0; i < n; ++i)
-            sorted[next[number(m_raw[i].thread)]++] = m_raw[i];
+        constexpr size_t kChunk = decltype(m_raw)::kChunk;
+        for (size_t i = 0; i < n; ++i) {
+            storage[next[number(m_raw[i].thread)]++] = std::bit_cast<ThreadSegment>(m_raw[i]);
+            // For good: each chunk of raw events is freed once copied.
+            if (final && (i + 1) % kChunk == 0)
+                m_raw.releaseBefore(i + 1);
+        }
     }
     if (final)
         m_raw = {};
@@ -122,21 +134,24 @@ bool ThreadStatesBuilder::seal(uint64_t end, bool final, const LoadObserver* obs
         return false;
 
     // Each thread's events in time order, then its states.
-    out.segments.reserve(n);
     std::vector<uint64_t> offsets(out.offsets.size(), 0);
+    size_t written = 0;
+    const auto rawTime = [](const ThreadSegment& s) { return std::bit_cast<Raw>(s).time; };
     for (size_t k = 0; k < out.ids.size(); ++k) {
         if ((k & 0xFFF) == 0 && isCancelled(observer))
             return false;
-        offsets[k] = out.segments.size();
-        const auto first = sorted.begin() + ptrdiff_t(out.offsets[k]);
-        const auto last = sorted.begin() + ptrdiff_t(out.offsets[k + 1]);
-        const auto byTime = [](const Raw& a, const Raw& b) { return a.time < b.time; };
+        offsets[k] = written;
+        const auto first = storage.begin() + ptrdiff_t(out.offsets[k]);
+        const auto last = storage.begin() + ptrdiff_t(out.offsets[k + 1]);
+        const auto byTime = [&](const ThreadSegment& a, const ThreadSegment& b) { return rawTime(a) < rawTime(b); };
         if (!std::is_sorted(first, last, byTime))
             std::stable_sort(first, last, byTime);
         bool any = false;
-        ThreadSegment cur;
-        for (auto it = first; it != last; ++it) {
-            ThreadSegment s;
+        ThreadSegment cur{};
+        for (auto at = first; at != last; ++at) {
+            const Raw raw = std::bit_cast<Raw>(*at);
+            const Raw* it = &raw;
+            ThreadSegment s{};
             s.time = it->time;
             s.cause = ThreadCause(it->cause);
             s.cap = uint16_t(it->cap);
@@ -168,14 +183,14 @@ bool ThreadStatesBuilder::seal(uint64_t end, bool final, const LoadObserver* obs
                 s.stop = cur.stop;
                 s.info = cur.info;
             }
-            out.segments.push_back(s);
+            storage[written++] = s; // at or before `at`, already read
             cur = s;
             any = true;
         }
     }
-    offsets.back() = out.segments.size();
+    storage.resize(written); // no shrink: that would copy every segment
+    offsets.back() = written;
     out.offsets = std::move(offsets);
-    out.segments.shrink_to_fit();
     out.sampleTimes.resize((out.segments.size() + ThreadStates::kSampleEvery - 1) / ThreadStates::kSampleEvery);
     for (size_t k = 0; k < out.sampleTimes.size(); ++k)
         out.sampleTimes[k] = out.segments[k * ThreadStates::kSampleEvery].time;

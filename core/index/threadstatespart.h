@@ -4,7 +4,10 @@
 #include "core/index/threadspart.h"
 
 #include <cstdint>
+#include <memory>
 #include <span>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace hecscope {
@@ -35,16 +38,46 @@ enum class ThreadCause : uint8_t {
 // (the last one to the end of the log). Wake-ups and migrations of a
 // thread already runnable begin a segment of the same state, so that every
 // event that touched the thread can be found and marked.
+// (No default member values: the builder fills millions of them in place,
+// and an array of them is left uninitialised until written. Write
+// `ThreadSegment s{}` for a zeroed one.)
 struct ThreadSegment {
-    uint64_t time = 0; // ns
-    uint16_t cap = 0;  // Running: where; Runnable: the queue it is on, if known
-    ThreadState state = ThreadState::Runnable;
-    uint8_t stop = 0; // cause Stop (and state Blocked): the standard STOP_THREAD status
-    ThreadCause cause = ThreadCause::Created;
-    uint8_t pad = 0;
-    uint16_t info = 0; // STOP_THREAD's info when blocked on a black hole: the owner (0: unknown or > 65535)
+    uint64_t time; // ns
+    uint16_t cap;  // Running: where; Runnable: the queue it is on, if known
+    ThreadState state;
+    uint8_t stop; // cause Stop (and state Blocked): the standard STOP_THREAD status
+    ThreadCause cause;
+    uint8_t pad;
+    uint16_t info; // STOP_THREAD's info when blocked on a black hole: the owner (0: unknown or > 65535)
+    bool operator==(const ThreadSegment&) const = default;
 };
 static_assert(sizeof(ThreadSegment) == 16);
+static_assert(std::is_trivially_default_constructible_v<ThreadSegment>);
+
+// An allocator whose resize() leaves trivial elements uninitialised, so
+// that memory is touched only where it is written.
+template <class T>
+struct UninitialisedAllocator : std::allocator<T> {
+    template <class U>
+    struct rebind {
+        using other = UninitialisedAllocator<U>;
+    };
+    UninitialisedAllocator() = default;
+    template <class U>
+    UninitialisedAllocator(const UninitialisedAllocator<U>&) noexcept
+    {
+    }
+    template <class U>
+    void construct(U* p) noexcept
+    {
+        ::new (static_cast<void*>(p)) U;
+    }
+    template <class U, class... Args>
+    void construct(U* p, Args&&... args)
+    {
+        ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+    }
+};
 
 // The state segments of every thread seen in scheduler events, stored
 // thread after thread. Threads are numbered by their place in `ids`
@@ -52,7 +85,7 @@ static_assert(sizeof(ThreadSegment) == 16);
 struct ThreadStates {
     std::vector<uint32_t> ids;         // thread ids, ascending
     std::vector<uint64_t> offsets;     // ids.size() + 1 entries into `segments`
-    std::vector<ThreadSegment> segments;
+    std::vector<ThreadSegment, UninitialisedAllocator<ThreadSegment>> segments;
     // segments[kSampleEvery * k].time: a small index that searches over
     // many segments read (zoomed out, a row skips most of them).
     static constexpr size_t kSampleEvery = 16;

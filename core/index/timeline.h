@@ -110,6 +110,12 @@ public:
     bool empty() const { return m_size == 0; }
     const T& back() const { return (*this)[m_size - 1]; }
     void pop_back() { --m_size; } // keeps the chunk for the next push
+    // Frees the chunks wholly before index i (which must not be read again).
+    void releaseBefore(size_t i)
+    {
+        for (size_t c = 0; c < m_chunks.size() && (c + 1) * kChunk <= i; ++c)
+            m_chunks[c].reset();
+    }
     size_t memoryBytes() const
     {
         return m_chunks.empty() ? 0 : ((m_chunks.size() - 1) * kChunk + m_firstCapacity) * sizeof(T);

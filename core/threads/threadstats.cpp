@@ -65,7 +65,11 @@ std::vector<ThreadFigures> allThreadFigures(const LogIndex& ix, std::optional<Vi
             return {};
         if (range) {
             const auto segs = states.of(k);
-            if (segs.empty() || segs.front().time >= range->end || states.segmentEnd(segs, segs.size() - 1) <= range->start)
+            // A thread finished before the range is not in it.
+            const uint64_t lastEnd = segs.empty()                              ? 0
+                : segs.back().state == ThreadState::Finished ? segs.back().time
+                                                             : states.segmentEnd(segs, segs.size() - 1);
+            if (segs.empty() || segs.front().time >= range->end || lastEnd <= range->start)
                 continue;
         }
         out.push_back(threadFigures(ix, k, range));

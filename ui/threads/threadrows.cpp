@@ -19,7 +19,7 @@ namespace {
 constexpr int kBarTop = 2, kBarHeight = 10;     // the state bar within a row
 constexpr int kSpanTop = 13, kSpanHeight = 3;   // span bars, one level per depth
 constexpr int kSpanLevels = 3;                  // deeper spans share the last level
-constexpr int kSamplesPerPixel = 2;             // segments read per pixel before skipping to the next
+constexpr int kSamplesPerPixel = 8;             // segments read per pixel before skipping to the next
 constexpr int kMarkGap = 5;                     // pixels between marks of one kind
 
 QString qs(const std::string& s)

@@ -365,6 +365,7 @@ void MainWindow::connectThreads()
     connect(m_threadRows, &ThreadRowsController::viewChanged, m_view, &TimelineView::setThreadRows);
     connect(m_threadsPane, &ThreadsPane::threadChosen, this, [this](uint32_t number) { chooseThread(number, true); });
     connect(m_spansPane, &SpansPane::spansChanged, m_threadRows, &ThreadRowsController::setSpans);
+    connect(m_spansPane, &SpansPane::spansChanged, this, &MainWindow::showSpanIssues);
     connect(m_spansPane, &SpansPane::spanChosen, this, [this](uint64_t start, uint64_t end, uint32_t thread) {
         // The span with a quarter of its length either side.
         const uint64_t margin = std::max<uint64_t>((end - start) / 4, 1000);
@@ -399,6 +400,26 @@ void MainWindow::connectThreads()
         }
     });
     connect(m_view, &TimelineView::trackContextMenu, this, &MainWindow::threadContextMenu);
+}
+
+// Unmatched START and STOP messages of the spans shown (the prefixes may
+// have changed since the load), after the decoder's diagnostics.
+void MainWindow::showSpanIssues(const std::shared_ptr<const UserSpans>& spans)
+{
+    for (int i = m_diagnostics->count(); i-- > 0;)
+        if (m_diagnostics->item(i)->data(Qt::UserRole).toBool())
+            delete m_diagnostics->takeItem(i);
+    if (!spans || !m_index)
+        return;
+    for (const SpanIssue& i : spans->issues) {
+        auto* item = new QListWidgetItem(
+            (i.kind == SpanIssue::StopWithoutStart ? tr("User span: STOP “%1” without a START on %2 at %3")
+                                                   : tr("User span: START “%1” on %2 at %3 never stopped: it ends with the log"))
+                .arg(qs(spans->names[i.name]), i.thread ? threadName(*m_index, i.thread) : tr("no thread"),
+                     durationText(i.time)));
+        item->setData(Qt::UserRole, true);
+        m_diagnostics->addItem(item);
+    }
 }
 
 void MainWindow::chooseThread(uint32_t number, bool filterEvents)
@@ -762,13 +783,7 @@ void MainWindow::showIndex(std::shared_ptr<const LogIndex> index)
         m_diagnostics->addItem(QString::fromStdString(d.message()));
     if (m_index->scan.diagnostics.empty())
         m_diagnostics->addItem(tr("No problems: the log decoded completely."));
-    if (const auto& spans = m_index->userSpans)
-        for (const SpanIssue& i : spans->issues)
-            m_diagnostics->addItem(
-                (i.kind == SpanIssue::StopWithoutStart ? tr("User span: STOP “%1” without a START on %2 at %3")
-                                                       : tr("User span: START “%1” on %2 at %3 never stopped: it ends with the log"))
-                    .arg(qs(spans->names[i.name]),
-                         i.thread ? threadName(*m_index, i.thread) : tr("no thread"), durationText(i.time)));
+    showSpanIssues(m_index->userSpans);
     const uint64_t duration = m_index->firstTime == kNoTime ? 0 : m_index->lastTime;
     m_fileLabel->setText(tr("%1 — %2 events — %3")
                              .arg(QFileInfo(m_path).fileName())

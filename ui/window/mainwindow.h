@@ -106,6 +106,7 @@ private:
     void connectThreads();
     void threadContextMenu(const QString& track, int row, QPoint local, QPoint global);
     void chooseThread(uint32_t number, bool filterEvents);
+    void showSpanIssues(const std::shared_ptr<const UserSpans>& spans);
 
     ViewController* m_controller;
     TimelineView* m_view;
