@@ -302,6 +302,7 @@ void ThreadsPane::recompute()
     const QString pattern = m_filter->text();
     QRegularExpression re(pattern, QRegularExpression::CaseInsensitiveOption);
     if (!pattern.isEmpty() && !re.isValid()) {
+        m_runner.cancel(); // figures still being computed would land over the message
         m_status->setText(tr("Bad filter: %1").arg(re.errorString()));
         m_model->setFigures(m_index, {});
         return;
