@@ -56,6 +56,27 @@ void sortRows(std::vector<uint32_t>& rows, Qt::SortOrder order, Value value)
     });
 }
 
+// Where a sort moves persistent indexes (the views' current and selected
+// rows), so that they stay on their item: rowOf[old row] = new row.
+QModelIndexList movedIndexes(const QAbstractItemModel& model, const QModelIndexList& before,
+                             const std::vector<uint32_t>& rowOf)
+{
+    QModelIndexList after;
+    after.reserve(before.size());
+    for (const QModelIndex& ix : before)
+        after.push_back(model.index(int(rowOf[size_t(ix.row())]), ix.column()));
+    return after;
+}
+
+// rowOf[old row] = new row for a permutation `rows` (rows[new row] = old row).
+std::vector<uint32_t> inverse(const std::vector<uint32_t>& rows)
+{
+    std::vector<uint32_t> rowOf(rows.size());
+    for (size_t r = 0; r < rows.size(); ++r)
+        rowOf[rows[r]] = uint32_t(r);
+    return rowOf;
+}
+
 constexpr BlockReason kReasonColumns[] = {BlockReason::MVar, BlockReason::MVarRead, BlockReason::BlackHole,
                                           BlockReason::Stm,  BlockReason::Delay,    BlockReason::CCall,
                                           BlockReason::ThrowTo};
@@ -302,6 +323,7 @@ void ThreadsPane::recompute()
     const QString pattern = m_filter->text();
     QRegularExpression re(pattern, QRegularExpression::CaseInsensitiveOption);
     if (!pattern.isEmpty() && !re.isValid()) {
+        m_runner.cancel(); // figures still being computed would land over the message
         m_status->setText(tr("Bad filter: %1").arg(re.errorString()));
         m_model->setFigures(m_index, {});
         return;
@@ -441,6 +463,8 @@ void SpanNamesModel::sort(int column, Qt::SortOrder order)
     for (uint32_t r : rows)
         sorted.push_back(m_figures[r]);
     m_figures = std::move(sorted);
+    const QModelIndexList before = persistentIndexList();
+    changePersistentIndexList(before, movedIndexes(*this, before, inverse(rows)));
     emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
 }
 
@@ -527,7 +551,16 @@ void SpanOccurrencesModel::sort(int column, Qt::SortOrder order)
     if (!m_spans)
         return;
     emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
-    sortRows(m_members, order, [&](uint32_t span) { return value(span, column); });
+    std::vector<uint32_t> rows(m_members.size());
+    std::iota(rows.begin(), rows.end(), 0u);
+    sortRows(rows, order, [&](uint32_t r) { return value(m_members[r], column); });
+    std::vector<uint32_t> sorted;
+    sorted.reserve(rows.size());
+    for (uint32_t r : rows)
+        sorted.push_back(m_members[r]);
+    m_members = std::move(sorted);
+    const QModelIndexList before = persistentIndexList();
+    changePersistentIndexList(before, movedIndexes(*this, before, inverse(rows)));
     emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
 }
 
