@@ -4,6 +4,7 @@
 #include "app/commands.h"
 #include "core/heap/heapbands.h"
 #include "core/synth/synthetic.h"
+#include "core/text/units.h"
 
 #include <cerrno>
 #include <charconv>
@@ -50,18 +51,6 @@ const char* const kSynthesizeUsage =
     "labelled Haskell threads of RUNS runs each (default 100000 x 10), or SPANS\n"
     "nested traceEvent START/STOP spans written by 64 threads (default 1000000).\n";
 
-std::string csvField(const std::string& s)
-{
-    if (s.find_first_of(",\"\n\r") == std::string::npos)
-        return s;
-    std::string q = "\"";
-    for (char c : s) {
-        if (c == '"')
-            q += '"';
-        q += c;
-    }
-    return q + '"';
-}
 
 bool parseCount(const char* text, size_t& out)
 {

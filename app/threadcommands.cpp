@@ -56,18 +56,6 @@ const char* const kSpansUsage =
     "\n"
     "Exit status as `hecscope threads`.\n";
 
-std::string csvField(std::string_view s)
-{
-    if (s.find_first_of(",\"\n\r") == std::string_view::npos)
-        return std::string(s);
-    std::string q = "\"";
-    for (char c : s) {
-        if (c == '"')
-            q += '"';
-        q += c;
-    }
-    return q + '"';
-}
 
 std::string dur(uint64_t ns)
 {
@@ -184,21 +172,34 @@ std::string threadName(const LogIndex& ix, uint32_t id)
     return t && !t->label.empty() ? t->label + " (" + std::to_string(id) + ")" : "thread " + std::to_string(id);
 }
 
+// Parses the arguments, loads the log and resolves the range: the index,
+// or null with the exit status set.
+std::unique_ptr<LogIndex> start(int argc, char** argv, const char* command, const char* usage, bool spanOptions,
+                                Args& a, int& status)
+{
+    if (!parse(argc, argv, command, usage, spanOptions, a, status))
+        return nullptr;
+    auto source = openOrComplain(a.path);
+    if (!source) {
+        status = 1;
+        return nullptr;
+    }
+    std::unique_ptr<LogIndex> ix = loadIndex(*source).index;
+    if (!resolveRange(a, *ix, command, usage, status))
+        return nullptr;
+    return ix;
+}
+
 } // namespace
 
 int threads(int argc, char** argv)
 {
     Args a;
     int status = 0;
-    if (!parse(argc, argv, "threads", kThreadsUsage, false, a, status))
+    const std::unique_ptr<LogIndex> index = start(argc, argv, "threads", kThreadsUsage, false, a, status);
+    if (!index)
         return status;
-    auto source = openOrComplain(a.path);
-    if (!source)
-        return 1;
-    const LoadResult loaded = loadIndex(*source);
-    const LogIndex& ix = *loaded.index;
-    if (!resolveRange(a, ix, "threads", kThreadsUsage, status))
-        return status;
+    const LogIndex& ix = *index;
     const std::vector<ThreadFigures> all = allThreadFigures(ix, a.range);
     std::string out;
     char line[512];
@@ -247,15 +248,10 @@ int spans(int argc, char** argv)
 {
     Args a;
     int status = 0;
-    if (!parse(argc, argv, "spans", kSpansUsage, true, a, status))
+    const std::unique_ptr<LogIndex> index = start(argc, argv, "spans", kSpansUsage, true, a, status);
+    if (!index)
         return status;
-    auto source = openOrComplain(a.path);
-    if (!source)
-        return 1;
-    const LoadResult loaded = loadIndex(*source);
-    const LogIndex& ix = *loaded.index;
-    if (!resolveRange(a, ix, "spans", kSpansUsage, status))
-        return status;
+    const LogIndex& ix = *index;
     const std::shared_ptr<const UserSpans> spans
         = a.rules == SpanRules{} && ix.userSpans ? ix.userSpans : pairUserSpans(ix, a.rules);
     const std::vector<SpanNameFigures> figures = spanFigures(*spans, a.range);

@@ -182,4 +182,29 @@ RawHp parseHpSimply(const std::string& text)
     return out;
 }
 
+LogBuilder::LogBuilder()
+    : m_w(EventlogWriter::allDeclarations())
+{
+}
+
+LogBuilder& LogBuilder::block(uint16_t cap, std::initializer_list<OwnedEvent> events)
+{
+    const uint64_t first = events.size() ? events.begin()->event.time : 0;
+    uint64_t last = first;
+    m_w.beginBlock(cap, first);
+    for (const OwnedEvent& e : events) {
+        m_w.write(e.event);
+        last = e.event.time;
+    }
+    m_w.endBlock(last);
+    return *this;
+}
+
+std::vector<uint8_t> LogBuilder::bytes(bool dataEnd)
+{
+    if (dataEnd)
+        m_w.writeDataEnd();
+    return m_w.takeBytes();
+}
+
 } // namespace hecscope::test

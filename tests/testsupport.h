@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/format/decoder.h"
+#include "core/format/encoder.h"
 
 #include <QByteArray>
 #include <QString>
@@ -36,6 +37,19 @@ Decoded decodeInChunks(const std::vector<uint8_t>& bytes, const std::vector<size
 
 // `hecscope dump` of in-memory bytes, as a string. `threads` as in dumpLog.
 std::string dumpBytes(const std::vector<uint8_t>& bytes, bool legacy = false, unsigned threads = 0);
+
+// Writes an eventlog with the project's encoder: events into blocks of one
+// capability each, in the order given, then (unless told not to) the
+// end-of-data marker.
+class LogBuilder {
+public:
+    LogBuilder();
+    LogBuilder& block(uint16_t cap, std::initializer_list<OwnedEvent> events);
+    std::vector<uint8_t> bytes(bool dataEnd = true);
+
+private:
+    EventlogWriter m_w;
+};
 
 // The built binary run to completion with `args` (and `input` on stdin).
 // The wait is a guard against a hung child, not a timing assertion;

@@ -24,32 +24,6 @@ using namespace hecscope::test;
 namespace {
 
 // Writes events into blocks of one capability each, in the order given.
-class LogBuilder {
-public:
-    LogBuilder() : m_w(EventlogWriter::allDeclarations()) {}
-    LogBuilder& block(uint16_t cap, std::initializer_list<OwnedEvent> events)
-    {
-        const uint64_t first = events.size() ? events.begin()->event.time : 0;
-        uint64_t last = first;
-        m_w.beginBlock(cap, first);
-        for (const OwnedEvent& e : events) {
-            m_w.write(e.event);
-            last = e.event.time;
-        }
-        m_w.endBlock(last);
-        return *this;
-    }
-    std::vector<uint8_t> bytes(bool dataEnd = true)
-    {
-        if (dataEnd)
-            m_w.writeDataEnd();
-        return m_w.takeBytes();
-    }
-
-private:
-    EventlogWriter m_w;
-};
-
 std::unique_ptr<LogIndex> load(const std::vector<uint8_t>& bytes)
 {
     MemorySource source(bytes);

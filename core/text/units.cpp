@@ -91,4 +91,17 @@ std::optional<uint64_t> parseTime(std::string_view text)
     return uint64_t(std::llround(v * scale));
 }
 
+std::string csvField(std::string_view s)
+{
+    if (s.find_first_of(",\"\n\r") == std::string_view::npos)
+        return std::string(s);
+    std::string q = "\"";
+    for (char c : s) {
+        if (c == '"')
+            q += '"';
+        q += c;
+    }
+    return q + '"';
+}
+
 } // namespace hecscope

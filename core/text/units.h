@@ -25,6 +25,10 @@ std::string formatGrouped(uint64_t v);
 // part / whole as "12.3%"; "-" when whole is 0.
 std::string formatPercent(uint64_t part, uint64_t whole);
 
+// A CSV field: as it is, or quoted (quotes doubled) when it holds a comma,
+// a quote or a line break.
+std::string csvField(std::string_view s);
+
 // A time or duration typed by a person: "1.5s", "200ms", "3us", "3µs",
 // "12ns", "0.25" (seconds) → ns; nullopt when it is not one.
 std::optional<uint64_t> parseTime(std::string_view text);

@@ -79,10 +79,8 @@ public:
 
     void paintSelected(QPainter& p, const TrackRowGeometry& g, const SelectedItem& item, const TrackContext& ctx) const override
     {
-        const QRectF s = spanRect(g.mapping, item.start, item.end, g.rect.top() + 1, ThreadRowsView::kRowHeight - 2);
-        p.setPen(QPen(ctx.options.palette.color(QPalette::Highlight), 2));
-        p.setBrush(Qt::NoBrush);
-        p.drawRect(s);
+        paintSelectionOutline(p, g.mapping, item.start, item.end, g.rect.top() + 1, ThreadRowsView::kRowHeight - 2,
+                              ctx.options.palette);
     }
 };
 

@@ -154,10 +154,8 @@ public:
         for (int r = 0; r < rows->shownRows(); ++r)
             if (rows->threadAtRow(r) == uint32_t(item.item)) {
                 const int top = g.rect.top() + ThreadRowsView::kHeaderHeight + r * ThreadRowsView::kRowHeight;
-                const QRectF s = spanRect(g.mapping, item.start, item.end, top + 1, ThreadRowsView::kRowHeight - 2);
-                p.setPen(QPen(ctx.options.palette.color(QPalette::Highlight), 2));
-                p.setBrush(Qt::NoBrush);
-                p.drawRect(s);
+                paintSelectionOutline(p, g.mapping, item.start, item.end, top + 1, ThreadRowsView::kRowHeight - 2,
+                                      ctx.options.palette);
             }
     }
 

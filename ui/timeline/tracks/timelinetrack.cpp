@@ -21,4 +21,12 @@ QRectF spanRect(const TimeMapping& m, uint64_t a, uint64_t b, double top, double
     return QRectF(x0, top, x1 - x0, height);
 }
 
+void paintSelectionOutline(QPainter& p, const TimeMapping& m, uint64_t a, uint64_t b, double top, double height,
+                           const QPalette& pal)
+{
+    p.setPen(QPen(pal.color(QPalette::Highlight), 2));
+    p.setBrush(Qt::NoBrush);
+    p.drawRect(spanRect(m, a, b, top, height));
+}
+
 } // namespace hecscope

@@ -108,5 +108,8 @@ public:
 void paintTrackNote(QPainter& p, const QRect& r, const QPalette& pal, const QString& text);
 // Span [a, b) in pixels, at least one pixel wide, clipped to the plot.
 QRectF spanRect(const TimeMapping& m, uint64_t a, uint64_t b, double top, double height);
+// The outline of a selected item [a, b) between `top` and top + height.
+void paintSelectionOutline(QPainter& p, const TimeMapping& m, uint64_t a, uint64_t b, double top, double height,
+                           const QPalette& pal);
 
 } // namespace hecscope
