@@ -4,6 +4,7 @@
 #include "core/text/units.h"
 #include "core/threads/threadstats.h"
 #include "core/threads/userspans.h"
+#include "ui/threads/spanspane.h"
 #include "ui/threads/threadspane.h"
 
 #include "core/stats/stats.h"

@@ -22,6 +22,7 @@
 #include "ui/models/tablemodels.h"
 #include "ui/threads/threadrows.h"
 #include "ui/threads/threadrowscontroller.h"
+#include "ui/threads/spanspane.h"
 #include "ui/threads/threadspane.h"
 #include "ui/timeline/imageexport.h"
 #include "ui/timeline/timelinerenderer.h"

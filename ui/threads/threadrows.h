@@ -77,6 +77,16 @@ struct PreparedThreadRow {
     QImage strip;
 };
 
+// Where a thread row draws (pixels from its top): the state bar, then a
+// line of span bars per nesting level (deeper spans share the last).
+namespace threadrow {
+constexpr int kBarTop = 2, kBarHeight = 10;
+constexpr int kSpanTop = 13, kSpanHeight = 3, kSpanLevels = 3;
+} // namespace threadrow
+
+// A span name's colour: a hue per name, stable across runs.
+QColor spanColour(uint32_t name);
+
 // Colours of thread states: running, runnable, unknown, then one per
 // BlockReason.
 enum ThreadColour : uint8_t { ColourRunning, ColourRunnable, ColourUnknown, ColourBlocked };

@@ -13,6 +13,7 @@
 #include "ui/jobs/loadjob.h"
 #include "ui/models/tablemodels.h"
 #include "ui/threads/threadrowscontroller.h"
+#include "ui/threads/spanspane.h"
 #include "ui/threads/threadspane.h"
 #include "ui/timeline/timelineview.h"
 #include "ui/timeline/viewcontroller.h"
