@@ -23,14 +23,16 @@ void compareThreadStates(const ThreadStates& a, const ThreadStates& b)
     QVERIFY(a.ids == b.ids);
     QVERIFY(a.offsets == b.offsets);
     QCOMPARE(a.end, b.end);
-    QCOMPARE(a.segments.size(), b.segments.size());
-    for (size_t i = 0; i < a.segments.size(); ++i) {
-        const ThreadSegment& x = a.segments[i];
-        const ThreadSegment& y = b.segments[i];
-        const QString where = QStringLiteral("segment %1").arg(i);
-        QVERIFY2(x.time == y.time && x.cap == y.cap && x.state == y.state && x.stop == y.stop && x.cause == y.cause
-                     && x.info == y.info,
-                 qPrintable(where));
+    QCOMPARE(a.segmentCount(), b.segmentCount());
+    for (size_t k = 0; k < a.count(); ++k) {
+        const SegmentView sa = a.of(k), sb = b.of(k);
+        for (size_t i = 0; i < sa.size(); ++i) {
+            const ThreadSegment x = sa[i], y = sb[i];
+            const QString where = QStringLiteral("thread %1, segment %2").arg(a.ids[k]).arg(i);
+            QVERIFY2(x.time == y.time && x.cap == y.cap && x.state == y.state && x.stop == y.stop
+                         && x.cause == y.cause && x.info == y.info,
+                     qPrintable(where));
+        }
     }
 }
 

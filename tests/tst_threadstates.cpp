@@ -83,6 +83,7 @@ private slots:
     void stopStatusesOfGhc782();
     void identicalTimestampsKeepLogOrder();
     void blocksOutOfTimeOrder();
+    void longGapsAndManySegments();
 };
 
 void TestThreadStates::realLogsAgreeWithAWalk_data()
@@ -473,6 +474,55 @@ void TestThreadStates::blocksOutOfTimeOrder()
     QCOMPARE(f.runnable(), uint64_t(10 + 70));
     QCOMPARE(f.runs, 3u);
     QCOMPARE(f.wakeups, 1u);
+}
+
+// Segments are stored 8 bytes each, their times as offsets from every
+// 16th segment's: waits longer than 2^32 ns (the offset's range) and more
+// than 16 segments must come back exact, with a black hole's owner, and
+// searches from any segment must find the one covering a time.
+void TestThreadStates::longGapsAndManySegments()
+{
+    LogBuilder b;
+    std::vector<OwnedEvent> events;
+    std::vector<uint64_t> runs; // RUN_THREAD times of thread 1
+    uint64_t t = 1000;
+    for (int i = 0; i < 40; ++i) {
+        runs.push_back(t);
+        // Every 7th wait is 10 s: far beyond a 32-bit offset.
+        const uint64_t wait = i % 7 == 3 ? 10'000'000'000ULL : 1000 + uint64_t(i) * 13;
+        b.block(0, {run(t, 1), stop(t + 500, 1, 8, 9)});
+        t += 500 + wait;
+    }
+    b.block(0, {run(t, 1), stop(t + 100, 1, 5), marker(t + 200, "end")});
+    const auto ix = load(b.bytes());
+    const size_t k = ix->threadStates.find(1);
+    QVERIFY(k != SIZE_MAX);
+    const SegmentView segs = ix->threadStates.of(k);
+    QCOMPARE(segs.size(), size_t(2 * 40 + 2));
+    for (size_t i = 0; i < 40; ++i) {
+        QCOMPARE(segs[2 * i].time, runs[i]);
+        QCOMPARE(segs[2 * i].state, ThreadState::Running);
+        QCOMPARE(segs[2 * i + 1].time, runs[i] + 500);
+        QCOMPARE(segs[2 * i + 1].state, ThreadState::Blocked);
+        QCOMPARE(segs[2 * i + 1].info, uint16_t(9)); // the black hole's owner
+    }
+    QCOMPARE(segs.back().state, ThreadState::Finished);
+    QVERIFY(!ix->threadStates.farTimes.empty());
+    // Searches from every segment agree with a plain walk.
+    for (size_t from = 0; from < segs.size(); from += 5)
+        for (size_t i = from; i < segs.size(); ++i) {
+            const uint64_t at = segs[i].time + 1;
+            size_t want = from;
+            while (want + 1 < segs.size() && segs[want + 1].time <= at)
+                ++want;
+            QCOMPARE(ix->threadStates.firstEndingAfterFrom(k, from, at), want);
+            QCOMPARE(ThreadStates::firstEndingAfter(segs, at), want);
+        }
+    // The whole-log figures add up: 41 runs of 500 or 100 ns.
+    const ThreadFigures f = figuresOf(*ix, 1);
+    QCOMPARE(f.running(), uint64_t(40 * 500 + 100));
+    QCOMPARE(f.runs, 41u);
+    QCOMPARE(f.blocked[size_t(BlockReason::BlackHole)], t - runs.front() - 40 * 500); // from the first run to the last
 }
 
 QTEST_GUILESS_MAIN(TestThreadStates)

@@ -3,6 +3,7 @@
 #include "core/format/eventtags.h"
 
 #include <algorithm>
+#include <new>
 #include <bit>
 #include <array>
 #include <unordered_map>
@@ -67,6 +68,58 @@ ThreadState stateAfterStop(uint8_t code)
 
 } // namespace
 
+namespace {
+
+// The bin pyramid of one thread's segments (decoded, in time order): time
+// per state key in each bin of level 0, then pairs summed level by level;
+// each bin keeps its dominant key.
+constexpr size_t kKeys = 3 + kBlockReasons;
+using BinTimes = std::vector<std::array<uint64_t, kKeys>>;
+
+// (`binTime` and `coarser` are scratch space, kept between threads.)
+template <class Segments>
+void buildOverview(ThreadStates& out, size_t k, const Segments& segs, BinTimes& binTime, BinTimes& coarser)
+{
+    const auto segmentEnd = [&](size_t i) { return i + 1 < segs.size() ? segs[i + 1].time : std::max(out.end, segs[i].time); };
+    BinPyramid& ov = out.overviews[k];
+    ov.start = segs.front().time;
+    const uint64_t extent = std::max<uint64_t>(segmentEnd(segs.size() - 1) - ov.start, 1);
+    ov.bins = uint32_t(std::min<size_t>(size_t(1) << 16, segs.size() / 4));
+    ov.binWidth = std::max<uint64_t>(1, (extent + ov.bins - 1) / ov.bins);
+    ov.bins = uint32_t(std::min<uint64_t>(ov.bins, (extent + ov.binWidth - 1) / ov.binWidth));
+    ov.levels = BinPyramid::levelsFor(ov.bins);
+    ov.offset = out.overviewKeys.size();
+    binTime.assign(ov.bins, {});
+    for (size_t i = 0; i < segs.size(); ++i) {
+        const uint8_t key = ThreadStates::stateKey(segs[i]);
+        if (key == ThreadStates::kNoKey)
+            continue;
+        uint64_t a = segs[i].time - ov.start;
+        const uint64_t b = std::min(segmentEnd(i) - ov.start, uint64_t(ov.bins) * ov.binWidth);
+        while (a < b) {
+            const uint64_t bin = a / ov.binWidth;
+            const uint64_t binEnd = std::min(b, (bin + 1) * ov.binWidth);
+            binTime[bin][key] += binEnd - a;
+            a = binEnd;
+        }
+    }
+    for (int level = 0; level < ov.levels; ++level) {
+        if (level > 0) {
+            coarser.assign(ov.levelBins(level), {});
+            for (size_t bin = 0; bin < binTime.size(); ++bin)
+                for (size_t key = 0; key < kKeys; ++key)
+                    coarser[bin / 2][key] += binTime[bin][key];
+            binTime.swap(coarser);
+        }
+        for (const auto& times : binTime) {
+            const auto best = std::max_element(times.begin(), times.end());
+            out.overviewKeys.push_back(*best ? uint8_t(best - times.begin()) : ThreadStates::kNoKey);
+        }
+    }
+}
+
+} // namespace
+
 bool ThreadStatesBuilder::seal(uint64_t end, bool final, const LoadObserver* observer)
 {
     ThreadStates& out = m_part.threadStates;
@@ -111,18 +164,19 @@ bool ThreadStatesBuilder::seal(uint64_t end, bool final, const LoadObserver* obs
         ++out.offsets[number(m_raw[i].thread) + 1];
     for (size_t k = 1; k < out.offsets.size(); ++k)
         out.offsets[k] += out.offsets[k - 1];
-    // The raw events sorted by thread go straight into the segments'
-    // storage (both are 16 bytes), and each thread's segments are then
-    // written over its raw events (never more segments than events), so
-    // the index never holds a third copy.
-    static_assert(sizeof(Raw) == sizeof(ThreadSegment));
-    auto& storage = out.segments;
-    storage.resize(n); // not touched yet: pages come as they are written
+    // The raw events sorted by thread go into one malloc'd block; each
+    // thread's segments are then packed (8 bytes) over its raw events
+    // (16 bytes; never more segments than events, so a write never reaches
+    // an event not yet read), and the unused half is given back: the index
+    // never holds a second copy.
+    PackedSegments& packed = out.packed;
+    packed.allocate(n * sizeof(Raw));
+    Raw* raws = static_cast<Raw*>(packed.bytes());
     {
         std::vector<uint64_t> next(out.offsets.begin(), out.offsets.end() - 1);
         constexpr size_t kChunk = decltype(m_raw)::kChunk;
         for (size_t i = 0; i < n; ++i) {
-            storage[next[number(m_raw[i].thread)]++] = std::bit_cast<ThreadSegment>(m_raw[i]);
+            raws[next[number(m_raw[i].thread)]++] = m_raw[i];
             // For good: each chunk of raw events is freed once copied.
             if (final && (i + 1) % kChunk == 0)
                 m_raw.releaseBefore(i + 1);
@@ -135,21 +189,24 @@ bool ThreadStatesBuilder::seal(uint64_t end, bool final, const LoadObserver* obs
 
     // Each thread's events in time order, then its states.
     std::vector<uint64_t> offsets(out.offsets.size(), 0);
+    out.checkOffsets.assign(out.offsets.size(), 0);
+    out.overviews.assign(out.ids.size(), {});
     size_t written = 0;
-    const auto rawTime = [](const ThreadSegment& s) { return std::bit_cast<Raw>(s).time; };
+    PackedSegment* dest = static_cast<PackedSegment*>(packed.bytes());
     for (size_t k = 0; k < out.ids.size(); ++k) {
         if ((k & 0xFFF) == 0 && isCancelled(observer))
             return false;
         offsets[k] = written;
-        const auto first = storage.begin() + ptrdiff_t(out.offsets[k]);
-        const auto last = storage.begin() + ptrdiff_t(out.offsets[k + 1]);
-        const auto byTime = [&](const ThreadSegment& a, const ThreadSegment& b) { return rawTime(a) < rawTime(b); };
+        out.checkOffsets[k] = out.checkTimes.size();
+        Raw* first = raws + out.offsets[k];
+        Raw* last = raws + out.offsets[k + 1];
+        const auto byTime = [](const Raw& a, const Raw& b) { return a.time < b.time; };
         if (!std::is_sorted(first, last, byTime))
             std::stable_sort(first, last, byTime);
         bool any = false;
         ThreadSegment cur{};
-        for (auto at = first; at != last; ++at) {
-            const Raw raw = std::bit_cast<Raw>(*at);
+        for (Raw* at = first; at != last; ++at) {
+            const Raw raw = *at; // read before its bytes can be written over
             const Raw* it = &raw;
             ThreadSegment s{};
             s.time = it->time;
@@ -183,63 +240,39 @@ bool ThreadStatesBuilder::seal(uint64_t end, bool final, const LoadObserver* obs
                 s.stop = cur.stop;
                 s.info = cur.info;
             }
-            storage[written++] = s; // at or before `at`, already read
+            // Packed at `written`, at or before `at` in bytes: already read.
+            const size_t local = written - offsets[k];
+            PackedSegment p{};
+            if (local % ThreadStates::kCheckEvery == 0) {
+                out.checkTimes.push_back(s.time);
+                p.offset = 0;
+            } else if (s.time - out.checkTimes.back() < PackedSegment::kFar) {
+                p.offset = uint32_t(s.time - out.checkTimes.back());
+            } else {
+                p.offset = PackedSegment::kFar;
+                out.farTimes.emplace_back(written, s.time);
+            }
+            p.cap = s.cap;
+            p.stop = s.stop;
+            p.bits = uint8_t(uint8_t(s.state) | uint8_t(s.cause) << 3 | (s.info ? 1u << 6 : 0u));
+            if (s.info)
+                out.infos.emplace_back(written, s.info);
+            dest[written++] = p;
             cur = s;
             any = true;
         }
     }
-    storage.resize(written); // no shrink: that would copy every segment
+    packed.shrinkTo(written);
     offsets.back() = written;
     out.offsets = std::move(offsets);
-    out.sampleTimes.resize((out.segments.size() + ThreadStates::kSampleEvery - 1) / ThreadStates::kSampleEvery);
-    for (size_t k = 0; k < out.sampleTimes.size(); ++k)
-        out.sampleTimes[k] = out.segments[k * ThreadStates::kSampleEvery].time;
-    // Overviews: time per state key in each bin of level 0, then pairs
-    // summed level by level; each bin keeps its dominant key.
-    constexpr size_t kKeys = 3 + kBlockReasons;
-    out.overviews.assign(out.ids.size(), {});
-    std::vector<std::array<uint64_t, kKeys>> binTime, coarser;
+    out.checkOffsets.back() = out.checkTimes.size();
+    BinTimes binTime, coarser;
     for (size_t k = 0; k < out.ids.size(); ++k) {
-        const auto segs = out.of(k);
-        if (segs.size() < ThreadStates::kOverviewMinSegments)
-            continue;
         if ((k & 0xFF) == 0 && isCancelled(observer))
             return false;
-        BinPyramid& ov = out.overviews[k];
-        ov.start = segs.front().time;
-        const uint64_t extent = std::max<uint64_t>(out.segmentEnd(segs, segs.size() - 1) - ov.start, 1);
-        ov.bins = uint32_t(std::min<size_t>(size_t(1) << 16, segs.size() / 4));
-        ov.binWidth = std::max<uint64_t>(1, (extent + ov.bins - 1) / ov.bins);
-        ov.bins = uint32_t(std::min<uint64_t>(ov.bins, (extent + ov.binWidth - 1) / ov.binWidth));
-        ov.levels = BinPyramid::levelsFor(ov.bins);
-        ov.offset = out.overviewKeys.size();
-        binTime.assign(ov.bins, {});
-        for (size_t i = 0; i < segs.size(); ++i) {
-            const uint8_t key = ThreadStates::stateKey(segs[i]);
-            if (key == ThreadStates::kNoKey)
-                continue;
-            uint64_t a = segs[i].time - ov.start;
-            const uint64_t b = std::min(out.segmentEnd(segs, i) - ov.start, uint64_t(ov.bins) * ov.binWidth);
-            while (a < b) {
-                const uint64_t bin = a / ov.binWidth;
-                const uint64_t binEnd = std::min(b, (bin + 1) * ov.binWidth);
-                binTime[bin][key] += binEnd - a;
-                a = binEnd;
-            }
-        }
-        for (int level = 0; level < ov.levels; ++level) {
-            if (level > 0) {
-                coarser.assign(ov.levelBins(level), {});
-                for (size_t bin = 0; bin < binTime.size(); ++bin)
-                    for (size_t key = 0; key < kKeys; ++key)
-                        coarser[bin / 2][key] += binTime[bin][key];
-                binTime.swap(coarser);
-            }
-            for (const auto& times : binTime) {
-                const auto best = std::max_element(times.begin(), times.end());
-                out.overviewKeys.push_back(*best ? uint8_t(best - times.begin()) : ThreadStates::kNoKey);
-            }
-        }
+        const SegmentView segs = out.of(k);
+        if (segs.size() >= ThreadStates::kOverviewMinSegments)
+            buildOverview(out, k, segs, binTime, coarser);
     }
     return true;
 }
@@ -262,45 +295,115 @@ size_t ThreadStates::find(uint32_t id) const
     return it != ids.end() && *it == id ? size_t(it - ids.begin()) : SIZE_MAX;
 }
 
-size_t ThreadStates::firstEndingAfter(std::span<const ThreadSegment> segs, uint64_t t)
+size_t ThreadStates::firstEndingAfter(const SegmentView& segs, uint64_t t)
 {
-    // Segment i ends where i + 1 starts: the first segment whose successor
-    // starts after t.
-    const auto it = std::upper_bound(segs.begin(), segs.end(), t,
-                                     [](uint64_t v, const ThreadSegment& s) { return v < s.time; });
-    return it == segs.begin() ? 0 : size_t(it - segs.begin()) - 1;
+    // Segment i ends where i + 1 starts: the last segment starting at or
+    // before t (or the first, when t is before them all).
+    size_t lo = 0, hi = segs.size();
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (segs.timeAt(mid) <= t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo == 0 ? 0 : lo - 1;
 }
 
 size_t ThreadStates::firstEndingAfterFrom(size_t number, size_t from, uint64_t t) const
 {
-    const size_t base = offsets[number], last = offsets[number + 1];
-    size_t g = base + from; // global index of the first candidate
-    // Samples after g whose time is <= t: the answer is at or after them.
-    size_t s = (g + kSampleEvery - 1) / kSampleEvery;
-    const size_t sEnd = (last + kSampleEvery - 1) / kSampleEvery;
-    s = std::min(s, sEnd);
-    // Galloping: the answer is usually near.
-    size_t step = 1, lo = s;
-    while (lo + step < sEnd && sampleTimes[lo + step] <= t) {
-        lo += step;
-        step *= 2;
+    const SegmentView segs = of(number);
+    const uint64_t* checks = checkTimes.data() + checkOffsets[number];
+    const size_t nChecks = checkOffsets[number + 1] - checkOffsets[number];
+    // Galloping over the checkpoints after `from`'s: the answer is usually near.
+    size_t c = from / kCheckEvery;
+    if (c + 1 < nChecks && checks[c + 1] <= t) {
+        size_t lo = c + 1, step = 1;
+        while (lo + step < nChecks && checks[lo + step] <= t) {
+            lo += step;
+            step *= 2;
+        }
+        c = size_t(std::upper_bound(checks + lo, checks + std::min(lo + step + 1, nChecks), t) - checks) - 1;
     }
-    const auto it = std::upper_bound(sampleTimes.begin() + ptrdiff_t(lo), sampleTimes.begin() + ptrdiff_t(std::min(lo + step + 1, sEnd)), t);
-    if (it != sampleTimes.begin() + ptrdiff_t(s)) {
-        const size_t sample = size_t(it - sampleTimes.begin()) - 1; // the last sample with time <= t
-        g = std::max(g, std::min(sample * kSampleEvery, last));
-    }
-    // At most kSampleEvery segments to the one covering t.
-    while (g + 1 < last && segments[g + 1].time <= t)
-        ++g;
-    return g - base;
+    size_t i = std::max(from, c * kCheckEvery);
+    // At most kCheckEvery segments to the one covering t.
+    while (i + 1 < segs.size() && segs.timeAt(i + 1) <= t)
+        ++i;
+    return i;
 }
 
 size_t ThreadStates::memoryBytes() const
 {
-    return ids.capacity() * sizeof(uint32_t) + (offsets.capacity() + sampleTimes.capacity()) * sizeof(uint64_t)
-        + overviews.capacity() * sizeof(BinPyramid) + overviewKeys.capacity()
-        + segments.capacity() * sizeof(ThreadSegment);
+    return ids.capacity() * sizeof(uint32_t)
+        + (offsets.capacity() + checkTimes.capacity() + checkOffsets.capacity()) * sizeof(uint64_t)
+        + packed.capacityBytes() + farTimes.capacity() * sizeof(farTimes[0]) + infos.capacity() * sizeof(infos[0])
+        + overviews.capacity() * sizeof(BinPyramid) + overviewKeys.capacity();
+}
+
+void PackedSegments::allocate(size_t bytes)
+{
+    std::free(m_data);
+    m_data = bytes ? std::malloc(bytes) : nullptr;
+    if (bytes && !m_data)
+        throw std::bad_alloc();
+    m_capacity = bytes;
+    m_size = 0;
+}
+
+void PackedSegments::shrinkTo(size_t n)
+{
+    m_size = n;
+    const size_t bytes = n * sizeof(PackedSegment);
+    if (bytes == m_capacity)
+        return;
+    if (bytes == 0) {
+        std::free(m_data);
+        m_data = nullptr;
+        m_capacity = 0;
+        return;
+    }
+    // A large block shrinks in place (mremap): no copy.
+    if (void* smaller = std::realloc(m_data, bytes)) {
+        m_data = smaller;
+        m_capacity = bytes;
+    }
+}
+
+SegmentView::SegmentView(const ThreadStates& states, size_t thread)
+    : m_states(&states)
+    , m_thread(thread)
+    , m_base(states.offsets[thread])
+    , m_n(size_t(states.offsets[thread + 1] - states.offsets[thread]))
+    , m_checks(states.checkTimes.data() + states.checkOffsets[thread])
+{
+}
+
+uint64_t SegmentView::timeAt(size_t i) const
+{
+    const PackedSegment& p = m_states->packed[m_base + i];
+    if (p.offset != PackedSegment::kFar) [[likely]]
+        return m_checks[i / ThreadStates::kCheckEvery] + p.offset;
+    const auto& far = m_states->farTimes;
+    const auto it = std::lower_bound(far.begin(), far.end(), std::pair<uint64_t, uint64_t>(m_base + i, 0));
+    return it != far.end() && it->first == m_base + i ? it->second : m_checks[i / ThreadStates::kCheckEvery];
+}
+
+ThreadSegment SegmentView::operator[](size_t i) const
+{
+    const PackedSegment& p = m_states->packed[m_base + i];
+    ThreadSegment s{};
+    s.time = timeAt(i);
+    s.cap = p.cap;
+    s.stop = p.stop;
+    s.state = ThreadState(p.bits & 7);
+    s.cause = ThreadCause((p.bits >> 3) & 7);
+    if (p.bits & (1u << 6)) {
+        const auto& infos = m_states->infos;
+        const auto it = std::lower_bound(infos.begin(), infos.end(), std::pair<uint64_t, uint16_t>(m_base + i, 0));
+        if (it != infos.end() && it->first == m_base + i)
+            s.info = it->second;
+    }
+    return s;
 }
 
 const char* threadStateName(const ThreadSegment& s)

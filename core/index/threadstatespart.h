@@ -4,6 +4,8 @@
 #include "core/index/threadspart.h"
 
 #include <cstdint>
+#include <cstdlib>
+#include <iterator>
 #include <memory>
 #include <span>
 #include <type_traits>
@@ -54,42 +56,109 @@ struct ThreadSegment {
 static_assert(sizeof(ThreadSegment) == 16);
 static_assert(std::is_trivially_default_constructible_v<ThreadSegment>);
 
-// An allocator whose resize() leaves trivial elements uninitialised, so
-// that memory is touched only where it is written.
-template <class T>
-struct UninitialisedAllocator : std::allocator<T> {
-    template <class U>
-    struct rebind {
-        using other = UninitialisedAllocator<U>;
+// A thread's segment as stored: 8 bytes. Its time is an offset from the
+// thread's checkpoint (the time of every kCheckEvery-th segment of the
+// thread), or kFar when it does not fit (then in ThreadStates::farTimes).
+struct PackedSegment {
+    static constexpr uint32_t kFar = UINT32_MAX;
+    uint32_t offset;
+    uint16_t cap;
+    uint8_t stop;
+    uint8_t bits; // state (3 bits), cause << 3 (3 bits), has info << 6
+};
+static_assert(sizeof(PackedSegment) == 8);
+
+// A block of PackedSegment from malloc, so that the builder can write it
+// over the raw events it came from and give back the rest with realloc.
+class PackedSegments {
+public:
+    PackedSegments() = default;
+    PackedSegments(const PackedSegments&) = delete;
+    PackedSegments& operator=(const PackedSegments&) = delete;
+    PackedSegments(PackedSegments&& o) noexcept { swap(o); }
+    PackedSegments& operator=(PackedSegments&& o) noexcept
+    {
+        PackedSegments(std::move(o)).swap(*this);
+        return *this;
+    }
+    ~PackedSegments() { std::free(m_data); }
+    // `bytes` of storage (at least 8 per segment), uninitialised.
+    void allocate(size_t bytes);
+    void* bytes() { return m_data; }
+    // Keeps the first `n` segments and returns the rest to the system.
+    void shrinkTo(size_t n);
+    const PackedSegment& operator[](size_t i) const { return static_cast<const PackedSegment*>(m_data)[i]; }
+    size_t size() const { return m_size; }
+    size_t capacityBytes() const { return m_capacity; }
+
+private:
+    void swap(PackedSegments& o) noexcept
+    {
+        std::swap(m_data, o.m_data);
+        std::swap(m_size, o.m_size);
+        std::swap(m_capacity, o.m_capacity);
+    }
+    void* m_data = nullptr;
+    size_t m_size = 0, m_capacity = 0;
+};
+
+struct ThreadStates;
+
+// One thread's segments, decoded on access (by value). Random access.
+class SegmentView {
+public:
+    SegmentView(const ThreadStates& states, size_t thread);
+    size_t size() const { return m_n; }
+    bool empty() const { return m_n == 0; }
+    ThreadSegment operator[](size_t i) const;
+    ThreadSegment front() const { return (*this)[0]; }
+    ThreadSegment back() const { return (*this)[m_n - 1]; }
+    uint64_t timeAt(size_t i) const;
+
+    class iterator {
+    public:
+        using iterator_category = std::random_access_iterator_tag;
+        using value_type = ThreadSegment;
+        using difference_type = ptrdiff_t;
+        using pointer = void;
+        using reference = ThreadSegment;
+        iterator(const SegmentView* v, size_t i) : m_v(v), m_i(i) {}
+        ThreadSegment operator*() const { return (*m_v)[m_i]; }
+        iterator& operator++() { ++m_i; return *this; }
+        iterator operator++(int) { iterator t = *this; ++m_i; return t; }
+        iterator& operator--() { --m_i; return *this; }
+        iterator& operator+=(ptrdiff_t d) { m_i = size_t(ptrdiff_t(m_i) + d); return *this; }
+        iterator operator+(ptrdiff_t d) const { return iterator(m_v, size_t(ptrdiff_t(m_i) + d)); }
+        ptrdiff_t operator-(const iterator& o) const { return ptrdiff_t(m_i) - ptrdiff_t(o.m_i); }
+        bool operator==(const iterator& o) const { return m_i == o.m_i; }
+        bool operator!=(const iterator& o) const { return m_i != o.m_i; }
+        bool operator<(const iterator& o) const { return m_i < o.m_i; }
+
+    private:
+        const SegmentView* m_v;
+        size_t m_i;
     };
-    UninitialisedAllocator() = default;
-    template <class U>
-    UninitialisedAllocator(const UninitialisedAllocator<U>&) noexcept
-    {
-    }
-    template <class U>
-    void construct(U* p) noexcept
-    {
-        ::new (static_cast<void*>(p)) U;
-    }
-    template <class U, class... Args>
-    void construct(U* p, Args&&... args)
-    {
-        ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
-    }
+    iterator begin() const { return iterator(this, 0); }
+    iterator end() const { return iterator(this, m_n); }
+
+private:
+    const ThreadStates* m_states;
+    size_t m_thread, m_base, m_n;
+    const uint64_t* m_checks;
 };
 
 // The state segments of every thread seen in scheduler events, stored
-// thread after thread. Threads are numbered by their place in `ids`
-// (ascending thread id), which is how rows refer to them.
+// thread after thread, 8 bytes each. Threads are numbered by their place
+// in `ids` (ascending thread id), which is how rows refer to them.
 struct ThreadStates {
-    std::vector<uint32_t> ids;         // thread ids, ascending
-    std::vector<uint64_t> offsets;     // ids.size() + 1 entries into `segments`
-    std::vector<ThreadSegment, UninitialisedAllocator<ThreadSegment>> segments;
-    // segments[kSampleEvery * k].time: a small index that searches over
-    // many segments read (zoomed out, a row skips most of them).
-    static constexpr size_t kSampleEvery = 16;
-    std::vector<uint64_t> sampleTimes;
+    static constexpr size_t kCheckEvery = 16;
+    std::vector<uint32_t> ids;     // thread ids, ascending
+    std::vector<uint64_t> offsets; // ids.size() + 1 entries into `packed`
+    PackedSegments packed;
+    std::vector<uint64_t> checkTimes;   // per thread, the time of its segments 0, 16, 32, …
+    std::vector<uint64_t> checkOffsets; // ids.size() + 1 entries into checkTimes
+    std::vector<std::pair<uint64_t, uint64_t>> farTimes; // (index into packed, time), by index
+    std::vector<std::pair<uint64_t, uint16_t>> infos;    // (index into packed, info) where not 0, by index
     uint64_t end = 0; // ns: where the last segment of every thread ends
 
     // The states of a thread with many segments, summarised: per bin the
@@ -103,21 +172,19 @@ struct ThreadStates {
     static uint8_t stateKey(const ThreadSegment& s);
 
     size_t count() const { return ids.size(); }
-    std::span<const ThreadSegment> of(size_t thread) const
-    {
-        return {segments.data() + offsets[thread], size_t(offsets[thread + 1] - offsets[thread])};
-    }
+    size_t segmentCount() const { return packed.size(); }
+    SegmentView of(size_t thread) const { return SegmentView(*this, thread); }
     // The thread's number, or SIZE_MAX.
     size_t find(uint32_t id) const;
     // End of segment i of `segs` (the next one's start, or `end`).
-    uint64_t segmentEnd(std::span<const ThreadSegment> segs, size_t i) const
+    uint64_t segmentEnd(const SegmentView& segs, size_t i) const
     {
-        return i + 1 < segs.size() ? segs[i + 1].time : std::max(end, segs[i].time);
+        return i + 1 < segs.size() ? segs.timeAt(i + 1) : std::max(end, segs.timeAt(i));
     }
     // First segment of `segs` ending after t (the one covering t, if any).
-    static size_t firstEndingAfter(std::span<const ThreadSegment> segs, uint64_t t);
+    static size_t firstEndingAfter(const SegmentView& segs, uint64_t t);
     // The same within thread `number`'s segments, searching from `from`
-    // onwards (through sampleTimes).
+    // onwards (through the checkpoints).
     size_t firstEndingAfterFrom(size_t number, size_t from, uint64_t t) const;
     size_t memoryBytes() const;
 };
