@@ -56,7 +56,7 @@ void compareUserSpans(const UserSpans& a, const UserSpans& b)
     QVERIFY(a.threadIds == b.threadIds);
     QVERIFY(a.byThread == b.byThread);
     QVERIFY(a.threadOffsets == b.threadOffsets);
-    QVERIFY(a.maxEnd == b.maxEnd);
+    QVERIFY(a.levelMaxEnd == b.levelMaxEnd);
     QCOMPARE(a.maxDepth, b.maxDepth);
 }
 

@@ -1,6 +1,7 @@
 #include "core/index/threadstatesbuilder.h"
 
 #include "core/format/eventtags.h"
+#include "core/index/gallop.h"
 
 #include <algorithm>
 #include <new>
@@ -315,16 +316,8 @@ size_t ThreadStates::firstEndingAfterFrom(size_t number, size_t from, uint64_t t
     const SegmentView segs = of(number);
     const uint64_t* checks = checkTimes.data() + checkOffsets[number];
     const size_t nChecks = checkOffsets[number + 1] - checkOffsets[number];
-    // Galloping over the checkpoints after `from`'s: the answer is usually near.
-    size_t c = from / kCheckEvery;
-    if (c + 1 < nChecks && checks[c + 1] <= t) {
-        size_t lo = c + 1, step = 1;
-        while (lo + step < nChecks && checks[lo + step] <= t) {
-            lo += step;
-            step *= 2;
-        }
-        c = size_t(std::upper_bound(checks + lo, checks + std::min(lo + step + 1, nChecks), t) - checks) - 1;
-    }
+    // The last checkpoint at or before t, from `from`'s on.
+    const size_t c = firstAbove(checks, from / kCheckEvery + 1, nChecks, t) - 1;
     size_t i = std::max(from, c * kCheckEvery);
     // At most kCheckEvery segments to the one covering t.
     while (i + 1 < segs.size() && segs.timeAt(i + 1) <= t)

@@ -52,8 +52,6 @@ struct UserSpans {
     std::vector<uint32_t> threadIds;   // threads with spans, ascending
     std::vector<uint32_t> byThread;    // span indices grouped by thread, by start
     std::vector<uint32_t> threadOffsets;
-    std::vector<uint64_t> maxEnd;      // [i]: the latest end of spans [0, i]
-    std::vector<uint64_t> threadMaxEnd; // [k]: the latest end of byThread's spans of its thread up to k
     // What drawing reads, copied out of `spans` so the tracks walk memory
     // in order: per thread and level (depth 0, 1, and 2 or deeper), the
     // spans by start with the running maximum of their ends (monotone, so
@@ -81,8 +79,6 @@ struct UserSpans {
 
     // Spans of thread `id` (indices into spans, by start); empty if none.
     std::pair<const uint32_t*, const uint32_t*> ofThread(uint32_t id) const;
-    // Of those, the first that may overlap [t, ...): spans before it end at or before t.
-    const uint32_t* firstOfThreadEndingAfter(uint32_t id, uint64_t t) const;
     size_t memoryBytes() const;
 };
 

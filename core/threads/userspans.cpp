@@ -113,14 +113,10 @@ std::shared_ptr<const UserSpans> pairUserSpans(const LogIndex& ix, const SpanRul
             if (b > a)
                 children[s.parent] += b - a;
         }
-    uint64_t latest = 0;
-    out->maxEnd.resize(out->spans.size());
     for (size_t i = 0; i < out->spans.size(); ++i) {
         UserSpan& s = out->spans[i];
         s.self = s.duration() > children[i] ? s.duration() - children[i] : 0;
         out->maxDepth = std::max(out->maxDepth, s.depth);
-        latest = std::max(latest, s.end);
-        out->maxEnd[i] = latest;
     }
     group(out->names.size(), out->spans, [](const UserSpan& s) { return s.name; }, out->byName, out->nameOffsets);
     for (const auto& [thread, _] : open)
@@ -155,12 +151,6 @@ std::shared_ptr<const UserSpans> pairUserSpans(const LogIndex& ix, const SpanRul
                 out->levelMaxEnd[k] = running = std::max(running, out->levelExtents[k].end);
         }
     }
-    out->threadMaxEnd.resize(out->byThread.size());
-    for (size_t k = 0; k < out->threadIds.size(); ++k) {
-        uint64_t last = 0;
-        for (uint32_t j = out->threadOffsets[k]; j < out->threadOffsets[k + 1]; ++j)
-            out->threadMaxEnd[j] = last = std::max(last, out->spans[out->byThread[j]].end);
-    }
     out->threadOverviews.assign(out->threadIds.size(), {});
     for (size_t t = 0; t < out->threadIds.size(); ++t) {
         const size_t n = out->threadOffsets[t + 1] - out->threadOffsets[t];
@@ -168,7 +158,11 @@ std::shared_ptr<const UserSpans> pairUserSpans(const LogIndex& ix, const SpanRul
             continue;
         BinPyramid& ov = out->threadOverviews[t];
         ov.start = out->spans[out->byThread[out->threadOffsets[t]]].start;
-        const uint64_t extent = std::max<uint64_t>(out->threadMaxEnd[out->threadOffsets[t + 1] - 1] - ov.start, 1);
+        uint64_t lastEnd = ov.start; // the latest end of the thread's spans: of its levels' running maxima
+        for (size_t level = 0; level < L; ++level)
+            if (const uint32_t g = out->levelOffsets[t * L + level + 1]; g > out->levelOffsets[t * L + level])
+                lastEnd = std::max(lastEnd, out->levelMaxEnd[g - 1]);
+        const uint64_t extent = std::max<uint64_t>(lastEnd - ov.start, 1);
         ov.bins = uint32_t(std::min<size_t>(size_t(1) << 16, n / 2));
         ov.binWidth = std::max<uint64_t>(1, (extent + ov.bins - 1) / ov.bins);
         ov.bins = uint32_t(std::min<uint64_t>(ov.bins, (extent + ov.binWidth - 1) / ov.binWidth));
@@ -229,23 +223,13 @@ std::pair<const uint32_t*, const uint32_t*> UserSpans::ofThread(uint32_t id) con
     return {byThread.data() + threadOffsets[k], byThread.data() + threadOffsets[k + 1]};
 }
 
-const uint32_t* UserSpans::firstOfThreadEndingAfter(uint32_t id, uint64_t t) const
-{
-    const auto [first, last] = ofThread(id);
-    if (!first)
-        return nullptr;
-    const uint64_t* ends = threadMaxEnd.data() + (first - byThread.data());
-    const uint64_t* hit = std::upper_bound(ends, ends + (last - first), t);
-    return first + (hit - ends);
-}
-
 size_t UserSpans::memoryBytes() const
 {
     size_t bytes = sizeof(UserSpans) + spans.capacity() * sizeof(UserSpan) + issues.capacity() * sizeof(SpanIssue)
         + (byName.capacity() + nameOffsets.capacity() + threadIds.capacity() + byThread.capacity()
            + threadOffsets.capacity())
             * sizeof(uint32_t)
-        + (maxEnd.capacity() + threadMaxEnd.capacity() + nameMaxDuration.capacity()) * sizeof(uint64_t)
+        + nameMaxDuration.capacity() * sizeof(uint64_t)
         + levelOffsets.capacity() * sizeof(uint32_t) + levelExtents.capacity() * sizeof(Extent)
         + (levelMaxEnd.capacity() + nameMaxEnd.capacity()) * sizeof(uint64_t) + nameExtents.capacity() * sizeof(nameExtents[0])
         + threadOverviews.capacity() * sizeof(BinPyramid) + overviewNames.capacity() * sizeof(uint32_t);

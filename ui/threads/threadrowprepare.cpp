@@ -1,5 +1,6 @@
 #include "ui/threads/threadrows.h"
 
+#include "core/index/gallop.h"
 #include "core/threads/threadstats.h"
 #include "core/threads/userspans.h"
 
@@ -222,16 +223,7 @@ PreparedThreadRow prepareThreadRow(const LogIndex& ix, const UserSpans* spans, u
                 const size_t g1 = spans->levelOffsets[thread * UserSpans::kLevels + level + 1];
                 const uint64_t* maxEnd = spans->levelMaxEnd.data();
                 // The first span with an end after `t`, from g (galloping).
-                const auto firstEndingAfter = [&](size_t g, uint64_t time) {
-                    size_t step = 1, lo = g;
-                    if (lo >= g1 || maxEnd[lo] > time)
-                        return lo;
-                    while (lo + step < g1 && maxEnd[lo + step] <= time) {
-                        lo += step;
-                        step *= 2;
-                    }
-                    return size_t(std::upper_bound(maxEnd + lo, maxEnd + std::min(lo + step + 1, g1), time) - maxEnd);
-                };
+                const auto firstEndingAfter = [&](size_t g, uint64_t time) { return firstAbove(maxEnd, g, g1, time); };
                 int lastPixel = INT32_MIN;
                 for (size_t g = firstEndingAfter(g0, view.start); g < g1;) {
                     const UserSpans::Extent& s = spans->levelExtents[g];

@@ -1,3 +1,4 @@
+#include "core/index/gallop.h"
 #include "core/text/units.h"
 #include "core/threads/userspans.h"
 #include "ui/threads/threadrows.h"
@@ -25,8 +26,6 @@ struct SpanColumn {
 struct SpansList final : DrawList {
     std::shared_ptr<const UserSpans> spans;
     std::vector<uint32_t> names;                // per row
-    std::vector<std::vector<SpanColumn>> rows;  // per row
-    std::vector<uint32_t> peak;                 // per row: the most spans at once
     QImage strip;                               // a line of pixels per row, as painted
 };
 
@@ -73,6 +72,8 @@ public:
         const TimeMapping m(view, 0, width);
         std::vector<int32_t> diff(size_t(width) + 2);
         const size_t rows = std::min<size_t>(kMaxRows, us.namesByTotal.size());
+        std::vector<std::vector<SpanColumn>> columns; // per row, until they are pixels
+        std::vector<uint32_t> peaks;                  // per row: the most spans at once
         for (size_t r = 0; r < rows; ++r) {
             const uint32_t name = us.namesByTotal[r];
             std::fill(diff.begin(), diff.end(), 0);
@@ -103,16 +104,9 @@ public:
                     // counted at once (the running maximum of ends finds the next
                     // one that reaches further).
                     const uint64_t pixelEnd = m.toTime(x0 + 1);
-                    size_t step = 1, lo = k;
-                    if (lo < n && maxEnd[lo] <= pixelEnd) {
-                        while (lo + step < n && maxEnd[lo + step] <= pixelEnd) {
-                            lo += step;
-                            step *= 2;
-                        }
-                        const size_t next = size_t(std::upper_bound(maxEnd + lo, maxEnd + std::min(lo + step + 1, n), pixelEnd) - maxEnd);
-                        count += int32_t(next - k);
-                        k = next;
-                    }
+                    const size_t next = firstAbove(maxEnd, k, n, pixelEnd);
+                    count += int32_t(next - k);
+                    k = next;
                 }
                 diff[size_t(x0)] += count;
                 diff[size_t(x1)] -= count;
@@ -134,8 +128,8 @@ public:
                 }
             }
             list->names.push_back(name);
-            list->rows.push_back(std::move(cols));
-            list->peak.push_back(peak);
+            columns.push_back(std::move(cols));
+            peaks.push_back(peak);
         }
         // The colours as pixels: painting a row is a few image lines,
         // however many columns it has.
@@ -143,9 +137,9 @@ public:
         list->strip.fill(Qt::transparent);
         for (size_t r = 0; r < rows; ++r) {
             const QColor base = nameColour(list->names[r]);
-            const uint32_t peak = std::max<uint32_t>(1, list->peak[r]);
+            const uint32_t peak = std::max<uint32_t>(1, peaks[r]);
             QRgb* px = reinterpret_cast<QRgb*>(list->strip.scanLine(int(r)));
-            for (const SpanColumn& c : list->rows[r]) {
+            for (const SpanColumn& c : columns[r]) {
                 // One span: light; the busiest moment in view: full colour.
                 QColor colour = base;
                 colour.setAlpha(peak == 1 ? 230 : 90 + int(165.0 * double(c.count - 1) / double(peak - 1)));
@@ -164,7 +158,7 @@ public:
                                QObject::tr("no user spans (traceEvent \"START name\" / \"STOP name\") in this log"));
             return;
         }
-        if (g.row < 0 || size_t(g.row) >= list.rows.size())
+        if (g.row < 0 || size_t(g.row) >= list.names.size())
             return;
         const QRect line(0, g.row, list.strip.width(), 1);
         for (int y = g.plot.top() + 2; y < g.plot.bottom() - 1; ++y)
@@ -197,7 +191,7 @@ public:
                                        const TrackContext&) const override
     {
         const auto& list = static_cast<const SpansList&>(d);
-        if (!list.spans || g.row < 0 || size_t(g.row) >= list.rows.size())
+        if (!list.spans || g.row < 0 || size_t(g.row) >= list.names.size())
             return std::nullopt;
         size_t count = 0;
         const UserSpan* s = spanAt(list, g.row, g.mapping.toTime(pos.x() - 1), g.mapping.toTime(pos.x() + 1), &count);
@@ -209,7 +203,7 @@ public:
     QString describe(const TrackRowGeometry& g, QPoint pos, const DrawList& d, const TrackContext& ctx) const override
     {
         const auto& list = static_cast<const SpansList&>(d);
-        if (!list.spans || g.row < 0 || size_t(g.row) >= list.rows.size())
+        if (!list.spans || g.row < 0 || size_t(g.row) >= list.names.size())
             return {};
         size_t count = 0;
         const UserSpan* s = spanAt(list, g.row, g.mapping.toTime(pos.x() - 1), g.mapping.toTime(pos.x() + 1), &count);
