@@ -218,6 +218,10 @@ ThreadsPane::ThreadsPane(ThreadRowsController* rows, QWidget* parent)
     connect(m_sort, &QComboBox::currentIndexChanged, this,
             [this] { m_rows->setSort(ThreadRowsController::Sort(m_sort->currentData().toInt())); });
     connect(m_rowCount, &QSpinBox::valueChanged, m_rows, &ThreadRowsController::setVisibleRows);
+    connect(m_rows, &ThreadRowsController::orderChanged, this, [this] {
+        if (!m_range)
+            recompute();
+    });
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) {
                 if (!current.isValid() || !m_index)
@@ -279,6 +283,25 @@ void ThreadsPane::recompute()
         return;
     }
     m_status->setText(tr("Computing the threads' figures (%1)…").arg(rangeText(m_range)));
+    // The whole run with the track's filter: the row controller has just
+    // computed those figures for its order; take them rather than again.
+    const auto rows = m_rows->view();
+    if (!m_range && rows->indexSerial == m_index->serial && rows->filter == pattern) {
+        if (m_rows->busy()) {
+            m_runner.cancel();
+            return; // orderChanged brings them
+        }
+        std::vector<ThreadFigures> all;
+        all.reserve(rows->order.size());
+        for (uint32_t number : rows->order)
+            if (number < m_rows->wholeRun().size())
+                all.push_back(m_rows->wholeRun()[number]);
+        // Delivered as every result is, through the runner (a newer
+        // computation drops it).
+        m_runner.start([all = std::move(all)](const JobContext&) { return all; },
+                       [this](std::vector<ThreadFigures> figures) { show(std::move(figures)); });
+        return;
+    }
     m_runner.start(
         [index = m_index, range = m_range, re, filtering = !pattern.isEmpty()](const JobContext& ctx) {
             std::vector<ThreadFigures> all = allThreadFigures(*index, range, [&ctx] { return ctx.isCancelled(); });
@@ -289,19 +312,22 @@ void ThreadsPane::recompute()
                 });
             return all;
         },
-        [this](std::vector<ThreadFigures> all) {
-            const size_t n = all.size();
-            m_model->setFigures(m_index, std::move(all));
-            const size_t total = m_index->threadStates.count();
-            QString text = n == total ? tr("%1 threads, %2.").arg(countText(n), rangeText(m_range))
-                                      : tr("%1 of %2 threads, %3.").arg(countText(n), countText(total), rangeText(m_range));
-            if (total == 0)
-                text = tr("No thread events in this log (run the program with +RTS -l).");
-            m_status->setText(text);
-            if (const auto chosen = m_rows->view()->chosen)
-                selectThread(*chosen);
-            emit figuresShown();
-        });
+        [this](std::vector<ThreadFigures> all) { show(std::move(all)); });
+}
+
+void ThreadsPane::show(std::vector<ThreadFigures> all)
+{
+    const size_t n = all.size();
+    m_model->setFigures(m_index, std::move(all));
+    const size_t total = m_index->threadStates.count();
+    QString text = n == total ? tr("%1 threads, %2.").arg(countText(n), rangeText(m_range))
+                              : tr("%1 of %2 threads, %3.").arg(countText(n), countText(total), rangeText(m_range));
+    if (total == 0)
+        text = tr("No thread events in this log (run the program with +RTS -l).");
+    m_status->setText(text);
+    if (const auto chosen = m_rows->view()->chosen)
+        selectThread(*chosen);
+    emit figuresShown();
 }
 
 void ThreadsPane::contextMenu(const QPoint& pos)

@@ -75,6 +75,7 @@ signals:
 
 private:
     void recompute();
+    void show(std::vector<ThreadFigures> all);
     void contextMenu(const QPoint& pos);
 
     ThreadRowsController* m_rows;
