@@ -1,6 +1,7 @@
 #include "core/index/preparefordrawing.h"
 
 #include "core/index/logindex.h"
+#include "core/profile/sampleprofile.h"
 #include "core/threads/userspans.h"
 
 #include <algorithm>
@@ -30,6 +31,13 @@ bool prepareForDrawing(LogIndex& ix, const LoadObserver* observer)
 {
     ix.messagesByTime = orderBy(ix.messages.size(), [&](uint32_t i) { return ix.messages[i].time; });
     ix.collectionsByStart = orderBy(ix.collections.size(), [&](uint32_t i) { return ix.collections[i].start; });
+    if (isCancelled(observer))
+        return false;
+    auto& samples = ix.timeProfile.samples; // several capabilities' blocks: not in time order
+    std::stable_sort(samples.begin(), samples.end(), [](const TimeProfileData::Sample& a, const TimeProfileData::Sample& b) {
+        return a.time < b.time || (a.time == b.time && a.cap < b.cap);
+    });
+    ix.timeProfile.tree = buildSampleTree(ix.timeProfile, ix.costCentres);
     if (isCancelled(observer))
         return false;
     ix.userSpans = pairUserSpans(ix, SpanRules{}, [observer] { return isCancelled(observer); });

@@ -2,6 +2,7 @@
 
 #include "core/format/eventtags.h"
 
+#include <algorithm>
 #include <vector>
 
 namespace hecscope {
@@ -11,7 +12,10 @@ void TimeProfileBuilder::consume(const Event& e)
     const uint64_t t = e.time;
     const auto& n = e.n;
     switch (e.tag) {
-    case tag::ProfBegin: m_part.timeProfile.tickInterval = n[0]; break;
+    case tag::ProfBegin:
+        m_part.timeProfile.tickInterval = n[0];
+        m_part.timeProfile.beginTime = std::min(m_part.timeProfile.beginTime, t);
+        break;
     case tag::ProfSampleCostCentre:
         m_part.timeProfile.samples.push_back({t, n[1], timeStack(e), uint16_t(n[0])});
         break;

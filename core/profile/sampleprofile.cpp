@@ -1,0 +1,189 @@
+#include "core/profile/sampleprofile.h"
+
+#include "core/heap/heapprofile.h"
+#include "core/index/logindex.h"
+#include "core/profile/treebuilder.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace hecscope {
+
+std::shared_ptr<const SampleTree> buildSampleTree(const TimeProfileData& profile,
+                                                  const std::map<uint32_t, CostCentre>& names)
+{
+    auto tree = std::make_shared<SampleTree>();
+    CostCentreProfile shell;
+    shell.source = ProfileSource::Eventlog;
+    shell.unit[0] = ProfileUnit::Samples;
+    shell.hasMetric[0] = true;
+    shell.hasMetric[1] = false;
+    // Cost centres in the order the log named them, then the unknown ids.
+    std::unordered_map<uint32_t, uint32_t> byId;
+    for (const auto& [id, cc] : names) {
+        byId.emplace(id, uint32_t(shell.costCentres.size()));
+        ProfileCostCentre c;
+        c.id = id;
+        c.label = cc.label;
+        c.module = cc.module;
+        c.srcLoc = cc.srcloc;
+        c.caf = cc.caf;
+        c.rts = isRtsCostCentre(c.label, c.module);
+        shell.costCentres.push_back(std::move(c));
+    }
+    auto costCentre = [&](uint32_t id) {
+        auto [it, inserted] = byId.try_emplace(id, uint32_t(shell.costCentres.size()));
+        if (inserted) {
+            ProfileCostCentre c;
+            c.id = id;
+            c.label = "<unknown cost centre " + std::to_string(id) + ">";
+            shell.costCentres.push_back(std::move(c));
+            ++tree->unknownIds;
+        }
+        return it->second;
+    };
+    uint32_t emptyStack = kNoCostCentre; // the frame a depth-0 sample is counted in
+    TreeBuilder b(std::move(shell));
+    std::vector<uint32_t> builderNode(profile.stacks.size());
+    for (size_t s = 0; s < profile.stacks.size(); ++s) {
+        const auto& stack = profile.stacks[s]; // innermost first
+        uint32_t at = 0;
+        if (stack.empty()) {
+            if (emptyStack == kNoCostCentre)
+                emptyStack = costCentre(0xfffffffeu); // renamed below: not a cost centre of the program
+            at = b.child(0, emptyStack);
+        }
+        for (size_t k = stack.size(); k-- > 0;)
+            at = b.child(at, costCentre(stack[k]));
+        builderNode[s] = at;
+    }
+    // Builder node ids are not pre-order: finish() renumbers; recover the
+    // mapping by marking each stack's builder node with a unique self figure.
+    for (size_t s = 0; s < profile.stacks.size(); ++s)
+        b.addEntries(builderNode[s], uint64_t(s) + 1);
+    tree->skeleton = b.finish();
+    tree->stackNode.assign(profile.stacks.size(), 0);
+    for (uint32_t i = 0; i < tree->skeleton.nodes.size(); ++i) {
+        ProfileNode& n = tree->skeleton.nodes[i];
+        if (n.entries) {
+            // entries holds the sum of the stack numbers that end here; only
+            // one stack ends at a node (stacks are distinct), so it is s + 1.
+            tree->stackNode[n.entries - 1] = i;
+            n.entries = 0;
+        }
+    }
+    if (emptyStack != kNoCostCentre) {
+        auto& c = tree->skeleton.costCentres[emptyStack];
+        c.label = "<empty stack>";
+        c.id = 0;
+        --tree->unknownIds;
+    }
+    tree->stackLeading.resize(profile.stacks.size());
+    tree->stackRts.resize(profile.stacks.size());
+    for (size_t s = 0; s < profile.stacks.size(); ++s) {
+        const ProfileNode* n = &tree->skeleton.nodes[tree->stackNode[s]];
+        tree->stackLeading[s] = n->cc;
+        bool rts = false;
+        for (uint32_t i = tree->stackNode[s]; i != 0; i = tree->skeleton.nodes[i].parent) {
+            const uint32_t c = tree->skeleton.nodes[i].cc;
+            rts = rts || (c != kNoCostCentre && tree->skeleton.costCentres[c].rts);
+        }
+        tree->stackRts[s] = rts;
+    }
+    for (const auto& sample : profile.samples) {
+        if (profile.stacks[sample.stack].empty())
+            ++tree->emptyStacks;
+        if (sample.time < profile.beginTime)
+            ++tree->samplesBeforeBegin;
+    }
+    return tree;
+}
+
+std::pair<size_t, size_t> sampleRange(const TimeProfileData& profile, uint64_t t0, uint64_t t1)
+{
+    const auto& s = profile.samples;
+    auto byTime = [](const TimeProfileData::Sample& a, uint64_t t) { return a.time < t; };
+    const size_t first = size_t(std::lower_bound(s.begin(), s.end(), t0, byTime) - s.begin());
+    const size_t last = size_t(std::lower_bound(s.begin() + long(first), s.end(), t1, byTime) - s.begin());
+    return {first, last};
+}
+
+std::optional<CostCentreProfile> sampleProfile(const LogIndex& ix, const SampleFilter& filter,
+                                               const std::function<bool()>& cancelled)
+{
+    const TimeProfileData& tp = ix.timeProfile;
+    CostCentreProfile out;
+    out.source = ProfileSource::Eventlog;
+    out.unit[0] = ProfileUnit::Samples;
+    out.hasMetric[1] = false;
+    for (const Capset& c : ix.capsets)
+        if (!c.args.empty() && out.header.program.empty()) {
+            out.header.program = c.args[0];
+            for (const std::string& a : c.args)
+                out.header.commandLine += (out.header.commandLine.empty() ? "" : " ") + a;
+        }
+    out.header.tickIntervalUs = tp.tickInterval / 1000;
+    out.header.processors = uint32_t(ix.caps.size());
+    if (!tp.tree) {
+        out.nodes.resize(1);
+        return out;
+    }
+    const SampleTree& tree = *tp.tree;
+    out.costCentres = tree.skeleton.costCentres;
+    if (tp.beginTime == std::numeric_limits<uint64_t>::max() && !tp.samples.empty())
+        out.warnings.push_back("the log has no PROF_BEGIN: the tick interval is unknown");
+    else if (tree.samplesBeforeBegin > 0)
+        out.warnings.push_back(std::to_string(tree.samplesBeforeBegin) + " samples come before PROF_BEGIN");
+    if (tree.unknownIds > 0)
+        out.warnings.push_back(std::to_string(tree.unknownIds)
+                               + " cost-centre ids in the samples were never named by HEAP_PROF_COST_CENTRE");
+    if (tree.emptyStacks > 0)
+        out.warnings.push_back(std::to_string(tree.emptyStacks) + " samples have an empty stack (shown as <empty stack>)");
+
+    const auto [first, last] = sampleRange(tp, filter.t0, filter.t1);
+    std::vector<uint64_t> perStack(tp.stacks.size(), 0);
+    constexpr size_t kPoll = 1 << 16;
+    for (size_t i = first; i < last; ++i) {
+        if ((i & (kPoll - 1)) == 0 && cancelled && cancelled())
+            return std::nullopt;
+        const auto& s = tp.samples[i];
+        if (filter.cap >= 0 && s.cap != filter.cap)
+            continue;
+        ++perStack[s.stack];
+    }
+    const auto& sk = tree.skeleton.nodes;
+    std::vector<uint64_t> incl(sk.size(), 0);
+    std::vector<uint64_t> self(sk.size(), 0);
+    for (size_t s = 0; s < perStack.size(); ++s) {
+        if (!perStack[s] || (filter.hideRts && tree.stackRts[s]))
+            continue;
+        self[tree.stackNode[s]] += perStack[s];
+    }
+    for (size_t i = sk.size(); i-- > 0;) {
+        incl[i] += self[i];
+        if (i > 0)
+            incl[sk[i].parent] += incl[i];
+    }
+    if (cancelled && cancelled())
+        return std::nullopt;
+    // The nodes with samples, still in pre-order (a node with samples has an
+    // ancestor chain with samples).
+    std::vector<uint32_t> newIndex(sk.size(), 0);
+    out.nodes.reserve(sk.size());
+    for (uint32_t i = 0; i < sk.size(); ++i) {
+        if (i > 0 && incl[i] == 0) {
+            i = sk[i].end - 1; // the whole subtree is empty
+            continue;
+        }
+        newIndex[i] = uint32_t(out.nodes.size());
+        ProfileNode n;
+        n.cc = sk[i].cc;
+        n.parent = i == 0 ? 0 : newIndex[sk[i].parent];
+        n.self[0] = self[i];
+        out.nodes.push_back(n);
+    }
+    finishTree(out);
+    return out;
+}
+
+} // namespace hecscope
