@@ -17,6 +17,7 @@ int heap(int argc, char** argv);       // heapcommand.cpp
 int synthesize(int argc, char** argv); // heapcommand.cpp
 int threads(int argc, char** argv);    // threadcommands.cpp
 int spans(int argc, char** argv);      // threadcommands.cpp
+int profile(int argc, char** argv);    // profilecommand.cpp
 int printUsage(bool toStderr);
 // The file (or - for stdin) as a byte source; null after printing why not.
 std::unique_ptr<ByteSource> openOrComplain(const std::string& path);

@@ -100,7 +100,8 @@ void IndexDispatcher::onEvent(const Event& e)
     case tag::ProfBegin:
     case tag::ProfSampleCostCentre:
     case tag::TickyCounterDef:
-    case tag::TickyCounterSample: m_timeProfile.consume(e); break;
+    case tag::TickyCounterSample:
+    case tag::TickyCounterBeginSample: m_timeProfile.consume(e); break;
     case tag::ConcMarkBegin:
     case tag::ConcSyncBegin:
     case tag::ConcSweepBegin:

@@ -35,6 +35,7 @@ struct TickyCounter {
 struct TickySample {
     uint64_t time = 0; // ns
     uint64_t id = 0, entries = 0, allocs = 0, allocd = 0;
+    uint32_t group = 0; // TICKY_BEGIN_SAMPLE events before it in the log: the samples of one dump share it
 };
 
 // What TimeProfileBuilder makes: the time profile and ticky counters.
@@ -42,6 +43,7 @@ struct TimeProfilePart {
     TimeProfileData timeProfile;
     std::vector<TickyCounter> tickyCounters;
     std::vector<TickySample> tickySamples;
+    std::vector<uint64_t> tickyBegins; // TICKY_BEGIN_SAMPLE times (ns), in log order
 };
 
 } // namespace hecscope

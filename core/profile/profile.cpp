@@ -1,14 +1,21 @@
 #include "core/profile/profile.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace hecscope {
 
 bool isRtsCostCentre(const std::string& label, const std::string& module)
 {
-    if (module != "MAIN")
-        return false;
-    return label == "GC" || label == "IDLE" || label == "SYSTEM" || label == "OVERHEAD_of" || label == "DONT_CARE";
+    // The RTS's built-in cost centres (rts/Profiling.c), as the eventlog's
+    // HEAP_PROF_COST_CENTRE and the .prof report name them.
+    static const std::pair<const char*, const char*> kRts[] = {
+        {"GC", "GC"},           {"IDLE", "IDLE"},       {"SYSTEM", "SYSTEM"},
+        {"PINNED", "SYSTEM"},   {"OVERHEAD_of", "PROFILING"}, {"DONT_CARE", "MAIN"}};
+    for (const auto& [l, m] : kRts)
+        if (label == l && module == m)
+            return true;
+    return false;
 }
 
 std::string ProfileError::text() const

@@ -28,8 +28,8 @@ struct ProfileCostCentre {
                      // is a node number and not this; JSON "id")
     std::string label, module, srcLoc;
     bool caf = false;
-    bool rts = false; // GC, IDLE, SYSTEM, OVERHEAD_of, DONT_CARE (module MAIN): time the RTS
-                      // attributes to itself; the views can hide it with one switch
+    bool rts = false; // GC, IDLE, SYSTEM, PINNED, OVERHEAD_of, DONT_CARE (the RTS's built-in
+                      // cost centres): time the RTS attributes to itself; one switch hides it
 };
 
 inline constexpr uint32_t kNoCostCentre = 0xffffffffu;
@@ -84,7 +84,9 @@ struct CostCentreProfile {
     uint64_t total(ProfileMetric m) const { return nodes.empty() ? 0 : nodes[0].incl[int(m)]; }
 };
 
-// The labels the RTS uses for its own time (module MAIN).
+// Whether (label, module) is one of the RTS's built-in cost centres: GC in GC,
+// IDLE in IDLE, SYSTEM and PINNED in SYSTEM, OVERHEAD_of in PROFILING,
+// DONT_CARE in MAIN.
 bool isRtsCostCentre(const std::string& label, const std::string& module);
 
 // Fills end, depth and incl of every node from parent and self (nodes must be

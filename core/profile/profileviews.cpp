@@ -117,6 +117,25 @@ CostCentreProfile calleesOf(const CostCentreProfile& p, uint32_t cc)
     return b.finish();
 }
 
+CostCentreProfile withoutRtsFrames(const CostCentreProfile& p)
+{
+    TreeBuilder b(p);
+    b.keepWarnings(p);
+    std::vector<uint32_t> mapped(p.nodes.size(), 0);
+    for (uint32_t i = 1; i < p.nodes.size(); ++i) {
+        const ProfileNode& n = p.nodes[i];
+        if (n.cc != kNoCostCentre && p.costCentres[n.cc].rts) {
+            i = n.end - 1;
+            continue;
+        }
+        mapped[i] = b.child(mapped[n.parent], n.cc);
+        b.addSelf(mapped[i], n.self);
+        b.addEntries(mapped[i], n.entries);
+        b.setNumber(mapped[i], n.number);
+    }
+    return b.finish();
+}
+
 std::string foldedText(const CostCentreProfile& p, ProfileMetric metric)
 {
     std::string out;

@@ -41,6 +41,10 @@ CostCentreProfile bottomUp(const CostCentreProfile& p);
 CostCentreProfile callersOf(const CostCentreProfile& p, uint32_t cc);
 CostCentreProfile calleesOf(const CostCentreProfile& p, uint32_t cc);
 
+// The profile without the RTS's own frames (ProfileCostCentre::rts) and
+// everything under them: what the user's code cost.
+CostCentreProfile withoutRtsFrames(const CostCentreProfile& p);
+
 // The frames of a node, outermost first, excluding the synthetic root.
 std::vector<uint32_t> stackOf(const CostCentreProfile& p, uint32_t node);
 

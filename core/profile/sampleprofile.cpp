@@ -2,6 +2,7 @@
 
 #include "core/heap/heapprofile.h"
 #include "core/index/logindex.h"
+#include "core/profile/profileviews.h"
 #include "core/profile/treebuilder.h"
 
 #include <algorithm>
@@ -97,6 +98,29 @@ std::shared_ptr<const SampleTree> buildSampleTree(const TimeProfileData& profile
             ++tree->samplesBeforeBegin;
     }
     return tree;
+}
+
+std::vector<uint8_t> stacksThrough(const SampleTree& tree, const CostCentreProfile& profile, uint32_t node)
+{
+    const auto& sk = tree.skeleton.nodes;
+    if (node == 0 || node >= profile.nodes.size() || sk.empty())
+        return {};
+    // Walk the skeleton down the node's path of cost centres (the profile
+    // shares the skeleton's cost-centre indices).
+    uint32_t at = 0;
+    for (uint32_t frame : stackOf(profile, node)) {
+        const uint32_t cc = profile.nodes[frame].cc;
+        uint32_t child = at + 1;
+        while (child < sk[at].end && sk[child].cc != cc)
+            child = sk[child].end;
+        if (child >= sk[at].end)
+            return {};
+        at = child;
+    }
+    std::vector<uint8_t> through(tree.stackNode.size(), 0);
+    for (size_t s = 0; s < through.size(); ++s)
+        through[s] = tree.stackNode[s] >= at && tree.stackNode[s] < sk[at].end;
+    return through;
 }
 
 std::pair<size_t, size_t> sampleRange(const TimeProfileData& profile, uint64_t t0, uint64_t t1)

@@ -48,6 +48,11 @@ struct SampleFilter {
 std::optional<CostCentreProfile> sampleProfile(const LogIndex& ix, const SampleFilter& filter,
                                                const std::function<bool()>& cancelled = {});
 
+// Which stacks pass through `node` of a profile made by sampleProfile (found
+// by its path of cost centres in the skeleton): per TimeProfileData::stacks
+// entry, 1 when it does. Empty when the path is not in the log.
+std::vector<uint8_t> stacksThrough(const SampleTree& tree, const CostCentreProfile& profile, uint32_t node);
+
 // [first, last) of the time-ordered samples in [t0, t1).
 std::pair<size_t, size_t> sampleRange(const TimeProfileData& profile, uint64_t t0, uint64_t t1);
 

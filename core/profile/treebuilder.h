@@ -58,6 +58,12 @@ public:
         m_nodes[node].self[1] += v[1];
     }
     void addEntries(uint32_t node, uint64_t entries) { m_nodes[node].entries += entries; }
+    void setNumber(uint32_t node, uint32_t number) { m_nodes[node].number = number; }
+    void keepWarnings(const CostCentreProfile& p)
+    {
+        m_out.warnings = p.warnings;
+        m_out.error = p.error;
+    }
     size_t size() const { return m_nodes.size(); }
 
     CostCentreProfile finish()
@@ -77,6 +83,7 @@ public:
             out.self[0] = n.self[0];
             out.self[1] = n.self[1];
             out.entries = n.entries;
+            out.number = n.number;
             m_out.nodes.push_back(out);
             const size_t mark = stack.size();
             for (uint32_t c = n.firstChild; c != kNone; c = m_nodes[c].nextSibling)
@@ -94,6 +101,7 @@ private:
         uint32_t firstChild = kNone, lastChild = kNone, nextSibling = kNone;
         uint64_t self[2] = {0, 0};
         uint64_t entries = 0;
+        uint32_t number = 0;
     };
     CostCentreProfile m_out;
     std::vector<Node> m_nodes;

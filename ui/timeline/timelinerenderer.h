@@ -7,6 +7,8 @@
 #include "ui/timeline/tracks/trackregistry.h"
 #include "ui/timeline/tracks/trackresources.h"
 
+#include <cstdint>
+
 #include <QPalette>
 #include <QRect>
 #include <QString>
@@ -18,6 +20,13 @@
 class QPainter;
 
 namespace hecscope {
+
+// A frame chosen in the Profile pane: the eventlog's stacks through it
+// (per TimeProfileData::stacks entry, 1 when the stack passes through).
+struct ProfileHighlight {
+    std::vector<uint8_t> stacks;
+    QString label;
+};
 
 struct RenderOptions {
     std::vector<QString> tracks = defaultTrackIds(); // top to bottom, by TimelineTrack::id()
@@ -32,6 +41,8 @@ struct RenderOptions {
     std::shared_ptr<const HeapView> heapView;
     // The thread rows (order, scroll, pins, spans); null: every thread by id.
     std::shared_ptr<const ThreadRowsView> threadRows;
+    // The Time profile track's chosen frame (Profile pane); null: none.
+    std::shared_ptr<const ProfileHighlight> profileHighlight;
 };
 
 // One row of the layout: a row of a track (a track may have one per
