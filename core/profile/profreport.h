@@ -18,9 +18,13 @@ namespace hecscope {
 //   contain spaces. Cost centres are deduplicated by (label, module, src)
 //   and numbered 0, 1, ... in order of appearance (the text has no ids;
 //   "no." is a stack number and goes to ProfileNode::number).
-// readProfJson: the `-pj` JSON. GHC 9.0.2 does not escape its strings, so
-//   the reader is lenient: a string ends at a quote followed (after spaces)
-//   by , } ] or :. Unknown keys are skipped. Cost-centre ids are the JSON's.
+// readProfJson: the `-pj` JSON. GHC 9.0.2 escapes only backslashes and
+//   newlines (in labels and arguments) and writes quotes, tabs, modules and
+//   source locations raw, so the reader is lenient: a string ends at a quote
+//   followed (after spaces) by , } ] or :, and is unescaped only when every
+//   backslash in it starts a valid JSON escape (a raw "C:\dir" stays as
+//   written; a raw "C:\bin" would become a backspace). Unknown keys are
+//   skipped. Cost-centre ids are the JSON's.
 //
 // Never throws. A cut or malformed report keeps everything read before the
 // problem and says where it is in `error` (text: 1-based line and the

@@ -13,8 +13,11 @@
 //                      "src_loc": "<built-in>", "is_caf": false}, ...],
 //    "profile": {"id": 176, "entries": 0, "alloc": 816, "ticks": 0,
 //                "children": [{...}, ...]}}
-// without escaping any string. A hand-written reader, iterative (a deep tree
-// or a hostile nesting cannot exhaust the stack), each step consuming input.
+// escaping only backslashes and newlines, and only in labels and arguments
+// (rts/ProfilerReportJson.c, escapeString): quotes and tabs stay raw, and
+// module names and source locations are not escaped at all. A hand-written
+// reader, iterative (a deep tree or a hostile nesting cannot exhaust the
+// stack), each step consuming input.
 
 namespace hecscope {
 namespace {
@@ -26,7 +29,8 @@ bool isBlank(char c)
     return c == ' ' || c == '\t' || c == '\r' || c == '\n';
 }
 
-// A string as GHC writes it is raw; one from a conforming writer is escaped.
+// GHC 9.0.2 escapes some strings (labels, arguments: \\ and \n) and not
+// others (modules, source locations); a conforming writer escapes all.
 // Unescape only when every backslash starts a valid JSON escape.
 std::string decodeString(std::string_view raw)
 {
