@@ -113,6 +113,7 @@ class TestProfReport : public QObject {
     Q_OBJECT
 private slots:
     void profWithTicks();
+    void profSrcWithSpaces();
     void profPercentOnly();
     void json();
     void jsonLenientStrings();
@@ -172,6 +173,30 @@ void TestProfReport::profWithTicks()
     QCOMPARE(int(std::count_if(p.costCentres.begin(), p.costCentres.end(), [](auto& c) { return c.label == "nameOf"; })), 1);
     QCOMPARE(int(std::count_if(p.nodes.begin() + 1, p.nodes.end(), [&](auto& n) { return p.costCentres[n.cc].label == "nameOf"; })), 2);
     QVERIFY(std::none_of(p.costCentres.begin(), p.costCentres.end(), [](auto& c) { return c.rts; }));
+}
+
+// GHC writes SRC as "<no location info>" for some cost centres: with spaces
+// in it, the figures and the other columns still read the same.
+void TestProfReport::profSrcWithSpaces()
+{
+    const std::string text = profileFile("profile-P.prof");
+    std::string spaced = text;
+    size_t replaced = 0;
+    for (size_t p = spaced.find("<entire-module>"); p != std::string::npos; p = spaced.find("<entire-module>", p)) {
+        spaced.replace(p, 15, "<no location info>");
+        ++replaced;
+    }
+    QVERIFY(replaced > 2);
+    const CostCentreProfile a = readProfText(text);
+    const CostCentreProfile b = readProfText(spaced);
+    QVERIFY(!b.error);
+    compareTrees(a, b);
+    for (size_t i = 1; i < b.nodes.size(); ++i) {
+        QCOMPARE(ccOf(b, i).module, ccOf(a, i).module);
+        QCOMPARE(b.nodes[i].number, a.nodes[i].number);
+        if (ccOf(a, i).srcLoc == "<entire-module>")
+            QCOMPARE(ccOf(b, i).srcLoc, std::string("<no location info>"));
+    }
 }
 
 // -p: percentages only, in tenths. Each line is rounded to 0.1, so the n
