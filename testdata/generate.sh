@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Regenerates Hecscope's real test eventlogs (testdata/logs/ and
-# testdata/rts-summary/) from the Haskell programs in testdata/programs/, or
-# produces a big benchmark log.
+# Regenerates Hecscope's real test eventlogs (testdata/logs/,
+# testdata/rts-summary/ and testdata/profiles/) from the Haskell programs in
+# testdata/programs/, or produces a big benchmark log.
 #
 # Usage:
-#   generate.sh                   compile, regenerate every log in logs/ and
-#                                 rts-summary/, then --check
+#   generate.sh                   compile, regenerate every log in logs/,
+#                                 rts-summary/ and profiles/, then --check
 #   generate.sh logs NAME...      compile and regenerate only the named RUNS
 #                                 entries (logs/NAME.eventlog, e.g.
 #                                 `logs spans-N2 ffi-N2`), leaving every other
@@ -29,8 +29,6 @@
 #   generate.sh --help
 #
 # Environment: GHC (default: ghc), BIG_N (capabilities for `big`, default 2).
-#
-# The default mode (no argument) does logs/, rts-summary/ and profiles/.
 #
 # Written for GHC 9.0.2 (Debian 12: ghc, ghc-prof, libghc-parallel-dev,
 # libghc-parallel-prof). Notes on that RTS, checked with `+RTS -?`:
