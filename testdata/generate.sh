@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Regenerates Hecscope's real test eventlogs (testdata/logs/ and
-# testdata/rts-summary/) from the Haskell programs in testdata/programs/, or
-# produces a big benchmark log.
+# Regenerates Hecscope's real test eventlogs (testdata/logs/,
+# testdata/rts-summary/ and testdata/profiles/) from the Haskell programs in
+# testdata/programs/, or produces a big benchmark log.
 #
 # Usage:
-#   generate.sh                   compile, regenerate every log in logs/ and
-#                                 rts-summary/, then --check
+#   generate.sh                   compile, regenerate every log in logs/,
+#                                 rts-summary/ and profiles/, then --check
 #   generate.sh logs NAME...      compile and regenerate only the named RUNS
 #                                 entries (logs/NAME.eventlog, e.g.
 #                                 `logs spans-N2 ffi-N2`), leaving every other
@@ -13,9 +13,14 @@
 #   generate.sh summaries         compile and regenerate only rts-summary/:
 #                                 NAME.eventlog + NAME.s.txt, the `+RTS -s`
 #                                 summary the RTS printed for that same run
+#   generate.sh profiles          compile profile.hs (prof build) and regenerate
+#                                 only profiles/: the eventlog of each run with
+#                                 the cost-centre report the RTS wrote beside it
+#                                 (-p: NAME.prof, -P: NAME.prof, -pj: NAME.prof.json)
 #   generate.sh --check           only verify the committed logs (exist, non-empty,
-#                                 'hdrb' magic, .s.txt summaries complete; full
-#                                 decode with hecscope if it is built)
+#                                 'hdrb' magic, .s.txt summaries complete, .prof
+#                                 and .prof.json reports complete; full decode
+#                                 with hecscope if it is built)
 #   generate.sh big [OUT] [MIN_MB]
 #                                 compile biglog.hs and write a log of at least
 #                                 MIN_MB MiB (default 260) to OUT
@@ -47,6 +52,22 @@
 #     so the profiled leak runs use a small SCALE argument (about 15 censuses
 #     at -i0.05); if -hb still crashes it is retried with a smaller SCALE.
 #   * In -hb (and -hr) mode the heap samples are only written at program exit.
+#   * Cost-centre reports (profiles/): -p writes <prog>.prof, -P the same
+#     with `ticks` and `bytes` columns, -pj writes JSON -- also into
+#     <prog>.prof (renamed to NAME.prof.json below). None of them can be given
+#     a file name, hence the scratch directory. -pj hardly escapes: labels
+#     and arguments get \\ and \n, but quotes and tabs stay raw (an argument
+#     a"b<TAB>c is written "a"b<TAB>c"), and `module`/`src_loc` are written
+#     as they are. The JSON tree has the RTS's own cost centres (SYSTEM, GC,
+#     OVERHEAD_of, ...) under MAIN and counts their ticks and bytes in
+#     total_ticks/total_alloc; the text report leaves them out of its tree
+#     and its totals (837 ticks in -P's .prof, 1077 samples in its eventlog,
+#     240 of them SYSTEM/GC). The text reports' `no.` column is a CCS number,
+#     not the cost-centre id the eventlog and -pj use. The RTS folds a call to a
+#     cost centre already on the stack into that entry, so the mutual
+#     recursion evalExpr -> evalArgs -> evalExpr of profile.hs never shows
+#     evalExpr nested in itself. SRC columns are paths as given to ghc, so
+#     compile() runs ghc inside programs/ with a bare file name.
 #   * -s[<file>] writes the end-of-run summary (the `+RTS -s` text) to <file>
 #     instead of stderr; -S[<file>] is the verbose per-GC variant. The summary
 #     starts with the command line ('prog' 'args' +RTS ...), so -s is given a
@@ -57,6 +78,7 @@ HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 PROGS="$HERE/programs"
 LOGS="$HERE/logs"
 SUMMARIES="$HERE/rts-summary"
+PROFILES="$HERE/profiles"
 GHC="${GHC:-ghc}"
 
 # Program arguments (SCALE) of the leak runs; see programs/leak.hs.
@@ -112,6 +134,17 @@ SUMMARY_RUNS=(
 )
 MAX_SUMMARY_KB=2048
 
+# profiles/: runs of profile.hs (prof build) with a cost-centre report:
+# NAME|RTS FLAGS|REPORT SUFFIX. The script adds -olNAME.eventlog and keeps
+# the <prog>.prof the RTS wrote as NAME<suffix>.
+PROFILE_ARGS=100   # profile.hs SCALE: ~0.6 s profiled, ~600 ticks, ~240 MB allocated
+PROFILE_RUNS=(
+  "profile-p|-p -l|.prof"
+  "profile-P|-P -l|.prof"
+  "profile-pj|-pj -l|.prof.json"
+)
+MAX_PROFILES_KB=1536
+
 die() { echo "generate.sh: error: $*" >&2; exit 1; }
 note() { echo "generate.sh: $*" >&2; }
 fsize() { stat -c %s "$1"; }
@@ -139,8 +172,10 @@ compile() {
   mkdir -p "$BUILD/bin-$kind"
   if [[ ! -x "$exe" ]]; then
     note "compiling $prog.hs ($kind: ${flags[*]})"
-    "$GHC" "${flags[@]}" -outputdir "$BUILD/obj-$prog-$kind" -o "$exe" \
-      "$PROGS/$prog.hs" >"$BUILD/ghc-$prog-$kind.log" 2>&1 \
+    # Inside programs/ with a bare file name: profiles' SRC columns and
+    # cost-centre definitions then say "profile.hs:83:1-80", no build path.
+    (cd "$PROGS" && "$GHC" "${flags[@]}" -outputdir "$BUILD/obj-$prog-$kind" -o "$exe" \
+      "$prog.hs") >"$BUILD/ghc-$prog-$kind.log" 2>&1 \
       || { cat "$BUILD/ghc-$prog-$kind.log" >&2; die "compiling $prog.hs failed"; }
   fi
   echo "$exe"
@@ -242,10 +277,35 @@ expected_files() {
     echo "rts-summary/${spec%%|*}.eventlog"
     echo "rts-summary/${spec%%|*}.s.txt"
   done
+  for spec in "${PROFILE_RUNS[@]}"; do
+    echo "profiles/${spec%%|*}.eventlog"
+    echo "profiles/${spec%%|*}${spec##*|}"
+  done
+}
+
+# check_prof FILE.prof / FILE.prof.json: a complete report of that run?
+# (.prof: the title line, the header, the tree down to its last line; JSON:
+# the opening keys and the closing brace.) Prints the problems; returns 1.
+check_prof() {
+  local f="$1" bad=0
+  case "$f" in
+    *.prof.json)
+      [[ "$(head -c 1 "$f")" == "{" ]] || { echo "  $f: does not start with {"; bad=1; }
+      grep -q '"cost_centres"' "$f" || { echo "  $f: no cost_centres"; bad=1; }
+      grep -q '"profile"' "$f" || { echo "  $f: no profile tree"; bad=1; }
+      [[ "$(tail -c 2 "$f" | tr -d '\n')" == "}" ]] || { echo "  $f: not closed"; bad=1; } ;;
+    *.prof)
+      head -n 1 "$f" | grep -q 'Time and Allocation Profiling Report  (Final)' \
+        || { echo "  $f: no report title"; bad=1; }
+      grep -q 'total time  = ' "$f" || { echo "  $f: no total time"; bad=1; }
+      grep -q 'total alloc = ' "$f" || { echo "  $f: no total alloc"; bad=1; }
+      grep -Eq '^MAIN +MAIN +<built-in> +[0-9]+ +0 ' "$f" || { echo "  $f: no MAIN tree line"; bad=1; } ;;
+  esac
+  return $bad
 }
 
 check() {
-  local f path bad=0 total=0 summary_total=0 magic
+  local f path bad=0 total=0 summary_total=0 profiles_total=0 magic
   local ok
   for f in $(expected_files); do
     path="$HERE/$f"
@@ -262,10 +322,15 @@ check() {
         [[ "$magic" == "JOB" ]] || { echo "BAD .hp header: $path"; ok=0; } ;;
       *.s.txt)
         check_summary "$path" || { echo "BAD -s summary: $path"; ok=0; } ;;
+      *.prof | *.prof.json)
+        check_prof "$path" || { echo "BAD report: $path"; ok=0; } ;;
     esac
     total=$((total + $(fsize "$path")))
     if [[ "$f" == rts-summary/* ]]; then
       summary_total=$((summary_total + $(fsize "$path")))
+    fi
+    if [[ "$f" == profiles/* ]]; then
+      profiles_total=$((profiles_total + $(fsize "$path")))
     fi
     if ((ok)); then
       printf '  ok %-40s %9d bytes\n' "$f" "$(fsize "$path")"
@@ -281,7 +346,7 @@ check() {
     [[ -x "$candidate" ]] && { hecscope="$candidate"; break; }
   done
   if [[ -n "$hecscope" ]]; then
-    for path in "$LOGS"/*.eventlog "$SUMMARIES"/*.eventlog; do
+    for path in "$LOGS"/*.eventlog "$SUMMARIES"/*.eventlog "$PROFILES"/*.eventlog; do
       if ! "$hecscope" dump "$path" 2>"$err" >/dev/null || [[ -s "$err" ]]; then
         echo "DECODE FAILED: $path"; cat "$err"; bad=1
       fi
@@ -299,6 +364,11 @@ check() {
   echo "  rts-summary: $summary_kb KiB"
   if ((summary_kb > MAX_SUMMARY_KB)); then
     echo "  WARNING: rts-summary/ exceeds $MAX_SUMMARY_KB KiB"
+  fi
+  local profiles_kb=$(((profiles_total + 1023) / 1024))
+  echo "  profiles: $profiles_kb KiB"
+  if ((profiles_kb > MAX_PROFILES_KB)); then
+    echo "  WARNING: profiles/ exceeds $MAX_PROFILES_KB KiB"
   fi
   if ((bad)); then die "check failed"; fi
   echo "generate.sh: all logs OK"
@@ -367,12 +437,49 @@ generate_summaries() {
   echo "generated ${#SUMMARY_RUNS[@]} logs with -s summaries in $((SECONDS - t0))s"
 }
 
+# profiles/: each run of profile.hs keeps its eventlog and the report the
+# RTS wrote into <prog>.prof in the run's scratch directory.
+generate_profiles() {
+  mkdir -p "$PROFILES"
+  local spec name rts suffix exe rundir t0=$SECONDS
+  local -a rtsv
+  exe="$(compile profile prof)"
+  for spec in "${PROFILE_RUNS[@]}"; do
+    IFS='|' read -r name rts suffix <<<"$spec"
+    read -r -a rtsv <<<"$rts"
+    rundir="$BUILD/run/$name"
+    rm -rf "$rundir"
+    mkdir -p "$rundir"
+    (cd "$rundir" && PATH="$(dirname "$exe"):$PATH" \
+      profile "$PROFILE_ARGS" +RTS "${rtsv[@]}" "-ol$name.eventlog" -RTS \
+      >"$BUILD/$name.stdout" 2>"$BUILD/$name.stderr") \
+      || { cat "$BUILD/$name.stderr" >&2; die "$name: 'profile $PROFILE_ARGS +RTS $rts' failed"; }
+    [[ -s "$rundir/$name.eventlog" ]] || die "$name: no eventlog written"
+    [[ -s "$rundir/profile.prof" ]] || die "$name: no profile.prof written"
+    mv -f "$rundir/$name.eventlog" "$PROFILES/$name.eventlog"
+    mv -f "$rundir/profile.prof" "$PROFILES/$name$suffix"
+    rm -rf "$rundir"
+    printf '  %-28s %9d bytes  %-18s %9d bytes  (+RTS %s)\n' "$name.eventlog" \
+      "$(fsize "$PROFILES/$name.eventlog")" "$name$suffix" "$(fsize "$PROFILES/$name$suffix")" "$rts"
+  done
+  echo "generated ${#PROFILE_RUNS[@]} profiled runs in $((SECONDS - t0))s"
+}
+
 generate_all() {
   need_ghc
   make_build_dir
   note "building in $BUILD (GHC: $("$GHC" --numeric-version))"
   generate_logs
   generate_summaries
+  generate_profiles
+  check
+}
+
+generate_profiles_only() {
+  need_ghc
+  make_build_dir
+  note "building in $BUILD (GHC: $("$GHC" --numeric-version))"
+  generate_profiles
   check
 }
 
@@ -435,6 +542,7 @@ case "${1:-}" in
   "") generate_all ;;
   logs) shift; generate_named_logs "$@" ;;
   summaries) generate_summaries_only ;;
+  profiles) generate_profiles_only ;;
   --check | check) check ;;
   big) shift; generate_big "$@" ;;
   -h | --help | help) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//' ;;

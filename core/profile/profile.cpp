@@ -1,52 +1,59 @@
 #include "core/profile/profile.h"
 
 #include <algorithm>
-#include <utility>
 
 namespace hecscope {
 
-bool isRtsCostCentre(const std::string& label, const std::string& module)
-{
-    // The RTS's built-in cost centres (rts/Profiling.c), as the eventlog's
-    // HEAP_PROF_COST_CENTRE and the .prof report name them.
-    static const std::pair<const char*, const char*> kRts[] = {
-        {"GC", "GC"},           {"IDLE", "IDLE"},       {"SYSTEM", "SYSTEM"},
-        {"PINNED", "SYSTEM"},   {"OVERHEAD_of", "PROFILING"}, {"DONT_CARE", "MAIN"}};
-    for (const auto& [l, m] : kRts)
-        if (label == l && module == m)
-            return true;
-    return false;
-}
-
 std::string ProfileError::text() const
 {
-    std::string where;
+    std::string out;
     if (line > 0)
-        where = "line " + std::to_string(line) + " (byte " + std::to_string(offset) + ")";
+        out = "line " + std::to_string(line) + " (byte " + std::to_string(offset) + "): ";
     else
-        where = "byte " + std::to_string(offset);
-    return where + ": " + message;
+        out = "byte " + std::to_string(offset) + ": ";
+    return out + message;
+}
+
+bool isRtsCostCentre(const std::string& label, const std::string& module)
+{
+    // GHC 9.0.2 defines these in rts/Profiling.c with their own "modules"
+    // (GC in GC, IDLE in IDLE, SYSTEM and PINNED in SYSTEM, OVERHEAD_of in
+    // PROFILING, DONT_CARE in MAIN); older RTSs put them all in MAIN.
+    static constexpr std::pair<std::string_view, std::string_view> kOwn[] = {
+        {"GC", "GC"}, {"IDLE", "IDLE"}, {"SYSTEM", "SYSTEM"}, {"PINNED", "SYSTEM"}, {"OVERHEAD_of", "PROFILING"}, {"DONT_CARE", "MAIN"}};
+    static constexpr std::string_view kLabels[] = {"GC", "IDLE", "SYSTEM", "PINNED", "OVERHEAD_of", "DONT_CARE"};
+    if (module == "MAIN")
+        return std::find(std::begin(kLabels), std::end(kLabels), label) != std::end(kLabels);
+    return std::find(std::begin(kOwn), std::end(kOwn), std::pair<std::string_view, std::string_view>(label, module)) != std::end(kOwn);
 }
 
 void finishTree(CostCentreProfile& p)
 {
     auto& nodes = p.nodes;
-    const size_t n = nodes.size();
-    for (size_t i = 0; i < n; ++i) {
-        ProfileNode& node = nodes[i];
-        node.end = uint32_t(i + 1);
-        node.depth = i == 0 ? 0 : nodes[node.parent].depth + 1;
-        node.incl[0] = node.self[0];
-        node.incl[1] = node.self[1];
+    const auto n = uint32_t(nodes.size());
+    if (n == 0)
+        return;
+    nodes[0].parent = 0;
+    nodes[0].depth = 0;
+    // A parent always comes before its children in pre-order; a node whose
+    // parent does not (a builder's bug) is hung under the root rather than
+    // read out of range.
+    for (uint32_t i = 1; i < n; ++i) {
+        if (nodes[i].parent >= i)
+            nodes[i].parent = 0;
+        nodes[i].depth = nodes[nodes[i].parent].depth + 1;
     }
-    // Children come after their parents: walking backwards closes every
-    // subtree before its parent reads it.
-    for (size_t i = n; i-- > 1;) {
-        ProfileNode& node = nodes[i];
-        ProfileNode& parent = nodes[node.parent];
-        parent.incl[0] += node.incl[0];
-        parent.incl[1] += node.incl[1];
-        parent.end = std::max(parent.end, node.end);
+    for (uint32_t i = 0; i < n; ++i) {
+        nodes[i].end = i + 1;
+        nodes[i].incl[0] = nodes[i].self[0];
+        nodes[i].incl[1] = nodes[i].self[1];
+    }
+    // Children after parents: one backward pass folds each subtree into its parent.
+    for (uint32_t i = n - 1; i > 0; --i) {
+        ProfileNode& parent = nodes[nodes[i].parent];
+        parent.end = std::max(parent.end, nodes[i].end);
+        parent.incl[0] += nodes[i].incl[0];
+        parent.incl[1] += nodes[i].incl[1];
     }
 }
 

@@ -28,8 +28,9 @@ struct ProfileCostCentre {
                      // is a node number and not this; JSON "id")
     std::string label, module, srcLoc;
     bool caf = false;
-    bool rts = false; // GC, IDLE, SYSTEM, PINNED, OVERHEAD_of, DONT_CARE (the RTS's built-in
-                      // cost centres): time the RTS attributes to itself; one switch hides it
+    bool rts = false; // GC, IDLE, SYSTEM, PINNED, OVERHEAD_of, DONT_CARE (module MAIN in old
+                      // RTSs; GHC 9.0.2: GC, IDLE, SYSTEM, SYSTEM, PROFILING, MAIN): time the
+                      // RTS attributes to itself; the views can hide it with one switch
 };
 
 inline constexpr uint32_t kNoCostCentre = 0xffffffffu;
@@ -84,9 +85,7 @@ struct CostCentreProfile {
     uint64_t total(ProfileMetric m) const { return nodes.empty() ? 0 : nodes[0].incl[int(m)]; }
 };
 
-// Whether (label, module) is one of the RTS's built-in cost centres: GC in GC,
-// IDLE in IDLE, SYSTEM and PINNED in SYSTEM, OVERHEAD_of in PROFILING,
-// DONT_CARE in MAIN.
+// The labels the RTS uses for its own time (see ProfileCostCentre::rts).
 bool isRtsCostCentre(const std::string& label, const std::string& module);
 
 // Fills end, depth and incl of every node from parent and self (nodes must be
