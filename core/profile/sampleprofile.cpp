@@ -43,42 +43,32 @@ std::shared_ptr<const SampleTree> buildSampleTree(const TimeProfileData& profile
         }
         return it->second;
     };
+    // Every cost centre first (the unknown ids too), then the tree over them.
     uint32_t emptyStack = kNoCostCentre; // the frame a depth-0 sample is counted in
+    for (const auto& stack : profile.stacks) {
+        if (stack.empty() && emptyStack == kNoCostCentre) {
+            emptyStack = uint32_t(shell.costCentres.size());
+            ProfileCostCentre c;
+            c.label = "<empty stack>";
+            shell.costCentres.push_back(std::move(c));
+        }
+        for (uint32_t id : stack)
+            costCentre(id);
+    }
     TreeBuilder b(std::move(shell));
     std::vector<uint32_t> builderNode(profile.stacks.size());
     for (size_t s = 0; s < profile.stacks.size(); ++s) {
         const auto& stack = profile.stacks[s]; // innermost first
-        uint32_t at = 0;
-        if (stack.empty()) {
-            if (emptyStack == kNoCostCentre)
-                emptyStack = costCentre(0xfffffffeu); // renamed below: not a cost centre of the program
-            at = b.child(0, emptyStack);
-        }
+        uint32_t at = stack.empty() ? b.child(0, emptyStack) : 0;
         for (size_t k = stack.size(); k-- > 0;)
-            at = b.child(at, costCentre(stack[k]));
+            at = b.child(at, byId.at(stack[k]));
         builderNode[s] = at;
     }
-    // Builder node ids are not pre-order: finish() renumbers; recover the
-    // mapping by marking each stack's builder node with a unique self figure.
+    std::vector<uint32_t> renumbered;
+    tree->skeleton = b.finish(&renumbered);
+    tree->stackNode.resize(profile.stacks.size());
     for (size_t s = 0; s < profile.stacks.size(); ++s)
-        b.addEntries(builderNode[s], uint64_t(s) + 1);
-    tree->skeleton = b.finish();
-    tree->stackNode.assign(profile.stacks.size(), 0);
-    for (uint32_t i = 0; i < tree->skeleton.nodes.size(); ++i) {
-        ProfileNode& n = tree->skeleton.nodes[i];
-        if (n.entries) {
-            // entries holds the sum of the stack numbers that end here; only
-            // one stack ends at a node (stacks are distinct), so it is s + 1.
-            tree->stackNode[n.entries - 1] = i;
-            n.entries = 0;
-        }
-    }
-    if (emptyStack != kNoCostCentre) {
-        auto& c = tree->skeleton.costCentres[emptyStack];
-        c.label = "<empty stack>";
-        c.id = 0;
-        --tree->unknownIds;
-    }
+        tree->stackNode[s] = renumbered[builderNode[s]];
     tree->stackLeading.resize(profile.stacks.size());
     tree->stackRts.resize(profile.stacks.size());
     for (size_t s = 0; s < profile.stacks.size(); ++s) {

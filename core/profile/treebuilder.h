@@ -66,7 +66,8 @@ public:
     }
     size_t size() const { return m_nodes.size(); }
 
-    CostCentreProfile finish()
+    // `renumbered`, when given, receives each builder node's index in the result.
+    CostCentreProfile finish(std::vector<uint32_t>* renumbered = nullptr)
     {
         std::vector<uint32_t> newIndex(m_nodes.size());
         m_out.nodes.clear();
@@ -91,6 +92,8 @@ public:
             std::reverse(stack.begin() + long(mark), stack.end());
         }
         finishTree(m_out);
+        if (renumbered)
+            *renumbered = std::move(newIndex);
         return std::move(m_out);
     }
 
