@@ -605,7 +605,7 @@ void TestTimeline::tracksReorderHideAndPersist()
     {
         MainWindow w;
         w.setTrackOrder({QStringLiteral("heap"), QStringLiteral("hecs")});
-        const std::vector<QString> expected{QStringLiteral("heap"), QStringLiteral("hecs"), QStringLiteral("activity"), QStringLiteral("pinned-threads"), QStringLiteral("gc"), QStringLiteral("nonmoving"), QStringLiteral("sparks"), QStringLiteral("nonmoving-heap"), QStringLiteral("heap-profile"), QStringLiteral("markers"), QStringLiteral("spans"), QStringLiteral("threads")};
+        const std::vector<QString> expected{QStringLiteral("heap"), QStringLiteral("hecs"), QStringLiteral("activity"), QStringLiteral("pinned-threads"), QStringLiteral("gc"), QStringLiteral("nonmoving"), QStringLiteral("sparks"), QStringLiteral("nonmoving-heap"), QStringLiteral("heap-profile"), QStringLiteral("time-profile"), QStringLiteral("markers"), QStringLiteral("spans"), QStringLiteral("threads")};
         QCOMPARE(w.timeline()->tracks(), expected);
         // Hiding one through the View ▸ Tracks menu.
         const auto actions = w.findChildren<QAction*>();

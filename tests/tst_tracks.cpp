@@ -74,7 +74,7 @@ void TestTracks::registryIsComplete()
         QCOMPARE(findTrack(QStringLiteral(" ") + t->id().toUpper()), t);
         QVERIFY(!t->title().isEmpty() && !t->menuText().isEmpty());
     }
-    QCOMPARE(ids.size(), 12);
+    QCOMPARE(ids.size(), 13);
     QCOMPARE(findTrack(QStringLiteral("nonsense")), nullptr);
     QCOMPARE(defaultTrackIds().front(), QStringLiteral("activity"));
     // The export command takes every registered id, and its help lists them.
