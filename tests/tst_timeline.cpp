@@ -612,16 +612,16 @@ void TestTimeline::tracksReorderHideAndPersist()
         const auto gc = std::find_if(actions.begin(), actions.end(), [](QAction* a) { return a->data().toString() == QLatin1String("gc"); });
         QVERIFY(gc != actions.end());
         (*gc)->setChecked(false);
-        QCOMPARE(w.timeline()->tracks(), (std::vector<QString>{QStringLiteral("heap"), QStringLiteral("hecs"), QStringLiteral("activity"), QStringLiteral("pinned-threads"), QStringLiteral("nonmoving"), QStringLiteral("sparks"), QStringLiteral("nonmoving-heap"), QStringLiteral("heap-profile"), QStringLiteral("markers"), QStringLiteral("spans"), QStringLiteral("threads")}));
+        QCOMPARE(w.timeline()->tracks(), (std::vector<QString>{QStringLiteral("heap"), QStringLiteral("hecs"), QStringLiteral("activity"), QStringLiteral("pinned-threads"), QStringLiteral("nonmoving"), QStringLiteral("sparks"), QStringLiteral("nonmoving-heap"), QStringLiteral("heap-profile"), QStringLiteral("time-profile"), QStringLiteral("markers"), QStringLiteral("spans"), QStringLiteral("threads")}));
     }
     MainWindow again; // both persist
-    QCOMPARE(again.timeline()->tracks(), (std::vector<QString>{QStringLiteral("heap"), QStringLiteral("hecs"), QStringLiteral("activity"), QStringLiteral("pinned-threads"), QStringLiteral("nonmoving"), QStringLiteral("sparks"), QStringLiteral("nonmoving-heap"), QStringLiteral("heap-profile"), QStringLiteral("markers"), QStringLiteral("spans"), QStringLiteral("threads")}));
+    QCOMPARE(again.timeline()->tracks(), (std::vector<QString>{QStringLiteral("heap"), QStringLiteral("hecs"), QStringLiteral("activity"), QStringLiteral("pinned-threads"), QStringLiteral("nonmoving"), QStringLiteral("sparks"), QStringLiteral("nonmoving-heap"), QStringLiteral("heap-profile"), QStringLiteral("time-profile"), QStringLiteral("markers"), QStringLiteral("spans"), QStringLiteral("threads")}));
     again.setTrackOrder({});
     const auto actions = again.findChildren<QAction*>();
     for (QAction* a : actions)
         if (a->data().toString() == QLatin1String("gc"))
             a->setChecked(true);
-    again.setTrackOrder({QStringLiteral("activity"), QStringLiteral("hecs"), QStringLiteral("pinned-threads"), QStringLiteral("gc"), QStringLiteral("nonmoving"), QStringLiteral("sparks"), QStringLiteral("heap"), QStringLiteral("nonmoving-heap"), QStringLiteral("heap-profile"), QStringLiteral("markers"), QStringLiteral("spans"), QStringLiteral("threads")});
+    again.setTrackOrder({QStringLiteral("activity"), QStringLiteral("hecs"), QStringLiteral("pinned-threads"), QStringLiteral("gc"), QStringLiteral("nonmoving"), QStringLiteral("sparks"), QStringLiteral("heap"), QStringLiteral("nonmoving-heap"), QStringLiteral("heap-profile"), QStringLiteral("time-profile"), QStringLiteral("markers"), QStringLiteral("spans"), QStringLiteral("threads")});
     QCOMPARE(again.timeline()->tracks(), defaultTrackIds());
 }
 
