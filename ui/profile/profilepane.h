@@ -3,6 +3,7 @@
 #include "core/index/logindex.h"
 #include "core/profile/profile.h"
 #include "core/time/viewrange.h"
+#include "ui/profile/profilehighlight.h"
 #include "ui/jobs/jobrunner.h"
 
 #include <QWidget>
@@ -23,7 +24,6 @@ namespace hecscope {
 class FlameGraphView;
 class ProfileTreeModel;
 class TickyModel;
-struct ProfileHighlight;
 
 // The Profile pane: where the time and allocation go. Its source is the
 // open eventlog's cost-centre samples (for the selected range and a

@@ -3,6 +3,7 @@
 #include "core/index/logindex.h"
 #include "core/time/viewrange.h"
 #include "ui/heap/heapview.h"
+#include "ui/profile/profilehighlight.h"
 #include "ui/timeline/tracks/timelinetrack.h"
 #include "ui/timeline/tracks/trackregistry.h"
 #include "ui/timeline/tracks/trackresources.h"
@@ -20,13 +21,6 @@
 class QPainter;
 
 namespace hecscope {
-
-// A frame chosen in the Profile pane: the eventlog's stacks through it
-// (per TimeProfileData::stacks entry, 1 when the stack passes through).
-struct ProfileHighlight {
-    std::vector<uint8_t> stacks;
-    QString label;
-};
 
 struct RenderOptions {
     std::vector<QString> tracks = defaultTrackIds(); // top to bottom, by TimelineTrack::id()

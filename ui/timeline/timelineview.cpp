@@ -46,6 +46,7 @@ RenderOptions TimelineView::options() const
     o.selection = m_controller->selection();
     o.cursor = m_cursor;
     o.heapView = m_heapView;
+    o.profileHighlight = m_profileHighlight;
     o.threadRows = m_threadRows;
     o.highlight = m_highlight;
     o.bookmarks = m_bookmarks;
@@ -82,6 +83,12 @@ void TimelineView::setCursorTime(std::optional<uint64_t> t)
 void TimelineView::setHeapView(std::shared_ptr<const HeapView> view)
 {
     m_heapView = std::move(view);
+    update();
+}
+
+void TimelineView::setProfileHighlight(std::shared_ptr<const ProfileHighlight> highlight)
+{
+    m_profileHighlight = std::move(highlight);
     update();
 }
 

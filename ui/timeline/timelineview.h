@@ -31,6 +31,7 @@ public:
     void setCursorTime(std::optional<uint64_t> t);
     void setHeapView(std::shared_ptr<const HeapView> view);
     void setThreadRows(std::shared_ptr<const ThreadRowsView> rows);
+    void setProfileHighlight(std::shared_ptr<const ProfileHighlight> highlight);
     std::optional<SelectedItem> selectedItem() const { return m_selected; }
     QSize sizeHint() const override;
 
@@ -70,6 +71,7 @@ private:
     std::optional<uint64_t> m_cursor, m_highlight;
     std::vector<uint64_t> m_bookmarks;
     std::shared_ptr<const HeapView> m_heapView;
+    std::shared_ptr<const ProfileHighlight> m_profileHighlight; // the Profile pane's chosen frame
     std::shared_ptr<const ThreadRowsView> m_threadRows;
     std::optional<SelectedItem> m_selected;
     enum class Drag { None,

@@ -3,6 +3,7 @@
 #include "ui/window/trackmenu.h"
 
 #include "ui/formatting.h"
+#include "core/profile/profreport.h"
 #include "core/text/info.h"
 #include "core/text/rtssummary.h"
 #include "core/threads/userspans.h"
@@ -12,6 +13,7 @@
 #include "ui/timeline/imageexport.h"
 #include "ui/jobs/loadjob.h"
 #include "ui/models/tablemodels.h"
+#include "ui/profile/profilepane.h"
 #include "ui/threads/threadrowscontroller.h"
 #include "ui/threads/spanspane.h"
 #include "ui/threads/threadspane.h"
@@ -27,6 +29,7 @@
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFontDatabase>
@@ -60,6 +63,12 @@ namespace hecscope {
 
 namespace {
 constexpr int kMaxRecent = 10;
+// A .prof or -pj report, by its name (GHC writes <program>.prof for both).
+bool isProfileReportName(const QString& path)
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    return suffix == QLatin1String("prof") || suffix == QLatin1String("json");
+}
 QString qs(const std::string& s)
 {
     return QString::fromStdString(s);
@@ -90,6 +99,7 @@ MainWindow::MainWindow(QWidget* parent)
     , m_threadRows(new ThreadRowsController(this))
     , m_threadsPane(new ThreadsPane(m_threadRows))
     , m_spansPane(new SpansPane)
+    , m_profilePane(new ProfilePane)
     , m_progress(new QProgressBar)
     , m_cancel(new QPushButton(tr("Cancel")))
     , m_fileLabel(new QLabel)
@@ -150,6 +160,15 @@ MainWindow::MainWindow(QWidget* parent)
     eventsDock->setWidget(m_events);
     addDockWidget(Qt::BottomDockWidgetArea, eventsDock);
     resizeDocks({eventsDock}, {260}, Qt::Vertical);
+    // The Profile pane below the timeline, beside the event list: a flame
+    // graph wants the window's width.
+    m_profileDock = new QDockWidget(tr("Profile"), this);
+    m_profileDock->setObjectName(QStringLiteral("profile"));
+    m_profileDock->setWidget(m_profilePane);
+    addDockWidget(Qt::BottomDockWidgetArea, m_profileDock);
+    tabifyDockWidget(eventsDock, m_profileDock);
+    eventsDock->raise();
+    connect(m_profilePane, &ProfilePane::highlightChanged, m_view, &TimelineView::setProfileHighlight);
     connect(m_events, &EventListPane::eventChosen, this, [this](uint64_t t) {
         // Each jump to an event (a search hit, a row) centres the timeline
         // on it at the current zoom and marks it.
@@ -290,6 +309,7 @@ void MainWindow::createPanes(QDockWidget* statsDock)
         const auto r = m_controller->selection();
         m_threadsPane->setRange(r);
         m_spansPane->setRange(r);
+        m_profilePane->setRange(r);
         const bool fresh = r && !m_bandModel->hasRange();
         m_bandModel->setRange(r);
         if (fresh)
@@ -564,6 +584,14 @@ void MainWindow::createActions()
 
     QAction* open = file->addAction(tr("&Open…"), this, &MainWindow::chooseFile);
     open->setShortcut(QKeySequence::Open);
+    file->addAction(tr("Open &Profile…"), this, [this] {
+        const QString dir = m_path.isEmpty() ? QString() : QFileInfo(m_path).absolutePath();
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Open a cost-centre profile beside the log"), dir,
+            tr("GHC profiling reports (*.prof *.json);;All files (*)"));
+        if (!path.isEmpty())
+            openProfile(path);
+    });
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     QAction* reload = file->addAction(tr("Re&load"), this, [this] {
         if (!m_path.isEmpty())
@@ -626,7 +654,8 @@ void MainWindow::chooseFile()
     const QString dir = m_path.isEmpty() ? QString() : QFileInfo(m_path).absolutePath();
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Open eventlog"), dir,
-        tr("GHC eventlogs and heap profiles (*.eventlog *.hp);;GHC eventlogs (*.eventlog);;Heap profiles (*.hp);;All files (*)"));
+        tr("GHC eventlogs and profiles (*.eventlog *.hp *.prof *.json);;GHC eventlogs (*.eventlog);;Heap profiles (*.hp);;"
+           "Cost-centre profiles (*.prof *.json);;All files (*)"));
     if (!path.isEmpty())
         openFile(path);
 }
@@ -722,6 +751,9 @@ void MainWindow::openFile(const QString& path)
     m_threadRows->setIndex(nullptr);
     m_threadsPane->setIndex(nullptr);
     m_spansPane->setIndex(nullptr);
+    m_profilePane->setIndex(nullptr);
+    m_profilePane->setReport(nullptr, QString()); // a report opened beside the old log was of its run
+    m_reportRunner.cancel();
     m_view->setHeapView(nullptr);
     m_details->clear(); // it described an item of the old log
     m_statsRunner.cancel();
@@ -729,6 +761,20 @@ void MainWindow::openFile(const QString& path)
     m_capModel->setStats(RangeStats{});
     m_process->clear();
     m_diagnostics->clear();
+    if (isProfileReportName(path)) {
+        // A report alone: no time axis, so the Profile pane is the view.
+        setWindowTitle(tr("%1 — Hecscope").arg(QFileInfo(path).fileName()));
+        m_fileLabel->setText(QFileInfo(path).fileName());
+        m_banner->setStyleSheet(QString());
+        m_banner->setText(tr("%1 is a cost-centre profile report: it covers the whole run, with no time axis (Profile "
+                             "pane). To see the profile on the timeline, open the eventlog of the same run (+RTS -p -l) "
+                             "and then this report with File ▸ Open Profile….")
+                              .arg(QFileInfo(path).fileName()));
+        m_banner->show();
+        addRecent(path);
+        openProfile(path);
+        return;
+    }
     m_job = std::make_unique<LoadJob>(path);
     connect(m_job.get(), &LoadJob::progressChanged, this,
             [this](quint64 done, quint64 total) {
@@ -753,6 +799,53 @@ void MainWindow::openFile(const QString& path)
     m_job->start();
 }
 
+void MainWindow::openProfile(const QString& path)
+{
+    struct Read {
+        std::shared_ptr<const CostCentreProfile> profile;
+        QString error;
+    };
+    statusBar()->showMessage(tr("Reading %1…").arg(path));
+    m_reportRunner.start(
+        [path](const JobContext&) {
+            Read r;
+            QFile file(path);
+            if (!file.open(QIODevice::ReadOnly)) {
+                r.error = file.errorString();
+                return r;
+            }
+            const QByteArray bytes = file.readAll();
+            const std::string_view text(bytes.constData(), size_t(bytes.size()));
+            if (!looksLikeProfReport(text.substr(0, 4096))) {
+                r.error = tr("not a .prof or -pj report (the first line of a .prof reads \"… Time and Allocation "
+                             "Profiling Report  (Final)\"; a -pj report is JSON with \"program\" and \"cost_centres\")");
+                return r;
+            }
+            r.profile = std::make_shared<const CostCentreProfile>(readProfReport(text));
+            return r;
+        },
+        [this, path](Read r) {
+            statusBar()->clearMessage();
+            if (!r.profile) {
+                m_banner->setText(tr("Cannot open the profile %1: %2").arg(path, r.error));
+                m_banner->setStyleSheet(QStringLiteral("background:#f5b7b1;color:#000"));
+                m_banner->show();
+                emit reportShown();
+                return;
+            }
+            m_profilePane->setReport(r.profile, path);
+            if (r.profile->error) {
+                m_banner->setText(tr("%1 is cut or malformed at %2; everything before it is shown.")
+                                      .arg(QFileInfo(path).fileName(), qs(r.profile->error->text())));
+                m_banner->setStyleSheet(QStringLiteral("background:#fcf3cf;color:#000"));
+                m_banner->show();
+            }
+            m_profileDock->show();
+            m_profileDock->raise();
+            emit reportShown();
+        });
+}
+
 void MainWindow::showIndex(std::shared_ptr<const LogIndex> index)
 {
     m_progress->hide();
@@ -775,6 +868,8 @@ void MainWindow::showIndex(std::shared_ptr<const LogIndex> index)
     m_threadRows->setIndex(m_index);
     m_threadsPane->setIndex(m_index);
     m_spansPane->setIndex(m_index);
+    m_profilePane->setIndex(m_index);
+    m_profilePane->setRange(m_controller->selection());
     m_threadsPane->setRange(m_controller->selection());
     m_spansPane->setRange(m_controller->selection());
     m_bookmarks->setLog(m_path, m_index.get());

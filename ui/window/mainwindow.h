@@ -38,6 +38,7 @@ class TimelineView;
 class ThreadRowsController;
 class ThreadsPane;
 class SpansPane;
+class ProfilePane;
 class ViewController;
 
 // The application window: the timeline of the loaded log with its tracks,
@@ -68,6 +69,10 @@ public:
     ThreadRowsController* threadRows() const { return m_threadRows; }
     ThreadsPane* threadsPane() const { return m_threadsPane; }
     SpansPane* spansPane() const { return m_spansPane; }
+    ProfilePane* profilePane() const { return m_profilePane; }
+    // A .prof or -pj report beside the open log (File ▸ Open Profile…); read
+    // off the UI thread. openFile() opens one alone.
+    void openProfile(const QString& path);
     void addBookmark();
     // Tracks top to bottom by id; ids left out keep their place after the
     // named ones. Saved with the window's settings (TrackMenu).
@@ -78,6 +83,7 @@ public:
 signals:
     void loadFinished();    // the index is shown (or the file could not be opened)
     void statisticsShown(); // whole-run statistics are in the Statistics pane
+    void reportShown();     // a .prof / -pj report was read (or could not be)
 
 protected:
     void showEvent(QShowEvent* e) override;
@@ -130,6 +136,8 @@ private:
     ThreadRowsController* m_threadRows;
     ThreadsPane* m_threadsPane;
     SpansPane* m_spansPane;
+    ProfilePane* m_profilePane;
+    QDockWidget* m_profileDock = nullptr;
     QProgressBar* m_progress;
     QPushButton* m_cancel;
     QLabel* m_fileLabel;
@@ -150,6 +158,7 @@ private:
     // Range statistics of the selection, off the UI thread: only the latest
     // lands. Last member: destroyed (and waited for) first.
     JobRunner m_statsRunner;
+    JobRunner m_reportRunner; // reading a .prof / -pj report
 };
 
 } // namespace hecscope

@@ -1,0 +1,317 @@
+// The Profile pane and its models on real profiled runs (testdata/profiles,
+// the report GHC wrote beside each eventlog): the eventlog's samples for the
+// run, a range, a capability, without the RTS's frames; search; the callers
+// and callees of a cost centre; the chosen frame handed to the Time profile
+// track; a report beside the log; the ticky table; and the window opening a
+// report alone, beside a log, or cut.
+#include "core/index/logindex.h"
+#include "core/io/bytesource.h"
+#include "core/profile/profileviews.h"
+#include "core/profile/profreport.h"
+#include "core/profile/sampleprofile.h"
+#include "core/profile/ticky.h"
+#include "testsupport.h"
+#include "ui/profile/flamegraphview.h"
+#include "ui/profile/profilepane.h"
+#include "ui/profile/profiletreemodel.h"
+#include "ui/timeline/timelinerenderer.h"
+#include "ui/window/mainwindow.h"
+
+#include <QComboBox>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTreeView>
+#include <QtTest>
+
+using namespace hecscope;
+
+namespace {
+
+QString profiles(const char* name)
+{
+    return QStringLiteral(HECSCOPE_TESTDATA_DIR "/profiles/") + QLatin1String(name);
+}
+
+std::shared_ptr<const LogIndex> load(const QString& path)
+{
+    MemorySource source(test::readFile(path));
+    return std::shared_ptr<const LogIndex>(loadIndex(source).index);
+}
+
+uint64_t totalOf(const LogIndex& ix, SampleFilter f = {})
+{
+    return sampleProfile(ix, f)->total(ProfileMetric::Time);
+}
+
+bool waitShown(ProfilePane& pane, QSignalSpy& spy)
+{
+    (void)pane;
+    return spy.count() > 0 || spy.wait(10000);
+}
+
+uint32_t costCentreNamed(const CostCentreProfile& p, const char* label)
+{
+    for (uint32_t c = 0; c < p.costCentres.size(); ++c)
+        if (p.costCentres[c].label == label)
+            return c;
+    return kNoCostCentre;
+}
+
+} // namespace
+
+class TestProfilePane : public QObject {
+    Q_OBJECT
+private slots:
+    void eventlogRangeCapabilityRts();
+    void searchFiltersTheTrees();
+    void callersAndCallees();
+    void chosenFrameMarksItsSamples();
+    void reportBesideTheLog();
+    void tickyTable();
+    void windowOpensReports();
+};
+
+void TestProfilePane::eventlogRangeCapabilityRts()
+{
+    const auto ix = load(profiles("profile-P.eventlog"));
+    ProfilePane pane;
+    QSignalSpy shown(&pane, &ProfilePane::profileShown);
+    pane.setIndex(ix);
+    QVERIFY(waitShown(pane, shown));
+    QCOMPARE(pane.profile()->total(ProfileMetric::Time), totalOf(*ix));
+    QCOMPARE(pane.profile()->total(ProfileMetric::Time), uint64_t(ix->timeProfile.samples.size()));
+    // The call tree's first level is the root's children.
+    auto* model = static_cast<ProfileTreeModel*>(pane.callTree()->model());
+    int children = 0;
+    for (uint32_t i = 1; i < pane.profile()->nodes.size(); ++i)
+        children += pane.profile()->nodes[i].parent == 0;
+    QCOMPARE(model->rowCount(), children);
+    QVERIFY(pane.statusText().contains(QLatin1String("samples")));
+    // A range.
+    shown.clear();
+    const ViewRange half{0, ix->lastTime / 2};
+    pane.setRange(half);
+    QVERIFY(waitShown(pane, shown));
+    SampleFilter f;
+    f.t0 = half.start;
+    f.t1 = half.end;
+    QCOMPARE(pane.profile()->total(ProfileMetric::Time), totalOf(*ix, f));
+    QVERIFY(pane.profile()->total(ProfileMetric::Time) < uint64_t(ix->timeProfile.samples.size()));
+    QVERIFY(pane.statusText().contains(QLatin1String("selection")));
+    // Without the RTS's frames.
+    shown.clear();
+    pane.setRange(std::nullopt);
+    QVERIFY(waitShown(pane, shown));
+    shown.clear();
+    pane.setHideRts(true);
+    QVERIFY(waitShown(pane, shown));
+    f = {};
+    f.hideRts = true;
+    QCOMPARE(pane.profile()->total(ProfileMetric::Time), totalOf(*ix, f));
+    QVERIFY(totalOf(*ix, f) < totalOf(*ix));
+    QVERIFY(pane.statusText().contains(QLatin1String("RTS frames hidden")));
+    // A capability the run did not have samples on gives an empty profile.
+    shown.clear();
+    pane.setCapability(0);
+    QVERIFY(waitShown(pane, shown));
+    QCOMPARE(pane.profile()->total(ProfileMetric::Time), totalOf(*ix, f));
+}
+
+void TestProfilePane::searchFiltersTheTrees()
+{
+    const auto ix = load(profiles("profile-P.eventlog"));
+    ProfilePane pane;
+    QSignalSpy shown(&pane, &ProfilePane::profileShown);
+    pane.setIndex(ix);
+    QVERIFY(waitShown(pane, shown));
+    pane.setSearch(QStringLiteral("^score$"));
+    auto* model = static_cast<ProfileTreeModel*>(pane.callTree()->model());
+    // Every leaf row shown is a score frame; every score frame is shown.
+    std::function<int(const QModelIndex&)> leaves = [&](const QModelIndex& parent) {
+        int n = 0;
+        for (int r = 0; r < model->rowCount(parent); ++r) {
+            const QModelIndex ix = model->index(r, 0, parent);
+            if (model->rowCount(ix) == 0) {
+                [&] { QCOMPARE(ix.data().toString(), QStringLiteral("score")); }();
+                ++n;
+            } else {
+                n += leaves(ix);
+            }
+        }
+        return n;
+    };
+    const CostCentreProfile& p = *pane.profile();
+    const uint32_t score = costCentreNamed(p, "score");
+    QVERIFY(score != kNoCostCentre);
+    int scoreNodes = 0;
+    for (const ProfileNode& n : p.nodes)
+        scoreNodes += n.cc == score;
+    QCOMPARE(leaves({}), scoreNodes);
+    // The flame graph says what share the matches hold.
+    const SearchResult r = searchProfile(p, ProfileMetric::Time, [](const ProfileCostCentre& c) { return c.label == "score"; });
+    QVERIFY(r.matched > 0);
+    pane.setSearch(QStringLiteral("[")); // not a regular expression: said, nothing crashes
+    pane.setSearch(QString());
+    QCOMPARE(model->rowCount() > 0, true);
+}
+
+void TestProfilePane::callersAndCallees()
+{
+    const auto ix = load(profiles("profile-P.eventlog"));
+    ProfilePane pane;
+    QSignalSpy shown(&pane, &ProfilePane::profileShown);
+    pane.setIndex(ix);
+    QVERIFY(waitShown(pane, shown));
+    const CostCentreProfile& p = *pane.profile();
+    const uint32_t score = costCentreNamed(p, "score");
+    pane.showCallersAndCallees(score);
+    auto* callers = static_cast<ProfileTreeModel*>(pane.callersTree()->model());
+    auto* callees = static_cast<ProfileTreeModel*>(pane.calleesTree()->model());
+    QTRY_VERIFY(callers->profile() && callees->profile());
+    QCOMPARE(pane.tabs()->currentIndex(), 3);
+    const CostCentreTotal t = costCentreTotals(p)[score];
+    QCOMPARE(callers->profile()->total(ProfileMetric::Time), t.incl[0]);
+    QCOMPARE(callees->profile()->total(ProfileMetric::Time), t.incl[0]);
+    QCOMPARE(callers->rowCount(), 1);
+    QCOMPARE(callers->index(0, 0).data().toString(), QStringLiteral("score"));
+    // Its callers are the next level: the cost centres that called it.
+    std::set<QString> expected;
+    for (const ProfileNode& n : p.nodes)
+        if (n.cc == score && n.parent != 0)
+            expected.insert(QString::fromStdString(p.costCentres[p.nodes[n.parent].cc].label));
+    std::set<QString> shownCallers;
+    const QModelIndex top = callers->index(0, 0);
+    for (int r = 0; r < callers->rowCount(top); ++r)
+        shownCallers.insert(callers->index(r, 0, top).data().toString());
+    QCOMPARE(shownCallers, expected);
+}
+
+void TestProfilePane::chosenFrameMarksItsSamples()
+{
+    const auto ix = load(profiles("profile-P.eventlog"));
+    ProfilePane pane;
+    QSignalSpy shown(&pane, &ProfilePane::profileShown);
+    QSignalSpy highlight(&pane, &ProfilePane::highlightChanged);
+    pane.setIndex(ix);
+    QVERIFY(waitShown(pane, shown));
+    const CostCentreProfile& p = *pane.profile();
+    // The heaviest node below the root's children.
+    uint32_t node = 0;
+    for (uint32_t i = 1; i < p.nodes.size(); ++i)
+        if (p.nodes[i].depth == 3 && (node == 0 || p.nodes[i].incl[0] > p.nodes[node].incl[0]))
+            node = i;
+    QVERIFY(node);
+    highlight.clear();
+    emit pane.flameGraph()->frameChosen(node);
+    QCOMPARE(highlight.count(), 1);
+    const auto h = highlight.first().first().value<std::shared_ptr<const ProfileHighlight>>();
+    QVERIFY(h);
+    uint64_t marked = 0;
+    for (const auto& s : ix->timeProfile.samples)
+        marked += h->stacks[s.stack];
+    QCOMPARE(marked, p.nodes[node].incl[0]);
+    QCOMPARE(h->label.toStdString(), p.costCentres[p.nodes[node].cc].label);
+    // The call tree follows.
+    QCOMPARE(pane.callTree()->currentIndex().data(ProfileTreeModel::kNodeRole).toUInt(), node);
+}
+
+void TestProfilePane::reportBesideTheLog()
+{
+    const auto ix = load(profiles("profile-P.eventlog"));
+    ProfilePane pane;
+    QSignalSpy shown(&pane, &ProfilePane::profileShown);
+    pane.setIndex(ix);
+    QVERIFY(waitShown(pane, shown));
+    auto report = std::make_shared<const CostCentreProfile>(readProfReport(test::readText(profiles("profile-P.prof"))));
+    shown.clear();
+    pane.setReport(report, profiles("profile-P.prof"));
+    QVERIFY(waitShown(pane, shown));
+    QCOMPARE(pane.profile()->total(ProfileMetric::Time), report->header.totalTicks);
+    QVERIFY(pane.profile()->hasMetric[1]);
+    QVERIFY(pane.statusText().contains(QLatin1String("profile-P.prof")));
+    auto* source = pane.findChild<QComboBox*>();
+    QVERIFY(source);
+    QCOMPARE(source->count(), 2);
+    // Back to the log's samples.
+    shown.clear();
+    source->setCurrentIndex(0);
+    QVERIFY(waitShown(pane, shown));
+    QCOMPARE(pane.profile()->total(ProfileMetric::Time), uint64_t(ix->timeProfile.samples.size()));
+    // The bottom-up tree holds every self figure once.
+    auto* up = static_cast<ProfileTreeModel*>(pane.bottomUpTree()->model());
+    QCOMPARE(up->profile()->total(ProfileMetric::Time), pane.profile()->total(ProfileMetric::Time));
+}
+
+void TestProfilePane::tickyTable()
+{
+    const QString dir = test::conformanceDir();
+    if (dir.isEmpty())
+        QFAIL("../shared/conformance is missing");
+    const auto ix = load(dir + QStringLiteral("/ghc-events/ticky-new.eventlog"));
+    ProfilePane pane;
+    pane.setIndex(ix);
+    QVERIFY(pane.tabs()->isTabEnabled(4));
+    const auto dumps = tickyDumps(*ix);
+    QVERIFY(dumps.size() > 1);
+    const auto rows = tickyTable(*ix, dumps.size() - 1);
+    QCOMPARE(pane.tickyTable()->model()->rowCount(), int(rows.size()));
+    QVERIFY(pane.statusText().contains(QLatin1String("ticky")));
+    const auto noTicky = load(profiles("profile-P.eventlog"));
+    pane.setIndex(noTicky);
+    QVERIFY(!pane.tabs()->isTabEnabled(4));
+}
+
+void TestProfilePane::windowOpensReports()
+{
+    QTemporaryDir dir;
+    qputenv("XDG_CONFIG_HOME", dir.path().toUtf8()); // keep away from the user's recent files
+    MainWindow w;
+    QSignalSpy report(&w, &MainWindow::reportShown);
+    w.openFile(profiles("profile-pj.prof.json"));
+    QVERIFY(report.wait(10000));
+    QVERIFY(w.profilePane()->hasReport());
+    QVERIFY2(w.bannerText().contains(QLatin1String("no time axis")), qPrintable(w.bannerText()));
+    QTRY_VERIFY(w.profilePane()->profile() != nullptr);
+    QCOMPARE(w.profilePane()->profile()->total(ProfileMetric::Time),
+             readProfReport(test::readText(profiles("profile-pj.prof.json"))).header.totalTicks);
+    // A cut report: the line named, the lines before it shown.
+    const std::string text = test::readText(profiles("profile-P.prof"));
+    const size_t cut = text.find('\n', text.size() * 2 / 3) + 10;
+    const QString path = dir.filePath(QStringLiteral("cut.prof"));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(text.data(), qint64(cut));
+    f.close();
+    report.clear();
+    w.openFile(path);
+    QVERIFY(report.wait(10000));
+    const int line = int(std::count(text.begin(), text.begin() + long(cut), '\n')) + 1;
+    QVERIFY2(w.bannerText().contains(QStringLiteral("line %1").arg(line)), qPrintable(w.bannerText()));
+    QTRY_VERIFY(w.profilePane()->profile() && w.profilePane()->profile()->nodes.size() > 5);
+    // Beside a log: the log stays, the report joins it.
+    QSignalSpy loaded(&w, &MainWindow::loadFinished);
+    w.openFile(profiles("profile-P.eventlog"));
+    QVERIFY(loaded.wait(10000));
+    QVERIFY(!w.profilePane()->hasReport()); // the old report was not of this run
+    report.clear();
+    w.openProfile(profiles("profile-P.prof"));
+    QVERIFY(report.wait(10000));
+    QVERIFY(w.index());
+    QVERIFY(w.profilePane()->hasReport());
+    // Not a report.
+    const QString junk = dir.filePath(QStringLiteral("junk.prof"));
+    QFile j(junk);
+    QVERIFY(j.open(QIODevice::WriteOnly));
+    j.write("not a report\n");
+    j.close();
+    report.clear();
+    w.openProfile(junk);
+    QVERIFY(report.wait(10000));
+    QVERIFY2(w.bannerText().contains(QLatin1String("not a .prof or -pj report")), qPrintable(w.bannerText()));
+    QVERIFY(w.index()); // the log is still there
+}
+
+QTEST_MAIN(TestProfilePane)
+#include "tst_profilepane.moc"
