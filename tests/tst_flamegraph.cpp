@@ -7,6 +7,7 @@
 #include "core/index/logindex.h"
 #include "core/io/bytesource.h"
 #include "core/profile/sampleprofile.h"
+#include "core/synth/synthetic.h"
 #include "ui/formatting.h"
 #include "ui/profile/flamegraphview.h"
 #include "ui/profile/flamepainter.h"
@@ -22,6 +23,7 @@
 #include <QTest>
 #include <QToolButton>
 
+#include <functional>
 #include <set>
 
 using namespace hecscope;
@@ -66,6 +68,66 @@ uint32_t nodeWithPath(const CostCentreProfile& p, const std::vector<uint32_t>& p
     return 0;
 }
 
+// layoutFlame as first written (a vector of children per node, sorted by
+// label strings): the reference the faster one must equal exactly.
+FlameLayout straightforwardLayout(const CostCentreProfile& p, uint32_t focus, ProfileMetric metric)
+{
+    FlameLayout l;
+    l.focus = focus;
+    l.metric = metric;
+    const int m = int(metric);
+    if (focus >= p.nodes.size() || p.nodes[focus].incl[m] == 0)
+        return l;
+    const ProfileNode& f = p.nodes[focus];
+    const double scale = 1.0 / double(f.incl[m]);
+    std::vector<std::vector<uint32_t>> children(f.end - focus);
+    for (uint32_t i = focus + 1; i < f.end; ++i)
+        if (p.nodes[i].incl[m] > 0)
+            children[p.nodes[i].parent - focus].push_back(i);
+    auto label = [&](uint32_t node) {
+        const uint32_t c = p.nodes[node].cc;
+        return c == kNoCostCentre ? std::string() : p.costCentres[c].label;
+    };
+    for (auto& c : children)
+        std::sort(c.begin(), c.end(), [&](uint32_t a, uint32_t b) {
+            const int k = label(a).compare(label(b));
+            return k != 0 ? k < 0 : a < b;
+        });
+    // Recursive pre-order walk.
+    std::function<void(uint32_t, uint32_t, double)> walk = [&](uint32_t node, uint32_t depth, double x) {
+        const size_t me = l.frames.size() - 1;
+        for (uint32_t child : children[node - focus]) {
+            const double w = double(p.nodes[child].incl[m]) * scale;
+            l.maxDepth = std::max(l.maxDepth, depth + 1);
+            l.frames.push_back({child, 0, depth + 1, x, x + w});
+            walk(child, depth + 1, x);
+            x += w;
+        }
+        l.frames[me].end = uint32_t(l.frames.size());
+    };
+    l.frames.push_back({focus, 0, 0, 0.0, 1.0});
+    walk(focus, 0, 0.0);
+    return l;
+}
+
+bool sameLayout(const FlameLayout& a, const FlameLayout& b)
+{
+    if (a.focus != b.focus || a.maxDepth != b.maxDepth || a.frames.size() != b.frames.size())
+        return false;
+    for (size_t i = 0; i < a.frames.size(); ++i) {
+        const FlameFrame &x = a.frames[i], &y = b.frames[i];
+        if (x.node != y.node || x.end != y.end || x.depth != y.depth || x.x0 != y.x0 || x.x1 != y.x1)
+            return false;
+    }
+    return true;
+}
+
+std::shared_ptr<const LogIndex> loadBytes(std::vector<uint8_t> bytes)
+{
+    MemorySource source(std::move(bytes));
+    return std::shared_ptr<const LogIndex>(loadIndex(source).index);
+}
+
 QImage paint(const CostCentreProfile& p, const FlameLayout& l, const FlamePaintOptions& o, QSize size)
 {
     QImage image(size, QImage::Format_ARGB32_Premultiplied);
@@ -81,6 +143,8 @@ class TestFlameGraph : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase();
+    void layoutMatchesTheStraightforwardOne();
+    void synthesizedProfile();
     void paintsTheProfile();
     void hitTestFindsThePaintedFrame_data();
     void hitTestFindsThePaintedFrame();
@@ -106,6 +170,68 @@ void TestFlameGraph::initTestCase()
     m_whole = profileOf(*m_ix);
     QCOMPARE(m_whole->total(ProfileMetric::Time), uint64_t(m_ix->timeProfile.samples.size()));
     QVERIFY(m_whole->nodes.size() > 5);
+}
+
+void TestFlameGraph::layoutMatchesTheStraightforwardOne()
+{
+    for (uint32_t focus = 0; focus < m_whole->nodes.size(); ++focus)
+        QVERIFY2(sameLayout(layoutFlame(*m_whole, focus, ProfileMetric::Time),
+                            straightforwardLayout(*m_whole, focus, ProfileMetric::Time)),
+                 qPrintable(QString::number(focus)));
+    // Thousands of nodes, labels shared by several cost centres ("GC" in
+    // a module of its own would do too): every 97th node as the focus.
+    const auto ix = loadBytes(synthesizeProfileLog(20000, 300, 30));
+    const auto p = profileOf(*ix);
+    QVERIFY(p->nodes.size() > 2000);
+    for (uint32_t focus = 0; focus < p->nodes.size(); focus += 97)
+        QVERIFY2(sameLayout(layoutFlame(*p, focus, ProfileMetric::Time), straightforwardLayout(*p, focus, ProfileMetric::Time)),
+                 qPrintable(QString::number(focus)));
+    QVERIFY(layoutFlame(*p, 0, ProfileMetric::Alloc).frames.empty()); // no allocation figures
+}
+
+// `synthesize profile`: what its comment promises, read back by the loader.
+void TestFlameGraph::synthesizedProfile()
+{
+    const std::vector<uint8_t> bytes = synthesizeProfileLog(20000, 300, 30);
+    QCOMPARE(synthesizeProfileLog(20000, 300, 30), bytes); // deterministic
+    const auto ix = loadBytes(bytes);
+    QVERIFY(!ix->scan.hasError);
+    const TimeProfileData& tp = ix->timeProfile;
+    QCOMPARE(tp.samples.size(), size_t(20000));
+    QCOMPARE(tp.tickInterval, uint64_t(1'000'000));
+    std::set<uint16_t> caps;
+    for (const auto& s : tp.samples)
+        caps.insert(s.cap);
+    QCOMPARE(caps.size(), size_t(4));
+    size_t deepest = 0, recursive = 0;
+    for (const auto& stack : tp.stacks) {
+        deepest = std::max(deepest, stack.size());
+        for (size_t k = 1; k < stack.size(); ++k)
+            if (stack[k] == stack[k - 1]) {
+                ++recursive;
+                break;
+            }
+    }
+    QCOMPARE(deepest, size_t(30));
+    QVERIFY2(tp.stacks.size() >= 20000 / 25 / 2, qPrintable(QString::number(tp.stacks.size())));
+    QVERIFY(recursive > 0);
+    const auto p = profileOf(*ix);
+    std::set<std::string> modules;
+    uint64_t gc = 0, idle = 0;
+    for (const ProfileCostCentre& cc : p->costCentres)
+        modules.insert(cc.module);
+    for (const ProfileNode& n : p->nodes)
+        if (n.cc != kNoCostCentre) {
+            const ProfileCostCentre& cc = p->costCentres[n.cc];
+            if (cc.label == "GC" || cc.label == "IDLE") {
+                QVERIFY(cc.rts);
+                QCOMPARE(n.depth, 1u);
+                (cc.label == "GC" ? gc : idle) += n.incl[0];
+            }
+        }
+    QVERIFY(modules.size() >= 100);
+    QVERIFY(gc > 20000 / 50 && idle > 20000 / 50);
+    QCOMPARE(p->header.program, std::string("synthetic-profile"));
 }
 
 void TestFlameGraph::paintsTheProfile()

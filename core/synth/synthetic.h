@@ -50,7 +50,7 @@ std::vector<uint8_t> synthesizeSpansLog(size_t spans, size_t threads = 64, int c
 // capabilities in turn: HEAP_PROF_COST_CENTRE definitions of `costCentres`
 // cost centres over 100 modules (id 1 is main) plus GC and IDLE (module
 // MAIN), PROF_BEGIN, then the samples. Stacks are random walks from main
-// over a fixed random call graph (1-6 callees each, 1 in 100 cost centres
+// over a fixed random call graph (1-6 callees each, 1 in 40 cost centres
 // calling itself), up to `maxDepth` frames (at most 255); there are about
 // samples / 25 distinct stacks (at most 60,000), drawn with Zipf weights whose
 // ranking changes in each quarter of the run; 6 % of samples are GC and 4 %

@@ -75,10 +75,10 @@ std::vector<uint8_t> synthesizeProfileLog(size_t samples, size_t costCentres, si
     static const char* const kVerbs[] = {"parse", "render", "lookup", "insert", "decode", "encode", "step", "go",
                                          "loop", "fold", "eval", "run", "handle", "compute", "merge", "split"};
     // The call graph: each cost centre calls 1-6 others, mostly near it (the
-    // same module), now and then far away; 1 in 100 calls itself first.
+    // same module), now and then far away; 1 in 40 calls itself first.
     std::vector<std::vector<uint32_t>> callees(n + 1);
     for (uint32_t c = 1; c <= n; ++c) {
-        if (rng.below(100) == 0 && c > 1)
+        if (c % 40 == 0)
             callees[c].push_back(c);
         for (uint32_t k = 1 + rng.below(6); k > 0; --k) {
             const uint32_t hop = rng.below(10) == 0 ? rng.below(n) : 1 + rng.below(60);
