@@ -28,7 +28,7 @@ struct Rng {
 };
 
 constexpr size_t kBlockBytes = 2 << 20; // GHC's default per-capability buffer
-constexpr uint64_t kTick = 1'000'000;    // ns: +RTS -V default, PROF_BEGIN's interval
+constexpr uint64_t kTick = 1'000'000;   // ns: +RTS -V default, PROF_BEGIN's interval
 
 // 100 module names: every pair of a namespace and a component.
 std::vector<std::string> moduleNames()

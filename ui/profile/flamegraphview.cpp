@@ -59,7 +59,8 @@ std::vector<uint32_t> costCentresOf(const CostCentreProfile& p, uint32_t node)
 class FlameGraphView::Canvas : public QWidget {
 public:
     explicit Canvas(FlameGraphView* view)
-        : QWidget(view), m_view(view)
+        : QWidget(view)
+        , m_view(view)
     {
         setMouseTracking(true);
         setFocusPolicy(Qt::StrongFocus);
@@ -152,7 +153,8 @@ private:
 };
 
 FlameGraphView::FlameGraphView(QWidget* parent)
-    : QWidget(parent), m_emptyText(tr("No cost-centre samples in this range"))
+    : QWidget(parent)
+    , m_emptyText(tr("No cost-centre samples in this range"))
 {
     m_back = new QToolButton(this);
     m_back->setIcon(style()->standardIcon(QStyle::SP_ArrowBack));

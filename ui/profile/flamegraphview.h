@@ -77,7 +77,7 @@ private:
     bool m_icicle = false;
     QRegularExpression m_pattern;
     std::optional<SearchResult> m_search;
-    uint32_t m_chosen = UINT32_MAX; // node
+    uint32_t m_chosen = UINT32_MAX;  // node
     uint32_t m_hovered = UINT32_MAX; // frame
     QString m_emptyText;
     QToolButton* m_back = nullptr;

@@ -17,8 +17,10 @@ const QColor kChosenColour(0x30, 0x8c, 0xc6);
 // agree to the pixel.
 struct Geometry {
     Geometry(const QRect& a, const FlamePaintOptions& o)
-        : area(a), rowHeight(std::max(1, o.rowHeight)), icicle(o.icicle),
-          rows((a.height() + rowHeight - 1) / rowHeight)
+        : area(a)
+        , rowHeight(std::max(1, o.rowHeight))
+        , icicle(o.icicle)
+        , rows((a.height() + rowHeight - 1) / rowHeight)
     {
     }
     int rowTop(uint32_t depth) const
