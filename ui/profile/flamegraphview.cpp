@@ -190,6 +190,8 @@ QWidget* FlameGraphView::canvas() const
 
 void FlameGraphView::setProfile(std::shared_ptr<const CostCentreProfile> profile, ProfileMetric metric)
 {
+    if (profile == m_profile && metric == m_metric)
+        return; // the layout stands
     std::vector<uint32_t> focusPath, chosenPath;
     if (m_profile) {
         focusPath = costCentresOf(*m_profile, m_layout.focus);
