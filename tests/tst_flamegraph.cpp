@@ -128,6 +128,16 @@ std::shared_ptr<const LogIndex> loadBytes(std::vector<uint8_t> bytes)
     return std::shared_ptr<const LogIndex>(loadIndex(source).index);
 }
 
+// What a widget receives for a double click: press, release, double click,
+// release (QTest::mouseDClick alone sends only the double click).
+void doubleClick(QWidget* w, QPoint at)
+{
+    QTest::mousePress(w, Qt::LeftButton, {}, at);
+    QTest::mouseRelease(w, Qt::LeftButton, {}, at);
+    QTest::mouseDClick(w, Qt::LeftButton, {}, at);
+    QTest::mouseRelease(w, Qt::LeftButton, {}, at);
+}
+
 QImage paint(const CostCentreProfile& p, const FlameLayout& l, const FlamePaintOptions& o, QSize size)
 {
     QImage image(size, QImage::Format_ARGB32_Premultiplied);
@@ -422,8 +432,21 @@ void TestFlameGraph::zoomBreadcrumbAndBack()
     // A double click on the background (above the frames) resets.
     view.zoomTo(node);
     QCOMPARE(flameFrameAt(view.canvas()->rect(), view.layout(), view.paintOptions(), QPoint(5, 5)), -1);
-    QTest::mouseDClick(view.canvas(), Qt::LeftButton, {}, QPoint(5, 5));
+    doubleClick(view.canvas(), QPoint(5, 5));
     QCOMPARE(view.focus(), 0u);
+    // A double click on a frame zooms into it once, even when, once zoomed,
+    // another frame is under the pointer.
+    const FlameLayout& root = view.layout();
+    int outer = -1;
+    for (size_t i = 0; i < root.frames.size(); ++i)
+        if (root.frames[i].depth == 1 && (outer < 0 || root.frames[i].x1 - root.frames[i].x0 > root.frames[size_t(outer)].x1 - root.frames[size_t(outer)].x0))
+            outer = int(i);
+    QVERIFY(outer > 0);
+    const uint32_t outerNode = root.frames[size_t(outer)].node;
+    const QPoint at = flameFrameRect(view.canvas()->rect(), root, view.paintOptions(), outer).center();
+    QVERIFY(flameFrameAt(view.canvas()->rect(), layoutFlame(*m_whole, outerNode, ProfileMetric::Time), view.paintOptions(), at) > 0);
+    doubleClick(view.canvas(), at);
+    QCOMPARE(view.focus(), outerNode);
 }
 
 void TestFlameGraph::newRangeKeepsOrResetsTheFocus()

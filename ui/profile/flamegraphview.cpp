@@ -16,6 +16,8 @@
 #include <QToolTip>
 #include <QVBoxLayout>
 
+#include <utility>
+
 namespace hecscope {
 namespace {
 
@@ -92,12 +94,15 @@ protected:
     void mouseReleaseEvent(QMouseEvent* e) override
     {
         const QPoint at = e->position().toPoint();
+        if (std::exchange(m_afterDoubleClick, false))
+            return; // the second click of a double click zooms no further
         if (e->button() == Qt::LeftButton && (at - m_pressAt).manhattanLength() <= QApplication::startDragDistance())
             if (const int frame = frameAt(at); frame >= 0)
                 m_view->frameClicked(frame);
     }
     void mouseDoubleClickEvent(QMouseEvent* e) override
     {
+        m_afterDoubleClick = true;
         if (e->button() == Qt::LeftButton && frameAt(e->position().toPoint()) < 0)
             m_view->resetZoom();
     }
@@ -150,6 +155,7 @@ protected:
 private:
     FlameGraphView* m_view;
     QPoint m_pressAt;
+    bool m_afterDoubleClick = false;
 };
 
 FlameGraphView::FlameGraphView(QWidget* parent)
