@@ -114,7 +114,12 @@ const char* const kBenchUsage =
     "heap_at_cursor_ms (every band's bytes at one census), and\n"
     "heap_render_* repaints of the heap-profile track alone (heap_render_all_bands_max_ms:\n"
     "with every band, whole run), heap_change_max_ms\n"
-    "(a change in the Heap Profile pane until the timeline has repainted).\n";
+    "(a change in the Heap Profile pane until the timeline has repainted).\n"
+    "With cost-centre samples: profile_whole_ms (the whole run's call tree),\n"
+    "profile_range_ms (p95 over 20 ranges of a tenth of the run; _p50, _max),\n"
+    "flame_layout_ms (the whole run's flame-graph layout), and flame_repaint_*\n"
+    "(about 50 repaints at 1600x1000 with the root and a few deep frames as\n"
+    "the focus, flame and icicle).\n";
 
 bool writeAll(int fd, std::string_view text)
 {

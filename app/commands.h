@@ -2,6 +2,7 @@
 
 #include "core/io/bytesource.h"
 #include "core/index/logindex.h"
+#include "core/profile/profile.h"
 
 #include <memory>
 #include <string>
@@ -28,5 +29,20 @@ int exportImage(int argc, char** argv);
 // Render and UI-responsiveness timings for `bench`: prints render_* and
 // ui_max_stall_ms lines.
 void benchGui(std::shared_ptr<const LogIndex> index, const std::string& path);
+
+// `export --view flame` (flamecommands.cpp): the options the export
+// command parsed for it.
+struct FlameExportOptions {
+    std::string file, out;
+    std::string range; // START:END as for the timeline; empty: the whole run
+    int width = 1600, height = 1000;
+    int cap = -1; // one capability's samples, or all
+    ProfileMetric metric = ProfileMetric::Time;
+    bool icicle = false;
+};
+int exportFlame(const FlameExportOptions& options);
+// Profile and flame-graph timings for `bench` (only when FILE has
+// cost-centre samples): profile_*, flame_layout_ms, flame_repaint_*.
+void benchFlame(const LogIndex& index);
 
 } // namespace hecscope::cli

@@ -36,19 +36,25 @@ namespace {
 
 // %s: the track ids of the registry.
 const char* const kExportUsage =
-    "Usage: hecscope export FILE -o OUT.(png|svg|pdf) [--size WxH] [--range START:END]\n"
-    "                       [--tracks LIST] [--bands N] [--order ORDER] [--reverse]\n"
+    "Usage: hecscope export FILE -o OUT.(png|svg|pdf) [--view timeline|flame]\n"
+    "                       [--size WxH] [--range START:END]\n"
+    "         timeline:     [--tracks LIST] [--bands N] [--order ORDER] [--reverse]\n"
     "                       [--heap-mode stacked|normalised|lines]\n"
+    "         flame:        [--cap N] [--alloc] [--icicle]\n"
     "\n"
-    "Loads the eventlog FILE and draws its timeline, as the window does, into\n"
-    "OUT: a PNG, SVG or PDF picture chosen by OUT's suffix. Needs no display.\n"
+    "Loads the eventlog FILE and draws its timeline, as the window does, or the\n"
+    "flame graph of its cost-centre samples (a program run with +RTS -p -l),\n"
+    "into OUT: a PNG, SVG or PDF picture chosen by OUT's suffix. Needs no display.\n"
     "\n"
     "Options:\n"
     "  -o OUT            the picture to write\n"
+    "  --view VIEW       timeline (default) or flame\n"
     "  --size WxH        its size in pixels (default 1600x1000)\n"
-    "  --range START:END the time range shown (default: the whole log). Times\n"
-    "                    take a unit: ns, us, ms or s (a bare number is in\n"
-    "                    seconds); either end may be left out: 1.5s: or :200ms\n"
+    "  --range START:END the time range shown, or whose samples the flame graph\n"
+    "                    counts (default: the whole log). Times take a unit: ns,\n"
+    "                    us, ms or s (a bare number is in seconds); either end\n"
+    "                    may be left out: 1.5s: or :200ms\n"
+    "Timeline:\n"
     "  --tracks LIST     the tracks, top to bottom, comma-separated, from\n"
     "                    %s\n"
     "                    (default: all)\n"
@@ -57,11 +63,17 @@ const char* const kExportUsage =
     "                    (default: the top 15 by size)\n"
     "  --heap-mode MODE  stacked (default), normalised (100 %%) or lines (each\n"
     "                    band scaled to its own peak)\n"
+    "Flame graph (a title line names the program, what a frame's width\n"
+    "counts, the total and the range):\n"
+    "  --cap N           only capability N's samples (default: every one)\n"
+    "  --alloc           widths by bytes allocated (reports that have them;\n"
+    "                    an eventlog's samples count time only)\n"
+    "  --icicle          the root at the top (default: at the bottom)\n"
     "  -h, --help        show this help\n"
     "\n"
     "Exit status: 0 written (a truncated log is drawn up to its last event,\n"
-    "with a warning); 1 the log or the picture could not be read or written;\n"
-    "2 usage error.\n";
+    "with a warning); 1 the log or the picture could not be read or written,\n"
+    "or the log has no cost-centre samples for --view flame; 2 usage error.\n";
 
 QByteArray exportUsage()
 {
@@ -94,6 +106,9 @@ int exportImage(int argc, char** argv)
     BandOrder order = BandOrder::Size;
     bool reversed = false;
     HeapChartMode mode = HeapChartMode::Stacked;
+    FlameExportOptions flame;
+    bool flameView = false;
+    QString timelineOnly, flameOnly; // an option given that the other view has no use for
     for (int i = 0; i < argc; ++i) {
         const QString arg = QString::fromLocal8Bit(argv[i]);
         auto value = [&]() -> std::optional<QString> {
@@ -110,6 +125,25 @@ int exportImage(int argc, char** argv)
             if (!v)
                 return usageError(QStringLiteral("-o needs a file name"));
             out = *v;
+        } else if (arg == QLatin1String("--view")) {
+            const auto v = value();
+            if (v != QLatin1String("timeline") && v != QLatin1String("flame"))
+                return usageError(QStringLiteral("--view needs timeline or flame"));
+            flameView = v == QLatin1String("flame");
+        } else if (arg == QLatin1String("--cap")) {
+            const auto v = value();
+            bool ok = false;
+            const int cap = v ? v->toInt(&ok) : -1;
+            if (!ok || cap < 0)
+                return usageError(QStringLiteral("--cap needs a capability number"));
+            flame.cap = cap;
+            flameOnly = arg;
+        } else if (arg == QLatin1String("--alloc")) {
+            flame.metric = ProfileMetric::Alloc;
+            flameOnly = arg;
+        } else if (arg == QLatin1String("--icicle")) {
+            flame.icicle = true;
+            flameOnly = arg;
         } else if (arg == QLatin1String("--size")) {
             const auto v = value();
             const QStringList wh = v ? v->split(QLatin1Char('x')) : QStringList();
@@ -126,6 +160,7 @@ int exportImage(int argc, char** argv)
                     QStringLiteral("--range needs START:END, e.g. 1.5s:2s"));
             range = *v;
         } else if (arg == QLatin1String("--tracks")) {
+            timelineOnly = arg;
             const auto v = value();
             if (!v)
                 return usageError(
@@ -141,6 +176,7 @@ int exportImage(int argc, char** argv)
             if (tracks.empty())
                 return usageError(QStringLiteral("--tracks names no track"));
         } else if (arg == QLatin1String("--bands")) {
+            timelineOnly = arg;
             const auto v = value();
             bool ok = false;
             const qulonglong n = v ? v->toULongLong(&ok) : 0;
@@ -148,14 +184,17 @@ int exportImage(int argc, char** argv)
                 return usageError(QStringLiteral("--bands needs a number (0 = every band)"));
             bands = size_t(n);
         } else if (arg == QLatin1String("--order")) {
+            timelineOnly = arg;
             const auto v = value();
             const auto o = v ? bandOrderFromName(v->toStdString()) : std::nullopt;
             if (!o)
                 return usageError(QStringLiteral("--order needs one of size, stddev, name, number, growth"));
             order = *o;
         } else if (arg == QLatin1String("--reverse")) {
+            timelineOnly = arg;
             reversed = true;
         } else if (arg == QLatin1String("--heap-mode")) {
+            timelineOnly = arg;
             const auto v = value();
             if (v == QLatin1String("stacked"))
                 mode = HeapChartMode::Stacked;
@@ -182,6 +221,18 @@ int exportImage(int argc, char** argv)
         return usageError(
             QStringLiteral("%1: the output must end in .png, .svg or .pdf")
                 .arg(out));
+    if (flameView && !timelineOnly.isEmpty())
+        return usageError(QStringLiteral("%1 is for --view timeline").arg(timelineOnly));
+    if (!flameView && !flameOnly.isEmpty())
+        return usageError(QStringLiteral("%1 is for --view flame").arg(flameOnly));
+    if (flameView) {
+        flame.file = file.toStdString();
+        flame.out = out.toStdString();
+        flame.range = range.toStdString();
+        flame.width = size.width();
+        flame.height = size.height();
+        return exportFlame(flame);
+    }
 
     auto source = openOrComplain(file.toStdString());
     if (!source)
@@ -456,6 +507,7 @@ void benchGui(std::shared_ptr<const LogIndex> index, const std::string& path)
         std::printf("heap_change_max_ms: %.3f\n", changeMax);
         QSettings().remove(QStringLiteral("heap")); // the pane saved its choices
     }
+    benchFlame(*index);
     std::printf("ui_max_stall_ms: %.1f\n", uiMaxStallMs(path));
     std::fflush(stdout);
 }

@@ -44,12 +44,16 @@ const char* const kSynthesizeUsage =
     "       hecscope synthesize scheduler OUT [MEGABYTES]\n"
     "       hecscope synthesize threads OUT [THREADS [RUNS]]\n"
     "       hecscope synthesize spans OUT [SPANS]\n"
+    "       hecscope synthesize profile OUT [SAMPLES [CCS [MAXDEPTH]]]\n"
     "\n"
     "Writes a synthetic eventlog with the project's encoder, for benchmarks:\n"
     "a -hT style heap profile (default 10000 censuses x 2000 bands), a\n"
     "scheduler-heavy log of about MEGABYTES (default 256), the lives of THREADS\n"
     "labelled Haskell threads of RUNS runs each (default 100000 x 10), or SPANS\n"
-    "nested traceEvent START/STOP spans written by 64 threads (default 1000000).\n";
+    "nested traceEvent START/STOP spans written by 64 threads (default 1000000),\n"
+    "or a cost-centre time profile (+RTS -p -l) of SAMPLES samples on 4\n"
+    "capabilities over CCS cost centres in 100 modules, stacks up to MAXDEPTH\n"
+    "deep (default 1000000 5000 50).\n";
 
 
 bool parseCount(const char* text, size_t& out)
@@ -206,8 +210,10 @@ int synthesize(int argc, char** argv)
         return argc < 2 && !(argc == 1 && argv[0][0] == '-') ? 2 : 0;
     }
     const std::string kind = argv[0], out = argv[1];
-    size_t a = 0, b = 0;
-    if ((argc > 2 && !parseCount(argv[2], a)) || (argc > 3 && !parseCount(argv[3], b)) || argc > 4) {
+    size_t a = 0, b = 0, c = 0;
+    const int most = kind == "profile" ? 5 : 4;
+    if ((argc > 2 && !parseCount(argv[2], a)) || (argc > 3 && !parseCount(argv[3], b))
+        || (argc > 4 && !parseCount(argv[4], c)) || argc > most) {
         std::fprintf(stderr, "hecscope synthesize: bad arguments\n\n%s", kSynthesizeUsage);
         return 2;
     }
@@ -218,6 +224,8 @@ int synthesize(int argc, char** argv)
         bytes = synthesizeSchedulerLog((argc > 2 ? a : 256) << 20);
     else if (kind == "threads")
         bytes = synthesizeThreadsLog(argc > 2 ? a : 100000, argc > 3 ? b : 10);
+    else if (kind == "profile")
+        bytes = synthesizeProfileLog(argc > 2 ? a : 1000000, argc > 3 ? b : 5000, argc > 4 ? c : 50);
     else if (kind == "spans" && argc <= 3)
         bytes = synthesizeSpansLog(argc > 2 ? a : 1000000);
     else if (kind == "spans") {

@@ -3,6 +3,7 @@
 // reports GHC wrote beside them; its errors on bad input and bad options.
 #include "core/profile/profileviews.h"
 #include "core/profile/profreport.h"
+#include "core/text/units.h"
 #include "testsupport.h"
 
 #include <QTemporaryDir>
@@ -128,7 +129,7 @@ void TestProfileCli::csvAndSummary()
     QCOMPARE(text.exitCode, 0);
     QVERIFY(text.out.contains("Most inclusive cost"));
     QVERIFY(text.out.contains("Most self cost"));
-    QVERIFY(text.out.contains(QByteArray("(report: ") + QLocale::c().toString(qulonglong(p.header.totalTicks)).toUtf8()));
+    QVERIFY(text.out.contains(QByteArray::fromStdString("(report: " + formatGrouped(p.header.totalTicks) + " ticks)")));
 }
 
 void TestProfileCli::rangeAndCapability()

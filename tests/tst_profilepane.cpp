@@ -132,12 +132,12 @@ void TestProfilePane::searchFiltersTheTrees()
     std::function<int(const QModelIndex&)> leaves = [&](const QModelIndex& parent) {
         int n = 0;
         for (int r = 0; r < model->rowCount(parent); ++r) {
-            const QModelIndex ix = model->index(r, 0, parent);
-            if (model->rowCount(ix) == 0) {
-                [&] { QCOMPARE(ix.data().toString(), QStringLiteral("score")); }();
+            const QModelIndex row = model->index(r, 0, parent);
+            if (model->rowCount(row) == 0) {
+                [&] { QCOMPARE(row.data().toString(), QStringLiteral("score")); }();
                 ++n;
             } else {
-                n += leaves(ix);
+                n += leaves(row);
             }
         }
         return n;
@@ -255,7 +255,7 @@ void TestProfilePane::tickyTable()
     QVERIFY(pane.tabs()->isTabEnabled(4));
     const auto dumps = tickyDumps(*ix);
     QVERIFY(dumps.size() > 1);
-    const auto rows = tickyTable(*ix, dumps.size() - 1);
+    const auto rows = hecscope::tickyTable(*ix, dumps.size() - 1);
     QCOMPARE(pane.tickyTable()->model()->rowCount(), int(rows.size()));
     QVERIFY(pane.statusText().contains(QLatin1String("ticky")));
     const auto noTicky = load(profiles("profile-P.eventlog"));

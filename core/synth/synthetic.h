@@ -45,4 +45,17 @@ std::vector<uint8_t> synthesizeThreadsLog(size_t threads, size_t runsPerThread, 
 std::vector<uint8_t> synthesizeSpansLog(size_t spans, size_t threads = 64, int caps = 4,
                                         uint64_t seed = 1);
 
+// Writes a cost-centre time profile (+RTS -p -l) of exactly `samples`
+// PROF_SAMPLE_COST_CENTRE samples, one per 1 ms tick on each of `caps`
+// capabilities in turn: HEAP_PROF_COST_CENTRE definitions of `costCentres`
+// cost centres over 100 modules (id 1 is main) plus GC and IDLE (module
+// MAIN), PROF_BEGIN, then the samples. Stacks are random walks from main
+// over a fixed random call graph (1-6 callees each, 1 in 40 cost centres
+// calling itself), up to `maxDepth` frames (at most 255); there are about
+// samples / 25 distinct stacks (at most 60,000), drawn with Zipf weights whose
+// ranking changes in each quarter of the run; 6 % of samples are GC and 4 %
+// IDLE. Deterministic for a given seed (syntheticprofile.cpp).
+std::vector<uint8_t> synthesizeProfileLog(size_t samples, size_t costCentres = 5000, size_t maxDepth = 50,
+                                          int caps = 4, uint64_t seed = 1);
+
 } // namespace hecscope

@@ -314,7 +314,7 @@ void ProfilePane::showTicky()
         m_tickyModel->setRows({});
         return;
     }
-    m_tickyModel->setRows(tickyTable(*m_index, size_t(std::max(0, m_tickyDump->currentIndex()))));
+    m_tickyModel->setRows(hecscope::tickyTable(*m_index, size_t(std::max(0, m_tickyDump->currentIndex()))));
     m_ticky->resizeColumnsToContents();
 }
 

@@ -2,6 +2,8 @@
 
 #include "ui/formatting.h"
 
+#include <QLocale>
+
 #include <algorithm>
 #include <tuple>
 

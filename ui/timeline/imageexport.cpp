@@ -29,56 +29,63 @@ QPalette exportPalette()
     return p;
 }
 
-QString exportImage(std::shared_ptr<const LogIndex> index, const ExportRequest& rq)
+QString writePicture(const QString& path, QSize size, const QString& title, const QColor& background,
+                     const std::function<void(QPainter&, const QRect&)>& paint)
 {
-    TimelineRenderer renderer;
-    renderer.setIndex(std::move(index));
-    if (rq.size.width() < 200 || rq.size.height() < 50 || rq.size.width() > 20000 || rq.size.height() > 20000)
+    if (size.width() < 200 || size.height() < 50 || size.width() > 20000 || size.height() > 20000)
         return QObject::tr(
                    "image size %1x%2 is out of range (200x50 to 20000x20000)")
-            .arg(rq.size.width())
-            .arg(rq.size.height());
-    const QString suffix = QFileInfo(rq.path).suffix().toLower();
-    const QRect area(QPoint(0, 0), rq.size);
+            .arg(size.width())
+            .arg(size.height());
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    const QRect area(QPoint(0, 0), size);
     if (suffix == QLatin1String("png")) {
-        QImage image(rq.size, QImage::Format_ARGB32_Premultiplied);
-        image.fill(rq.options.palette.color(QPalette::Base));
+        QImage image(size, QImage::Format_ARGB32_Premultiplied);
+        image.fill(background);
         {
             QPainter p(&image);
-            renderer.paint(p, area, rq.range, rq.options);
+            paint(p, area);
         }
-        if (!image.save(rq.path, "PNG"))
-            return QObject::tr("cannot write %1").arg(rq.path);
+        if (!image.save(path, "PNG"))
+            return QObject::tr("cannot write %1").arg(path);
         return {};
     }
     // Vector outputs: paint onto the device, then check the file was written.
     auto paintOnto = [&](QPaintDevice& device) {
         QPainter p;
         if (!p.begin(&device))
-            return QObject::tr("cannot write %1").arg(rq.path);
-        renderer.paint(p, area, rq.range, rq.options);
+            return QObject::tr("cannot write %1").arg(path);
+        paint(p, area);
         p.end();
-        return QFileInfo(rq.path).size() > 0 ? QString() : QObject::tr("cannot write %1").arg(rq.path);
+        return QFileInfo(path).size() > 0 ? QString() : QObject::tr("cannot write %1").arg(path);
     };
     if (suffix == QLatin1String("svg")) {
         QSvgGenerator svg;
-        svg.setFileName(rq.path);
-        svg.setSize(rq.size);
+        svg.setFileName(path);
+        svg.setSize(size);
         svg.setViewBox(area);
-        svg.setTitle(QStringLiteral("Hecscope timeline"));
+        svg.setTitle(title);
         return paintOnto(svg);
     }
     if (suffix == QLatin1String("pdf")) {
-        QPdfWriter pdf(rq.path);
+        QPdfWriter pdf(path);
         pdf.setResolution(72); // one pixel per point: the page is the requested size
         pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
-        pdf.setPageSize(QPageSize(QSizeF(rq.size), QPageSize::Point, QString(), QPageSize::ExactMatch));
-        pdf.setTitle(QStringLiteral("Hecscope timeline"));
+        pdf.setPageSize(QPageSize(QSizeF(size), QPageSize::Point, QString(), QPageSize::ExactMatch));
+        pdf.setTitle(title);
         pdf.setCreator(QStringLiteral("Hecscope"));
         return paintOnto(pdf);
     }
     return QObject::tr("unknown image format '%1' (use .png, .svg or .pdf)")
         .arg(suffix);
+}
+
+QString exportImage(std::shared_ptr<const LogIndex> index, const ExportRequest& rq)
+{
+    TimelineRenderer renderer;
+    renderer.setIndex(std::move(index));
+    return writePicture(rq.path, rq.size, QStringLiteral("Hecscope timeline"), rq.options.palette.color(QPalette::Base),
+                        [&](QPainter& p, const QRect& area) { renderer.paint(p, area, rq.range, rq.options); });
 }
 
 } // namespace hecscope

@@ -5,6 +5,8 @@
 #include <QSize>
 #include <QString>
 
+#include <functional>
+
 namespace hecscope {
 
 // A picture of the timeline: PNG, SVG or PDF chosen by the file's suffix,
@@ -22,6 +24,11 @@ struct ExportRequest {
 // cached draw lists.
 QString exportImage(std::shared_ptr<const LogIndex> index, const ExportRequest& request);
 bool isExportFormat(const QString& path);
+// Writes the picture `paint` draws into (0, 0, size) as PNG, SVG or PDF by
+// the path's suffix, on `background`. Empty on success, else why not. Shared
+// by every kind of picture (the timeline, the flame graph).
+QString writePicture(const QString& path, QSize size, const QString& title, const QColor& background,
+                     const std::function<void(QPainter&, const QRect&)>& paint);
 // The light palette exported pictures use unless the caller sets one.
 QPalette exportPalette();
 

@@ -1,7 +1,7 @@
 #include "core/profile/sampleprofile.h"
 #include "core/text/units.h"
 #include "ui/formatting.h"
-#include "ui/profile/profilecolours.h"
+#include "ui/profile/flamepainter.h"
 #include "ui/timeline/legendwriter.h"
 #include "ui/timeline/timelinerenderer.h"
 

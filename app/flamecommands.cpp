@@ -1,0 +1,216 @@
+// `hecscope export --view flame` and the flame graph's figures in
+// `hecscope bench`.
+#include "app/commands.h"
+#include "core/profile/sampleprofile.h"
+#include "core/text/units.h"
+#include "ui/formatting.h"
+#include "ui/profile/flameexport.h"
+#include "ui/profile/flamepainter.h"
+
+#include <QElapsedTimer>
+#include <QImage>
+#include <QPainter>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <random>
+
+namespace hecscope::cli {
+namespace {
+
+// What `export --view flame` draws and how the title names it.
+struct ExportProfile {
+    std::optional<CostCentreProfile> profile; // empty when it could not be made
+    QString scope;                            // "range 1 s – 2 s, capability 1"
+    QString error;                            // why there is no profile
+    int status = 0;                           // 1 bad input, 2 usage error
+    bool truncated = false;                   // the file was cut: what was read is drawn
+};
+
+// ---- loadProfileForExport: the one place that reads FILE for the flame view ----
+// For now FILE must be an eventlog with cost-centre samples (+RTS -p -l).
+// TO EXTEND: `.prof` text and `-pj` JSON reports come from a parser that is not
+// on this branch; recognise them here (by content, as loadIndex recognises .hp
+// files) and return their tree, rejecting --range and --cap, which only an
+// eventlog's samples can honour.
+ExportProfile loadProfileForExport(const std::string& file, const FlameExportOptions& o)
+{
+    ExportProfile r;
+    const QString path = QString::fromStdString(file);
+    auto source = openOrComplain(file);
+    if (!source) {
+        r.status = 1;
+        return r; // openOrComplain said why
+    }
+    LoadResult loaded = loadIndex(*source);
+    const LogIndex& ix = *loaded.index;
+    for (const Diagnostic& d : ix.scan.diagnostics)
+        std::fprintf(stderr, "hecscope export: %s: %s\n", qPrintable(path), d.message().c_str());
+    r.truncated = ix.scan.hasError;
+    if (ix.timeProfile.samples.empty()) {
+        r.error = QStringLiteral("%1 has no cost-centre samples (a program run with +RTS -p -l writes them)").arg(path);
+        r.status = 1;
+        return r;
+    }
+    if (o.metric == ProfileMetric::Alloc) {
+        r.error = QStringLiteral("an eventlog's samples count time only: --alloc needs a .prof or JSON report");
+        r.status = 1;
+        return r;
+    }
+    if (o.cap >= int(ix.caps.size())) {
+        r.error = QStringLiteral("--cap %1: the log has %2 capabilities").arg(o.cap).arg(ix.caps.size());
+        r.status = 2;
+        return r;
+    }
+    SampleFilter filter;
+    filter.cap = o.cap;
+    const uint64_t end = std::max<uint64_t>(ix.lastTime, 1);
+    QString range = QStringLiteral("whole run");
+    if (!o.range.empty()) {
+        const QString text = QString::fromStdString(o.range);
+        const int colon = int(text.indexOf(QLatin1Char(':')));
+        const QString a = text.left(colon).trimmed(), b = text.mid(colon + 1).trimmed();
+        const auto t0 = a.isEmpty() ? std::optional<uint64_t>(0) : parseTime(a.toStdString());
+        const auto t1 = b.isEmpty() ? std::optional<uint64_t>(end) : parseTime(b.toStdString());
+        if (!t0 || !t1 || *t1 <= *t0) {
+            r.error = QStringLiteral("bad --range '%1' (START:END with START < END)").arg(text);
+            r.status = 2;
+            return r;
+        }
+        filter.t0 = *t0;
+        filter.t1 = b.isEmpty() ? UINT64_MAX : *t1; // the whole run includes a sample at its last instant
+        range = QStringLiteral("range %1 – %2").arg(durationText(*t0), durationText(*t1));
+    }
+    r.profile = sampleProfile(ix, filter);
+    r.scope = range + (o.cap >= 0 ? QStringLiteral(", capability %1").arg(o.cap) : QString());
+    return r;
+}
+
+double percentile(std::vector<double> v, double q)
+{
+    if (v.empty())
+        return 0;
+    std::sort(v.begin(), v.end());
+    return v[std::min(v.size() - 1, size_t(std::ceil(q * double(v.size())) - 1))];
+}
+
+double msSince(const QElapsedTimer& t)
+{
+    return double(t.nsecsElapsed()) / 1e6;
+}
+
+} // namespace
+
+int exportFlame(const FlameExportOptions& o)
+{
+    const ExportProfile loaded = loadProfileForExport(o.file, o);
+    if (!loaded.profile) {
+        if (!loaded.error.isEmpty())
+            std::fprintf(stderr, "hecscope export: %s\n", qPrintable(loaded.error));
+        return loaded.status ? loaded.status : 1;
+    }
+    const CostCentreProfile& p = *loaded.profile;
+    for (const std::string& w : p.warnings)
+        std::fprintf(stderr, "hecscope export: %s: %s\n", o.file.c_str(), w.c_str());
+    FlameExportRequest rq;
+    rq.path = QString::fromStdString(o.out);
+    rq.size = QSize(o.width, o.height);
+    rq.metric = o.metric;
+    rq.icicle = o.icicle;
+    rq.title = flameTitle(p, o.metric, loaded.scope);
+    rq.emptyText = QStringLiteral("No cost-centre samples in this range");
+    if (p.total(o.metric) == 0)
+        std::fprintf(stderr, "hecscope export: no cost-centre samples in this range\n");
+    const QString error = exportFlameImage(p, rq);
+    if (!error.isEmpty()) {
+        std::fprintf(stderr, "hecscope export: %s\n", qPrintable(error));
+        return 1;
+    }
+    return loaded.truncated ? 1 : 0;
+}
+
+void benchFlame(const LogIndex& ix)
+{
+    const TimeProfileData& tp = ix.timeProfile;
+    if (tp.samples.empty())
+        return;
+    // The profile of the whole run, then of 20 ranges of a tenth of it.
+    QElapsedTimer t;
+    t.start();
+    const CostCentreProfile whole = *sampleProfile(ix, SampleFilter{});
+    const double wholeMs = msSince(t);
+    const uint64_t first = tp.samples.front().time, last = tp.samples.back().time;
+    const uint64_t span = last - first, width = std::max<uint64_t>(1, span / 10);
+    std::mt19937_64 rng(11);
+    std::vector<double> rangeMs;
+    for (int i = 0; i < 20; ++i) {
+        SampleFilter f;
+        f.t0 = first + (span > width ? rng() % (span - width) : 0);
+        f.t1 = f.t0 + width;
+        t.start();
+        const auto p = sampleProfile(ix, f);
+        rangeMs.push_back(msSince(t));
+    }
+    // Focuses: the root and, at a few depths, the frame with the most samples.
+    t.start();
+    const FlameLayout root = layoutFlame(whole, 0, ProfileMetric::Time);
+    const double layoutMs = msSince(t);
+    std::vector<uint32_t> focuses{0};
+    for (uint32_t depth : {5u, 10u, 20u, 30u}) {
+        uint32_t best = 0;
+        for (const FlameFrame& f : root.frames)
+            if (f.depth == depth && (best == 0 || whole.nodes[f.node].incl[0] > whole.nodes[best].incl[0]))
+                best = f.node;
+        if (best)
+            focuses.push_back(best);
+    }
+    std::vector<FlameLayout> layouts;
+    double layoutMax = layoutMs;
+    for (uint32_t focus : focuses) {
+        t.start();
+        layouts.push_back(layoutFlame(whole, focus, ProfileMetric::Time));
+        layoutMax = std::max(layoutMax, msSince(t));
+    }
+    // Repaints at 1600x1000, as the view does them: ~50, flame and icicle.
+    QImage image(1600, 1000, QImage::Format_ARGB32_Premultiplied);
+    std::vector<double> paintMs;
+    int framesMax = 0, labelsMax = 0;
+    for (int round = 0; paintMs.size() < 50; ++round)
+        for (const FlameLayout& layout : layouts)
+            for (bool icicle : {false, true}) {
+                FlamePaintStats stats;
+                FlamePaintOptions o;
+                o.icicle = icicle;
+                o.stats = &stats;
+                o.hoveredFrame = layout.frames.size() > 1 ? uint32_t(round % layout.frames.size()) : UINT32_MAX;
+                t.start();
+                QPainter p(&image);
+                paintFlame(p, image.rect(), whole, layout, o);
+                p.end();
+                paintMs.push_back(msSince(t));
+                framesMax = std::max(framesMax, stats.frames);
+                labelsMax = std::max(labelsMax, stats.labels);
+            }
+    std::printf("profile_samples: %zu\n", tp.samples.size());
+    std::printf("profile_stacks: %zu\n", tp.stacks.size());
+    std::printf("profile_nodes: %zu\n", whole.nodes.size());
+    std::printf("profile_whole_ms: %.3f\n", wholeMs);
+    std::printf("profile_range_views: %zu\n", rangeMs.size());
+    std::printf("profile_range_p50_ms: %.3f\n", percentile(rangeMs, 0.50));
+    std::printf("profile_range_ms: %.3f\n", percentile(rangeMs, 0.95));
+    std::printf("profile_range_max_ms: %.3f\n", percentile(rangeMs, 1.0));
+    std::printf("flame_frames: %zu\n", root.frames.size());
+    std::printf("flame_layout_ms: %.3f\n", layoutMs);
+    std::printf("flame_layout_max_ms: %.3f\n", layoutMax);
+    std::printf("flame_focuses: %zu\n", focuses.size());
+    std::printf("flame_repaint_views: %zu\n", paintMs.size());
+    std::printf("flame_repaint_p50_ms: %.3f\n", percentile(paintMs, 0.50));
+    std::printf("flame_repaint_p95_ms: %.3f\n", percentile(paintMs, 0.95));
+    std::printf("flame_repaint_max_ms: %.3f\n", percentile(paintMs, 1.0));
+    std::printf("flame_painted_frames_max: %d\n", framesMax);
+    std::printf("flame_labels_max: %d\n", labelsMax);
+    std::fflush(stdout);
+}
+
+} // namespace hecscope::cli

@@ -1,0 +1,88 @@
+#pragma once
+
+#include "core/profile/profileviews.h"
+#include "ui/profile/flamepainter.h"
+
+#include <QRegularExpression>
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+
+class QLabel;
+class QMenu;
+class QToolButton;
+
+namespace hecscope {
+
+// One cost-centre profile as a flame graph (or icicle): click a frame to zoom
+// into it, a breadcrumb of the path to the focus to go back, search to
+// highlight. The layout is computed when the profile, focus or metric change;
+// painting and hit tests only read it.
+class FlameGraphView : public QWidget {
+    Q_OBJECT
+public:
+    explicit FlameGraphView(QWidget* parent = nullptr);
+    ~FlameGraphView() override;
+
+    // Keeps the focus when the new profile has a node with the same stack of
+    // cost centres (a new time range of the same log), else shows the root.
+    void setProfile(std::shared_ptr<const CostCentreProfile> profile, ProfileMetric metric);
+    void setIcicle(bool icicle);
+    // Highlights the frames whose label or module matches; emits searchResult.
+    void setSearch(const QRegularExpression& pattern);
+    void setEmptyText(const QString& text); // shown when there is no profile or nothing in it
+
+    const std::shared_ptr<const CostCentreProfile>& profile() const { return m_profile; }
+    ProfileMetric metric() const { return m_metric; }
+    bool isIcicle() const { return m_icicle; }
+    uint32_t focus() const { return m_layout.focus; }
+    const FlameLayout& layout() const { return m_layout; }
+    std::vector<uint32_t> breadcrumb() const; // nodes from the root to the focus
+    const std::optional<SearchResult>& search() const { return m_search; }
+    QString emptyText() const { return m_emptyText; }
+    QWidget* canvas() const;
+    QToolButton* backButton() const { return m_back; }
+    FlamePaintOptions paintOptions() const; // as the canvas paints now
+    QString describe(uint32_t node) const;  // the tooltip of a node's frame
+    QString stackText(uint32_t node) const; // "Copy stack": the frames joined by ';', outermost first
+    QMenu* frameMenu(uint32_t node, QWidget* parent);
+
+public slots:
+    void zoomTo(uint32_t node);
+    void zoomOut(); // to the focus's parent
+    void resetZoom();
+
+signals:
+    void frameChosen(uint32_t node);
+    void sandwichRequested(uint32_t costCentre);
+    void searchResult(const QString& text);
+    void focusChanged(uint32_t node);
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
+private:
+    class Canvas;
+    friend class Canvas;
+    void relayout(uint32_t focus);
+    void updateBreadcrumb();
+    void updateSearch();
+    void frameClicked(int frame);
+    QString shareText() const;
+
+    std::shared_ptr<const CostCentreProfile> m_profile;
+    ProfileMetric m_metric = ProfileMetric::Time;
+    FlameLayout m_layout;
+    bool m_icicle = false;
+    QRegularExpression m_pattern;
+    std::optional<SearchResult> m_search;
+    uint32_t m_chosen = UINT32_MAX;  // node
+    uint32_t m_hovered = UINT32_MAX; // frame
+    QString m_emptyText;
+    QToolButton* m_back = nullptr;
+    QLabel* m_crumbs = nullptr;
+    Canvas* m_canvas = nullptr;
+};
+
+} // namespace hecscope
