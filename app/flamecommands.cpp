@@ -1,6 +1,7 @@
 // `hecscope export --view flame` and the flame graph's figures in
 // `hecscope bench`.
 #include "app/commands.h"
+#include "core/profile/profreport.h"
 #include "core/profile/sampleprofile.h"
 #include "core/text/units.h"
 #include "ui/formatting.h"
@@ -8,12 +9,15 @@
 #include "ui/profile/flamepainter.h"
 
 #include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
 #include <QImage>
 #include <QPainter>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <random>
 
 namespace hecscope::cli {
@@ -28,12 +32,46 @@ struct ExportProfile {
     bool truncated = false;                   // the file was cut: what was read is drawn
 };
 
-// ---- loadProfileForExport: the one place that reads FILE for the flame view ----
-// For now FILE must be an eventlog with cost-centre samples (+RTS -p -l).
-// TO EXTEND: `.prof` text and `-pj` JSON reports come from a parser that is not
-// on this branch; recognise them here (by content, as loadIndex recognises .hp
-// files) and return their tree, rejecting --range and --cap, which only an
-// eventlog's samples can honour.
+// A .prof or -pj report: the whole run, so --range and --cap do not apply.
+ExportProfile loadReportForExport(const QString& path, const FlameExportOptions& o)
+{
+    ExportProfile r;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        r.error = QStringLiteral("cannot read %1: %2").arg(path, file.errorString());
+        r.status = 1;
+        return r;
+    }
+    const QByteArray bytes = file.readAll();
+    const std::string_view text(bytes.constData(), size_t(bytes.size()));
+    if (!looksLikeProfReport(text.substr(0, 4096))) {
+        r.error = QStringLiteral("%1 is neither an eventlog, nor a .prof or -pj report").arg(path);
+        r.status = 1;
+        return r;
+    }
+    if (!o.range.empty() || o.cap >= 0) {
+        r.error = QStringLiteral("--range and --cap choose an eventlog's samples; a report covers the whole run");
+        r.status = 2;
+        return r;
+    }
+    CostCentreProfile p = readProfReport(text);
+    if (p.error) {
+        std::fprintf(stderr, "hecscope export: %s: %s (everything before it is drawn)\n", qPrintable(path),
+                     p.error->text().c_str());
+        r.truncated = true;
+    }
+    if (o.metric == ProfileMetric::Alloc && !p.hasMetric[1]) {
+        r.error = QStringLiteral("%1 has no allocation figures").arg(path);
+        r.status = 1;
+        return r;
+    }
+    r.profile = std::move(p);
+    r.scope = QStringLiteral("whole run (%1)").arg(QFileInfo(path).fileName());
+    return r;
+}
+
+// The one place that reads FILE for the flame view: an eventlog with
+// cost-centre samples (+RTS -p -l), or a .prof / -pj report (by content).
 ExportProfile loadProfileForExport(const std::string& file, const FlameExportOptions& o)
 {
     ExportProfile r;
@@ -43,6 +81,9 @@ ExportProfile loadProfileForExport(const std::string& file, const FlameExportOpt
         r.status = 1;
         return r; // openOrComplain said why
     }
+    uint8_t magic[4] = {};
+    if (file != "-" && (source->read(0, magic, 4) != 4 || std::memcmp(magic, "hdrb", 4) != 0))
+        return loadReportForExport(path, o);
     LoadResult loaded = loadIndex(*source);
     const LogIndex& ix = *loaded.index;
     for (const Diagnostic& d : ix.scan.diagnostics)

@@ -1,7 +1,6 @@
 #include "core/profile/sampleprofile.h"
 #include "core/text/units.h"
 #include "ui/formatting.h"
-#include "ui/profile/flamepainter.h"
 #include "ui/timeline/legendwriter.h"
 #include "ui/timeline/timelinerenderer.h"
 
@@ -9,29 +8,53 @@
 #include <QPainter>
 
 #include <algorithm>
+#include <cmath>
+#include <iterator>
+#include <map>
 
 namespace hecscope {
 
 namespace {
 
-// One pixel column of the time profile: how many samples fall in it, how
-// many of them are in the chosen frame, and the cost centre most of them
-// were running (the innermost frame).
-struct ProfileColumn {
+// One bin of the time profile: at least a pixel and at least ten ticks
+// wide (so that a bar's height can say more than "a sample or none"),
+// aligned to multiples of its width so that panning does not shimmer.
+struct ProfileBin {
+    uint64_t t0 = 0, t1 = 0;  // ns
+    double x0 = 0, x1 = 0;    // pixels from the plot's left
     uint32_t samples = 0;
-    uint32_t chosen = 0;
-    uint32_t leading = kNoCostCentre; // index into the sample tree's cost centres
+    uint32_t chosen = 0;      // of them, in the chosen frame
+    uint32_t leading = kNoCostCentre; // the cost centre most of them were running (sample tree index)
 };
 
 struct TimeProfileList final : DrawList {
-    std::vector<ProfileColumn> columns; // one per pixel
-    uint32_t peak = 0;                  // the most samples in a column
+    std::vector<ProfileBin> bins; // by time, only those with samples
+    double full = 1;              // samples that fill a bin's height: every capability sampled at every tick
+    bool byPeak = false;          // no tick interval known: scaled to the fullest bin
 };
 
-// The cost-centre samples of -p -l (PROF_SAMPLE_COST_CENTRE): samples per
-// pixel column, coloured by the leading cost centre's module as the flame
-// graph colours it; the frame chosen in the Profile pane shows where in
-// time it ran, drawn dark over the columns.
+// Distinct colours for cost centres (Okabe–Ito and Tableau hues, told apart
+// by colour-blind readers too), chosen by a stable hash of the cost centre;
+// the RTS's own cost centres grey.
+QColor binColour(const ProfileCostCentre& cc)
+{
+    static const QColor kPalette[] = {
+        QColor(0xe6, 0x9f, 0x00), QColor(0x56, 0xb4, 0xe9), QColor(0x00, 0x9e, 0x73), QColor(0xf0, 0xe4, 0x42),
+        QColor(0x00, 0x72, 0xb2), QColor(0xd5, 0x5e, 0x00), QColor(0xcc, 0x79, 0xa7), QColor(0x8c, 0x56, 0x4b),
+        QColor(0x9c, 0x75, 0x5f), QColor(0x76, 0xb7, 0xb2), QColor(0xed, 0xc9, 0x48), QColor(0xb0, 0x7a, 0xa1)};
+    if (cc.rts)
+        return QColor(0xb8, 0xb8, 0xb8);
+    uint32_t h = 2166136261u;
+    for (unsigned char c : cc.module + '.' + cc.label)
+        h = (h ^ c) * 16777619u;
+    return kPalette[h % std::size(kPalette)];
+}
+
+// The cost-centre samples of -p -l (PROF_SAMPLE_COST_CENTRE): how much of
+// the capabilities' time was sampled in each bin (full height: every
+// capability at every tick), coloured by the cost centre that was running
+// most; the frame chosen in the Profile pane is drawn dark over them, so
+// its bars show where in time it ran.
 class TimeProfileTrack final : public TimelineTrack {
 public:
     QString id() const override { return QStringLiteral("time-profile"); }
@@ -44,53 +67,64 @@ public:
     {
         auto list = std::make_shared<TimeProfileList>();
         const TimeProfileData& tp = ctx.index.timeProfile;
-        if (tp.samples.empty() || !tp.tree || width <= 0)
+        if (tp.samples.empty() || !tp.tree || width <= 0 || view.duration() == 0)
             return list;
         const SampleTree& tree = *tp.tree;
         const std::vector<uint8_t>* chosen = ctx.options.profileHighlight ? &ctx.options.profileHighlight->stacks : nullptr;
         if (chosen && chosen->size() != tp.stacks.size())
             chosen = nullptr; // made for another log
-        list->columns.resize(size_t(width));
         const TimeMapping m(view, 0, width);
-        auto [first, last] = sampleRange(tp, view.start, view.end + 1);
+        const double pixel = double(view.duration()) / width;
+        const uint64_t binWidth = std::max<uint64_t>(
+            1, uint64_t(std::ceil(std::max(pixel, tp.tickInterval ? 10.0 * double(tp.tickInterval) : pixel))));
+        list->byPeak = tp.tickInterval == 0;
+        list->full = tp.tickInterval
+            ? double(std::max<size_t>(1, ctx.index.caps.size())) * double(binWidth) / double(tp.tickInterval)
+            : 1;
+        const uint64_t first = view.start / binWidth * binWidth;
+        auto [from, to] = sampleRange(tp, first, view.end + binWidth);
         std::vector<uint32_t> perCc(tree.skeleton.costCentres.size() + 1, 0);
+        const uint32_t none = uint32_t(perCc.size() - 1);
         std::vector<uint32_t> touched;
-        int column = -1;
         auto close = [&] {
-            if (column < 0)
+            if (list->bins.empty())
                 return;
-            ProfileColumn& c = list->columns[size_t(column)];
+            ProfileBin& b = list->bins.back();
             uint32_t best = 0;
             for (uint32_t cc : touched) {
-                if (perCc[cc] > best || (perCc[cc] == best && cc < c.leading)) {
+                if (perCc[cc] > best || (perCc[cc] == best && cc < b.leading)) {
                     best = perCc[cc];
-                    c.leading = cc;
+                    b.leading = cc == none ? kNoCostCentre : cc;
                 }
                 perCc[cc] = 0;
             }
             touched.clear();
-            list->peak = std::max(list->peak, c.samples);
         };
-        for (size_t i = first; i < last; ++i) {
+        for (size_t i = from; i < to; ++i) {
             const auto& s = tp.samples[i];
-            const int x = std::clamp(int(m.toPixel(s.time)), 0, width - 1);
-            if (x != column) {
+            const uint64_t t0 = s.time / binWidth * binWidth;
+            if (list->bins.empty() || list->bins.back().t0 != t0) {
                 close();
-                column = x;
+                ProfileBin b;
+                b.t0 = t0;
+                b.t1 = t0 + binWidth;
+                b.x0 = m.toPixel(t0);
+                b.x1 = m.toPixel(b.t1);
+                list->bins.push_back(b);
             }
-            ProfileColumn& c = list->columns[size_t(x)];
-            ++c.samples;
+            ProfileBin& b = list->bins.back();
+            ++b.samples;
             if (chosen && (*chosen)[s.stack])
-                ++c.chosen;
+                ++b.chosen;
             const uint32_t cc = tree.stackLeading[s.stack];
-            const uint32_t key = cc == kNoCostCentre ? uint32_t(perCc.size() - 1) : cc;
+            const uint32_t key = cc == kNoCostCentre ? none : cc;
             if (perCc[key]++ == 0)
                 touched.push_back(key);
         }
         close();
-        for (ProfileColumn& c : list->columns)
-            if (c.leading == perCc.size() - 1)
-                c.leading = kNoCostCentre;
+        if (list->byPeak)
+            for (const ProfileBin& b : list->bins)
+                list->full = std::max(list->full, double(b.samples));
         return list;
     }
 
@@ -103,52 +137,69 @@ public:
                            QObject::tr("no cost-centre samples in this log (run a profiled build with +RTS -p -l)"));
             return;
         }
-        if (list.peak == 0)
-            return;
         const QRect& r = g.plot;
-        const double scale = double(r.height() - 2) / double(list.peak);
+        const double h = r.height() - 3;
         const auto& ccs = tp.tree->skeleton.costCentres;
         const QColor chosenColour(0x20, 0x20, 0x20);
-        for (size_t x = 0; x < list.columns.size(); ++x) {
-            const ProfileColumn& c = list.columns[x];
-            if (!c.samples)
-                continue;
-            const int h = std::max(1, int(c.samples * scale + 0.5));
-            const QColor colour = c.leading == kNoCostCentre ? QColor(Qt::gray) : costCentreColour(ccs[c.leading]);
-            p.fillRect(QRect(r.left() + int(x), r.bottom() + 1 - h, 1, h), colour);
-            if (c.chosen) {
-                const int hc = std::max(1, int(c.chosen * scale + 0.5));
-                p.fillRect(QRect(r.left() + int(x), r.bottom() + 1 - hc, 1, hc), chosenColour);
+        p.save();
+        p.setClipRect(r);
+        for (const ProfileBin& b : list.bins) {
+            // Whole pixels, so that neighbouring bins meet without a seam.
+            const double x0 = r.left() + std::floor(std::max(b.x0, -1.0));
+            const double x1 = r.left() + std::floor(std::min(b.x1, double(r.width() + 1)));
+            const double w = std::max(1.0, x1 - x0);
+            const double bh = std::max(1.0, std::min(1.0, b.samples / list.full) * h);
+            const QColor colour = b.leading == kNoCostCentre ? QColor(Qt::gray) : binColour(ccs[b.leading]);
+            p.fillRect(QRectF(x0, r.bottom() + 1 - bh, w, bh), colour);
+            if (b.chosen) {
+                const double ch = std::max(1.0, std::min(1.0, b.chosen / list.full) * h);
+                p.fillRect(QRectF(x0, r.bottom() + 1 - ch, w, ch), chosenColour);
             }
         }
-        p.setPen(ctx.options.palette.color(QPalette::PlaceholderText));
-        p.drawText(r.adjusted(2, 1, -2, 0), Qt::AlignLeft | Qt::AlignTop,
-                   QObject::tr("%1 samples per pixel").arg(list.peak));
+        p.restore();
+        // The scale, and what is dark, on a backing that keeps them readable.
+        const QString scale = list.byPeak ? QObject::tr("height: samples (fullest bin %1)").arg(list.full)
+                                          : QObject::tr("height: share of capability time sampled");
+        QString chosenText;
         if (ctx.options.profileHighlight && !ctx.options.profileHighlight->label.isEmpty())
-            p.drawText(r.adjusted(2, 1, -4, 0), Qt::AlignRight | Qt::AlignTop,
-                       QObject::tr("dark: %1").arg(ctx.options.profileHighlight->label));
+            chosenText = QObject::tr("dark: %1").arg(ctx.options.profileHighlight->label);
+        const QFontMetrics fm(p.font());
+        QColor backing = ctx.options.palette.color(QPalette::Base);
+        backing.setAlpha(210);
+        auto label = [&](const QString& text, bool right) {
+            const int w = fm.horizontalAdvance(text) + 6;
+            const QRect box(right ? r.right() - w : r.left(), r.top(), w, fm.height());
+            p.fillRect(box, backing);
+            p.setPen(ctx.options.palette.color(QPalette::Text));
+            p.drawText(box, Qt::AlignCenter, text);
+        };
+        label(scale, false);
+        if (!chosenText.isEmpty())
+            label(chosenText, true);
     }
 
-    // The column under the pointer: its samples and the cost centres that
-    // ran most in it.
+    // The bin under the pointer: its samples and the cost centres that ran
+    // most in it.
     QString describe(const TrackRowGeometry& g, QPoint pos, const DrawList& d, const TrackContext& ctx) const override
     {
         const auto& list = static_cast<const TimeProfileList&>(d);
-        const int x = pos.x() - g.plot.left();
-        if (x < 0 || x >= int(list.columns.size()) || !list.columns[size_t(x)].samples)
+        const double x = pos.x() - g.plot.left();
+        auto it = std::partition_point(list.bins.begin(), list.bins.end(), [x](const ProfileBin& b) { return b.x1 <= x; });
+        if (it == list.bins.end() || it->x0 > x + 1)
             return {};
+        const ProfileBin& b = *it;
         const TimeProfileData& tp = ctx.index.timeProfile;
-        const uint64_t t0 = g.mapping.toTime(g.plot.left() + x), t1 = g.mapping.toTime(g.plot.left() + x + 1);
-        auto [first, last] = sampleRange(tp, t0, t1);
+        auto [first, last] = sampleRange(tp, b.t0, b.t1);
         std::map<uint32_t, uint32_t> counts;
         for (size_t i = first; i < last; ++i)
             ++counts[tp.tree->stackLeading[tp.samples[i].stack]];
         std::vector<std::pair<uint32_t, uint32_t>> top(counts.begin(), counts.end());
-        std::sort(top.begin(), top.end(), [](auto a, auto b) { return a.second > b.second || (a.second == b.second && a.first < b.first); });
-        const ProfileColumn& c = list.columns[size_t(x)];
-        QString text = QObject::tr("%1 – %2: %3 samples").arg(durationText(t0), durationText(t1)).arg(c.samples);
-        if (c.chosen)
-            text += QObject::tr(", %1 in %2").arg(c.chosen).arg(ctx.options.profileHighlight->label);
+        std::sort(top.begin(), top.end(), [](auto a, auto c) { return a.second > c.second || (a.second == c.second && a.first < c.first); });
+        QString text = QObject::tr("%1 – %2: %3 samples").arg(durationText(b.t0), durationText(b.t1)).arg(b.samples);
+        if (!list.byPeak)
+            text += QObject::tr(" (%1 of the capabilities' ticks)").arg(percentText(uint64_t(b.samples), uint64_t(list.full + 0.5)));
+        if (b.chosen)
+            text += QObject::tr(", %1 in %2").arg(b.chosen).arg(ctx.options.profileHighlight->label);
         const auto& ccs = tp.tree->skeleton.costCentres;
         for (size_t k = 0; k < top.size() && k < 5; ++k) {
             const QString name = top[k].first == kNoCostCentre
@@ -166,8 +217,11 @@ public:
     {
         if (ctx.index.timeProfile.samples.empty())
             return;
-        legend.entry(QObject::tr("samples (colour: module of the running cost centre)"), [](QPainter& p, QRect box) {
-            p.fillRect(box.adjusted(0, box.height() / 3, 0, 0), QColor(0xe0, 0x80, 0x40));
+        legend.entry(QObject::tr("samples (colour: the running cost centre)"), [](QPainter& p, QRect box) {
+            const int w = box.width() / 3;
+            p.fillRect(QRect(box.left(), box.top() + box.height() / 3, w, box.height() * 2 / 3), QColor(0xe6, 0x9f, 0x00));
+            p.fillRect(QRect(box.left() + w, box.top(), w, box.height()), QColor(0x56, 0xb4, 0xe9));
+            p.fillRect(QRect(box.left() + 2 * w, box.top() + box.height() / 2, w, box.height() / 2), QColor(0x00, 0x9e, 0x73));
         });
         if (ctx.options.profileHighlight)
             legend.solid(QObject::tr("chosen frame"), QColor(0x20, 0x20, 0x20));
