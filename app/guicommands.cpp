@@ -11,6 +11,7 @@
 #include "ui/heap/heappanel.h"
 #include "ui/timeline/imageexport.h"
 #include "ui/window/mainwindow.h"
+#include "ui/profile/profilepane.h"
 #include "ui/timeline/timelineview.h"
 
 #include <QApplication>
@@ -413,6 +414,32 @@ void benchGui(std::shared_ptr<const LogIndex> index, const std::string& path)
             model.setFigures(index, allThreadFigures(*index, range));
             model.sort(ThreadsTableModel::Blocked, Qt::DescendingOrder);
             std::printf(ranged ? "threads_pane_range_ms: %.3f\n" : "threads_pane_ms: %.3f\n", double(timer.nsecsElapsed()) / 1e6);
+        }
+    }
+    if (!index->timeProfile.samples.empty()) {
+        // The Profile pane as the user waits for it: the whole run's profile
+        // computed on a worker, then shown (models, flame layout) on this
+        // thread; then a selection of a tenth of the run in the middle.
+        ProfilePane pane;
+        pane.resize(1600, 400);
+        for (const bool ranged : {false, true}) {
+            QEventLoop loop;
+            QObject::connect(&pane, &ProfilePane::profileShown, &loop, &QEventLoop::quit);
+            QElapsedTimer timer;
+            timer.start();
+            if (ranged)
+                pane.setRange(ViewRange{bounds.start + bounds.duration() * 9 / 20, bounds.start + bounds.duration() * 11 / 20});
+            else
+                pane.setIndex(index);
+            loop.exec();
+            std::printf(ranged ? "profile_pane_range_ms: %.3f\n" : "profile_pane_ms: %.3f\n", double(timer.nsecsElapsed()) / 1e6);
+            std::printf(ranged ? "profile_pane_range_ui_ms: %.3f\n" : "profile_pane_ui_ms: %.3f\n", pane.lastApplyMs());
+            // The bottom-up tree follows on a worker.
+            QEventLoop bottomUp;
+            QObject::connect(&pane, &ProfilePane::bottomUpShown, &bottomUp, &QEventLoop::quit);
+            bottomUp.exec();
+            std::printf(ranged ? "profile_pane_range_bottom_up_ms: %.3f\n" : "profile_pane_bottom_up_ms: %.3f\n",
+                        double(timer.nsecsElapsed()) / 1e6);
         }
     }
     if (index->userSpans && !index->userSpans->spans.empty()) {

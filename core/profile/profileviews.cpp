@@ -60,6 +60,31 @@ std::vector<uint32_t> stackOf(const CostCentreProfile& p, uint32_t node)
     return frames;
 }
 
+std::vector<uint32_t> costCentrePath(const CostCentreProfile& p, uint32_t node)
+{
+    std::vector<uint32_t> path;
+    for (uint32_t n : stackOf(p, node))
+        path.push_back(p.nodes[n].cc);
+    return path;
+}
+
+uint32_t nodeAtPath(const CostCentreProfile& p, const std::vector<uint32_t>& path)
+{
+    uint32_t at = 0;
+    for (uint32_t cc : path) {
+        uint32_t found = 0;
+        for (uint32_t j = at + 1; j < p.nodes[at].end; j = p.nodes[j].end)
+            if (p.nodes[j].cc == cc) {
+                found = j;
+                break;
+            }
+        if (!found)
+            return 0;
+        at = found;
+    }
+    return at;
+}
+
 CostCentreProfile bottomUp(const CostCentreProfile& p)
 {
     TreeBuilder b(p);

@@ -47,6 +47,12 @@ CostCentreProfile withoutRtsFrames(const CostCentreProfile& p);
 
 // The frames of a node, outermost first, excluding the synthetic root.
 std::vector<uint32_t> stackOf(const CostCentreProfile& p, uint32_t node);
+// The cost centres of a node's stack, outermost first; and the node reached
+// from the root by such a path (0 when there is none). Profiles that share
+// their cost centres (an eventlog's, for any range) find each other's
+// frames this way.
+std::vector<uint32_t> costCentrePath(const CostCentreProfile& p, uint32_t node);
+uint32_t nodeAtPath(const CostCentreProfile& p, const std::vector<uint32_t>& path);
 
 // Folded stacks (flamegraph.pl, inferno, speedscope): one line per node with
 // self cost, frames outermost first joined by ';', a space, the count. A

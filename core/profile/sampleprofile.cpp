@@ -95,18 +95,10 @@ std::vector<uint8_t> stacksThrough(const SampleTree& tree, const CostCentreProfi
     const auto& sk = tree.skeleton.nodes;
     if (node == 0 || node >= profile.nodes.size() || sk.empty())
         return {};
-    // Walk the skeleton down the node's path of cost centres (the profile
-    // shares the skeleton's cost-centre indices).
-    uint32_t at = 0;
-    for (uint32_t frame : stackOf(profile, node)) {
-        const uint32_t cc = profile.nodes[frame].cc;
-        uint32_t child = at + 1;
-        while (child < sk[at].end && sk[child].cc != cc)
-            child = sk[child].end;
-        if (child >= sk[at].end)
-            return {};
-        at = child;
-    }
+    // The profile shares the skeleton's cost-centre indices.
+    const uint32_t at = nodeAtPath(tree.skeleton, costCentrePath(profile, node));
+    if (at == 0)
+        return {};
     std::vector<uint8_t> through(tree.stackNode.size(), 0);
     for (size_t s = 0; s < through.size(); ++s)
         through[s] = tree.stackNode[s] >= at && tree.stackNode[s] < sk[at].end;

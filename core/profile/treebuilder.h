@@ -4,7 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <unordered_map>
+#include <bit>
 #include <vector>
 
 namespace hecscope {
@@ -37,20 +37,28 @@ public:
     uint32_t child(uint32_t parent, uint32_t cc)
     {
         const uint64_t key = (uint64_t(parent) << 32) | cc;
-        auto [it, inserted] = m_index.try_emplace(key, uint32_t(m_nodes.size()));
-        if (inserted) {
-            Node n;
-            n.cc = cc;
-            n.parent = parent;
-            m_nodes.push_back(n);
-            Node& p = m_nodes[parent];
-            if (p.lastChild == kNone)
-                p.firstChild = it->second;
-            else
-                m_nodes[p.lastChild].nextSibling = it->second;
-            p.lastChild = it->second;
+        if ((m_nodes.size() + 1) * 2 > m_keys.size())
+            grow();
+        size_t slot = slotOf(key);
+        while (m_keys[slot] != kEmpty) {
+            if (m_keys[slot] == key)
+                return m_values[slot];
+            slot = (slot + 1) & (m_keys.size() - 1);
         }
-        return it->second;
+        const auto made = uint32_t(m_nodes.size());
+        m_keys[slot] = key;
+        m_values[slot] = made;
+        Node n;
+        n.cc = cc;
+        n.parent = parent;
+        m_nodes.push_back(n);
+        Node& p = m_nodes[parent];
+        if (p.lastChild == kNone)
+            p.firstChild = made;
+        else
+            m_nodes[p.lastChild].nextSibling = made;
+        p.lastChild = made;
+        return made;
     }
     void addSelf(uint32_t node, const uint64_t (&v)[2])
     {
@@ -99,6 +107,34 @@ public:
 
 private:
     static constexpr uint32_t kNone = 0xffffffffu;
+    static constexpr uint64_t kEmpty = ~uint64_t(0); // no (parent, cc) is all ones: cc is never kNoCostCentre here
+
+    // An open-addressing table (parent, cc) -> node: path merging does a
+    // lookup per frame, millions for a big profile, where a node-based map
+    // costs an allocation and a cache miss each.
+    size_t slotOf(uint64_t key) const
+    {
+        return size_t((key * 0x9E3779B97F4A7C15ull) >> m_shift);
+    }
+    void grow()
+    {
+        const size_t size = m_keys.empty() ? 1024 : m_keys.size() * 2;
+        std::vector<uint64_t> keys(size, kEmpty);
+        std::vector<uint32_t> values(size);
+        m_shift = 64 - unsigned(std::countr_zero(size));
+        for (size_t i = 0; i < m_keys.size(); ++i) {
+            if (m_keys[i] == kEmpty)
+                continue;
+            size_t slot = slotOf(m_keys[i]);
+            while (keys[slot] != kEmpty)
+                slot = (slot + 1) & (size - 1);
+            keys[slot] = m_keys[i];
+            values[slot] = m_values[i];
+        }
+        m_keys = std::move(keys);
+        m_values = std::move(values);
+    }
+
     struct Node {
         uint32_t cc = kNoCostCentre, parent = 0;
         uint32_t firstChild = kNone, lastChild = kNone, nextSibling = kNone;
@@ -108,7 +144,9 @@ private:
     };
     CostCentreProfile m_out;
     std::vector<Node> m_nodes;
-    std::unordered_map<uint64_t, uint32_t> m_index;
+    std::vector<uint64_t> m_keys;
+    std::vector<uint32_t> m_values;
+    unsigned m_shift = 64;
 };
 
 } // namespace hecscope

@@ -27,33 +27,6 @@ QString frameLabel(const CostCentreProfile& p, uint32_t node)
     return cc == kNoCostCentre ? QObject::tr("all") : QString::fromStdString(p.costCentres[cc].label);
 }
 
-// The node of `p` reached from the root by the cost centres `path`, or 0.
-uint32_t findStack(const CostCentreProfile& p, const std::vector<uint32_t>& path)
-{
-    uint32_t at = 0;
-    for (uint32_t cc : path) {
-        uint32_t found = 0;
-        for (uint32_t j = at + 1; j < p.nodes[at].end; j = p.nodes[j].end)
-            if (p.nodes[j].cc == cc) {
-                found = j;
-                break;
-            }
-        if (!found)
-            return 0;
-        at = found;
-    }
-    return at;
-}
-
-// The cost centres of a node's stack, outermost first.
-std::vector<uint32_t> costCentresOf(const CostCentreProfile& p, uint32_t node)
-{
-    std::vector<uint32_t> path;
-    for (uint32_t n : stackOf(p, node))
-        path.push_back(p.nodes[n].cc);
-    return path;
-}
-
 } // namespace
 
 // The painted part: replays the view's layout, turns mouse and keys into
@@ -194,30 +167,39 @@ QWidget* FlameGraphView::canvas() const
     return m_canvas;
 }
 
-void FlameGraphView::setProfile(std::shared_ptr<const CostCentreProfile> profile, ProfileMetric metric)
+std::vector<uint32_t> FlameGraphView::focusPath() const
+{
+    return m_profile ? costCentrePath(*m_profile, m_layout.focus) : std::vector<uint32_t>{};
+}
+
+void FlameGraphView::setProfile(std::shared_ptr<const CostCentreProfile> profile, ProfileMetric metric,
+                                std::optional<FlameLayout> layout)
 {
     if (profile == m_profile && metric == m_metric)
         return; // the layout stands
     std::vector<uint32_t> focusPath, chosenPath;
     if (m_profile) {
-        focusPath = costCentresOf(*m_profile, m_layout.focus);
+        focusPath = costCentrePath(*m_profile, m_layout.focus);
         if (m_chosen < m_profile->nodes.size())
-            chosenPath = costCentresOf(*m_profile, m_chosen);
+            chosenPath = costCentrePath(*m_profile, m_chosen);
     }
     m_profile = std::move(profile);
     m_metric = metric;
     m_chosen = UINT32_MAX;
     uint32_t focus = 0;
     if (m_profile && !m_profile->nodes.empty()) {
-        focus = findStack(*m_profile, focusPath);
+        focus = nodeAtPath(*m_profile, focusPath);
         if (m_profile->nodes[focus].incl[int(metric)] == 0)
             focus = 0;
         if (!chosenPath.empty())
-            if (const uint32_t chosen = findStack(*m_profile, chosenPath))
+            if (const uint32_t chosen = nodeAtPath(*m_profile, chosenPath))
                 m_chosen = chosen;
     }
     updateSearch();
-    relayout(focus);
+    if (layout && layout->focus == focus && layout->metric == metric && m_profile)
+        showLayout(std::move(*layout));
+    else
+        relayout(focus);
 }
 
 void FlameGraphView::setIcicle(bool icicle)
@@ -278,8 +260,13 @@ QString FlameGraphView::shareText() const
 
 void FlameGraphView::relayout(uint32_t focus)
 {
+    showLayout(m_profile && focus < m_profile->nodes.size() ? layoutFlame(*m_profile, focus, m_metric) : FlameLayout{});
+}
+
+void FlameGraphView::showLayout(FlameLayout layout)
+{
     const uint32_t before = m_layout.focus;
-    m_layout = m_profile && focus < m_profile->nodes.size() ? layoutFlame(*m_profile, focus, m_metric) : FlameLayout{};
+    m_layout = std::move(layout);
     m_hovered = UINT32_MAX;
     updateBreadcrumb();
     m_canvas->update();

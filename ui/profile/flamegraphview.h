@@ -27,7 +27,12 @@ public:
 
     // Keeps the focus when the new profile has a node with the same stack of
     // cost centres (a new time range of the same log), else shows the root.
-    void setProfile(std::shared_ptr<const CostCentreProfile> profile, ProfileMetric metric);
+    // `layout`, when given, was made off the UI thread for the focus the
+    // view will keep (found by focusPath() of before): taken when it matches.
+    void setProfile(std::shared_ptr<const CostCentreProfile> profile, ProfileMetric metric,
+                    std::optional<FlameLayout> layout = std::nullopt);
+    // The cost centres from the root to the focus (what a new profile's focus is found by).
+    std::vector<uint32_t> focusPath() const;
     void setIcicle(bool icicle);
     // Highlights the frames whose label or module matches; emits searchResult.
     void setSearch(const QRegularExpression& pattern);
@@ -66,6 +71,7 @@ private:
     class Canvas;
     friend class Canvas;
     void relayout(uint32_t focus);
+    void showLayout(FlameLayout layout);
     void updateBreadcrumb();
     void updateSearch();
     void frameClicked(int frame);

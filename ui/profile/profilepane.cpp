@@ -12,6 +12,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -52,8 +53,18 @@ void showColumns(QTreeView* view, const ProfileTreeModel* model)
         view->setColumnHidden(c, !model->hasColumn(c));
 }
 
+// What a worker prepares for the views, so that showing it costs the UI
+// thread little: the profile, its flame layout for the focus the view
+// keeps, and the call tree's shape for the model's filter and sort.
 struct Computed {
-    std::shared_ptr<const CostCentreProfile> profile, bottomUp;
+    std::shared_ptr<const CostCentreProfile> profile;
+    std::optional<FlameLayout> layout;
+    std::shared_ptr<const ProfileTreeShape> callShape;
+};
+
+struct BottomUp {
+    std::shared_ptr<const CostCentreProfile> profile;
+    std::shared_ptr<const ProfileTreeShape> shape;
 };
 
 } // namespace
@@ -331,6 +342,7 @@ void ProfilePane::recompute()
                                            "+RTS -p -l, or open a .prof / -pj report (File ▸ Open Profile…).")
                                       : tr("Open an eventlog with cost-centre samples, or a .prof / -pj report."));
         m_callModel->setProfile(nullptr);
+        m_bottomUpRunner.cancel();
         m_bottomUpModel->setProfile(nullptr);
         m_status->setText(m_index && !m_index->tickyCounters.empty()
                               ? tr("No cost-centre samples; the log has ticky-ticky counters (Ticky tab).")
@@ -346,8 +358,11 @@ void ProfilePane::recompute()
     }
     filter.cap = m_cap->currentData().toInt();
     filter.hideRts = hideRts;
+    const ProfileMetric metric = ProfileMetric(m_metric->currentIndex());
     m_runner.start(
-        [index = m_index, reportProfile = report ? m_report : nullptr, filter](const JobContext& ctx) {
+        [index = m_index, reportProfile = report ? m_report : nullptr, filter, metric, focus = m_flame->focusPath(),
+         pattern = m_callModel->filterPattern(), column = m_callModel->sortColumn(),
+         order = m_callModel->sortOrder()](const JobContext& ctx) {
             Computed c;
             std::optional<CostCentreProfile> p;
             if (reportProfile)
@@ -357,24 +372,35 @@ void ProfilePane::recompute()
             if (!p || ctx.isCancelled())
                 return c;
             c.profile = std::make_shared<const CostCentreProfile>(std::move(*p));
-            c.bottomUp = std::make_shared<const CostCentreProfile>(bottomUp(*c.profile));
+            const ProfileMetric m = c.profile->hasMetric[int(metric)] ? metric : ProfileMetric::Time;
+            uint32_t node = nodeAtPath(*c.profile, focus);
+            if (node >= c.profile->nodes.size() || c.profile->nodes[node].incl[int(m)] == 0)
+                node = 0;
+            if (ctx.isCancelled())
+                return c;
+            c.layout = layoutFlame(*c.profile, node, m);
+            c.callShape = std::make_shared<const ProfileTreeShape>(
+                ProfileTreeModel::makeShape(*c.profile, pattern, column, order));
             return c;
         },
         [this, report](Computed c) {
             if (!c.profile)
                 return;
+            QElapsedTimer applying;
+            applying.start();
             m_profile = c.profile;
-            const ProfileMetric metric = ProfileMetric(m_metric->currentIndex());
-            m_metric->setEnabled(m_profile->hasMetric[1]);
-            if (!m_profile->hasMetric[1])
-                m_metric->setCurrentIndex(0);
+            {
+                const QSignalBlocker block(m_metric); // the layout below is made for the metric shown
+                m_metric->setEnabled(m_profile->hasMetric[1]);
+                if (!m_profile->hasMetric[1])
+                    m_metric->setCurrentIndex(0);
+            }
             m_flame->setEmptyText(tr("No cost-centre samples in this range."));
-            m_flame->setProfile(m_profile, m_profile->hasMetric[1] ? metric : ProfileMetric::Time);
-            m_callModel->setProfile(m_profile);
-            m_bottomUpModel->setProfile(c.bottomUp, m_profile);
+            m_flame->setProfile(m_profile, ProfileMetric(m_metric->currentIndex()), std::move(c.layout));
+            m_callModel->setProfile(m_profile, {}, std::move(c.callShape));
             showColumns(m_callTree, m_callModel);
-            showColumns(m_bottomUp, m_bottomUpModel);
             m_callTree->expandToDepth(1);
+            computeBottomUp();
             const CostCentreProfile& p = *m_profile;
             QString text;
             if (report) {
@@ -404,7 +430,28 @@ void ProfilePane::recompute()
             m_status->setText(text);
             if (m_sandwichCc)
                 showCallersAndCallees(*m_sandwichCc);
+            m_lastApplyMs = double(applying.nsecsElapsed()) / 1e6;
             emit profileShown();
+        });
+}
+
+// The bottom-up tree after the flame graph and call tree are shown: for a
+// big profile it takes longer than both.
+void ProfilePane::computeBottomUp()
+{
+    m_bottomUpRunner.start(
+        [p = m_profile, pattern = m_bottomUpModel->filterPattern(), column = m_bottomUpModel->sortColumn(),
+         order = m_bottomUpModel->sortOrder()](const JobContext& ctx) {
+            BottomUp b;
+            b.profile = std::make_shared<const CostCentreProfile>(bottomUp(*p));
+            if (!ctx.isCancelled())
+                b.shape = std::make_shared<const ProfileTreeShape>(ProfileTreeModel::makeShape(*b.profile, pattern, column, order));
+            return b;
+        },
+        [this, p = m_profile](BottomUp b) {
+            m_bottomUpModel->setProfile(b.profile, p, std::move(b.shape));
+            showColumns(m_bottomUp, m_bottomUpModel);
+            emit bottomUpShown();
         });
 }
 

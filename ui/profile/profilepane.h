@@ -53,6 +53,8 @@ public:
     QTableView* tickyTable() const { return m_ticky; }
     QTabWidget* tabs() const { return m_tabs; }
     QString statusText() const;
+    // UI-thread time the last computed profile took to show (models, flame layout), ms.
+    double lastApplyMs() const { return m_lastApplyMs; }
     void setCapability(int cap);  // -1: all
     void setHideRts(bool hide);
     void setAllocation(bool alloc);
@@ -62,10 +64,12 @@ public:
 signals:
     // The frame the user chose, for the Time profile track (null: none).
     void highlightChanged(std::shared_ptr<const hecscope::ProfileHighlight> highlight);
-    void profileShown(); // a computation landed (tests)
+    void profileShown();  // a computation landed: flame graph and call tree (tests, bench)
+    void bottomUpShown(); // the bottom-up tree followed
 
 private:
     void recompute();
+    void computeBottomUp();
     void chooseNode(uint32_t node);
     void updateSourceChoices();
     void showTicky();
@@ -100,7 +104,9 @@ private:
     QString m_reportPath;
     std::shared_ptr<const CostCentreProfile> m_profile; // shown
     std::optional<uint32_t> m_sandwichCc;
-    JobRunner m_runner;         // the profile and its bottom-up tree
+    double m_lastApplyMs = 0;
+    JobRunner m_runner;         // the profile, its flame layout and call tree
+    JobRunner m_bottomUpRunner; // then its bottom-up tree
     JobRunner m_sandwichRunner; // callers and callees; last: destroyed first
 };
 

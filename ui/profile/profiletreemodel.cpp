@@ -7,12 +7,17 @@
 
 namespace hecscope {
 
-void ProfileTreeModel::setProfile(std::shared_ptr<const CostCentreProfile> p, std::shared_ptr<const CostCentreProfile> shareOf)
+void ProfileTreeModel::setProfile(std::shared_ptr<const CostCentreProfile> p, std::shared_ptr<const CostCentreProfile> shareOf,
+                                  std::shared_ptr<const ProfileTreeShape> shape)
 {
     beginResetModel();
     m_profile = std::move(p);
     m_shareOf = shareOf ? std::move(shareOf) : m_profile;
-    rebuild();
+    if (shape && m_profile && shape->first.size() == m_profile->nodes.size() + 1 && shape->filter == m_filter.pattern()
+        && shape->column == m_sortColumn && shape->order == m_sortOrder)
+        m_shape = std::move(shape);
+    else
+        rebuild();
     endResetModel();
 }
 
@@ -39,48 +44,88 @@ bool ProfileTreeModel::hasColumn(int column) const
     }
 }
 
-void ProfileTreeModel::rebuild()
+ProfileTreeShape ProfileTreeModel::makeShape(const CostCentreProfile& p, const QString& filter, int column,
+                                             Qt::SortOrder order)
 {
-    m_children.clear();
-    m_row.clear();
-    if (!m_profile)
-        return;
-    const auto& nodes = m_profile->nodes;
-    std::vector<char> shown(nodes.size(), 1);
-    if (m_filter.isValid() && !m_filter.pattern().isEmpty()) {
-        std::vector<char> ccMatch(m_profile->costCentres.size(), 0);
+    ProfileTreeShape shape;
+    shape.filter = filter;
+    shape.column = column;
+    shape.order = order;
+    const auto& nodes = p.nodes;
+    const size_t n = nodes.size();
+    std::vector<char> shown(n, 1);
+    const QRegularExpression re(filter, QRegularExpression::CaseInsensitiveOption);
+    if (!filter.isEmpty() && re.isValid()) {
+        std::vector<char> ccMatch(p.costCentres.size(), 0);
         for (size_t c = 0; c < ccMatch.size(); ++c) {
-            const auto& cc = m_profile->costCentres[c];
-            ccMatch[c] = m_filter.match(QString::fromStdString(cc.label)).hasMatch()
-                || m_filter.match(QString::fromStdString(cc.module)).hasMatch();
+            const auto& cc = p.costCentres[c];
+            ccMatch[c] = re.match(QString::fromStdString(cc.label)).hasMatch()
+                || re.match(QString::fromStdString(cc.module)).hasMatch();
         }
         std::fill(shown.begin(), shown.end(), 0);
-        for (size_t i = nodes.size(); i-- > 1;) {
+        for (size_t i = n; i-- > 1;) {
             if (nodes[i].cc != kNoCostCentre && ccMatch[nodes[i].cc])
                 shown[i] = 1;
             if (shown[i])
                 shown[nodes[i].parent] = 1;
         }
-        shown[0] = 1;
+        if (n)
+            shown[0] = 1;
     }
-    m_children.resize(nodes.size());
-    m_row.assign(nodes.size(), 0);
-    for (uint32_t i = 1; i < nodes.size(); ++i)
+    // Children grouped by parent (counting sort), then each group sorted.
+    shape.first.assign(n + 1, 0);
+    for (size_t i = 1; i < n; ++i)
         if (shown[i])
-            m_children[nodes[i].parent].push_back(i);
-    for (auto& kids : m_children) {
-        std::stable_sort(kids.begin(), kids.end(), [&](uint32_t a, uint32_t b) {
-            if (m_sortColumn == Name || m_sortColumn == Module || m_sortColumn == Source) {
-                const QString va = data(createIndex(0, m_sortColumn, a), Qt::DisplayRole).toString();
-                const QString vb = data(createIndex(0, m_sortColumn, b), Qt::DisplayRole).toString();
-                return m_sortOrder == Qt::AscendingOrder ? va < vb : vb < va;
-            }
-            const uint64_t va = sortValue(a, m_sortColumn), vb = sortValue(b, m_sortColumn);
-            return m_sortOrder == Qt::AscendingOrder ? va < vb : vb < va;
-        });
-        for (size_t r = 0; r < kids.size(); ++r)
-            m_row[kids[r]] = uint32_t(r);
+            ++shape.first[nodes[i].parent + 1];
+    for (size_t i = 0; i < n; ++i)
+        shape.first[i + 1] += shape.first[i];
+    shape.children.resize(shape.first[n]);
+    std::vector<uint32_t> fill(shape.first.begin(), shape.first.end() - 1);
+    for (uint32_t i = 1; i < n; ++i)
+        if (shown[i])
+            shape.children[fill[nodes[i].parent]++] = i;
+    static const std::string kNone;
+    auto text = [&](uint32_t node) -> const std::string& {
+        const uint32_t cc = nodes[node].cc;
+        if (cc == kNoCostCentre)
+            return kNone;
+        const ProfileCostCentre& c = p.costCentres[cc];
+        return column == Module ? c.module : column == Source ? c.srcLoc : c.label;
+    };
+    auto value = [&](uint32_t node) -> uint64_t {
+        const ProfileNode& x = nodes[node];
+        switch (column) {
+        case SelfTime: return x.self[0];
+        case InclTime: return x.incl[0];
+        case SelfAlloc: return x.self[1];
+        case InclAlloc: return x.incl[1];
+        case Entries: return x.entries;
+        default: return node;
+        }
+    };
+    const bool byText = column == Name || column == Module || column == Source;
+    const bool ascending = order == Qt::AscendingOrder;
+    shape.row.assign(n, 0);
+    for (size_t i = 0; i < n; ++i) {
+        const auto begin = shape.children.begin() + shape.first[i], end = shape.children.begin() + shape.first[i + 1];
+        if (end - begin > 1)
+            std::stable_sort(begin, end, [&](uint32_t a, uint32_t b) {
+                if (byText) {
+                    const int k = text(a).compare(text(b));
+                    return ascending ? k < 0 : k > 0;
+                }
+                return ascending ? value(a) < value(b) : value(b) < value(a);
+            });
+        for (auto it = begin; it != end; ++it)
+            shape.row[*it] = uint32_t(it - begin);
     }
+    return shape;
+}
+
+void ProfileTreeModel::rebuild()
+{
+    m_shape = m_profile ? std::make_shared<const ProfileTreeShape>(makeShape(*m_profile, m_filter.pattern(), m_sortColumn, m_sortOrder))
+                        : nullptr;
 }
 
 void ProfileTreeModel::sort(int column, Qt::SortOrder order)
@@ -97,22 +142,9 @@ void ProfileTreeModel::sort(int column, Qt::SortOrder order)
     rebuild();
     QModelIndexList after;
     for (size_t k = 0; k < nodes.size(); ++k)
-        after.push_back(createIndex(int(m_row[nodes[k]]), before[int(k)].column(), nodes[k]));
+        after.push_back(createIndex(int(m_shape->row[nodes[k]]), before[int(k)].column(), nodes[k]));
     changePersistentIndexList(before, after);
     emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
-}
-
-uint64_t ProfileTreeModel::sortValue(uint32_t node, int column) const
-{
-    const ProfileNode& n = m_profile->nodes[node];
-    switch (column) {
-    case SelfTime: return n.self[0];
-    case InclTime: return n.incl[0];
-    case SelfAlloc: return n.self[1];
-    case InclAlloc: return n.incl[1];
-    case Entries: return n.entries;
-    default: return node;
-    }
 }
 
 QModelIndex ProfileTreeModel::indexOfNode(uint32_t node) const
@@ -120,9 +152,9 @@ QModelIndex ProfileTreeModel::indexOfNode(uint32_t node) const
     if (!m_profile || node == 0 || node >= m_profile->nodes.size())
         return {};
     const uint32_t parent = m_profile->nodes[node].parent;
-    const auto& kids = m_children[parent];
-    const uint32_t row = m_row[node];
-    if (row >= kids.size() || kids[row] != node)
+    const uint32_t row = m_shape->row[node];
+    const uint32_t at = m_shape->first[parent] + row;
+    if (at >= m_shape->first[parent + 1] || m_shape->children[at] != node)
         return {}; // filtered out
     return createIndex(int(row), 0, node);
 }
@@ -132,9 +164,9 @@ QModelIndex ProfileTreeModel::index(int row, int column, const QModelIndex& pare
     if (!m_profile || row < 0 || column < 0 || column >= ColumnCount)
         return {};
     const uint32_t p = parent.isValid() ? uint32_t(parent.internalId()) : 0;
-    if (p >= m_children.size() || size_t(row) >= m_children[p].size())
+    if (!m_shape || p + 1 >= m_shape->first.size() || m_shape->first[p] + uint32_t(row) >= m_shape->first[p + 1])
         return {};
-    return createIndex(row, column, m_children[p][size_t(row)]);
+    return createIndex(row, column, m_shape->children[m_shape->first[p] + uint32_t(row)]);
 }
 
 QModelIndex ProfileTreeModel::parent(const QModelIndex& child) const
@@ -144,7 +176,7 @@ QModelIndex ProfileTreeModel::parent(const QModelIndex& child) const
     const uint32_t p = m_profile->nodes[child.internalId()].parent;
     if (p == 0)
         return {};
-    return createIndex(int(m_row[p]), 0, p);
+    return createIndex(int(m_shape->row[p]), 0, p);
 }
 
 int ProfileTreeModel::rowCount(const QModelIndex& parent) const
@@ -152,7 +184,7 @@ int ProfileTreeModel::rowCount(const QModelIndex& parent) const
     if (!m_profile || (parent.isValid() && parent.column() != 0))
         return 0;
     const uint32_t p = parent.isValid() ? uint32_t(parent.internalId()) : 0;
-    return p < m_children.size() ? int(m_children[p].size()) : 0;
+    return m_shape && p + 1 < m_shape->first.size() ? int(m_shape->first[p + 1] - m_shape->first[p]) : 0;
 }
 
 int ProfileTreeModel::columnCount(const QModelIndex&) const

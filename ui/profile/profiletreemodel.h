@@ -10,6 +10,17 @@
 
 namespace hecscope {
 
+// Which nodes a ProfileTreeModel shows under which, in order: made off the
+// UI thread for a big profile (makeShape), then handed to setProfile.
+struct ProfileTreeShape {
+    std::vector<uint32_t> first;    // per node: where its children start in `children` (nodes + 1 entries)
+    std::vector<uint32_t> children; // shown children, node by node, sorted
+    std::vector<uint32_t> row;      // per node: its row under its parent
+    QString filter;                 // what it was made for
+    int column = -1;
+    Qt::SortOrder order = Qt::DescendingOrder;
+};
+
 // A call tree (top-down, bottom-up, callers or callees: any
 // CostCentreProfile) as a Qt tree: cost centre, module, self and inclusive
 // time and allocation (each with its share of the whole profile), entries,
@@ -28,7 +39,14 @@ public:
     using QAbstractItemModel::QAbstractItemModel;
     // `shareOf` is the profile whose totals the percentages divide by (the
     // whole profile for callers/callees; the tree itself otherwise).
-    void setProfile(std::shared_ptr<const CostCentreProfile> p, std::shared_ptr<const CostCentreProfile> shareOf = {});
+    void setProfile(std::shared_ptr<const CostCentreProfile> p, std::shared_ptr<const CostCentreProfile> shareOf = {},
+                    std::shared_ptr<const ProfileTreeShape> shape = {});
+    // The shape setProfile would make with the current filter and sort: any
+    // thread (the pattern is compiled afresh there).
+    static ProfileTreeShape makeShape(const CostCentreProfile& p, const QString& filter, int column, Qt::SortOrder order);
+    QString filterPattern() const { return m_filter.pattern(); }
+    int sortColumn() const { return m_sortColumn; }
+    Qt::SortOrder sortOrder() const { return m_sortOrder; }
     std::shared_ptr<const CostCentreProfile> profile() const { return m_profile; }
     void setFilter(const QRegularExpression& re);
     bool hasColumn(int column) const;
@@ -44,13 +62,11 @@ public:
 
 private:
     void rebuild();
-    uint64_t sortValue(uint32_t node, int column) const;
     QString figure(uint32_t node, int metric, bool self) const;
 
     std::shared_ptr<const CostCentreProfile> m_profile, m_shareOf;
     QRegularExpression m_filter;
-    std::vector<std::vector<uint32_t>> m_children; // per node: shown children, sorted
-    std::vector<uint32_t> m_row;                   // per node: its row under its parent
+    std::shared_ptr<const ProfileTreeShape> m_shape;
     int m_sortColumn = InclTime;
     Qt::SortOrder m_sortOrder = Qt::DescendingOrder;
 };
