@@ -23,6 +23,7 @@
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTimer>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -77,6 +78,7 @@ ProfilePane::ProfilePane(QWidget* parent)
     , m_hideRts(new QCheckBox(tr("Hide RTS frames")))
     , m_icicle(new QCheckBox(tr("Icicle")))
     , m_search(new QLineEdit)
+    , m_searchTimer(new QTimer(this))
     , m_status(new QLabel)
     , m_searchStatus(new QLabel)
     , m_tabs(new QTabWidget)
@@ -179,20 +181,12 @@ ProfilePane::ProfilePane(QWidget* parent)
     connect(m_cap, &QComboBox::currentIndexChanged, this, &ProfilePane::recompute);
     connect(m_hideRts, &QCheckBox::toggled, this, &ProfilePane::recompute);
     connect(m_icicle, &QCheckBox::toggled, m_flame, &FlameGraphView::setIcicle);
-    connect(m_search, &QLineEdit::textChanged, this, [this](const QString& text) {
-        const QRegularExpression re(text, QRegularExpression::CaseInsensitiveOption);
-        if (!re.isValid()) {
-            m_searchStatus->setText(tr("Not a regular expression: %1").arg(re.errorString()));
-            m_searchStatus->show();
-            return;
-        }
-        m_flame->setSearch(re);
-        m_callModel->setFilter(re);
-        m_bottomUpModel->setFilter(re);
-        if (!text.isEmpty())
-            m_callTree->expandToDepth(text.isEmpty() ? 0 : 3);
-        m_searchStatus->setVisible(!text.isEmpty());
-    });
+    // The search applies once typing pauses: filtering a big call tree
+    // takes tens of milliseconds.
+    m_searchTimer->setSingleShot(true);
+    m_searchTimer->setInterval(150);
+    connect(m_search, &QLineEdit::textChanged, m_searchTimer, qOverload<>(&QTimer::start));
+    connect(m_searchTimer, &QTimer::timeout, this, &ProfilePane::applySearch);
     connect(m_flame, &FlameGraphView::searchResult, this, [this](const QString& text) {
         m_searchStatus->setText(text);
     });
@@ -312,6 +306,25 @@ void ProfilePane::setAllocation(bool alloc)
 void ProfilePane::setSearch(const QString& pattern)
 {
     m_search->setText(pattern);
+    applySearch();
+}
+
+void ProfilePane::applySearch()
+{
+    m_searchTimer->stop();
+    const QString text = m_search->text();
+    const QRegularExpression re(text, QRegularExpression::CaseInsensitiveOption);
+    if (!re.isValid()) {
+        m_searchStatus->setText(tr("Not a regular expression: %1").arg(re.errorString()));
+        m_searchStatus->show();
+        return;
+    }
+    m_flame->setSearch(re);
+    m_callModel->setFilter(re);
+    m_bottomUpModel->setFilter(re);
+    if (!text.isEmpty())
+        m_callTree->expandToDepth(3);
+    m_searchStatus->setVisible(!text.isEmpty());
 }
 
 QString ProfilePane::statusText() const

@@ -17,6 +17,7 @@ class QLabel;
 class QLineEdit;
 class QTabWidget;
 class QTableView;
+class QTimer;
 class QTreeView;
 
 namespace hecscope {
@@ -70,6 +71,7 @@ signals:
 private:
     void recompute();
     void computeBottomUp();
+    void applySearch();
     void chooseNode(uint32_t node);
     void updateSourceChoices();
     void showTicky();
@@ -81,6 +83,7 @@ private:
     QCheckBox* m_hideRts;
     QCheckBox* m_icicle;
     QLineEdit* m_search;
+    QTimer* m_searchTimer;
     QLabel* m_status;
     QLabel* m_searchStatus;
     QTabWidget* m_tabs;
