@@ -90,7 +90,7 @@ CostCentreProfile bottomUp(const CostCentreProfile& p)
     TreeBuilder b(p);
     for (uint32_t i = 1; i < p.nodes.size(); ++i) {
         const ProfileNode& n = p.nodes[i];
-        if (n.self[0] == 0 && n.self[1] == 0 && n.entries == 0)
+        if (n.self[0] == 0 && n.self[1] == 0)
             continue;
         uint32_t at = 0;
         for (uint32_t j = i; j != 0; j = p.nodes[j].parent) {

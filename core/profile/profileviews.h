@@ -27,7 +27,8 @@ std::vector<CostCentreTotal> costCentreTotals(const CostCentreProfile& p);
 // For each node: whether an ancestor has the same cost centre (pre-order walk).
 std::vector<bool> nestedInItself(const CostCentreProfile& p);
 
-// Bottom-up: the root's children are the cost centres that have self cost,
+// Bottom-up: the root's children are the cost centres that have self cost
+// (time or allocation; entries of nodes with neither are left out),
 // each one's children the callers it was reached from, and so on to the
 // outermost frame. A node's inclusive figure is the self cost of the first
 // level's cost centre spent under that chain of callers.

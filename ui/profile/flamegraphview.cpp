@@ -12,6 +12,9 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QStyle>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QTimer>
 #include <QToolButton>
 #include <QToolTip>
 #include <QVBoxLayout>
@@ -146,6 +149,13 @@ FlameGraphView::FlameGraphView(QWidget* parent)
     m_crumbs->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_crumbs->setTextInteractionFlags(Qt::LinksAccessibleByMouse);
     m_canvas = new Canvas(this);
+    // A stack deeper than the pane scrolls rather than losing its frames
+    // (the innermost, the ones a user looks for, are the ones a clip drops).
+    m_scroll = new QScrollArea(this);
+    m_scroll->setWidget(m_canvas);
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setFrameShape(QFrame::NoFrame);
+    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     auto* bar = new QHBoxLayout;
     bar->setContentsMargins(2, 0, 2, 0);
     bar->addWidget(m_back);
@@ -154,7 +164,7 @@ FlameGraphView::FlameGraphView(QWidget* parent)
     column->setContentsMargins(0, 0, 0, 0);
     column->setSpacing(2);
     column->addLayout(bar);
-    column->addWidget(m_canvas, 1);
+    column->addWidget(m_scroll, 1);
     connect(m_back, &QToolButton::clicked, this, &FlameGraphView::zoomOut);
     connect(m_crumbs, &QLabel::linkActivated, this, [this](const QString& link) { zoomTo(link.toUInt()); });
     updateBreadcrumb();
@@ -202,11 +212,22 @@ void FlameGraphView::setProfile(std::shared_ptr<const CostCentreProfile> profile
         relayout(focus);
 }
 
+// Tall enough for every row of the layout; the flame's root row (at the
+// bottom) or the icicle's (at the top) in sight.
+void FlameGraphView::fitCanvas()
+{
+    const int rowHeight = paintOptions().rowHeight;
+    m_canvas->setMinimumHeight(m_layout.frames.empty() ? 0 : int(m_layout.maxDepth + 2) * rowHeight);
+    QScrollBar* bar = m_scroll->verticalScrollBar();
+    QTimer::singleShot(0, this, [this, bar] { bar->setValue(m_icicle ? bar->minimum() : bar->maximum()); });
+}
+
 void FlameGraphView::setIcicle(bool icicle)
 {
     if (icicle == m_icicle)
         return;
     m_icicle = icicle;
+    fitCanvas();
     m_hovered = UINT32_MAX;
     m_canvas->update();
 }
@@ -267,6 +288,7 @@ void FlameGraphView::showLayout(FlameLayout layout)
 {
     const uint32_t before = m_layout.focus;
     m_layout = std::move(layout);
+    fitCanvas();
     m_hovered = UINT32_MAX;
     updateBreadcrumb();
     m_canvas->update();

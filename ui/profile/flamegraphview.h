@@ -11,6 +11,7 @@
 
 class QLabel;
 class QMenu;
+class QScrollArea;
 class QToolButton;
 
 namespace hecscope {
@@ -72,6 +73,7 @@ private:
     friend class Canvas;
     void relayout(uint32_t focus);
     void showLayout(FlameLayout layout);
+    void fitCanvas();
     void updateBreadcrumb();
     void updateSearch();
     void frameClicked(int frame);
@@ -89,6 +91,7 @@ private:
     QToolButton* m_back = nullptr;
     QLabel* m_crumbs = nullptr;
     Canvas* m_canvas = nullptr;
+    QScrollArea* m_scroll = nullptr;
 };
 
 } // namespace hecscope

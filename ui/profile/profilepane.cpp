@@ -43,6 +43,10 @@ QTreeView* makeTree(ProfileTreeModel* model)
     view->header()->setSectionResizeMode(QHeaderView::Interactive);
     view->header()->setStretchLastSection(true);
     view->setColumnWidth(ProfileTreeModel::Name, 280);
+    view->setColumnWidth(ProfileTreeModel::Module, 160);
+    const int figure = view->fontMetrics().horizontalAdvance(QStringLiteral("1,234,567 samples  (100.0 %)")) + 12;
+    for (int c = ProfileTreeModel::SelfTime; c <= ProfileTreeModel::InclAlloc; ++c)
+        view->setColumnWidth(c, figure);
     view->setContextMenuPolicy(Qt::CustomContextMenu);
     return view;
 }
@@ -96,6 +100,8 @@ ProfilePane::ProfilePane(QWidget* parent)
     m_bottomUp = makeTree(m_bottomUpModel);
     m_callers = makeTree(m_callersModel);
     m_callees = makeTree(m_calleesModel);
+    m_bottomUpModel->setInverted(true);
+    m_callersModel->setInverted(true);
     m_callTree->sortByColumn(ProfileTreeModel::InclTime, Qt::DescendingOrder);
     m_bottomUp->sortByColumn(ProfileTreeModel::InclTime, Qt::DescendingOrder);
     m_callers->sortByColumn(ProfileTreeModel::InclTime, Qt::DescendingOrder);

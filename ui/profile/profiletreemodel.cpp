@@ -34,8 +34,10 @@ bool ProfileTreeModel::hasColumn(int column) const
     if (!m_profile)
         return column == Name;
     switch (column) {
-    case SelfTime: case InclTime: return m_profile->hasMetric[0];
-    case SelfAlloc: case InclAlloc: return m_profile->hasMetric[1];
+    case SelfTime: return m_profile->hasMetric[0] && !m_inverted;
+    case SelfAlloc: return m_profile->hasMetric[1] && !m_inverted;
+    case InclTime: return m_profile->hasMetric[0];
+    case InclAlloc: return m_profile->hasMetric[1];
     case Entries: return m_profile->hasEntries;
     case Source: return m_profile->source != ProfileSource::Eventlog
             || std::any_of(m_profile->costCentres.begin(), m_profile->costCentres.end(),
@@ -225,7 +227,7 @@ QVariant ProfileTreeModel::data(const QModelIndex& index, int role) const
     if (role != Qt::DisplayRole)
         return {};
     switch (index.column()) {
-    case Name: return QString::fromStdString(cc.label) + (cc.caf ? tr(" (CAF)") : QString());
+    case Name: return QString::fromStdString(cc.label) + (cc.caf && cc.label != "CAF" ? tr(" (CAF)") : QString());
     case Module: return QString::fromStdString(cc.module);
     case SelfTime: return figure(node, 0, true);
     case InclTime: return figure(node, 0, false);
@@ -246,9 +248,9 @@ QVariant ProfileTreeModel::headerData(int section, Qt::Orientation o, int role) 
     case Name: return tr("Cost centre");
     case Module: return tr("Module");
     case SelfTime: return samples ? tr("Self samples") : tr("Self time");
-    case InclTime: return samples ? tr("Inclusive samples") : tr("Inclusive time");
+    case InclTime: return m_inverted ? (samples ? tr("Samples") : tr("Time")) : samples ? tr("Inclusive samples") : tr("Inclusive time");
     case SelfAlloc: return tr("Self alloc");
-    case InclAlloc: return tr("Inclusive alloc");
+    case InclAlloc: return m_inverted ? tr("Alloc") : tr("Inclusive alloc");
     case Entries: return tr("Entries");
     case Source: return tr("Source");
     default: return {};

@@ -45,6 +45,10 @@ public:
     // thread (the pattern is compiled afresh there).
     static ProfileTreeShape makeShape(const CostCentreProfile& p, const QString& filter, int column, Qt::SortOrder order);
     QString filterPattern() const { return m_filter.pattern(); }
+    // A tree that runs from a cost centre to its callers (bottom-up,
+    // callers): a node's figure is the first cost centre's cost spent under
+    // that chain, so there is no self column and the figure is named so.
+    void setInverted(bool inverted) { m_inverted = inverted; }
     int sortColumn() const { return m_sortColumn; }
     Qt::SortOrder sortOrder() const { return m_sortOrder; }
     std::shared_ptr<const CostCentreProfile> profile() const { return m_profile; }
@@ -67,6 +71,7 @@ private:
     std::shared_ptr<const CostCentreProfile> m_profile, m_shareOf;
     QRegularExpression m_filter;
     std::shared_ptr<const ProfileTreeShape> m_shape;
+    bool m_inverted = false;
     int m_sortColumn = InclTime;
     Qt::SortOrder m_sortOrder = Qt::DescendingOrder;
 };

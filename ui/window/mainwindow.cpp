@@ -842,6 +842,8 @@ void MainWindow::openProfile(const QString& path)
             }
             m_profileDock->show();
             m_profileDock->raise();
+            if (!m_index) // alone, the report is all there is to see: most of the window
+                resizeDocks({m_profileDock}, {height() * 2 / 3}, Qt::Vertical);
             emit reportShown();
         });
 }
