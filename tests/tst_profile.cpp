@@ -420,6 +420,7 @@ void TestProfile::ticky()
         std::istringstream in(test::readText(base + QStringLiteral(".eventlog.reference")));
         std::string line;
         std::map<uint64_t, uint64_t> lastEntries; // the last dump's entry count per counter
+        std::map<uint64_t, uint64_t> earlier;     // per counter: its entry count in the latest dump before the last
         std::map<uint64_t, std::string> names;
         uint64_t begins = 0;
         std::vector<std::pair<uint64_t, uint64_t>> samples; // (counter, entries) in order, begins as (0, 0)
@@ -427,6 +428,8 @@ void TestProfile::ticky()
             const QString l = QString::fromStdString(line);
             if (l.endsWith(QLatin1String("ticky begin counter sample"))) {
                 ++begins;
+                for (const auto& [id, n] : lastEntries)
+                    earlier[id] = n;
                 lastEntries.clear();
             } else if (const auto m = sample.match(l); m.hasMatch()) {
                 lastEntries[m.captured(1).toULongLong()] = m.captured(2).toULongLong();
@@ -442,10 +445,17 @@ void TestProfile::ticky()
         for (const TickyRow& r : rows) {
             if (r.sampled)
                 sampled[r.id] = r.entries;
+            // The change since the previous dump that sampled the counter,
+            // only when this dump sampled it too.
+            QCOMPARE(r.hasPrevious, r.sampled && earlier.count(r.id) > 0);
+            if (r.hasPrevious)
+                QCOMPARE(r.dEntries, int64_t(r.entries) - int64_t(earlier.at(r.id)));
             if (names.count(r.id))
                 QCOMPARE(r.name, names.at(r.id));
         }
         QCOMPARE(sampled, lastEntries);
+        if (begins > 1) // several dumps: some change is shown
+            QVERIFY(std::any_of(rows.begin(), rows.end(), [](const TickyRow& r) { return r.hasPrevious; }));
     }
 }
 

@@ -58,6 +58,7 @@ std::vector<TickyRow> tickyTable(const TimeProfilePart& part, size_t dump)
     std::vector<TickyRow> out;
     out.reserve(rows.size());
     for (auto& [id, r] : rows) {
+        r.hasPrevious = r.hasPrevious && r.sampled; // a change needs figures in both dumps
         if (r.hasPrevious) {
             r.dEntries = int64_t(r.entries) - r.dEntries;
             r.dAllocs = int64_t(r.allocs) - r.dAllocs;

@@ -263,11 +263,14 @@ void ProfilePane::setIndex(std::shared_ptr<const LogIndex> index)
     m_tickyDump->clear();
     if (m_index)
         for (const TickyDump& d : tickyDumps(*m_index))
-            m_tickyDump->addItem(tr("dump at %1 (%2 counters)").arg(durationText(d.time)).arg(d.samples));
+            m_tickyDump->addItem((d.samples == 1 ? tr("dump at %1 (1 counter)") : tr("dump at %1 (%2 counters)").arg(QStringLiteral("%1"), countText(d.samples)))
+                                     .arg(durationText(d.time)));
     if (m_index && m_tickyDump->count() == 0 && !m_index->tickyCounters.empty())
         m_tickyDump->addItem(tr("definitions only (no samples)"));
     m_tickyDump->setCurrentIndex(m_tickyDump->count() - 1); // the latest
     m_tabs->setTabEnabled(4, m_index && !m_index->tickyCounters.empty());
+    if (m_index && m_index->timeProfile.samples.empty() && !m_index->tickyCounters.empty())
+        m_tabs->setCurrentIndex(4); // all the log has to show here
     showTicky();
     m_sandwichCc.reset();
     updateSourceChoices();
