@@ -1,7 +1,8 @@
 // writeProfText: GHC's `-P` layout written back from a profile. The real
 // reports of testdata/profiles and a synthetic eventlog's samples go
 // through read -> write -> read unchanged; the tree lines of the real -P
-// report come out byte for byte.
+// report come out byte for byte; `hecscope synthesize prof` writes a report
+// `hecscope profile` reads.
 #include "testsupport.h"
 
 #include "core/index/loader.h"
@@ -11,6 +12,7 @@
 #include "core/profile/sampleprofile.h"
 #include "core/synth/synthetic.h"
 
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
@@ -95,6 +97,7 @@ private slots:
     void percentOnlyReport();
     void jsonReport();
     void eventlogSamples();
+    void synthesizeProfCommand();
 };
 
 void TestProfWriter::realReportWithTicks()
@@ -163,6 +166,32 @@ void TestProfWriter::eventlogSamples()
     compareTrees(*p, q, false);
     // Written again, the report reads back its own numbers.
     compareTrees(q, readProfText(writeProfText(q)), true);
+}
+
+void TestProfWriter::synthesizeProfCommand()
+{
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("synthetic.prof"));
+    const Run w = runHecscope({QStringLiteral("synthesize"), QStringLiteral("prof"), out, QStringLiteral("1")});
+    QCOMPARE(w.exitCode, 0);
+    const std::string text = readText(out);
+    QVERIFY(text.size() >= 1'000'000);
+    QVERIFY(looksLikeProfReport(text.substr(0, 4096)));
+    const Run f = runHecscope({QStringLiteral("profile"), out, QStringLiteral("--folded")});
+    QCOMPARE(f.exitCode, 0);
+    uint64_t folded = 0;
+    for (const std::string& line : lines(f.out.toStdString()))
+        folded += std::stoull(line.substr(line.rfind(' ') + 1));
+    // "(N ticks @ ..." in the header.
+    const size_t at = text.find(" ticks @ ");
+    QVERIFY(at != std::string::npos);
+    const size_t open = text.rfind('(', at);
+    QCOMPARE(folded, std::stoull(text.substr(open + 1, at - open - 1)));
+    QVERIFY(folded > 0);
+    // The allocation columns are not all zero.
+    const CostCentreProfile p = readProfText(text);
+    QVERIFY(!p.error);
+    QVERIFY(p.total(ProfileMetric::Alloc) > 0);
 }
 
 QTEST_GUILESS_MAIN(TestProfWriter)
