@@ -46,8 +46,10 @@ struct Names {
     std::string_view label, module, src;
 };
 
-Names namesOf(const ProfileCostCentre& cc)
+Names namesOf(const CostCentreProfile& p, uint32_t index)
 {
+    static const ProfileCostCentre kNone;
+    const ProfileCostCentre& cc = index < p.costCentres.size() ? p.costCentres[index] : kNone;
     return {cc.label.empty() ? "?" : std::string_view(cc.label), cc.module.empty() ? "?" : std::string_view(cc.module),
             cc.srcLoc.empty() ? "<no location info>" : std::string_view(cc.srcLoc)};
 }
@@ -141,7 +143,7 @@ void Writer::flatTable()
         if (!rows[c].seen || (rows[c].self[0] <= over[0] && rows[c].self[1] <= over[1]))
             continue;
         order.push_back(c);
-        const Names n = namesOf(m_p.costCentres[c]);
+        const Names n = namesOf(m_p, c);
         w[0] = std::max(w[0], utf8Length(n.label));
         w[1] = std::max(w[1], utf8Length(n.module));
         w[2] = std::max(w[2], utf8Length(n.src));
@@ -158,7 +160,7 @@ void Writer::flatTable()
         appendf(m_out, "  %5s %9s", "ticks", "bytes");
     m_out += "\n\n";
     for (uint32_t c : order) {
-        const Names n = namesOf(m_p.costCentres[c]);
+        const Names n = namesOf(m_p, c);
         appendPadded(m_out, n.label, w[0]);
         m_out += ' ';
         appendPadded(m_out, n.module, w[1]);
@@ -180,7 +182,7 @@ void Writer::tree()
     auto numberOf = [&](size_t i) { return fresh ? uint64_t(i) : uint64_t(nodes[i].number); };
     size_t w[4] = {11, 6, 3, 3}; // label plus indentation, module, src, no.
     for (size_t i = 1; i < nodes.size(); ++i) {
-        const Names n = namesOf(m_p.costCentres[nodes[i].cc]);
+        const Names n = namesOf(m_p, nodes[i].cc);
         w[0] = std::max(w[0], nodes[i].depth - 1 + utf8Length(n.label));
         w[1] = std::max(w[1], utf8Length(n.module));
         w[2] = std::max(w[2], utf8Length(n.src));
@@ -200,7 +202,7 @@ void Writer::tree()
     m_out += "\n\n";
     for (size_t i = 1; i < nodes.size(); ++i) {
         const ProfileNode& node = nodes[i];
-        const Names n = namesOf(m_p.costCentres[node.cc]);
+        const Names n = namesOf(m_p, node.cc);
         const size_t indent = node.depth - 1;
         m_out.append(indent, ' ');
         appendPadded(m_out, n.label, w[0] - indent);

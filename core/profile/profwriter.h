@@ -17,7 +17,9 @@ namespace hecscope {
 // Units: Samples and Ticks are both written as ticks; bytes are 0 when the
 // profile has no allocation figures, entries 0 when it has none. A
 // percentages-only profile (PercentTenths) is written in the `-p` layout,
-// without the ticks and bytes columns. "no." is ProfileNode::number, or a
+// without the ticks and bytes columns; its inherited percentages are then
+// the sums of the individual ones (GHC's, rounded from ticks, may differ by
+// a tenth or so). "no." is ProfileNode::number, or a
 // fresh pre-order number (1, 2, ...) for every node when some node has none.
 // The header's total ticks and alloc are the tree's (what readProfText
 // checks); total time is ticks x tick interval / processors, as GHC has it
@@ -27,7 +29,8 @@ namespace hecscope {
 // source locations, entries, ticks, bytes, numbers. Not representable, and
 // so not given back: figures of the root itself, a label or module with a
 // space in it (GHC's never have one), an empty label, module or source
-// location (written "?", "?" and "<no location info>").
+// location (written "?", "?" and "<no location info>"), a node without a
+// cost centre below the root (written as one with empty names).
 //
 // Byte for byte: the tree's lines equal GHC's when no cost-centre stack the
 // RTS leaves out of the report (GC, IDLE, SYSTEM, OVERHEAD_of, DONT_CARE)
