@@ -8,6 +8,7 @@
 #include "core/heap/heapbands.h"
 #include "core/heap/hpfile.h"
 #include "core/index/logindex.h"
+#include "core/profile/profreport.h"
 #include "core/stats/stats.h"
 
 #include <chrono>
@@ -119,7 +120,12 @@ const char* const kBenchUsage =
     "profile_range_ms (p95 over 20 ranges of a tenth of the run; _p50, _max),\n"
     "flame_layout_ms (the whole run's flame-graph layout), and flame_repaint_*\n"
     "(about 50 repaints at 1600x1000 with the root and a few deep frames as\n"
-    "the focus, flame and icicle).\n";
+    "the focus, flame and icicle).\n"
+    "FILE may also be a .prof or -pj report (found by its content): then\n"
+    "report_bytes, report_open_ms (reading the file and parsing it, the median\n"
+    "of 5; report_open_max_ms the slowest), report_nodes, report_bottom_up_ms\n"
+    "(the bottom-up view), report_flame_layout_ms (the flame-graph layout of\n"
+    "the root) and the flame_* figures above, for the report's tree.\n";
 
 bool writeAll(int fd, std::string_view text)
 {
@@ -319,6 +325,13 @@ int bench(int argc, char** argv)
     auto source = openOrComplain(path);
     if (!source)
         return 1;
+    // A .prof or -pj report (by content) has figures of its own.
+    if (path != "-") {
+        std::string head(4096, '\0');
+        head.resize(source->read(0, reinterpret_cast<uint8_t*>(head.data()), head.size()));
+        if (!head.starts_with("hdrb") && looksLikeProfReport(head))
+            return benchReport(path);
+    }
     // Decode only: every event decoded and delivered to a sink that counts.
     class Counter final : public EventSink {
     public:

@@ -44,5 +44,9 @@ int exportFlame(const FlameExportOptions& options);
 // Profile and flame-graph timings for `bench` (only when FILE has
 // cost-centre samples): profile_*, flame_layout_ms, flame_repaint_*.
 void benchFlame(const LogIndex& index);
+// `bench` of a .prof or -pj report (FILE found to be one by content):
+// report_* (reading, bottom-up view, flame layout) and flame_repaint_*.
+// Returns bench's exit status.
+int benchReport(const std::string& path);
 
 } // namespace hecscope::cli

@@ -1,6 +1,7 @@
 // `hecscope export --view flame` and the flame graph's figures in
 // `hecscope bench`.
 #include "app/commands.h"
+#include "core/profile/profileviews.h"
 #include "core/profile/profreport.h"
 #include "core/profile/sampleprofile.h"
 #include "core/text/units.h"
@@ -171,6 +172,68 @@ int exportFlame(const FlameExportOptions& o)
     return loaded.truncated ? 1 : 0;
 }
 
+namespace {
+
+// The flame graph's figures for one profile, whatever its source: the
+// layout with the root and, at a few depths, the frame with the most time as
+// the focus, then about 50 repaints at 1600x1000 as the view does them,
+// flame and icicle. Prints flame_*; returns the root's layout time in ms.
+double benchFlameOf(const CostCentreProfile& whole)
+{
+    QElapsedTimer t;
+    t.start();
+    const FlameLayout root = layoutFlame(whole, 0, ProfileMetric::Time);
+    const double layoutMs = msSince(t);
+    std::vector<uint32_t> focuses{0};
+    for (uint32_t depth : {5u, 10u, 20u, 30u}) {
+        uint32_t best = 0;
+        for (const FlameFrame& f : root.frames)
+            if (f.depth == depth && (best == 0 || whole.nodes[f.node].incl[0] > whole.nodes[best].incl[0]))
+                best = f.node;
+        if (best)
+            focuses.push_back(best);
+    }
+    std::vector<FlameLayout> layouts;
+    double layoutMax = layoutMs;
+    for (uint32_t focus : focuses) {
+        t.start();
+        layouts.push_back(layoutFlame(whole, focus, ProfileMetric::Time));
+        layoutMax = std::max(layoutMax, msSince(t));
+    }
+    QImage image(1600, 1000, QImage::Format_ARGB32_Premultiplied);
+    std::vector<double> paintMs;
+    int framesMax = 0, labelsMax = 0;
+    for (int round = 0; paintMs.size() < 50; ++round)
+        for (const FlameLayout& layout : layouts)
+            for (bool icicle : {false, true}) {
+                FlamePaintStats stats;
+                FlamePaintOptions o;
+                o.icicle = icicle;
+                o.stats = &stats;
+                o.hoveredFrame = layout.frames.size() > 1 ? uint32_t(round % layout.frames.size()) : UINT32_MAX;
+                t.start();
+                QPainter p(&image);
+                paintFlame(p, image.rect(), whole, layout, o);
+                p.end();
+                paintMs.push_back(msSince(t));
+                framesMax = std::max(framesMax, stats.frames);
+                labelsMax = std::max(labelsMax, stats.labels);
+            }
+    std::printf("flame_frames: %zu\n", root.frames.size());
+    std::printf("flame_layout_ms: %.3f\n", layoutMs);
+    std::printf("flame_layout_max_ms: %.3f\n", layoutMax);
+    std::printf("flame_focuses: %zu\n", focuses.size());
+    std::printf("flame_repaint_views: %zu\n", paintMs.size());
+    std::printf("flame_repaint_p50_ms: %.3f\n", percentile(paintMs, 0.50));
+    std::printf("flame_repaint_p95_ms: %.3f\n", percentile(paintMs, 0.95));
+    std::printf("flame_repaint_max_ms: %.3f\n", percentile(paintMs, 1.0));
+    std::printf("flame_painted_frames_max: %d\n", framesMax);
+    std::printf("flame_labels_max: %d\n", labelsMax);
+    return layoutMs;
+}
+
+} // namespace
+
 void benchFlame(const LogIndex& ix)
 {
     const TimeProfileData& tp = ix.timeProfile;
@@ -193,46 +256,6 @@ void benchFlame(const LogIndex& ix)
         const auto p = sampleProfile(ix, f);
         rangeMs.push_back(msSince(t));
     }
-    // Focuses: the root and, at a few depths, the frame with the most samples.
-    t.start();
-    const FlameLayout root = layoutFlame(whole, 0, ProfileMetric::Time);
-    const double layoutMs = msSince(t);
-    std::vector<uint32_t> focuses{0};
-    for (uint32_t depth : {5u, 10u, 20u, 30u}) {
-        uint32_t best = 0;
-        for (const FlameFrame& f : root.frames)
-            if (f.depth == depth && (best == 0 || whole.nodes[f.node].incl[0] > whole.nodes[best].incl[0]))
-                best = f.node;
-        if (best)
-            focuses.push_back(best);
-    }
-    std::vector<FlameLayout> layouts;
-    double layoutMax = layoutMs;
-    for (uint32_t focus : focuses) {
-        t.start();
-        layouts.push_back(layoutFlame(whole, focus, ProfileMetric::Time));
-        layoutMax = std::max(layoutMax, msSince(t));
-    }
-    // Repaints at 1600x1000, as the view does them: ~50, flame and icicle.
-    QImage image(1600, 1000, QImage::Format_ARGB32_Premultiplied);
-    std::vector<double> paintMs;
-    int framesMax = 0, labelsMax = 0;
-    for (int round = 0; paintMs.size() < 50; ++round)
-        for (const FlameLayout& layout : layouts)
-            for (bool icicle : {false, true}) {
-                FlamePaintStats stats;
-                FlamePaintOptions o;
-                o.icicle = icicle;
-                o.stats = &stats;
-                o.hoveredFrame = layout.frames.size() > 1 ? uint32_t(round % layout.frames.size()) : UINT32_MAX;
-                t.start();
-                QPainter p(&image);
-                paintFlame(p, image.rect(), whole, layout, o);
-                p.end();
-                paintMs.push_back(msSince(t));
-                framesMax = std::max(framesMax, stats.frames);
-                labelsMax = std::max(labelsMax, stats.labels);
-            }
     std::printf("profile_samples: %zu\n", tp.samples.size());
     std::printf("profile_stacks: %zu\n", tp.stacks.size());
     std::printf("profile_nodes: %zu\n", whole.nodes.size());
@@ -241,17 +264,46 @@ void benchFlame(const LogIndex& ix)
     std::printf("profile_range_p50_ms: %.3f\n", percentile(rangeMs, 0.50));
     std::printf("profile_range_ms: %.3f\n", percentile(rangeMs, 0.95));
     std::printf("profile_range_max_ms: %.3f\n", percentile(rangeMs, 1.0));
-    std::printf("flame_frames: %zu\n", root.frames.size());
-    std::printf("flame_layout_ms: %.3f\n", layoutMs);
-    std::printf("flame_layout_max_ms: %.3f\n", layoutMax);
-    std::printf("flame_focuses: %zu\n", focuses.size());
-    std::printf("flame_repaint_views: %zu\n", paintMs.size());
-    std::printf("flame_repaint_p50_ms: %.3f\n", percentile(paintMs, 0.50));
-    std::printf("flame_repaint_p95_ms: %.3f\n", percentile(paintMs, 0.95));
-    std::printf("flame_repaint_max_ms: %.3f\n", percentile(paintMs, 1.0));
-    std::printf("flame_painted_frames_max: %d\n", framesMax);
-    std::printf("flame_labels_max: %d\n", labelsMax);
+    benchFlameOf(whole);
     std::fflush(stdout);
+}
+
+int benchReport(const std::string& path)
+{
+    // Opening as the window does: the whole file read, then parsed; 5 times.
+    std::vector<double> openMs;
+    CostCentreProfile p;
+    qint64 bytes = 0;
+    for (int i = 0; i < 5; ++i) {
+        QElapsedTimer t;
+        t.start();
+        QFile file(QString::fromStdString(path));
+        if (!file.open(QIODevice::ReadOnly)) {
+            std::fprintf(stderr, "hecscope bench: cannot read %s: %s\n", path.c_str(), qPrintable(file.errorString()));
+            return 1;
+        }
+        const QByteArray text = file.readAll();
+        p = readProfReport(std::string_view(text.constData(), size_t(text.size())));
+        openMs.push_back(msSince(t));
+        bytes = text.size();
+    }
+    if (p.error)
+        std::fprintf(stderr, "hecscope bench: %s: %s (everything before it is timed)\n", path.c_str(),
+                     p.error->text().c_str());
+    QElapsedTimer t;
+    t.start();
+    const CostCentreProfile up = bottomUp(p);
+    const double bottomUpMs = msSince(t);
+    std::printf("report_bytes: %lld\n", static_cast<long long>(bytes));
+    std::printf("report_open_ms: %.3f\n", percentile(openMs, 0.5));
+    std::printf("report_open_max_ms: %.3f\n", percentile(openMs, 1.0));
+    std::printf("report_nodes: %zu\n", p.nodes.size());
+    std::printf("report_bottom_up_ms: %.3f\n", bottomUpMs);
+    std::printf("report_bottom_up_nodes: %zu\n", up.nodes.size());
+    const double layoutMs = benchFlameOf(p);
+    std::printf("report_flame_layout_ms: %.3f\n", layoutMs);
+    std::fflush(stdout);
+    return p.error ? 1 : 0;
 }
 
 } // namespace hecscope::cli

@@ -45,6 +45,7 @@ const char* const kSynthesizeUsage =
     "       hecscope synthesize threads OUT [THREADS [RUNS]]\n"
     "       hecscope synthesize spans OUT [SPANS]\n"
     "       hecscope synthesize profile OUT [SAMPLES [CCS [MAXDEPTH]]]\n"
+    "       hecscope synthesize prof OUT [MEGABYTES]\n"
     "\n"
     "Writes a synthetic eventlog with the project's encoder, for benchmarks:\n"
     "a -hT style heap profile (default 10000 censuses x 2000 bands), a\n"
@@ -53,7 +54,11 @@ const char* const kSynthesizeUsage =
     "nested traceEvent START/STOP spans written by 64 threads (default 1000000),\n"
     "or a cost-centre time profile (+RTS -p -l) of SAMPLES samples on 4\n"
     "capabilities over CCS cost centres in 100 modules, stacks up to MAXDEPTH\n"
-    "deep (default 1000000 5000 50).\n";
+    "deep (default 1000000 5000 50).\n"
+    "`prof` writes no eventlog but a .prof report in GHC 9.0.2's +RTS -P layout\n"
+    "of about MEGABYTES (default 10): the call tree of such a profile's samples\n"
+    "(as ticks, with entries and bytes made up per node), grown until the text\n"
+    "is that long.\n";
 
 
 bool parseCount(const char* text, size_t& out)
@@ -218,7 +223,13 @@ int synthesize(int argc, char** argv)
         return 2;
     }
     std::vector<uint8_t> bytes;
-    if (kind == "heap")
+    if (kind == "prof" && argc <= 3) {
+        const std::string text = synthesizeProfReport((argc > 2 ? a : 10) << 20);
+        bytes.assign(text.begin(), text.end());
+    } else if (kind == "prof") {
+        std::fprintf(stderr, "hecscope synthesize: bad arguments\n\n%s", kSynthesizeUsage);
+        return 2;
+    } else if (kind == "heap")
         bytes = synthesizeHeapProfileLog(argc > 2 ? a : 10000, argc > 3 ? b : 2000);
     else if (kind == "scheduler")
         bytes = synthesizeSchedulerLog((argc > 2 ? a : 256) << 20);

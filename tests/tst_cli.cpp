@@ -15,6 +15,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <cstring>
 #include <memory>
 
 using namespace hecscope;
@@ -118,6 +119,7 @@ private slots:
     void standardInput();
     void infoExitCodes();
     void benchKeys();
+    void benchReportKeys();
 };
 
 void TestCli::initTestCase()
@@ -333,6 +335,26 @@ void TestCli::benchKeys()
         const qsizetype from = i + 1 + prefix.size();
         r.out.mid(from, r.out.indexOf('\n', from) - from).toDouble(&ok);
         QVERIFY2(ok, key);
+    }
+}
+
+// `bench` of a .prof report (found by its content) prints the report's keys.
+void TestCli::benchReportKeys()
+{
+    const Run r = runHecscope({QStringLiteral("bench"), QStringLiteral(HECSCOPE_TESTDATA_DIR "/profiles/profile-P.prof")});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY(!r.out.contains("decode_s"));
+    for (const char* key : {"report_bytes", "report_open_ms", "report_open_max_ms", "report_nodes", "report_bottom_up_ms",
+                            "report_flame_layout_ms", "flame_repaint_p95_ms"}) {
+        const QByteArray prefix = QByteArray(key) + ": ";
+        const qsizetype i = r.out.startsWith(prefix) ? -1 : r.out.indexOf("\n" + prefix);
+        QVERIFY2(i >= 0 || r.out.startsWith(prefix), key);
+        bool ok = false;
+        const qsizetype from = i + 1 + prefix.size();
+        const double value = r.out.mid(from, r.out.indexOf('\n', from) - from).toDouble(&ok);
+        QVERIFY2(ok, key);
+        if (std::strcmp(key, "report_nodes") == 0)
+            QCOMPARE(value, 46.0); // the root and the tree's 45 lines
     }
 }
 

@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace hecscope {
@@ -57,5 +58,14 @@ std::vector<uint8_t> synthesizeSpansLog(size_t spans, size_t threads = 64, int c
 // IDLE. Deterministic for a given seed (syntheticprofile.cpp).
 std::vector<uint8_t> synthesizeProfileLog(size_t samples, size_t costCentres = 5000, size_t maxDepth = 50,
                                           int caps = 4, uint64_t seed = 1);
+
+// A `.prof` report in GHC 9.0.2's `-P` layout (writeProfText) of at least
+// `targetBytes` (a little more, at most about 10 %), from the whole run of
+// synthesizeProfileLog's samples on 4 capabilities: more samples and cost
+// centres (one per 200 samples) until the text is that long. Ticks are the
+// samples; entries and bytes are drawn per node from its number, so the
+// alloc columns are not all zero. Deterministic for a given seed
+// (syntheticprofreport.cpp).
+std::string synthesizeProfReport(size_t targetBytes, uint64_t seed = 1);
 
 } // namespace hecscope
