@@ -120,12 +120,17 @@ const char* const kBenchUsage =
     "profile_range_ms (p95 over 20 ranges of a tenth of the run; _p50, _max),\n"
     "flame_layout_ms (the whole run's flame-graph layout), and flame_repaint_*\n"
     "(about 50 repaints at 1600x1000 with the root and a few deep frames as\n"
-    "the focus, flame and icicle).\n"
+    "the focus, flame and icicle), profile_pane_ms / _ui_ms / _bottom_up_ms\n"
+    "(the Profile pane until its flame graph and call tree are shown, what that\n"
+    "cost the UI thread, until its bottom-up tree follows; profile_pane_range_*\n"
+    "the same for a selection of a tenth of the run).\n"
     "FILE may also be a .prof or -pj report (found by its content): then\n"
     "report_bytes, report_open_ms (reading the file and parsing it, the median\n"
     "of 5; report_open_max_ms the slowest), report_nodes, report_bottom_up_ms\n"
     "(the bottom-up view), report_flame_layout_ms (the flame-graph layout of\n"
-    "the root) and the flame_* figures above, for the report's tree.\n";
+    "the root), the flame_* figures above for the report's tree, and\n"
+    "report_window_ms / _ui_ms (File > Open of the report in the window until\n"
+    "its flame graph and call tree are shown; the UI thread's share).\n";
 
 bool writeAll(int fd, std::string_view text)
 {
