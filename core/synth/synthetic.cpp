@@ -1,4 +1,5 @@
 #include "core/synth/synthetic.h"
+#include "core/synth/synthrandom.h"
 
 #include "core/format/encoder.h"
 #include "core/format/eventtags.h"
@@ -13,20 +14,8 @@
 namespace hecscope {
 namespace {
 
-constexpr size_t kBlockBytes = 2 << 20; // GHC's default per-capability buffer
-
-// xorshift64*: small, fast and deterministic.
-struct Rng {
-    uint64_t state;
-    uint64_t next()
-    {
-        state ^= state >> 12;
-        state ^= state << 25;
-        state ^= state >> 27;
-        return state * 0x2545F4914F6CDD1DULL;
-    }
-    uint32_t below(uint32_t n) { return uint32_t(next() % n); }
-};
+using synth::kBlockBytes;
+using synth::Rng;
 
 // ---- Thread and span logs: a small scheduler simulation ----
 

@@ -1,6 +1,7 @@
 // synthesizeProfileLog (synthetic.h): a cost-centre time profile, kept apart
 // from the scheduler simulation in synthetic.cpp, which it shares nothing with.
 #include "core/synth/synthetic.h"
+#include "core/synth/synthrandom.h"
 
 #include "core/format/encoder.h"
 #include "core/format/eventtags.h"
@@ -13,21 +14,8 @@
 namespace hecscope {
 namespace {
 
-// xorshift64*, as in synthetic.cpp.
-struct Rng {
-    uint64_t state;
-    uint64_t next()
-    {
-        state ^= state >> 12;
-        state ^= state << 25;
-        state ^= state >> 27;
-        return state * 0x2545F4914F6CDD1DULL;
-    }
-    uint32_t below(uint32_t n) { return uint32_t(next() % n); }
-    double unit() { return double(next() >> 11) * 0x1.0p-53; } // [0, 1)
-};
-
-constexpr size_t kBlockBytes = 2 << 20; // GHC's default per-capability buffer
+using synth::kBlockBytes;
+using synth::Rng;
 constexpr uint64_t kTick = 1'000'000;   // ns: +RTS -V default, PROF_BEGIN's interval
 
 // 100 module names: every pair of a namespace and a component.
