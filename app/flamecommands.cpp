@@ -41,16 +41,9 @@ struct ExportProfile {
 ExportProfile loadReportForExport(const QString& path, const FlameExportOptions& o)
 {
     ExportProfile r;
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        r.error = QStringLiteral("cannot read %1: %2").arg(path, file.errorString());
-        r.status = 1;
-        return r;
-    }
-    const QByteArray bytes = file.readAll();
-    const std::string_view text(bytes.constData(), size_t(bytes.size()));
-    if (!looksLikeProfReport(text.substr(0, 4096))) {
-        r.error = QStringLiteral("%1 is neither an eventlog, nor a .prof or -pj report").arg(path);
+    ProfReportFile file = readProfReportFile(path.toStdString());
+    if (!file.profile) {
+        r.error = QStringLiteral("%1: %2").arg(path, QString::fromStdString(file.error));
         r.status = 1;
         return r;
     }
@@ -59,7 +52,7 @@ ExportProfile loadReportForExport(const QString& path, const FlameExportOptions&
         r.status = 2;
         return r;
     }
-    CostCentreProfile p = readProfReport(text);
+    CostCentreProfile& p = *file.profile;
     if (p.error) {
         std::fprintf(stderr, "hecscope export: %s: %s (everything before it is drawn)\n", qPrintable(path),
                      p.error->text().c_str());
@@ -105,28 +98,23 @@ ExportProfile loadProfileForExport(const std::string& file, const FlameExportOpt
         return r;
     }
     if (o.cap >= int(ix.caps.size())) {
-        r.error = QStringLiteral("--cap %1: the log has %2 capabilities").arg(o.cap).arg(ix.caps.size());
+        r.error = QStringLiteral("--cap %1: the log's capabilities are 0 to %2").arg(o.cap).arg(int(ix.caps.size()) - 1);
         r.status = 2;
         return r;
     }
     SampleFilter filter;
     filter.cap = o.cap;
-    const uint64_t end = std::max<uint64_t>(ix.lastTime, 1);
     QString range = QStringLiteral("whole run");
     if (!o.range.empty()) {
-        const QString text = QString::fromStdString(o.range);
-        const int colon = int(text.indexOf(QLatin1Char(':')));
-        const QString a = text.left(colon).trimmed(), b = text.mid(colon + 1).trimmed();
-        const auto t0 = a.isEmpty() ? std::optional<uint64_t>(0) : parseTime(a.toStdString());
-        const auto t1 = b.isEmpty() ? std::optional<uint64_t>(end) : parseTime(b.toStdString());
-        if (!t0 || !t1 || *t1 <= *t0) {
-            r.error = QStringLiteral("bad --range '%1' (START:END with START < END)").arg(text);
+        const auto t = parseTimeRange(o.range, ix.lastTime + 1); // an open end takes the last instant too
+        if (!t) {
+            r.error = QStringLiteral("bad --range '%1' (START:END with START < END)").arg(QString::fromStdString(o.range));
             r.status = 2;
             return r;
         }
-        filter.t0 = *t0;
-        filter.t1 = b.isEmpty() ? UINT64_MAX : *t1; // the whole run includes a sample at its last instant
-        range = QStringLiteral("range %1 – %2").arg(durationText(*t0), durationText(*t1));
+        filter.t0 = t->first;
+        filter.t1 = t->second;
+        range = QStringLiteral("range %1 – %2").arg(durationText(t->first), durationText(t->second));
     }
     r.profile = sampleProfile(ix, filter);
     r.scope = range + (o.cap >= 0 ? QStringLiteral(", capability %1").arg(o.cap) : QString());
@@ -277,19 +265,18 @@ int benchReport(const std::string& path)
     // Opening as the window does: the whole file read, then parsed; 5 times.
     std::vector<double> openMs;
     CostCentreProfile p;
-    qint64 bytes = 0;
+    uint64_t bytes = 0;
     for (int i = 0; i < 5; ++i) {
         QElapsedTimer t;
         t.start();
-        QFile file(QString::fromStdString(path));
-        if (!file.open(QIODevice::ReadOnly)) {
-            std::fprintf(stderr, "hecscope bench: cannot read %s: %s\n", path.c_str(), qPrintable(file.errorString()));
+        ProfReportFile file = readProfReportFile(path);
+        openMs.push_back(msSince(t));
+        if (!file.profile) {
+            std::fprintf(stderr, "hecscope bench: %s: %s\n", path.c_str(), file.error.c_str());
             return 1;
         }
-        const QByteArray text = file.readAll();
-        p = readProfReport(std::string_view(text.constData(), size_t(text.size())));
-        openMs.push_back(msSince(t));
-        bytes = text.size();
+        p = std::move(*file.profile);
+        bytes = file.bytes;
     }
     if (p.error)
         std::fprintf(stderr, "hecscope bench: %s: %s (everything before it is timed)\n", path.c_str(),

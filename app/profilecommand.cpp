@@ -12,9 +12,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <optional>
-#include <sstream>
 #include <string>
 
 namespace hecscope::cli {
@@ -107,21 +105,6 @@ std::optional<int> parse(int argc, char** argv, Args& a)
     if (a.folded && a.csv)
         return usageError("--folded and --csv exclude each other");
     return std::nullopt;
-}
-
-// [start, end) of --range once the log's end is known.
-std::optional<std::pair<uint64_t, uint64_t>> parseRange(const std::string& text, uint64_t logEnd)
-{
-    const size_t colon = text.find(':');
-    if (colon == std::string::npos)
-        return std::nullopt;
-    const std::string_view from = std::string_view(text).substr(0, colon);
-    const std::string_view to = std::string_view(text).substr(colon + 1);
-    const auto start = from.empty() ? std::optional<uint64_t>(0) : parseTime(from);
-    const auto end = to.empty() ? std::optional<uint64_t>(logEnd + 1) : parseTime(to);
-    if (!start || !end || *end <= *start)
-        return std::nullopt;
-    return std::pair{*start, *end};
 }
 
 std::string summary(const CostCentreProfile& p, ProfileMetric m)
@@ -219,11 +202,14 @@ int profile(int argc, char** argv)
         status = ix->scan.hasError || !ix->scan.ioError.empty() ? 1 : 0;
         if (a.ticky)
             return std::max(status, tickyTableText(*ix, a.csv));
+        if (a.cap >= int(ix->caps.size()))
+            return usageError("--cap " + std::to_string(a.cap) + ": the log's capabilities are 0 to "
+                              + std::to_string(int(ix->caps.size()) - 1));
         SampleFilter filter;
         filter.cap = a.cap;
         filter.hideRts = a.hideRts;
         if (!a.rangeText.empty()) {
-            const auto r = parseRange(a.rangeText, ix->lastTime);
+            const auto r = parseTimeRange(a.rangeText, ix->lastTime + 1); // an open end takes the last instant too
             if (!r)
                 return usageError("bad --range '" + a.rangeText + "' (START:END with START < END)");
             filter.t0 = r->first;
@@ -236,15 +222,12 @@ int profile(int argc, char** argv)
     } else {
         if (!a.rangeText.empty() || a.cap >= 0 || a.ticky)
             return usageError("--range, --cap and --ticky apply to eventlogs; a report covers the whole run");
-        std::ifstream in(a.path, std::ios::binary);
-        std::stringstream text;
-        text << in.rdbuf();
-        const std::string bytes = text.str();
-        if (!looksLikeProfReport(bytes.substr(0, 4096))) {
-            std::fprintf(stderr, "hecscope: %s: neither an eventlog, nor a .prof or -pj report\n", a.path.c_str());
+        ProfReportFile file = readProfReportFile(a.path);
+        if (!file.profile) {
+            std::fprintf(stderr, "hecscope: %s: %s\n", a.path.c_str(), file.error.c_str());
             return 1;
         }
-        CostCentreProfile report = readProfReport(bytes);
+        CostCentreProfile& report = *file.profile;
         if (report.error) {
             std::fprintf(stderr, "hecscope: %s: error: %s (everything before it is printed)\n", a.path.c_str(),
                          report.error->text().c_str());

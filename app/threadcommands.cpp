@@ -136,21 +136,14 @@ bool resolveRange(Args& a, const LogIndex& ix, const char* command, const char* 
 {
     if (a.rangeText.empty())
         return true;
-    const size_t colon = a.rangeText.find(':');
-    const std::string_view text(a.rangeText);
-    const std::string_view from = colon == std::string::npos ? text : text.substr(0, colon);
-    const std::string_view to = colon == std::string::npos ? std::string_view() : text.substr(colon + 1);
-    const bool blankFrom = from.find_first_not_of(' ') == std::string_view::npos;
-    const bool blankTo = to.find_first_not_of(' ') == std::string_view::npos;
-    const auto start = blankFrom ? std::optional<uint64_t>(0) : parseTime(from);
-    const auto end = blankTo ? std::optional<uint64_t>(std::max<uint64_t>(ix.lastTime, 1)) : parseTime(to);
-    if (colon == std::string::npos || !start || !end || *end <= *start) {
+    const auto r = parseTimeRange(a.rangeText, std::max<uint64_t>(ix.lastTime, 1));
+    if (!r) {
         std::fprintf(stderr, "hecscope %s: bad --range '%s' (START:END with START < END)\n\n%s", command,
                      a.rangeText.c_str(), usage);
         status = 2;
         return false;
     }
-    a.range = ViewRange{*start, *end};
+    a.range = ViewRange{r->first, r->second};
     return true;
 }
 

@@ -10,6 +10,8 @@
 #include "core/profile/profreport.h"
 #include "core/profile/sampleprofile.h"
 #include "core/profile/ticky.h"
+#include "core/synth/synthetic.h"
+#include "ui/formatting.h"
 #include "testsupport.h"
 #include "ui/profile/flamegraphview.h"
 #include "ui/profile/profilepane.h"
@@ -51,6 +53,15 @@ bool waitShown(ProfilePane& pane, QSignalSpy& spy)
     return spy.count() > 0 || spy.wait(10000);
 }
 
+// The root's children, counted by their parent.
+int rootChildren(const CostCentreProfile& p)
+{
+    int n = 0;
+    for (size_t i = 1; i < p.nodes.size(); ++i)
+        n += p.nodes[i].parent == 0;
+    return n;
+}
+
 uint32_t costCentreNamed(const CostCentreProfile& p, const char* label)
 {
     for (uint32_t c = 0; c < p.costCentres.size(); ++c)
@@ -64,7 +75,8 @@ uint32_t costCentreNamed(const CostCentreProfile& p, const char* label)
 class TestProfilePane : public QObject {
     Q_OBJECT
 private slots:
-    void eventlogRangeCapabilityRts();
+    void eventlogRangeRts();
+    void capability();
     void searchFiltersTheTrees();
     void callersAndCallees();
     void chosenFrameMarksItsSamples();
@@ -73,7 +85,7 @@ private slots:
     void windowOpensReports();
 };
 
-void TestProfilePane::eventlogRangeCapabilityRts()
+void TestProfilePane::eventlogRangeRts()
 {
     const auto ix = load(profiles("profile-P.eventlog"));
     ProfilePane pane;
@@ -84,10 +96,7 @@ void TestProfilePane::eventlogRangeCapabilityRts()
     QCOMPARE(pane.profile()->total(ProfileMetric::Time), uint64_t(ix->timeProfile.samples.size()));
     // The call tree's first level is the root's children.
     auto* model = static_cast<ProfileTreeModel*>(pane.callTree()->model());
-    int children = 0;
-    for (uint32_t i = 1; i < pane.profile()->nodes.size(); ++i)
-        children += pane.profile()->nodes[i].parent == 0;
-    QCOMPARE(model->rowCount(), children);
+    QCOMPARE(model->rowCount(), rootChildren(*pane.profile()));
     QVERIFY(pane.statusText().contains(QLatin1String("samples")));
     // A range.
     shown.clear();
@@ -112,11 +121,32 @@ void TestProfilePane::eventlogRangeCapabilityRts()
     QCOMPARE(pane.profile()->total(ProfileMetric::Time), totalOf(*ix, f));
     QVERIFY(totalOf(*ix, f) < totalOf(*ix));
     QVERIFY(pane.statusText().contains(QLatin1String("RTS frames hidden")));
-    // A capability the run did not have samples on gives an empty profile.
-    shown.clear();
-    pane.setCapability(0);
+}
+
+// A capability of a run on four: its own samples only.
+void TestProfilePane::capability()
+{
+    const auto ix = [] {
+        MemorySource source(synthesizeProfileLog(20000, 300, 20, 4));
+        return std::shared_ptr<const LogIndex>(loadIndex(source).index);
+    }();
+    QCOMPARE(ix->caps.size(), size_t(4));
+    ProfilePane pane;
+    QSignalSpy shown(&pane, &ProfilePane::profileShown);
+    pane.setIndex(ix);
     QVERIFY(waitShown(pane, shown));
-    QCOMPARE(pane.profile()->total(ProfileMetric::Time), totalOf(*ix, f));
+    QCOMPARE(pane.profile()->total(ProfileMetric::Time), uint64_t(20000));
+    for (int cap : {2, 0}) {
+        shown.clear();
+        pane.setCapability(cap);
+        QVERIFY(waitShown(pane, shown));
+        uint64_t own = 0;
+        for (const auto& s : ix->timeProfile.samples)
+            own += s.cap == cap;
+        QVERIFY(own > 0 && own < 20000);
+        QCOMPARE(pane.profile()->total(ProfileMetric::Time), own);
+        QVERIFY(pane.statusText().contains(QStringLiteral("capability %1").arg(cap)));
+    }
 }
 
 void TestProfilePane::searchFiltersTheTrees()
@@ -149,12 +179,21 @@ void TestProfilePane::searchFiltersTheTrees()
     for (const ProfileNode& n : p.nodes)
         scoreNodes += n.cc == score;
     QCOMPARE(leaves({}), scoreNodes);
-    // The flame graph says what share the matches hold.
+    // The flame graph picks out the same frames and the pane says what
+    // share they hold.
     const SearchResult r = searchProfile(p, ProfileMetric::Time, [](const ProfileCostCentre& c) { return c.label == "score"; });
     QVERIFY(r.matched > 0);
-    pane.setSearch(QStringLiteral("[")); // not a regular expression: said, nothing crashes
+    QVERIFY(pane.flameGraph()->search());
+    QCOMPARE(pane.flameGraph()->search()->matches, r.matches);
+    QCOMPARE(pane.flameGraph()->search()->matched, r.matched);
+    QVERIFY2(pane.searchStatusText().contains(percentText(r.matched, r.total)), qPrintable(pane.searchStatusText()));
+    // Not a regular expression: said; the trees keep the last filter.
+    pane.setSearch(QStringLiteral("["));
+    QVERIFY2(pane.searchStatusText().startsWith(QLatin1String("Not a regular expression")), qPrintable(pane.searchStatusText()));
+    QCOMPARE(leaves({}), scoreNodes);
     pane.setSearch(QString());
-    QCOMPARE(model->rowCount() > 0, true);
+    QVERIFY(pane.searchStatusText().isEmpty());
+    QCOMPARE(model->rowCount(), rootChildren(p));
 }
 
 void TestProfilePane::callersAndCallees()
@@ -234,6 +273,19 @@ void TestProfilePane::reportBesideTheLog()
     auto* source = pane.findChild<QComboBox*>();
     QVERIFY(source);
     QCOMPARE(source->count(), 2);
+    // The callers and callees of a cost centre of the report ...
+    const uint32_t score = costCentreNamed(*pane.profile(), "score");
+    pane.showCallersAndCallees(score);
+    auto* callers = static_cast<ProfileTreeModel*>(pane.callersTree()->model());
+    QTRY_VERIFY(callers->profile() != nullptr);
+    // ... stay when the report is recomputed, without taking the tab again.
+    pane.tabs()->setCurrentIndex(0);
+    shown.clear();
+    pane.setHideRts(true);
+    QVERIFY(waitShown(pane, shown));
+    QTRY_COMPARE(callers->profile()->total(ProfileMetric::Time), costCentreTotals(*pane.profile())[score].incl[0]);
+    QCOMPARE(pane.tabs()->currentIndex(), 0);
+    pane.setHideRts(false);
     // Back to the log's samples.
     shown.clear();
     QSignalSpy bottomUp(&pane, &ProfilePane::bottomUpShown);
@@ -244,6 +296,9 @@ void TestProfilePane::reportBesideTheLog()
     auto* up = static_cast<ProfileTreeModel*>(pane.bottomUpTree()->model());
     QTRY_VERIFY(bottomUp.count() > 0 && up->profile());
     QTRY_COMPARE(up->profile()->total(ProfileMetric::Time), pane.profile()->total(ProfileMetric::Time));
+    // The report's cost-centre numbers mean nothing in the log's profile:
+    // its callers and callees went with it.
+    QVERIFY(callers->profile() == nullptr);
 }
 
 void TestProfilePane::tickyTable()

@@ -70,6 +70,8 @@ std::vector<uint32_t> costCentrePath(const CostCentreProfile& p, uint32_t node)
 
 uint32_t nodeAtPath(const CostCentreProfile& p, const std::vector<uint32_t>& path)
 {
+    if (p.nodes.empty())
+        return 0;
     uint32_t at = 0;
     for (uint32_t cc : path) {
         uint32_t found = 0;

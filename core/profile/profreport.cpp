@@ -1,5 +1,9 @@
 #include "core/profile/profreport.h"
 
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iterator>
 #include <charconv>
 #include <cstring>
 #include <unordered_map>
@@ -298,7 +302,9 @@ bool TextReader::readTreeLine(const TreeLayout& layout, std::vector<uint32_t>& s
         return false;
     }
     if (indent >= stack.size()) {
-        fail("indented " + std::to_string(indent) + " spaces under a line indented " + std::to_string(stack.size() - 2));
+        fail(stack.size() < 2 ? "the first line of the tree is indented " + std::to_string(indent) + " spaces (expected none)"
+                              : "indented " + std::to_string(indent) + " spaces under a line indented "
+                                    + std::to_string(stack.size() - 2));
         return false;
     }
     auto [it, added] = m_ccs.try_emplace(key, uint32_t(m_p.costCentres.size()));
@@ -405,6 +411,29 @@ CostCentreProfile readProfReport(std::string_view text)
     while (i < text.size() && (isSpace(text[i]) || text[i] == '\n'))
         ++i;
     return i < text.size() && text[i] == '{' ? readProfJson(text) : readProfText(text);
+}
+
+ProfReportFile readProfReportFile(const std::string& path)
+{
+    ProfReportFile r;
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        r.error = "cannot read " + path + ": " + std::strerror(errno);
+        return r;
+    }
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (in.bad()) {
+        r.error = "cannot read " + path + ": " + std::strerror(errno);
+        return r;
+    }
+    r.bytes = text.size();
+    if (!looksLikeProfReport(std::string_view(text).substr(0, 4096))) {
+        r.error = "not a .prof or -pj report (a .prof's first line reads \"... Time and Allocation Profiling Report  "
+                  "(Final)\"; a -pj report is JSON naming \"program\" and \"cost_centres\")";
+        return r;
+    }
+    r.profile = readProfReport(text);
+    return r;
 }
 
 bool looksLikeProfReport(std::string_view firstBytes)

@@ -2,6 +2,8 @@
 
 #include "core/profile/profile.h"
 
+#include <optional>
+#include <string>
 #include <string_view>
 
 namespace hecscope {
@@ -41,5 +43,16 @@ CostCentreProfile readProfReport(std::string_view text);
 // (Final)"; a `-pj` report starts with '{' and names "program" and
 // "cost_centres" early on.
 bool looksLikeProfReport(std::string_view firstBytes);
+
+// A report file read whole and parsed (the window, `profile`, `export` and
+// `bench` all open reports this way): the profile (with its `error` when
+// the report is cut or malformed), or no profile and `error` saying why
+// (the file cannot be read, or is not a report).
+struct ProfReportFile {
+    std::optional<CostCentreProfile> profile;
+    std::string error;
+    uint64_t bytes = 0;
+};
+ProfReportFile readProfReportFile(const std::string& path);
 
 } // namespace hecscope

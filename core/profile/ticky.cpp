@@ -63,6 +63,8 @@ std::vector<TickyRow> tickyTable(const TimeProfilePart& part, size_t dump)
             r.dEntries = int64_t(r.entries) - r.dEntries;
             r.dAllocs = int64_t(r.allocs) - r.dAllocs;
             r.dAllocd = int64_t(r.allocd) - r.dAllocd;
+        } else {
+            r.dEntries = r.dAllocs = r.dAllocd = 0;
         }
         if (r.name.empty())
             r.name = "<counter " + std::to_string(r.id) + ">";

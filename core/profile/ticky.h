@@ -28,7 +28,7 @@ struct TickyRow {
     bool defined = false;  // a TICKY_COUNTER_DEF names it
     bool sampled = false;  // the dump has a sample of it (else figures are 0)
     uint64_t entries = 0, allocs = 0, allocd = 0;
-    bool hasPrevious = false; // sampled in this dump and in an earlier one: the deltas below are set
+    bool hasPrevious = false; // sampled in this dump and in an earlier one: the deltas below are set (else 0)
     int64_t dEntries = 0, dAllocs = 0, dAllocd = 0;
 };
 std::vector<TickyRow> tickyTable(const TimeProfilePart& part, size_t dump);

@@ -72,7 +72,6 @@ public:
         m_out.warnings = p.warnings;
         m_out.error = p.error;
     }
-    size_t size() const { return m_nodes.size(); }
 
     // `renumbered`, when given, receives each builder node's index in the result.
     CostCentreProfile finish(std::vector<uint32_t>* renumbered = nullptr)

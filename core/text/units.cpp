@@ -104,4 +104,18 @@ std::string csvField(std::string_view s)
     return q + '"';
 }
 
+std::optional<std::pair<uint64_t, uint64_t>> parseTimeRange(std::string_view text, uint64_t openEnd)
+{
+    const size_t colon = text.find(':');
+    if (colon == std::string_view::npos)
+        return std::nullopt;
+    const auto blank = [](std::string_view t) { return t.find_first_not_of(' ') == std::string_view::npos; };
+    const std::string_view from = text.substr(0, colon), to = text.substr(colon + 1);
+    const auto start = blank(from) ? std::optional<uint64_t>(0) : parseTime(from);
+    const auto end = blank(to) ? std::optional<uint64_t>(openEnd) : parseTime(to);
+    if (!start || !end || *end <= *start)
+        return std::nullopt;
+    return std::pair{*start, *end};
+}
+
 } // namespace hecscope

@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace hecscope {
 
@@ -32,5 +33,9 @@ std::string csvField(std::string_view s);
 // A time or duration typed by a person: "1.5s", "200ms", "3us", "3µs",
 // "12ns", "0.25" (seconds) → ns; nullopt when it is not one.
 std::optional<uint64_t> parseTime(std::string_view text);
+// A command line's --range "START:END" (times as parseTime reads them; an
+// empty START is 0, an empty END is `openEnd`) as [start, end) in ns; empty
+// unless both parse and START < END.
+std::optional<std::pair<uint64_t, uint64_t>> parseTimeRange(std::string_view text, uint64_t openEnd);
 
 } // namespace hecscope

@@ -286,14 +286,11 @@ void FlameGraphView::relayout(uint32_t focus)
 
 void FlameGraphView::showLayout(FlameLayout layout)
 {
-    const uint32_t before = m_layout.focus;
     m_layout = std::move(layout);
     fitCanvas();
     m_hovered = UINT32_MAX;
     updateBreadcrumb();
     m_canvas->update();
-    if (m_layout.focus != before)
-        emit focusChanged(m_layout.focus);
 }
 
 void FlameGraphView::zoomTo(uint32_t node)
@@ -404,8 +401,10 @@ QString FlameGraphView::describe(uint32_t node) const
     }
     const uint64_t total = p.total(m_metric);
     auto figure = [&](const QString& name, uint64_t v) {
-        return QStringLiteral("<br>%1: %2 (%3)")
-            .arg(name, QString::fromStdString(formatProfileValue(p, m_metric, v)), percentText(v, total));
+        const QString value = QString::fromStdString(formatProfileValue(p, m_metric, v));
+        if (p.unit[m] == ProfileUnit::PercentTenths) // already a share of the run: no second one
+            return QStringLiteral("<br>%1: %2").arg(name, value);
+        return QStringLiteral("<br>%1: %2 (%3)").arg(name, value, percentText(v, total));
     };
     text += figure(tr("Inclusive"), n.incl[m]);
     text += figure(tr("Self"), n.self[m]);

@@ -40,8 +40,6 @@ public:
     void setEmptyText(const QString& text); // shown when there is no profile or nothing in it
 
     const std::shared_ptr<const CostCentreProfile>& profile() const { return m_profile; }
-    ProfileMetric metric() const { return m_metric; }
-    bool isIcicle() const { return m_icicle; }
     uint32_t focus() const { return m_layout.focus; }
     const FlameLayout& layout() const { return m_layout; }
     std::vector<uint32_t> breadcrumb() const; // nodes from the root to the focus
@@ -63,7 +61,6 @@ signals:
     void frameChosen(uint32_t node);
     void sandwichRequested(uint32_t costCentre);
     void searchResult(const QString& text);
-    void focusChanged(uint32_t node);
 
 protected:
     void resizeEvent(QResizeEvent* event) override;

@@ -178,6 +178,7 @@ ProfilePane::ProfilePane(QWidget* parent)
 
     connect(m_source, &QComboBox::currentIndexChanged, this, [this] {
         m_cap->setEnabled(!usingReport());
+        forgetProfile();
         recompute();
     });
     connect(m_metric, &QComboBox::currentIndexChanged, this, [this] {
@@ -197,7 +198,7 @@ ProfilePane::ProfilePane(QWidget* parent)
         m_searchStatus->setText(text);
     });
     connect(m_flame, &FlameGraphView::frameChosen, this, &ProfilePane::chooseNode);
-    connect(m_flame, &FlameGraphView::sandwichRequested, this, &ProfilePane::showCallersAndCallees);
+    connect(m_flame, &FlameGraphView::sandwichRequested, this, [this](uint32_t cc) { showCallersAndCallees(cc); });
     // Rows: choosing one picks its frame out on the timeline; the context
     // menu opens its callers and callees.
     for (QTreeView* view : {m_callTree, m_bottomUp, m_callers, m_callees}) {
@@ -248,9 +249,30 @@ void ProfilePane::updateSourceChoices()
     m_cap->setEnabled(!usingReport());
 }
 
+// What was chosen in the shown profile (zoom, chosen frame, the cost centre
+// of the caller/callee view) is found in the next one by cost-centre
+// indices, which only profiles of one source share: a new log or another
+// source starts afresh, and the jobs for the old one are dropped.
+void ProfilePane::forgetProfile()
+{
+    m_runner.cancel();
+    m_bottomUpRunner.cancel();
+    m_sandwichRunner.cancel();
+    m_profile.reset();
+    m_sandwichCc.reset();
+    m_flame->setProfile(nullptr, ProfileMetric::Time);
+    m_callModel->setProfile(nullptr);
+    m_bottomUpModel->setProfile(nullptr);
+    m_callersModel->setProfile(nullptr);
+    m_calleesModel->setProfile(nullptr);
+    m_sandwichTitle->setText(tr("Choose a cost centre (right-click a frame or a row) to see its callers and callees."));
+    emit highlightChanged(nullptr);
+}
+
 void ProfilePane::setIndex(std::shared_ptr<const LogIndex> index)
 {
     m_index = std::move(index);
+    forgetProfile();
     {
         const QSignalBlocker block(m_cap);
         m_cap->clear();
@@ -272,7 +294,6 @@ void ProfilePane::setIndex(std::shared_ptr<const LogIndex> index)
     if (m_index && m_index->timeProfile.samples.empty() && !m_index->tickyCounters.empty())
         m_tabs->setCurrentIndex(4); // all the log has to show here
     showTicky();
-    m_sandwichCc.reset();
     updateSourceChoices();
     recompute();
 }
@@ -290,7 +311,7 @@ void ProfilePane::setReport(std::shared_ptr<const CostCentreProfile> report, con
 {
     m_report = std::move(report);
     m_reportPath = path;
-    m_sandwichCc.reset();
+    forgetProfile();
     updateSourceChoices();
     recompute();
 }
@@ -341,6 +362,11 @@ QString ProfilePane::statusText() const
     return m_status->text();
 }
 
+QString ProfilePane::searchStatusText() const
+{
+    return m_searchStatus->isHidden() ? QString() : m_searchStatus->text();
+}
+
 void ProfilePane::showTicky()
 {
     if (!m_index) {
@@ -355,23 +381,18 @@ void ProfilePane::recompute()
 {
     const bool report = usingReport();
     const bool samples = m_index && !m_index->timeProfile.samples.empty();
-    emit highlightChanged(nullptr);
     if (!report && !samples) {
-        m_runner.cancel();
-        m_profile.reset();
-        m_flame->setProfile(nullptr, ProfileMetric::Time);
+        forgetProfile();
         m_flame->setEmptyText(m_index ? tr("No cost-centre samples in this log: build with -prof and run with "
                                            "+RTS -p -l, or open a .prof / -pj report (File ▸ Open Profile…).")
                                       : tr("Open an eventlog with cost-centre samples, or a .prof / -pj report."));
-        m_callModel->setProfile(nullptr);
-        m_bottomUpRunner.cancel();
-        m_bottomUpModel->setProfile(nullptr);
         m_status->setText(m_index && !m_index->tickyCounters.empty()
                               ? tr("No cost-centre samples; the log has ticky-ticky counters (Ticky tab).")
                               : tr("No cost-centre profile."));
         return;
     }
     m_status->setText(tr("Computing the profile…"));
+    m_bottomUpRunner.cancel(); // it follows the profile this starts
     const bool hideRts = m_hideRts->isChecked();
     SampleFilter filter;
     if (m_range) {
@@ -451,7 +472,7 @@ void ProfilePane::recompute()
                             .arg(QString::fromStdString(p.error->text()));
             m_status->setText(text);
             if (m_sandwichCc)
-                showCallersAndCallees(*m_sandwichCc);
+                showCallersAndCallees(*m_sandwichCc, false);
             m_lastApplyMs = double(applying.nsecsElapsed()) / 1e6;
             emit profileShown();
         });
@@ -481,8 +502,10 @@ void ProfilePane::chooseNode(uint32_t node)
 {
     if (!m_profile || node >= m_profile->nodes.size())
         return;
-    // Where in time the frame ran: the eventlog's stacks through it.
-    if (!usingReport() && m_index && m_index->timeProfile.tree) {
+    // Where in time the frame ran: the eventlog's stacks through it (the
+    // profile shown was made from this index: forgetProfile drops it when
+    // the index or the source changes).
+    if (m_profile->source == ProfileSource::Eventlog && m_index && m_index->timeProfile.tree) {
         auto h = std::make_shared<ProfileHighlight>();
         h->stacks = stacksThrough(*m_index->timeProfile.tree, *m_profile, node);
         const uint32_t cc = m_profile->nodes[node].cc;
@@ -497,7 +520,7 @@ void ProfilePane::chooseNode(uint32_t node)
     }
 }
 
-void ProfilePane::showCallersAndCallees(uint32_t cc)
+void ProfilePane::showCallersAndCallees(uint32_t cc, bool raise)
 {
     if (!m_profile || cc >= m_profile->costCentres.size())
         return;
@@ -507,7 +530,8 @@ void ProfilePane::showCallersAndCallees(uint32_t cc)
                                  .arg(QString::fromStdString(c.label).toHtmlEscaped(),
                                       QString::fromStdString(c.module).toHtmlEscaped(),
                                       QString::fromStdString(c.srcLoc).toHtmlEscaped()));
-    m_tabs->setCurrentIndex(3);
+    if (raise)
+        m_tabs->setCurrentIndex(3);
     m_sandwichRunner.start(
         [p = m_profile, cc](const JobContext&) {
             return std::pair{std::make_shared<const CostCentreProfile>(callersOf(*p, cc)),

@@ -54,13 +54,15 @@ public:
     QTableView* tickyTable() const { return m_ticky; }
     QTabWidget* tabs() const { return m_tabs; }
     QString statusText() const;
+    QString searchStatusText() const; // the share the search matches, or why it cannot
     // UI-thread time the last computed profile took to show (models, flame layout), ms.
     double lastApplyMs() const { return m_lastApplyMs; }
     void setCapability(int cap);  // -1: all
     void setHideRts(bool hide);
     void setAllocation(bool alloc);
     void setSearch(const QString& pattern);
-    void showCallersAndCallees(uint32_t cc);
+    // `raise`: bring its tab forward (a user's choice; not when a new range re-computes it).
+    void showCallersAndCallees(uint32_t cc, bool raise = true);
 
 signals:
     // The frame the user chose, for the Time profile track (null: none).
@@ -70,6 +72,7 @@ signals:
 
 private:
     void recompute();
+    void forgetProfile();
     void computeBottomUp();
     void applySearch();
     void chooseNode(uint32_t node);

@@ -34,7 +34,6 @@ public:
     enum Column { Name, Module, SelfTime, InclTime, SelfAlloc, InclAlloc, Entries, Source, ColumnCount };
     static constexpr int kNodeRole = Qt::UserRole + 20;       // node index (uint)
     static constexpr int kCostCentreRole = Qt::UserRole + 21; // cost-centre index (uint)
-    static constexpr int kSortRole = Qt::UserRole + 22;
 
     using QAbstractItemModel::QAbstractItemModel;
     // `shareOf` is the profile whose totals the percentages divide by (the

@@ -5,6 +5,7 @@
 #include <QLocale>
 
 #include <algorithm>
+#include <map>
 #include <tuple>
 
 namespace hecscope {
@@ -76,12 +77,21 @@ QVariant TickyModel::headerData(int section, Qt::Orientation o, int role) const
 void TickyModel::sort(int column, Qt::SortOrder order)
 {
     emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
+    // The selection and current row stay on their counters (ids are unique).
+    const QModelIndexList before = persistentIndexList();
+    std::vector<uint64_t> ids;
+    for (const QModelIndex& ix : before)
+        ids.push_back(m_rows[size_t(ix.row())].id);
     m_sortColumn = column;
     m_sortOrder = order;
     applySort();
-    // Rows are replaced, not moved: drop the persistent indexes' rows.
-    const QModelIndexList before = persistentIndexList();
-    changePersistentIndexList(before, QModelIndexList(before.size()));
+    std::map<uint64_t, int> rowOf;
+    for (size_t r = 0; r < m_rows.size(); ++r)
+        rowOf[m_rows[r].id] = int(r);
+    QModelIndexList after;
+    for (size_t k = 0; k < ids.size(); ++k)
+        after.push_back(index(rowOf.at(ids[k]), before[int(k)].column()));
+    changePersistentIndexList(before, after);
     emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
 }
 

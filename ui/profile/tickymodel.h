@@ -17,7 +17,6 @@ public:
     enum Column { Name, Arity, Kinds, Entries, Allocs, Allocd, DEntries, DAllocs, DAllocd, ColumnCount };
     using QAbstractTableModel::QAbstractTableModel;
     void setRows(std::vector<TickyRow> rows);
-    const TickyRow& row(int r) const { return m_rows[size_t(r)]; }
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;

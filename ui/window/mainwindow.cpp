@@ -801,42 +801,22 @@ void MainWindow::openFile(const QString& path)
 
 void MainWindow::openProfile(const QString& path)
 {
-    struct Read {
-        std::shared_ptr<const CostCentreProfile> profile;
-        QString error;
-    };
     statusBar()->showMessage(tr("Reading %1…").arg(path));
-    m_reportRunner.start(
-        [path](const JobContext&) {
-            Read r;
-            QFile file(path);
-            if (!file.open(QIODevice::ReadOnly)) {
-                r.error = file.errorString();
-                return r;
-            }
-            const QByteArray bytes = file.readAll();
-            const std::string_view text(bytes.constData(), size_t(bytes.size()));
-            if (!looksLikeProfReport(text.substr(0, 4096))) {
-                r.error = tr("not a .prof or -pj report (the first line of a .prof reads \"… Time and Allocation "
-                             "Profiling Report  (Final)\"; a -pj report is JSON with \"program\" and \"cost_centres\")");
-                return r;
-            }
-            r.profile = std::make_shared<const CostCentreProfile>(readProfReport(text));
-            return r;
-        },
-        [this, path](Read r) {
+    m_reportRunner.start([file = path.toStdString()](const JobContext&) { return readProfReportFile(file); },
+        [this, path](ProfReportFile r) {
             statusBar()->clearMessage();
             if (!r.profile) {
-                m_banner->setText(tr("Cannot open the profile %1: %2").arg(path, r.error));
+                m_banner->setText(tr("Cannot open the profile %1: %2").arg(path, qs(r.error)));
                 m_banner->setStyleSheet(QStringLiteral("background:#f5b7b1;color:#000"));
                 m_banner->show();
                 emit reportShown();
                 return;
             }
-            m_profilePane->setReport(r.profile, path);
-            if (r.profile->error) {
+            const auto profile = std::make_shared<const CostCentreProfile>(std::move(*r.profile));
+            m_profilePane->setReport(profile, path);
+            if (profile->error) {
                 m_banner->setText(tr("%1 is cut or malformed at %2; everything before it is shown.")
-                                      .arg(QFileInfo(path).fileName(), qs(r.profile->error->text())));
+                                      .arg(QFileInfo(path).fileName(), qs(profile->error->text())));
                 m_banner->setStyleSheet(QStringLiteral("background:#fcf3cf;color:#000"));
                 m_banner->show();
             }
@@ -870,8 +850,8 @@ void MainWindow::showIndex(std::shared_ptr<const LogIndex> index)
     m_threadRows->setIndex(m_index);
     m_threadsPane->setIndex(m_index);
     m_spansPane->setIndex(m_index);
+    m_profilePane->setRange(m_controller->selection()); // first: the index then computes once, for it
     m_profilePane->setIndex(m_index);
-    m_profilePane->setRange(m_controller->selection());
     m_threadsPane->setRange(m_controller->selection());
     m_spansPane->setRange(m_controller->selection());
     m_bookmarks->setLog(m_path, m_index.get());

@@ -82,7 +82,8 @@ public:
             ? double(std::max<size_t>(1, ctx.index.caps.size())) * double(binWidth) / double(tp.tickInterval)
             : 1;
         const uint64_t first = view.start / binWidth * binWidth;
-        auto [from, to] = sampleRange(tp, first, view.end + binWidth);
+        const uint64_t last = (view.end / binWidth + 1) * binWidth; // the end of the bin holding view.end
+        auto [from, to] = sampleRange(tp, first, last);
         std::vector<uint32_t> perCc(tree.skeleton.costCentres.size() + 1, 0);
         const uint32_t none = uint32_t(perCc.size() - 1);
         std::vector<uint32_t> touched;
@@ -132,7 +133,7 @@ public:
     {
         const auto& list = static_cast<const TimeProfileList&>(d);
         const TimeProfileData& tp = ctx.index.timeProfile;
-        if (tp.samples.empty()) {
+        if (tp.samples.empty() || !tp.tree) {
             paintTrackNote(p, g.plot, ctx.options.palette,
                            QObject::tr("no cost-centre samples in this log (run a profiled build with +RTS -p -l)"));
             return;
@@ -189,6 +190,8 @@ public:
             return {};
         const ProfileBin& b = *it;
         const TimeProfileData& tp = ctx.index.timeProfile;
+        if (!tp.tree)
+            return {};
         auto [first, last] = sampleRange(tp, b.t0, b.t1);
         std::map<uint32_t, uint32_t> counts;
         for (size_t i = first; i < last; ++i)
