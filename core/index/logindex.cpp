@@ -1,5 +1,7 @@
 #include "core/index/logindex.h"
 
+#include "core/profile/sampleprofile.h"
+
 #include <atomic>
 
 namespace hecscope {
@@ -33,7 +35,10 @@ size_t LogIndex::memoryBytes() const
         + (messagesByTime.capacity() + collectionsByStart.capacity()) * sizeof(uint32_t)
         + (heap.size.capacity() + heap.blocks.capacity() + heap.live.capacity() + heap.allocated.capacity())
             * sizeof(SeriesPoint)
-        + threadStates.memoryBytes() + (userSpans ? userSpans->memoryBytes() : 0);
+        + threadStates.memoryBytes() + (userSpans ? userSpans->memoryBytes() : 0)
+        + (timeProfile.tree ? timeProfile.tree->memoryBytes() : 0);
+    for (const auto& stack : timeProfile.stacks)
+        bytes += sizeof(stack) + stack.capacity() * sizeof(uint32_t);
     for (const Capability& c : caps)
         bytes += sizeof(Capability) + c.timeline.memoryBytes() + c.sparks.capacity() * sizeof(SparkCounters);
     return bytes;

@@ -105,6 +105,16 @@ std::vector<uint8_t> stacksThrough(const SampleTree& tree, const CostCentreProfi
     return through;
 }
 
+size_t SampleTree::memoryBytes() const
+{
+    size_t bytes = sizeof(SampleTree) + skeleton.nodes.capacity() * sizeof(ProfileNode)
+        + skeleton.costCentres.capacity() * sizeof(ProfileCostCentre)
+        + (stackNode.capacity() + stackLeading.capacity()) * sizeof(uint32_t) + stackRts.capacity();
+    for (const ProfileCostCentre& c : skeleton.costCentres)
+        bytes += c.label.capacity() + c.module.capacity() + c.srcLoc.capacity();
+    return bytes;
+}
+
 std::pair<size_t, size_t> sampleRange(const TimeProfileData& profile, uint64_t t0, uint64_t t1)
 {
     const auto& s = profile.samples;

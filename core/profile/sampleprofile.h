@@ -26,6 +26,8 @@ struct SampleTree {
     uint64_t unknownIds = 0;           // cost-centre ids no HEAP_PROF_COST_CENTRE named
     uint64_t emptyStacks = 0;          // samples with a stack of depth 0
     uint64_t samplesBeforeBegin = 0;   // samples logged before PROF_BEGIN
+
+    size_t memoryBytes() const;
 };
 
 // Samples must already be in time order (prepareForDrawing sorts them).
