@@ -6,6 +6,7 @@
 #include "core/io/bytesource.h"
 #include "core/format/eventtags.h"
 #include "core/index/logindex.h"
+#include "core/profile/sampleprofile.h"
 #include "core/text/units.h"
 #include "ui/heap/heapview.h"
 #include "ui/timeline/imageexport.h"
@@ -18,6 +19,8 @@
 #include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <set>
 
 using namespace hecscope;
 
@@ -37,6 +40,7 @@ private slots:
     void heapBandUnderPointerIsTheDrawnOne_data();
     void heapBandUnderPointerIsTheDrawnOne();
     void cacheFollowsTheHeapViewAndTheIndex();
+    void timeProfileBinsHoldTheirSamples();
 
 private:
     // A log of testdata/logs by name, or any log by path.
@@ -97,6 +101,7 @@ void TestTracks::everyTrackDraws_data()
     QTest::newRow("nonmoving-heap") << "nonmoving-heap" << "leak-nonmoving-N2";
     QTest::newRow("heap-profile") << "heap-profile" << "leak-hT";
     QTest::newRow("markers") << "markers" << "threads-N2";
+    QTest::newRow("time-profile") << "time-profile" << "leak-prof-p";
 }
 
 // Each track alone draws its data into its rows, and names its colours in
@@ -454,6 +459,57 @@ void TestTracks::nonmovingCollectorOnRealLogs()
         QVERIFY(item && item->start == s.start && item->end == s.end);
         break;
     }
+}
+
+// The Time profile track: every bin a click selects holds exactly the
+// samples of its time range, as its tooltip says; with a chosen frame the
+// tooltip counts that frame's samples among them.
+void TestTracks::timeProfileBinsHoldTheirSamples()
+{
+    const auto index = loadPath(QStringLiteral(HECSCOPE_TESTDATA_DIR "/profiles/profile-P.eventlog"));
+    const auto& samples = index->timeProfile.samples;
+    QVERIFY(samples.size() > 500);
+    TimelineRenderer r;
+    r.setIndex(index);
+    RenderOptions o;
+    o.tracks = {QStringLiteral("time-profile")};
+    // The chosen frame: every stack whose innermost cost centre is "score".
+    auto chosen = std::make_shared<ProfileHighlight>();
+    chosen->label = QStringLiteral("score");
+    for (size_t s = 0; s < index->timeProfile.stacks.size(); ++s) {
+        const uint32_t cc = index->timeProfile.tree->stackLeading[s];
+        chosen->stacks.push_back(cc != kNoCostCentre && index->timeProfile.tree->skeleton.costCentres[cc].label == "score");
+    }
+    o.profileHighlight = chosen;
+    const QRect area(0, 0, 1200, r.naturalHeight(o));
+    const QRect plot = TimelineRenderer::plotArea(area);
+    const TrackRow row = r.layout(area, o).front();
+    const ViewRange whole = r.bounds();
+    std::set<std::pair<uint64_t, uint64_t>> seen;
+    uint64_t counted = 0;
+    for (int x = plot.left(); x < plot.right(); ++x) {
+        const QPoint at(x, row.rect.bottom() - 2);
+        const auto item = r.itemAt(at, area, whole, o);
+        if (!item || !seen.insert({item->start, item->end}).second)
+            continue;
+        QCOMPARE(item->track, QStringLiteral("time-profile"));
+        uint64_t inBin = 0, inChosen = 0;
+        for (const auto& s : samples)
+            if (s.time >= item->start && s.time < item->end) {
+                ++inBin;
+                inChosen += chosen->stacks[s.stack];
+            }
+        QVERIFY(inBin > 0);
+        counted += inBin;
+        const QString text = r.describeAt(at, area, whole, o);
+        QVERIFY2(text.contains(QStringLiteral(": %1 samples").arg(inBin)), qPrintable(text));
+        if (inChosen)
+            QVERIFY2(text.contains(QStringLiteral(", %1 in score").arg(inChosen)), qPrintable(text));
+        else
+            QVERIFY2(!text.contains(QLatin1String(" in score")), qPrintable(text));
+    }
+    QVERIFY(seen.size() > 20);
+    QCOMPARE(counted, uint64_t(samples.size())); // every sample is in a bin that can be clicked
 }
 
 QTEST_MAIN(TestTracks)

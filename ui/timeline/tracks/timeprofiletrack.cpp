@@ -179,16 +179,39 @@ public:
             label(chosenText, true);
     }
 
+    // The bin under the pointer, if it has samples.
+    static const ProfileBin* binAt(const TrackRowGeometry& g, QPoint pos, const DrawList& d)
+    {
+        const auto& bins = static_cast<const TimeProfileList&>(d).bins;
+        const double x = pos.x() - g.plot.left();
+        auto it = std::partition_point(bins.begin(), bins.end(), [x](const ProfileBin& b) { return b.x1 <= x; });
+        return it == bins.end() || it->x0 > x + 1 ? nullptr : &*it;
+    }
+
+    // A click selects the bin (its figures go to the Details pane).
+    std::optional<SelectedItem> itemAt(const TrackRowGeometry& g, QPoint pos, const DrawList& d,
+                                       const TrackContext&) const override
+    {
+        const ProfileBin* b = binAt(g, pos, d);
+        if (!b)
+            return std::nullopt;
+        return SelectedItem{id(), -1, false, b->t0, b->t1};
+    }
+
+    void paintSelected(QPainter& p, const TrackRowGeometry& g, const SelectedItem& item, const TrackContext& ctx) const override
+    {
+        paintSelectionOutline(p, g.mapping, item.start, item.end, g.plot.top(), g.plot.height(), ctx.options.palette);
+    }
+
     // The bin under the pointer: its samples and the cost centres that ran
     // most in it.
     QString describe(const TrackRowGeometry& g, QPoint pos, const DrawList& d, const TrackContext& ctx) const override
     {
         const auto& list = static_cast<const TimeProfileList&>(d);
-        const double x = pos.x() - g.plot.left();
-        auto it = std::partition_point(list.bins.begin(), list.bins.end(), [x](const ProfileBin& b) { return b.x1 <= x; });
-        if (it == list.bins.end() || it->x0 > x + 1)
+        const ProfileBin* found = binAt(g, pos, d);
+        if (!found)
             return {};
-        const ProfileBin& b = *it;
+        const ProfileBin& b = *found;
         const TimeProfileData& tp = ctx.index.timeProfile;
         if (!tp.tree)
             return {};
