@@ -333,6 +333,15 @@ void TestProfilePane::windowOpensReports()
     QTRY_VERIFY(w.profilePane()->profile() != nullptr);
     QCOMPARE(w.profilePane()->profile()->total(ProfileMetric::Time),
              readProfReport(test::readText(profiles("profile-pj.prof.json"))).header.totalTicks);
+    // A report under any name is found by its first bytes.
+    const QString renamed = dir.filePath(QStringLiteral("run.txt"));
+    QVERIFY(QFile::copy(profiles("profile-P.prof"), renamed));
+    report.clear();
+    w.openFile(renamed);
+    QVERIFY(report.wait(10000));
+    QTRY_VERIFY(w.profilePane()->profile() && w.profilePane()->profile()->source == ProfileSource::ProfText);
+    QVERIFY(!w.index());
+    QVERIFY2(w.bannerText().contains(QLatin1String("run.txt is a cost-centre profile report")), qPrintable(w.bannerText()));
     // A cut report: the line named, the lines before it shown.
     const std::string text = test::readText(profiles("profile-P.prof"));
     const size_t cut = text.find('\n', text.size() * 2 / 3) + 10;

@@ -1,5 +1,7 @@
 #include "ui/jobs/loadjob.h"
 
+#include "core/profile/profreport.h"
+
 #include <QFileInfo>
 
 #include <chrono>
@@ -68,6 +70,13 @@ LoadJob::Loaded LoadJob::run(const JobContext& ctx)
         const JobContext& m_ctx;
         std::chrono::steady_clock::time_point m_last{};
     } observer(*this, ctx);
+    // A cost-centre report under any name goes to the Profile pane instead.
+    std::string head(4096, '\0');
+    head.resize(source->read(0, reinterpret_cast<uint8_t*>(head.data()), head.size()));
+    if (head.rfind("hdrb", 0) != 0 && looksLikeProfReport(head)) {
+        ctx.post([this] { emit profileReportFound(); });
+        return out;
+    }
     const quint64 total = quint64(std::max<qint64>(0, QFileInfo(m_path).size()));
     // Nothing may escape the thread (std::terminate would take the whole
     // application down): running out of memory becomes a failure message.

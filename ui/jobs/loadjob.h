@@ -43,6 +43,7 @@ signals:
     void indexReady(std::shared_ptr<const hecscope::LogIndex> index);
     void statisticsReady(const hecscope::RangeStats& stats);
     void failed(const QString& message); // the file could not be opened at all
+    void profileReportFound();           // the file is a .prof / -pj report, not an eventlog: nothing was loaded
 
 private:
     struct Loaded {

@@ -762,20 +762,17 @@ void MainWindow::openFile(const QString& path)
     m_process->clear();
     m_diagnostics->clear();
     if (isProfileReportName(path)) {
-        // A report alone: no time axis, so the Profile pane is the view.
-        setWindowTitle(tr("%1 — Hecscope").arg(QFileInfo(path).fileName()));
-        m_fileLabel->setText(QFileInfo(path).fileName());
-        m_banner->setStyleSheet(QString());
-        m_banner->setText(tr("%1 is a cost-centre profile report: it covers the whole run, with no time axis (Profile "
-                             "pane). To see the profile on the timeline, open the eventlog of the same run (+RTS -p -l) "
-                             "and then this report with File ▸ Open Profile….")
-                              .arg(QFileInfo(path).fileName()));
-        m_banner->show();
         addRecent(path);
-        openProfile(path);
+        openReportAlone(path);
         return;
     }
     m_job = std::make_unique<LoadJob>(path);
+    // A report under another name: the load job finds it by its first bytes.
+    connect(m_job.get(), &LoadJob::profileReportFound, this, [this, path] {
+        m_progress->hide();
+        m_cancel->hide();
+        openReportAlone(path);
+    });
     connect(m_job.get(), &LoadJob::progressChanged, this,
             [this](quint64 done, quint64 total) {
                 m_progress->setValue(total ? int(done * 1000 / total) : 0);
@@ -797,6 +794,20 @@ void MainWindow::openFile(const QString& path)
     m_cancel->show();
     addRecent(path);
     m_job->start();
+}
+
+// A report alone: no time axis, so the Profile pane is the view.
+void MainWindow::openReportAlone(const QString& path)
+{
+    setWindowTitle(tr("%1 — Hecscope").arg(QFileInfo(path).fileName()));
+    m_fileLabel->setText(QFileInfo(path).fileName());
+    m_banner->setStyleSheet(QString());
+    m_banner->setText(tr("%1 is a cost-centre profile report: it covers the whole run, with no time axis (Profile "
+                         "pane). To see the profile on the timeline, open the eventlog of the same run (+RTS -p -l) "
+                         "and then this report with File ▸ Open Profile….")
+                          .arg(QFileInfo(path).fileName()));
+    m_banner->show();
+    openProfile(path);
 }
 
 void MainWindow::openProfile(const QString& path)

@@ -92,6 +92,7 @@ protected:
     void dropEvent(QDropEvent* e) override;
 
 private:
+    void openReportAlone(const QString& path);
     // No saved window state: the first show sizes the docks so the timeline
     // gets at least two thirds of the width.
     bool m_firstLayout = false;
