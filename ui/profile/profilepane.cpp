@@ -4,6 +4,7 @@
 #include "core/profile/sampleprofile.h"
 #include "core/profile/ticky.h"
 #include "ui/formatting.h"
+#include "ui/profile/flameexport.h"
 #include "ui/profile/flamegraphview.h"
 #include "ui/profile/profiletreemodel.h"
 #include "ui/profile/tickymodel.h"
@@ -13,17 +14,20 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QElapsedTimer>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
+#include <QMessageBox>
 #include <QRegularExpression>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTimer>
+#include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -108,6 +112,7 @@ ProfilePane::ProfilePane(QWidget* parent)
     m_callees->sortByColumn(ProfileTreeModel::InclTime, Qt::DescendingOrder);
 
     m_source->setToolTip(tr("The eventlog's cost-centre samples, or a .prof / -pj report"));
+    m_source->setSizeAdjustPolicy(QComboBox::AdjustToContents); // the report's name in full
     m_metric->addItem(tr("Time"));
     m_metric->addItem(tr("Allocation"));
     m_metric->setToolTip(tr("What a frame's width counts"));
@@ -124,6 +129,11 @@ ProfilePane::ProfilePane(QWidget* parent)
     bar->addWidget(m_hideRts);
     bar->addWidget(m_icicle);
     bar->addWidget(m_search, 1);
+    auto* save = new QToolButton;
+    save->setText(tr("Save Image…"));
+    save->setToolTip(tr("Save the flame graph of what the pane shows as PNG, SVG or PDF"));
+    bar->addWidget(save);
+    connect(save, &QToolButton::clicked, this, &ProfilePane::saveImage);
 
     auto* sandwich = new QWidget;
     auto* sandwichLayout = new QVBoxLayout(sandwich);
@@ -355,6 +365,30 @@ void ProfilePane::applySearch()
     if (!text.isEmpty())
         m_callTree->expandToDepth(3);
     m_searchStatus->setVisible(!text.isEmpty());
+}
+
+// The flame graph of the profile shown (its whole tree, whatever the zoom),
+// titled with what it covers; as `hecscope export --view flame` draws it.
+void ProfilePane::saveImage()
+{
+    if (!m_profile)
+        return;
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save the flame graph"), QString(),
+                                                      tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
+    if (path.isEmpty())
+        return;
+    FlameExportRequest request;
+    request.path = path;
+    request.metric = ProfileMetric(m_metric->currentIndex());
+    request.icicle = m_icicle->isChecked();
+    QString scope = usingReport() ? QFileInfo(m_reportPath).fileName() : tables::rangeText(m_range);
+    if (!usingReport() && m_cap->currentData().toInt() >= 0)
+        scope += tr(", capability %1").arg(m_cap->currentData().toInt());
+    request.title = flameTitle(*m_profile, request.metric, scope);
+    request.emptyText = tr("No cost-centre samples in this range");
+    const QString error = exportFlameImage(*m_profile, request);
+    if (!error.isEmpty())
+        QMessageBox::warning(this, tr("Save the flame graph"), error);
 }
 
 QString ProfilePane::statusText() const

@@ -75,6 +75,7 @@ private:
     void forgetProfile();
     void computeBottomUp();
     void applySearch();
+    void saveImage();
     void chooseNode(uint32_t node);
     void updateSourceChoices();
     void showTicky();

@@ -196,6 +196,7 @@ MainWindow::MainWindow(QWidget* parent)
     statsDock->toggleViewAction()->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
     m_viewMenu->addAction(statsDock->toggleViewAction());
     m_viewMenu->addAction(eventsDock->toggleViewAction());
+    m_viewMenu->addAction(m_profileDock->toggleViewAction());
 
     QMenu* search = menuBar()->addMenu(tr("&Search"));
     QAction* find = search->addAction(tr("&Find…"), this, [this, eventsDock] {
