@@ -273,6 +273,12 @@ void TestProfilePane::reportBesideTheLog()
     auto* source = pane.findChild<QComboBox*>();
     QVERIFY(source);
     QCOMPARE(source->count(), 2);
+    // A report has bytes: the flame graph's widths can be allocation.
+    pane.setAllocation(true);
+    QCOMPARE(pane.flameGraph()->layout().metric, ProfileMetric::Alloc);
+    QVERIFY(pane.flameGraph()->layout().frames.size() > 10);
+    pane.setAllocation(false);
+    QCOMPARE(pane.flameGraph()->layout().metric, ProfileMetric::Time);
     // The callers and callees of a cost centre of the report ...
     const uint32_t score = costCentreNamed(*pane.profile(), "score");
     pane.showCallersAndCallees(score);
