@@ -421,7 +421,19 @@ ProfReportFile readProfReportFile(const std::string& path)
         r.error = "cannot read " + path + ": " + std::strerror(errno);
         return r;
     }
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    // One read of the whole file (a character iterator is slower by half).
+    std::string text;
+    in.seekg(0, std::ios::end);
+    const std::streamoff size = in.tellg();
+    in.seekg(0, std::ios::beg);
+    if (size > 0) {
+        text.resize(size_t(size));
+        in.read(text.data(), size);
+        text.resize(size_t(in.gcount()));
+    } else { // not seekable: read as it comes
+        in.clear();
+        text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    }
     if (in.bad()) {
         r.error = "cannot read " + path + ": " + std::strerror(errno);
         return r;
