@@ -24,6 +24,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <map>
+#include <set>
+
 using namespace hecscope;
 
 class TestEventList : public QObject {
@@ -38,6 +41,7 @@ private slots:
     void rowForTime();
     void windowLinksListAndTimeline();
     void tableKeysAndClicks();
+    void threadBoxTakesIdsAndLabels();
     void rowsComeFromTheOpenFileNotThePath();
 
 private:
@@ -309,6 +313,72 @@ void TestEventList::tableKeysAndClicks()
     QCOMPARE(chosen.last().at(0).toULongLong(), rowAt(*pane.model(), 3)->time);
     // The view paints from the model: once pages are in, the cells show them.
     QTRY_VERIFY(pane.model()->data(pane.model()->index(3, EventListModel::DetailsColumn)).toString().size() > 3);
+}
+
+// The thread box takes an id or a regular expression over labels, and says
+// which threads a label chose (spans-N2: worker-1..6 are threads 6..11), or
+// why it chose none; it never reads "worker-2" as thread 2.
+void TestEventList::threadBoxTakesIdsAndLabels()
+{
+    const QString path = QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/spans-N2.eventlog");
+    const std::vector<uint8_t> bytes = test::readFile(path);
+    MemorySource source(bytes);
+    const auto index = std::shared_ptr<const LogIndex>(loadIndex(source).index.release());
+    std::map<uint32_t, uint64_t> perThread; // events per thread, by an independent walk
+    class Collect final : public EventSink {
+    public:
+        explicit Collect(std::map<uint32_t, uint64_t>& n) : m_n(n) {}
+        void onEvent(const Event& e) override
+        {
+            if (const auto t = threadOf(e))
+                ++m_n[*t];
+        }
+        std::map<uint32_t, uint64_t>& m_n;
+    } collect(perThread);
+    visitInTimeOrder(source, index->scan, collect);
+    const ThreadInfo* worker2 = nullptr;
+    for (const ThreadInfo& t : index->threads)
+        if (t.label == "worker-2")
+            worker2 = &t;
+    QVERIFY(worker2 && worker2->id != 2 && perThread[worker2->id] > 0);
+
+    EventListPane pane;
+    pane.setLog(path, index);
+    auto filterBy = [&](const QString& text) {
+        pane.threadField()->setText(text);
+        pane.applyFilter();
+        waitForScan(*pane.model());
+    };
+    filterBy(QStringLiteral("worker-2"));
+    QCOMPARE(uint64_t(pane.model()->rowCount()), perThread[worker2->id]);
+    for (int row = 0; row < pane.model()->rowCount(); row += 7)
+        QCOMPARE(rowAt(*pane.model(), row)->thread, std::optional<uint32_t>(worker2->id));
+    QVERIFY2(pane.statusText().contains(QStringLiteral("worker-2 (%1)").arg(worker2->id)), qPrintable(pane.statusText()));
+    // An expression over several labels.
+    filterBy(QStringLiteral("^worker-[12]$"));
+    uint64_t both = 0;
+    std::set<uint32_t> ids;
+    for (const ThreadInfo& t : index->threads)
+        if (t.label == "worker-1" || t.label == "worker-2") {
+            both += perThread[t.id];
+            ids.insert(t.id);
+        }
+    QCOMPARE(ids.size(), size_t(2));
+    QCOMPARE(uint64_t(pane.model()->rowCount()), both);
+    for (int row = 0; row < pane.model()->rowCount(); row += 7)
+        QVERIFY(ids.count(*rowAt(*pane.model(), row)->thread));
+    // Digits are an id.
+    filterBy(QString::number(worker2->id));
+    QCOMPARE(uint64_t(pane.model()->rowCount()), perThread[worker2->id]);
+    // No label matches: nothing listed, and said.
+    filterBy(QStringLiteral("no-such-thread"));
+    QCOMPARE(pane.model()->rowCount(), 0);
+    QVERIFY2(pane.statusText().contains(QLatin1String("no thread label matches")), qPrintable(pane.statusText()));
+    // Not an expression: said; the list keeps its filter.
+    filterBy(QString::number(worker2->id));
+    filterBy(QStringLiteral("worker-[2"));
+    QVERIFY2(pane.statusText().contains(QLatin1String("not an id nor a regular expression")), qPrintable(pane.statusText()));
+    QCOMPARE(uint64_t(pane.model()->rowCount()), perThread[worker2->id]);
 }
 
 // The workers read the file the index was made from (one shared open

@@ -80,8 +80,13 @@ bool EventMatcher::operator()(const Event& e)
         return false;
     if (m_filter.cap && e.cap != *m_filter.cap)
         return false;
+    if (m_filter.noThread)
+        return false;
     const std::optional<uint32_t> thread = threadOf(e);
     if (m_filter.thread && thread != m_filter.thread)
+        return false;
+    if (!m_filter.threads.empty()
+        && (!thread || !std::binary_search(m_filter.threads.begin(), m_filter.threads.end(), *thread)))
         return false;
     if (m_lowerText.empty())
         return true;

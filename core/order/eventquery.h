@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace hecscope {
 
@@ -35,9 +36,15 @@ struct EventFilter {
     TagMask tags; // none set: every type
     std::optional<uint16_t> cap;
     std::optional<uint32_t> thread;
+    // Several threads (the ones whose label matched), sorted; empty: no such
+    // filter. An event passes when its thread is one of them.
+    std::vector<uint32_t> threads;
+    // Set when a thread filter was asked for that no thread matches: nothing passes.
+    bool noThread = false;
     std::string text;
 
-    bool empty() const { return tags.none() && !cap && !thread && text.empty(); }
+    bool empty() const { return tags.none() && !cap && !thread && threads.empty() && !noThread && text.empty(); }
+    bool operator==(const EventFilter&) const = default;
     // Tags `matches` can accept, for TimeOrder::find to skip stretches; null
     // when every tag can match.
     const TagMask* tagHint() const { return tags.none() ? nullptr : &tags; }

@@ -6,12 +6,14 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
-#include <QIntValidator>
 #include <QLabel>
 #include <QLineEdit>
+#include <QRegularExpression>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace hecscope {
 
@@ -28,9 +30,10 @@ EventListPane::EventListPane(QWidget* parent)
 {
     m_search->setPlaceholderText(tr("Search events, types, thread labels (Ctrl+F)"));
     m_search->setClearButtonEnabled(true);
-    m_thread->setPlaceholderText(tr("thread"));
-    m_thread->setValidator(new QIntValidator(0, INT_MAX, m_thread));
-    m_thread->setMaximumWidth(80);
+    m_thread->setPlaceholderText(tr("thread id or label"));
+    m_thread->setToolTip(tr("A thread id (7), or a regular expression over thread labels (worker-7, ^worker-[12]$)"));
+    m_thread->setClearButtonEnabled(true);
+    m_thread->setMaximumWidth(160);
     m_type->setMinimumContentsLength(14);
     m_type->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     auto* prev = new QToolButton;
@@ -142,13 +145,41 @@ void EventListPane::applyFilter()
     const int cap = m_cap->currentData().toInt();
     if (cap >= 0)
         f.cap = uint16_t(cap);
+    // The thread box: digits are an id; anything else a regular expression
+    // over labels, whose matches the status names (never a silent guess).
+    m_threadNote.clear();
+    const QString threadText = m_thread->text().trimmed();
     bool ok = false;
-    const uint thread = m_thread->text().toUInt(&ok);
-    if (ok)
+    const uint thread = threadText.toUInt(&ok);
+    if (ok) {
         f.thread = thread;
-    const EventFilter& now = m_model->filter();
-    if (now.text == f.text && now.tags == f.tags && now.cap == f.cap && now.thread == f.thread)
+    } else if (!threadText.isEmpty()) {
+        const QRegularExpression re(threadText, QRegularExpression::CaseInsensitiveOption);
+        if (!re.isValid()) {
+            m_threadNote = tr("thread: not an id nor a regular expression (%1)").arg(re.errorString());
+            updateStatus();
+            return; // the list keeps its filter
+        }
+        QStringList names;
+        if (m_index)
+            for (const ThreadInfo& t : m_index->threads)
+                if (!t.label.empty() && re.match(QString::fromStdString(t.label)).hasMatch()) {
+                    f.threads.push_back(t.id);
+                    if (names.size() < 4)
+                        names << QStringLiteral("%1 (%2)").arg(QString::fromStdString(t.label)).arg(t.id);
+                }
+        std::sort(f.threads.begin(), f.threads.end());
+        f.threads.erase(std::unique(f.threads.begin(), f.threads.end()), f.threads.end());
+        f.noThread = f.threads.empty();
+        m_threadNote = f.noThread ? tr("no thread label matches “%1”").arg(threadText)
+                                  : tr("threads %1%2").arg(names.join(QStringLiteral(", ")),
+                                                           f.threads.size() > 4 ? tr(" and %1 more").arg(f.threads.size() - 4)
+                                                                                : QString());
+    }
+    if (m_model->filter() == f) {
+        updateStatus();
         return;
+    }
     m_model->setFilter(f);
     updateStatus();
 }
@@ -171,14 +202,16 @@ void EventListPane::updateStatus()
         return;
     }
     const QString count = QLocale().toString(qlonglong(m_model->rowCount()));
+    QString text;
     if (m_model->filter().empty())
-        m_status->setText(tr("%1 events").arg(count));
+        text = tr("%1 events").arg(count);
     else if (m_model->isScanning())
-        m_status->setText(tr("Searching… %1 found so far").arg(count));
+        text = tr("Searching… %1 found so far").arg(count);
     else if (m_truncated)
-        m_status->setText(tr("%1 matching events shown: the search stopped there (narrow the filter to see later ones)").arg(count));
+        text = tr("%1 matching events shown: the search stopped there (narrow the filter to see later ones)").arg(count);
     else
-        m_status->setText(tr("%1 matching events").arg(count));
+        text = tr("%1 matching events").arg(count);
+    m_status->setText(m_threadNote.isEmpty() ? text : text + QStringLiteral(" — ") + m_threadNote);
 }
 
 void EventListPane::selectRow(int row, bool report)

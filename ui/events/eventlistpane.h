@@ -32,6 +32,7 @@ public:
     EventListModel* model() const { return m_model; }
     EventTableView* table() const { return m_table; }
     QLineEdit* searchField() const { return m_search; }
+    QLineEdit* threadField() const { return m_thread; }
     QString statusText() const;
     // Selects the event nearest to time `t` (asynchronously), without
     // reporting it back as a choice.
@@ -57,6 +58,7 @@ private:
     QComboBox* m_cap;
     QLineEdit* m_thread;
     QLabel* m_status;
+    QString m_threadNote; // which threads the thread box's label expression chose, or why none
     QTimer* m_debounce;
     std::shared_ptr<const LogIndex> m_index;
     bool m_reporting = true;
