@@ -7,7 +7,9 @@
 #include "core/index/loader.h"
 #include "core/io/bytesource.h"
 #include "core/stats/stats.h"
+#include "core/text/info.h"
 #include "core/text/rtssummary.h"
+#include "core/text/units.h"
 
 #include <QDir>
 #include <QRegularExpression>
@@ -90,6 +92,7 @@ class TestRtsSummary : public QObject {
 private slots:
     void figuresEqualTheRts_data();
     void figuresEqualTheRts();
+    void aRangeWithoutSamplesSaysSo();
 };
 
 void TestRtsSummary::figuresEqualTheRts_data()
@@ -177,6 +180,40 @@ void TestRtsSummary::figuresEqualTheRts()
         const QString prefix = colls.next().captured(0);
         QVERIFY2(QString::fromStdString(text).contains(prefix), qPrintable(prefix));
     }
+}
+
+// A range between two heap samples has no maximum to print: the figures
+// say "no sample in range" (and the -s block why it has no residency or
+// slop), never 0 B; a range holding samples prints their maximum.
+void TestRtsSummary::aRangeWithoutSamplesSaysSo()
+{
+    std::string error;
+    const auto source = FileSource::open(HECSCOPE_TESTDATA_DIR "/rts-summary/leak-hT-s.eventlog", error);
+    QVERIFY2(source, error.c_str());
+    const auto ix = loadIndex(*source).index;
+    const auto& live = ix->heapLive;
+    QVERIFY(live.size() > 4);
+    // Between the second and third live-data samples, no sample of any series.
+    uint64_t from = live[1].time + 1, to = live[2].time;
+    for (const auto* series : {&ix->heapSize, &ix->blocksSize, &ix->heapLive})
+        for (const auto& sample : *series)
+            if (sample.time >= from && sample.time < to)
+                to = std::max(from + 1, sample.time); // shrink to before it
+    const RangeStats empty = computeStats(*ix, from, to);
+    QCOMPARE(empty.liveSamples, uint64_t(0));
+    QCOMPARE(empty.heapSizeSamples, uint64_t(0));
+    const std::string info = infoText(*ix, empty, "leak-hT-s.eventlog");
+    QVERIFY2(info.find("maximum size no sample in range, maximum live no sample in range") != std::string::npos, info.c_str());
+    QVERIFY(info.find("maximum live 0 B") == std::string::npos);
+    if (empty.residencySamples == 0) {
+        const std::string s = rtsSummaryText(*ix, empty, false);
+        QVERIFY2(s.find("bytes maximum slop (no collection of the oldest generation in range)") != std::string::npos, s.c_str());
+    }
+    // Around a live-data sample: its value, or more.
+    const RangeStats one = computeStats(*ix, live[1].time, live[1].time + 1);
+    QCOMPARE(one.liveSamples, uint64_t(1));
+    QCOMPARE(one.maxLiveBytes, live[1].value);
+    QVERIFY(infoText(*ix, one, "x").find("maximum live " + formatBytes(double(live[1].value))) != std::string::npos);
 }
 
 QTEST_GUILESS_MAIN(TestRtsSummary)

@@ -41,12 +41,16 @@ uint64_t cumulativeGrowth(const std::vector<Sample>& samples, Bounds range)
 // Largest value of a gauge in [from, to], summed over capsets at each time
 // would need alignment; capsets are reported separately by GHC and programs
 // have one heap capset, so the maximum over samples is taken.
-uint64_t maxIn(const std::vector<Sample>& samples, Bounds range)
+// The largest value of the samples in the range, and how many there were.
+uint64_t maxIn(const std::vector<Sample>& samples, Bounds range, uint64_t& count)
 {
     uint64_t best = 0;
+    count = 0;
     for (const Sample& s : samples)
-        if (range.contains(s.time))
+        if (range.contains(s.time)) {
             best = std::max(best, s.value);
+            ++count;
+        }
     return best;
 }
 
@@ -189,9 +193,9 @@ RangeStats computeStats(const LogIndex& ix, uint64_t from, uint64_t to, bool clo
 
     r.allocatedBytes = cumulativeGrowth(ix.heapAllocated, range);
     r.allocationRate = r.mutatorNs > 0 ? double(r.allocatedBytes) * 1e9 / double(r.mutatorNs) : 0;
-    r.maxHeapSizeBytes = maxIn(ix.heapSize, range);
-    r.maxLiveBytes = maxIn(ix.heapLive, range);
-    r.maxBlocksSizeBytes = maxIn(ix.blocksSize, range);
+    r.maxHeapSizeBytes = maxIn(ix.heapSize, range, r.heapSizeSamples);
+    r.maxLiveBytes = maxIn(ix.heapLive, range, r.liveSamples);
+    r.maxBlocksSizeBytes = maxIn(ix.blocksSize, range, r.blocksSizeSamples);
 
     for (size_t c = 0; c < ix.caps.size(); ++c) {
         const Capability& cap = ix.caps[c];

@@ -72,6 +72,9 @@ struct RangeStats {
     uint64_t maxHeapSizeBytes = 0;
     uint64_t maxLiveBytes = 0;
     uint64_t maxBlocksSizeBytes = 0;
+    // How many samples those maxima were taken over: 0 means the range has
+    // none, and the maximum is unknown rather than 0.
+    uint64_t heapSizeSamples = 0, liveSamples = 0, blocksSizeSamples = 0;
 
     SparkTotals sparks;
     std::vector<CapStats> caps;

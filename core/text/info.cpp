@@ -179,9 +179,15 @@ std::string infoText(const LogIndex& ix, const RangeStats& st, const std::string
     }
     o += format("Allocation    %s, %s/s of mutator time\n", formatBytes(st.allocatedBytes).c_str(),
                 formatBytes(saturated(st.allocationRate)).c_str());
+    // A maximum over no sample is unknown, not 0 B.
+    const auto maximum = [](uint64_t bytes, uint64_t samples) {
+        return samples ? formatBytes(double(bytes)) : std::string("no sample in range");
+    };
     o += format("Heap          maximum size %s, maximum live %s, maximum slop %s\n",
-                formatBytes(st.maxHeapSizeBytes).c_str(), formatBytes(st.maxLiveBytes).c_str(),
-                formatBytes(st.maxSlopBytes).c_str());
+                maximum(st.maxHeapSizeBytes, st.heapSizeSamples).c_str(),
+                maximum(st.maxLiveBytes, st.liveSamples).c_str(),
+                st.residencySamples ? formatBytes(double(st.maxSlopBytes)).c_str()
+                                    : "no collection of the oldest generation in range");
     o += format("Sparks        %s total: %s created, %s converted, %s overflowed, %s dud, %s GC'd, %s fizzled\n",
                 formatGrouped(st.sparks.total()).c_str(), formatGrouped(st.sparks.created).c_str(),
                 formatGrouped(st.sparks.converted).c_str(), formatGrouped(st.sparks.overflowed).c_str(),

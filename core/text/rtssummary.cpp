@@ -32,7 +32,12 @@ std::string rtsSummaryText(const LogIndex& ix, const RangeStats& st, bool wholeR
     if (st.residencySamples > 0)
         out += printf("%16s bytes maximum residency (%llu sample(s))\n", formatGrouped(st.maxResidencyBytes).c_str(),
                       (unsigned long long)st.residencySamples);
-    out += printf("%16s bytes maximum slop\n", formatGrouped(st.maxSlopBytes).c_str());
+    else if (!wholeRun) // -s prints neither without such a collection; a range says why
+        out += printf("%16s bytes maximum residency (no collection of the oldest generation in range)\n", "-");
+    if (st.residencySamples > 0 || wholeRun)
+        out += printf("%16s bytes maximum slop\n", formatGrouped(st.maxSlopBytes).c_str());
+    else
+        out += printf("%16s bytes maximum slop (no collection of the oldest generation in range)\n", "-");
     out += printf("%16s MiB total memory in use (- MB lost due to fragmentation)\n\n", "-");
     out += "                                     Tot time (elapsed)  Avg pause  Max pause\n";
     // Every generation, as -s prints them (those without a collection too).
