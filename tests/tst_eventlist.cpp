@@ -42,6 +42,7 @@ private slots:
     void windowLinksListAndTimeline();
     void tableKeysAndClicks();
     void threadBoxTakesIdsAndLabels();
+    void aRunSelectsItsOwnEvent();
     void rowsComeFromTheOpenFileNotThePath();
 
 private:
@@ -285,6 +286,33 @@ void TestEventList::windowLinksListAndTimeline()
     QVERIFY(rowAt(*pane->model(), row)->time >= t);
     if (row > 0)
         QVERIFY(rowAt(*pane->model(), row - 1)->time < t);
+    // Clicking a run on a HEC row selects that run's own event: on its
+    // capability at its start, not the event nearest to the pointer.
+    const RenderOptions o = view->options();
+    const ViewRange whole = w.controller()->range();
+    const TimelineRenderer& renderer = view->renderer();
+    std::optional<QPoint> onRun;
+    std::optional<SelectedItem> run;
+    for (const TrackRow& tr : renderer.layout(view->rect(), o)) {
+        if (tr.id() != QLatin1String("hecs") || tr.cap != 1)
+            continue;
+        for (int x = plot.left() + plot.width() / 3; x < plot.right() && !onRun; x += 5) {
+            const QPoint p(x, tr.rect.top() + 3);
+            const auto item = renderer.itemAt(p, view->rect(), whole, o);
+            if (item && !item->gcLane && item->cap == 1 && renderer.layout(view->rect(), o).size()) {
+                onRun = p;
+                run = item;
+            }
+        }
+    }
+    QVERIFY(onRun && run);
+    const int before = pane->table()->currentRow();
+    QTest::mouseClick(view, Qt::LeftButton, Qt::NoModifier, *onRun);
+    QTRY_VERIFY_WITH_TIMEOUT(pane->table()->currentRow() != before
+                                 && rowAt(*pane->model(), pane->table()->currentRow())->time == run->start,
+                             10000);
+    const EventRow* chosen = rowAt(*pane->model(), pane->table()->currentRow());
+    QCOMPARE(chosen->cap, uint16_t(1));
 }
 
 void TestEventList::tableKeysAndClicks()
@@ -379,6 +407,45 @@ void TestEventList::threadBoxTakesIdsAndLabels()
     filterBy(QStringLiteral("worker-[2"));
     QVERIFY2(pane.statusText().contains(QLatin1String("not an id nor a regular expression")), qPrintable(pane.statusText()));
     QCOMPARE(uint64_t(pane.model()->rowCount()), perThread[worker2->id]);
+}
+
+// Asked for the event at a run's start on its capability, the list finds
+// that capability's RUN_THREAD at that time.
+void TestEventList::aRunSelectsItsOwnEvent()
+{
+    const std::vector<uint8_t> bytes = test::readFile(m_log);
+    MemorySource source(bytes);
+    struct Run {
+        uint64_t time;
+        uint16_t cap;
+    };
+    class Collect final : public EventSink {
+    public:
+        void onEvent(const Event& e) override
+        {
+            if (e.tag == tag::RunThread && e.cap != UINT16_MAX)
+                runs.push_back({e.time, e.cap});
+        }
+        std::vector<Run> runs;
+    } collect;
+    visitInTimeOrder(source, m_index->scan, collect);
+    QVERIFY(collect.runs.size() > 50);
+    EventListPane pane;
+    pane.setLog(m_log, m_index);
+    EventListModel& model = *pane.model();
+    QSignalSpy found(&model, &EventListModel::rowForTimeFound);
+    for (size_t i = 0; i < collect.runs.size(); i += collect.runs.size() / 40) {
+        const Run run = collect.runs[i];
+        found.clear();
+        pane.selectEventOn(run.time, run.cap);
+        QVERIFY(found.wait(10000));
+        const int row = found.last().at(0).toInt();
+        const EventRow* e = rowAt(model, row);
+        QVERIFY(e);
+        QCOMPARE(e->time, run.time);
+        QCOMPARE(e->cap, run.cap);
+        QCOMPARE(e->tag, uint16_t(tag::RunThread));
+    }
 }
 
 // The workers read the file the index was made from (one shared open

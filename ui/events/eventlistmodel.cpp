@@ -297,12 +297,23 @@ QVariant EventListModel::headerData(int section, Qt::Orientation o, int role) co
     return {};
 }
 
-void EventListModel::findRowAt(uint64_t t)
+void EventListModel::findRowAt(uint64_t t, std::optional<uint16_t> cap)
 {
     if (!m_shared)
         return;
     auto shared = m_shared;
-    m_jobs.run([shared, t](const JobContext&) { return shared->order->countBefore(*shared->source, t); },
+    m_jobs.run([shared, t, cap](const JobContext&) {
+                   uint64_t position = shared->order->countBefore(*shared->source, t);
+                   if (cap) // the first event at t on that capability; the search stops past t
+                       shared->order->find(
+                           *shared->source, t, [&](const Event& e) { return e.cap == *cap || e.time > t; },
+                           [&](const Event& e, uint64_t at) {
+                               if (e.cap == *cap && e.time == t)
+                                   position = at;
+                           },
+                           1);
+                   return position;
+               },
                [this](uint64_t before) {
                 if (rowCount() == 0)
                     return;

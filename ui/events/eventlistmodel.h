@@ -51,7 +51,10 @@ public:
     const EventRow* eventAt(int row) const;
     // Asks for the row of the event nearest to time `t` (at or after it,
     // else the last before it); answered by rowForTimeFound.
-    void findRowAt(uint64_t t);
+    // With `cap`: the event at exactly `t` on that capability when there is
+    // one (a run's own RUN_THREAD, not another capability's event at the
+    // same moment), else as without.
+    void findRowAt(uint64_t t, std::optional<uint16_t> cap = std::nullopt);
     // Waits for background work (tests and shutdown).
     void waitForIdle();
 

@@ -228,6 +228,11 @@ void EventListPane::selectNearest(uint64_t t)
     m_model->findRowAt(t);
 }
 
+void EventListPane::selectEventOn(uint64_t t, uint16_t cap)
+{
+    m_model->findRowAt(t, cap);
+}
+
 void EventListPane::next()
 {
     const int row = m_table->currentRow() + 1;

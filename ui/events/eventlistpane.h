@@ -37,6 +37,9 @@ public:
     // Selects the event nearest to time `t` (asynchronously), without
     // reporting it back as a choice.
     void selectNearest(uint64_t t);
+    // Selects the event at `t` on capability `cap` (a run's own event), else
+    // the nearest; without reporting it back.
+    void selectEventOn(uint64_t t, uint16_t cap);
     void next();
     void previous();
     void applyFilter();

@@ -398,6 +398,10 @@ void MainWindow::connectThreads()
                 chooseThread(uint32_t(number), false);
     });
     connect(m_view, &TimelineView::itemSelected, this, [this](const std::optional<SelectedItem>& item) {
+        // A run (or collection) on a HEC row: its own event in the list, on
+        // its capability, not the nearest event of any capability.
+        if (item && item->track == QLatin1String("hecs") && item->cap >= 0)
+            m_events->selectEventOn(item->start, uint16_t(item->cap));
         if (item && item->item >= 0
             && (item->track == QLatin1String("threads") || item->track == QLatin1String("pinned-threads")))
             chooseThread(uint32_t(item->item), false);
