@@ -61,6 +61,7 @@ private slots:
     void truncatedLogShowsWhatWasDecoded();
     void notAnEventlogSaysSo();
     void gcTableSortsAndJumps();
+    void tracksSayWhileThereIsNoLog();
     void tracksReorderHideAndPersist();
     void bookmarksFromMarkersAndSavedPerFile();
     void capabilityAndProcessPanes();
@@ -598,6 +599,39 @@ void TestTimeline::notAnEventlogSaysSo()
     QVERIFY(shown.wait(10000));
     const QString banner = w.bannerText();
     QVERIFY2(banner.contains(QStringLiteral("offset 0")) || banner.contains(QStringLiteral("byte 0")), qPrintable(banner));
+}
+
+// Until a log is there the tracks say so ("no log open", "loading…"), not
+// "no sparks in this log"; once it is, they draw it.
+void TestTimeline::tracksSayWhileThereIsNoLog()
+{
+    MainWindow w;
+    QCOMPARE(w.timeline()->options().placeholder, QStringLiteral("no log open"));
+    QSignalSpy shown(&w, &MainWindow::loadFinished);
+    w.openFile(m_log);
+    QCOMPARE(w.timeline()->options().placeholder, QStringLiteral("loading…"));
+    QVERIFY(shown.wait(10000));
+    QVERIFY(w.index());
+    QVERIFY(w.timeline()->options().placeholder.isEmpty());
+    // Drawn in place of the tracks' own notes.
+    TimelineRenderer r;
+    r.setIndex(w.index());
+    RenderOptions o;
+    o.tracks = {QStringLiteral("sparks")};
+    o.legend = false;
+    o.placeholder = QStringLiteral("loading…");
+    const QRect area(0, 0, 800, r.naturalHeight(o));
+    QImage withNote(area.size(), QImage::Format_ARGB32_Premultiplied), withData(area.size(), QImage::Format_ARGB32_Premultiplied);
+    {
+        QPainter p(&withNote);
+        r.paint(p, area, r.bounds(), o);
+    }
+    o.placeholder.clear();
+    {
+        QPainter p(&withData);
+        r.paint(p, area, r.bounds(), o);
+    }
+    QVERIFY(withNote != withData);
 }
 
 void TestTimeline::tracksReorderHideAndPersist()

@@ -141,9 +141,11 @@ void TimelineRenderer::paint(QPainter& p, const QRect& area, ViewRange view, con
             p.fillRect(row.rect, pal.color(QPalette::AlternateBase));
         const TrackRowGeometry g{row.cap, row.rect, QRect(plot.left(), row.rect.top(), plot.width(), row.rect.height()),
                                  tracksPlot, m};
-        const auto list = drawList(*row.track, o, view, plot.width());
         p.save();
-        row.track->paint(p, g, *list, ctx);
+        if (o.placeholder.isEmpty())
+            row.track->paint(p, g, *drawList(*row.track, o, view, plot.width()), ctx);
+        else // no data yet: not "no sparks in this log"
+            paintTrackNote(p, g.plot, pal, o.placeholder);
         p.restore();
         p.setPen(pal.color(QPalette::Text));
         p.drawText(QRect(row.rect.left() + 6, row.rect.top(), kLabelWidth - 8, row.rect.height()),

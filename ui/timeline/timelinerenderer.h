@@ -35,6 +35,9 @@ struct RenderOptions {
     std::shared_ptr<const HeapView> heapView;
     // The thread rows (order, scroll, pins, spans); null: every thread by id.
     std::shared_ptr<const ThreadRowsView> threadRows;
+    // Drawn in every track's rows instead of its data when set: the index
+    // is not there yet ("loading…") or there is none to show.
+    QString placeholder;
     // The Time profile track's chosen frame (Profile pane); null: none.
     std::shared_ptr<const ProfileHighlight> profileHighlight;
 };

@@ -47,6 +47,7 @@ RenderOptions TimelineView::options() const
     o.cursor = m_cursor;
     o.heapView = m_heapView;
     o.profileHighlight = m_profileHighlight;
+    o.placeholder = m_placeholder;
     o.threadRows = m_threadRows;
     o.highlight = m_highlight;
     o.bookmarks = m_bookmarks;
@@ -83,6 +84,12 @@ void TimelineView::setCursorTime(std::optional<uint64_t> t)
 void TimelineView::setHeapView(std::shared_ptr<const HeapView> view)
 {
     m_heapView = std::move(view);
+    update();
+}
+
+void TimelineView::setPlaceholder(const QString& text)
+{
+    m_placeholder = text;
     update();
 }
 

@@ -32,6 +32,8 @@ public:
     void setHeapView(std::shared_ptr<const HeapView> view);
     void setThreadRows(std::shared_ptr<const ThreadRowsView> rows);
     void setProfileHighlight(std::shared_ptr<const ProfileHighlight> highlight);
+    // What every track says instead of its data (RenderOptions::placeholder).
+    void setPlaceholder(const QString& text);
     std::optional<SelectedItem> selectedItem() const { return m_selected; }
     QSize sizeHint() const override;
 
@@ -71,7 +73,8 @@ private:
     std::optional<uint64_t> m_cursor, m_highlight;
     std::vector<uint64_t> m_bookmarks;
     std::shared_ptr<const HeapView> m_heapView;
-    std::shared_ptr<const ProfileHighlight> m_profileHighlight; // the Profile pane's chosen frame
+    std::shared_ptr<const ProfileHighlight> m_profileHighlight;
+    QString m_placeholder; // the Profile pane's chosen frame
     std::shared_ptr<const ThreadRowsView> m_threadRows;
     std::optional<SelectedItem> m_selected;
     enum class Drag { None,

@@ -130,6 +130,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_cancel, &QPushButton::clicked, this, [this] {
         cancelLoad();
         statusBar()->showMessage(tr("Loading cancelled"), 5000);
+        m_view->setPlaceholder(tr("loading cancelled"));
     });
 
     m_scroll->setWidget(m_view);
@@ -175,6 +176,7 @@ MainWindow::MainWindow(QWidget* parent)
         m_view->setHighlight(t);
         m_controller->centreOn(t);
     });
+    m_view->setPlaceholder(tr("no log open"));
     connect(m_view, &TimelineView::clicked, m_events, &EventListPane::selectNearest);
     connect(m_view, &TimelineView::itemClicked, this, [this](const QString& details) {
         m_details->setPlainText(details);
@@ -770,6 +772,7 @@ void MainWindow::openFile(const QString& path)
         openReportAlone(path);
         return;
     }
+    m_view->setPlaceholder(tr("loading…"));
     m_job = std::make_unique<LoadJob>(path);
     // A report under another name: the load job finds it by its first bytes.
     connect(m_job.get(), &LoadJob::profileReportFound, this, [this, path] {
@@ -803,6 +806,7 @@ void MainWindow::openFile(const QString& path)
 // A report alone: no time axis, so the Profile pane is the view.
 void MainWindow::openReportAlone(const QString& path)
 {
+    m_view->setPlaceholder(tr("no eventlog: the cost-centre report is in the Profile pane"));
     setWindowTitle(tr("%1 — Hecscope").arg(QFileInfo(path).fileName()));
     m_fileLabel->setText(QFileInfo(path).fileName());
     m_banner->setStyleSheet(QString());
@@ -848,6 +852,7 @@ void MainWindow::showIndex(std::shared_ptr<const LogIndex> index)
     m_progress->hide();
     m_cancel->hide();
     m_index = std::move(index);
+    m_view->setPlaceholder(QString());
     m_view->setIndex(m_index);
     if (m_keepView) {
         m_controller->setRange(m_keepView->first, false);
@@ -985,6 +990,7 @@ void MainWindow::showSelectionStatistics()
 
 void MainWindow::showFailure(const QString& message)
 {
+    m_view->setPlaceholder(tr("the file could not be opened"));
     m_progress->hide();
     m_cancel->hide();
     m_banner->setText(tr("Cannot open %1: %2").arg(m_path, message));
