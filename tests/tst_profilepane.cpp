@@ -47,9 +47,9 @@ uint64_t totalOf(const LogIndex& ix, SampleFilter f = {})
     return sampleProfile(ix, f)->total(ProfileMetric::Time);
 }
 
-bool waitShown(ProfilePane& pane, QSignalSpy& spy)
+// The pane's computation landed (counted by a spy on profileShown).
+bool waitShown(QSignalSpy& spy)
 {
-    (void)pane;
     return spy.count() > 0 || spy.wait(10000);
 }
 
@@ -91,7 +91,7 @@ void TestProfilePane::eventlogRangeRts()
     ProfilePane pane;
     QSignalSpy shown(&pane, &ProfilePane::profileShown);
     pane.setIndex(ix);
-    QVERIFY(waitShown(pane, shown));
+    QVERIFY(waitShown(shown));
     QCOMPARE(pane.profile()->total(ProfileMetric::Time), totalOf(*ix));
     QCOMPARE(pane.profile()->total(ProfileMetric::Time), uint64_t(ix->timeProfile.samples.size()));
     // The call tree's first level is the root's children.
@@ -102,7 +102,7 @@ void TestProfilePane::eventlogRangeRts()
     shown.clear();
     const ViewRange half{0, ix->lastTime / 2};
     pane.setRange(half);
-    QVERIFY(waitShown(pane, shown));
+    QVERIFY(waitShown(shown));
     SampleFilter f;
     f.t0 = half.start;
     f.t1 = half.end;
@@ -112,10 +112,10 @@ void TestProfilePane::eventlogRangeRts()
     // Without the RTS's frames.
     shown.clear();
     pane.setRange(std::nullopt);
-    QVERIFY(waitShown(pane, shown));
+    QVERIFY(waitShown(shown));
     shown.clear();
     pane.setHideRts(true);
-    QVERIFY(waitShown(pane, shown));
+    QVERIFY(waitShown(shown));
     f = {};
     f.hideRts = true;
     QCOMPARE(pane.profile()->total(ProfileMetric::Time), totalOf(*ix, f));
@@ -134,12 +134,12 @@ void TestProfilePane::capability()
     ProfilePane pane;
     QSignalSpy shown(&pane, &ProfilePane::profileShown);
     pane.setIndex(ix);
-    QVERIFY(waitShown(pane, shown));
+    QVERIFY(waitShown(shown));
     QCOMPARE(pane.profile()->total(ProfileMetric::Time), uint64_t(20000));
     for (int cap : {2, 0}) {
         shown.clear();
         pane.setCapability(cap);
-        QVERIFY(waitShown(pane, shown));
+        QVERIFY(waitShown(shown));
         uint64_t own = 0;
         for (const auto& s : ix->timeProfile.samples)
             own += s.cap == cap;
@@ -155,7 +155,7 @@ void TestProfilePane::searchFiltersTheTrees()
     ProfilePane pane;
     QSignalSpy shown(&pane, &ProfilePane::profileShown);
     pane.setIndex(ix);
-    QVERIFY(waitShown(pane, shown));
+    QVERIFY(waitShown(shown));
     pane.setSearch(QStringLiteral("^score$"));
     auto* model = static_cast<ProfileTreeModel*>(pane.callTree()->model());
     // Every leaf row shown is a score frame; every score frame is shown.
@@ -202,7 +202,7 @@ void TestProfilePane::callersAndCallees()
     ProfilePane pane;
     QSignalSpy shown(&pane, &ProfilePane::profileShown);
     pane.setIndex(ix);
-    QVERIFY(waitShown(pane, shown));
+    QVERIFY(waitShown(shown));
     const CostCentreProfile& p = *pane.profile();
     const uint32_t score = costCentreNamed(p, "score");
     pane.showCallersAndCallees(score);
@@ -234,7 +234,7 @@ void TestProfilePane::chosenFrameMarksItsSamples()
     QSignalSpy shown(&pane, &ProfilePane::profileShown);
     QSignalSpy highlight(&pane, &ProfilePane::highlightChanged);
     pane.setIndex(ix);
-    QVERIFY(waitShown(pane, shown));
+    QVERIFY(waitShown(shown));
     const CostCentreProfile& p = *pane.profile();
     // The heaviest node below the root's children.
     uint32_t node = 0;
@@ -262,11 +262,11 @@ void TestProfilePane::reportBesideTheLog()
     ProfilePane pane;
     QSignalSpy shown(&pane, &ProfilePane::profileShown);
     pane.setIndex(ix);
-    QVERIFY(waitShown(pane, shown));
+    QVERIFY(waitShown(shown));
     auto report = std::make_shared<const CostCentreProfile>(readProfReport(test::readText(profiles("profile-P.prof"))));
     shown.clear();
     pane.setReport(report, profiles("profile-P.prof"));
-    QVERIFY(waitShown(pane, shown));
+    QVERIFY(waitShown(shown));
     QCOMPARE(pane.profile()->total(ProfileMetric::Time), report->header.totalTicks);
     QVERIFY(pane.profile()->hasMetric[1]);
     QVERIFY(pane.statusText().contains(QLatin1String("profile-P.prof")));
@@ -288,7 +288,7 @@ void TestProfilePane::reportBesideTheLog()
     pane.tabs()->setCurrentIndex(0);
     shown.clear();
     pane.setHideRts(true);
-    QVERIFY(waitShown(pane, shown));
+    QVERIFY(waitShown(shown));
     QTRY_COMPARE(callers->profile()->total(ProfileMetric::Time), costCentreTotals(*pane.profile())[score].incl[0]);
     QCOMPARE(pane.tabs()->currentIndex(), 0);
     pane.setHideRts(false);
@@ -296,7 +296,7 @@ void TestProfilePane::reportBesideTheLog()
     shown.clear();
     QSignalSpy bottomUp(&pane, &ProfilePane::bottomUpShown);
     source->setCurrentIndex(0);
-    QVERIFY(waitShown(pane, shown));
+    QVERIFY(waitShown(shown));
     QCOMPARE(pane.profile()->total(ProfileMetric::Time), uint64_t(ix->timeProfile.samples.size()));
     // The bottom-up tree follows, and holds every self figure once.
     auto* up = static_cast<ProfileTreeModel*>(pane.bottomUpTree()->model());

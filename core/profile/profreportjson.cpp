@@ -123,6 +123,9 @@ private:
     bool readDouble(double& out);
     bool readBool(bool& out);
     bool skipValue();
+    // `[ element, ... ]`, calling `element` at each element's first byte.
+    template <class Element>
+    bool readArray(Element element);
     bool readStringArray(std::vector<std::string>& out);
     bool readCostCentre();
     bool readCostCentres();
@@ -244,23 +247,27 @@ bool JsonReader::skipValue()
     return true;
 }
 
-bool JsonReader::readStringArray(std::vector<std::string>& out)
+template <class Element>
+bool JsonReader::readArray(Element element)
 {
     if (!expect('['))
         return false;
     for (;;) {
-        char c = peek();
+        const char c = peek();
         if (c == ']') {
             ++m_pos;
             return true;
         }
-        if (c == ',') {
+        if (c == ',')
             ++m_pos;
-            continue;
-        }
-        if (!readString(out.emplace_back()))
+        else if (!element(c))
             return false;
     }
+}
+
+bool JsonReader::readStringArray(std::vector<std::string>& out)
+{
+    return readArray([&](char) { return readString(out.emplace_back()); });
 }
 
 bool JsonReader::readCostCentre()
@@ -300,23 +307,7 @@ bool JsonReader::readCostCentre()
 
 bool JsonReader::readCostCentres()
 {
-    if (!expect('['))
-        return false;
-    for (;;) {
-        char c = peek();
-        if (c == ']') {
-            ++m_pos;
-            return true;
-        }
-        if (c == ',') {
-            ++m_pos;
-        } else if (c == '{') {
-            if (!readCostCentre())
-                return false;
-        } else {
-            return fail("expected a cost centre", m_pos);
-        }
-    }
+    return readArray([&](char c) { return c == '{' ? readCostCentre() : fail("expected a cost centre", m_pos); });
 }
 
 // The tree, in pre-order: a node is appended when its '{' is read.
