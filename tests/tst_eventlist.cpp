@@ -29,6 +29,32 @@
 
 using namespace hecscope;
 
+namespace {
+
+// The thread an event belongs to, found without the index: the thread it
+// names, or for a user message the thread running on its capability, by
+// following RUN_THREAD / STOP_THREAD in time order. Feed every event.
+class ThreadWalk {
+public:
+    std::optional<uint32_t> operator()(const Event& e)
+    {
+        if (e.tag == tag::RunThread)
+            m_running[e.cap] = uint32_t(e.n[0]);
+        else if (e.tag == tag::StopThread)
+            m_running.erase(e.cap);
+        if (e.tag == tag::UserMsg || e.tag == tag::UserMarker || e.tag == tag::UserBinaryMsg) {
+            const auto it = m_running.find(e.cap);
+            return it == m_running.end() ? std::nullopt : std::optional<uint32_t>(it->second);
+        }
+        return threadOf(e);
+    }
+
+private:
+    std::map<uint16_t, uint32_t> m_running;
+};
+
+} // namespace
+
 class TestEventList : public QObject {
     Q_OBJECT
 private slots:
@@ -44,6 +70,8 @@ private slots:
     void threadBoxTakesIdsAndLabels();
     void aRunSelectsItsOwnEvent();
     void rowsComeFromTheOpenFileNotThePath();
+    void messagesNameTheThreadThatWroteThem();
+    void choosingARowDescribesItInDetails();
 
 private:
     // Row `row`, read from the file if its page is not there.
@@ -151,10 +179,11 @@ void TestEventList::filterByCapAndThread()
         {
             if (e.cap == 1)
                 ++onCap1;
-            if (threadOf(e) == std::optional<uint32_t>(5))
+            if (m_walk(e) == std::optional<uint32_t>(5))
                 ++thread5;
         }
         uint64_t onCap1 = 0, thread5 = 0;
+        ThreadWalk m_walk;
     } expected;
     visitInTimeOrder(source, m_index->scan, expected);
     QVERIFY(expected.onCap1 > 0 && expected.thread5 > 0);
@@ -358,10 +387,11 @@ void TestEventList::threadBoxTakesIdsAndLabels()
         explicit Collect(std::map<uint32_t, uint64_t>& n) : m_n(n) {}
         void onEvent(const Event& e) override
         {
-            if (const auto t = threadOf(e))
+            if (const auto t = m_walk(e))
                 ++m_n[*t];
         }
         std::map<uint32_t, uint64_t>& m_n;
+        ThreadWalk m_walk;
     } collect(perThread);
     visitInTimeOrder(source, index->scan, collect);
     const ThreadInfo* worker2 = nullptr;
@@ -472,6 +502,102 @@ void TestEventList::rowsComeFromTheOpenFileNotThePath()
         QCOMPARE(a->time, b->time);
         QCOMPARE(a->details, b->details);
     }
+}
+
+// A user message carries no thread: its row names the one running on its
+// capability when it was written, found here by an independent walk of the
+// log's RUN_THREAD / STOP_THREAD events (spans-N2: 3,204 START/STOP
+// messages from six workers).
+void TestEventList::messagesNameTheThreadThatWroteThem()
+{
+    const QString path = QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/spans-N2.eventlog");
+    const std::vector<uint8_t> bytes = test::readFile(path);
+    MemorySource source(bytes);
+    const auto index = std::shared_ptr<const LogIndex>(loadIndex(source).index.release());
+    std::vector<std::optional<uint32_t>> expected; // per message, in time order
+    class Walk final : public EventSink {
+    public:
+        explicit Walk(std::vector<std::optional<uint32_t>>& out) : m_out(out) {}
+        void onEvent(const Event& e) override
+        {
+            const auto thread = m_walk(e);
+            if (e.tag == tag::UserMsg || e.tag == tag::UserMarker)
+                m_out.push_back(thread);
+        }
+        std::vector<std::optional<uint32_t>>& m_out;
+        ThreadWalk m_walk;
+    } walk(expected);
+    visitInTimeOrder(source, index->scan, walk);
+    QVERIFY(expected.size() > 3000);
+    QVERIFY(std::count(expected.begin(), expected.end(), std::nullopt) == 0); // all written by a running thread
+
+    EventListModel model;
+    model.setLog(path, index);
+    EventFilter f;
+    f.tags.set(tag::UserMsg);
+    f.tags.set(tag::UserMarker);
+    model.setFilter(f);
+    waitForScan(model);
+    QCOMPARE(size_t(model.rowCount()), expected.size());
+    std::set<uint32_t> writers;
+    for (int row = 0; row < model.rowCount(); ++row) {
+        const EventRow* e = rowAt(model, row);
+        QVERIFY(e);
+        QCOMPARE(e->thread, expected[size_t(row)]);
+        writers.insert(*e->thread);
+        QCOMPARE(model.data(model.index(row, EventListModel::ThreadColumn)).toString(), QString::number(*e->thread));
+    }
+    QVERIFY(writers.size() >= 6);
+    // The thread filter lists a worker's own messages with its other events.
+    const ThreadInfo* worker = nullptr;
+    for (const ThreadInfo& t : index->threads)
+        if (t.label == "worker-3")
+            worker = &t;
+    QVERIFY(worker);
+    EventFilter mine = f;
+    mine.thread = worker->id;
+    model.setFilter(mine);
+    waitForScan(model);
+    QCOMPARE(size_t(model.rowCount()), size_t(std::count(expected.begin(), expected.end(), std::optional<uint32_t>(worker->id))));
+    QVERIFY(model.rowCount() > 0);
+}
+
+// Choosing a row (a click, keys, Next) puts its event in Details: type,
+// time, capability, the thread with its label, and the event's text.
+void TestEventList::choosingARowDescribesItInDetails()
+{
+    MainWindow w;
+    w.resize(1400, 900);
+    w.show();
+    QSignalSpy finished(&w, &MainWindow::loadFinished);
+    w.openFile(QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/spans-N2.eventlog"));
+    QVERIFY(finished.wait(20000));
+    EventListPane* pane = w.eventList();
+    QTRY_COMPARE(uint64_t(pane->model()->rowCount()), w.index()->scan.events);
+    pane->searchField()->setText(QStringLiteral("START"));
+    pane->applyFilter();
+    waitForScan(*pane->model());
+    QVERIFY(pane->model()->rowCount() > 10);
+    QVERIFY(w.detailsText().isEmpty());
+    pane->table()->setFocus();
+    QTest::keyClick(pane->table(), Qt::Key_Down);
+    QTest::keyClick(pane->table(), Qt::Key_Down);
+    const EventRow* e = rowAt(*pane->model(), pane->table()->currentRow());
+    QVERIFY(e && e->thread);
+    const ThreadInfo* info = w.index()->thread(*e->thread);
+    QVERIFY(info && !info->label.empty());
+    QTRY_VERIFY(w.detailsText().contains(QString::fromStdString(e->details)));
+    const QString text = w.detailsText();
+    QVERIFY2(text.startsWith(QString::fromStdString(e->type)), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("%1 ns from the start").arg(QLocale().toString(qulonglong(e->time)))), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("Capability  %1").arg(e->cap)), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("Thread      %1 \"%2\"").arg(*e->thread).arg(QString::fromStdString(info->label))),
+             qPrintable(text));
+    // Another row: Details follows.
+    QTest::keyClick(pane->table(), Qt::Key_Down);
+    const EventRow* next = rowAt(*pane->model(), pane->table()->currentRow());
+    QVERIFY(next && next->position != e->position);
+    QTRY_VERIFY(w.detailsText().contains(QStringLiteral("Event       %1 of").arg(QLocale().toString(qulonglong(next->position + 1)))));
 }
 
 QTEST_MAIN(TestEventList)

@@ -1,11 +1,15 @@
 // The main window's frame: default layout on first start, a saved layout
 // kept afterwards; opening another file lets go of the old one first.
+#include "ui/events/eventlistmodel.h"
+#include "ui/events/eventlistpane.h"
 #include "ui/heap/heappanel.h"
 #include "ui/timeline/timelineview.h"
 #include "ui/timeline/viewcontroller.h"
 #include "ui/window/mainwindow.h"
 
 #include <QDockWidget>
+#include <QFile>
+#include <QTemporaryDir>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSignalSpy>
@@ -20,6 +24,7 @@ private slots:
     void firstStartGivesTheTimelineTwoThirds();
     void savedLayoutIsKept();
     void openingAnotherFileReleasesTheOldIndex();
+    void aFailedOpenKeepsTheLogOnScreen();
 };
 
 void TestWindow::initTestCase()
@@ -97,7 +102,12 @@ void TestWindow::openingAnotherFileReleasesTheOldIndex()
     // An item of the old log described in Details (a click on the timeline).
     emit w.timeline()->itemClicked(QStringLiteral("Collection: generation 1"));
     QVERIFY(!w.detailsText().isEmpty());
+    QSignalSpy cleared(&w, &MainWindow::logCleared);
     w.openFile(QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/sparks-N4.eventlog"));
+    // The old log stays until the new file shows itself to be a log (its
+    // header decoded), then every pane lets go of it before the new index.
+    QVERIFY(cleared.wait(20000));
+    QCOMPARE(finished.count(), 1);
     QVERIFY(!w.index());
     QVERIFY(!w.heapPanel()->view());
     QVERIFY(w.detailsText().isEmpty()); // no pane describes the old log
@@ -106,6 +116,90 @@ void TestWindow::openingAnotherFileReleasesTheOldIndex()
     QTRY_VERIFY_WITH_TIMEOUT(old.expired(), 20000);
     QVERIFY(finished.wait(20000));
     QVERIFY(w.index());
+}
+
+static QStringList recentFiles()
+{
+    return QSettings().value(QStringLiteral("recentFiles")).toStringList();
+}
+
+// A file that is not a log — text, a log cut inside its header, a path that
+// is not there — leaves the log on screen and every pane as they were, says
+// why in the banner (naming the problem and its byte offset), and is not
+// added to Open Recent.
+void TestWindow::aFailedOpenKeepsTheLogOnScreen()
+{
+    QSettings().clear();
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString text = dir.filePath(QStringLiteral("notes.txt"));
+    {
+        QFile f(text);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("These are my notes, not an eventlog.\n");
+    }
+    const QString cut = dir.filePath(QStringLiteral("cut.eventlog"));
+    {
+        QFile in(QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/sparks-N2.eventlog"));
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QFile out(cut);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(in.read(100)); // inside the header
+    }
+    const QString good = QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/leak-hT.eventlog");
+    MainWindow w;
+    w.resize(1400, 900);
+    w.show();
+    QSignalSpy finished(&w, &MainWindow::loadFinished);
+    QSignalSpy cleared(&w, &MainWindow::logCleared);
+    // With nothing on screen: said, and the tracks are back to "no log open".
+    w.openFile(text);
+    QVERIFY(finished.wait(20000));
+    QVERIFY2(w.bannerText().contains(QStringLiteral("Cannot open %1: not a GHC eventlog").arg(text)), qPrintable(w.bannerText()));
+    QVERIFY(!w.bannerText().contains(QStringLiteral("Still showing")));
+    QCOMPARE(w.timeline()->options().placeholder, QStringLiteral("no log open"));
+    QVERIFY(recentFiles().isEmpty());
+    QCOMPARE(cleared.count(), 0);
+    w.openFile(good);
+    QVERIFY(finished.wait(20000));
+    const auto shown = w.index();
+    QVERIFY(shown && shown->scan.events > 1000);
+    w.controller()->setSelection(ViewRange{0, shown->lastTime / 2});
+    emit w.timeline()->itemClicked(QStringLiteral("Collection: generation 1"));
+    const QString title = w.windowTitle();
+    const QStringList recent = recentFiles();
+    QCOMPARE(recent.size(), 1);
+    QCOMPARE(cleared.count(), 1);
+    const struct {
+        QString path;
+        QString problem;
+    } bad[] = {
+        {text, QStringLiteral("not a GHC eventlog: expected header magic 'hdrb', found 'Thes' at byte offset 0")},
+        {cut, QStringLiteral("the file ends inside the header at byte offset 100")},
+        {dir.filePath(QStringLiteral("missing.eventlog")), QStringLiteral("missing.eventlog")},
+    };
+    for (const auto& b : bad) {
+        w.openFile(b.path);
+        QVERIFY(finished.wait(20000));
+        QVERIFY2(w.bannerText().contains(QStringLiteral("Cannot open %1").arg(b.path)), qPrintable(w.bannerText()));
+        QVERIFY2(w.bannerText().contains(b.problem), qPrintable(w.bannerText()));
+        QVERIFY2(w.bannerText().contains(QStringLiteral("Still showing leak-hT.eventlog")), qPrintable(w.bannerText()));
+        QCOMPARE(w.index(), shown);
+        QCOMPARE(cleared.count(), 1);
+        QCOMPARE(w.windowTitle(), title);
+        QCOMPARE(w.timeline()->renderer().index(), shown.get());
+        QCOMPARE(w.eventList()->model()->rowCount(), int(shown->scan.events));
+        QVERIFY(w.heapPanel()->view());
+        QCOMPARE(w.detailsText(), QStringLiteral("Collection: generation 1"));
+        QCOMPARE(w.controller()->selection(), std::optional<ViewRange>(ViewRange{0, shown->lastTime / 2}));
+        QCOMPARE(recentFiles(), recent);
+    }
+    // The next good file replaces it as usual.
+    w.openFile(QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/sparks-N2.eventlog"));
+    QVERIFY(finished.wait(20000));
+    QCOMPARE(cleared.count(), 2);
+    QVERIFY(w.index() != shown);
+    QCOMPARE(recentFiles().size(), 2);
 }
 
 QTEST_MAIN(TestWindow)

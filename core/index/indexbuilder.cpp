@@ -66,6 +66,11 @@ bool IndexBuilder::publish(bool endOfInput, const LoadObserver* observer)
     return prepareForDrawing(*d.index, observer);
 }
 
+bool IndexBuilder::headerRead() const
+{
+    return m_impl->decoder.format() != nullptr;
+}
+
 bool IndexBuilder::failed() const
 {
     return m_impl->decoder.state() == StreamDecoder::State::Failed;

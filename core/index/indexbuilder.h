@@ -24,6 +24,8 @@ public:
     bool feed(std::span<const uint8_t> bytes);
     // Decoding stopped at corrupt input: feeding more is pointless.
     bool failed() const;
+    // The header decoded: the input is an eventlog (whatever follows).
+    bool headerRead() const;
     // With `endOfInput` the log is complete: truncation is diagnosed and
     // whatever is still open ends at the last event. Without it, open runs
     // and collections are shown up to the last event provisionally, and are

@@ -56,15 +56,23 @@ LoadResult loadIndex(ByteSource& source, uint64_t totalBytes, LoadObserver* obse
         const std::span<const uint8_t> first = reader.next();
         heapProfile = looksLikeHeapProfile(first);
         if (heapProfile) {
+            if (observer)
+                observer->accepted();
             loadHeapProfile(reader, first, totalBytes, observer, result);
         } else {
             uint64_t pos = 0;
+            bool accepted = false;
             for (std::span<const uint8_t> chunk = first; !chunk.empty(); chunk = reader.next()) {
                 pos += chunk.size();
                 // After DATA_END the decoder only counts what follows
                 // (reported as trailing data), so read on to the end; after
                 // an error, stop.
-                if (!builder.feed(chunk) && builder.failed())
+                const bool more = builder.feed(chunk);
+                if (!accepted && builder.headerRead() && observer) {
+                    accepted = true;
+                    observer->accepted();
+                }
+                if (!more && builder.failed())
                     break;
                 if (observer) {
                     observer->progress(pos, totalBytes);

@@ -13,6 +13,10 @@ public:
     virtual ~LoadObserver() = default;
     virtual void progress(uint64_t bytesRead, uint64_t bytesTotal) { (void)bytesRead, (void)bytesTotal; }
     virtual bool cancelled() const { return false; }
+    // Called once, as soon as the input is known to be a log the loader
+    // reads (an eventlog whose header decoded, or a .hp file): until then
+    // the load may still turn out to be of something else entirely.
+    virtual void accepted() {}
 };
 
 inline bool isCancelled(const LoadObserver* observer)

@@ -46,13 +46,39 @@ std::optional<uint32_t> threadOf(const Event& e)
     }
 }
 
-EventRow eventRow(const Event& e, uint64_t position, const EventPrinter& printer, const LogFormat& format)
+std::optional<uint32_t> threadRunningOn(const LogIndex& index, uint16_t cap, uint64_t t)
+{
+    if (cap >= index.caps.size())
+        return std::nullopt;
+    const CapTimeline& timeline = index.caps[cap].timeline;
+    // The span covering t; a message written as its run ends has t == end.
+    size_t i = timeline.firstEndingAfter(t);
+    if ((i == timeline.size() || timeline[i].start() > t) && i > 0 && timeline[i - 1].end() == t)
+        --i;
+    if (i == timeline.size())
+        return std::nullopt;
+    const Span& s = timeline[i];
+    if (s.kind() != SpanKind::Running || s.start() > t || s.end() < t)
+        return std::nullopt;
+    return s.thread();
+}
+
+std::optional<uint32_t> threadOf(const Event& e, const LogIndex& index)
+{
+    if (e.known && e.cap != kNoCap
+        && (e.tag == tag::UserMsg || e.tag == tag::UserMarker || e.tag == tag::UserBinaryMsg))
+        return threadRunningOn(index, e.cap, e.time);
+    return threadOf(e);
+}
+
+EventRow eventRow(const Event& e, uint64_t position, const EventPrinter& printer, const LogFormat& format,
+                  const LogIndex* index)
 {
     EventRow row;
     row.position = position;
     row.time = e.time;
     row.cap = e.cap;
-    row.thread = threadOf(e);
+    row.thread = index ? threadOf(e, *index) : threadOf(e);
     row.tag = e.tag;
     row.type = format.description(e.tag);
     TextBuffer text;
@@ -82,7 +108,7 @@ bool EventMatcher::operator()(const Event& e)
         return false;
     if (m_filter.noThread)
         return false;
-    const std::optional<uint32_t> thread = threadOf(e);
+    const std::optional<uint32_t> thread = threadOf(e, m_index);
     if (m_filter.thread && thread != m_filter.thread)
         return false;
     if (!m_filter.threads.empty()

@@ -16,6 +16,11 @@ struct LogIndex;
 // The thread an event is about (CREATE/RUN/STOP_THREAD, THREAD_RUNNABLE,
 // MIGRATE_THREAD, THREAD_WAKEUP, THREAD_LABEL, ...), if any.
 std::optional<uint32_t> threadOf(const Event& e);
+// The same, and for a user message or marker (which carry no thread) the
+// thread that wrote it: the one running on its capability at its time.
+std::optional<uint32_t> threadOf(const Event& e, const LogIndex& index);
+// The thread running on capability `cap` at time `t` (ns), if one was.
+std::optional<uint32_t> threadRunningOn(const LogIndex& index, uint16_t cap, uint64_t t);
 
 // One row of the event list: what the table shows of an event.
 struct EventRow {
@@ -27,7 +32,9 @@ struct EventRow {
     std::string type;    // the header's description of the tag
     std::string details; // the event's text as `ghc-events show` prints it
 };
-EventRow eventRow(const Event& e, uint64_t position, const EventPrinter& printer, const LogFormat& format);
+// With `index`, a message's row names the thread that wrote it (see threadOf).
+EventRow eventRow(const Event& e, uint64_t position, const EventPrinter& printer, const LogFormat& format,
+                  const LogIndex* index = nullptr);
 
 // Which events the list shows, and what a search finds. Empty parts match
 // everything. `text` matches, case-insensitively, the event's printed text,

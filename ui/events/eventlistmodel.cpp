@@ -24,19 +24,22 @@ QString timeText(uint64_t t)
 // come from the caller for single-event visits.
 class RowSink final : public EventSink {
 public:
-    RowSink(std::vector<EventRow>& out, const EventPrinter& printer, const LogFormat& format)
+    RowSink(std::vector<EventRow>& out, const EventPrinter& printer, const LogIndex& index)
         : m_out(out)
         , m_printer(printer)
-        , m_format(format)
+        , m_index(index)
     {
     }
-    void onEvent(const Event& e) override { m_out.push_back(eventRow(e, position++, m_printer, m_format)); }
+    void onEvent(const Event& e) override
+    {
+        m_out.push_back(eventRow(e, position++, m_printer, *m_index.scan.format, &m_index));
+    }
     uint64_t position = 0;
 
 private:
     std::vector<EventRow>& m_out;
     const EventPrinter& m_printer;
-    const LogFormat& m_format;
+    const LogIndex& m_index;
 };
 
 } // namespace
@@ -210,7 +213,7 @@ void EventListModel::requestPage(qint64 page) const
     m_jobs.run([shared, first, filter, from, lastPosition, limit](const JobContext&) {
         auto rows = std::make_shared<Page>();
         if (ByteSource* source = shared->source.get()) {
-            RowSink sink(rows->rows, *shared->printer, *shared->index->scan.format);
+            RowSink sink(rows->rows, *shared->printer, *shared->index);
             if (!filter) {
                 sink.position = uint64_t(first);
                 shared->order->visitRange(*source, sink, uint64_t(first), kPageRows);

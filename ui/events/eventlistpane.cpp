@@ -1,5 +1,8 @@
 #include "ui/events/eventlistpane.h"
 
+#include "core/format/eventtags.h"
+#include "ui/formatting.h"
+
 #include "ui/events/eventlistmodel.h"
 #include "ui/events/eventtableview.h"
 
@@ -88,7 +91,7 @@ EventListPane::EventListPane(QWidget* parent)
         if (!m_reporting)
             return;
         if (const EventRow* e = m_model->eventAt(row))
-            emit eventChosen(e->time);
+            emit eventChosen(e->time, describe(*e));
         else
             m_awaiting = row; // reported when its page arrives
     });
@@ -97,7 +100,7 @@ EventListPane::EventListPane(QWidget* parent)
             return;
         if (const EventRow* e = m_model->eventAt(m_awaiting)) {
             m_awaiting = -1;
-            emit eventChosen(e->time);
+            emit eventChosen(e->time, describe(*e));
         }
     });
     connect(m_model, &QAbstractItemModel::modelReset, this, [this] { m_awaiting = -1; });
@@ -212,6 +215,24 @@ void EventListPane::updateStatus()
     else
         text = tr("%1 matching events").arg(count);
     m_status->setText(m_threadNote.isEmpty() ? text : text + QStringLiteral(" — ") + m_threadNote);
+}
+
+QString EventListPane::describe(const EventRow& e) const
+{
+    QString text = QString::fromStdString(e.type) + QStringLiteral("\n\n");
+    text += tr("Time        %1 (%2 ns from the start)\n").arg(durationText(e.time), countText(e.time));
+    text += tr("Capability  %1\n").arg(e.cap == kNoCap ? tr("none (the global buffer)") : QString::number(e.cap));
+    if (e.thread) {
+        QString thread = QString::number(*e.thread);
+        if (const ThreadInfo* info = m_index ? m_index->thread(*e.thread) : nullptr; info && !info->label.empty())
+            thread += QStringLiteral(" \"%1\"").arg(QString::fromStdString(info->label));
+        if (e.tag == tag::UserMsg || e.tag == tag::UserMarker || e.tag == tag::UserBinaryMsg)
+            thread += tr(" (running on the capability: it wrote this)");
+        text += tr("Thread      %1\n").arg(thread);
+    }
+    text += tr("Event       %1 of %2 in time order\n\n").arg(countText(e.position + 1),
+                                                            countText(m_index ? m_index->scan.events : 0));
+    return text + QString::fromStdString(e.details);
 }
 
 void EventListPane::selectRow(int row, bool report)

@@ -2,6 +2,7 @@
 
 #include "core/index/logindex.h"
 #include "core/io/bytesource.h"
+#include "core/order/eventquery.h"
 
 #include <QWidget>
 
@@ -45,9 +46,13 @@ public:
     void applyFilter();
     // Lists only the events of thread `id` (the thread box says so).
     void filterToThread(uint32_t id);
+    // What Details shows of an event: type, time, capability, thread (with
+    // its label) and the event's text.
+    QString describe(const EventRow& e) const;
 
 signals:
-    void eventChosen(uint64_t time);
+    // A row chosen by the user: its time and a description for Details.
+    void eventChosen(uint64_t time, const QString& details);
 
 private:
     void selectRow(int row, bool report);

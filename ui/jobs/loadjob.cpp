@@ -64,6 +64,11 @@ LoadJob::Loaded LoadJob::run(const JobContext& ctx)
             m_ctx.post([job, done, total] { emit job->progressChanged(done, std::max(done, total)); });
         }
         bool cancelled() const override { return m_ctx.isCancelled(); }
+        void accepted() override
+        {
+            LoadJob* job = &m_job;
+            m_ctx.post([job] { emit job->accepted(); });
+        }
 
     private:
         LoadJob& m_job;

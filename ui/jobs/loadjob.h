@@ -39,6 +39,10 @@ public:
     quint64 bytesRead() const { return m_bytesRead; }
 
 signals:
+    // The file is an eventlog (its header decoded) or a .hp file: what is
+    // on screen can make way for it. A file that fails before this was
+    // never a log at all.
+    void accepted();
     void progressChanged(quint64 bytesRead, quint64 bytesTotal);
     void indexReady(std::shared_ptr<const hecscope::LogIndex> index);
     void statisticsReady(const hecscope::RangeStats& stats);

@@ -128,9 +128,10 @@ MainWindow::MainWindow(QWidget* parent)
     m_progress->hide();
     m_cancel->hide();
     connect(m_cancel, &QPushButton::clicked, this, [this] {
+        const bool replaced = m_loadingPath.isEmpty(); // else what was on screen stays
         cancelLoad();
         statusBar()->showMessage(tr("Loading cancelled"), 5000);
-        m_view->setPlaceholder(tr("loading cancelled"));
+        m_view->setPlaceholder(replaced ? tr("loading cancelled") : m_placeholderBefore);
     });
 
     m_scroll->setWidget(m_view);
@@ -169,24 +170,17 @@ MainWindow::MainWindow(QWidget* parent)
     tabifyDockWidget(eventsDock, m_profileDock);
     eventsDock->raise();
     connect(m_profilePane, &ProfilePane::highlightChanged, m_view, &TimelineView::setProfileHighlight);
-    connect(m_events, &EventListPane::eventChosen, this, [this](uint64_t t) {
+    connect(m_events, &EventListPane::eventChosen, this, [this](uint64_t t, const QString& details) {
         // Each jump to an event (a search hit, a row) centres the timeline
-        // on it at the current zoom and marks it.
+        // on it at the current zoom and marks it; Details describes it.
+        showDetails(details);
         m_view->setCursorTime(t);
         m_view->setHighlight(t);
         m_controller->centreOn(t);
     });
     m_view->setPlaceholder(tr("no log open"));
     connect(m_view, &TimelineView::clicked, m_events, &EventListPane::selectNearest);
-    connect(m_view, &TimelineView::itemClicked, this, [this](const QString& details) {
-        m_details->setPlainText(details);
-        if (details.isEmpty())
-            return;
-        if (auto* dock = qobject_cast<QDockWidget*>(m_details->parentWidget())) {
-            dock->show();
-            dock->raise();
-        }
-    });
+    connect(m_view, &TimelineView::itemClicked, this, &MainWindow::showDetails);
 
     statusBar()->addPermanentWidget(m_fileLabel);
     statusBar()->addPermanentWidget(m_timeLabel);
@@ -507,6 +501,17 @@ void MainWindow::threadContextMenu(const QString& track, int row, QPoint local, 
     menu.exec(global);
 }
 
+void MainWindow::showDetails(const QString& details)
+{
+    m_details->setPlainText(details);
+    if (details.isEmpty())
+        return;
+    if (auto* dock = qobject_cast<QDockWidget*>(m_details->parentWidget())) {
+        dock->show();
+        dock->raise();
+    }
+}
+
 QString MainWindow::detailsText() const
 {
     return m_details->toPlainText();
@@ -734,6 +739,7 @@ void MainWindow::cancelLoad()
         m_job->cancel();
         m_retired.push_back(std::move(m_job));
     }
+    m_loadingPath.clear();
     m_progress->hide();
     m_cancel->hide();
 }
@@ -741,7 +747,55 @@ void MainWindow::cancelLoad()
 void MainWindow::openFile(const QString& path)
 {
     cancelLoad(); // opening another file cancels the running load
-    // Reloading the same file keeps where the user was looking.
+    if (isProfileReportName(path)) {
+        clearLog(path);
+        addRecent(path);
+        openReportAlone(path);
+        return;
+    }
+    // What is on screen stays until the new file proves to be a log (its
+    // header decoded): a file that is not one leaves it there.
+    m_loadingPath = path;
+    m_placeholderBefore = m_view->options().placeholder;
+    if (!m_index) // nothing on screen to keep
+        m_view->setPlaceholder(tr("loading…"));
+    m_job = std::make_unique<LoadJob>(path);
+    connect(m_job.get(), &LoadJob::accepted, this, [this, path] {
+        clearLog(path);
+        m_view->setPlaceholder(tr("loading…"));
+        addRecent(path);
+    });
+    // A report under another name: the load job finds it by its first bytes.
+    connect(m_job.get(), &LoadJob::profileReportFound, this, [this, path] {
+        m_progress->hide();
+        m_cancel->hide();
+        clearLog(path);
+        addRecent(path);
+        openReportAlone(path);
+    });
+    connect(m_job.get(), &LoadJob::progressChanged, this,
+            [this](quint64 done, quint64 total) {
+                m_progress->setValue(total ? int(done * 1000 / total) : 0);
+                m_progress->setFormat(tr("Reading %1 of %2 MB")
+                                          .arg(double(done) / 1e6, 0, 'f', 0)
+                                          .arg(double(total) / 1e6, 0, 'f', 0));
+            });
+    connect(m_job.get(), &LoadJob::indexReady, this, &MainWindow::showIndex);
+    connect(m_job.get(), &LoadJob::statisticsReady, this,
+            &MainWindow::showStatistics);
+    connect(m_job.get(), &LoadJob::failed, this, &MainWindow::showFailure);
+    m_progress->setValue(0);
+    m_progress->setFormat(tr("Opening %1").arg(QFileInfo(path).fileName()));
+    m_progress->show();
+    m_cancel->show();
+    m_job->start();
+}
+
+// Makes way for `path`: every pane forgets the log on screen (a reload of
+// the same file keeps where the user was looking).
+void MainWindow::clearLog(const QString& path)
+{
+    m_loadingPath.clear();
     m_keepView.reset();
     if (m_index && QFileInfo(path) == QFileInfo(m_path))
         m_keepView = std::pair{m_controller->range(), m_controller->selection()};
@@ -767,40 +821,13 @@ void MainWindow::openFile(const QString& path)
     m_capModel->setStats(RangeStats{});
     m_process->clear();
     m_diagnostics->clear();
-    if (isProfileReportName(path)) {
-        addRecent(path);
-        openReportAlone(path);
-        return;
-    }
-    m_view->setPlaceholder(tr("loading…"));
-    m_job = std::make_unique<LoadJob>(path);
-    // A report under another name: the load job finds it by its first bytes.
-    connect(m_job.get(), &LoadJob::profileReportFound, this, [this, path] {
-        m_progress->hide();
-        m_cancel->hide();
-        openReportAlone(path);
-    });
-    connect(m_job.get(), &LoadJob::progressChanged, this,
-            [this](quint64 done, quint64 total) {
-                m_progress->setValue(total ? int(done * 1000 / total) : 0);
-                m_progress->setFormat(tr("Reading %1 of %2 MB")
-                                          .arg(double(done) / 1e6, 0, 'f', 0)
-                                          .arg(double(total) / 1e6, 0, 'f', 0));
-            });
-    connect(m_job.get(), &LoadJob::indexReady, this, &MainWindow::showIndex);
-    connect(m_job.get(), &LoadJob::statisticsReady, this,
-            &MainWindow::showStatistics);
-    connect(m_job.get(), &LoadJob::failed, this, &MainWindow::showFailure);
+    m_stats->clear();
     setWindowTitle(tr("%1 — Hecscope").arg(QFileInfo(path).fileName()));
+    m_fileLabel->setText(QFileInfo(path).fileName());
     m_banner->setStyleSheet(QString());
     m_banner->setText(tr("Loading %1…").arg(path));
-    m_stats->clear();
-    m_fileLabel->setText(QFileInfo(path).fileName());
-    m_progress->setValue(0);
-    m_progress->show();
-    m_cancel->show();
-    addRecent(path);
-    m_job->start();
+    m_banner->show();
+    emit logCleared();
 }
 
 // A report alone: no time axis, so the Profile pane is the view.
@@ -851,6 +878,13 @@ void MainWindow::showIndex(std::shared_ptr<const LogIndex> index)
 {
     m_progress->hide();
     m_cancel->hide();
+    if (!m_loadingPath.isEmpty()) { // never accepted: not a log (e.g. cut inside its header)
+        QStringList problems;
+        for (const Diagnostic& d : index->scan.diagnostics)
+            problems << qs(d.message());
+        showFailure(problems.isEmpty() ? tr("no eventlog header") : problems.join(QLatin1Char('\n')));
+        return;
+    }
     m_index = std::move(index);
     m_view->setPlaceholder(QString());
     m_view->setIndex(m_index);
@@ -990,10 +1024,20 @@ void MainWindow::showSelectionStatistics()
 
 void MainWindow::showFailure(const QString& message)
 {
-    m_view->setPlaceholder(tr("the file could not be opened"));
     m_progress->hide();
     m_cancel->hide();
-    m_banner->setText(tr("Cannot open %1: %2").arg(m_path, message));
+    QString text;
+    if (!m_loadingPath.isEmpty()) { // nothing was replaced: the log on screen stays
+        text = tr("Cannot open %1: %2").arg(m_loadingPath, message);
+        if (m_index)
+            text += tr("\nStill showing %1.").arg(QFileInfo(m_path).fileName());
+        m_view->setPlaceholder(m_placeholderBefore);
+        m_loadingPath.clear();
+    } else {
+        m_view->setPlaceholder(tr("the file could not be opened"));
+        text = tr("Cannot open %1: %2").arg(m_path, message);
+    }
+    m_banner->setText(text);
     m_banner->setStyleSheet(QStringLiteral("background:#f5b7b1;color:#000"));
     m_banner->show();
     emit loadFinished();

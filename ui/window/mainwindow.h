@@ -82,6 +82,7 @@ public:
 
 signals:
     void loadFinished();    // the index is shown (or the file could not be opened)
+    void logCleared();      // every pane let go of the log on screen: a new file is a log and replaces it
     void statisticsShown(); // whole-run statistics are in the Statistics pane
     void reportShown();     // a .prof / -pj report was read (or could not be)
 
@@ -103,6 +104,8 @@ private:
     void chooseFile();
     void exportImageDialog();
     void cancelLoad();
+    void clearLog(const QString& path);
+    void showDetails(const QString& details);
     void showIndex(std::shared_ptr<const LogIndex> index);
     void showStatistics(const RangeStats& stats);
     void showFailure(const QString& message);
@@ -150,6 +153,8 @@ private:
     QMenu* m_viewMenu = nullptr;
     TrackMenu* m_trackMenu = nullptr;
     QString m_path;
+    QString m_loadingPath; // a file being opened that has not yet shown itself to be a log
+    QString m_placeholderBefore; // what the tracks said before it (restored if it is not one)
     std::unique_ptr<LoadJob> m_job;
     std::vector<std::unique_ptr<LoadJob>>
         m_retired; // cancelled, finishing on their own
