@@ -297,6 +297,28 @@ void TestHeapView::detailTableRanksSelectedRange()
     QCOMPARE(m->index(0, BandTableModel::InRange).data(kSortRole).toDouble(), best);
     for (int r = 1; r < m->rowCount(); ++r)
         QVERIFY(m->index(r - 1, BandTableModel::InRange).data(kSortRole).toDouble() >= m->index(r, BandTableModel::InRange).data(kSortRole).toDouble());
+    // Slope, R² and growth are of the selection, and the headers say so.
+    const BandTrends inRange = bandTrendsIn(ix->heapProfile, bands, range.start, range.end);
+    QCOMPARE(m->headerData(BandTableModel::Slope, Qt::Horizontal).toString(), QStringLiteral("Slope (selection)"));
+    QCOMPARE(m->headerData(BandTableModel::Growth, Qt::Horizontal).toString(), QStringLiteral("Growth (selection)"));
+    int differ = 0;
+    for (int r = 0; r < m->rowCount(); ++r) {
+        const uint32_t label = m->index(r, 0).data(BandTableModel::kLabelRole).toUInt();
+        QCOMPARE(m->index(r, BandTableModel::Slope).data(kSortRole).toDouble(), inRange.labels[label].slope);
+        QCOMPARE(m->index(r, BandTableModel::R2).data(kSortRole).toDouble(), inRange.labels[label].r2);
+        QCOMPARE(m->index(r, BandTableModel::Growth).data(kSortRole).toLongLong(), qlonglong(inRange.labels[label].growth));
+        differ += inRange.labels[label].slope != bands.stats[label].slope;
+    }
+    QVERIFY(differ > 0); // the selection's trends are not the run's
+    // Without a selection: the whole run's.
+    w.controller()->setSelection(std::nullopt);
+    QTRY_VERIFY(!w.bandModel()->hasRange());
+    QCOMPARE(m->headerData(BandTableModel::Slope, Qt::Horizontal).toString(), QStringLiteral("Slope (run)"));
+    for (int r = 0; r < m->rowCount(); ++r) {
+        const uint32_t label = m->index(r, 0).data(BandTableModel::kLabelRole).toUInt();
+        QVERIFY(std::abs(m->index(r, BandTableModel::Slope).data(kSortRole).toDouble() - bands.stats[label].slope)
+                <= 1e-9 * std::max(1.0, std::abs(bands.stats[label].slope)));
+    }
 }
 
 void TestHeapView::costCentreTreeEmphasisesItsBands()
@@ -316,6 +338,11 @@ void TestHeapView::costCentreTreeEmphasisesItsBands()
         QVERIFY(!stack.empty());
         QCOMPARE(QString::fromStdString(ix->costCentres.at(stack.back()).label), top->text(0));
     }
+    // Sizes read in units and sort by value, largest first.
+    QVERIFY2(top->text(1).endsWith(QStringLiteral("B·s")), qPrintable(top->text(1)));
+    QCOMPARE(tree->sortColumn(), 1);
+    for (int i = 1; i < tree->topLevelItemCount(); ++i)
+        QVERIFY(tree->topLevelItem(i - 1)->data(1, Qt::UserRole).toDouble() >= tree->topLevelItem(i)->data(1, Qt::UserRole).toDouble());
     tree->setCurrentItem(top);
     const auto view = w.heapPanel()->view();
     QVERIFY(view->anyEmphasised());

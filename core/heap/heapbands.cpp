@@ -331,4 +331,61 @@ std::vector<double> byteSecondsIn(const HeapProfileData& hp, const HeapBands& ba
     return result;
 }
 
+BandTrends bandTrendsIn(const HeapProfileData& hp, const HeapBands& bands, uint64_t t0, uint64_t t1)
+{
+    BandTrends out;
+    out.labels.resize(bands.stats.size());
+    const auto [first, last] = bands.censusesIn(t0, t1);
+    out.censuses = last - first;
+    if (out.censuses < 2)
+        return out;
+    // As computeHeapBands: times centred on their mean so that a census
+    // without the label adds nothing to the covariance; two passes, so the
+    // variance of a constant band of gigabytes keeps its digits.
+    const double n = double(out.censuses);
+    auto seconds = [&](size_t p) { return double(bands.times[p] - bands.times[first]) * 1e-9; };
+    double tMean = 0;
+    for (size_t p = first; p < last; ++p)
+        tMean += seconds(p);
+    tMean /= n;
+    double varT = 0;
+    for (size_t p = first; p < last; ++p)
+        varT += (seconds(p) - tMean) * (seconds(p) - tMean);
+    varT /= n;
+    const size_t nl = bands.stats.size();
+    std::vector<double> sum(nl), sumTB(nl), sumDev2(nl);
+    std::vector<uint32_t> present(nl);
+    auto forSamples = [&](size_t p, auto f) {
+        const Census& c = hp.censuses[bands.order[p]];
+        for (uint64_t i = c.firstSample; i < c.firstSample + c.count; ++i)
+            f(hp.samples[i]);
+    };
+    for (size_t p = first; p < last; ++p) {
+        const double t = seconds(p) - tMean;
+        forSamples(p, [&](const HeapProfileData::Entry& e) {
+            sum[e.label] += double(e.bytes);
+            sumTB[e.label] += t * double(e.bytes);
+            ++present[e.label];
+        });
+    }
+    for (size_t p = first; p < last; ++p)
+        forSamples(p, [&](const HeapProfileData::Entry& e) {
+            const double d = double(e.bytes) - sum[e.label] / n;
+            sumDev2[e.label] += d * d;
+        });
+    forSamples(first, [&](const HeapProfileData::Entry& e) { out.labels[e.label].growth -= int64_t(e.bytes); });
+    forSamples(last - 1, [&](const HeapProfileData::Entry& e) { out.labels[e.label].growth += int64_t(e.bytes); });
+    for (size_t l = 0; l < nl; ++l) {
+        const double mean = sum[l] / n;
+        const double varB = (sumDev2[l] + (n - present[l]) * mean * mean) / n;
+        const double cov = sumTB[l] / n;
+        BandTrend& trend = out.labels[l];
+        if (varT > 0 && varB > 0) {
+            trend.slope = cov / varT;
+            trend.r2 = std::clamp(cov * cov / (varT * varB), 0.0, 1.0);
+        }
+    }
+    return out;
+}
+
 } // namespace hecscope

@@ -101,4 +101,19 @@ std::vector<uint64_t> bytesAtCensus(const HeapProfileData& hp, const HeapBands& 
 // gets the interpolated bytes times its length).
 std::vector<double> byteSecondsIn(const HeapProfileData& hp, const HeapBands& bands, uint64_t t0, uint64_t t1);
 
+// How every label changed over the censuses with times in [t0, t1) (ns):
+// the least-squares slope and its R² as BandStats has them for the whole
+// run (a census without the label is 0 bytes), and the growth from the
+// first of those censuses to the last. Fewer than two censuses: all zero.
+struct BandTrend {
+    double slope = 0;  // bytes per second
+    double r2 = 0;     // 0 when bytes or times are constant
+    int64_t growth = 0; // bytes: last census minus first
+};
+struct BandTrends {
+    std::vector<BandTrend> labels; // indexed by label
+    size_t censuses = 0;           // censuses in the range
+};
+BandTrends bandTrendsIn(const HeapProfileData& hp, const HeapBands& bands, uint64_t t0, uint64_t t1);
+
 } // namespace hecscope

@@ -114,6 +114,9 @@ void BandTableModel::setIndex(std::shared_ptr<const LogIndex> index)
     m_atCursor.clear();
     m_inRange.clear();
     m_cursorCensusTime.reset();
+    m_trends = m_index && !m_index->heapBands.empty()
+        ? bandTrendsIn(m_index->heapProfile, m_index->heapBands, 0, m_index->heapBands.times.back() + 1)
+        : BandTrends{};
     endResetModel();
 }
 
@@ -134,9 +137,13 @@ void BandTableModel::setRange(std::optional<ViewRange> r)
 {
     if (!m_index || m_index->heapBands.empty())
         return;
-    m_inRange = r ? byteSecondsIn(m_index->heapProfile, m_index->heapBands, r->start, r->end) : std::vector<double>{};
+    const HeapBands& bands = m_index->heapBands;
+    m_inRange = r ? byteSecondsIn(m_index->heapProfile, bands, r->start, r->end) : std::vector<double>{};
+    m_trends = r ? bandTrendsIn(m_index->heapProfile, bands, r->start, r->end)
+                 : bandTrendsIn(m_index->heapProfile, bands, 0, bands.times.back() + 1);
+    emit headerDataChanged(Qt::Horizontal, Slope, InRange);
     if (rowCount() > 0)
-        emit dataChanged(index(0, InRange), index(rowCount() - 1, InRange));
+        emit dataChanged(index(0, Slope), index(rowCount() - 1, Trend));
 }
 
 int BandTableModel::rowCount(const QModelIndex& parent) const
@@ -161,8 +168,9 @@ QVariant BandTableModel::headerData(int section, Qt::Orientation o, int role) co
                                   : tr("At cursor");
     case ByteSeconds: return tr("Size (B·s)");
     case StdDev: return tr("Std dev");
-    case Slope: return tr("Slope");
-    case R2: return tr("R²");
+    case Slope: return m_inRange.empty() ? tr("Slope (run)") : tr("Slope (selection)");
+    case R2: return m_inRange.empty() ? tr("R² (run)") : tr("R² (selection)");
+    case Growth: return m_inRange.empty() ? tr("Growth (run)") : tr("Growth (selection)");
     case InRange: return tr("In selection (B·s)");
     case Trend: return tr("Trend");
     }
@@ -178,6 +186,7 @@ QVariant BandTableModel::data(const QModelIndex& ix, int role) const
     const BandStats& s = bands.stats[l];
     const uint64_t atCursor = l < m_atCursor.size() ? m_atCursor[l] : 0;
     const bool hasRange = !m_inRange.empty();
+    const BandTrend trend = l < m_trends.labels.size() ? m_trends.labels[l] : BandTrend{};
     if (role == kLabelRole)
         return int(l);
     if (role == kSparkRole && ix.column() == Trend) {
@@ -209,10 +218,11 @@ QVariant BandTableModel::data(const QModelIndex& ix, int role) const
         case AtCursor: return qulonglong(atCursor);
         case ByteSeconds: return s.byteSeconds;
         case StdDev: return s.stddev;
-        case Slope: return s.slope;
-        case R2: return s.r2;
+        case Slope: return trend.slope;
+        case R2: return trend.r2;
+        case Growth: return qlonglong(trend.growth);
         case InRange: return hasRange ? m_inRange[l] : 0.0;
-        case Trend: return s.slope;
+        case Trend: return trend.slope;
         }
     }
     if (role != Qt::DisplayRole)
@@ -223,8 +233,11 @@ QVariant BandTableModel::data(const QModelIndex& ix, int role) const
     case AtCursor: return m_atCursor.empty() ? QString() : bytesText(double(atCursor));
     case ByteSeconds: return bytesText(s.byteSeconds, QStringLiteral("·s"));
     case StdDev: return bytesText(s.stddev);
-    case Slope: return bytesText(s.slope, QStringLiteral("/s"));
-    case R2: return QString::number(s.r2, 'f', 3);
+    case Slope: return m_trends.censuses < 2 ? tr("< 2 censuses") : bytesText(trend.slope, QStringLiteral("/s"));
+    case R2: return m_trends.censuses < 2 ? QString() : QString::number(trend.r2, 'f', 3);
+    case Growth:
+        return m_trends.censuses < 2 ? QString()
+                                     : (trend.growth > 0 ? QStringLiteral("+") : QString()) + bytesText(double(trend.growth));
     case InRange: return hasRange ? bytesText(m_inRange[l], QStringLiteral("·s")) : QString();
     }
     return {};
@@ -486,7 +499,7 @@ CostCentreTree::CostCentreTree(QWidget* parent)
     , m_tree(new QTreeWidget)
 {
     m_tree->setColumnCount(4);
-    m_tree->setHeaderLabels({tr("Cost centre"), tr("Size, inclusive (MB·s)"), tr("Module"), tr("Source")});
+    m_tree->setHeaderLabels({tr("Cost centre"), tr("Size, inclusive"), tr("Module"), tr("Source")});
     m_tree->setSortingEnabled(true);
     m_tree->setUniformRowHeights(true);
     auto* layout = new QVBoxLayout(this);
@@ -560,17 +573,29 @@ void CostCentreTree::setIndex(std::shared_ptr<const LogIndex> index)
         item->setFlags(Qt::NoItemFlags);
         return;
     }
+    // Sizes read as units ("1.2 MB·s") and sort by their value.
+    struct SizeItem final : QTreeWidgetItem {
+        using QTreeWidgetItem::QTreeWidgetItem;
+        bool operator<(const QTreeWidgetItem& other) const override
+        {
+            const int column = treeWidget() ? treeWidget()->sortColumn() : 0;
+            if (column != 1)
+                return QTreeWidgetItem::operator<(other);
+            return data(1, Qt::UserRole).toDouble() < other.data(1, Qt::UserRole).toDouble();
+        }
+    };
     std::function<void(const Node&, QTreeWidgetItem*)> add = [&](const Node& n, QTreeWidgetItem* parentItem) {
         for (const auto& [id, child] : n.children) {
             const auto cc = index->costCentres.find(id);
             QStringList cols{cc != index->costCentres.end() ? QString::fromStdString(cc->second.label) : QStringLiteral("cc%1").arg(id),
-                             QString::number(child.byteSeconds / 1e6, 'g', 4),
+                             bytesText(child.byteSeconds, QStringLiteral("·s")),
                              cc != index->costCentres.end() ? QString::fromStdString(cc->second.module) : QString(),
                              cc != index->costCentres.end() ? QString::fromStdString(cc->second.srcloc) : QString()};
-            auto* item = parentItem ? new QTreeWidgetItem(parentItem, cols) : new QTreeWidgetItem(m_tree, cols);
+            auto* item = parentItem ? new SizeItem(parentItem, cols) : new SizeItem(m_tree, cols);
             item->setData(0, Qt::UserRole, child.labels);
             item->setData(0, Qt::UserRole + 1, id);
-            item->setData(1, Qt::DisplayRole, child.byteSeconds / 1e6);
+            item->setData(1, Qt::UserRole, child.byteSeconds);
+            item->setTextAlignment(1, Qt::AlignRight | Qt::AlignVCenter);
             add(child, item);
         }
     };

@@ -45,8 +45,10 @@ private:
 };
 
 // Every band of the profile, one row each: label, peak, bytes at the
-// cursor, byte·seconds, standard deviation, slope and R², byte·seconds in
-// the selected range, and a sparkline. Sorting (kSortRole) covers all rows.
+// cursor, byte·seconds, standard deviation, slope, R² and growth (over the
+// selected range when there is one, else the whole run: the headers say
+// which), byte·seconds in the selected range, and a sparkline. Sorting
+// (kSortRole) covers all rows.
 class BandTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
@@ -57,6 +59,7 @@ public:
                   StdDev,
                   Slope,
                   R2,
+                  Growth,
                   InRange,
                   Trend,
                   ColumnCount };
@@ -77,6 +80,7 @@ private:
     std::optional<uint64_t> m_cursorCensusTime;
     std::vector<uint64_t> m_atCursor;
     std::vector<double> m_inRange; // empty: no range selected
+    BandTrends m_trends;           // over the selected range, else the whole run
 };
 
 // Draws kSparkRole as a small line over the cell.
