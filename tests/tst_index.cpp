@@ -18,6 +18,10 @@
 #include <QRandomGenerator>
 #include <QTest>
 
+#include <algorithm>
+#include <map>
+#include <optional>
+
 using namespace hecscope;
 using namespace hecscope::test;
 
@@ -119,6 +123,15 @@ void compareIndexes(const LogIndex& a, const LogIndex& b)
     }
     QCOMPARE(a.heapLive.size(), b.heapLive.size());
     QCOMPARE(a.messages.size(), b.messages.size());
+    QCOMPARE(a.instants.size(), b.instants.size());
+    for (size_t c = 0; c < a.instants.size(); ++c) {
+        QCOMPARE(a.instants[c].size(), b.instants[c].size());
+        for (size_t i = 0; i < a.instants[c].size(); ++i) {
+            QCOMPARE(a.instants[c].time(i), b.instants[c].time(i));
+            QCOMPARE(a.instants[c].kind(i), b.instants[c].kind(i));
+            QCOMPARE(a.instants[c].arg(i), b.instants[c].arg(i));
+        }
+    }
     QCOMPARE(a.heapProfile.censuses.size(), b.heapProfile.censuses.size());
     QCOMPARE(a.heapProfile.samples.size(), b.heapProfile.samples.size());
     QCOMPARE(a.lastTime, b.lastTime);
@@ -143,6 +156,8 @@ private slots:
     void realLogsAgreeWithBruteForce_data();
     void realLogsAgreeWithBruteForce();
     void sparkCountersMatchSparkEvents();
+    void instantsAreTheLogsEvents_data();
+    void instantsAreTheLogsEvents();
     void growingLogExtendsTheIndex_data();
     void growingLogExtendsTheIndex();
     void infoJsonGolden_data();
@@ -572,6 +587,86 @@ void TestIndex::sparkCountersMatchSparkEvents()
         QCOMPARE(sum.gcd, st.sparks.gcd);
         QCOMPARE(sum.dud, st.sparks.dud);
     }
+}
+
+void TestIndex::instantsAreTheLogsEvents_data()
+{
+    QTest::addColumn<QString>("log");
+    for (const QString& log : testdataLogs() + conformanceLogs(QStringLiteral("ghc-events")))
+        QTest::newRow(qPrintable(QFileInfo(log).fileName())) << log;
+}
+
+// The instants of each capability are its spark (-lf), thread-creation,
+// wake-up, migration and GC-request events, in time order, with the thread
+// and capability each names: checked against the decoder's events and a
+// walk of RUN/STOP_THREAD of our own (for the thread running at a spark).
+void TestIndex::instantsAreTheLogsEvents()
+{
+    QFETCH(QString, log);
+    const std::vector<uint8_t> bytes = readFile(log);
+    const auto ix = load(bytes);
+    struct Want {
+        uint64_t time;
+        InstantKind kind;
+        uint32_t arg, other;
+    };
+    class Walk final : public EventSink {
+    public:
+        void onEvent(const Event& e) override
+        {
+            if (!e.known || e.cap == kNoCap)
+                return;
+            if (e.tag == tag::RunThread)
+                running[e.cap] = uint32_t(e.n[0]);
+            else if (e.tag == tag::StopThread)
+                running.erase(e.cap);
+            const uint32_t now = running.count(e.cap) ? running[e.cap] : 0;
+            std::optional<Want> w;
+            switch (e.tag) {
+            case tag::SparkCreate: w = Want{e.time, InstantKind::SparkCreate, now, 0}; break;
+            case tag::SparkRun: w = Want{e.time, InstantKind::SparkRun, now, 0}; break;
+            case tag::SparkFizzle: w = Want{e.time, InstantKind::SparkFizzle, now, 0}; break;
+            case tag::SparkSteal: w = Want{e.time, InstantKind::SparkSteal, now, uint32_t(e.n[0])}; break;
+            case tag::CreateThread: w = Want{e.time, InstantKind::ThreadCreate, uint32_t(e.n[0]), 0}; break;
+            case tag::ThreadWakeup: w = Want{e.time, InstantKind::Wakeup, uint32_t(e.n[0]), uint32_t(e.n[1])}; break;
+            case tag::MigrateThread: w = Want{e.time, InstantKind::Migrate, uint32_t(e.n[0]), uint32_t(e.n[1])}; break;
+            case tag::RequestSeqGc: w = Want{e.time, InstantKind::GcRequest, now, 0}; break;
+            case tag::RequestParGc: w = Want{e.time, InstantKind::GcRequest, now, 1}; break;
+            default: break;
+            }
+            if (w)
+                perCap[e.cap].push_back(*w);
+        }
+        std::map<uint16_t, uint32_t> running;
+        std::map<uint16_t, std::vector<Want>> perCap;
+    } walk;
+    MemorySource source(bytes);
+    scanLog(source, &walk);
+    uint64_t total = 0, counted = 0;
+    for (uint64_t n : ix->instantCounts)
+        counted += n;
+    for (auto& [cap, want] : walk.perCap) {
+        std::stable_sort(want.begin(), want.end(), [](const Want& a, const Want& b) { return a.time < b.time; });
+        QVERIFY(cap < ix->instants.size());
+        const CapInstants& got = ix->instants[cap];
+        QCOMPARE(got.size(), want.size());
+        for (size_t i = 0; i < want.size(); ++i) {
+            const QString where = QStringLiteral("cap %1, instant %2").arg(cap).arg(i);
+            QVERIFY2(got.time(i) == want[i].time && got.kind(i) == want[i].kind, qPrintable(where));
+            QVERIFY2(got.arg(i) == want[i].arg, qPrintable(where));
+            QVERIFY2(got.other(i) == std::min<uint32_t>(want[i].other, CapInstants::kFarCap), qPrintable(where));
+        }
+        total += want.size();
+        // A range finds exactly the instants inside it.
+        if (want.size() > 4) {
+            const uint64_t t0 = want[want.size() / 4].time, t1 = want[want.size() * 3 / 4].time;
+            const auto [a, b] = got.in(t0, t1);
+            QCOMPARE(size_t(b - a), size_t(std::count_if(want.begin(), want.end(), [&](const Want& w) {
+                         return w.time >= t0 && w.time < t1;
+                     })));
+        }
+    }
+    QCOMPARE(counted, total);
 }
 
 void TestIndex::growingLogExtendsTheIndex_data()

@@ -11,6 +11,8 @@
 #include "ui/heap/heapview.h"
 #include "ui/timeline/imageexport.h"
 #include "ui/timeline/timelinerenderer.h"
+#include "ui/timeline/tracks/capabilitytrack.h"
+#include "ui/timeline/tracks/instantmarks.h"
 
 #include <QApplication>
 #include <QFileInfo>
@@ -34,6 +36,8 @@ private slots:
     void hitTestsDoNotDependOnPaint();
     void gcHitTestFindsTheDrawnCollection();
     void hecHitTestSelectsRealSpans();
+    void instantsShowWhenZoomedIn();
+    void activityHasACapabilityScale();
     void denseCollectionsShowTheirDensity();
     void nonmovingCollectorOnRealLogs_data();
     void nonmovingCollectorOnRealLogs();
@@ -241,6 +245,102 @@ void TestTracks::gcHitTestFindsTheDrawnCollection()
         QVERIFY(real);
     }
     QVERIFY(found > 20);
+}
+
+// Spark and thread instants on the HEC rows (sparks-lf-N2: 4,119 sparks
+// created): zoomed in each is drawn and described, each kind hidden by its
+// View switch; zoomed out, a kind denser than a mark per two pixels is not
+// drawn (ThreadScope, too, shows them only when zoomed in).
+void TestTracks::instantsShowWhenZoomedIn()
+{
+    const auto index = load(QStringLiteral("sparks-lf-N2"));
+    QVERIFY(index->instantCounts[size_t(InstantKind::SparkCreate)] > 1000);
+    TimelineRenderer r;
+    r.setIndex(index);
+    RenderOptions o;
+    o.tracks = {QStringLiteral("hecs")};
+    o.legend = false;
+    const QRect area(0, 0, 1000, r.naturalHeight(o));
+    const QRect plot = TimelineRenderer::plotArea(area);
+    // The whole run: far more spark runs than pixels.
+    const auto whole = collectInstants(*index, r.bounds(), plot.width());
+    QVERIFY(whole[0].dense[size_t(InstantKind::SparkCreate)]);
+    QVERIFY(whole[0].shown[size_t(InstantKind::SparkCreate)].empty());
+    // Zoomed on one spark run of capability 1.
+    const CapInstants& cap1 = index->instants.at(1);
+    size_t run = cap1.size(); // a spark created
+    for (size_t i = cap1.size() / 2; i < cap1.size() && run == cap1.size(); ++i)
+        if (cap1.kind(i) == InstantKind::SparkCreate)
+            run = i;
+    QVERIFY(run < cap1.size());
+    const uint64_t t = cap1.time(run);
+    const ViewRange near{t - 20'000, t + 20'000};
+    const auto rows = collectInstants(*index, near, plot.width());
+    const auto& shown = rows[1].shown[size_t(InstantKind::SparkCreate)];
+    QVERIFY(std::find(shown.begin(), shown.end(), uint32_t(run)) != shown.end());
+    const auto layout = r.layout(area, o);
+    const TrackRow* row1 = nullptr;
+    for (const TrackRow& row : layout)
+        if (row.cap == 1)
+            row1 = &row;
+    QVERIFY(row1);
+    const TimeMapping m(near, plot.left(), plot.width());
+    const QPoint at(int(std::floor(m.toPixel(t))), row1->rect.top() + 8);
+    const QString said = r.describeAt(at, area, near, o);
+    QVERIFY2(said.contains(QStringLiteral("spark created at %1").arg(QString::fromStdString(formatDuration(t)))), qPrintable(said));
+    auto draw = [&](uint32_t mask) {
+        o.instantKinds = mask;
+        QImage image(area.size(), QImage::Format_ARGB32_Premultiplied);
+        image.fill(Qt::white);
+        QPainter p(&image);
+        r.paint(p, area, near, o);
+        return image;
+    };
+    const QImage all = draw(kAllInstantKinds), none = draw(0);
+    QVERIFY(all != none);
+    // Its mark: the spark-run colour at its column.
+    QCOMPARE(all.pixelColor(at.x(), at.y()), instantColor(InstantKind::SparkCreate));
+    QVERIFY(none.pixelColor(at.x(), at.y()) != instantColor(InstantKind::SparkCreate));
+    // Hidden: not described either.
+    o.instantKinds = kAllInstantKinds & ~(1u << int(InstantKind::SparkCreate));
+    QVERIFY(!r.describeAt(at, area, near, o).contains(QStringLiteral("spark created at")));
+}
+
+// The activity track is on a scale of capabilities (a gridline each, the
+// tooltip in capabilities); "running only" leaves GC out.
+void TestTracks::activityHasACapabilityScale()
+{
+    const auto index = load(QStringLiteral("sparks-N4"));
+    QCOMPARE(index->caps.size(), size_t(4));
+    TimelineRenderer r;
+    r.setIndex(index);
+    RenderOptions o;
+    o.tracks = {QStringLiteral("activity")};
+    o.legend = false;
+    const QRect area(0, 0, 1000, r.naturalHeight(o));
+    const QRect plot = TimelineRenderer::plotArea(area);
+    const QPoint at(plot.left() + plot.width() / 2, area.top() + TimelineRenderer::kRulerHeight + 20);
+    const QString said = r.describeAt(at, area, r.bounds(), o);
+    QVERIFY2(said.contains(QStringLiteral("of 4 capabilities running")), qPrintable(said));
+    auto draw = [&](bool runningOnly) {
+        o.activityRunningOnly = runningOnly;
+        QImage image(area.size(), QImage::Format_ARGB32_Premultiplied);
+        image.fill(Qt::white);
+        QPainter p(&image);
+        r.paint(p, area, r.bounds(), o);
+        return image;
+    };
+    const QImage both = draw(false), running = draw(true);
+    auto count = [&](const QImage& image, QColor c) {
+        int n = 0;
+        for (int y = 0; y < image.height(); ++y)
+            for (int x = plot.left(); x < plot.right(); ++x)
+                n += image.pixelColor(x, y) == c;
+        return n;
+    };
+    QVERIFY(count(both, spanColor(SpanKind::Gc)) > 0);
+    QCOMPARE(count(running, spanColor(SpanKind::Gc)), 0);
+    QCOMPARE(count(running, spanColor(SpanKind::Running)), count(both, spanColor(SpanKind::Running)));
 }
 
 // Zoomed in on a run, the HEC row's item is that run, as the timeline holds it.

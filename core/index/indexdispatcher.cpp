@@ -16,6 +16,7 @@ IndexDispatcher::IndexDispatcher(LogIndex& index)
     , m_heapProfile(index)
     , m_timeProfile(index)
     , m_messages(index)
+    , m_instants(index)
     , m_process(index)
     , m_concurrent(index)
 {
@@ -62,6 +63,21 @@ void IndexDispatcher::onEvent(const Event& e)
     case tag::MigrateThread:
     case tag::ThreadWakeup:
     case tag::ThreadLabel: m_threads.consume(e); break;
+    default: break;
+    }
+    switch (e.tag) {
+    case tag::SparkCreate:
+    case tag::SparkRun:
+    case tag::SparkFizzle:
+    case tag::SparkSteal:
+    case tag::CreateThread:
+    case tag::ThreadWakeup:
+    case tag::MigrateThread:
+    case tag::RequestSeqGc:
+    case tag::RequestParGc: m_instants.consume(e, m_scheduler.runningThread(e.cap)); break;
+    default: break;
+    }
+    switch (e.tag) {
     case tag::RequestSeqGc:
     case tag::RequestParGc:
     case tag::GcGlobalSync:

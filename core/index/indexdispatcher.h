@@ -5,6 +5,7 @@
 #include "core/index/concurrentgcbuilder.h"
 #include "core/index/heapprofilebuilder.h"
 #include "core/index/heapsamplesbuilder.h"
+#include "core/index/instantsbuilder.h"
 #include "core/index/loadobserver.h"
 #include "core/index/logindex.h"
 #include "core/index/messagesbuilder.h"
@@ -48,6 +49,7 @@ private:
     HeapProfileBuilder m_heapProfile;
     TimeProfileBuilder m_timeProfile;
     MessagesBuilder m_messages;
+    InstantsBuilder m_instants;
     ProcessBuilder m_process;
     ConcurrentGcBuilder m_concurrent;
 };

@@ -39,6 +39,8 @@ size_t LogIndex::memoryBytes() const
         + (timeProfile.tree ? timeProfile.tree->memoryBytes() : 0);
     for (const auto& stack : timeProfile.stacks)
         bytes += sizeof(stack) + stack.capacity() * sizeof(uint32_t);
+    for (const CapInstants& c : instants)
+        bytes += sizeof(CapInstants) + c.memoryBytes();
     for (const Capability& c : caps)
         bytes += sizeof(Capability) + c.timeline.memoryBytes() + c.sparks.capacity() * sizeof(SparkCounters);
     return bytes;

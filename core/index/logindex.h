@@ -5,6 +5,7 @@
 #include "core/index/concurrentgcpart.h"
 #include "core/index/heappart.h"
 #include "core/index/heapprofilepart.h"
+#include "core/index/instantspart.h"
 #include "core/index/messagespart.h"
 #include "core/index/processpart.h"
 #include "core/index/schedulerpart.h"
@@ -24,7 +25,8 @@ namespace hecscope {
 // log and immutable afterwards. It is the aggregate of the builders' parts
 // (one builder per concern fills one part, see IndexDispatcher): timelines
 // per capability, threads, collections, heap figures, heap and time
-// profiles, messages, process facts and non-moving GC phases. Inheriting
+// profiles, instants on capabilities, messages, process facts and
+// non-moving GC phases. Inheriting
 // keeps every field reachable as `index.field`; code that needs one concern
 // can include just that part's header. Raw events stay in the file; `scan`
 // locates them in time order.
@@ -34,6 +36,7 @@ struct LogIndex : SchedulerPart,
                   CollectionsPart,
                   HeapPart,
                   HeapProfilePart,
+                  InstantsPart,
                   TimeProfilePart,
                   MessagesPart,
                   ProcessPart,

@@ -3,6 +3,7 @@
 #include "core/text/units.h"
 #include "core/threads/threadstats.h"
 #include "core/threads/userspans.h"
+#include "ui/timeline/tracks/capabilitytrack.h"
 
 #include <QFontMetrics>
 #include <QObject>
@@ -60,7 +61,7 @@ std::shared_ptr<const ThreadRowsView> ThreadRowsView::makeDefault(const LogIndex
 QColor threadColour(int colour)
 {
     switch (colour) {
-    case ColourRunning: return QColor(0x2e, 0x9d, 0x5b); // as running on the HEC rows
+    case ColourRunning: return spanColor(SpanKind::Running); // as running on the HEC rows
     case ColourRunnable: return QColor(0xf1, 0xc4, 0x0f);
     case ColourUnknown: return QColor(0xb0, 0xb0, 0xb0);
     default: break;

@@ -40,6 +40,10 @@ struct RenderOptions {
     QString placeholder;
     // The Time profile track's chosen frame (Profile pane); null: none.
     std::shared_ptr<const ProfileHighlight> profileHighlight;
+    // Instants drawn on the HEC rows when zoomed in: a bit per InstantKind.
+    uint32_t instantKinds = kAllInstantKinds;
+    // The activity track shows running capabilities only (no GC on top).
+    bool activityRunningOnly = false;
 };
 
 // One row of the layout: a row of a track (a track may have one per

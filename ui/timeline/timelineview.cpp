@@ -52,6 +52,8 @@ RenderOptions TimelineView::options() const
     o.highlight = m_highlight;
     o.bookmarks = m_bookmarks;
     o.selected = m_selected;
+    o.instantKinds = m_instantKinds;
+    o.activityRunningOnly = m_activityRunningOnly;
     return o;
 }
 
@@ -84,6 +86,18 @@ void TimelineView::setCursorTime(std::optional<uint64_t> t)
 void TimelineView::setHeapView(std::shared_ptr<const HeapView> view)
 {
     m_heapView = std::move(view);
+    update();
+}
+
+void TimelineView::setInstantKinds(uint32_t mask)
+{
+    m_instantKinds = mask;
+    update();
+}
+
+void TimelineView::setActivityRunningOnly(bool on)
+{
+    m_activityRunningOnly = on;
     update();
 }
 

@@ -34,6 +34,9 @@ public:
     void setProfileHighlight(std::shared_ptr<const ProfileHighlight> highlight);
     // What every track says instead of its data (RenderOptions::placeholder).
     void setPlaceholder(const QString& text);
+    // RenderOptions::instantKinds and activityRunningOnly (View menu).
+    void setInstantKinds(uint32_t mask);
+    void setActivityRunningOnly(bool on);
     std::optional<SelectedItem> selectedItem() const { return m_selected; }
     QSize sizeHint() const override;
 
@@ -77,6 +80,8 @@ private:
     QString m_placeholder; // the Profile pane's chosen frame
     std::shared_ptr<const ThreadRowsView> m_threadRows;
     std::optional<SelectedItem> m_selected;
+    uint32_t m_instantKinds = kAllInstantKinds;
+    bool m_activityRunningOnly = false;
     enum class Drag { None,
                       Pan,
                       Select } m_drag

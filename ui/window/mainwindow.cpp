@@ -11,6 +11,7 @@
 #include "ui/events/eventlistpane.h"
 #include "ui/heap/heappanel.h"
 #include "ui/timeline/imageexport.h"
+#include "ui/timeline/tracks/instantmarks.h"
 #include "ui/jobs/loadjob.h"
 #include "ui/models/tablemodels.h"
 #include "ui/profile/profilepane.h"
@@ -644,7 +645,53 @@ void MainWindow::createActions()
     view->addSeparator();
     m_trackMenu = new TrackMenu(view, this);
     connect(m_trackMenu, &TrackMenu::tracksChanged, m_view, &TimelineView::setTracks);
+    createDisplayActions(view);
     view->addSeparator();
+}
+
+// What the HEC rows and the activity track show, kept in the settings.
+void MainWindow::createDisplayActions(QMenu* view)
+{
+    QSettings settings;
+    QMenu* instants = view->addMenu(tr("&Instant Events on HECs"));
+    instants->setToolTip(tr("Marks on the HEC rows when zoomed in far enough to tell them apart"));
+    const uint32_t mask = settings.value(QStringLiteral("view/instantKinds"), kAllInstantKinds).toUInt() & kAllInstantKinds;
+    m_view->setInstantKinds(mask);
+    for (int k = 0; k < kInstantKinds; ++k) {
+        QString name = instantName(InstantKind(k));
+        name[0] = name[0].toUpper();
+        QAction* a = instants->addAction(name);
+        a->setCheckable(true);
+        a->setChecked(mask & (1u << k));
+        a->setData(k);
+        m_instantActions.push_back(a);
+        connect(a, &QAction::toggled, this, [this] {
+            uint32_t now = 0;
+            for (QAction* b : m_instantActions)
+                if (b->isChecked())
+                    now |= 1u << b->data().toInt();
+            m_view->setInstantKinds(now);
+            QSettings().setValue(QStringLiteral("view/instantKinds"), now);
+        });
+    }
+    instants->addSeparator();
+    instants->addAction(tr("Show &All"), this, [this] {
+        for (QAction* a : m_instantActions)
+            a->setChecked(true);
+    });
+    instants->addAction(tr("Show &None"), this, [this] {
+        for (QAction* a : m_instantActions)
+            a->setChecked(false);
+    });
+    QAction* runningOnly = view->addAction(tr("Activity: &Running Only"));
+    runningOnly->setCheckable(true);
+    runningOnly->setToolTip(tr("The activity track without GC stacked on the running capabilities"));
+    runningOnly->setChecked(settings.value(QStringLiteral("view/activityRunningOnly"), false).toBool());
+    m_view->setActivityRunningOnly(runningOnly->isChecked());
+    connect(runningOnly, &QAction::toggled, this, [this](bool on) {
+        m_view->setActivityRunningOnly(on);
+        QSettings().setValue(QStringLiteral("view/activityRunningOnly"), on);
+    });
 }
 
 void MainWindow::setTrackOrder(const QStringList& names)

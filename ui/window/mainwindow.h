@@ -105,6 +105,7 @@ private:
     void exportImageDialog();
     void cancelLoad();
     void clearLog(const QString& path);
+    void createDisplayActions(QMenu* view);
     void showDetails(const QString& details);
     void showIndex(std::shared_ptr<const LogIndex> index);
     void showStatistics(const RangeStats& stats);
@@ -152,6 +153,7 @@ private:
     QAction* m_zoomSelection = nullptr;
     QMenu* m_viewMenu = nullptr;
     TrackMenu* m_trackMenu = nullptr;
+    std::vector<QAction*> m_instantActions; // View ▸ Instant Events, one per InstantKind
     QString m_path;
     QString m_loadingPath; // a file being opened that has not yet shown itself to be a log
     QString m_placeholderBefore; // what the tracks said before it (restored if it is not one)

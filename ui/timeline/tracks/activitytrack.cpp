@@ -6,9 +6,11 @@
 #include "ui/timeline/tracks/capabilitytrack.h"
 
 #include <QObject>
+#include <QFontMetrics>
 #include <QPainter>
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 
 namespace hecscope {
@@ -64,12 +66,15 @@ struct ActivityList final : DrawList {
     std::vector<ActivityColumn> columns;
 };
 
-// Share of the capabilities running a thread, and in GC, per pixel column,
-// stacked (running below).
+// Capabilities running a thread, and in GC, per pixel column, stacked
+// (running below; GC left out when the View menu says running only), on a
+// scale of 0 to N capabilities with a gridline per capability (per step
+// when there are many), as ThreadScope draws it.
 class ActivityTrack final : public TimelineTrack {
 public:
     QString id() const override { return QStringLiteral("activity"); }
     QString title() const override { return QObject::tr("Activity"); }
+    QString rowLabel(const TrackContext&, int) const override { return QObject::tr("Activity\n(capabilities)"); }
     QString menuText() const override { return QObject::tr("&Activity"); }
     int rowHeight(const TrackContext&) const override { return 48; }
 
@@ -80,12 +85,13 @@ public:
         return list;
     }
 
-    void paint(QPainter& p, const TrackRowGeometry& g, const DrawList& d, const TrackContext&) const override
+    void paint(QPainter& p, const TrackRowGeometry& g, const DrawList& d, const TrackContext& ctx) const override
     {
         const auto& columns = static_cast<const ActivityList&>(d).columns;
         const QRect& r = g.plot;
         const int w = int(columns.size());
         const double h = r.height() - 4, base = r.bottom() - 1;
+        const bool runningOnly = ctx.options.activityRunningOnly;
         // One bar per run of columns with the same heights (rounded to
         // pixels): at most two rectangles per pixel, however busy the log.
         int runStart = 0, runH = -1, gcH = -1;
@@ -98,7 +104,7 @@ public:
         for (int x = 0; x < w; ++x) {
             const double run = columns[size_t(x)].running, gc = columns[size_t(x)].gc;
             const int rh = int(std::lround(h * std::min(1.0, run)));
-            const int gh = int(std::lround(h * std::min(1.0, run + gc))) - rh;
+            const int gh = runningOnly ? 0 : int(std::lround(h * std::min(1.0, run + gc))) - rh;
             if (rh != runH || gh != gcH) {
                 flush(x);
                 runStart = x;
@@ -107,17 +113,44 @@ public:
             }
         }
         flush(w);
+        // The scale: a line per capability (per step of several when they
+        // would be closer than 6 pixels), labelled at the left.
+        const int caps = std::max<int>(1, int(ctx.index.caps.size()));
+        int step = 1;
+        while (h * step / caps < 6)
+            step *= 2;
+        QColor line = ctx.options.palette.color(QPalette::Text);
+        line.setAlpha(45);
+        QFont small = p.font();
+        small.setPointSizeF(std::max(6.0, small.pointSizeF() * 0.75));
+        p.setFont(small);
+        const QFontMetrics fm(small);
+        int lastLabel = INT_MAX;
+        for (int k = step; k <= caps; k += step) {
+            const double y = std::round(base - h * k / caps) + 0.5;
+            p.setPen(line);
+            p.drawLine(QPointF(r.left(), y), QPointF(r.right(), y));
+            if (lastLabel - y >= fm.height() || k == caps) {
+                p.setPen(ctx.options.palette.color(QPalette::Text));
+                p.drawText(QPointF(r.left() + 2, y + fm.ascent() - 1), QString::number(k));
+                lastLabel = int(y);
+            }
+        }
     }
 
-    QString describe(const TrackRowGeometry& g, QPoint pos, const DrawList& d, const TrackContext&) const override
+    QString describe(const TrackRowGeometry& g, QPoint pos, const DrawList& d, const TrackContext& ctx) const override
     {
         const auto& columns = static_cast<const ActivityList&>(d).columns;
         if (columns.empty())
             return {};
         const size_t x = size_t(std::clamp(pos.x() - g.plot.left(), 0, int(columns.size()) - 1));
-        return QObject::tr("At %1: %2 % running, %3 % GC")
+        const double caps = double(ctx.index.caps.size());
+        return QObject::tr("At %1: %2 of %3 capabilities running (%4 %), %5 in GC (%6 %)")
             .arg(QString::fromStdString(formatDuration(g.mapping.toTime(pos.x()))))
+            .arg(caps * columns[x].running, 0, 'f', 2)
+            .arg(caps)
             .arg(100.0 * columns[x].running, 0, 'f', 1)
+            .arg(caps * columns[x].gc, 0, 'f', 2)
             .arg(100.0 * columns[x].gc, 0, 'f', 1);
     }
 
@@ -127,7 +160,8 @@ public:
         if (std::find(ctx.options.tracks.begin(), ctx.options.tracks.end(), QStringLiteral("hecs")) != ctx.options.tracks.end())
             return;
         legend.solid(QObject::tr("running"), spanColor(SpanKind::Running));
-        legend.solid(QObject::tr("GC"), spanColor(SpanKind::Gc));
+        if (!ctx.options.activityRunningOnly)
+            legend.solid(QObject::tr("GC"), spanColor(SpanKind::Gc));
     }
 };
 

@@ -2,6 +2,7 @@
 
 #include "core/text/units.h"
 #include "ui/timeline/legendwriter.h"
+#include "ui/timeline/tracks/instantmarks.h"
 #include "ui/timeline/timelinerenderer.h"
 
 #include <QFontMetrics>
@@ -21,12 +22,15 @@ QColor threadColor(uint32_t thread)
 
 QColor spanColor(SpanKind kind)
 {
+    // Okabe–Ito hues, told apart with the common colour-vision
+    // deficiencies: GC (vermillion) and GC work (orange) differ in hue and
+    // lightness, the sync wait is purple, idle a pale tint.
     switch (kind) {
-    case SpanKind::Running: return QColor(0x2e, 0x9d, 0x5b);
-    case SpanKind::Gc: return QColor(0xd3, 0x54, 0x00);
-    case SpanKind::GcSync: return QColor(0xc0, 0x39, 0x2b);
-    case SpanKind::GcWork: return QColor(0xe6, 0x7e, 0x22);
-    case SpanKind::GcIdle: return QColor(0xf0, 0xb2, 0x7a);
+    case SpanKind::Running: return QColor(0x00, 0x9e, 0x73);
+    case SpanKind::Gc: return QColor(0xd5, 0x5e, 0x00);
+    case SpanKind::GcSync: return QColor(0xcc, 0x79, 0xa7);
+    case SpanKind::GcWork: return QColor(0xe6, 0x9f, 0x00);
+    case SpanKind::GcIdle: return QColor(0xf5, 0xd3, 0xb8);
     case SpanKind::GcDone: return QColor(0x95, 0xa5, 0xa6);
     }
     return Qt::gray;
@@ -40,6 +44,7 @@ constexpr int kGcLaneFrom = 20; // a point this far down or more is in the GC la
 
 struct CapabilityList final : DrawList {
     std::shared_ptr<const CapabilityLods> lods; // shared with the activity track
+    std::vector<InstantRow> instants;           // per capability
 };
 
 QString qs(const std::string& s)
@@ -73,6 +78,7 @@ public:
     {
         auto list = std::make_shared<CapabilityList>();
         list->lods = ctx.resources.capabilityLods(view, width);
+        list->instants = collectInstants(ctx.index, view, width);
         return list;
     }
 
@@ -119,6 +125,10 @@ public:
                 p.fillRect(QRectF(px.left(), gcTop + kGcHeight - hh, px.width(), hh), spanColor(k));
             }
         }
+        const auto& instants = static_cast<const CapabilityList&>(d).instants;
+        if (size_t(g.row) < instants.size() && size_t(g.row) < ctx.index.instants.size())
+            paintInstants(p, instants[size_t(g.row)], ctx.index.instants[size_t(g.row)], ctx.options.instantKinds, m,
+                          QRectF(r.left(), runTop, r.width(), kRunHeight));
         p.setPen(ctx.options.palette.color(QPalette::Midlight));
         p.drawLine(r.left(), r.bottom(), r.right(), r.bottom());
     }
@@ -163,6 +173,21 @@ public:
 
     QString describe(const TrackRowGeometry& g, QPoint pos, const DrawList& d, const TrackContext& ctx) const override
     {
+        QString text = describeSpan(g, pos, d, ctx);
+        // The run lane's instants under the pointer, after the run they mark.
+        const auto& instants = static_cast<const CapabilityList&>(d).instants;
+        if (pos.y() < g.rect.top() + kGcLaneFrom && size_t(g.row) < instants.size()
+            && size_t(g.row) < ctx.index.instants.size()) {
+            const QString said = describeInstants(instants[size_t(g.row)], ctx.index.instants[size_t(g.row)],
+                                                  ctx.options.instantKinds, g.mapping, pos.x(), ctx.index);
+            if (!said.isEmpty())
+                text += QStringLiteral("\n") + said;
+        }
+        return text;
+    }
+
+    QString describeSpan(const TrackRowGeometry& g, QPoint pos, const DrawList& d, const TrackContext& ctx) const
+    {
         const LodItem* found = itemNear(g, pos, d);
         if (!found)
             return QObject::tr("HEC %1: idle at %2").arg(g.row).arg(qs(formatDuration(g.mapping.toTime(pos.x()))));
@@ -199,7 +224,7 @@ public:
         p.drawRect(spanRect(g.mapping, item.start, item.end, top, height).adjusted(-1, -1, 1, 1));
     }
 
-    void addLegend(LegendWriter& legend, const TrackContext&) const override
+    void addLegend(LegendWriter& legend, const TrackContext& ctx) const override
     {
         legend.entry(QObject::tr("running (colour per thread)"), [](QPainter& p, QRect box) {
             for (int i = 0; i < 4; ++i)
@@ -211,6 +236,18 @@ public:
         legend.solid(QObject::tr("GC work"), spanColor(SpanKind::GcWork));
         legend.solid(QObject::tr("GC idle"), spanColor(SpanKind::GcIdle));
         legend.solid(QObject::tr("GC done"), spanColor(SpanKind::GcDone));
+        // The instants this log has and the View menu shows.
+        for (int k = 0; k < kInstantKinds; ++k) {
+            if (!(ctx.options.instantKinds & (1u << k)))
+                continue;
+            if (ctx.index.instantCounts[k] == 0)
+                continue;
+            const QColor colour = instantColor(InstantKind(k));
+            legend.entry(instantName(InstantKind(k)), [colour](QPainter& p, QRect box) {
+                p.fillRect(QRect(box.center().x() - 2, box.top(), 5, 3), colour);
+                p.fillRect(QRect(box.center().x(), box.top(), 1, box.height()), colour);
+            });
+        }
     }
 };
 
