@@ -28,6 +28,7 @@
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QDockWidget>
+#include <QTabBar>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
@@ -109,10 +110,11 @@ MainWindow::MainWindow(QWidget* parent)
     qRegisterMetaType<RangeStats>();
     setWindowTitle(tr("Hecscope"));
     setAcceptDrops(true);
-    // First start: most of the screen (at most 1600×1000), the timeline first.
+    // First start: maximised (90 % of the screen where a window manager
+    // does not maximise), the timeline first.
     if (const QScreen* screen = QGuiApplication::primaryScreen()) {
         const QSize avail = screen->availableSize();
-        resize(std::min(1600, avail.width() * 9 / 10), std::min(1000, avail.height() * 9 / 10));
+        resize(avail.width() * 9 / 10, avail.height() * 9 / 10);
     } else {
         resize(1600, 1000);
     }
@@ -231,8 +233,8 @@ MainWindow::MainWindow(QWidget* parent)
     reaper->start(200);
 
     QSettings settings;
-    restoreGeometry(
-        settings.value(QStringLiteral("window/geometry")).toByteArray());
+    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
+        setWindowState(windowState() | Qt::WindowMaximized);
     m_statsDock = statsDock;
     m_firstLayout = !restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     m_trackMenu->restore();
@@ -1108,6 +1110,18 @@ void MainWindow::showEvent(QShowEvent* e)
     // The docks on the right take a quarter of the width (their natural
     // size is more than half): the timeline is what the user came for.
     resizeDocks({m_statsDock}, {std::max(300, width() / 4)}, Qt::Horizontal);
+}
+
+// The dock areas' tab bars (made by QMainWindow as docks are tabified)
+// show whole names and scroll, rather than eliding "Statistics" to "S…".
+bool MainWindow::event(QEvent* e)
+{
+    if (e->type() == QEvent::ChildAdded || e->type() == QEvent::LayoutRequest)
+        for (QTabBar* bar : findChildren<QTabBar*>(Qt::FindDirectChildrenOnly)) {
+            bar->setElideMode(Qt::ElideNone);
+            bar->setUsesScrollButtons(true);
+        }
+    return QMainWindow::event(e);
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* e)
