@@ -65,8 +65,11 @@ SparkEvaluations sparkEvaluations(const LogIndex& index, const std::function<boo
     SparkEvaluations out;
     out.fineGrained = !index.sparkEvents.empty();
     for (const Capability& c : index.caps)
-        if (!c.sparks.empty())
-            out.countersCreated += c.sparks.back().created;
+        if (!c.sparks.empty()) {
+            const SparkCounters& last = c.sparks.back();
+            out.countersSparks += last.created + last.dud + last.overflowed;
+            out.countersConverted += last.converted;
+        }
 
     // The evaluations' starts, each given the thread running at it.
     std::unordered_map<uint32_t, std::vector<SparkEvaluation*>> byThread;
@@ -180,9 +183,10 @@ std::string sparkSizesMessage(const SparkSizes& s, const SparkEvaluations& evals
     case SparkSizesStatus::Ok:
         return {};
     case SparkSizesStatus::NoFineGrainedEvents:
-        if (evals.countersCreated > 0)
-            return "No fine-grained spark events: this log has only spark counters (" + formatGrouped(evals.countersCreated)
-                + " sparks created). Run the program with +RTS -lf to see how long each spark took.";
+        if (evals.countersSparks > 0)
+            return "No fine-grained spark events: this log has only the spark counters (" + formatGrouped(evals.countersSparks)
+                + " sparks, " + formatGrouped(evals.countersConverted)
+                + " converted). Run the program with +RTS -lf to see how long each spark took.";
         return "No fine-grained spark events in this log: run the program with +RTS -lf to see how long each spark took.";
     case SparkSizesStatus::NoSparkRan:
         if (evals.evaluations.empty())

@@ -60,9 +60,11 @@ struct SparkEvaluation {
 // Every evaluation of a log, by start time.
 struct SparkEvaluations {
     std::vector<SparkEvaluation> evaluations;
-    uint64_t unattributed = 0;    // SPARK_RUN/STEAL with no running thread
-    bool fineGrained = false;     // the log has individual spark events (+RTS -lf)
-    uint64_t countersCreated = 0; // sparks created by the SPARK_COUNTERS (without -lf)
+    uint64_t unattributed = 0; // SPARK_RUN/STEAL with no running thread
+    bool fineGrained = false;  // the log has individual spark events (+RTS -lf)
+    // From the SPARK_COUNTERS (all a log without -lf has): sparks offered
+    // (created + dud + overflowed, as +RTS -s totals them) and converted.
+    uint64_t countersSparks = 0, countersConverted = 0;
 };
 
 // Empty (with the flags) once `cancelled` says so.
