@@ -13,6 +13,9 @@
 #include "core/stats/stats.h"
 #include "core/text/units.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QRegularExpression>
 #include <QTest>
 
@@ -163,6 +166,10 @@ private slots:
     void sparkWithoutThread();
     void sparkAtTheStopInstant();
     void binsAndPercentiles();
+    void commandLine();
+    void commandLineWithoutFineGrainedEvents();
+    void commandLineUsageErrors_data();
+    void commandLineUsageErrors();
 };
 
 // Every SPARK_RUN and SPARK_STEAL of the log is one evaluation, with the
@@ -499,6 +506,79 @@ void TestSparkSizes::binsAndPercentiles()
     QCOMPARE(s.p90, uint64_t(1000)); // the 6th
     QCOMPARE(s.p10, uint64_t(0));
     QCOMPARE(s.mean, uint64_t(1010 / 6));
+}
+
+// `hecscope sparks`: the same figures as text and JSON, for the run, a
+// range and a capability, counted against the text walk.
+void TestSparkSizes::commandLine()
+{
+    const std::vector<Walked> walked = walkDump(dumpBytes(readFile(kSparksLf)));
+    const auto count = [&](uint64_t t1, int cap) {
+        return qint64(std::count_if(walked.begin(), walked.end(), [&](const Walked& w) { return w.start < t1 && (cap < 0 || w.cap == cap); }));
+    };
+    const Run text = runHecscope({QStringLiteral("sparks"), kSparksLf});
+    QCOMPARE(text.exitCode, 0);
+    QVERIFY(text.err.isEmpty());
+    const qint64 stolen = std::count_if(walked.begin(), walked.end(), [](const Walked& w) { return w.stolen; });
+    QVERIFY2(text.out.contains(QStringLiteral("sparks evaluated: %1 (%2 stolen)").arg(QString::fromStdString(formatGrouped(walked.size())), QString::fromStdString(formatGrouped(uint64_t(stolen)))).toUtf8()),
+             text.out.constData());
+    QVERIFY(text.out.contains("whole run, all capabilities"));
+
+    struct Case {
+        QStringList args;
+        qint64 want;
+    };
+    const Case cases[] = {
+        {{}, qint64(walked.size())},
+        {{QStringLiteral("--range"), QStringLiteral(":380ms")}, count(380'000'000, -1)},
+        {{QStringLiteral("--cap"), QStringLiteral("1")}, count(UINT64_MAX, 1)},
+        {{QStringLiteral("--range"), QStringLiteral(":380ms"), QStringLiteral("--cap"), QStringLiteral("0")}, count(380'000'000, 0)},
+    };
+    for (const Case& c : cases) {
+        const Run r = runHecscope(QStringList{QStringLiteral("sparks"), kSparksLf, QStringLiteral("--json")} + c.args);
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(o.value(QStringLiteral("status")).toString(), QStringLiteral("ok"));
+        QCOMPARE(o.value(QStringLiteral("count")).toInteger(), c.want);
+        QVERIFY(c.want > 0);
+        qint64 inBins = 0;
+        for (const QJsonValue& b : o.value(QStringLiteral("bins")).toArray())
+            inBins += b.toObject().value(QStringLiteral("count")).toInteger();
+        QCOMPARE(inBins, c.want);
+    }
+}
+
+void TestSparkSizes::commandLineWithoutFineGrainedEvents()
+{
+    const QString path = QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/sparks-N2.eventlog");
+    const Run r = runHecscope({QStringLiteral("sparks"), path, QStringLiteral("--json")});
+    QCOMPARE(r.exitCode, 0);
+    const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+    QCOMPARE(o.value(QStringLiteral("status")).toString(), QStringLiteral("no_fine_grained_events"));
+    QVERIFY(o.value(QStringLiteral("message")).toString().contains(QStringLiteral("+RTS -lf")));
+    QCOMPARE(o.value(QStringLiteral("count")).toInteger(), 0);
+    const Run text = runHecscope({QStringLiteral("sparks"), path});
+    QCOMPARE(text.exitCode, 0);
+    QVERIFY(text.out.contains("+RTS -lf"));
+}
+
+void TestSparkSizes::commandLineUsageErrors_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::newRow("no file") << QStringList{};
+    QTest::newRow("cap beyond the log") << QStringList{kSparksLf, QStringLiteral("--cap"), QStringLiteral("2")};
+    QTest::newRow("cap not a number") << QStringList{kSparksLf, QStringLiteral("--cap"), QStringLiteral("one")};
+    QTest::newRow("range backwards") << QStringList{kSparksLf, QStringLiteral("--range"), QStringLiteral("2s:1s")};
+    QTest::newRow("unknown option") << QStringList{kSparksLf, QStringLiteral("--csv")};
+}
+
+void TestSparkSizes::commandLineUsageErrors()
+{
+    QFETCH(QStringList, args);
+    const Run r = runHecscope(QStringList{QStringLiteral("sparks")} + args);
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY(r.err.contains("hecscope sparks: "));
+    QVERIFY(r.out.isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TestSparkSizes)
