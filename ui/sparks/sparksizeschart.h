@@ -33,7 +33,7 @@ public:
     QRect barRect(int bin) const;
     QString binToolTip(int bin) const;
 
-    QSize minimumSizeHint() const override { return {320, 160}; }
+    QSize minimumSizeHint() const override { return {240, 90}; }
     QSize sizeHint() const override { return {640, 260}; }
 
 protected:
