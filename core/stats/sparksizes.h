@@ -28,17 +28,25 @@ struct LogIndex;
 //   thread resumes. So a collection pauses an evaluation; it does not end it.
 //
 // Differences from ThreadScope, and why:
-//  * ns, not µs rounded up; and sparks under 2 µs are kept (ThreadScope drops
-//    log2 < 1 µs "as already well visualized"): with ns bins nothing needs
-//    dropping, and a count that matches the events is easier to trust.
+//  * ns, not µs rounded up; and short sparks are kept: ThreadScope drops
+//    those with floor(log2 µs) <= 0 (under 2 µs) as "already well
+//    visualized in other graphs". With ns bins nothing needs dropping, and
+//    a count that equals the log's SPARK_RUN + SPARK_STEAL (the RTS's
+//    "converted") is easier to trust.
 //  * The thread is the one running on the capability at the event (its
 //    timeline's Running span), not one tracked from CREATE_SPARK_THREAD: the
 //    same in GHC's logs, and it also works for logs whose start is cut.
+//  * A run closed by GC_START or another RUN_THREAD without a STOP_THREAD
+//    (the index's rule) is a pause like a stop; ThreadScope's state machine
+//    fails on such input and drops the rest of the histogram.
 //  * An evaluation still open when the log ends (its thread running, or
-//    stopped and never run again) counts up to the end, marked `cut`: its
-//    duration is a lower bound. ThreadScope keeps it too, without saying so.
+//    stopped and never run again) counts up to the end of the log (where
+//    the index ends open runs), marked `cut`: its duration is a lower
+//    bound. ThreadScope counts it up to its thread's last stop only.
 //  * A SPARK_RUN/SPARK_STEAL with no thread running on its capability at
 //    that time (a damaged log) is counted in `unattributed`, not measured.
+//  * Ranges are [start, end) on the spark's start (ThreadScope: both ends
+//    included), so adjacent ranges add up.
 // Times in ns. Built on a worker thread: the index is immutable.
 
 // How an evaluation ended.
