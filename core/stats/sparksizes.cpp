@@ -96,6 +96,8 @@ SparkEvaluations sparkEvaluations(const LogIndex& index, const std::function<boo
     });
     for (SparkEvaluation& ev : evals)
         byThread[ev.thread].push_back(&ev);
+    if (evals.empty()) // no run to read (a log without -lf: most logs)
+        return out;
     if (cancelled && cancelled())
         return {};
 
