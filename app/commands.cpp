@@ -36,6 +36,7 @@ const char* const kUsage =
     "                      [--stop-prefix TEXT] [--no-markers]\n"
     "       hecscope profile FILE [--folded | --csv] [--range START:END] [--cap N]\n"
     "                      [--alloc] [--hide-rts] [--ticky]\n"
+    "       hecscope sparks FILE [--range START:END] [--cap N] [--json]\n"
     "       hecscope export FILE -o OUT.(png|svg|pdf) [--size WxH] [--range START:END]\n"
     "                       [--tracks LIST]\n"
     "       hecscope --help | --version\n"
@@ -52,6 +53,7 @@ const char* const kUsage =
     "  spans    print the user spans (traceEvent \"START x\" / \"STOP x\") by name\n"
     "  profile  print a cost-centre profile (eventlog samples, .prof, -pj JSON):\n"
     "           folded stacks, CSV or a summary; ticky-ticky counters\n"
+    "  sparks   print how long sparks took to evaluate (a +RTS -lf log): histogram\n"
     "  synthesize  write a big synthetic eventlog for benchmarks\n"
     "  export   draw the timeline of FILE into an image, without a display\n"
     "\n"
@@ -130,7 +132,10 @@ const char* const kBenchUsage =
     "(the bottom-up view), report_flame_layout_ms (the flame-graph layout of\n"
     "the root), the flame_* figures above for the report's tree, and\n"
     "report_window_ms / _ui_ms (File > Open of the report in the window until\n"
-    "its flame graph and call tree are shown; the UI thread's share).\n";
+    "its flame graph and call tree are shown; the UI thread's share).\n"
+    "With fine-grained spark events (+RTS -lf): spark_evaluations, spark_measure_ms\n"
+    "(every spark's evaluation time, once per log), spark_sizes_whole_ms (the\n"
+    "histogram of the run) and spark_sizes_range_max_ms (of a tenth of the run).\n";
 
 bool writeAll(int fd, std::string_view text)
 {
@@ -489,6 +494,7 @@ int bench(int argc, char** argv)
         const std::vector<uint64_t> atCursor = bytesAtCensus(ix.heapProfile, bands, bands.times.size() / 2);
         std::printf("heap_at_cursor_ms: %.3f\n", seconds(start) * 1e3);
     }
+    benchSparkSizes(ix);
     std::fflush(stdout);
     const bool hasError = ix.scan.hasError;
     if (path != "-")

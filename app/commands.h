@@ -19,6 +19,9 @@ int synthesize(int argc, char** argv); // heapcommand.cpp
 int threads(int argc, char** argv);    // threadcommands.cpp
 int spans(int argc, char** argv);      // threadcommands.cpp
 int profile(int argc, char** argv);    // profilecommand.cpp
+int sparks(int argc, char** argv);     // sparkscommand.cpp
+// Spark-size timings for `bench` (only when FILE has -lf spark events).
+void benchSparkSizes(const LogIndex& index); // sparkscommand.cpp
 int printUsage(bool toStderr);
 // The file (or - for stdin) as a byte source; null after printing why not.
 std::unique_ptr<ByteSource> openOrComplain(const std::string& path);

@@ -38,6 +38,8 @@ int main(int argc, char** argv)
                 return hecscope::cli::spans(argc - 2, argv + 2);
             if (std::strcmp(first, "profile") == 0)
                 return hecscope::cli::profile(argc - 2, argv + 2);
+            if (std::strcmp(first, "sparks") == 0)
+                return hecscope::cli::sparks(argc - 2, argv + 2);
             if (std::strcmp(first, "synthesize") == 0)
                 return hecscope::cli::synthesize(argc - 2, argv + 2);
             if (std::strcmp(first, "bench") == 0 || std::strcmp(first, "export") == 0) {

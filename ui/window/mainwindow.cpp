@@ -15,6 +15,7 @@
 #include "ui/jobs/loadjob.h"
 #include "ui/models/tablemodels.h"
 #include "ui/profile/profilepane.h"
+#include "ui/sparks/sparksizespane.h"
 #include "ui/threads/threadrowscontroller.h"
 #include "ui/threads/spanspane.h"
 #include "ui/threads/threadspane.h"
@@ -195,6 +196,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_viewMenu->addAction(statsDock->toggleViewAction());
     m_viewMenu->addAction(eventsDock->toggleViewAction());
     m_viewMenu->addAction(m_profileDock->toggleViewAction());
+    createSparkSizesDock();
 
     QMenu* search = menuBar()->addMenu(tr("&Search"));
     QAction* find = search->addAction(tr("&Find…"), this, [this, eventsDock] {
@@ -375,6 +377,22 @@ void MainWindow::createPanes(QDockWidget* statsDock)
     }
     statsDock->raise();
     connectThreads();
+}
+
+// The Spark sizes pane: a tab beside Events and Profile (a histogram wants
+// the width), following the timeline's selection.
+void MainWindow::createSparkSizesDock()
+{
+    m_sparkSizes = new SparkSizesPane;
+    auto* dock = new QDockWidget(tr("Spark Sizes"), this);
+    dock->setObjectName(QStringLiteral("spark-sizes"));
+    dock->setWidget(m_sparkSizes);
+    addDockWidget(Qt::BottomDockWidgetArea, dock);
+    tabifyDockWidget(m_profileDock, dock);
+    if (auto* events = qobject_cast<QDockWidget*>(m_events->parentWidget()))
+        events->raise(); // the event list stays the tab shown first
+    m_viewMenu->addAction(dock->toggleViewAction());
+    connect(m_controller, &ViewController::selectionChanged, m_sparkSizes, &SparkSizesPane::setRange);
 }
 
 // The Threads track, the Threads and Spans panes and the event list follow
@@ -861,6 +879,7 @@ void MainWindow::clearLog(const QString& path)
     m_threadsPane->setIndex(nullptr);
     m_spansPane->setIndex(nullptr);
     m_profilePane->setIndex(nullptr);
+    m_sparkSizes->setIndex(nullptr);
     m_profilePane->setReport(nullptr, QString()); // a report opened beside the old log was of its run
     m_reportRunner.cancel();
     m_view->setHeapView(nullptr);
@@ -955,6 +974,7 @@ void MainWindow::showIndex(std::shared_ptr<const LogIndex> index)
     m_spansPane->setIndex(m_index);
     m_profilePane->setRange(m_controller->selection()); // first: the index then computes once, for it
     m_profilePane->setIndex(m_index);
+    m_sparkSizes->setIndex(m_index); // its range follows the selection from the start
     m_threadsPane->setRange(m_controller->selection());
     m_spansPane->setRange(m_controller->selection());
     m_bookmarks->setLog(m_path, m_index.get());

@@ -39,6 +39,7 @@ class ThreadRowsController;
 class ThreadsPane;
 class SpansPane;
 class ProfilePane;
+class SparkSizesPane;
 class ViewController;
 
 // The application window: the timeline of the loaded log with its tracks,
@@ -70,6 +71,7 @@ public:
     ThreadsPane* threadsPane() const { return m_threadsPane; }
     SpansPane* spansPane() const { return m_spansPane; }
     ProfilePane* profilePane() const { return m_profilePane; }
+    SparkSizesPane* sparkSizesPane() const { return m_sparkSizes; }
     // A .prof or -pj report beside the open log (File ▸ Open Profile…); read
     // off the UI thread. openFile() opens one alone.
     void openProfile(const QString& path);
@@ -116,6 +118,7 @@ private:
     void rebuildRecentMenu();
     void updateHistoryActions();
     void connectThreads();
+    void createSparkSizesDock();
     void threadContextMenu(const QString& track, int row, QPoint local, QPoint global);
     void chooseThread(uint32_t number, bool filterEvents);
     void showSpanIssues(const std::shared_ptr<const UserSpans>& spans);
@@ -144,6 +147,7 @@ private:
     SpansPane* m_spansPane;
     ProfilePane* m_profilePane;
     QDockWidget* m_profileDock = nullptr;
+    SparkSizesPane* m_sparkSizes = nullptr;
     QProgressBar* m_progress;
     QPushButton* m_cancel;
     QLabel* m_fileLabel;

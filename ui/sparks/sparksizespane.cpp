@@ -1,0 +1,168 @@
+#include "ui/sparks/sparksizespane.h"
+
+#include "ui/formatting.h"
+#include "ui/sparks/sparksizeschart.h"
+#include "ui/threads/tablehelpers.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSignalBlocker>
+#include <QVBoxLayout>
+
+namespace hecscope {
+
+SparkSizesPane::SparkSizesPane(QWidget* parent)
+    : QWidget(parent)
+    , m_header(new QLabel)
+    , m_cap(new QComboBox)
+    , m_bars(new QComboBox)
+    , m_chart(new SparkSizesChart)
+{
+    m_header->setWordWrap(true);
+    m_header->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_header->setToolTip(tr(
+        "A spark's evaluation time is the time its spark thread ran from the spark's SPARK_RUN "
+        "(or SPARK_STEAL) to the thread's next spark or its end, pauses and collections left "
+        "out: ThreadScope's measure. A spark belongs to the range and capability it started in."));
+    m_cap->addItem(tr("All capabilities"), -1);
+    m_bars->addItem(tr("Bars: number of sparks"));
+    m_bars->addItem(tr("Bars: total evaluation time"));
+    m_bars->setToolTip(tr(
+        "Total time per bin shows where the evaluation time goes (as ThreadScope draws it); "
+        "the number of sparks shows how sizes are spread."));
+
+    auto* controls = new QHBoxLayout;
+    controls->addWidget(m_cap);
+    controls->addWidget(m_bars);
+    controls->addStretch(1);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(m_header);
+    layout->addLayout(controls);
+    layout->addWidget(m_chart, 1);
+
+    connect(m_cap, &QComboBox::currentIndexChanged, this, [this] { recompute(); });
+    connect(m_bars, &QComboBox::currentIndexChanged, this, [this](int i) {
+        m_chart->setBars(i == 0 ? SparkSizesChart::Bars::Count : SparkSizesChart::Bars::TotalTime);
+    });
+    setIndex(nullptr);
+}
+
+SparkSizesPane::~SparkSizesPane() = default;
+
+void SparkSizesPane::setIndex(std::shared_ptr<const LogIndex> index)
+{
+    m_index = std::move(index);
+    m_evals.reset();
+    m_sizes.reset();
+    m_measureRunner.cancel();
+    m_binRunner.cancel();
+    {
+        const QSignalBlocker block(m_cap);
+        m_cap->clear();
+        m_cap->addItem(tr("All capabilities"), -1);
+        if (m_index)
+            for (size_t c = 0; c < m_index->caps.size(); ++c)
+                m_cap->addItem(tr("Capability %1").arg(c), int(c));
+    }
+    if (!m_index) {
+        // (Also while a log loads: the window drops the old index first.)
+        m_header->setText(tr("Spark sizes: no log loaded."));
+        m_chart->setMessage(tr("How long each spark took appears here once an eventlog written with +RTS -lf is loaded."));
+        return;
+    }
+    measure();
+}
+
+void SparkSizesPane::setRange(std::optional<ViewRange> range)
+{
+    if (range == m_range)
+        return;
+    m_range = range;
+    recompute();
+}
+
+void SparkSizesPane::setCapability(int cap)
+{
+    const int i = m_cap->findData(cap);
+    if (i >= 0)
+        m_cap->setCurrentIndex(i);
+}
+
+QString SparkSizesPane::headerText() const
+{
+    return m_header->text();
+}
+
+bool SparkSizesPane::isComputing() const
+{
+    return m_measureRunner.isBusy() || m_binRunner.isBusy();
+}
+
+QString SparkSizesPane::scopeText() const
+{
+    const int cap = m_cap->currentData().toInt();
+    const QString range = tables::rangeText(m_range);
+    return (cap >= 0 ? tr("%1, capability %2").arg(range).arg(cap) : tr("%1, all capabilities").arg(range));
+}
+
+// The log's evaluations, once per index.
+void SparkSizesPane::measure()
+{
+    m_header->setText(tr("Spark sizes (%1): measuring the sparks…").arg(scopeText()));
+    m_chart->setMessage(tr("Measuring the sparks…"));
+    m_measureRunner.start(
+        [index = m_index](const JobContext& ctx) {
+            auto evals = std::make_shared<SparkEvaluations>(sparkEvaluations(*index, [&ctx] { return ctx.isCancelled(); }));
+            return std::shared_ptr<const SparkEvaluations>(std::move(evals));
+        },
+        [this](std::shared_ptr<const SparkEvaluations> evals) {
+            m_evals = std::move(evals);
+            recompute();
+        });
+}
+
+// The histogram of the range and capability shown, from the evaluations.
+void SparkSizesPane::recompute()
+{
+    if (!m_index || !m_evals)
+        return; // measure() calls back once the evaluations are there
+    const int cap = m_cap->currentData().toInt();
+    m_header->setText(tr("Spark sizes (%1): computing…").arg(scopeText()));
+    m_binRunner.start(
+        [evals = m_evals, range = m_range, cap](const JobContext&) {
+            return std::make_shared<const SparkSizes>(sparkSizes(*evals, range, cap));
+        },
+        [this](std::shared_ptr<const SparkSizes> sizes) { showSizes(std::move(sizes)); });
+}
+
+void SparkSizesPane::showSizes(std::shared_ptr<const SparkSizes> sizes)
+{
+    const SparkSizes& s = *sizes;
+    const QString scope = scopeText();
+    if (s.status != SparkSizesStatus::Ok) {
+        m_sizes.reset();
+        m_header->setText(tr("Spark sizes (%1).").arg(scope));
+        m_chart->setMessage(QString::fromStdString(sparkSizesMessage(s, *m_evals)));
+        emit sizesShown();
+        return;
+    }
+    m_sizes = std::move(sizes);
+    QString text = tr("Spark sizes (%1): %2 evaluated (%3 stolen from another capability), %4 in all. "
+                      "Median %5, mean %6; percentiles 10th %7, 90th %8, 99th %9; longest %10.")
+                       .arg(scope, s.count == 1 ? tr("1 spark") : tr("%1 sparks").arg(countText(s.count)),
+                            countText(s.stolen), durationText(s.total), durationText(s.median), durationText(s.mean),
+                            durationText(s.p10), durationText(s.p90), durationText(s.p99))
+                       .arg(durationText(s.max));
+    if (s.cut > 0)
+        text += tr(" %1 cut by the end of the log: their times are lower bounds.").arg(countText(s.cut));
+    if (m_evals->unattributed > 0)
+        text += tr(" %1 spark events of the log had no thread running on their capability and are not measured.")
+                    .arg(countText(m_evals->unattributed));
+    m_header->setText(text);
+    m_chart->setSizes(m_sizes);
+    emit sizesShown();
+}
+
+} // namespace hecscope
