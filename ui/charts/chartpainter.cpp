@@ -97,6 +97,25 @@ protected:
     void drawLegendIcon(QCPPainter*, const QRectF&) const override {}
 };
 
+// A value axis from 0 with one labelled gridline, at the largest round
+// value (1, 2 or 5 times a power of ten) not above `max`, with its unit:
+// rows are 40 pixels tall, where three labels collide. Headroom above the
+// largest value keeps the label inside the row.
+void setValueAxis(QCPAxis* axis, double max, const QString& unit)
+{
+    max = std::max(max, 1e-9);
+    axis->setRange(0, max * 1.35);
+    const double power = std::pow(10.0, std::floor(std::log10(max)));
+    double tick = power;
+    for (double m : {2.0, 5.0, 10.0})
+        if (m * power <= max * (1 + 1e-9))
+            tick = m * power;
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    const QString value = tick >= 1 ? QString::number(tick, 'f', 0) : QString::number(tick, 'g', 3);
+    ticker->addTick(tick, unit.isEmpty() ? value : value + QLatin1Char(' ') + unit);
+    axis->setTicker(ticker);
+}
+
 } // namespace
 
 ChartPainter::ChartPainter() = default;
@@ -135,6 +154,8 @@ void ChartPainter::reset(const QPalette& pal)
     m_plot->yAxis2->setVisible(true);
     m_plot->yAxis2->setTickLabelSide(QCPAxis::lsInside);
     m_plot->yAxis2->setTickLength(0, 3);
+    m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+    m_plot->yAxis2->setTicker(QSharedPointer<QCPAxisTicker>::create());
     m_plot->yAxis->ticker()->setTickCount(2);
     m_plot->yAxis2->ticker()->setTickCount(2);
 }
@@ -211,13 +232,13 @@ void ChartPainter::paintHeap(QPainter& p, const QRect& r, const HeapData& d, con
         g->setData(columns(int(line.y->size())), *line.y, true);
         top = std::max(top, maxOf(*line.y));
     }
-    m_plot->yAxis->setRange(0, top * 1.1);
+    setValueAxis(m_plot->yAxis, top, QStringLiteral("MB"));
     if (!d.rate.isEmpty()) {
         QCPGraph* g = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis2);
         g->setLineStyle(QCPGraph::lsStepLeft);
         g->setPen(QPen(kAllocRate, 1));
         g->setData(columns(int(d.rate.size())), d.rate, true);
-        m_plot->yAxis2->setRange(0, std::max(1.0, maxOf(d.rate)) * 1.1);
+        setValueAxis(m_plot->yAxis2, std::max(1.0, maxOf(d.rate)), QStringLiteral("MB/s"));
     } else {
         m_plot->yAxis2->setVisible(false);
     }
@@ -269,8 +290,8 @@ void ChartPainter::paintSparks(QPainter& p, const QRect& r, const SparkData& d, 
     poolGraph->setLineStyle(QCPGraph::lsStepLeft);
     poolGraph->setPen(QPen(kSparkPool, 1, Qt::DashLine));
     poolGraph->setData(x, d.pool, true);
-    m_plot->yAxis->setRange(0, std::max({1.0, maxOf(d.created), maxOf(d.converted)}) * 1.1);
-    m_plot->yAxis2->setRange(0, std::max(1.0, maxOf(d.pool)) * 1.1);
+    setValueAxis(m_plot->yAxis, std::max({1.0, maxOf(d.created), maxOf(d.converted)}), QStringLiteral("/ms"));
+    setValueAxis(m_plot->yAxis2, std::max(1.0, maxOf(d.pool)), QStringLiteral("in pool"));
     draw(p, r);
 }
 

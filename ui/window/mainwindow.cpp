@@ -1130,6 +1130,9 @@ void MainWindow::showEvent(QShowEvent* e)
     // The docks on the right take a quarter of the width (their natural
     // size is more than half): the timeline is what the user came for.
     resizeDocks({m_statsDock}, {std::max(300, width() / 4)}, Qt::Horizontal);
+    // The panes below it (events, profile) a quarter of the height.
+    if (auto* events = findChild<QDockWidget*>(QStringLiteral("events")))
+        resizeDocks({events}, {std::max(200, height() / 4)}, Qt::Vertical);
 }
 
 // The dock areas' tab bars (made by QMainWindow as docks are tabified)
