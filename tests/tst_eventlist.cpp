@@ -16,6 +16,9 @@
 #include "ui/timeline/viewcontroller.h"
 
 #include "ui/events/eventtableview.h"
+#include "ui/models/tablemodels.h"
+#include <QTableView>
+#include <QToolButton>
 #include <QAbstractItemModelTester>
 #include <QFile>
 #include <QLineEdit>
@@ -72,6 +75,8 @@ private slots:
     void rowsComeFromTheOpenFileNotThePath();
     void messagesNameTheThreadThatWroteThem();
     void choosingARowDescribesItInDetails();
+    void highlightKeepsEveryRowAndSteps();
+    void theListFollowsEveryJump();
 
 private:
     // Row `row`, read from the file if its page is not there.
@@ -598,6 +603,97 @@ void TestEventList::choosingARowDescribesItInDetails()
     const EventRow* next = rowAt(*pane->model(), pane->table()->currentRow());
     QVERIFY(next && next->position != e->position);
     QTRY_VERIFY(w.detailsText().contains(QStringLiteral("Event       %1 of").arg(QLocale().toString(qulonglong(next->position + 1)))));
+}
+
+// Highlight instead of filter: every event stays listed, the matching ones
+// (the same as a filter finds) are marked, F3/Shift+F3 step from match to
+// match, and the chosen row stays where it was.
+void TestEventList::highlightKeepsEveryRowAndSteps()
+{
+    EventFilter f;
+    f.text = "stopping thread 5 (";
+    EventListModel filtered;
+    filtered.setLog(m_log, m_index);
+    filtered.setFilter(f);
+    waitForScan(filtered);
+    std::vector<uint64_t> positions;
+    for (int row = 0; row < filtered.rowCount(); ++row)
+        positions.push_back(rowAt(filtered, row)->position);
+    QVERIFY(positions.size() > 5);
+
+    EventListPane pane;
+    QAbstractItemModelTester tester(pane.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    pane.setLog(m_log, m_index);
+    const int start = int(positions[2]) + 3; // between the third and fourth match
+    pane.table()->setCurrentRow(start);
+    const uint64_t startTime = rowAt(*pane.model(), start)->time;
+    pane.highlightButton()->setChecked(true);
+    pane.searchField()->setText(QString::fromStdString(f.text));
+    pane.applyFilter();
+    waitForScan(*pane.model());
+    QVERIFY(pane.model()->isHighlighting());
+    QCOMPARE(uint64_t(pane.model()->rowCount()), m_index->scan.events); // nothing filtered away
+    QCOMPARE(pane.model()->matchCount(), positions.size());
+    QTRY_COMPARE(rowAt(*pane.model(), pane.table()->currentRow())->time, startTime); // kept its place
+    for (int row = 0; row < pane.model()->rowCount(); row += 97) {
+        const bool match = std::binary_search(positions.begin(), positions.end(), uint64_t(row));
+        QCOMPARE(pane.model()->isMatch(row), match);
+        QCOMPARE(pane.model()->data(pane.model()->index(row, 0), Qt::BackgroundRole).isValid(), match);
+    }
+    for (uint64_t p : positions)
+        QVERIFY(pane.model()->data(pane.model()->index(int(p), 0), Qt::BackgroundRole).isValid());
+    QVERIFY2(pane.statusText().contains(QStringLiteral("%1 matching").arg(positions.size())), qPrintable(pane.statusText()));
+    // Stepping: from the chosen row to the next matches, then back.
+    pane.table()->setCurrentRow(start);
+    pane.next();
+    QCOMPARE(uint64_t(pane.table()->currentRow()), positions[3]);
+    pane.next();
+    QCOMPARE(uint64_t(pane.table()->currentRow()), positions[4]);
+    pane.previous();
+    pane.previous();
+    QCOMPARE(uint64_t(pane.table()->currentRow()), positions[2]);
+    // Back to filtering: only the matches.
+    pane.highlightButton()->setChecked(false);
+    waitForScan(*pane.model());
+    QCOMPARE(size_t(pane.model()->rowCount()), positions.size());
+}
+
+// A jump anywhere (a GC row, a bookmark) selects the event there in the
+// list, as clicking the timeline does.
+void TestEventList::theListFollowsEveryJump()
+{
+    MainWindow w;
+    w.resize(1400, 900);
+    w.show();
+    QSignalSpy finished(&w, &MainWindow::loadFinished);
+    w.openFile(m_log);
+    QVERIFY(finished.wait(20000));
+    EventListPane* pane = w.eventList();
+    QTRY_COMPARE(uint64_t(pane->model()->rowCount()), w.index()->scan.events);
+    QTableView* gc = w.gcTable();
+    QCOMPARE(gc->model()->rowCount(), 2); // threads-N2 collects twice
+    const QModelIndex third = gc->model()->index(1, 0);
+    const uint64_t start = third.data(kTimeRole).toULongLong();
+    emit gc->activated(third);
+    QTRY_VERIFY_WITH_TIMEOUT(pane->table()->currentRow() >= 0
+                                 && rowAt(*pane->model(), pane->table()->currentRow())->time == start, 10000);
+    // A bookmark well before it.
+    const uint64_t t = start / 3;
+    w.timeline()->setCursorTime(t);
+    w.addBookmark();
+    QTableView* marks = w.bookmarkTable();
+    int row = -1;
+    for (int r = 0; r < marks->model()->rowCount(); ++r)
+        if (marks->model()->index(r, 0).data(Qt::UserRole).toULongLong() == t)
+            row = r;
+    QVERIFY(row >= 0);
+    emit marks->activated(marks->model()->index(row, 0));
+    QTRY_VERIFY_WITH_TIMEOUT(rowAt(*pane->model(), pane->table()->currentRow())->time < start, 10000);
+    QVERIFY(rowAt(*pane->model(), pane->table()->currentRow())->time >= t);
+    const int at = pane->table()->currentRow();
+    QVERIFY2(at == 0 || rowAt(*pane->model(), at - 1)->time < t,
+             qPrintable(QStringLiteral("row %1 at %2, the one before at %3, bookmark %4")
+                            .arg(at).arg(rowAt(*pane->model(), at)->time).arg(rowAt(*pane->model(), at - 1)->time).arg(t)));
 }
 
 QTEST_MAIN(TestEventList)

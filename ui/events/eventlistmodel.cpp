@@ -3,6 +3,7 @@
 #include "core/io/bytesource.h"
 #include "core/order/timeorder.h"
 
+#include <QColor>
 #include <QCoreApplication>
 #include <QMetaObject>
 
@@ -99,14 +100,15 @@ void EventListModel::setLog(std::shared_ptr<ByteSource> source, std::shared_ptr<
     }
     endResetModel();
     if (!m_filter.empty())
-        setFilter(m_filter);
+        setFilter(m_filter, m_highlight);
 }
 
-void EventListModel::setFilter(const EventFilter& filter)
+void EventListModel::setFilter(const EventFilter& filter, bool highlight)
 {
     beginResetModel();
     reset();
     m_filter = filter;
+    m_highlight = highlight;
     endResetModel();
     if (!m_shared || filter.empty())
         return;
@@ -157,7 +159,12 @@ void EventListModel::matchesArrived(std::vector<Match> positions, bool done, boo
     const size_t room = size_t(INT_MAX) - m_matches.size();
     if (positions.size() > room)
         positions.resize(room);
-    if (!positions.empty()) {
+    if (m_highlight && !positions.empty()) { // every row stays: the matches are marked
+        const int first = int(std::min<uint64_t>(positions.front().position, INT_MAX));
+        const int last = int(std::min<uint64_t>(positions.back().position, INT_MAX));
+        m_matches.insert(m_matches.end(), positions.begin(), positions.end());
+        emit dataChanged(index(first, 0), index(last, ColumnCount - 1), {Qt::BackgroundRole});
+    } else if (!positions.empty()) {
         beginInsertRows({}, int(m_matches.size()), int(m_matches.size() + positions.size() - 1));
         m_matches.insert(m_matches.end(), positions.begin(), positions.end());
         endInsertRows();
@@ -172,7 +179,7 @@ int EventListModel::rowCount(const QModelIndex& parent) const
 {
     if (parent.isValid() || !m_shared)
         return 0;
-    if (!m_filter.empty())
+    if (listsMatches())
         return int(m_matches.size());
     return int(std::min<uint64_t>(m_shared->index->scan.events, INT_MAX));
 }
@@ -194,7 +201,7 @@ void EventListModel::requestPage(qint64 page) const
     std::optional<EventFilter> filter;
     Match from{};
     uint64_t lastPosition = 0, limit = 0;
-    if (!m_filter.empty()) {
+    if (listsMatches()) {
         const size_t end = std::min(m_matches.size(), size_t(first + kPageRows));
         if (size_t(first) >= end) {
             m_pending.remove(page);
@@ -263,6 +270,10 @@ QVariant EventListModel::data(const QModelIndex& ix, int role) const
 {
     if (!ix.isValid() || ix.row() >= rowCount() || ix.column() >= ColumnCount)
         return {};
+    if (role == Qt::BackgroundRole) // known before the row's page arrives
+        return m_highlight && isMatch(ix.row()) ? QVariant(QColor(0xff, 0xe0, 0x82)) : QVariant();
+    if (role == Qt::ForegroundRole) // readable on that in a dark theme too
+        return m_highlight && isMatch(ix.row()) ? QVariant(QColor(Qt::black)) : QVariant();
     if (role == Qt::TextAlignmentRole)
         return ix.column() <= ThreadColumn ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
     if (role != Qt::DisplayRole && role != Qt::ToolTipRole && role != Qt::UserRole)
@@ -321,12 +332,36 @@ void EventListModel::findRowAt(uint64_t t, std::optional<uint16_t> cap)
                 if (rowCount() == 0)
                     return;
                 uint64_t row = before;
-                if (!m_filter.empty())
+                if (listsMatches())
                     row = uint64_t(std::lower_bound(m_matches.begin(), m_matches.end(), before,
                                                     [](const Match& m, uint64_t p) { return m.position < p; })
                                    - m_matches.begin());
                 emit rowForTimeFound(int(std::min<uint64_t>(row, uint64_t(rowCount() - 1))));
             });
+}
+
+bool EventListModel::isMatch(int row) const
+{
+    if (!m_highlight)
+        return listsMatches();
+    const auto it = std::lower_bound(m_matches.begin(), m_matches.end(), uint64_t(row),
+                                     [](const Match& m, uint64_t p) { return m.position < p; });
+    return it != m_matches.end() && it->position == uint64_t(row);
+}
+
+std::optional<int> EventListModel::nextMatch(int row, bool forward) const
+{
+    if (!m_highlight) {
+        const int next = forward ? row + 1 : row - 1;
+        return next >= 0 && next < rowCount() ? std::optional<int>(next) : std::nullopt;
+    }
+    const auto it = std::upper_bound(m_matches.begin(), m_matches.end(), int64_t(row),
+                                     [](int64_t r, const Match& m) { return r < int64_t(m.position); });
+    if (forward)
+        return it == m_matches.end() ? std::nullopt : std::optional<int>(int(it->position));
+    auto before = std::lower_bound(m_matches.begin(), m_matches.end(), int64_t(row),
+                                   [](const Match& m, int64_t r) { return int64_t(m.position) < r; });
+    return before == m_matches.begin() ? std::nullopt : std::optional<int>(int(std::prev(before)->position));
 }
 
 } // namespace hecscope

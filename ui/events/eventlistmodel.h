@@ -44,7 +44,18 @@ public:
     void setLog(const QString& path, std::shared_ptr<const LogIndex> index);
     // `path` opened for reading; null when it cannot be (or is empty).
     static std::shared_ptr<ByteSource> openSource(const QString& path);
-    void setFilter(const EventFilter& filter);
+    // With `highlight`, every event stays listed and the matching ones are
+    // marked (BackgroundRole) for nextMatch to step through; else only the
+    // matching events are listed.
+    void setFilter(const EventFilter& filter, bool highlight = false);
+    bool isHighlighting() const { return m_highlight && !m_filter.empty(); }
+    // Matches found so far (the rows, when filtering).
+    size_t matchCount() const { return m_matches.size(); }
+    // Whether `row` is a match (every row, when filtering).
+    bool isMatch(int row) const;
+    // The next (or previous) matching row after `row` (-1: before the
+    // first); when filtering, the neighbouring row.
+    std::optional<int> nextMatch(int row, bool forward) const;
     const EventFilter& filter() const { return m_filter; }
     bool isScanning() const { return m_scanning; }
     // The event of a row once its page has arrived.
@@ -82,7 +93,10 @@ private:
     void reset();
 
     std::shared_ptr<Shared> m_shared;
+    bool listsMatches() const { return !m_filter.empty() && !m_highlight; }
+
     EventFilter m_filter;
+    bool m_highlight = false;
     std::vector<Match> m_matches; // filtered: the matching events in time order
     bool m_scanning = false;
     mutable std::unordered_map<qint64, std::shared_ptr<Page>> m_pages;

@@ -28,6 +28,7 @@ EventListPane::EventListPane(QWidget* parent)
     , m_type(new QComboBox)
     , m_cap(new QComboBox)
     , m_thread(new QLineEdit)
+    , m_highlight(new QToolButton)
     , m_status(new QLabel)
     , m_debounce(new QTimer(this))
 {
@@ -52,8 +53,13 @@ EventListPane::EventListPane(QWidget* parent)
     m_table->header()->resizeSection(EventListModel::ThreadColumn, 60);
     m_table->header()->resizeSection(EventListModel::TypeColumn, 170);
 
+    m_highlight->setText(tr("Highlight"));
+    m_highlight->setCheckable(true);
+    m_highlight->setToolTip(tr("Keep every event listed and mark the matching ones, to step through them in "
+                               "context, instead of listing only them"));
     auto* filters = new QHBoxLayout;
     filters->addWidget(m_search, 1);
+    filters->addWidget(m_highlight);
     filters->addWidget(prev);
     filters->addWidget(nextButton);
     filters->addWidget(m_type);
@@ -77,6 +83,7 @@ EventListPane::EventListPane(QWidget* parent)
             next();
     });
     connect(m_type, &QComboBox::currentIndexChanged, this, &EventListPane::applyFilter);
+    connect(m_highlight, &QToolButton::toggled, this, &EventListPane::applyFilter);
     connect(m_cap, &QComboBox::currentIndexChanged, this, &EventListPane::applyFilter);
     connect(prev, &QToolButton::clicked, this, &EventListPane::previous);
     connect(nextButton, &QToolButton::clicked, this, &EventListPane::next);
@@ -179,11 +186,17 @@ void EventListPane::applyFilter()
                                                            f.threads.size() > 4 ? tr(" and %1 more").arg(f.threads.size() - 4)
                                                                                 : QString());
     }
-    if (m_model->filter() == f) {
+    const bool highlight = m_highlight->isChecked();
+    if (m_model->filter() == f && m_model->isHighlighting() == (highlight && !f.empty())) {
         updateStatus();
         return;
     }
-    m_model->setFilter(f);
+    // Highlighting keeps the list (and the row chosen) where it was.
+    const EventRow* current = m_model->eventAt(m_table->currentRow());
+    const std::optional<uint64_t> keep = current ? std::optional<uint64_t>(current->time) : std::nullopt;
+    m_model->setFilter(f, highlight);
+    if (keep && highlight)
+        selectNearest(*keep);
     updateStatus();
 }
 
@@ -208,6 +221,10 @@ void EventListPane::updateStatus()
     QString text;
     if (m_model->filter().empty())
         text = tr("%1 events").arg(count);
+    else if (m_model->isHighlighting())
+        text = tr("%1 events, %2 matching%3 (highlighted: F3 and Shift+F3 step through them)")
+                   .arg(count, QLocale().toString(qulonglong(m_model->matchCount())),
+                        m_model->isScanning() ? tr(" so far") : QString());
     else if (m_model->isScanning())
         text = tr("Searching… %1 found so far").arg(count);
     else if (m_truncated)
@@ -256,14 +273,15 @@ void EventListPane::selectEventOn(uint64_t t, uint16_t cap)
 
 void EventListPane::next()
 {
-    const int row = m_table->currentRow() + 1;
-    selectRow(std::min(row, m_model->rowCount() - 1), true);
+    if (const auto row = m_model->nextMatch(m_table->currentRow(), true))
+        selectRow(*row, true);
 }
 
 void EventListPane::previous()
 {
-    const int row = std::max(0, m_table->currentRow() - 1);
-    selectRow(std::max(row, 0), true);
+    const int current = m_table->currentRow();
+    if (const auto row = m_model->nextMatch(current < 0 ? m_model->rowCount() : current, false))
+        selectRow(*row, true);
 }
 
 } // namespace hecscope

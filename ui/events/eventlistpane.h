@@ -12,6 +12,7 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QTimer;
+class QToolButton;
 
 namespace hecscope {
 
@@ -34,6 +35,7 @@ public:
     EventTableView* table() const { return m_table; }
     QLineEdit* searchField() const { return m_search; }
     QLineEdit* threadField() const { return m_thread; }
+    QToolButton* highlightButton() const { return m_highlight; }
     QString statusText() const;
     // Selects the event nearest to time `t` (asynchronously), without
     // reporting it back as a choice.
@@ -65,6 +67,7 @@ private:
     QComboBox* m_type;
     QComboBox* m_cap;
     QLineEdit* m_thread;
+    QToolButton* m_highlight; // checked: matches are marked in the whole list, not filtered
     QLabel* m_status;
     QString m_threadNote; // which threads the thread box's label expression chose, or why none
     QTimer* m_debounce;

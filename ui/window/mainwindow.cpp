@@ -327,6 +327,7 @@ void MainWindow::createPanes(QDockWidget* statsDock)
         const uint64_t margin = std::max<uint64_t>(pause * 2, 10'000);
         m_controller->setRange({start > margin ? start - margin : 0, start + pause + margin});
         m_view->setHighlight(start);
+        m_events->selectNearest(start); // the list follows every jump
     });
     m_process->setReadOnly(true);
     m_process->setLineWrapMode(QPlainTextEdit::WidgetWidth);
@@ -336,13 +337,16 @@ void MainWindow::createPanes(QDockWidget* statsDock)
     m_bookmarkTable->horizontalHeader()->setStretchLastSection(true);
     m_bookmarkTable->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_bookmarkTable->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
-    connect(m_bookmarkTable, &QTableView::clicked, this, [this](const QModelIndex& ix) {
+    auto toBookmark = [this](const QModelIndex& ix) {
         const uint64_t t = ix.data(Qt::UserRole).toULongLong();
         m_view->setCursorTime(t);
         const ViewRange r = m_controller->range();
         if (t < r.start || t > r.end)
             m_controller->centreOn(t);
-    });
+        m_events->selectNearest(t);
+    };
+    connect(m_bookmarkTable, &QTableView::clicked, this, toBookmark);
+    connect(m_bookmarkTable, &QTableView::activated, this, toBookmark);
     connect(m_bookmarks, &BookmarkModel::bookmarksChanged, this, [this] { m_view->setBookmarks(m_bookmarks->times()); });
     auto* removeBookmark = new QAction(tr("Remove Bookmark"), m_bookmarkTable);
     removeBookmark->setShortcut(QKeySequence::Delete);
