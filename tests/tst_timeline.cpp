@@ -442,6 +442,27 @@ void TestTimeline::wheelZoomsAroundPointer()
     QVERIFY(after.duration() < before.duration() / 1.5);
     const double px = TimeMapping(after, plot.left(), plot.width()).toPixel(anchor);
     QVERIFY2(std::abs(px - at.x()) <= 1.0, qPrintable(QString::number(px - at.x())));
+    // The notches of one gesture are one step of the Back history.
+    for (int i = 0; i < 4; ++i) {
+        QWheelEvent more(at, view->mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::NoModifier,
+                         Qt::NoScrollPhase, false);
+        QApplication::sendEvent(view, &more);
+    }
+    QVERIFY(w.controller()->range().duration() < after.duration());
+    QVERIFY(w.controller()->canGoBack());
+    w.controller()->back();
+    QCOMPARE(w.controller()->range(), before);
+    QVERIFY(!w.controller()->canGoBack());
+    // A gesture after a pause is a step of its own.
+    QTest::qWait(TimelineView::kWheelGestureMs + 100);
+    QApplication::sendEvent(view, &wheel);
+    QTest::qWait(TimelineView::kWheelGestureMs + 100);
+    const ViewRange first = w.controller()->range();
+    QApplication::sendEvent(view, &wheel);
+    w.controller()->back();
+    QCOMPARE(w.controller()->range(), first);
+    w.controller()->back();
+    QCOMPARE(w.controller()->range(), before);
 }
 
 void TestTimeline::keyboardAndHistory()

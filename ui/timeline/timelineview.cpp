@@ -177,7 +177,11 @@ void TimelineView::wheelEvent(QWheelEvent* e)
         m_controller->pan(-double(d) / 120.0 * 0.1 * double(m_controller->range().duration()));
     } else if (delta.y() != 0) {
         const double factor = std::pow(0.8, double(delta.y()) / 120.0);
-        m_controller->zoom(factor, m.toTime(e->position().x()));
+        // One Back step per gesture: the first notch after a pause is
+        // remembered, the notches that follow it are not.
+        const bool gestureStart = !m_lastWheelZoom.isValid() || m_lastWheelZoom.elapsed() > kWheelGestureMs;
+        m_lastWheelZoom.start();
+        m_controller->zoom(factor, m.toTime(e->position().x()), gestureStart);
     }
     e->accept();
 }

@@ -2,6 +2,7 @@
 
 #include "ui/timeline/timelinerenderer.h"
 
+#include <QElapsedTimer>
 #include <QWidget>
 
 #include <memory>
@@ -39,6 +40,9 @@ public:
     void setActivityRunningOnly(bool on);
     std::optional<SelectedItem> selectedItem() const { return m_selected; }
     QSize sizeHint() const override;
+    // Wheel zoom steps closer together than this are one gesture: one step
+    // of the Back history.
+    static constexpr int kWheelGestureMs = 400;
 
 signals:
     void hoverTimeChanged(std::optional<uint64_t> t);
@@ -80,6 +84,7 @@ private:
     QString m_placeholder; // the Profile pane's chosen frame
     std::shared_ptr<const ThreadRowsView> m_threadRows;
     std::optional<SelectedItem> m_selected;
+    QElapsedTimer m_lastWheelZoom;
     uint32_t m_instantKinds = kAllInstantKinds;
     bool m_activityRunningOnly = false;
     enum class Drag { None,
