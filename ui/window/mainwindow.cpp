@@ -266,6 +266,21 @@ void MainWindow::createPanes(QDockWidget* statsDock)
         view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
         view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 4);
         view->horizontalHeader()->setStretchLastSection(true);
+        // Headers are never cut: each column is at least as wide as its
+        // title (and the sort arrow), whatever the title says now.
+        auto fit = [view] {
+            QHeaderView* header = view->horizontalHeader();
+            const QFontMetrics fm(header->font());
+            for (int i = 0; i < header->count(); ++i) {
+                const QString title = view->model()->headerData(i, Qt::Horizontal).toString();
+                const int needed = fm.horizontalAdvance(title) + 28;
+                if (header->sectionSize(i) < needed)
+                    header->resizeSection(i, needed);
+            }
+        };
+        connect(view->model(), &QAbstractItemModel::headerDataChanged, view, fit);
+        connect(view->model(), &QAbstractItemModel::modelReset, view, fit);
+        fit();
     };
     table(m_gcTable, m_gcModel, true);
     m_gcTable->sortByColumn(GcTableModel::Number, Qt::AscendingOrder);
@@ -329,6 +344,8 @@ void MainWindow::createPanes(QDockWidget* statsDock)
         m_view->setHighlight(start);
         m_events->selectNearest(start); // the list follows every jump
     });
+    m_diagnostics->setWordWrap(true); // a diagnostic is a sentence with an offset: all of it
+    m_diagnostics->setTextElideMode(Qt::ElideNone);
     m_process->setReadOnly(true);
     m_process->setLineWrapMode(QPlainTextEdit::WidgetWidth);
 

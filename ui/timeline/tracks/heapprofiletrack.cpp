@@ -103,7 +103,9 @@ public:
 
     int ownLegendHeight(const TrackContext& ctx) const override { return ctx.index.heapBands.empty() ? 0 : 40; }
 
-    // The bands largest first (OTHER last), as many as fit in two lines.
+    // The bands in the chosen order (the selection's columns: by size,
+    // growth, name, …, reversed or not; OTHER last), as many as fit in two
+    // lines.
     void paintOwnLegend(QPainter& p, const QRect& r, const TrackContext& ctx) const override
     {
         const QPalette& pal = ctx.options.palette;
@@ -115,8 +117,6 @@ public:
         for (size_t k = 0; k < sel.columns(); ++k)
             if (!view->isHidden(k))
                 shown.push_back(k);
-        const auto rank = [&](size_t k) { return k < sel.labels.size() ? bands.sizeRank[sel.labels[k]] : UINT32_MAX; };
-        std::sort(shown.begin(), shown.end(), [&](size_t a, size_t b) { return rank(a) < rank(b); });
         const QFontMetrics fm(p.font());
         constexpr int kLines = 2;
         const int lineHeight = r.height() / kLines;
