@@ -84,8 +84,10 @@ QString exportImage(std::shared_ptr<const LogIndex> index, const ExportRequest& 
 {
     TimelineRenderer renderer;
     renderer.setIndex(std::move(index));
-    return writePicture(rq.path, rq.size, QStringLiteral("Hecscope timeline"), rq.options.palette.color(QPalette::Base),
-                        [&](QPainter& p, const QRect& area) { renderer.paint(p, area, rq.range, rq.options); });
+    RenderOptions options = rq.options;
+    options.fill = true; // the chosen tracks take the whole picture
+    return writePicture(rq.path, rq.size, QStringLiteral("Hecscope timeline"), options.palette.color(QPalette::Base),
+                        [&](QPainter& p, const QRect& area) { renderer.paint(p, area, rq.range, options); });
 }
 
 } // namespace hecscope

@@ -34,6 +34,7 @@ public:
         const auto rows = ctx.resources.threadRows(ctx.options);
         return ThreadRowsView::kHeaderHeight + rows->shownRows() * ThreadRowsView::kRowHeight;
     }
+    bool stretches(const TrackContext&) const override { return false; } // bars of fixed pixels
     const void* variant(const TrackContext& ctx) const override { return ctx.resources.threadRows(ctx.options).get(); }
 
     std::shared_ptr<const DrawList> prepare(const TrackContext& ctx, ViewRange view, int width) const override
