@@ -60,9 +60,8 @@ void TimelineRenderer::setIndex(std::shared_ptr<const LogIndex> index)
     m_cache.clear();
 }
 
-ViewRange TimelineRenderer::bounds() const
+ViewRange TimelineRenderer::boundsOf(const LogIndex* ix)
 {
-    const LogIndex* ix = index();
     if (!ix || ix->firstTime == kNoTime)
         return {0, 1000};
     const uint64_t end = std::max(ix->lastTime, uint64_t(1));

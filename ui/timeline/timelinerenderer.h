@@ -81,7 +81,8 @@ public:
     void setIndex(std::shared_ptr<const LogIndex> index);
     const LogIndex* index() const { return m_resources.indexOrNull(); }
     // The log's time span, for fitting the view.
-    ViewRange bounds() const;
+    ViewRange bounds() const { return boundsOf(index()); }
+    static ViewRange boundsOf(const LogIndex* index);
 
     std::vector<TrackRow> layout(const QRect& area, const RenderOptions& o) const;
     // The layout row at `pos` (label column included), if any.
