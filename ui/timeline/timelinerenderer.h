@@ -111,6 +111,10 @@ public:
                                              int width) const;
     // Draw lists prepared so far (for tests of the cache).
     uint64_t preparedCount() const { return m_prepared; }
+    // The charts (QCustomPlot: GUI thread only) recorded into `r` instead
+    // of drawn, or drawn from `r`: an export painted on a worker thread.
+    void recordCharts(std::shared_ptr<ChartRecording> r) const { m_resources.charts().recordInto(std::move(r)); }
+    void replayCharts(std::shared_ptr<const ChartRecording> r) const { m_resources.charts().replayFrom(std::move(r)); }
 
 private:
     struct Hit {
