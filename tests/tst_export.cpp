@@ -409,11 +409,13 @@ void TestExport::choicesAreRemembered()
     QTemporaryDir dir;
     {
         ExportDialog d(defaultsFor(m_leak));
+        d.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&d));
         d.rangeBox()->setCurrentIndex(d.rangeBox()->findData(int(ExportDialog::Whole)));
         d.widthBox()->setValue(900);
         d.heightBox()->setValue(500);
         d.pathField()->setText(dir.filePath(QStringLiteral("a.svg")));
-        d.accept();
+        QTest::keyClick(d.pathField(), Qt::Key_Return); // Export is the default button
         QCOMPARE(d.result(), int(QDialog::Accepted));
     }
     ExportDefaults again = defaultsFor(m_leak);

@@ -91,7 +91,6 @@ ExportDialog::ExportDialog(ExportDefaults defaults, QWidget* parent)
     form->addRow(m_message);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Cancel);
     m_ok = buttons->addButton(tr("Export"), QDialogButtonBox::AcceptRole);
-    m_ok->setDefault(true);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     auto* columns = new QHBoxLayout;
@@ -102,6 +101,7 @@ ExportDialog::ExportDialog(ExportDefaults defaults, QWidget* parent)
     layout->addWidget(buttons);
     restore();
     validate();
+    m_ok->setDefault(true); // Return exports (once in the dialog: a button outside one cannot be its default)
 }
 
 // The window's tracks ticked, in its order; the others below.
