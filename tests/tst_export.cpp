@@ -80,6 +80,7 @@ private slots:
     void init();
     void chosenTracksFillThePicture();
     void commandLineFillsToo();
+    void tallTracksShrinkToFit();
     void vectorChartsFillTheirTracks();
     void legendListsOnlyWhatIsShown();
     void dialogStartsFromTheWindow();
@@ -183,6 +184,45 @@ void TestExport::commandLineFillsToo()
     QCOMPARE(cli, QImage(rq.path));
     const QRgb base = exportPalette().color(QPalette::Base).rgb();
     QVERIFY(paintedIn(cli, 1000 - LegendWriter::kLineHeight - 4, 200, 1500, base) > 50);
+}
+
+// Every track of sparks-N4 (4 HECs, 23 threads) at 1400x620: more than
+// fits at natural heights. The thread rows are fewer than the window's 16,
+// the others shrink, and all of them end above the legend, still there.
+void TestExport::tallTracksShrinkToFit()
+{
+    const auto index = load(QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/sparks-N4.eventlog"));
+    QVERIFY(index && index->threadStates.count() > 16);
+    TimelineRenderer r;
+    r.setIndex(index);
+    RenderOptions o;
+    o.palette = exportPalette();
+    o.fill = true;
+    const QRect area(0, 0, 1400, 620);
+    RenderOptions natural = o;
+    natural.fill = false;
+    QVERIFY(r.naturalHeight(natural) > area.height());
+    const RenderOptions fitted = r.fitted(area, o);
+    QVERIFY(fitted.threadRows);
+    QVERIFY2(fitted.threadRows->shownRows() > 2 && fitted.threadRows->shownRows() < 16,
+             qPrintable(QString::number(fitted.threadRows->shownRows())));
+    const auto rows = r.layout(area, fitted);
+    QCOMPARE(rows.size(), r.layout(area, natural).size()); // every row is there
+    QVERIFY(rows.back().id() == QLatin1String("threads"));
+    QVERIFY(rows.back().rect.bottom() < area.height() - 2 * LegendWriter::kLineHeight);
+
+    QTemporaryDir dir;
+    ExportRequest rq;
+    rq.path = dir.filePath(QStringLiteral("all.png"));
+    rq.size = area.size();
+    rq.range = TimelineRenderer::boundsOf(index.get());
+    rq.options = o;
+    QCOMPARE(exportImage(index, rq), QString());
+    const QImage image(rq.path);
+    QCOMPARE(image.pixel(700, 619), exportPalette().color(QPalette::Window).rgb()); // the legend, last
+    // The last thread row shown is drawn, above the legend.
+    const int y = rows.back().rect.bottom() - ThreadRowsView::kRowHeight / 2;
+    QVERIFY(paintedIn(image, y, 200, 1300, exportPalette().color(QPalette::AlternateBase).rgb()) > 0);
 }
 
 // An SVG's heap chart reaches the right end of its track, as in the PNG

@@ -104,6 +104,7 @@ PreparedExport prepareExport(const std::shared_ptr<const LogIndex>& index, const
         // The whole paint, onto a pixel: only the charts are kept.
         TimelineRenderer renderer;
         renderer.setIndex(index);
+        prepared.request.options = renderer.fitted(QRect(QPoint(0, 0), request.size), prepared.request.options);
         renderer.recordCharts(charts);
         QImage pixel(1, 1, QImage::Format_ARGB32_Premultiplied);
         QPainter p(&pixel);

@@ -94,6 +94,30 @@ std::vector<TrackRow> TimelineRenderer::layout(const QRect& area, const RenderOp
     return rows;
 }
 
+RenderOptions TimelineRenderer::fitted(const QRect& area, const RenderOptions& o) const
+{
+    if (!o.fill || !index())
+        return o;
+    RenderOptions natural = o;
+    natural.fill = false;
+    const auto rows = layout(area, natural);
+    const int room = area.height() - kRulerHeight - legendHeight(o, area.width());
+    if (rows.empty() || room <= 0)
+        return o;
+    const double scale = double(room) / double(rows.back().rect.bottom() + 1 - rows.front().rect.top());
+    const TrackContext ctx = context(o);
+    RenderOptions out = o;
+    for (const QString& id : o.tracks)
+        if (const TimelineTrack* t = findTrack(id); t && !t->stretches(ctx)) {
+            int height = 0;
+            for (const TrackRow& row : rows)
+                if (row.track == t)
+                    height += row.rect.height();
+            t->fitHeight(out, ctx, int(height * scale));
+        }
+    return out;
+}
+
 // Rounding the running position keeps the rows edge to edge, the last one
 // ending at the legend.
 void TimelineRenderer::stretchRows(std::vector<TrackRow>& rows, const QRect& area, const RenderOptions& o) const
@@ -178,10 +202,14 @@ void TimelineRenderer::paint(QPainter& p, const QRect& area, ViewRange view, con
         p.drawText(QRect(row.rect.left() + 6, row.rect.top(), kLabelWidth - 8, row.rect.height()),
                    Qt::AlignVCenter | Qt::AlignLeft, row.track->rowLabel(ctx, row.cap));
     }
-    if (o.legend)
-        paintLegend(p, QRect(area.left(), rows.empty() ? area.top() + kRulerHeight : rows.back().rect.bottom() + 1,
-                             area.width(), legendHeight(o, area.width())),
-                    o);
+    if (o.legend) {
+        // A filled picture's legend is its last lines, over tracks still too tall.
+        const int height = legendHeight(o, area.width());
+        const int top = o.fill ? area.bottom() + 1 - height
+            : rows.empty()     ? area.top() + kRulerHeight
+                               : rows.back().rect.bottom() + 1;
+        paintLegend(p, QRect(area.left(), top, area.width(), height), o);
+    }
     // Separator between labels and the plot.
     p.setPen(pal.color(QPalette::Mid));
     p.drawLine(plot.left() - 1, area.top(), plot.left() - 1, area.bottom());

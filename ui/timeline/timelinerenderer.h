@@ -85,6 +85,10 @@ public:
     static ViewRange boundsOf(const LogIndex* index);
 
     std::vector<TrackRow> layout(const QRect& area, const RenderOptions& o) const;
+    // `o` with the tracks that do not stretch fitted to `area`
+    // (RenderOptions::fill): every track takes the share of the height its
+    // natural height has, the threads in whole rows. Unchanged unless fill.
+    RenderOptions fitted(const QRect& area, const RenderOptions& o) const;
     // The layout row at `pos` (label column included), if any.
     std::optional<TrackRow> rowAt(QPoint pos, const QRect& area, const RenderOptions& o) const;
     // Height the tracks need at their natural size.
