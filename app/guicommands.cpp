@@ -9,6 +9,7 @@
 
 #include "core/stats/stats.h"
 #include "ui/heap/heappanel.h"
+#include "ui/timeline/exportchoices.h"
 #include "ui/timeline/imageexport.h"
 #include "ui/window/mainwindow.h"
 #include "ui/profile/profilepane.h"
@@ -90,11 +91,6 @@ int usageError(const QString& why)
     return 2;
 }
 
-std::optional<uint64_t> parseTime(const QString& text)
-{
-    return hecscope::parseTime(text.toStdString());
-}
-
 } // namespace
 
 int exportImage(int argc, char** argv)
@@ -102,11 +98,7 @@ int exportImage(int argc, char** argv)
     QString file, out;
     QSize size(1600, 1000);
     QString range;
-    std::vector<QString> tracks = defaultTrackIds();
-    size_t bands = kDefaultBands;
-    BandOrder order = BandOrder::Size;
-    bool reversed = false;
-    HeapChartMode mode = HeapChartMode::Stacked;
+    ExportChoices choices; // the timeline's, as the window's Export Image… makes them
     FlameExportOptions flame;
     bool flameView = false;
     QString timelineOnly, flameOnly; // an option given that the other view has no use for
@@ -166,16 +158,11 @@ int exportImage(int argc, char** argv)
             if (!v)
                 return usageError(
                     QStringLiteral("--tracks needs a list, e.g. hecs,gc"));
-            tracks.clear();
-            for (const QString& name :
-                 v->split(QLatin1Char(','), Qt::SkipEmptyParts)) {
-                const TimelineTrack* t = findTrack(name);
-                if (!t)
-                    return usageError(QStringLiteral("unknown track '%1'").arg(name));
-                tracks.push_back(t->id());
-            }
-            if (tracks.empty())
-                return usageError(QStringLiteral("--tracks names no track"));
+            QString why;
+            const auto ids = parseTrackList(*v, &why);
+            if (!ids)
+                return usageError(QStringLiteral("--tracks: %1").arg(why));
+            choices.tracks = *ids;
         } else if (arg == QLatin1String("--bands")) {
             timelineOnly = arg;
             const auto v = value();
@@ -183,26 +170,26 @@ int exportImage(int argc, char** argv)
             const qulonglong n = v ? v->toULongLong(&ok) : 0;
             if (!ok)
                 return usageError(QStringLiteral("--bands needs a number (0 = every band)"));
-            bands = size_t(n);
+            choices.bands = size_t(n);
         } else if (arg == QLatin1String("--order")) {
             timelineOnly = arg;
             const auto v = value();
             const auto o = v ? bandOrderFromName(v->toStdString()) : std::nullopt;
             if (!o)
                 return usageError(QStringLiteral("--order needs one of size, stddev, name, number, growth"));
-            order = *o;
+            choices.order = *o;
         } else if (arg == QLatin1String("--reverse")) {
             timelineOnly = arg;
-            reversed = true;
+            choices.reversed = true;
         } else if (arg == QLatin1String("--heap-mode")) {
             timelineOnly = arg;
             const auto v = value();
             if (v == QLatin1String("stacked"))
-                mode = HeapChartMode::Stacked;
+                choices.heapMode = HeapChartMode::Stacked;
             else if (v == QLatin1String("normalised") || v == QLatin1String("normalized"))
-                mode = HeapChartMode::Normalised;
+                choices.heapMode = HeapChartMode::Normalised;
             else if (v == QLatin1String("lines"))
-                mode = HeapChartMode::Lines;
+                choices.heapMode = HeapChartMode::Lines;
             else
                 return usageError(QStringLiteral("--heap-mode needs stacked, normalised or lines"));
         } else if (arg.size() > 1 && arg.startsWith(QLatin1Char('-'))) {
@@ -244,37 +231,17 @@ int exportImage(int argc, char** argv)
         std::fprintf(stderr, "hecscope export: %s: %s\n", qPrintable(file),
                      d.message().c_str());
 
-    TimelineRenderer renderer;
-    renderer.setIndex(index);
-    ExportRequest rq;
-    rq.path = out;
-    rq.size = size;
-    rq.options.tracks = tracks;
-    rq.options.palette = exportPalette();
-    if (!index->heapBands.empty()) {
-        auto heap = std::make_shared<HeapView>();
-        heap->indexSerial = index->serial;
-        heap->mode = mode;
-        heap->selection = std::make_shared<const BandSelection>(
-            selectBands(index->heapProfile, index->heapBands, bands, order, reversed));
-        rq.options.heapView = heap;
-    }
-    const ViewRange bounds = renderer.bounds();
-    rq.range = bounds;
+    choices.path = out;
+    choices.size = size;
     if (!range.isEmpty()) {
-        const int colon = int(range.indexOf(QLatin1Char(':')));
-        const QString a = range.left(colon), b = range.mid(colon + 1);
-        const auto start = a.trimmed().isEmpty()
-            ? std::optional<uint64_t>(bounds.start)
-            : parseTime(a);
-        const auto end = b.trimmed().isEmpty() ? std::optional<uint64_t>(bounds.end)
-                                               : parseTime(b);
-        if (!start || !end || *end <= *start)
-            return usageError(
-                QStringLiteral("bad --range '%1' (START:END with START < END)")
-                    .arg(range));
-        rq.range = fitInto({*start, *end}, bounds);
+        QString why;
+        choices.range = parseExportRange(range, TimelineRenderer::boundsOf(index.get()), &why);
+        if (!choices.range)
+            return usageError(QStringLiteral("bad --range: %1").arg(why));
     }
+    RenderOptions base;
+    base.palette = exportPalette();
+    const ExportRequest rq = makeExportRequest(*index, choices, base);
     const QString error = hecscope::exportImage(index, rq);
     if (!error.isEmpty()) {
         std::fprintf(stderr, "hecscope export: %s\n", qPrintable(error));

@@ -24,6 +24,20 @@ QVector<double> columns(int n)
     return x;
 }
 
+// QPicture::play scales what it replays by the device's logical dpi over
+// the default (SVG and PDF: 72 / 96); undone, one pixel of the picture is
+// one of the device, and a chart fills its track.
+void drawPicture(QPainter& p, QPoint at, const QPicture& picture)
+{
+    p.save();
+    p.translate(at);
+    if (const QPaintDevice* device = p.device(); device && device->logicalDpiX() > 0 && device->logicalDpiY() > 0)
+        p.scale(double(picture.logicalDpiX()) / device->logicalDpiX(),
+                double(picture.logicalDpiY()) / device->logicalDpiY());
+    p.drawPicture(0, 0, picture);
+    p.restore();
+}
+
 double maxOf(const QVector<double>& v)
 {
     double m = 0;
@@ -160,9 +174,39 @@ void ChartPainter::reset(const QPalette& pal)
     m_plot->yAxis2->ticker()->setTickCount(2);
 }
 
+bool ChartPainter::replayed(QPainter& p, const QRect& r)
+{
+    if (m_replay) {
+        if (m_next < m_replay->charts.size()) {
+            const ChartRecording::Chart& c = m_replay->charts[m_next++];
+            if (m_replay->vector)
+                drawPicture(p, r.topLeft(), c.picture);
+            else
+                p.drawImage(r.topLeft(), c.image);
+        }
+        return true;
+    }
+    if (m_record)
+        m_record->charts.emplace_back(); // filled by draw(), empty if the chart draws nothing
+    return false;
+}
+
 void ChartPainter::draw(QPainter& p, const QRect& r)
 {
     m_plot->xAxis->setRange(0, r.width());
+    if (m_record) {
+        ChartRecording::Chart& c = m_record->charts.back();
+        if (m_record->vector) {
+            QCPPainter cp(&c.picture);
+            m_plot->toPainter(&cp, r.width(), r.height());
+        } else {
+            c.image = QImage(r.size(), QImage::Format_ARGB32_Premultiplied);
+            c.image.fill(Qt::transparent);
+            QCPPainter cp(&c.image);
+            m_plot->toPainter(&cp, r.width(), r.height());
+        }
+        return;
+    }
     const QPaintEngine* engine = p.paintEngine();
     if (engine && (engine->type() == QPaintEngine::Raster || engine->type() == QPaintEngine::OpenGL2)) {
         // Pixels: draw into an image at the device's resolution and blit it.
@@ -185,7 +229,7 @@ void ChartPainter::draw(QPainter& p, const QRect& r)
         QCPPainter cp(&picture);
         m_plot->toPainter(&cp, r.width(), r.height());
     }
-    p.drawPicture(r.topLeft(), picture);
+    drawPicture(p, r.topLeft(), picture);
 }
 
 ChartPainter::HeapData ChartPainter::prepareHeap(const LogIndex& index, ViewRange view, int width)
@@ -206,6 +250,8 @@ ChartPainter::HeapData ChartPainter::prepareHeap(const LogIndex& index, ViewRang
 
 void ChartPainter::paintHeap(QPainter& p, const QRect& r, const HeapData& d, const QPalette& pal)
 {
+    if (replayed(p, r))
+        return;
     reset(pal);
     struct Line {
         const QVector<double>* y;
@@ -276,6 +322,8 @@ ChartPainter::SparkData ChartPainter::prepareSparks(const Capability& cap, ViewR
 
 void ChartPainter::paintSparks(QPainter& p, const QRect& r, const SparkData& d, const QPalette& pal)
 {
+    if (replayed(p, r))
+        return;
     reset(pal);
     const QVector<double> x = columns(int(d.created.size()));
     QCPGraph* g = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
@@ -474,7 +522,7 @@ ChartPainter::HeapProfileData ChartPainter::prepareHeapProfile(const LogIndex& i
     return d;
 }
 
-void ChartPainter::paintHeapProfile(QPainter& p, const QRect& r, const HeapProfileData& d, const QPalette& pal)
+void ChartPainter::plotHeapProfile(const HeapProfileData& d, const QPalette& pal)
 {
     reset(pal);
     m_plot->yAxis2->setVisible(false);
@@ -523,7 +571,15 @@ void ChartPainter::paintHeapProfile(QPainter& p, const QRect& r, const HeapProfi
         }
     }
     m_plot->yAxis->setRange(0, d.top);
-    draw(p, r);
+}
+
+void ChartPainter::paintHeapProfile(QPainter& p, const QRect& r, const HeapProfileData& d, const QPalette& pal)
+{
+    if (!replayed(p, r)) {
+        plotHeapProfile(d, pal);
+        draw(p, r);
+    }
+    const HeapView& hv = *d.view;
     auto smallText = [&](QColor colour, Qt::Alignment align, const QString& text, const QRect& box) {
         p.save();
         p.setPen(colour);
@@ -558,6 +614,8 @@ void ChartPainter::paintStacked(QPainter& p, const QRect& r, const QVector<doubl
                                 const std::vector<QVector<double>>& tops, const std::vector<QColor>& colours, double top,
                                 const QPalette& pal)
 {
+    if (replayed(p, r))
+        return;
     reset(pal);
     m_plot->yAxis2->setVisible(false);
     auto* stack = new StackedBands(m_plot->xAxis, m_plot->yAxis);

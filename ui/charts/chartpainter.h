@@ -7,17 +7,32 @@
 #include <QColor>
 #include <QImage>
 #include <QPalette>
+#include <QPicture>
 #include <QRect>
 
 #include <QVector>
 
 #include <memory>
 #include <optional>
+#include <vector>
 
 class QCustomPlot;
 class QPainter;
 
 namespace hecscope {
+
+// Charts drawn ahead of a paint on another thread. QCustomPlot is a widget:
+// it is made and used on the GUI thread only, so an export painted on a
+// worker replays the charts recorded there, in the order the tracks drew
+// them (images for raster devices, pictures for SVG and PDF).
+struct ChartRecording {
+    struct Chart {
+        QImage image;
+        QPicture picture;
+    };
+    bool vector = false;
+    std::vector<Chart> charts; // one per paint call; empty when it drew nothing
+};
 
 // The chart-like tracks, drawn with QCustomPlot onto any QPainter (widget,
 // image, SVG, PDF): the plot records into a QPicture that the painter
@@ -97,9 +112,26 @@ public:
     // when stacked or normalised, the line within 5 pixels in lines mode.
     static std::optional<size_t> heapColumnAt(const HeapProfileData& d, const QRect& r, QPoint pos);
 
+    // Charts recorded into `r` instead of drawn (GUI thread); null: drawn.
+    void recordInto(std::shared_ptr<ChartRecording> r) { m_record = std::move(r); }
+    // Charts drawn from `r`, the first call the first chart, without
+    // QCustomPlot (any thread); null: drawn.
+    void replayFrom(std::shared_ptr<const ChartRecording> r)
+    {
+        m_replay = std::move(r);
+        m_next = 0;
+    }
+
 private:
     void reset(const QPalette& pal);
+    // Replaying: draws the next recorded chart into `r` and says so.
+    // Recording: starts the next chart.
+    bool replayed(QPainter& p, const QRect& r);
     void draw(QPainter& p, const QRect& r);
+    void plotHeapProfile(const HeapProfileData& d, const QPalette& pal);
+    std::shared_ptr<ChartRecording> m_record;
+    std::shared_ptr<const ChartRecording> m_replay;
+    size_t m_next = 0; // the next chart of m_replay
     std::unique_ptr<QCustomPlot> m_plot;
     QImage m_image; // reused between raster paints
 };

@@ -21,8 +21,23 @@ struct ExportRequest {
 
 // Empty on success, else why the file could not be written.
 // Drawn by a renderer of its own: an export never disturbs the window's
-// cached draw lists.
+// cached draw lists. The chosen tracks fill the picture
+// (RenderOptions::fill). GUI thread: prepareExport, then writeExport.
 QString exportImage(std::shared_ptr<const LogIndex> index, const ExportRequest& request);
+
+// An export in two halves, for the window to write it on a worker thread:
+// prepareExport records the charts (QCustomPlot draws on the GUI thread
+// only; about as long as one repaint of the window), writeExport draws
+// everything else and writes the file (any thread).
+struct PreparedExport {
+    ExportRequest request;
+    std::shared_ptr<const ChartRecording> charts;
+};
+PreparedExport prepareExport(const std::shared_ptr<const LogIndex>& index, const ExportRequest& request);
+// `progress` hears how far it is (0 to 100: draw lists, painting, writing)
+// and may stop it before the file is opened by returning false ("cancelled").
+QString writeExport(std::shared_ptr<const LogIndex> index, const PreparedExport& prepared,
+                    const std::function<bool(int percent)>& progress = {});
 bool isExportFormat(const QString& path);
 // Writes the picture `paint` draws into (0, 0, size) as PNG, SVG or PDF by
 // the path's suffix, on `background`. Empty on success, else why not. Shared

@@ -3,55 +3,13 @@
 #include <QFontMetrics>
 #include <QPainter>
 
-namespace hecscope {
+#include <algorithm>
 
-LegendWriter::LegendWriter(QPainter& p, const QRect& r, const QPalette& pal, int lines)
-    : m_p(p)
-    , m_rect(r)
-    , m_palette(pal)
-    , m_lines(lines)
-    , m_lineHeight(r.height() / std::max(1, lines))
-    , m_x(r.left() + 6)
-{
-    p.fillRect(r, pal.color(QPalette::Window));
-}
+namespace hecscope {
 
 void LegendWriter::entry(const QString& text, const Swatch& swatch)
 {
     (m_charts ? m_chartEntries : m_entries).push_back({text, swatch});
-}
-
-void LegendWriter::finish()
-{
-    for (const Entry& e : m_entries)
-        write(e);
-    if (!m_chartEntries.empty() && m_x > m_rect.left() + 6 && m_line + 1 < m_lines) {
-        ++m_line; // the charts' colours on a line of their own
-        m_x = m_rect.left() + 6;
-    }
-    for (const Entry& e : m_chartEntries)
-        write(e);
-    m_entries.clear();
-    m_chartEntries.clear();
-}
-
-void LegendWriter::write(const Entry& e)
-{
-    const QFontMetrics fm(m_p.font());
-    const int w = fm.horizontalAdvance(e.text);
-    if (m_x + 14 + w > m_rect.right() && m_line + 1 < m_lines) {
-        ++m_line; // wrap
-        m_x = m_rect.left() + 6;
-    }
-    if (m_x + 14 + w > m_rect.right())
-        return;
-    const int y = m_rect.top() + m_line * m_lineHeight;
-    m_p.save();
-    e.swatch(m_p, QRect(m_x, y + (m_lineHeight - 10) / 2, 10, 10));
-    m_p.restore();
-    m_p.setPen(m_palette.color(QPalette::WindowText));
-    m_p.drawText(QRect(m_x + 14, y, w + 2, m_lineHeight), Qt::AlignVCenter | Qt::AlignLeft, e.text);
-    m_x += 14 + w + 14;
 }
 
 void LegendWriter::solid(const QString& text, QColor colour)
@@ -65,6 +23,71 @@ void LegendWriter::stroke(const QString& text, QColor colour, Qt::PenStyle style
         p.setPen(QPen(colour, 2, style));
         p.drawLine(box.left(), box.center().y(), box.right(), box.center().y());
     });
+}
+
+std::vector<const LegendWriter::Entry*> LegendWriter::ordered() const
+{
+    std::vector<const Entry*> all;
+    for (const Entry& e : m_entries)
+        all.push_back(&e);
+    for (const Entry& e : m_chartEntries)
+        all.push_back(&e);
+    return all;
+}
+
+QStringList LegendWriter::names() const
+{
+    QStringList out;
+    for (const Entry* e : ordered())
+        out << e->text;
+    return out;
+}
+
+// Left to right from x = 6, a swatch (10 px), 4 px, the text, 14 px; the
+// charts' entries start a line of their own when one is left.
+std::vector<LegendWriter::Placed> LegendWriter::place(const QFontMetrics& fm, int width, int maxLines) const
+{
+    std::vector<Placed> out;
+    const int right = width - 1;
+    int x = 6, line = 0;
+    for (const Entry* e : ordered()) {
+        const bool firstChart = !m_chartEntries.empty() && e == &m_chartEntries.front();
+        if (firstChart && x > 6 && line + 1 < maxLines) {
+            ++line;
+            x = 6;
+        }
+        const int w = fm.horizontalAdvance(e->text);
+        if (x + 14 + w > right && line + 1 < maxLines) {
+            ++line; // wrap
+            x = 6;
+        }
+        if (x + 14 + w > right)
+            continue; // no room left: left out
+        out.push_back({e, line, x, w});
+        x += 14 + w + 14;
+    }
+    return out;
+}
+
+int LegendWriter::lines(const QFont& font, int width, int maxLines) const
+{
+    const auto placed = place(QFontMetrics(font), width, std::max(1, maxLines));
+    return placed.empty() ? 1 : placed.back().line + 1;
+}
+
+void LegendWriter::paint(QPainter& p, const QRect& r, const QPalette& pal, int lines) const
+{
+    p.fillRect(r, pal.color(QPalette::Window));
+    lines = std::max(1, lines);
+    const int lineHeight = r.height() / lines;
+    for (const Placed& e : place(QFontMetrics(p.font()), r.width(), lines)) {
+        const int x = r.left() + e.x, y = r.top() + e.line * lineHeight;
+        p.save();
+        e.entry->swatch(p, QRect(x, y + (lineHeight - 10) / 2, 10, 10));
+        p.restore();
+        p.setPen(pal.color(QPalette::WindowText));
+        p.drawText(QRect(x + 14, y, e.textWidth + 2, lineHeight), Qt::AlignVCenter | Qt::AlignLeft, e.entry->text);
+    }
 }
 
 } // namespace hecscope

@@ -1,26 +1,31 @@
 #pragma once
 
 #include <QColor>
+#include <QFont>
 #include <QPalette>
 #include <QRect>
 #include <QString>
+#include <QStringList>
 
 #include <functional>
 #include <vector>
 
+class QFontMetrics;
 class QPainter;
 
 namespace hecscope {
 
-// Writes the legend below the tracks: a swatch and a name per colour, left
-// to right, wrapping over a fixed number of lines; entries that do not fit
-// are left out. Each track adds its own entries; the charts' entries (after
+// The legend below the tracks: a swatch and a name per colour, left to
+// right, wrapping over a number of lines; entries that do not fit are left
+// out. Each track adds its own entries; the charts' entries (after
 // startCharts) come after all the others, on a line of their own when there
-// is one, whatever the order of the tracks. finish() draws them.
+// is one, whatever the order of the tracks. Collecting the entries needs no
+// painter, so the renderer can ask what a legend holds and how many lines
+// it takes before it draws it.
 class LegendWriter {
 public:
     using Swatch = std::function<void(QPainter&, QRect)>;
-    LegendWriter(QPainter& p, const QRect& r, const QPalette& pal, int lines);
+    static constexpr int kLineHeight = 20; // px
 
     void entry(const QString& text, const Swatch& swatch);
     void solid(const QString& text, QColor colour);
@@ -29,20 +34,28 @@ public:
     void beginTrack() { m_charts = false; }
     // The following entries of this track are chart colours.
     void startCharts() { m_charts = true; }
-    void finish();
+
+    // The entries' names in the order they are written.
+    QStringList names() const;
+    // Lines the entries take at `width` px in `font`, at most `maxLines`
+    // (at least one).
+    int lines(const QFont& font, int width, int maxLines) const;
+    // Writes them into `r`, `lines` lines of r.height() / lines each, on
+    // the palette's window colour.
+    void paint(QPainter& p, const QRect& r, const QPalette& pal, int lines) const;
 
 private:
     struct Entry {
         QString text;
         Swatch swatch;
     };
-    void write(const Entry& e);
+    struct Placed {
+        const Entry* entry;
+        int line, x, textWidth; // x from the legend's left edge
+    };
+    std::vector<const Entry*> ordered() const;
+    std::vector<Placed> place(const QFontMetrics& fm, int width, int maxLines) const;
     std::vector<Entry> m_entries, m_chartEntries;
-    QPainter& m_p;
-    QRect m_rect;
-    QPalette m_palette;
-    int m_lines, m_lineHeight;
-    int m_x, m_line = 0;
     bool m_charts = false;
 };
 

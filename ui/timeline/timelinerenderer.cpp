@@ -15,6 +15,11 @@ namespace hecscope {
 namespace {
 
 const QColor kBookmarkColour(0x16, 0xa0, 0x85);
+// A filled area's legend takes the lines it needs, up to these.
+constexpr int kMaxFillLegendLines = 8;
+// Tracks that stretch shrink to fit a filled area down to this share of
+// their natural heights; what is still too tall is cut at the legend.
+constexpr double kMinStretch = 0.4;
 
 QString qs(const std::string& s)
 {
@@ -55,9 +60,8 @@ void TimelineRenderer::setIndex(std::shared_ptr<const LogIndex> index)
     m_cache.clear();
 }
 
-ViewRange TimelineRenderer::bounds() const
+ViewRange TimelineRenderer::boundsOf(const LogIndex* ix)
 {
-    const LogIndex* ix = index();
     if (!ix || ix->firstTime == kNoTime)
         return {0, 1000};
     const uint64_t end = std::max(ix->lastTime, uint64_t(1));
@@ -85,7 +89,54 @@ std::vector<TrackRow> TimelineRenderer::layout(const QRect& area, const RenderOp
             y += h;
         }
     }
+    if (o.fill)
+        stretchRows(rows, area, o);
     return rows;
+}
+
+RenderOptions TimelineRenderer::fitted(const QRect& area, const RenderOptions& o) const
+{
+    if (!o.fill || !index())
+        return o;
+    RenderOptions natural = o;
+    natural.fill = false;
+    const auto rows = layout(area, natural);
+    const int room = area.height() - kRulerHeight - legendHeight(o, area.width());
+    if (rows.empty() || room <= 0)
+        return o;
+    const double scale = double(room) / double(rows.back().rect.bottom() + 1 - rows.front().rect.top());
+    const TrackContext ctx = context(o);
+    RenderOptions out = o;
+    for (const QString& id : o.tracks)
+        if (const TimelineTrack* t = findTrack(id); t && !t->stretches(ctx)) {
+            int height = 0;
+            for (const TrackRow& row : rows)
+                if (row.track == t)
+                    height += row.rect.height();
+            t->fitHeight(out, ctx, int(height * scale));
+        }
+    return out;
+}
+
+// Rounding the running position keeps the rows edge to edge, the last one
+// ending at the legend.
+void TimelineRenderer::stretchRows(std::vector<TrackRow>& rows, const QRect& area, const RenderOptions& o) const
+{
+    const TrackContext ctx = context(o);
+    int fixed = 0, stretching = 0;
+    for (const TrackRow& row : rows)
+        (row.track->stretches(ctx) ? stretching : fixed) += row.rect.height();
+    const int room = area.height() - kRulerHeight - legendHeight(o, area.width());
+    if (stretching == 0 || room <= 0)
+        return;
+    const double scale = std::max(kMinStretch, double(room - fixed) / double(stretching));
+    double y = area.top() + kRulerHeight;
+    for (TrackRow& row : rows) {
+        const double next = y + (row.track->stretches(ctx) ? row.rect.height() * scale : row.rect.height());
+        row.rect.setTop(int(std::lround(y)));
+        row.rect.setBottom(int(std::lround(next)) - 1);
+        y = next;
+    }
 }
 
 std::optional<TrackRow> TimelineRenderer::rowAt(QPoint pos, const QRect& area, const RenderOptions& o) const
@@ -101,7 +152,7 @@ std::optional<TrackRow> TimelineRenderer::rowAt(QPoint pos, const QRect& area, c
 int TimelineRenderer::naturalHeight(const RenderOptions& o) const
 {
     const auto rows = layout(QRect(0, 0, 100, 100), o);
-    return (rows.empty() ? kRulerHeight : rows.back().rect.bottom() + 1) + legendHeight(o);
+    return (rows.empty() ? kRulerHeight : rows.back().rect.bottom() + 1) + legendHeight(o, 1000);
 }
 
 std::shared_ptr<const DrawList> TimelineRenderer::drawList(const TimelineTrack& track, const RenderOptions& o,
@@ -151,10 +202,14 @@ void TimelineRenderer::paint(QPainter& p, const QRect& area, ViewRange view, con
         p.drawText(QRect(row.rect.left() + 6, row.rect.top(), kLabelWidth - 8, row.rect.height()),
                    Qt::AlignVCenter | Qt::AlignLeft, row.track->rowLabel(ctx, row.cap));
     }
-    if (o.legend)
-        paintLegend(p, QRect(area.left(), rows.empty() ? area.top() + kRulerHeight : rows.back().rect.bottom() + 1,
-                             area.width(), legendHeight(o)),
-                    o);
+    if (o.legend) {
+        // A filled picture's legend is its last lines, over tracks still too tall.
+        const int height = legendHeight(o, area.width());
+        const int top = o.fill ? area.bottom() + 1 - height
+            : rows.empty()     ? area.top() + kRulerHeight
+                               : rows.back().rect.bottom() + 1;
+        paintLegend(p, QRect(area.left(), top, area.width(), height), o);
+    }
     // Separator between labels and the plot.
     p.setPen(pal.color(QPalette::Mid));
     p.drawLine(plot.left() - 1, area.top(), plot.left() - 1, area.bottom());
@@ -217,47 +272,81 @@ void TimelineRenderer::paintOverlays(QPainter& p, const QRect& area, const TimeM
     }
 }
 
-int TimelineRenderer::legendHeight(const RenderOptions& o) const
+// Every shown track names its colours; the bookmark flag is named when
+// there are bookmarks.
+void TimelineRenderer::writeLegend(LegendWriter& legend, const RenderOptions& o) const
+{
+    const TrackContext ctx = context(o);
+    for (const QString& id : o.tracks)
+        if (const TimelineTrack* t = findTrack(id)) {
+            legend.beginTrack();
+            t->addLegend(legend, ctx);
+        }
+    legend.beginTrack();
+    if (!o.bookmarks.empty())
+        legend.entry(QObject::tr("bookmark"), [](QPainter& painter, QRect box) {
+            const QPointF flag[] = {QPointF(box.center().x(), box.bottom()), QPointF(box.left(), box.top()),
+                                    QPointF(box.right(), box.top())};
+            painter.setPen(Qt::NoPen);
+            painter.setBrush(kBookmarkColour);
+            painter.drawPolygon(flag, 3);
+        });
+}
+
+LegendContent TimelineRenderer::legendContent(const RenderOptions& o) const
+{
+    LegendContent content;
+    if (!o.legend)
+        return content;
+    LegendWriter legend;
+    writeLegend(legend, o);
+    content.entries = legend.names();
+    const TrackContext ctx = context(o);
+    for (const QString& id : o.tracks)
+        if (const TimelineTrack* t = findTrack(id); t && t->ownLegendHeight(ctx) > 0)
+            content.blocks.push_back(t->id());
+    return content;
+}
+
+// The window keeps three lines whatever the entries (its height does not
+// follow its width); a filled area takes the lines its entries need.
+int TimelineRenderer::legendLines(const RenderOptions& o, int width) const
+{
+    if (!o.fill)
+        return kLegendHeight / LegendWriter::kLineHeight;
+    LegendWriter legend;
+    writeLegend(legend, o);
+    return legend.lines(QFont(), width, kMaxFillLegendLines);
+}
+
+int TimelineRenderer::legendHeight(const RenderOptions& o, int width) const
 {
     if (!o.legend)
         return 0;
     const TrackContext ctx = context(o);
-    int height = kLegendHeight;
+    int height = legendLines(o, width) * LegendWriter::kLineHeight;
     for (const QString& id : o.tracks)
         if (const TimelineTrack* t = findTrack(id))
             height += t->ownLegendHeight(ctx);
     return height;
 }
 
-// Every shown track names its colours; tracks with a legend of their own
-// (the heap-profile bands) add it below.
+// Tracks with a legend of their own (the heap-profile bands) add it below
+// the common one.
 void TimelineRenderer::paintLegend(QPainter& p, const QRect& r, const RenderOptions& o) const
 {
     const TrackContext ctx = context(o);
-    std::vector<const TimelineTrack*> tracks;
+    LegendWriter legend;
+    writeLegend(legend, o);
+    const int lines = legendLines(o, r.width());
+    legend.paint(p, QRect(r.left(), r.top(), r.width(), lines * LegendWriter::kLineHeight), o.palette, lines);
+    int y = r.top() + lines * LegendWriter::kLineHeight;
     for (const QString& id : o.tracks)
         if (const TimelineTrack* t = findTrack(id))
-            tracks.push_back(t);
-    LegendWriter legend(p, QRect(r.left(), r.top(), r.width(), kLegendHeight), o.palette, 3);
-    for (const TimelineTrack* t : tracks) {
-        legend.beginTrack();
-        t->addLegend(legend, ctx);
-    }
-    legend.beginTrack();
-    legend.entry(QObject::tr("bookmark"), [](QPainter& painter, QRect box) {
-        const QPointF flag[] = {QPointF(box.center().x(), box.bottom()), QPointF(box.left(), box.top()),
-                                QPointF(box.right(), box.top())};
-        painter.setPen(Qt::NoPen);
-        painter.setBrush(kBookmarkColour);
-        painter.drawPolygon(flag, 3);
-    });
-    legend.finish();
-    int y = r.top() + kLegendHeight;
-    for (const TimelineTrack* t : tracks)
-        if (const int h = t->ownLegendHeight(ctx)) {
-            t->paintOwnLegend(p, QRect(r.left(), y, r.width(), h), ctx);
-            y += h;
-        }
+            if (const int h = t->ownLegendHeight(ctx)) {
+                t->paintOwnLegend(p, QRect(r.left(), y, r.width(), h), ctx);
+                y += h;
+            }
 }
 
 std::optional<TimelineRenderer::Hit> TimelineRenderer::hitAt(QPoint pos, const QRect& area, ViewRange view,

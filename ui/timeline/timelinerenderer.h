@@ -13,6 +13,7 @@
 #include <QPalette>
 #include <QRect>
 #include <QString>
+#include <QStringList>
 
 #include <memory>
 #include <optional>
@@ -31,6 +32,10 @@ struct RenderOptions {
     std::vector<uint64_t> bookmarks;      // ns: the user's bookmarks, flagged on the ruler
     std::optional<SelectedItem> selected; // outlined
     bool legend = true;                   // a row explaining every colour, below the tracks
+    // The tracks fill the area (exports): the rows of tracks that stretch
+    // share the height the others and a legend sized to its entries leave,
+    // in proportion to their natural heights.
+    bool fill = false;
     // The heap-profile track's bands and mode; null: the top 15 by size, stacked.
     std::shared_ptr<const HeapView> heapView;
     // The thread rows (order, scroll, pins, spans); null: every thread by id.
@@ -55,6 +60,14 @@ struct TrackRow {
     QString id() const { return track ? track->id() : QString(); }
 };
 
+// What the legend below the tracks lists: the names of its entries, then
+// the ids of the tracks that add a block of their own (the heap-profile
+// bands).
+struct LegendContent {
+    QStringList entries;
+    std::vector<QString> blocks;
+};
+
 // Draws the timeline of an index onto any QPainter (widget, image, SVG, PDF)
 // by iterating the tracks of RenderOptions: the ruler on top, each track's
 // rows, the legend, then the selection, bookmarks and cursor over them.
@@ -67,18 +80,26 @@ class TimelineRenderer {
 public:
     static constexpr int kLabelWidth = 96;
     static constexpr int kRulerHeight = 26;
-    static constexpr int kLegendHeight = 60; // up to three lines
+    static constexpr int kLegendHeight = 60; // up to three lines (RenderOptions::fill: as many as it needs)
 
     void setIndex(std::shared_ptr<const LogIndex> index);
     const LogIndex* index() const { return m_resources.indexOrNull(); }
     // The log's time span, for fitting the view.
-    ViewRange bounds() const;
+    ViewRange bounds() const { return boundsOf(index()); }
+    static ViewRange boundsOf(const LogIndex* index);
 
     std::vector<TrackRow> layout(const QRect& area, const RenderOptions& o) const;
+    // `o` with the tracks that do not stretch fitted to `area`
+    // (RenderOptions::fill): every track takes the share of the height its
+    // natural height has, the threads in whole rows. Unchanged unless fill.
+    RenderOptions fitted(const QRect& area, const RenderOptions& o) const;
     // The layout row at `pos` (label column included), if any.
     std::optional<TrackRow> rowAt(QPoint pos, const QRect& area, const RenderOptions& o) const;
     // Height the tracks need at their natural size.
     int naturalHeight(const RenderOptions& o) const;
+    // The legend of `o`: only the shown tracks' colours, a bookmark's when
+    // there are bookmarks.
+    LegendContent legendContent(const RenderOptions& o) const;
     // The time area of `area` (right of the label column).
     static QRect plotArea(const QRect& area);
 
@@ -98,6 +119,10 @@ public:
                                              int width) const;
     // Draw lists prepared so far (for tests of the cache).
     uint64_t preparedCount() const { return m_prepared; }
+    // The charts (QCustomPlot: GUI thread only) recorded into `r` instead
+    // of drawn, or drawn from `r`: an export painted on a worker thread.
+    void recordCharts(std::shared_ptr<ChartRecording> r) const { m_resources.charts().recordInto(std::move(r)); }
+    void replayCharts(std::shared_ptr<const ChartRecording> r) const { m_resources.charts().replayFrom(std::move(r)); }
 
 private:
     struct Hit {
@@ -107,7 +132,11 @@ private:
     };
     std::optional<Hit> hitAt(QPoint pos, const QRect& area, ViewRange view, const RenderOptions& o) const;
     TrackContext context(const RenderOptions& o) const { return {m_resources.index(), o, m_resources}; }
-    int legendHeight(const RenderOptions& o) const;
+    void writeLegend(LegendWriter& legend, const RenderOptions& o) const;
+    int legendLines(const RenderOptions& o, int width) const;
+    // `width`: the area's, for a legend sized to its entries (fill).
+    int legendHeight(const RenderOptions& o, int width) const;
+    void stretchRows(std::vector<TrackRow>& rows, const QRect& area, const RenderOptions& o) const;
     void paintRuler(QPainter& p, const QRect& r, const TimeMapping& m, const QPalette& pal) const;
     void paintLegend(QPainter& p, const QRect& r, const RenderOptions& o) const;
     void paintOverlays(QPainter& p, const QRect& area, const TimeMapping& m, const std::vector<TrackRow>& rows,

@@ -12,6 +12,8 @@
 #include "ui/heap/heappanel.h"
 #include "ui/timeline/imageexport.h"
 #include "ui/timeline/tracks/instantmarks.h"
+#include "ui/window/exportdialog.h"
+#include "ui/window/imageexporter.h"
 #include "ui/jobs/loadjob.h"
 #include "ui/models/tablemodels.h"
 #include "ui/profile/profilepane.h"
@@ -186,6 +188,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_view, &TimelineView::clicked, m_events, &EventListPane::selectNearest);
     connect(m_view, &TimelineView::itemClicked, this, &MainWindow::showDetails);
 
+    m_exporter = new ImageExporter(statusBar(), this);
     statusBar()->addPermanentWidget(m_fileLabel);
     statusBar()->addPermanentWidget(m_timeLabel);
     m_timeLabel->setMinimumWidth(140);
@@ -786,39 +789,13 @@ void MainWindow::exportImageDialog()
 {
     if (!m_index)
         return;
-    QDialog dialog(this);
-    dialog.setWindowTitle(tr("Export Image"));
-    auto* width = new QSpinBox;
-    auto* height = new QSpinBox;
-    width->setRange(200, 20000);
-    height->setRange(50, 20000);
-    width->setValue(std::max(200, m_view->width()));
-    height->setValue(std::max(50, m_view->height()));
-    auto* form = new QFormLayout(&dialog);
-    form->addRow(tr("Width (px):"), width);
-    form->addRow(tr("Height (px):"), height);
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
-    form->addRow(buttons);
-    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
-    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    ExportDialog dialog({m_index, m_view->tracks(), m_controller->range(), m_controller->selection(),
+                         QSize(m_view->width(), m_scroll->viewport()->height()), m_heapPanel->view(), m_path},
+                        this);
     if (dialog.exec() != QDialog::Accepted)
         return;
-    const QString base = QFileInfo(m_path).completeBaseName() + QStringLiteral(".png");
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export Image"), base,
-        tr("PNG image (*.png);;SVG drawing (*.svg);;PDF (*.pdf)"));
-    if (path.isEmpty())
-        return;
-    ExportRequest rq;
-    rq.path = path;
-    rq.size = QSize(width->value(), height->value());
-    rq.range = m_controller->range();
-    rq.options = m_view->options();
-    const QString error = exportImage(m_index, rq);
-    if (error.isEmpty())
-        statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
-    else
-        QMessageBox::warning(this, tr("Export Image"), error);
+    const ExportChoices choices = dialog.choices();
+    m_exporter->start(m_index, choices, exportBaseOptions(m_view->options(), choices));
 }
 
 void MainWindow::cancelLoad()

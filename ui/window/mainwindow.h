@@ -33,6 +33,7 @@ class BandTableModel;
 class CostCentreTree;
 class GcTableModel;
 class HeapPanel;
+class ImageExporter;
 class LoadJob;
 class TimelineView;
 class ThreadRowsController;
@@ -72,6 +73,7 @@ public:
     SpansPane* spansPane() const { return m_spansPane; }
     ProfilePane* profilePane() const { return m_profilePane; }
     SparkSizesPane* sparkSizesPane() const { return m_sparkSizes; }
+    ImageExporter* exporter() const { return m_exporter; }
     // A .prof or -pj report beside the open log (File ▸ Open Profile…); read
     // off the UI thread. openFile() opens one alone.
     void openProfile(const QString& path);
@@ -150,6 +152,7 @@ private:
     SparkSizesPane* m_sparkSizes = nullptr;
     QProgressBar* m_progress;
     QPushButton* m_cancel;
+    ImageExporter* m_exporter = nullptr; // File ▸ Export Image… off the UI thread
     QLabel* m_fileLabel;
     QLabel* m_timeLabel;
     QMenu* m_recentMenu = nullptr;

@@ -26,6 +26,7 @@ public:
     }
     bool rowsAreCapabilities(const TrackContext&) const override { return true; } // numbered rows
     int rowHeight(const TrackContext&) const override { return ThreadRowsView::kRowHeight; }
+    bool stretches(const TrackContext&) const override { return false; } // bars of fixed pixels
     QString rowLabel(const TrackContext& ctx, int row) const override
     {
         const auto rows = ctx.resources.threadRows(ctx.options);

@@ -7,6 +7,8 @@
 #include <QObject>
 #include <QPainter>
 
+#include <algorithm>
+
 namespace hecscope {
 
 namespace {
@@ -33,6 +35,16 @@ public:
     {
         const auto rows = ctx.resources.threadRows(ctx.options);
         return ThreadRowsView::kHeaderHeight + rows->shownRows() * ThreadRowsView::kRowHeight;
+    }
+    bool stretches(const TrackContext&) const override { return false; } // bars of fixed pixels
+    // As many thread rows as fit, from the same first row when they all
+    // can be shown, else ending at the last.
+    void fitHeight(RenderOptions& o, const TrackContext& ctx, int height) const override
+    {
+        auto v = std::make_shared<ThreadRowsView>(*ctx.resources.threadRows(ctx.options));
+        v->visibleRows = std::max(1, (height - ThreadRowsView::kHeaderHeight) / ThreadRowsView::kRowHeight);
+        v->first = std::min(v->first, v->order.size() - std::min(v->order.size(), size_t(v->visibleRows)));
+        o.threadRows = std::move(v);
     }
     const void* variant(const TrackContext& ctx) const override { return ctx.resources.threadRows(ctx.options).get(); }
 

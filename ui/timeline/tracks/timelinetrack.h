@@ -76,6 +76,17 @@ public:
     // Rows numbered by capability (TrackRow::cap), not one row of -1.
     virtual bool rowsAreCapabilities(const TrackContext&) const { return false; }
     virtual int rowHeight(const TrackContext&) const = 0;
+    // Whether its rows may be drawn taller or shorter than rowHeight when
+    // the tracks fill an exported picture (RenderOptions::fill); rows laid
+    // out in pixels of their own (a thread's bars) keep their height.
+    virtual bool stretches(const TrackContext&) const { return true; }
+    // For a track that does not stretch, when the tracks fill a picture:
+    // changes `o` so the track takes about `height` px (the threads show
+    // as many rows as fit). `ctx` reads the options before the change.
+    virtual void fitHeight(RenderOptions& o, const TrackContext& ctx, int height) const
+    {
+        (void)o, (void)ctx, (void)height;
+    }
     virtual QString rowLabel(const TrackContext&, int row) const { (void)row; return title(); }
     // Besides (index, view, width), what the draw list depends on; the
     // renderer caches draw lists by all of them.
