@@ -249,7 +249,7 @@ void TestTracks::gcHitTestFindsTheDrawnCollection()
 
 // Spark and thread instants on the HEC rows (sparks-lf-N2: 4,119 sparks
 // created): zoomed in each is drawn and described, each kind hidden by its
-// View switch; zoomed out, a kind denser than a mark per two pixels is not
+// View switch; zoomed out, a kind denser than a mark per kInstantPixelsPerMark pixels is not
 // drawn (ThreadScope, too, shows them only when zoomed in).
 void TestTracks::instantsShowWhenZoomedIn()
 {

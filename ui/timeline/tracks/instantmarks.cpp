@@ -13,7 +13,7 @@ namespace hecscope {
 std::vector<InstantRow> collectInstants(const LogIndex& index, ViewRange view, int width)
 {
     std::vector<InstantRow> rows(index.caps.size());
-    const size_t limit = size_t(std::max(1, width)) / 2;
+    const size_t limit = size_t(std::max(1, width)) / kInstantPixelsPerMark;
     for (size_t c = 0; c < rows.size() && c < index.instants.size(); ++c) {
         const CapInstants& in = index.instants[c];
         const auto [a, b] = in.in(view.start, view.end + 1);

@@ -17,7 +17,9 @@ namespace hecscope {
 
 // The instants of one HEC row in a (view, width), per kind: indices into
 // the capability's CapInstants, or `dense` when a kind has more than one
-// per two pixels there (then it is not drawn: zoom in).
+// per kInstantPixelsPerMark pixels there (then it is not drawn: zoom in;
+// closer marks would paint the row over).
+constexpr int kInstantPixelsPerMark = 6;
 struct InstantRow {
     std::array<std::vector<uint32_t>, kInstantKinds> shown;
     std::array<uint64_t, kInstantKinds> count{}; // in the view, drawn or not

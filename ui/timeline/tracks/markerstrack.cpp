@@ -20,7 +20,8 @@ const QColor kMessageColour(0x29, 0x80, 0xb9);
 // first), in pixels from the plot's left edge.
 struct MarkerItem {
     double x;
-    uint32_t message; // index into LogIndex::messages
+    uint32_t message;  // index into LogIndex::messages
+    uint32_t more = 0; // further messages of its kind in its pixel column
 };
 
 struct MarkersList final : DrawList {
@@ -34,7 +35,7 @@ public:
     QString id() const override { return QStringLiteral("markers"); }
     QString title() const override { return QObject::tr("Markers"); }
     QString menuText() const override { return QObject::tr("&Markers and messages"); }
-    int rowHeight(const TrackContext&) const override { return 22; }
+    int rowHeight(const TrackContext&) const override { return 34; }
 
     std::shared_ptr<const DrawList> prepare(const TrackContext& ctx, ViewRange view, int width) const override
     {
@@ -44,12 +45,18 @@ public:
         auto it = std::partition_point(ix.messagesByTime.begin(), ix.messagesByTime.end(),
                                        [&](uint32_t i) { return ix.messages[i].time < view.start; });
         int lastMarker = INT32_MIN, lastMessage = INT32_MIN;
+        size_t markerItem = 0, messageItem = 0;
         for (; it != ix.messagesByTime.end() && ix.messages[*it].time <= view.end; ++it) {
             const double x = m.toPixel(ix.messages[*it].time);
-            int& last = ix.messages[*it].kind == Message::Marker ? lastMarker : lastMessage;
-            if (int(x) == last)
+            const bool marker = ix.messages[*it].kind == Message::Marker;
+            int& last = marker ? lastMarker : lastMessage;
+            size_t& item = marker ? markerItem : messageItem;
+            if (int(x) == last) {
+                ++list->items[item].more;
                 continue;
+            }
             last = int(x);
+            item = list->items.size();
             list->items.push_back({x, *it});
         }
         return list;
@@ -60,7 +67,28 @@ public:
         const LogIndex& ix = ctx.index;
         const QRect& r = g.plot;
         const QFontMetrics fm(p.font());
-        double labelEnd = -1e9; // labels never overlap
+        // Labels never overlap: two staggered lanes, and a label with no
+        // room in either is counted into the next one drawn ("+3 · …"), so
+        // none is dropped without saying so.
+        double laneEnd[2] = {-1e9, -1e9};
+        int hidden = 0;
+        const int laneHeight = (r.height() - 4) / 2;
+        auto label = [&](double x, QString text) -> bool {
+            for (int lane = 0; lane < 2; ++lane) {
+                if (x <= laneEnd[lane])
+                    continue;
+                if (hidden > 0)
+                    text = QObject::tr("+%1 · %2").arg(hidden).arg(text);
+                text = fm.elidedText(text, Qt::ElideRight, std::max(40, int(r.right() - x - 6)));
+                p.setPen(ctx.options.palette.color(QPalette::Text));
+                p.drawText(QPointF(x + 3, r.top() + 2 + lane * laneHeight + fm.ascent()), text);
+                laneEnd[lane] = x + 3 + fm.horizontalAdvance(text) + 6;
+                hidden = 0;
+                return true;
+            }
+            ++hidden;
+            return false;
+        };
         QColor markerLine = kMarkerColour;
         markerLine.setAlpha(150);
         for (const MarkerItem& item : static_cast<const MarkersList&>(d).items) {
@@ -73,12 +101,18 @@ public:
             }
             p.setPen(QPen(markerLine, 1));
             p.drawLine(QPointF(x, g.tracksPlot.top()), QPointF(x, g.tracksPlot.bottom()));
-            if (x > labelEnd) {
-                const QString text = fm.elidedText(QString::fromStdString(std::string(ix.textOf(msg.text))), Qt::ElideRight, 160);
-                p.setPen(ctx.options.palette.color(QPalette::Text));
-                p.drawText(QPointF(x + 3, r.top() + fm.ascent() + 3), text);
-                labelEnd = x + 3 + fm.horizontalAdvance(text) + 6;
-            }
+            QString text = fm.elidedText(QString::fromStdString(std::string(ix.textOf(msg.text))), Qt::ElideRight, 160);
+            if (item.more) // the others in its pixel column
+                text += QObject::tr(" (+%1 here)").arg(item.more);
+            if (!label(x, text))
+                hidden += int(item.more);
+        }
+        if (hidden > 0) { // after the last label drawn: said at the row's right end
+            const QString more = QObject::tr("+%1 more (zoom in)").arg(hidden);
+            const int w = fm.horizontalAdvance(more);
+            p.fillRect(QRect(r.right() - w - 6, r.top() + 2 + laneHeight, w + 6, laneHeight), ctx.options.palette.color(QPalette::Base));
+            p.setPen(ctx.options.palette.color(QPalette::Text));
+            p.drawText(QPointF(r.right() - w - 3, r.top() + 2 + laneHeight + fm.ascent()), more);
         }
     }
 
