@@ -225,7 +225,13 @@ void TimelineRenderer::paintOverlays(QPainter& p, const QRect& area, const TimeM
     const QPalette& pal = o.palette;
     const ViewRange view = m.range();
     if (o.selection) {
-        const QRectF s = spanRect(m, o.selection->start, o.selection->end, area.top(), area.height());
+        // Over the ruler and the tracks, not the legend below them.
+        int bottom = rows.empty() ? area.top() + kRulerHeight : rows.back().rect.bottom() + 1;
+        if (o.legend && o.fill)
+            bottom = std::min(bottom, area.bottom() + 1 - legendHeight(o, area.width()));
+        if (!o.legend)
+            bottom = area.bottom() + 1;
+        const QRectF s = spanRect(m, o.selection->start, o.selection->end, area.top(), bottom - area.top());
         QColor c = pal.color(QPalette::Highlight);
         c.setAlpha(60);
         p.fillRect(s, c);
