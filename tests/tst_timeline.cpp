@@ -54,6 +54,7 @@ private slots:
     void darkPaletteIsFollowed();
     void windowOpensAtWholeLog();
     void wheelZoomsAroundPointer();
+    void dragARowsEdgeToResizeIt();
     void keyboardAndHistory();
     void reloadKeepsTheView();
     void selectionGivesRangeStatistics();
@@ -463,6 +464,62 @@ void TestTimeline::wheelZoomsAroundPointer()
     QCOMPARE(w.controller()->range(), first);
     w.controller()->back();
     QCOMPARE(w.controller()->range(), before);
+}
+
+// A track's row height follows a drag of its bottom edge, is kept in the
+// settings for the next window, and View ▸ Reset Track Heights undoes it.
+// Thread rows, drawn in whole bars, cannot be dragged.
+void TestTimeline::dragARowsEdgeToResizeIt()
+{
+    QSettings().remove(QStringLiteral("view/rowHeights"));
+    const QString log = QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/leak-hT.eventlog");
+    int natural = 0;
+    {
+        MainWindow w;
+        QVERIFY(showAndOpen(w, log));
+        TimelineView* view = w.timeline();
+        auto heapRow = [&] {
+            for (const TrackRow& row : view->renderer().layout(view->rect(), view->options()))
+                if (row.id() == QLatin1String("heap-profile"))
+                    return row;
+            return TrackRow{};
+        };
+        const TrackRow before = heapRow();
+        QVERIFY(before.track);
+        natural = before.rect.height();
+        const QPoint edge(TimelineRenderer::plotArea(view->rect()).center().x(), before.rect.bottom());
+        QMouseEvent hover(QEvent::MouseMove, edge, view->mapToGlobal(edge), Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+        QApplication::sendEvent(view, &hover);
+        QCOMPARE(view->QWidget::cursor().shape(), Qt::SplitVCursor);
+        QTest::mousePress(view, Qt::LeftButton, Qt::NoModifier, edge);
+        QTest::mouseMove(view, edge + QPoint(0, 80));
+        QTest::mouseRelease(view, Qt::LeftButton, Qt::NoModifier, edge + QPoint(0, 80));
+        QCOMPARE(heapRow().rect.height(), natural + 80);
+        QCOMPARE(view->rowHeights().at(QStringLiteral("heap-profile")), natural + 80);
+        QVERIFY(view->minimumHeight() >= heapRow().rect.bottom());
+        // The view did not pan or select meanwhile.
+        QVERIFY(!w.controller()->selection());
+        // Thread rows keep their bars.
+        for (const TrackRow& row : view->renderer().layout(view->rect(), view->options()))
+            if (row.id() == QLatin1String("threads")) {
+                const QPoint threadEdge(edge.x(), row.rect.bottom());
+                QTest::mousePress(view, Qt::LeftButton, Qt::NoModifier, threadEdge);
+                QTest::mouseMove(view, threadEdge + QPoint(0, 40));
+                QTest::mouseRelease(view, Qt::LeftButton, Qt::NoModifier, threadEdge + QPoint(0, 40));
+                QVERIFY(!view->rowHeights().count(QStringLiteral("threads")));
+            }
+        w.close();
+    }
+    MainWindow again; // kept
+    QCOMPARE(again.timeline()->rowHeights().at(QStringLiteral("heap-profile")), natural + 80);
+    QAction* reset = nullptr;
+    for (QAction* a : again.findChildren<QAction*>())
+        if (a->text() == QStringLiteral("Reset Track &Heights"))
+            reset = a;
+    QVERIFY(reset);
+    reset->trigger();
+    QVERIFY(again.timeline()->rowHeights().empty());
+    QVERIFY(!QSettings().contains(QStringLiteral("view/rowHeights")));
 }
 
 void TestTimeline::keyboardAndHistory()

@@ -82,7 +82,9 @@ std::vector<TrackRow> TimelineRenderer::layout(const QRect& area, const RenderOp
         const TimelineTrack* track = findTrack(id);
         if (!track)
             continue;
-        const int n = track->rowCount(ctx), h = track->rowHeight(ctx);
+        const int n = track->rowCount(ctx);
+        const auto chosen = o.rowHeights.find(id);
+        const int h = chosen != o.rowHeights.end() && track->stretches(ctx) ? chosen->second : track->rowHeight(ctx);
         const bool numbered = track->rowsAreCapabilities(ctx);
         for (int i = 0; i < n; ++i) {
             rows.push_back({track, numbered ? i : -1, QRect(area.left(), y, area.width(), h)});

@@ -9,6 +9,7 @@
 #include "ui/timeline/tracks/trackresources.h"
 
 #include <cstdint>
+#include <map>
 
 #include <QPalette>
 #include <QRect>
@@ -49,6 +50,9 @@ struct RenderOptions {
     uint32_t instantKinds = kAllInstantKinds;
     // The activity track shows running capabilities only (no GC on top).
     bool activityRunningOnly = false;
+    // Row heights the user chose by dragging a row's bottom edge, by track
+    // id (tracks that stretch only); absent: the track's own.
+    std::map<QString, int> rowHeights;
 };
 
 // One row of the layout: a row of a track (a track may have one per
@@ -123,6 +127,8 @@ public:
     // of drawn, or drawn from `r`: an export painted on a worker thread.
     void recordCharts(std::shared_ptr<ChartRecording> r) const { m_resources.charts().recordInto(std::move(r)); }
     void replayCharts(std::shared_ptr<const ChartRecording> r) const { m_resources.charts().replayFrom(std::move(r)); }
+    // Whether the user may set the row's height (RenderOptions::rowHeights).
+    bool resizable(const TrackRow& row, const RenderOptions& o) const { return row.track->stretches(context(o)); }
 
 private:
     struct Hit {

@@ -54,6 +54,7 @@ RenderOptions TimelineView::options() const
     o.selected = m_selected;
     o.instantKinds = m_instantKinds;
     o.activityRunningOnly = m_activityRunningOnly;
+    o.rowHeights = m_rowHeights;
     return o;
 }
 
@@ -93,6 +94,22 @@ void TimelineView::setInstantKinds(uint32_t mask)
 {
     m_instantKinds = mask;
     update();
+}
+
+void TimelineView::setRowHeights(std::map<QString, int> heights)
+{
+    m_rowHeights = std::move(heights);
+    updateHeight();
+    update();
+}
+
+std::optional<TrackRow> TimelineView::edgeAt(QPoint pos) const
+{
+    const RenderOptions o = options();
+    for (const TrackRow& row : m_renderer.layout(rect(), o))
+        if (std::abs(pos.y() - row.rect.bottom()) <= 2 && m_renderer.resizable(row, o))
+            return row;
+    return std::nullopt;
 }
 
 void TimelineView::setActivityRunningOnly(bool on)
@@ -189,6 +206,13 @@ void TimelineView::wheelEvent(QWheelEvent* e)
 void TimelineView::mousePressEvent(QMouseEvent* e)
 {
     setFocus();
+    if (e->button() == Qt::LeftButton && m_renderer.index())
+        if (const auto row = edgeAt(e->pos())) { // a row's bottom edge: its height follows the pointer
+            m_drag = Drag::Resize;
+            m_resizeTrack = row->id();
+            m_resizeTop = row->rect.top();
+            return;
+        }
     if (e->position().x() < TimelineRenderer::plotArea(rect()).left()) {
         m_drag = Drag::None;
         if (e->button() == Qt::LeftButton)
@@ -214,8 +238,16 @@ void TimelineView::mouseMoveEvent(QMouseEvent* e)
         emit hoverTimeChanged(m.toTime(e->position().x()));
     else
         emit hoverTimeChanged(std::nullopt);
-    if (m_drag == Drag::None)
+    if (m_drag == Drag::Resize) {
+        m_rowHeights[m_resizeTrack] = std::clamp(e->pos().y() - m_resizeTop + 1, kMinRowHeight, kMaxRowHeight);
+        updateHeight();
+        update();
         return;
+    }
+    if (m_drag == Drag::None) {
+        setCursor(m_renderer.index() && edgeAt(e->pos()) ? Qt::SplitVCursor : Qt::ArrowCursor);
+        return;
+    }
     if ((e->pos() - m_pressPos).manhattanLength() >= 4)
         m_moved = true;
     if (!m_moved)
@@ -236,6 +268,11 @@ void TimelineView::mouseMoveEvent(QMouseEvent* e)
 
 void TimelineView::mouseReleaseEvent(QMouseEvent* e)
 {
+    if (m_drag == Drag::Resize) {
+        m_drag = Drag::None;
+        emit rowHeightsChanged(m_rowHeights);
+        return;
+    }
     if (m_drag == Drag::Pan && m_moved && m_controller->range() != m_pressRange) {
         // One history entry for the whole drag.
         const ViewRange now = m_controller->range();

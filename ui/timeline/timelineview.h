@@ -38,6 +38,10 @@ public:
     // RenderOptions::instantKinds and activityRunningOnly (View menu).
     void setInstantKinds(uint32_t mask);
     void setActivityRunningOnly(bool on);
+    // RenderOptions::rowHeights (dragging a row's bottom edge changes them).
+    void setRowHeights(std::map<QString, int> heights);
+    const std::map<QString, int>& rowHeights() const { return m_rowHeights; }
+    static constexpr int kMinRowHeight = 14, kMaxRowHeight = 800;
     std::optional<SelectedItem> selectedItem() const { return m_selected; }
     QSize sizeHint() const override;
     // Wheel zoom steps closer together than this are one gesture: one step
@@ -57,6 +61,7 @@ signals:
     void trackLabelWheel(const QString& track, int row, QPoint local, int delta);
     void trackLabelClicked(const QString& track, int row, QPoint local);
     void trackContextMenu(const QString& track, int row, QPoint local, QPoint global);
+    void rowHeightsChanged(const std::map<QString, int>& heights); // a drag of a row's edge ended
 
 protected:
     void paintEvent(QPaintEvent*) override;
@@ -87,10 +92,17 @@ private:
     QElapsedTimer m_lastWheelZoom;
     uint32_t m_instantKinds = kAllInstantKinds;
     bool m_activityRunningOnly = false;
+    std::map<QString, int> m_rowHeights;
     enum class Drag { None,
                       Pan,
-                      Select } m_drag
+                      Select,
+                      Resize } m_drag
         = Drag::None;
+    // The row whose bottom edge is within 3 pixels of `pos`, if its track
+    // can be resized.
+    std::optional<TrackRow> edgeAt(QPoint pos) const;
+    QString m_resizeTrack;
+    int m_resizeTop = 0; // y of the dragged row's top
     QPoint m_pressPos;
     ViewRange m_pressRange;
     uint64_t m_pressTime = 0;

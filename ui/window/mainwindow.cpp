@@ -727,6 +727,22 @@ void MainWindow::createDisplayActions(QMenu* view)
         for (QAction* a : m_instantActions)
             a->setChecked(false);
     });
+    // Row heights dragged on the timeline, kept per track.
+    std::map<QString, int> heights;
+    const QVariantMap saved = settings.value(QStringLiteral("view/rowHeights")).toMap();
+    for (auto it = saved.begin(); it != saved.end(); ++it)
+        heights[it.key()] = std::clamp(it.value().toInt(), TimelineView::kMinRowHeight, TimelineView::kMaxRowHeight);
+    m_view->setRowHeights(heights);
+    connect(m_view, &TimelineView::rowHeightsChanged, this, [](const std::map<QString, int>& now) {
+        QVariantMap map;
+        for (const auto& [id, h] : now)
+            map.insert(id, h);
+        QSettings().setValue(QStringLiteral("view/rowHeights"), map);
+    });
+    view->addAction(tr("Reset Track &Heights"), this, [this] {
+        m_view->setRowHeights({});
+        QSettings().remove(QStringLiteral("view/rowHeights"));
+    });
     QAction* runningOnly = view->addAction(tr("Activity: &Running Only"));
     runningOnly->setCheckable(true);
     runningOnly->setToolTip(tr("The activity track without GC stacked on the running capabilities"));
