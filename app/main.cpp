@@ -80,7 +80,12 @@ int main(int argc, char** argv)
     QApplication::setOrganizationName(QStringLiteral("Hecscope"));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/hecscope/hecscope.svg")));
     hecscope::MainWindow window;
-    window.show();
+    // The first start (no window saved) opens maximised: the timeline is
+    // what the user came for.
+    if (window.isFirstStart())
+        window.showMaximized();
+    else
+        window.show();
     if (argc == 2)
         window.openFile(QString::fromLocal8Bit(argv[1]));
     return app.exec();

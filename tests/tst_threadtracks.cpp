@@ -437,10 +437,10 @@ void TestThreadTracks::windowDiagnosticsNameUnmatchedSpans()
         });
     };
     QVERIFY2(has({QStringLiteral("STOP"), QStringLiteral("without a START"), QStringLiteral("worker-2 (7)"),
-                  durationText(822838)}),
+                  timeText(822838)}),
              qPrintable(lines.join(QLatin1Char('\n'))));
     QVERIFY2(has({QStringLiteral("START"), QStringLiteral("never stopped"), QStringLiteral("worker-6 (11)"),
-                  durationText(33409907)}),
+                  timeText(33409907)}),
              qPrintable(lines.join(QLatin1Char('\n'))));
 }
 

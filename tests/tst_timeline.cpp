@@ -171,6 +171,24 @@ void TestTimeline::formatsTimes()
     QCOMPARE(formatSeconds(1'000'000'100, 100), std::string("1.0000001 s"));
     QCOMPARE(formatSeconds(2'500'000'000, 500'000'000), std::string("2.5 s"));
     QCOMPARE(formatSeconds(7'000'000'000, 1'000'000'000), std::string("7 s"));
+    // View ▸ Time Format: one unit for every time, exact to the nanosecond
+    // where a point in time is shown (lists, tooltips).
+    QCOMPARE(formatTimestamp(366'501'234), std::string("366.501234 ms"));
+    QCOMPARE(formatTimestamp(1'500'000'000), std::string("1.500000000 s"));
+    QCOMPARE(formatTimestamp(830), std::string("830 ns"));
+    QCOMPARE(formatTimestamp(0), std::string("0 ns"));
+    setTimeUnit(TimeUnit::Seconds);
+    QCOMPARE(formatTimestamp(366'501'234), std::string("0.366501234 s"));
+    QCOMPARE(formatTime(25'000'000, 5'000'000), std::string("0.025 s"));
+    QCOMPARE(formatSeconds(2'500'000'000, 500'000'000), std::string("2.5 s"));
+    setTimeUnit(TimeUnit::Milliseconds);
+    QCOMPARE(formatTime(1'400'000'000, 200'000'000), std::string("1400 ms"));
+    QCOMPARE(formatSeconds(1'000'000'100, 100), std::string("1000.0001 ms"));
+    QCOMPARE(formatTimestamp(830), std::string("0.000830 ms"));
+    setTimeUnit(TimeUnit::Nanoseconds);
+    QCOMPARE(formatTime(12'500, 500), std::string("12500 ns"));
+    QCOMPARE(formatTimestamp(366'501'234), std::string("366501234 ns"));
+    setTimeUnit(TimeUnit::Automatic);
     QCOMPARE(formatDuration(830), std::string("830 ns"));
     QCOMPARE(formatDuration(12'400), std::string("12.4 µs"));
     QCOMPARE(formatDuration(1'530'000'000), std::string("1.530 s"));

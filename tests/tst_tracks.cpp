@@ -287,7 +287,7 @@ void TestTracks::instantsShowWhenZoomedIn()
     const TimeMapping m(near, plot.left(), plot.width());
     const QPoint at(int(std::floor(m.toPixel(t))), row1->rect.top() + 8);
     const QString said = r.describeAt(at, area, near, o);
-    QVERIFY2(said.contains(QStringLiteral("spark created at %1").arg(QString::fromStdString(formatDuration(t)))), qPrintable(said));
+    QVERIFY2(said.contains(QStringLiteral("spark created at %1").arg(QString::fromStdString(formatTimestamp(t)))), qPrintable(said));
     auto draw = [&](uint32_t mask) {
         o.instantKinds = mask;
         QImage image(area.size(), QImage::Format_ARGB32_Premultiplied);

@@ -1,6 +1,7 @@
 #include "ui/formatting.h"
 
 #include "core/text/units.h"
+#include "core/time/viewrange.h"
 
 #include <QLocale>
 
@@ -9,6 +10,11 @@ namespace hecscope {
 QString durationText(uint64_t ns)
 {
     return QString::fromStdString(formatDuration(ns));
+}
+
+QString timeText(uint64_t ns)
+{
+    return QString::fromStdString(formatTimestamp(ns));
 }
 
 QString bytesText(double bytes, const QString& suffix)

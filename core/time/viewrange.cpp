@@ -1,6 +1,7 @@
 #include "core/time/viewrange.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 
@@ -97,35 +98,95 @@ found:
     return ticks;
 }
 
+namespace {
+
+struct Unit {
+    uint64_t ns;
+    const char* name;
+    int digits; // decimals down to the nanosecond
+};
+constexpr Unit kUnits[] = {{1000000000, "s", 9}, {1000000, "ms", 6}, {1000, "µs", 3}, {1, "ns", 0}};
+std::atomic<TimeUnit> g_timeUnit{TimeUnit::Automatic};
+
+// The chosen unit, if one is.
+const Unit* chosenUnit()
+{
+    switch (g_timeUnit.load(std::memory_order_relaxed)) {
+    case TimeUnit::Seconds: return &kUnits[0];
+    case TimeUnit::Milliseconds: return &kUnits[1];
+    case TimeUnit::Microseconds: return &kUnits[2];
+    case TimeUnit::Nanoseconds: return &kUnits[3];
+    case TimeUnit::Automatic: break;
+    }
+    return nullptr;
+}
+
+// `t` in `unit` with `decimals` decimals, exactly (no floating point).
+std::string inUnit(uint64_t t, const Unit& unit, int decimals)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%llu", static_cast<unsigned long long>(t / unit.ns));
+    std::string out = buf;
+    decimals = std::min(decimals, unit.digits);
+    if (decimals > 0) {
+        std::snprintf(buf, sizeof buf, "%0*llu", unit.digits, static_cast<unsigned long long>(t % unit.ns));
+        out += '.';
+        out.append(buf, size_t(decimals));
+    }
+    return out + ' ' + unit.name;
+}
+
+} // namespace
+
+void setTimeUnit(TimeUnit unit)
+{
+    g_timeUnit.store(unit, std::memory_order_relaxed);
+}
+
+TimeUnit timeUnit()
+{
+    return g_timeUnit.load(std::memory_order_relaxed);
+}
+
+std::string formatTimestamp(uint64_t t)
+{
+    const Unit* unit = chosenUnit();
+    if (!unit) {
+        unit = &kUnits[3];
+        for (const Unit& u : kUnits)
+            if (t >= u.ns) {
+                unit = &u;
+                break;
+            }
+    }
+    return inUnit(t, *unit, unit->digits);
+}
+
 std::string formatTime(uint64_t t, uint64_t step)
 {
     if (t == 0)
         return "0";
-    struct Unit {
-        uint64_t ns;
-        const char* name;
-    };
     // The unit in which the step is at least 0.1: 100 ms steps read "1.4 s".
-    static constexpr Unit units[] = {
-        {1000000000, "s"}, {1000000, "ms"}, {1000, "µs"}, {1, "ns"}};
-    const Unit* unit = &units[3];
-    for (const Unit& u : units)
-        if (step * 10 >= u.ns) {
-            unit = &u;
-            break;
-        }
+    const Unit* unit = chosenUnit();
+    if (!unit) {
+        unit = &kUnits[3];
+        for (const Unit& u : kUnits)
+            if (step * 10 >= u.ns) {
+                unit = &u;
+                break;
+            }
+    }
     // Decimals: enough to show the step in this unit.
     int decimals = 0;
     for (uint64_t s = unit->ns; s > step && decimals < 9; s /= 10)
         ++decimals;
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f %s", decimals,
-                  double(t) / double(unit->ns), unit->name);
-    return buf;
+    return inUnit(t, *unit, decimals);
 }
 
 std::string formatSeconds(uint64_t t, uint64_t step)
 {
+    if (chosenUnit())
+        return formatTime(t, step);
     int decimals = 0;
     for (uint64_t s = 1000000000; s > step && decimals < 9; s /= 10)
         ++decimals;

@@ -60,10 +60,23 @@ struct Ticks {
 };
 Ticks rulerTicks(ViewRange range, double widthPx, double minSpacingPx);
 
+// How points in time read everywhere (ruler, event list, tables,
+// tooltips): in the unit that suits each (Automatic) or always in one.
+// One process-wide choice, set by the UI thread (View ▸ Time Format) before
+// painting; read by whoever formats a time.
+enum class TimeUnit : uint8_t { Automatic, Seconds, Milliseconds, Microseconds, Nanoseconds };
+void setTimeUnit(TimeUnit unit);
+TimeUnit timeUnit();
+
 // "0", "12.5 µs", "3 ms", "1.250 s": `t` (ns) in the unit that suits `step`
-// (the precision the reader needs), with as many decimals as the step has.
+// (the precision the reader needs), or the chosen TimeUnit, with as many
+// decimals as the step has.
 std::string formatTime(uint64_t t, uint64_t step);
-// `t` (ns) in seconds with the decimals `step` needs: "1.0000001 s".
+// `t` (ns) exactly, to the nanosecond, in the chosen TimeUnit (Automatic:
+// the unit of its magnitude): "366.501234 ms", "0.366501234 s", "830 ns".
+std::string formatTimestamp(uint64_t t);
+// `t` (ns) in seconds with the decimals `step` needs: "1.0000001 s" (in the
+// chosen unit when it is not Automatic).
 std::string formatSeconds(uint64_t t, uint64_t step);
 
 } // namespace hecscope

@@ -1,6 +1,7 @@
 #include "ui/events/eventlistmodel.h"
 
 #include "core/io/bytesource.h"
+#include "ui/formatting.h"
 #include "core/order/timeorder.h"
 
 #include <QColor>
@@ -15,11 +16,6 @@ namespace hecscope {
 namespace {
 
 constexpr size_t kMaxCachedPages = 256;
-
-QString timeText(uint64_t t)
-{
-    return QStringLiteral("%1.%2").arg(t / 1000000000).arg(t % 1000000000, 9, 10, QLatin1Char('0'));
-}
 
 // Turns delivered events into rows; positions count on from `first`, or
 // come from the caller for single-event visits.
@@ -302,7 +298,7 @@ QVariant EventListModel::headerData(int section, Qt::Orientation o, int role) co
     if (o != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, o, role);
     switch (section) {
-    case TimeColumn: return tr("Time (s)");
+    case TimeColumn: return tr("Time");
     case CapColumn: return tr("Cap");
     case ThreadColumn: return tr("Thread");
     case TypeColumn: return tr("Event");

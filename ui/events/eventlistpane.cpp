@@ -237,7 +237,7 @@ void EventListPane::updateStatus()
 QString EventListPane::describe(const EventRow& e) const
 {
     QString text = QString::fromStdString(e.type) + QStringLiteral("\n\n");
-    text += tr("Time        %1 (%2 ns from the start)\n").arg(durationText(e.time), countText(e.time));
+    text += tr("Time        %1 (%2 ns from the start)\n").arg(timeText(e.time), countText(e.time));
     text += tr("Capability  %1\n").arg(e.cap == kNoCap ? tr("none (the global buffer)") : QString::number(e.cap));
     if (e.thread) {
         QString thread = QString::number(*e.thread);

@@ -92,7 +92,7 @@ QVariant BandLegendModel::data(const QModelIndex& ix, int role) const
                 .arg(bytesText(double(sel.columnPeak[k])));
         const BandStats& s = bands.stats[sel.labels[k]];
         return QObject::tr("%1\npeak %2 at %3\n%4, slope %5 (R² %6)")
-            .arg(columnName(sel, bands, k), bytesText(double(s.peak)), durationText(s.peakTime),
+            .arg(columnName(sel, bands, k), bytesText(double(s.peak)), timeText(s.peakTime),
                  bytesText(s.byteSeconds, QStringLiteral("·s")), bytesText(s.slope, QStringLiteral("/s")))
             .arg(s.r2, 0, 'f', 2);
     }
@@ -164,7 +164,7 @@ QVariant BandTableModel::headerData(int section, Qt::Orientation o, int role) co
     case Band: return tr("Band");
     case Peak: return tr("Peak");
     case AtCursor:
-        return m_cursorCensusTime ? tr("At cursor (%1)").arg(durationText(*m_cursorCensusTime))
+        return m_cursorCensusTime ? tr("At cursor (%1)").arg(timeText(*m_cursorCensusTime))
                                   : tr("At cursor");
     case ByteSeconds: return tr("Size (B·s)");
     case StdDev: return tr("Std dev");

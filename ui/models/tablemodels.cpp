@@ -129,7 +129,7 @@ QVariant GcTableModel::data(const QModelIndex& ix, int role) const
         return {};
     switch (ix.column()) {
     case Number: return m_number[i] + 1;
-    case Start: return durationText(start);
+    case Start: return timeText(start);
     case Pause: return durationText(c.pause());
     case Generation: return c.generation < 0 ? QStringLiteral("?") : QString::number(c.generation);
     case Threads: return c.hasStats ? QString::number(c.parThreads) : QStringLiteral("–");

@@ -178,7 +178,7 @@ QVariant SpanOccurrencesModel::data(const QModelIndex& index, int role) const
     if (role != Qt::DisplayRole)
         return {};
     switch (c) {
-    case Start: return durationText(s.start);
+    case Start: return timeText(s.start);
     case Duration: return durationText(s.duration());
     case Self: return durationText(s.self);
     case Thread: return s.thread ? threadName(*m_index, s.thread) : tr("(no thread running)");

@@ -113,7 +113,7 @@ QVariant BookmarkModel::data(const QModelIndex& ix, int role) const
     if (role != Qt::DisplayRole && role != Qt::EditRole)
         return {};
     if (ix.column() == TimeColumn)
-        return durationText(b.time);
+        return timeText(b.time);
     return b.fromMarker ? QStringLiteral("◆ ") + b.name : b.name;
 }
 

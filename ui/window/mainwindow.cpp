@@ -30,6 +30,7 @@
 #include <QDateTime>
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QActionGroup>
 #include <QDockWidget>
 #include <QTabBar>
 #include <QDragEnterEvent>
@@ -113,8 +114,8 @@ MainWindow::MainWindow(QWidget* parent)
     qRegisterMetaType<RangeStats>();
     setWindowTitle(tr("Hecscope"));
     setAcceptDrops(true);
-    // First start: maximised (90 % of the screen where a window manager
-    // does not maximise), the timeline first.
+    // First start: 90 % of the screen (main() shows it maximised), the
+    // timeline first.
     if (const QScreen* screen = QGuiApplication::primaryScreen()) {
         const QSize avail = screen->availableSize();
         resize(avail.width() * 9 / 10, avail.height() * 9 / 10);
@@ -219,7 +220,7 @@ MainWindow::MainWindow(QWidget* parent)
 
     connect(m_view, &TimelineView::hoverTimeChanged, this,
             [this](std::optional<uint64_t> t) {
-                m_timeLabel->setText(t ? tr("cursor %1").arg(durationText(*t))
+                m_timeLabel->setText(t ? tr("cursor %1").arg(timeText(*t))
                                        : QString());
             });
     connect(m_controller, &ViewController::historyChanged, this,
@@ -238,8 +239,7 @@ MainWindow::MainWindow(QWidget* parent)
     reaper->start(200);
 
     QSettings settings;
-    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
-        setWindowState(windowState() | Qt::WindowMaximized);
+    m_firstStart = !restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     m_statsDock = statsDock;
     m_firstLayout = !restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     m_trackMenu->restore();
@@ -482,7 +482,7 @@ void MainWindow::showSpanIssues(const std::shared_ptr<const UserSpans>& spans)
             (i.kind == SpanIssue::StopWithoutStart ? tr("User span: STOP “%1” without a START on %2 at %3")
                                                    : tr("User span: START “%1” on %2 at %3 never stopped: it ends with the log"))
                 .arg(qs(spans->names[i.name]), i.thread ? threadName(*m_index, i.thread) : tr("no thread"),
-                     durationText(i.time)));
+                     timeText(i.time)));
         item->setData(Qt::UserRole, true);
         m_diagnostics->addItem(item);
     }
@@ -743,6 +743,34 @@ void MainWindow::createDisplayActions(QMenu* view)
         m_view->setRowHeights({});
         QSettings().remove(QStringLiteral("view/rowHeights"));
     });
+    // One time format for the ruler, lists, tables and tooltips.
+    QMenu* format = view->addMenu(tr("&Time Format"));
+    auto* formats = new QActionGroup(format);
+    const std::pair<TimeUnit, QString> units[] = {
+        {TimeUnit::Automatic, tr("&Automatic (the unit of each value)")},
+        {TimeUnit::Seconds, tr("&Seconds")},
+        {TimeUnit::Milliseconds, tr("&Milliseconds")},
+        {TimeUnit::Microseconds, tr("Mi&croseconds")},
+        {TimeUnit::Nanoseconds, tr("&Nanoseconds")},
+    };
+    const int savedUnit = settings.value(QStringLiteral("view/timeUnit"), 0).toInt();
+    setTimeUnit(savedUnit >= 0 && savedUnit <= int(TimeUnit::Nanoseconds) ? TimeUnit(savedUnit) : TimeUnit::Automatic);
+    for (const auto& [unit, text] : units) {
+        QAction* a = format->addAction(text);
+        a->setCheckable(true);
+        a->setChecked(unit == timeUnit());
+        formats->addAction(a);
+        connect(a, &QAction::triggered, this, [this, u = unit] {
+            setTimeUnit(u);
+            QSettings().setValue(QStringLiteral("view/timeUnit"), int(u));
+            m_view->update();
+            for (QAbstractItemView* v : findChildren<QAbstractItemView*>())
+                v->viewport()->update();
+            for (QHeaderView* h : findChildren<QHeaderView*>())
+                h->viewport()->update();
+            showSelectionStatistics();
+        });
+    }
     QAction* runningOnly = view->addAction(tr("Activity: &Running Only"));
     runningOnly->setCheckable(true);
     runningOnly->setToolTip(tr("The activity track without GC stacked on the running capabilities"));
@@ -1082,7 +1110,7 @@ void MainWindow::showSelectionStatistics()
     // Computed on a worker while the user drags; a newer selection drops
     // an older result. The pane says so meanwhile.
     const QString title = tr("Selection %1 – %2 (%3)\n\n")
-                              .arg(durationText(sel->start), durationText(sel->end), durationText(sel->duration()));
+                              .arg(timeText(sel->start), timeText(sel->end), durationText(sel->duration()));
     m_stats->setPlainText(title + tr("computing…"));
     struct Result {
         RangeStats stats;

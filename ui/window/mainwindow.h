@@ -52,6 +52,8 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
     void openFile(const QString& path);
+    // No window geometry was saved: the application's first start.
+    bool isFirstStart() const { return m_firstStart; }
 
     TimelineView* timeline() const { return m_view; }
     ViewController* controller() const { return m_controller; }
@@ -163,6 +165,7 @@ private:
     TrackMenu* m_trackMenu = nullptr;
     std::vector<QAction*> m_instantActions; // View ▸ Instant Events, one per InstantKind
     QString m_path;
+    bool m_firstStart = false;
     QString m_loadingPath; // a file being opened that has not yet shown itself to be a log
     QString m_placeholderBefore; // what the tracks said before it (restored if it is not one)
     std::unique_ptr<LoadJob> m_job;

@@ -146,7 +146,7 @@ public:
         const size_t x = size_t(std::clamp(pos.x() - g.plot.left(), 0, int(columns.size()) - 1));
         const double caps = double(ctx.index.caps.size());
         return QObject::tr("At %1: %2 of %3 capabilities running (%4 %), %5 in GC (%6 %)")
-            .arg(QString::fromStdString(formatDuration(g.mapping.toTime(pos.x()))))
+            .arg(QString::fromStdString(formatTimestamp(g.mapping.toTime(pos.x()))))
             .arg(caps * columns[x].running, 0, 'f', 2)
             .arg(caps)
             .arg(100.0 * columns[x].running, 0, 'f', 1)

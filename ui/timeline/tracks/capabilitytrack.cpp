@@ -190,10 +190,10 @@ public:
     {
         const LodItem* found = itemNear(g, pos, d);
         if (!found)
-            return QObject::tr("HEC %1: idle at %2").arg(g.row).arg(qs(formatDuration(g.mapping.toTime(pos.x()))));
+            return QObject::tr("HEC %1: idle at %2").arg(g.row).arg(qs(formatTimestamp(g.mapping.toTime(pos.x()))));
         const LodItem& it = *found;
         const QString when = QObject::tr("start %1, duration %2")
-                                 .arg(qs(formatDuration(it.start)), qs(formatDuration(it.end - it.start)));
+                                 .arg(qs(formatTimestamp(it.start)), qs(formatDuration(it.end - it.start)));
         if (it.aggregate) {
             const double len = double(std::max<uint64_t>(1, it.end - it.start));
             return QObject::tr("HEC %1: %2 spans in this pixel (zoom in to see each)\n%3\n%4 % running, %5 % GC")

@@ -168,7 +168,7 @@ public:
         QString s = QObject::tr("Collection: generation %1%2\nstart %3, pause %4, %5 capabilities")
                         .arg(c.generation)
                         .arg(c.parallel() ? QObject::tr(", parallel (%1 threads)").arg(c.parThreads) : QString())
-                        .arg(qs(formatDuration(c.leaderStart)), qs(formatDuration(c.pause())))
+                        .arg(qs(formatTimestamp(c.leaderStart)), qs(formatDuration(c.pause())))
                         .arg(c.caps);
         if (c.hasStats)
             s += QObject::tr("\ncopied %1 bytes, slop %2 bytes").arg(c.copied).arg(c.slop);

@@ -85,7 +85,7 @@ public:
         QString s = QObject::tr("Census %1 of %2 at %3: %4 MB")
                         .arg(pos0 + 1)
                         .arg(bands.times.size())
-                        .arg(QString::fromStdString(formatDuration(bands.times[pos0])))
+                        .arg(QString::fromStdString(formatTimestamp(bands.times[pos0])))
                         .arg(double(bands.totals[pos0]) / 1e6, 0, 'f', 3);
         const size_t shown = std::min<size_t>(order.size(), 10);
         for (size_t i = 0; i < shown; ++i) {

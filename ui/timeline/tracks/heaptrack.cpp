@@ -55,7 +55,7 @@ public:
             return QStringLiteral("%1 %2").arg(y[x], 0, 'f', 2).arg(QLatin1String(unit));
         };
         return QObject::tr("At %1\nheap size %2\nblocks size %3\nlive %4\nallocation rate %5")
-            .arg(QString::fromStdString(formatDuration(g.mapping.toTime(pos.x()))), at(data.size, "MB"),
+            .arg(QString::fromStdString(formatTimestamp(g.mapping.toTime(pos.x()))), at(data.size, "MB"),
                  at(data.blocks, "MB"), at(data.live, "MB"), at(data.rate, "MB/s"));
     }
 

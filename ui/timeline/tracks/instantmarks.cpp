@@ -131,7 +131,7 @@ QString describeInstants(const InstantRow& row, const CapInstants& instants, uin
                 && kind != InstantKind::Migrate)
                 what += (what.isEmpty() ? QString() : QStringLiteral(", ")) + QObject::tr("by %1").arg(threadText(instants.arg(i)));
             lines << QStringLiteral("%1 at %2%3")
-                         .arg(instantName(kind), QString::fromStdString(formatDuration(instants.time(i))),
+                         .arg(instantName(kind), QString::fromStdString(formatTimestamp(instants.time(i))),
                               what.isEmpty() ? QString() : QStringLiteral(": ") + what);
         }
     }

@@ -132,7 +132,7 @@ public:
         const Message& msg = ctx.index.messages[best->message];
         static const char* const kinds[] = {"Marker", "Message", "Log message", "Binary message"};
         return QObject::tr("%1 at %2 (HEC %3)\n%4")
-            .arg(QString::fromLatin1(kinds[msg.kind]), QString::fromStdString(formatDuration(msg.time)))
+            .arg(QString::fromLatin1(kinds[msg.kind]), QString::fromStdString(formatTimestamp(msg.time)))
             .arg(msg.cap == UINT16_MAX ? QStringLiteral("-") : QString::number(msg.cap))
             .arg(QString::fromStdString(std::string(ctx.index.textOf(msg.text))).left(500));
     }

@@ -137,7 +137,7 @@ public:
         QString s = QObject::tr("Non-moving heap census %1 of %2 at %3\nblock size: active / filled segments, live blocks (bytes)")
                         .arg(it - list.all.begin() + 1)
                         .arg(list.all.size())
-                        .arg(QString::fromStdString(formatDuration(it->time)));
+                        .arg(QString::fromStdString(formatTimestamp(it->time)));
         for (size_t i = it->first; i < it->last; ++i) {
             const NonmovingCensus& r = records[i];
             if (r.activeSegments == 0 && r.filledSegments == 0 && r.liveBlocks == 0)

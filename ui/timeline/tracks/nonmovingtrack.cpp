@@ -139,7 +139,7 @@ public:
             if (!mk)
                 return {};
             const RemSetFlush& f = ctx.index.remSetFlushes[mk->first];
-            QString s = QObject::tr("Update remembered set flushed by capability %1 at %2").arg(f.cap).arg(qs(formatDuration(f.time)));
+            QString s = QObject::tr("Update remembered set flushed by capability %1 at %2").arg(f.cap).arg(qs(formatTimestamp(f.time)));
             if (mk->count > 1)
                 s += QObject::tr("\n(and %1 more flushes in this pixel)").arg(mk->count - 1);
             return s;
@@ -150,7 +150,7 @@ public:
         const ConcurrentSpan& s = ctx.index.concurrent[mk->first];
         const bool open = s.end == kNoTime;
         QString text = QObject::tr("Non-moving GC: %1\nstart %2, %3")
-                           .arg(QString::fromLatin1(phaseName(s.kind)), qs(formatDuration(s.start)),
+                           .arg(QString::fromLatin1(phaseName(s.kind)), qs(formatTimestamp(s.start)),
                                 open ? QObject::tr("still running at the end of the log")
                                      : QObject::tr("duration %1").arg(qs(formatDuration(s.end - s.start))));
         if (s.kind == ConcurrentSpan::Mark && !open)

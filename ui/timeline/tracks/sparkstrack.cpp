@@ -82,7 +82,7 @@ public:
         };
         return QObject::tr("HEC %1 sparks at %2\ncreated %3 /ms, converted %4 /ms\nfizzled %5, GC'd %6, dud %7, overflowed %8 in %9\npool %10")
             .arg(g.row)
-            .arg(QString::fromStdString(formatDuration(g.mapping.toTime(pos.x()))))
+            .arg(QString::fromStdString(formatTimestamp(g.mapping.toTime(pos.x()))))
             .arg(number(data.created[x], 2), number(data.converted[x], 2))
             .arg(st.fizzled)
             .arg(st.gcd)

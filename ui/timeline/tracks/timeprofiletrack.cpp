@@ -221,7 +221,7 @@ public:
             ++counts[tp.tree->stackLeading[tp.samples[i].stack]];
         std::vector<std::pair<uint32_t, uint32_t>> top(counts.begin(), counts.end());
         std::sort(top.begin(), top.end(), [](auto a, auto c) { return a.second > c.second || (a.second == c.second && a.first < c.first); });
-        QString text = QObject::tr("%1 – %2: %3 samples").arg(durationText(b.t0), durationText(b.t1)).arg(b.samples);
+        QString text = QObject::tr("%1 – %2: %3 samples").arg(timeText(b.t0), timeText(b.t1)).arg(b.samples);
         if (!list.byPeak)
             text += QObject::tr(" (%1 of the capabilities' ticks)").arg(percentText(uint64_t(b.samples), uint64_t(list.full + 0.5)));
         if (b.chosen)
