@@ -24,6 +24,12 @@ std::pair<size_t, size_t> CapInstants::in(uint64_t t0, uint64_t t1) const
 
 void CapInstants::sortByTime()
 {
+    // Growth leaves up to half the capacity unused: give it back once the
+    // slack is worth a copy (wake-ups alone are millions on busy logs).
+    if (m_words.capacity() > m_words.size() + m_words.size() / 4 + 1024) {
+        m_words.shrink_to_fit();
+        m_args.shrink_to_fit();
+    }
     auto earlier = [](uint64_t a, uint64_t b) { return (a & kMaxTime) < (b & kMaxTime); };
     if (std::is_sorted(m_words.begin(), m_words.end(), earlier))
         return;

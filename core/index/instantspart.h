@@ -40,7 +40,8 @@ public:
     // Indices [first, last) with times in [t0, t1).
     std::pair<size_t, size_t> in(uint64_t t0, uint64_t t1) const;
     // Stable sort by time (events of a capability come in time order but
-    // for damaged logs); prepareForDrawing calls it.
+    // for damaged logs), and unused capacity returned; prepareForDrawing
+    // calls it.
     void sortByTime();
     size_t memoryBytes() const { return m_words.capacity() * 8 + m_args.capacity() * 4; }
 
