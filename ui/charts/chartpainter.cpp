@@ -570,6 +570,10 @@ void ChartPainter::plotHeapProfile(const HeapProfileData& d, const QPalette& pal
             g->setData(cols, d.size, true);
         }
     }
+    // The axis ends at the top the data asked for; one labelled gridline
+    // below it, with its unit.
+    const bool percent = hv.mode == HeapChartMode::Normalised;
+    setValueAxis(m_plot->yAxis, d.top / 1.35, percent ? QStringLiteral("%") : QStringLiteral("MB"));
     m_plot->yAxis->setRange(0, d.top);
 }
 
