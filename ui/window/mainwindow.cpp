@@ -1172,9 +1172,16 @@ void MainWindow::showEvent(QShowEvent* e)
     // The docks on the right take a quarter of the width (their natural
     // size is more than half): the timeline is what the user came for.
     resizeDocks({m_statsDock}, {std::max(300, width() / 4)}, Qt::Horizontal);
-    // The panes below it (events, profile) a quarter of the height.
-    if (auto* events = findChild<QDockWidget*>(QStringLiteral("events")))
-        resizeDocks({events}, {std::max(200, height() / 4)}, Qt::Vertical);
+    // The panes below it (events, profile, …) a quarter of the height,
+    // once the layout has settled (the tabs' own sizes come first).
+    QTimer::singleShot(0, this, [this] {
+        QList<QDockWidget*> bottom;
+        for (QDockWidget* d : findChildren<QDockWidget*>())
+            if (dockWidgetArea(d) == Qt::BottomDockWidgetArea && !d->isFloating())
+                bottom << d;
+        if (!bottom.isEmpty())
+            resizeDocks(bottom, QList<int>(bottom.size(), std::max(180, height() / 4)), Qt::Vertical);
+    });
 }
 
 // The dock areas' tab bars (made by QMainWindow as docks are tabified)
