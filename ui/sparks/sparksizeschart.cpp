@@ -175,10 +175,14 @@ void SparkSizesChart::paintEvent(QPaintEvent*)
 
     // Horizontal grid and the value axis.
     const double step = l.yStep;
+    double lastLabel = 1e9; // labels closer than a line of text are left out (the grid stays)
     for (double v = 0; v <= l.yMax + step / 2; v += step) {
         const double y = l.plot.bottom() - v / l.yMax * l.plot.height();
         p.setPen(QPen(grid, 0, v == 0 ? Qt::SolidLine : Qt::DotLine));
         p.drawLine(QPointF(l.plot.left(), y), QPointF(l.plot.right(), y));
+        if (lastLabel - y < fm.height())
+            continue;
+        lastLabel = y;
         p.setPen(text);
         const QString label = valueText(v);
         p.drawText(QPointF(l.plot.left() - 6 - fm.horizontalAdvance(label), y + fm.ascent() / 2.0 - 1), label);

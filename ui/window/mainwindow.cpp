@@ -173,6 +173,9 @@ MainWindow::MainWindow(QWidget* parent)
     m_profileDock = new QDockWidget(tr("Profile"), this);
     m_profileDock->setObjectName(QStringLiteral("profile"));
     m_profileDock->setWidget(m_profilePane);
+    // Its toolbar and tabs would ask for 300 pixels: a pane below the
+    // timeline may be made smaller than that (its views scroll).
+    m_profilePane->setMinimumHeight(140);
     addDockWidget(Qt::BottomDockWidgetArea, m_profileDock);
     tabifyDockWidget(eventsDock, m_profileDock);
     eventsDock->raise();
