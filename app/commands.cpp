@@ -170,6 +170,15 @@ std::unique_ptr<ByteSource> openInput(const std::string& path, std::string& erro
 // openInput, saying why on stderr when the file cannot be opened.
 } // namespace
 
+std::optional<int> capabilityArg(const std::string& value)
+{
+    char* end = nullptr;
+    const long cap = std::strtol(value.c_str(), &end, 10);
+    if (value.empty() || *end || cap < 0 || cap > 65535)
+        return std::nullopt;
+    return int(cap);
+}
+
 std::unique_ptr<ByteSource> openOrComplain(const std::string& path)
 {
     std::string error;

@@ -5,6 +5,7 @@
 #include "core/profile/profile.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 
 // Command-line commands that need no display. Each returns the process exit
@@ -23,6 +24,8 @@ int sparks(int argc, char** argv);     // sparkscommand.cpp
 // Spark-size timings for `bench` (only when FILE has -lf spark events).
 void benchSparkSizes(const LogIndex& index); // sparkscommand.cpp
 int printUsage(bool toStderr);
+// `--cap N`'s value: a capability number (0..65535), else none.
+std::optional<int> capabilityArg(const std::string& value);
 // The file (or - for stdin) as a byte source; null after printing why not.
 std::unique_ptr<ByteSource> openOrComplain(const std::string& path);
 

@@ -70,11 +70,10 @@ std::optional<int> parse(int argc, char** argv, Args& a)
             if (arg == "--range") {
                 a.rangeText = v;
             } else {
-                char* end = nullptr;
-                const long cap = std::strtol(v.c_str(), &end, 10);
-                if (v.empty() || *end || cap < 0 || cap > 65535)
+                const std::optional<int> cap = capabilityArg(v);
+                if (!cap)
                     return usageError("bad --cap '" + v + "' (a capability number)");
-                a.cap = int(cap);
+                a.cap = *cap;
             }
         } else if (arg.size() > 1 && arg[0] == '-') {
             return usageError("unknown option " + arg);
