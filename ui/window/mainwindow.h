@@ -42,6 +42,7 @@ class SpansPane;
 class ProfilePane;
 class SparkSizesPane;
 class ViewController;
+class DisplayMenu;
 
 // The application window: the timeline of the loaded log with its tracks,
 // statistics for the whole run or the selected range, loading progress with
@@ -112,7 +113,6 @@ private:
     void exportImageDialog();
     void cancelLoad();
     void clearLog(const QString& path);
-    void createDisplayActions(QMenu* view);
     void showDetails(const QString& details);
     void showIndex(std::shared_ptr<const LogIndex> index);
     void showStatistics(const RangeStats& stats);
@@ -163,7 +163,7 @@ private:
     QAction* m_zoomSelection = nullptr;
     QMenu* m_viewMenu = nullptr;
     TrackMenu* m_trackMenu = nullptr;
-    std::vector<QAction*> m_instantActions; // View ▸ Instant Events, one per InstantKind
+    DisplayMenu* m_displayMenu = nullptr;
     QString m_path;
     bool m_firstStart = false;
     QString m_loadingPath; // a file being opened that has not yet shown itself to be a log
