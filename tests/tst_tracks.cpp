@@ -38,6 +38,7 @@ private slots:
     void hecHitTestSelectsRealSpans();
     void instantsShowWhenZoomedIn();
     void activityHasACapabilityScale();
+    void selectionTintsTheTracksNotTheLegend();
     void denseCollectionsShowTheirDensity();
     void nonmovingCollectorOnRealLogs_data();
     void nonmovingCollectorOnRealLogs();
@@ -341,6 +342,41 @@ void TestTracks::activityHasACapabilityScale()
     QVERIFY(count(both, spanColor(SpanKind::Gc)) > 0);
     QCOMPARE(count(running, spanColor(SpanKind::Gc)), 0);
     QCOMPARE(count(running, spanColor(SpanKind::Running)), count(both, spanColor(SpanKind::Running)));
+}
+
+// The selection is tinted over the ruler and the tracks; the legend below
+// them keeps its own background, legible.
+void TestTracks::selectionTintsTheTracksNotTheLegend()
+{
+    const auto index = load(QStringLiteral("sparks-N4"));
+    TimelineRenderer r;
+    r.setIndex(index);
+    RenderOptions o;
+    o.tracks = {QStringLiteral("gc")};
+    o.palette = exportPalette();
+    o.selection = r.bounds(); // all of it
+    const QRect area(0, 0, 900, r.naturalHeight(o) + 40);
+    QImage image(area.size(), QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::white);
+    QPainter p(&image);
+    r.paint(p, area, r.bounds(), o);
+    p.end();
+    const auto rows = r.layout(area, o);
+    QCOMPARE(rows.size(), size_t(1));
+    const QRect plot = TimelineRenderer::plotArea(area);
+    // Below the GC row: the legend. Its background, in the plot's columns,
+    // is not tinted (a column where no legend text or swatch is).
+    const int legendY = rows.back().rect.bottom() + 4;
+    int plain = 0;
+    for (int x = plot.left() + 1; x < plot.right(); ++x)
+        plain += image.pixelColor(x, legendY) == o.palette.color(QPalette::Window);
+    QVERIFY2(plain > plot.width() / 3, qPrintable(QString::number(plain)));
+    // The track itself is tinted somewhere it is empty.
+    QColor base = o.palette.color(QPalette::Base);
+    int tinted = 0;
+    for (int x = plot.left() + 1; x < plot.right(); ++x)
+        tinted += image.pixelColor(x, rows.back().rect.top() + 1) != base;
+    QVERIFY(tinted > plot.width() / 2);
 }
 
 // Zoomed in on a run, the HEC row's item is that run, as the timeline holds it.
