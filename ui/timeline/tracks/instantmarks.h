@@ -27,7 +27,7 @@ struct InstantRow {
 };
 // Rows of every capability. A view holding more than kMaxScan instants on
 // a capability is not scanned at all: every kind is dense there.
-constexpr size_t kMaxInstantScanPerPixel = 64;
+constexpr size_t kMaxInstantScanPerPixel = 8;
 std::vector<InstantRow> collectInstants(const LogIndex& index, ViewRange view, int width);
 
 QColor instantColor(InstantKind kind);
