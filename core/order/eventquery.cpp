@@ -46,29 +46,22 @@ std::optional<uint32_t> threadOf(const Event& e)
     }
 }
 
-std::optional<uint32_t> threadRunningOn(const LogIndex& index, uint16_t cap, uint64_t t)
-{
-    if (cap >= index.caps.size())
-        return std::nullopt;
-    const CapTimeline& timeline = index.caps[cap].timeline;
-    // The span covering t; a message written as its run ends has t == end.
-    size_t i = timeline.firstEndingAfter(t);
-    if ((i == timeline.size() || timeline[i].start() > t) && i > 0 && timeline[i - 1].end() == t)
-        --i;
-    if (i == timeline.size())
-        return std::nullopt;
-    const Span& s = timeline[i];
-    if (s.kind() != SpanKind::Running || s.start() > t || s.end() < t)
-        return std::nullopt;
-    return s.thread();
-}
-
 std::optional<uint32_t> threadOf(const Event& e, const LogIndex& index)
 {
-    if (e.known && e.cap != kNoCap
-        && (e.tag == tag::UserMsg || e.tag == tag::UserMarker || e.tag == tag::UserBinaryMsg))
-        return threadRunningOn(index, e.cap, e.time);
-    return threadOf(e);
+    if (!e.known || e.cap == kNoCap
+        || (e.tag != tag::UserMsg && e.tag != tag::UserMarker && e.tag != tag::UserBinaryMsg))
+        return threadOf(e);
+    // The messages part noted the running thread when it indexed the
+    // message: find it by time and capability.
+    const auto& order = index.messagesByTime;
+    auto it = std::partition_point(order.begin(), order.end(),
+                                   [&](uint32_t i) { return index.messages[i].time < e.time; });
+    for (; it != order.end() && index.messages[*it].time == e.time; ++it) {
+        const Message& m = index.messages[*it];
+        if (m.cap == e.cap)
+            return m.thread ? std::optional<uint32_t>(m.thread) : std::nullopt;
+    }
+    return std::nullopt;
 }
 
 EventRow eventRow(const Event& e, uint64_t position, const EventPrinter& printer, const LogFormat& format,

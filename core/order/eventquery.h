@@ -17,10 +17,9 @@ struct LogIndex;
 // MIGRATE_THREAD, THREAD_WAKEUP, THREAD_LABEL, ...), if any.
 std::optional<uint32_t> threadOf(const Event& e);
 // The same, and for a user message or marker (which carry no thread) the
-// thread that wrote it: the one running on its capability at its time.
+// thread that wrote it: the one running on its capability at its time, as
+// the index's messages recorded it.
 std::optional<uint32_t> threadOf(const Event& e, const LogIndex& index);
-// The thread running on capability `cap` at time `t` (ns), if one was.
-std::optional<uint32_t> threadRunningOn(const LogIndex& index, uint16_t cap, uint64_t t);
 
 // One row of the event list: what the table shows of an event.
 struct EventRow {
