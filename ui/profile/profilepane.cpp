@@ -1,5 +1,7 @@
 #include "ui/profile/profilepane.h"
 
+#include "ui/capabilitybox.h"
+
 #include "core/profile/profileviews.h"
 #include "core/profile/sampleprofile.h"
 #include "core/profile/ticky.h"
@@ -283,14 +285,7 @@ void ProfilePane::setIndex(std::shared_ptr<const LogIndex> index)
 {
     m_index = std::move(index);
     forgetProfile();
-    {
-        const QSignalBlocker block(m_cap);
-        m_cap->clear();
-        m_cap->addItem(tr("All capabilities"), -1);
-        if (m_index)
-            for (size_t c = 0; c < m_index->caps.size(); ++c)
-                m_cap->addItem(tr("Capability %1").arg(c), int(c));
-    }
+    fillCapabilityBox(m_cap, m_index.get());
     const QSignalBlocker block(m_tickyDump);
     m_tickyDump->clear();
     if (m_index)

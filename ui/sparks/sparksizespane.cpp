@@ -1,5 +1,7 @@
 #include "ui/sparks/sparksizespane.h"
 
+#include "ui/capabilitybox.h"
+
 #include "ui/formatting.h"
 #include "ui/sparks/sparksizeschart.h"
 #include "ui/threads/tablehelpers.h"
@@ -58,14 +60,7 @@ void SparkSizesPane::setIndex(std::shared_ptr<const LogIndex> index)
     m_sizes.reset();
     m_measureRunner.cancel();
     m_binRunner.cancel();
-    {
-        const QSignalBlocker block(m_cap);
-        m_cap->clear();
-        m_cap->addItem(tr("All capabilities"), -1);
-        if (m_index)
-            for (size_t c = 0; c < m_index->caps.size(); ++c)
-                m_cap->addItem(tr("Capability %1").arg(c), int(c));
-    }
+    fillCapabilityBox(m_cap, m_index.get());
     if (!m_index) {
         // (Also while a log loads: the window drops the old index first.)
         m_header->setText(tr("Spark sizes: no log loaded."));
