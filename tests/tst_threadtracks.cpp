@@ -554,7 +554,9 @@ void TestThreadTracks::windowSpanChosenAndSelectionStatistics()
     for (const SpanNameFigures& f : figures)
         QVERIFY(w.statisticsText().contains(QString::fromStdString(w.index()->userSpans->names[f.name])));
     // And the Threads pane follows the selection.
-    QTRY_VERIFY(w.threadsPane()->statusText().contains(QStringLiteral("selection")));
+    // (Its status names the selection while it computes, too: wait for the figures.)
+    QTRY_VERIFY(w.threadsPane()->statusText().contains(QStringLiteral("selection"))
+                && !w.threadsPane()->statusText().startsWith(QStringLiteral("Computing")));
     CHECKED(checkThreadRows(*w.threadsPane()->model(), allThreadFigures(*w.index(), sel), ThreadsTableModel::Id,
                             Qt::AscendingOrder));
 }
