@@ -21,6 +21,7 @@ int threads(int argc, char** argv);    // threadcommands.cpp
 int spans(int argc, char** argv);      // threadcommands.cpp
 int profile(int argc, char** argv);    // profilecommand.cpp
 int sparks(int argc, char** argv);     // sparkscommand.cpp
+int watch(int argc, char** argv);      // watchcommand.cpp
 // Spark-size timings for `bench` (only when FILE has -lf spark events).
 void benchSparkSizes(const LogIndex& index); // sparkscommand.cpp
 int printUsage(bool toStderr);

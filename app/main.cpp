@@ -40,6 +40,8 @@ int main(int argc, char** argv)
                 return hecscope::cli::profile(argc - 2, argv + 2);
             if (std::strcmp(first, "sparks") == 0)
                 return hecscope::cli::sparks(argc - 2, argv + 2);
+            if (std::strcmp(first, "watch") == 0)
+                return hecscope::cli::watch(argc - 2, argv + 2);
             if (std::strcmp(first, "synthesize") == 0)
                 return hecscope::cli::synthesize(argc - 2, argv + 2);
             if (std::strcmp(first, "bench") == 0 || std::strcmp(first, "export") == 0) {

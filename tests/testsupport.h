@@ -15,7 +15,15 @@
 
 // Helpers shared by the tests: where the real logs are, and a canonical text
 // form of decoded events so that two decodes can be compared exactly.
+namespace hecscope {
+struct LogIndex;
+}
+
 namespace hecscope::test {
+
+// QCOMPAREs every part of two indexes (timelines, threads, collections,
+// instants, heap, messages): call from a test function.
+void compareIndexes(const LogIndex& a, const LogIndex& b);
 
 QString conformanceDir(); // ../shared/conformance, or empty when absent
 QStringList conformanceLogs(const QString& subdir); // absolute paths of *.eventlog

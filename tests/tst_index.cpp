@@ -79,63 +79,6 @@ SpanTotals bruteTotals(const CapTimeline& tl, uint64_t t0, uint64_t t1)
 }
 
 // Everything the index holds that a view reads, compared field by field.
-void compareIndexes(const LogIndex& a, const LogIndex& b)
-{
-    QCOMPARE(a.scan.events, b.scan.events);
-    QCOMPARE(a.caps.size(), b.caps.size());
-    for (size_t c = 0; c < a.caps.size(); ++c) {
-        const CapTimeline& x = a.caps[c].timeline;
-        const CapTimeline& y = b.caps[c].timeline;
-        QCOMPARE(x.size(), y.size());
-        for (size_t i = 0; i < x.size(); ++i) {
-            QCOMPARE(x[i].start(), y[i].start());
-            QCOMPARE(x[i].end(), y[i].end());
-            QCOMPARE(x[i].kind(), y[i].kind());
-            QCOMPARE(x[i].thread(), y[i].thread());
-            QCOMPARE(x[i].stop(), y[i].stop());
-        }
-        QCOMPARE(x.totals().time, y.totals().time);
-        QCOMPARE(x.totals().runs, y.totals().runs);
-        QCOMPARE(x.totalsBeforeIndex(x.size() / 2).time, y.totalsBeforeIndex(y.size() / 2).time);
-        QCOMPARE(a.caps[c].sparks.size(), b.caps[c].sparks.size());
-    }
-    QCOMPARE(a.threadCount(), b.threadCount());
-    for (size_t id = 0; id < a.threads.size(); ++id) {
-        const ThreadInfo* x = a.thread(uint32_t(id));
-        const ThreadInfo* y = b.thread(uint32_t(id));
-        QCOMPARE(x == nullptr, y == nullptr);
-        if (!x)
-            continue;
-        QCOMPARE(x->runs, y->runs);
-        QCOMPARE(x->runTime, y->runTime);
-        QCOMPARE(x->lastStop, y->lastStop);
-        QCOMPARE(x->finished, y->finished);
-        QCOMPARE(x->blocked, y->blocked);
-        QCOMPARE(x->label, y->label);
-    }
-    QCOMPARE(a.collections.size(), b.collections.size());
-    for (size_t i = 0; i < a.collections.size(); ++i) {
-        QCOMPARE(a.collections[i].start, b.collections[i].start);
-        QCOMPARE(a.collections[i].end, b.collections[i].end);
-        QCOMPARE(a.collections[i].generation, b.collections[i].generation);
-        QCOMPARE(a.collections[i].copied, b.collections[i].copied);
-        QCOMPARE(a.collections[i].caps, b.collections[i].caps);
-    }
-    QCOMPARE(a.heapLive.size(), b.heapLive.size());
-    QCOMPARE(a.messages.size(), b.messages.size());
-    QCOMPARE(a.instants.size(), b.instants.size());
-    for (size_t c = 0; c < a.instants.size(); ++c) {
-        QCOMPARE(a.instants[c].size(), b.instants[c].size());
-        for (size_t i = 0; i < a.instants[c].size(); ++i) {
-            QCOMPARE(a.instants[c].time(i), b.instants[c].time(i));
-            QCOMPARE(a.instants[c].kind(i), b.instants[c].kind(i));
-            QCOMPARE(a.instants[c].arg(i), b.instants[c].arg(i));
-        }
-    }
-    QCOMPARE(a.heapProfile.censuses.size(), b.heapProfile.censuses.size());
-    QCOMPARE(a.heapProfile.samples.size(), b.heapProfile.samples.size());
-    QCOMPARE(a.lastTime, b.lastTime);
-}
 
 } // namespace
 

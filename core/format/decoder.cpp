@@ -77,6 +77,23 @@ bool StreamDecoder::feed(std::span<const uint8_t> bytes)
     return m_state == State::Header || m_state == State::Events;
 }
 
+uint64_t StreamDecoder::breakConnection()
+{
+    if (m_state == State::Ended && m_sawDataEnd && !m_finished) {
+        m_base -= 2;
+        m_sawDataEnd = false;
+        m_state = State::Events;
+    }
+    if (m_state == State::Events) {
+        m_pending.clear();
+        m_pendingNeeded = 0;
+        m_ignored = 0;
+        m_blockCap = kNoCap;
+        m_blockRemaining = 0;
+    }
+    return m_base;
+}
+
 void StreamDecoder::parseHeader()
 {
     HeaderParse h = hecscope::parseHeader(m_pending.data(), m_pending.size(), &m_headerResume);

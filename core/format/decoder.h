@@ -44,6 +44,13 @@ public:
     // DATA_END, and data after DATA_END.
     void finish();
 
+    // A live connection broke and the next one continues the same stream
+    // (its header already stripped): forgets an incomplete record, an
+    // end-of-data marker and the current block, and returns the stream
+    // offset at which the continuation's bytes are taken. Only in the
+    // Events state, or Ended by DATA_END before finish().
+    uint64_t breakConnection();
+
     State state() const { return m_state; }
     const std::shared_ptr<const LogFormat>& format() const { return m_format; }
     const std::vector<Diagnostic>& diagnostics() const { return m_diagnostics; }

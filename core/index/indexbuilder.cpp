@@ -3,6 +3,8 @@
 #include "core/index/indexdispatcher.h"
 #include "core/index/preparefordrawing.h"
 
+#include <algorithm>
+
 namespace hecscope {
 
 // The decoder feeds the piece collector (time-order index of the raw
@@ -64,6 +66,26 @@ bool IndexBuilder::publish(bool endOfInput, const LoadObserver* observer)
     if (!d.dispatcher.seal(endOfInput, observer) || isCancelled(observer))
         return false;
     return prepareForDrawing(*d.index, observer);
+}
+
+uint64_t IndexBuilder::breakConnection()
+{
+    Impl& d = *m_impl;
+    if (d.ended || !headerRead())
+        return d.bytes;
+    d.dispatcher.unseal();
+    d.bytes = d.decoder.breakConnection();
+    return d.bytes;
+}
+
+uint64_t IndexBuilder::bytesFed() const
+{
+    return m_impl->bytes;
+}
+
+uint64_t IndexBuilder::bytesPending() const
+{
+    return m_impl->bytes - std::min(m_impl->bytes, m_impl->decoder.decodedBytes());
 }
 
 bool IndexBuilder::headerRead() const

@@ -22,6 +22,14 @@ public:
 
     // False once decoding has ended (end-of-data marker or an error).
     bool feed(std::span<const uint8_t> bytes);
+    // A live connection broke; the next one continues the stream with its
+    // header stripped (StreamDecoder::breakConnection). Returns the length
+    // of the stream to keep: bytes after it (an incomplete event, an
+    // end-of-data marker) are forgotten.
+    uint64_t breakConnection();
+    // Bytes fed so far, and how many of them are an incomplete record.
+    uint64_t bytesFed() const;
+    uint64_t bytesPending() const;
     // Decoding stopped at corrupt input: feeding more is pointless.
     bool failed() const;
     // The header decoded: the input is an eventlog (whatever follows).

@@ -21,6 +21,28 @@ LogIndex::LogIndex()
 {
 }
 
+LogIndex::LogIndex(const LogIndex& o)
+    : SchedulerPart(o)
+    , ThreadsPart(o)
+    , ThreadStatesPart(o)
+    , CollectionsPart(o)
+    , HeapPart(o)
+    , HeapProfilePart(o)
+    , InstantsPart(o)
+    , TimeProfilePart(o)
+    , MessagesPart(o)
+    , ProcessPart(o)
+    , ConcurrentGcPart(o)
+    , UserSpansPart(o)
+    , scan(o.scan)
+    , tagCounts(o.tagCounts)
+    , firstTime(o.firstTime)
+    , lastTime(o.lastTime)
+    , eventsWithoutCap(o.eventsWithoutCap)
+    , serial(nextSerial())
+{
+}
+
 size_t LogIndex::memoryBytes() const
 {
     size_t bytes = sizeof(LogIndex) + scan.pieces.capacity() * sizeof(Piece)

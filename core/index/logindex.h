@@ -43,6 +43,12 @@ struct LogIndex : SchedulerPart,
                   ConcurrentGcPart,
                   UserSpansPart {
     LogIndex(); // takes the next serial
+    // A snapshot: the same contents under a new serial (a live session
+    // publishes copies while its builder goes on extending the original).
+    LogIndex(const LogIndex& other);
+    LogIndex& operator=(const LogIndex&) = delete;
+    LogIndex(LogIndex&&) = default;
+    LogIndex& operator=(LogIndex&&) = default;
 
     LogScan scan;
     std::vector<uint64_t> tagCounts;            // events per tag (65536 entries)
@@ -51,8 +57,8 @@ struct LogIndex : SchedulerPart,
     // Unique per LogIndex instance in this process (a process-wide atomic
     // counter, from 1), never reused: lets views tell which index they were
     // made for without comparing pointers (an address can be reused after
-    // the old index is freed). An index cannot be copied (its timelines own
-    // their storage); moving carries the serial along with the contents.
+    // the old index is freed). Moving carries the serial along with the
+    // contents; a copy gets a serial of its own.
     uint64_t serial = 0;
 
     // Bytes held by the index (capacity, not just size).

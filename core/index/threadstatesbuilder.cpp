@@ -1,5 +1,7 @@
 #include "core/index/threadstatesbuilder.h"
 
+#include <cstring>
+
 #include "core/format/eventtags.h"
 #include "core/index/gallop.h"
 
@@ -331,6 +333,15 @@ size_t ThreadStates::memoryBytes() const
         + (offsets.capacity() + checkTimes.capacity() + checkOffsets.capacity()) * sizeof(uint64_t)
         + packed.capacityBytes() + farTimes.capacity() * sizeof(farTimes[0]) + infos.capacity() * sizeof(infos[0])
         + overviews.capacity() * sizeof(BinPyramid) + overviewKeys.capacity();
+}
+
+PackedSegments::PackedSegments(const PackedSegments& o)
+{
+    const size_t bytes = o.m_size * sizeof(PackedSegment);
+    allocate(bytes);
+    if (bytes)
+        std::memcpy(m_data, o.m_data, bytes);
+    m_size = o.m_size;
 }
 
 void PackedSegments::allocate(size_t bytes)

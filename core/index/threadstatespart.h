@@ -73,8 +73,14 @@ static_assert(sizeof(PackedSegment) == 8);
 class PackedSegments {
 public:
     PackedSegments() = default;
-    PackedSegments(const PackedSegments&) = delete;
-    PackedSegments& operator=(const PackedSegments&) = delete;
+    // A deep copy of the segments (a live session's snapshot).
+    PackedSegments(const PackedSegments& o);
+    PackedSegments& operator=(const PackedSegments& o)
+    {
+        if (this != &o)
+            PackedSegments(o).swap(*this);
+        return *this;
+    }
     PackedSegments(PackedSegments&& o) noexcept { swap(o); }
     PackedSegments& operator=(PackedSegments&& o) noexcept
     {

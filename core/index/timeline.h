@@ -87,6 +87,32 @@ class ChunkedArray {
 public:
     static constexpr size_t kChunk = size_t(1) << kShift;
     static constexpr size_t kFirst = 64; // the first chunk starts small and doubles
+    ChunkedArray() = default;
+    // A deep copy (a live session's snapshot): chunks released by
+    // releaseBefore stay released.
+    ChunkedArray(const ChunkedArray& o)
+        : m_size(o.m_size), m_firstCapacity(o.m_firstCapacity)
+    {
+        m_chunks.reserve(o.m_chunks.size());
+        for (size_t c = 0; c < o.m_chunks.size(); ++c) {
+            if (!o.m_chunks[c]) {
+                m_chunks.emplace_back();
+                continue;
+            }
+            const size_t capacity = c == 0 ? m_firstCapacity : kChunk;
+            const size_t used = std::min(capacity, m_size - std::min(m_size, c * kChunk));
+            m_chunks.push_back(std::make_unique<T[]>(capacity));
+            std::copy(o.m_chunks[c].get(), o.m_chunks[c].get() + used, m_chunks.back().get());
+        }
+    }
+    ChunkedArray& operator=(const ChunkedArray& o)
+    {
+        if (this != &o)
+            *this = ChunkedArray(o);
+        return *this;
+    }
+    ChunkedArray(ChunkedArray&&) noexcept = default;
+    ChunkedArray& operator=(ChunkedArray&&) noexcept = default;
     void push_back(const T& v)
     {
         if ((m_size >> kShift) == m_chunks.size()) {

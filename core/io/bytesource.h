@@ -25,6 +25,9 @@ class FileSource final : public ByteSource {
 public:
     // nullptr and `error` set when the file cannot be opened.
     static std::unique_ptr<FileSource> open(const std::string& path, std::string& error);
+    // Takes ownership of an open descriptor (a live session's spool file,
+    // which may already be unlinked).
+    static std::unique_ptr<FileSource> adopt(int fd) { return std::unique_ptr<FileSource>(new FileSource(fd)); }
     ~FileSource() override;
     size_t read(uint64_t offset, uint8_t* dst, size_t n) override;
     std::string error() const override;

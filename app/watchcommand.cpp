@@ -1,0 +1,181 @@
+#include "app/commands.h"
+
+#include "core/live/livesession.h"
+#include "core/stats/stats.h"
+#include "core/text/info.h"
+
+#include <charconv>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <mutex>
+#include <string>
+
+namespace hecscope::cli {
+namespace {
+
+const char* const kWatchUsage =
+    "Usage: hecscope watch SOURCE [--record FILE] [--until-end | --seconds N]\n"
+    "                      [--no-reconnect] [--interval MS]\n"
+    "\n"
+    "Follows a live eventlog and prints one JSON line per update, then the\n"
+    "final index as `hecscope info --json` prints it for the recorded bytes.\n"
+    "\n"
+    "SOURCE is a file that may still be growing (followed until its\n"
+    "end-of-data marker, or until it stops growing and no process has it open\n"
+    "for writing), a named pipe (e.g. +RTS -l -ol/path/to/fifo), - for\n"
+    "standard input, unix:/path/to.sock or tcp:HOST:PORT (an eventlog socket,\n"
+    "as ghc-eventlog-socket serves it; waited for while it is not there).\n"
+    "\n"
+    "Options:\n"
+    "  --record FILE  keep the bytes received in FILE (a normal eventlog;\n"
+    "                 later connections' headers are stripped)\n"
+    "  --until-end    stop when the source ends (the default)\n"
+    "  --seconds N    stop following after N seconds (at the latest)\n"
+    "  --no-reconnect a socket's disconnect ends the watch (by default the\n"
+    "                 next connection is appended to the same timeline)\n"
+    "  --interval MS  the least time between updates (default 250)\n"
+    "  -h, --help     show this help\n"
+    "\n"
+    "An update line has: update (1, 2, ...), state, events, bytes,\n"
+    "capabilities, newest_ns (the newest event), merged_ns (every capability's\n"
+    "events are in up to here), pending_ns (newest_ns - merged_ns),\n"
+    "pending_bytes (an incomplete record), rate_bytes_s, connections, message.\n"
+    "\n"
+    "Exit status: 0 the source ended or the time was up; 1 it failed or the\n"
+    "bytes are not an eventlog (everything before is still summarised);\n"
+    "2 usage error.\n";
+
+std::string updateLine(const LiveStatus& s)
+{
+    char rate[32];
+    std::snprintf(rate, sizeof rate, "%.0f", s.bytesPerSecond);
+    return "{\"update\":" + std::to_string(s.sequence) + ",\"state\":\"" + liveStateName(s.state)
+        + "\",\"events\":" + std::to_string(s.events) + ",\"bytes\":" + std::to_string(s.bytes)
+        + ",\"capabilities\":" + std::to_string(s.capabilities) + ",\"newest_ns\":" + std::to_string(s.newestTime)
+        + ",\"merged_ns\":" + std::to_string(s.mergedTime)
+        + ",\"pending_ns\":" + std::to_string(s.newestTime - std::min(s.newestTime, s.mergedTime))
+        + ",\"pending_bytes\":" + std::to_string(s.pendingBytes) + ",\"rate_bytes_s\":" + rate
+        + ",\"connections\":" + std::to_string(s.connections) + ",\"message\":" + jsonString(s.message) + "}\n";
+}
+
+} // namespace
+
+int watch(int argc, char** argv)
+{
+    std::string sourceText;
+    LiveOptions options;
+    options.autoReconnect = true;
+    double seconds = 0;
+    for (int i = 0; i < argc; ++i) {
+        const std::string arg = argv[i];
+        auto value = [&](const char* what) -> const char* {
+            if (i + 1 >= argc) {
+                std::fprintf(stderr, "hecscope watch: %s needs a value\n\n%s", what, kWatchUsage);
+                return nullptr;
+            }
+            return argv[++i];
+        };
+        if (arg == "-h" || arg == "--help") {
+            std::fputs(kWatchUsage, stdout);
+            return 0;
+        } else if (arg == "--record") {
+            const char* v = value("--record");
+            if (!v)
+                return 2;
+            options.recordPath = v;
+        } else if (arg == "--until-end") {
+            seconds = 0;
+        } else if (arg == "--seconds" || arg == "--interval") {
+            const char* v = value(arg.c_str());
+            if (!v)
+                return 2;
+            char* end = nullptr;
+            const double n = std::strtod(v, &end);
+            if (!end || *end || !(n > 0)) {
+                std::fprintf(stderr, "hecscope watch: %s needs a positive number, not \"%s\"\n\n%s", arg.c_str(), v, kWatchUsage);
+                return 2;
+            }
+            if (arg == "--seconds")
+                seconds = n;
+            else
+                options.publishIntervalMs = int(std::max(1.0, n));
+        } else if (arg == "--no-reconnect") {
+            options.autoReconnect = false;
+        } else if (arg != "-" && arg.size() > 1 && arg[0] == '-') {
+            std::fprintf(stderr, "hecscope watch: unknown option %s\n\n%s", arg.c_str(), kWatchUsage);
+            return 2;
+        } else if (sourceText.empty()) {
+            sourceText = arg;
+        } else {
+            std::fprintf(stderr, "hecscope watch: more than one SOURCE given\n\n%s", kWatchUsage);
+            return 2;
+        }
+    }
+    if (sourceText.empty()) {
+        std::fprintf(stderr, "hecscope watch: no SOURCE given\n\n%s", kWatchUsage);
+        return 2;
+    }
+    std::string error;
+    const std::optional<SourceAddress> address = parseSourceAddress(sourceText, error);
+    if (!address) {
+        std::fprintf(stderr, "hecscope watch: %s\n\n%s", error.c_str(), kWatchUsage);
+        return 2;
+    }
+    std::unique_ptr<LiveSource> source = openLiveSource(*address, error);
+    if (!source) {
+        std::fprintf(stderr, "hecscope watch: %s\n", error.c_str());
+        return 1;
+    }
+    std::mutex mutex;
+    std::condition_variable cv;
+    bool ready = false;
+    LiveSession session(std::move(source), options, [&] {
+        std::lock_guard lock(mutex);
+        ready = true;
+        cv.notify_one();
+    });
+    if (!session.start(error)) {
+        std::fprintf(stderr, "hecscope watch: %s\n", error.c_str());
+        return 1;
+    }
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds > 0 ? seconds : 1e9);
+    bool stopped = false;
+    for (;;) {
+        {
+            std::unique_lock lock(mutex);
+            if (!stopped)
+                cv.wait_until(lock, std::chrono::time_point_cast<std::chrono::steady_clock::duration>(deadline), [&] { return ready; });
+            else
+                cv.wait(lock, [&] { return ready; });
+            ready = false;
+        }
+        if (!stopped && std::chrono::steady_clock::now() >= deadline) {
+            session.stop();
+            stopped = true;
+        }
+        std::optional<LiveUpdate> update = session.takeUpdate();
+        if (!update)
+            continue;
+        const LiveStatus& s = update->status;
+        std::fputs(updateLine(s).c_str(), stdout);
+        std::fflush(stdout);
+        if (!stopped && !options.autoReconnect && s.state == LiveState::Disconnected) {
+            session.stop();
+            stopped = true;
+        }
+        if (!isFinal(s.state))
+            continue;
+        session.wait();
+        const LogIndex& ix = *update->index;
+        const std::string file = options.recordPath.empty() ? address->text() : options.recordPath;
+        std::fputs(infoJson(ix, computeStats(ix), file).c_str(), stdout);
+        for (const Diagnostic& d : ix.scan.diagnostics)
+            std::fprintf(stderr, "hecscope: %s: %s: %s\n", file.c_str(), d.isError() ? "error" : "warning", d.message().c_str());
+        if (s.state == LiveState::Failed)
+            std::fprintf(stderr, "hecscope watch: %s\n", s.message.c_str());
+        return s.state == LiveState::Failed || ix.scan.hasError ? 1 : 0;
+    }
+}
+
+} // namespace hecscope::cli

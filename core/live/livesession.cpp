@@ -1,0 +1,419 @@
+#include "core/live/livesession.h"
+
+#include "core/format/headerparser.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <fcntl.h>
+#include <mutex>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+namespace hecscope {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr size_t kReadSize = 1 << 20;
+
+} // namespace
+
+const char* liveStateName(LiveState state)
+{
+    switch (state) {
+    case LiveState::Waiting: return "waiting";
+    case LiveState::Receiving: return "receiving";
+    case LiveState::Disconnected: return "disconnected";
+    case LiveState::Ended: return "ended";
+    case LiveState::Failed: return "failed";
+    case LiveState::Stopped: return "stopped";
+    }
+    return "?";
+}
+
+struct LiveSession::Impl {
+    LiveSession& s;
+    std::function<void()> notify;
+    int fd = -1; // the recording, written here
+    std::thread thread;
+    std::atomic<bool> stopRequested{false};
+    std::atomic<bool> cancelled{false};
+    std::atomic<bool> reconnectRequested{false};
+
+    std::mutex mailboxMutex;
+    std::optional<LiveUpdate> mailbox;
+
+    // The session thread's own state.
+    std::unique_ptr<IndexBuilder> builder = std::make_unique<IndexBuilder>();
+    LiveStatus status;
+    uint64_t written = 0;        // bytes in the recording
+    uint32_t connectionSeen = 0; // the source's connection count last seen
+    bool stripping = false;      // dropping a later connection's header
+    std::vector<uint8_t> headerBytes;
+    bool dirty = false;          // something to publish
+    LiveState publishedState = LiveState::Waiting;
+    bool publishedOnce = false;
+    Clock::time_point lastPublish{};
+    std::optional<Clock::time_point> oldestUnpublished;
+    std::deque<std::pair<Clock::time_point, uint64_t>> rateSamples;
+
+    explicit Impl(LiveSession& session, std::function<void()> n) : s(session), notify(std::move(n)) {}
+
+    void run();
+    // False once the session is over (status says why).
+    bool take(const uint8_t* data, size_t n);
+    bool append(const uint8_t* data, size_t n);
+    bool beginConnection();
+    bool checkHeader(const std::vector<uint8_t>& bytes, size_t size);
+    void publish(bool final);
+    void fail(std::string message)
+    {
+        status.state = LiveState::Failed;
+        status.message = std::move(message);
+    }
+};
+
+LiveSession::LiveSession(std::unique_ptr<LiveSource> source, LiveOptions options, std::function<void()> notify)
+    : m_source(std::move(source))
+    , m_options(std::move(options))
+    , m_impl(std::make_unique<Impl>(*this, std::move(notify)))
+{
+}
+
+LiveSession::~LiveSession()
+{
+    m_impl->cancelled = true;
+    m_impl->stopRequested = true;
+    m_source->interrupt();
+    if (m_impl->thread.joinable())
+        m_impl->thread.join();
+    if (m_impl->fd >= 0)
+        ::close(m_impl->fd);
+}
+
+bool LiveSession::start(std::string& error)
+{
+    Impl& d = *m_impl;
+    int fd = -1;
+    if (m_options.recordPath.empty()) {
+        const char* dir = std::getenv("TMPDIR");
+        std::string pattern = std::string(dir && *dir ? dir : "/tmp") + "/hecscope-live-XXXXXX";
+        fd = ::mkostemp(pattern.data(), O_CLOEXEC);
+        if (fd >= 0)
+            ::unlink(pattern.c_str()); // kept by its descriptors only
+        else
+            error = "cannot create a temporary file in " + pattern.substr(0, pattern.rfind('/')) + ": " + std::strerror(errno);
+    } else {
+        fd = ::open(m_options.recordPath.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (fd < 0)
+            error = "cannot record to " + m_options.recordPath + ": " + std::strerror(errno);
+    }
+    if (fd < 0)
+        return false;
+    const int reader = ::fcntl(fd, F_DUPFD_CLOEXEC, 3);
+    if (reader < 0) {
+        error = std::string("cannot share the recording: ") + std::strerror(errno);
+        ::close(fd);
+        return false;
+    }
+    d.fd = fd;
+    m_recording = FileSource::adopt(reader);
+    d.thread = std::thread([&d] { d.run(); });
+    return true;
+}
+
+void LiveSession::stop()
+{
+    m_impl->stopRequested = true;
+    m_source->interrupt();
+}
+
+void LiveSession::reconnect()
+{
+    m_impl->reconnectRequested = true;
+    m_source->interrupt();
+}
+
+bool LiveSession::sendControl(ControlCommand command, std::string& error)
+{
+    return m_source->sendControl(command, error);
+}
+
+void LiveSession::wait()
+{
+    if (m_impl->thread.joinable())
+        m_impl->thread.join();
+}
+
+std::optional<LiveUpdate> LiveSession::takeUpdate()
+{
+    std::lock_guard lock(m_impl->mailboxMutex);
+    std::optional<LiveUpdate> out = std::move(m_impl->mailbox);
+    m_impl->mailbox.reset();
+    return out;
+}
+
+bool LiveSession::saveReceived(const std::string& path, std::string& error) const
+{
+    if (!m_recording) {
+        error = "nothing received yet";
+        return false;
+    }
+    const int out = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (out < 0) {
+        error = path + ": " + std::strerror(errno);
+        return false;
+    }
+    std::vector<uint8_t> buf(kReadSize);
+    uint64_t offset = 0;
+    bool ok = true;
+    for (;;) {
+        const size_t n = m_recording->read(offset, buf.data(), buf.size());
+        if (n == 0)
+            break;
+        size_t done = 0;
+        while (done < n) {
+            const ssize_t w = ::write(out, buf.data() + done, n - done);
+            if (w < 0 && errno == EINTR)
+                continue;
+            if (w < 0) {
+                error = path + ": " + std::strerror(errno);
+                ok = false;
+                break;
+            }
+            done += size_t(w);
+        }
+        if (!ok)
+            break;
+        offset += n;
+    }
+    if (::close(out) != 0 && ok) {
+        error = path + ": " + std::strerror(errno);
+        ok = false;
+    }
+    return ok;
+}
+
+void LiveSession::Impl::run()
+{
+    LiveSource& source = *s.m_source;
+    std::vector<uint8_t> buf(kReadSize);
+    lastPublish = Clock::now();
+    bool over = false;
+    while (!over && !stopRequested) {
+        if (reconnectRequested.exchange(false) && status.state == LiveState::Disconnected) {
+            source.reconnect();
+            status.state = LiveState::Waiting;
+            status.message = "reconnecting to " + source.address().text();
+            dirty = true;
+        }
+        const LiveSource::Result r = source.read(buf.data(), buf.size(), 50);
+        switch (r.status) {
+        case LiveSource::Status::Data:
+            if (!oldestUnpublished)
+                oldestUnpublished = Clock::now();
+            status.state = LiveState::Receiving;
+            status.message.clear();
+            over = !take(buf.data(), r.bytes);
+            dirty = true;
+            break;
+        case LiveSource::Status::Waiting:
+            // Before any bytes (or while reconnecting) what it waits for is
+            // the news; while receiving, a pause is not.
+            if (status.state != LiveState::Receiving) {
+                if (status.message != r.message || !publishedOnce)
+                    dirty = true;
+                status.message = r.message;
+            }
+            break;
+        case LiveSource::Status::Disconnected:
+            if (status.state != LiveState::Disconnected) {
+                status.state = LiveState::Disconnected;
+                status.message = r.message;
+                dirty = true;
+            }
+            if (s.m_options.autoReconnect)
+                reconnectRequested = true;
+            break;
+        case LiveSource::Status::Ended:
+            status.state = LiveState::Ended;
+            status.message = r.message;
+            over = true;
+            break;
+        case LiveSource::Status::Failed:
+            fail(r.message);
+            over = true;
+            break;
+        }
+        if (cancelled)
+            break;
+        // A new state is said at once; new bytes at most every interval.
+        const auto now = Clock::now();
+        const bool stateChanged = status.state != publishedState;
+        if (!over && dirty && (stateChanged || now - lastPublish >= std::chrono::milliseconds(s.m_options.publishIntervalMs)))
+            publish(false);
+    }
+    source.close();
+    if (cancelled)
+        return;
+    if (!over) {
+        status.state = LiveState::Stopped;
+        status.message = "stopped following";
+    }
+    publish(true);
+}
+
+bool LiveSession::Impl::take(const uint8_t* data, size_t n)
+{
+    LiveSource& source = *s.m_source;
+    if (source.connections() != connectionSeen) {
+        connectionSeen = source.connections();
+        status.connections = connectionSeen;
+        if (!beginConnection())
+            return false;
+    }
+    if (stripping) {
+        headerBytes.insert(headerBytes.end(), data, data + n);
+        const HeaderParse h = parseHeader(headerBytes.data(), headerBytes.size());
+        if (h.status == HeaderParse::NeedMore)
+            return true;
+        if (h.status == HeaderParse::Failed) {
+            fail("connection " + std::to_string(connectionSeen) + " did not begin with an eventlog header: "
+                 + h.error.message() + " (byte offset " + std::to_string(h.error.offset) + " of that connection)");
+            return false;
+        }
+        if (!checkHeader(headerBytes, h.consumed))
+            return false;
+        stripping = false;
+        std::vector<uint8_t> rest(headerBytes.begin() + ptrdiff_t(h.consumed), headerBytes.end());
+        headerBytes.clear();
+        return rest.empty() || append(rest.data(), rest.size());
+    }
+    return append(data, n);
+}
+
+// A later connection of a socket: the program sends its header again and
+// goes on from where its stream is now. What the previous connection cut
+// off mid-record is dropped from the recording and the decoder.
+bool LiveSession::Impl::beginConnection()
+{
+    if (connectionSeen <= 1 || written == 0)
+        return true;
+    if (!builder->headerRead()) {
+        // Not even the first header arrived whole: start again.
+        builder = std::make_unique<IndexBuilder>();
+        written = 0;
+        if (::ftruncate(fd, 0) != 0) {
+            fail(std::string("cannot rewrite the recording: ") + std::strerror(errno));
+            return false;
+        }
+        return true;
+    }
+    const uint64_t keep = builder->breakConnection();
+    if (keep < written && ::ftruncate(fd, off_t(keep)) != 0) {
+        fail(std::string("cannot rewrite the recording: ") + std::strerror(errno));
+        return false;
+    }
+    written = keep;
+    stripping = true;
+    headerBytes.clear();
+    return true;
+}
+
+// The new connection's header must declare what the first one did: the
+// same program, whose events go on in the same timeline.
+bool LiveSession::Impl::checkHeader(const std::vector<uint8_t>& bytes, size_t size)
+{
+    std::vector<uint8_t> first(size);
+    const size_t got = s.m_recording->read(0, first.data(), size);
+    if (got != size || !std::equal(first.begin(), first.end(), bytes.begin())) {
+        fail("connection " + std::to_string(connectionSeen)
+             + " sent a different eventlog header (another GHC or RTS): not appended; connect anew to view it");
+        return false;
+    }
+    return true;
+}
+
+bool LiveSession::Impl::append(const uint8_t* data, size_t n)
+{
+    size_t done = 0;
+    while (done < n) {
+        const ssize_t w = ::pwrite(fd, data + done, n - done, off_t(written + done));
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0) {
+            fail("cannot write the recording at byte offset " + std::to_string(written + done) + ": "
+                 + std::strerror(errno));
+            return false;
+        }
+        done += size_t(w);
+    }
+    written += n;
+    const bool more = builder->feed({data, n});
+    if (!more) {
+        // The end-of-data marker, or bytes that are not an eventlog.
+        if (builder->failed()) {
+            status.state = LiveState::Failed;
+            status.message = "decoding stopped (see Diagnostics)";
+        } else {
+            status.state = LiveState::Ended;
+            status.message = "the program ended its eventlog (end-of-data marker)";
+        }
+        return false;
+    }
+    return true;
+}
+
+void LiveSession::Impl::publish(bool final)
+{
+    const auto now = Clock::now();
+    lastPublish = now;
+    dirty = false;
+    publishedOnce = true;
+    std::shared_ptr<const LogIndex> index;
+    if (final) {
+        builder->publish(true);
+        index = std::shared_ptr<const LogIndex>(builder->take());
+    } else {
+        index = std::make_shared<const LogIndex>(builder->publish(false));
+    }
+    status.bytes = written;
+    status.events = index->scan.events;
+    status.pendingBytes = final ? 0 : builder ? builder->bytesPending() : 0;
+    status.newestTime = index->lastTime;
+    uint32_t caps = 0;
+    uint64_t merged = UINT64_MAX;
+    for (size_t c = 0; c < index->caps.size(); ++c) {
+        const Capability& cap = index->caps[c];
+        if (cap.events == 0)
+            continue;
+        ++caps;
+        if (cap.lastEvent < merged) {
+            merged = cap.lastEvent;
+            status.laggingCap = uint32_t(c);
+        }
+    }
+    status.capabilities = caps;
+    status.mergedTime = final || caps == 0 ? index->lastTime : merged;
+    rateSamples.emplace_back(now, written);
+    while (rateSamples.size() > 2 && now - rateSamples[1].first >= std::chrono::seconds(2))
+        rateSamples.pop_front();
+    const double dt = std::chrono::duration<double>(now - rateSamples.front().first).count();
+    status.bytesPerSecond = dt > 0 ? double(written - rateSamples.front().second) / dt : 0;
+    ++status.sequence;
+    publishedState = status.state;
+    LiveUpdate update{std::move(index), status, oldestUnpublished.value_or(now)};
+    oldestUnpublished.reset();
+    {
+        std::lock_guard lock(mailboxMutex);
+        mailbox = std::move(update);
+    }
+    if (notify)
+        notify();
+}
+
+} // namespace hecscope

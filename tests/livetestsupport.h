@@ -1,0 +1,90 @@
+#pragma once
+
+#include "core/live/livesession.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+// What the live suites share: a collector of a session's updates, the
+// structure of a real log (its header and block boundaries), and a replay
+// server that serves a log on a Unix socket the way ghc-eventlog-socket
+// does (the header again on every connection).
+namespace hecscope::test {
+
+// Takes a LiveSession's updates as they are published.
+class UpdateCollector {
+public:
+    std::function<void()> notifier();
+    // The next update, or none once `guardMs` passed (a guard against a hung
+    // session, not a timing assertion).
+    std::optional<LiveUpdate> next(LiveSession& session, int guardMs = 60000);
+    // Every update until a final one (returned last); empty on the guard.
+    std::vector<LiveUpdate> untilFinal(LiveSession& session, int guardMs = 60000);
+
+private:
+    std::mutex m_mutex;
+    std::condition_variable m_cv;
+    bool m_ready = false;
+};
+
+struct LogLayout {
+    size_t headerSize = 0;
+    std::vector<size_t> blockStarts; // offsets of every block marker
+    std::vector<size_t> eventStarts; // offsets of every other event
+    size_t dataEnd = 0;              // offset of the end-of-data marker
+};
+LogLayout layoutOf(const std::vector<uint8_t>& bytes);
+
+// The same log with its blocks split at `cuts` (offsets of events): the
+// block holding a cut ends there and a new block marker for the same
+// capability carries on, as the RTS starts new blocks on a new connection.
+// Every event is kept, in the same order.
+// `at` receives where each cut is in the new log (its new block marker).
+std::vector<uint8_t> splitBlocksAt(const std::vector<uint8_t>& log, const std::vector<size_t>& cuts,
+                                   std::vector<size_t>* at = nullptr);
+
+// Serves `log` on a Unix socket at `path`, one connection after another.
+// Connection k (from 0) sends the header and then the bytes
+// [segments[k].first, segments[k].second) in random-size chunks (1 byte to
+// 64 KiB, seeded), pausing `pauseUs` after each, and closes. Everything the
+// client sends is kept (control commands).
+class ReplayServer {
+public:
+    ReplayServer(std::string path, std::vector<uint8_t> log, std::vector<std::pair<size_t, size_t>> segments,
+                 uint32_t seed, int pauseUs = 100, int startDelayMs = 0);
+    ~ReplayServer();
+    void start();
+    void join();
+    int connectionsServed() const { return m_served; }
+    std::string received() const;
+    // A different header for connection `k` (another program).
+    void replaceHeaderOf(size_t k, std::vector<uint8_t> header);
+    // Keep connection k open (after its bytes) until `release()`.
+    void holdOpen(size_t k) { m_hold = int(k); }
+    void release() { m_released = true; }
+
+private:
+    void run();
+    std::string m_path;
+    std::vector<uint8_t> m_log;
+    std::vector<std::pair<size_t, size_t>> m_segments;
+    std::vector<std::pair<size_t, std::vector<uint8_t>>> m_headers;
+    uint32_t m_seed;
+    int m_pauseUs;
+    int m_startDelayMs;
+    std::thread m_thread;
+    std::atomic<int> m_served{0};
+    std::atomic<int> m_hold{-1};
+    std::atomic<bool> m_released{false};
+    mutable std::mutex m_receivedMutex;
+    std::string m_received;
+};
+
+} // namespace hecscope::test

@@ -1,0 +1,625 @@
+// Live sources on real logs: a file that grows (appends of every size),
+// shrinks or is replaced; a socket served the way ghc-eventlog-socket serves
+// it, in random-size chunks, disconnecting and re-sending the header on every
+// new connection; control commands; cancelling at any time. The final index
+// must equal a one-shot load of the same bytes, and the recording must be the
+// log itself.
+#include "livetestsupport.h"
+#include "testsupport.h"
+
+#include "core/index/logindex.h"
+#include "core/live/livesession.h"
+#include "core/stats/stats.h"
+#include "core/text/info.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QRandomGenerator>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
+
+using namespace hecscope;
+using namespace hecscope::test;
+
+namespace {
+
+std::unique_ptr<LogIndex> load(const std::vector<uint8_t>& bytes)
+{
+    MemorySource source(bytes);
+    return loadIndex(source).index;
+}
+
+std::unique_ptr<LiveSession> sessionOn(const std::string& text, LiveOptions options, UpdateCollector& collector)
+{
+    std::string error;
+    const std::optional<SourceAddress> address = parseSourceAddress(text, error);
+    if (!address)
+        return nullptr;
+    std::unique_ptr<LiveSource> source = openLiveSource(*address, error);
+    if (!source)
+        return nullptr;
+    auto session = std::make_unique<LiveSession>(std::move(source), std::move(options), collector.notifier());
+    if (!session->start(error))
+        return nullptr;
+    return session;
+}
+
+std::vector<uint8_t> recorded(LiveSession& session)
+{
+    std::vector<uint8_t> out;
+    uint8_t buf[65536];
+    for (uint64_t pos = 0;;) {
+        const size_t n = session.recording()->read(pos, buf, sizeof buf);
+        if (n == 0)
+            return out;
+        out.insert(out.end(), buf, buf + n);
+        pos += n;
+    }
+}
+
+bool writeAll(int fd, const uint8_t* p, size_t n)
+{
+    while (n > 0) {
+        const ssize_t w = ::write(fd, p, n);
+        if (w <= 0)
+            return false;
+        p += w;
+        n -= size_t(w);
+    }
+    return true;
+}
+
+QString threadsLog()
+{
+    return QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/threads-N2.eventlog");
+}
+
+} // namespace
+
+class TestLive : public QObject {
+    Q_OBJECT
+private slots:
+    void addresses();
+    void growingFileAppendsOfEverySize_data();
+    void growingFileAppendsOfEverySize();
+    void fileWithoutEndEndsWhenItsWriterIsGone();
+    void shrinkingFileIsSaid();
+    void replacedFileIsSaid();
+    void pipeAndStandardInput();
+    void socketReconnectsAndAppends_data();
+    void socketReconnectsAndAppends();
+    void socketCutInsideARecordKeepsAValidRecording();
+    void reconnectionWithAnotherHeaderIsRefused();
+    void disconnectWaitsForReconnect();
+    void controlCommandsReachTheProgram();
+    void cancelAtAnyTime();
+    void watchPrintsUpdatesAndTheRecordingsSummary();
+};
+
+void TestLive::addresses()
+{
+    std::string error;
+    auto a = parseSourceAddress("unix:/tmp/x.sock", error);
+    QVERIFY(a && a->kind == SourceAddress::Kind::Unix && a->path == "/tmp/x.sock");
+    a = parseSourceAddress("tcp:localhost:4242", error);
+    QVERIFY(a && a->kind == SourceAddress::Kind::Tcp && a->host == "localhost" && a->port == 4242);
+    QCOMPARE(a->text(), std::string("tcp:localhost:4242"));
+    a = parseSourceAddress("tcp:[::1]:9", error);
+    QVERIFY(a && a->host == "::1" && a->port == 9);
+    QCOMPARE(a->text(), std::string("tcp:[::1]:9"));
+    a = parseSourceAddress("-", error);
+    QVERIFY(a && a->kind == SourceAddress::Kind::Stdin);
+    for (const char* bad : {"tcp:localhost", "tcp:host:0", "tcp:host:70000", "tcp::4242", "unix:", ""}) {
+        error.clear();
+        QVERIFY2(!parseSourceAddress(bad, error), bad);
+        QVERIFY2(!error.empty(), bad);
+    }
+    QTemporaryDir dir;
+    const std::string fifo = dir.filePath(QStringLiteral("f")).toStdString();
+    QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+    a = parseSourceAddress(fifo, error);
+    QVERIFY(a && a->kind == SourceAddress::Kind::Pipe);
+    a = parseSourceAddress(threadsLog().toStdString(), error);
+    QVERIFY(a && a->kind == SourceAddress::Kind::File);
+    // The control message as ghc-eventlog-socket reads it.
+    const std::string m = controlMessage(ControlCommand::RequestHeapCensus);
+    QCOMPARE(QByteArray::fromStdString(m).toHex(), QByteArray("f09e978c000f6576656e746c6f672d736f636b657405"));
+}
+
+void TestLive::growingFileAppendsOfEverySize_data()
+{
+    QTest::addColumn<QString>("log");
+    QTest::addColumn<int>("maxChunk");
+    QTest::newRow("spans-N2, 1..64-byte appends") << QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/spans-N2.eventlog") << 64;
+    QTest::newRow("threads-N2, up to 64 KiB") << threadsLog() << 65536;
+    QTest::newRow("leak-prof-hc, up to 4 KiB") << QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/leak-prof-hc.eventlog") << 4096;
+}
+
+// A writer appends a real log to a file in pieces of every size from one
+// byte up, while a session follows it. Updates come while it grows, each
+// with more events; the session ends at the end-of-data marker; the final
+// index equals a one-shot load and the recording is the log.
+void TestLive::growingFileAppendsOfEverySize()
+{
+    QFETCH(QString, log);
+    QFETCH(int, maxChunk);
+    const std::vector<uint8_t> bytes = readFile(log);
+    QTemporaryDir dir;
+    const std::string path = dir.filePath(QStringLiteral("growing.eventlog")).toStdString();
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    QVERIFY(fd >= 0);
+    // The first bytes are there before following starts (a file already
+    // being written), the rest come after.
+    QVERIFY(writeAll(fd, bytes.data(), 100));
+    UpdateCollector collector;
+    LiveOptions options;
+    options.publishIntervalMs = 5;
+    auto session = sessionOn(path, options, collector);
+    QVERIFY(session);
+    std::thread writer([&] {
+        QRandomGenerator rng(uint32_t(qHash(log)));
+        size_t pos = 100, size = 1;
+        while (pos < bytes.size()) {
+            // 1, 2, 3, … bytes, then random sizes up to maxChunk.
+            const size_t n = std::min(bytes.size() - pos, size <= 64 ? size++ : 1 + rng.bounded(uint32_t(maxChunk)));
+            if (!writeAll(fd, bytes.data() + pos, n))
+                return;
+            pos += n;
+            if (maxChunk > 64 || rng.bounded(8u) == 0)
+                std::this_thread::sleep_for(std::chrono::microseconds(maxChunk > 64 ? 1000 : 300));
+        }
+    });
+    const std::vector<LiveUpdate> updates = collector.untilFinal(*session);
+    writer.join();
+    ::close(fd);
+    QVERIFY2(!updates.empty(), "the session never ended");
+    QVERIFY2(updates.size() >= 3, qPrintable(QString::number(updates.size())));
+    uint64_t events = 0;
+    for (const LiveUpdate& u : updates) {
+        QVERIFY(u.status.events >= events);
+        QVERIFY(u.status.mergedTime <= u.status.newestTime);
+        events = u.status.events;
+    }
+    QVERIFY2(updates[updates.size() / 2].status.events < updates.back().status.events, "no update while it grew");
+    const LiveUpdate& last = updates.back();
+    QCOMPARE(last.status.state, LiveState::Ended);
+    QVERIFY(last.status.message.find("end-of-data") != std::string::npos);
+    QVERIFY(recorded(*session) == bytes);
+    const auto oneShot = load(bytes);
+    compareIndexes(*last.index, *oneShot);
+    QCOMPARE(infoJson(*last.index, computeStats(*last.index), "x"), infoJson(*oneShot, computeStats(*oneShot), "x"));
+}
+
+// A log cut short (no end-of-data marker): the session follows it until it
+// has stopped growing and no process has it open for writing.
+void TestLive::fileWithoutEndEndsWhenItsWriterIsGone()
+{
+    std::vector<uint8_t> bytes = readFile(threadsLog());
+    bytes.resize(bytes.size() * 2 / 3);
+    QTemporaryDir dir;
+    const std::string path = dir.filePath(QStringLiteral("cut.eventlog")).toStdString();
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    QVERIFY(writeAll(fd, bytes.data(), bytes.size() / 2));
+    UpdateCollector collector;
+    auto session = sessionOn(path, {}, collector);
+    QVERIFY(session);
+    // While the writer keeps it open, a pause in growth does not end it.
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    std::optional<LiveUpdate> u;
+    while (std::optional<LiveUpdate> more = session->takeUpdate())
+        u = std::move(more);
+    QVERIFY(u);
+    QCOMPARE(u->status.state, LiveState::Receiving);
+    QVERIFY(writeAll(fd, bytes.data() + bytes.size() / 2, bytes.size() - bytes.size() / 2));
+    ::close(fd);
+    const std::vector<LiveUpdate> updates = collector.untilFinal(*session);
+    QVERIFY(!updates.empty());
+    const LiveUpdate& last = updates.back();
+    QCOMPARE(last.status.state, LiveState::Ended);
+    QVERIFY2(last.status.message.find("no process has it open for writing") != std::string::npos, last.status.message.c_str());
+    QVERIFY(last.index->scan.truncated);
+    compareIndexes(*last.index, *load(bytes));
+}
+
+// A file that shrinks under the reader: said with the byte offset, and
+// everything received before is kept.
+void TestLive::shrinkingFileIsSaid()
+{
+    const std::vector<uint8_t> bytes = readFile(threadsLog());
+    QTemporaryDir dir;
+    const std::string path = dir.filePath(QStringLiteral("shrink.eventlog")).toStdString();
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const size_t half = bytes.size() / 2;
+    QVERIFY(writeAll(fd, bytes.data(), half));
+    UpdateCollector collector;
+    LiveOptions options;
+    options.publishIntervalMs = 5;
+    auto session = sessionOn(path, options, collector);
+    QVERIFY(session);
+    for (;;) {
+        std::optional<LiveUpdate> u = collector.next(*session);
+        QVERIFY(u);
+        if (u->status.bytes == half)
+            break;
+    }
+    QCOMPARE(::ftruncate(fd, off_t(half / 2)), 0);
+    const std::vector<LiveUpdate> updates = collector.untilFinal(*session);
+    ::close(fd);
+    QVERIFY(!updates.empty());
+    const LiveUpdate& last = updates.back();
+    QCOMPARE(last.status.state, LiveState::Failed);
+    QVERIFY2(last.status.message.find("shrank from " + std::to_string(half)) != std::string::npos, last.status.message.c_str());
+    QVERIFY(last.status.message.find("byte offset " + std::to_string(half)) != std::string::npos);
+    compareIndexes(*last.index, *load({bytes.begin(), bytes.begin() + ptrdiff_t(half)}));
+}
+
+void TestLive::replacedFileIsSaid()
+{
+    const std::vector<uint8_t> bytes = readFile(threadsLog());
+    QTemporaryDir dir;
+    const std::string path = dir.filePath(QStringLiteral("a.eventlog")).toStdString();
+    const std::string other = dir.filePath(QStringLiteral("b.eventlog")).toStdString();
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const size_t part = bytes.size() / 3;
+    QVERIFY(writeAll(fd, bytes.data(), part));
+    UpdateCollector collector;
+    LiveOptions options;
+    options.publishIntervalMs = 5;
+    auto session = sessionOn(path, options, collector);
+    QVERIFY(session);
+    for (;;) {
+        std::optional<LiveUpdate> u = collector.next(*session);
+        QVERIFY(u);
+        if (u->status.bytes == part)
+            break;
+    }
+    const int fd2 = ::open(other.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    QVERIFY(writeAll(fd2, bytes.data(), bytes.size()));
+    ::close(fd2);
+    QCOMPARE(::rename(other.c_str(), path.c_str()), 0);
+    const std::vector<LiveUpdate> updates = collector.untilFinal(*session);
+    ::close(fd);
+    QVERIFY(!updates.empty());
+    QCOMPARE(updates.back().status.state, LiveState::Failed);
+    QVERIFY2(updates.back().status.message.find("replaced") != std::string::npos, updates.back().status.message.c_str());
+    compareIndexes(*updates.back().index, *load({bytes.begin(), bytes.begin() + ptrdiff_t(part)}));
+}
+
+// A named pipe opened before its writer (as +RTS -ol/fifo needs): the
+// session waits, takes what comes and ends when the writer closes it.
+void TestLive::pipeAndStandardInput()
+{
+    const std::vector<uint8_t> bytes = readFile(threadsLog());
+    QTemporaryDir dir;
+    const std::string fifo = dir.filePath(QStringLiteral("fifo")).toStdString();
+    QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+    UpdateCollector collector;
+    LiveOptions options;
+    options.publishIntervalMs = 5;
+    options.recordPath = dir.filePath(QStringLiteral("rec.eventlog")).toStdString();
+    auto session = sessionOn(fifo, options, collector);
+    QVERIFY(session);
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    std::thread writer([&] {
+        const int fd = ::open(fifo.c_str(), O_WRONLY);
+        for (size_t pos = 0; pos < bytes.size();) {
+            const size_t n = std::min<size_t>(bytes.size() - pos, 7919);
+            if (!writeAll(fd, bytes.data() + pos, n))
+                break;
+            pos += n;
+        }
+        ::close(fd);
+    });
+    const std::vector<LiveUpdate> updates = collector.untilFinal(*session);
+    writer.join();
+    QVERIFY(!updates.empty());
+    QCOMPARE(updates.front().status.state, LiveState::Waiting); // before the writer came
+    QCOMPARE(updates.back().status.state, LiveState::Ended);
+    QVERIFY(readFile(QString::fromStdString(options.recordPath)) == bytes);
+    compareIndexes(*updates.back().index, *load(bytes));
+
+    // Standard input: hecscope watch - (in watchPrintsUpdates…) reads it
+    // the same way; here a pipe stands in for it by its path.
+}
+
+void TestLive::socketReconnectsAndAppends_data()
+{
+    QTest::addColumn<QString>("log");
+    QTest::addColumn<int>("connections");
+    QTest::newRow("threads-N2, 3 connections") << threadsLog() << 3;
+    QTest::newRow("spans-N2, 5 connections") << QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/spans-N2.eventlog") << 5;
+    QTest::newRow("leak-prof-hc, 2 connections") << QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/leak-prof-hc.eventlog") << 2;
+}
+
+// The program's stream in connections cut at random events; every
+// connection begins with the header again, and (as the RTS does on a new
+// connection) a new block carries on where the cut one stopped. The socket
+// is not there yet when the session starts (retry with backoff). Nothing is
+// lost or duplicated: the recording is the served log byte for byte and the
+// final index equals a one-shot load of it.
+void TestLive::socketReconnectsAndAppends()
+{
+    QFETCH(QString, log);
+    QFETCH(int, connections);
+    const std::vector<uint8_t> original = readFile(log);
+    const LogLayout before = layoutOf(original);
+    QRandomGenerator rng(uint32_t(qHash(log)));
+    std::vector<size_t> cuts;
+    while (cuts.size() < size_t(connections - 1)) {
+        const size_t c = before.eventStarts[rng.bounded(uint32_t(before.eventStarts.size()))];
+        if (std::find(cuts.begin(), cuts.end(), c) == cuts.end())
+            cuts.push_back(c);
+    }
+    std::vector<size_t> at;
+    const std::vector<uint8_t> bytes = splitBlocksAt(original, cuts, &at);
+    QCOMPARE(at.size(), cuts.size());
+    // The split log has the same events in the same order, blocks aside.
+    auto withoutBlocks = [](const std::string& dump) {
+        std::string out;
+        size_t pos = 0;
+        while (pos < dump.size()) {
+            const size_t nl = dump.find('\n', pos);
+            const std::string line = dump.substr(pos, nl == std::string::npos ? std::string::npos : nl - pos + 1);
+            // A block's line and the blank line after it.
+            if (line.find("event block:") == std::string::npos && line != "\n")
+                out += line;
+            pos = nl == std::string::npos ? dump.size() : nl + 1;
+        }
+        return out;
+    };
+    QCOMPARE(withoutBlocks(dumpBytes(bytes)), withoutBlocks(dumpBytes(original)));
+    std::vector<std::pair<size_t, size_t>> segments;
+    size_t from = layoutOf(bytes).headerSize;
+    for (size_t c : at) {
+        segments.emplace_back(from, c);
+        from = c;
+    }
+    segments.emplace_back(from, bytes.size());
+    QTemporaryDir dir;
+    const std::string sock = dir.filePath(QStringLiteral("s.sock")).toStdString();
+    ReplayServer server(sock, bytes, segments, rng.generate(), 50, 300);
+    UpdateCollector collector;
+    LiveOptions options;
+    options.autoReconnect = true;
+    options.publishIntervalMs = 5;
+    auto session = sessionOn("unix:" + sock, options, collector);
+    QVERIFY(session);
+    server.start();
+    const std::vector<LiveUpdate> updates = collector.untilFinal(*session);
+    server.join();
+    QVERIFY(!updates.empty());
+    QVERIFY2(updates.front().status.message.find("waiting for unix:") != std::string::npos, updates.front().status.message.c_str());
+    const LiveUpdate& last = updates.back();
+    QCOMPARE(last.status.state, LiveState::Ended);
+    QCOMPARE(last.status.connections, uint32_t(connections));
+    QCOMPARE(server.connectionsServed(), connections);
+    const bool sawDisconnect = std::any_of(updates.begin(), updates.end(), [](const LiveUpdate& u) {
+        return u.status.state == LiveState::Disconnected;
+    });
+    QVERIFY(sawDisconnect);
+    QVERIFY(recorded(*session) == bytes);
+    compareIndexes(*last.index, *load(bytes));
+}
+
+// A connection cut inside a record (the rest of the RTS's buffer is lost):
+// the partial record is dropped, the recording stays one valid eventlog,
+// and the live index equals a one-shot load of the recording.
+void TestLive::socketCutInsideARecordKeepsAValidRecording()
+{
+    const std::vector<uint8_t> original = readFile(threadsLog());
+    const LogLayout before = layoutOf(original);
+    const size_t n = before.eventStarts.size();
+    const size_t cutEvent = before.eventStarts[n / 3];
+    const size_t cut = cutEvent + 3; // inside that event
+    std::vector<size_t> at;
+    const std::vector<uint8_t> bytes = splitBlocksAt(original, {before.eventStarts[n / 2]}, &at);
+    QCOMPARE(at.size(), size_t(1));
+    const std::vector<std::pair<size_t, size_t>> segments = {{before.headerSize, cut}, {at[0], bytes.size()}};
+    QTemporaryDir dir;
+    const std::string sock = dir.filePath(QStringLiteral("s.sock")).toStdString();
+    ReplayServer server(sock, bytes, segments, 7, 0);
+    server.start();
+    UpdateCollector collector;
+    LiveOptions options;
+    options.autoReconnect = true;
+    options.recordPath = dir.filePath(QStringLiteral("rec.eventlog")).toStdString();
+    auto session = sessionOn("unix:" + sock, options, collector);
+    QVERIFY(session);
+    const std::vector<LiveUpdate> updates = collector.untilFinal(*session);
+    server.join();
+    QVERIFY(!updates.empty());
+    QCOMPARE(updates.back().status.state, LiveState::Ended);
+    const std::vector<uint8_t> recording = readFile(QString::fromStdString(options.recordPath));
+    QVERIFY(recording.size() < bytes.size());
+    const auto reloaded = load(recording);
+    QVERIFY(!reloaded->scan.hasError);
+    QVERIFY(!reloaded->scan.truncated);
+    compareIndexes(*updates.back().index, *reloaded);
+    // Everything before the cut record and after the lost stretch is there:
+    // the recording is the log without the events in between.
+    std::vector<uint8_t> expected(bytes.begin(), bytes.begin() + ptrdiff_t(cutEvent));
+    expected.insert(expected.end(), bytes.begin() + ptrdiff_t(at[0]), bytes.end());
+    QVERIFY(recording == expected);
+}
+
+void TestLive::reconnectionWithAnotherHeaderIsRefused()
+{
+    const std::vector<uint8_t> original = readFile(threadsLog());
+    // Another GHC's header (a program of the same GHC declares the same).
+    const QString otherLog = conformanceDir() + QStringLiteral("/ghc-events/ghc-9.2-events.eventlog");
+    QVERIFY2(QFileInfo::exists(otherLog), qPrintable(otherLog));
+    const std::vector<uint8_t> other = readFile(otherLog);
+    const LogLayout before = layoutOf(original);
+    std::vector<size_t> at;
+    const std::vector<uint8_t> bytes = splitBlocksAt(original, {before.eventStarts[before.eventStarts.size() / 2]}, &at);
+    const size_t cut = at[0];
+    const LogLayout layout = layoutOf(bytes);
+    QTemporaryDir dir;
+    const std::string sock = dir.filePath(QStringLiteral("s.sock")).toStdString();
+    ReplayServer server(sock, bytes, {{layout.headerSize, cut}, {cut, bytes.size()}}, 3, 0);
+    server.replaceHeaderOf(1, std::vector<uint8_t>(other.begin(), other.begin() + ptrdiff_t(layoutOf(other).headerSize)));
+    server.start();
+    UpdateCollector collector;
+    LiveOptions options;
+    options.autoReconnect = true;
+    auto session = sessionOn("unix:" + sock, options, collector);
+    QVERIFY(session);
+    const std::vector<LiveUpdate> updates = collector.untilFinal(*session);
+    server.join();
+    QVERIFY(!updates.empty());
+    QVERIFY2(updates.back().status.state == LiveState::Failed, updates.back().status.message.c_str());
+    QVERIFY2(updates.back().status.message.find("different eventlog header") != std::string::npos, updates.back().status.message.c_str());
+    compareIndexes(*updates.back().index, *load({bytes.begin(), bytes.begin() + ptrdiff_t(cut)}));
+}
+
+// Without automatic reconnection a disconnect is said and waits; the
+// user's Reconnect appends the next connection to the same timeline.
+void TestLive::disconnectWaitsForReconnect()
+{
+    const std::vector<uint8_t> original = readFile(threadsLog());
+    const LogLayout before = layoutOf(original);
+    std::vector<size_t> at;
+    const std::vector<uint8_t> bytes = splitBlocksAt(original, {before.eventStarts[before.eventStarts.size() / 3]}, &at);
+    const size_t cut = at[0];
+    const LogLayout layout = layoutOf(bytes);
+    QTemporaryDir dir;
+    const std::string sock = dir.filePath(QStringLiteral("s.sock")).toStdString();
+    ReplayServer server(sock, bytes, {{layout.headerSize, cut}, {cut, bytes.size()}}, 11, 0);
+    server.start();
+    UpdateCollector collector;
+    LiveOptions options;
+    options.publishIntervalMs = 5;
+    auto session = sessionOn("unix:" + sock, options, collector);
+    QVERIFY(session);
+    for (;;) {
+        std::optional<LiveUpdate> u = collector.next(*session);
+        QVERIFY(u);
+        QVERIFY(!isFinal(u->status.state));
+        if (u->status.state == LiveState::Disconnected) {
+            QVERIFY2(u->status.message.find("closed the connection") != std::string::npos, u->status.message.c_str());
+            compareIndexes(*u->index, *load({bytes.begin(), bytes.begin() + ptrdiff_t(cut)}));
+            break;
+        }
+    }
+    // It stays disconnected until asked.
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    QCOMPARE(server.connectionsServed(), 1);
+    session->reconnect();
+    const std::vector<LiveUpdate> updates = collector.untilFinal(*session);
+    server.join();
+    QVERIFY(!updates.empty());
+    QCOMPARE(updates.back().status.state, LiveState::Ended);
+    QVERIFY(recorded(*session) == bytes);
+    compareIndexes(*updates.back().index, *load(bytes));
+}
+
+void TestLive::controlCommandsReachTheProgram()
+{
+    const std::vector<uint8_t> bytes = readFile(threadsLog());
+    const LogLayout layout = layoutOf(bytes);
+    QTemporaryDir dir;
+    const std::string sock = dir.filePath(QStringLiteral("s.sock")).toStdString();
+    ReplayServer server(sock, bytes, {{layout.headerSize, layout.eventStarts[100]}}, 5, 0);
+    server.holdOpen(0);
+    server.start();
+    UpdateCollector collector;
+    auto session = sessionOn("unix:" + sock, {}, collector);
+    QVERIFY(session);
+    std::string error;
+    // Before a connection there is nobody to send to.
+    while (session->recording() && !session->sendControl(ControlCommand::StartHeapProfiling, error)) {
+        QCOMPARE(error, std::string("not connected"));
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    QVERIFY(session->sendControl(ControlCommand::RequestHeapCensus, error));
+    const std::string expected = controlMessage(ControlCommand::StartHeapProfiling) + controlMessage(ControlCommand::RequestHeapCensus);
+    for (int i = 0; i < 2000 && server.received().size() < expected.size(); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    QCOMPARE(server.received(), expected);
+    server.release();
+    // A file takes no commands.
+    UpdateCollector other;
+    auto fileSession = sessionOn(threadsLog().toStdString(), {}, other);
+    QVERIFY(!fileSession->sendControl(ControlCommand::RequestHeapCensus, error));
+    QVERIFY(error.find("only an eventlog socket") != std::string::npos);
+}
+
+// Destroying a session at any moment (waiting for a writer, for a socket,
+// mid-stream) returns promptly and publishes nothing more; stop() at any
+// moment ends with what was received.
+void TestLive::cancelAtAnyTime()
+{
+    const std::vector<uint8_t> bytes = readFile(threadsLog());
+    QTemporaryDir dir;
+    const std::string fifo = dir.filePath(QStringLiteral("fifo")).toStdString();
+    QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+    const std::string file = dir.filePath(QStringLiteral("g.eventlog")).toStdString();
+    QRandomGenerator rng(42);
+    for (int round = 0; round < 24; ++round) {
+        const int kind = round % 3;
+        const std::string source = kind == 0 ? fifo : kind == 1 ? "unix:" + dir.filePath(QStringLiteral("none.sock")).toStdString() : file;
+        int fd = -1;
+        if (kind == 2) {
+            fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            QVERIFY(writeAll(fd, bytes.data(), bytes.size() / 2));
+        }
+        UpdateCollector collector;
+        LiveOptions options;
+        options.publishIntervalMs = 1;
+        auto session = sessionOn(source, options, collector);
+        QVERIFY(session);
+        std::this_thread::sleep_for(std::chrono::milliseconds(rng.bounded(40u)));
+        if (round % 2 == 0) {
+            session.reset(); // cancel
+        } else {
+            session->stop();
+            const std::vector<LiveUpdate> updates = collector.untilFinal(*session);
+            QVERIFY(!updates.empty());
+            QCOMPARE(updates.back().status.state, LiveState::Stopped);
+            if (kind == 2)
+                compareIndexes(*updates.back().index, *load({bytes.begin(), bytes.begin() + ptrdiff_t(updates.back().status.bytes)}));
+        }
+        if (fd >= 0)
+            ::close(fd);
+    }
+}
+
+// `hecscope watch`: one JSON line per update, then the summary, which
+// equals `hecscope info --json` of the recording. Standard input here.
+void TestLive::watchPrintsUpdatesAndTheRecordingsSummary()
+{
+    const QString log = threadsLog();
+    QTemporaryDir dir;
+    const QString rec = dir.filePath(QStringLiteral("rec.eventlog"));
+    const std::vector<uint8_t> bytes = readFile(log);
+    const QByteArray input(reinterpret_cast<const char*>(bytes.data()), qsizetype(bytes.size()));
+    const Run watched = runHecscope({QStringLiteral("watch"), QStringLiteral("-"), QStringLiteral("--record"), rec}, input);
+    QCOMPARE(watched.exitCode, 0);
+    QList<QByteArray> lines = watched.out.split('\n');
+    QVERIFY(lines.first().startsWith("{\"update\":1,"));
+    int updates = 0;
+    while (!lines.isEmpty() && lines.first().startsWith("{\"update\":")) {
+        QVERIFY(lines.first().contains("\"events\":"));
+        QVERIFY(lines.first().contains("\"pending_bytes\":"));
+        lines.removeFirst();
+        ++updates;
+    }
+    QVERIFY(updates >= 1);
+    const QByteArray summary = lines.join('\n');
+    const Run info = runHecscope({QStringLiteral("info"), QStringLiteral("--json"), rec});
+    QCOMPARE(info.exitCode, 0);
+    QCOMPARE(summary, info.out);
+    QVERIFY(readFile(rec) == bytes);
+
+    const Run usage = runHecscope({QStringLiteral("watch"), QStringLiteral("tcp:nohost")});
+    QCOMPARE(usage.exitCode, 2);
+    QVERIFY(usage.err.contains("HOST:PORT"));
+}
+
+QTEST_GUILESS_MAIN(TestLive)
+#include "tst_live.moc"
