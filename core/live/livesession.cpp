@@ -19,6 +19,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 constexpr size_t kReadSize = 1 << 20;
+constexpr size_t kStrayMarker = 24; // a block marker: tag, time, size, end time, cap
 
 } // namespace
 
@@ -54,6 +55,9 @@ struct LiveSession::Impl {
     uint32_t connectionSeen = 0; // the source's connection count last seen
     bool stripping = false;      // dropping a later connection's header
     std::vector<uint8_t> headerBytes;
+    bool atStart = true;             // the first bytes of a connection (or of the stream)
+    std::vector<uint8_t> startBytes; // held until the start is known
+    uint32_t strayMarkers = 0;       // block markers skipped before a header
     bool dirty = false;          // something to publish
     LiveState publishedState = LiveState::Waiting;
     bool publishedOnce = false;
@@ -66,6 +70,7 @@ struct LiveSession::Impl {
     void run();
     // False once the session is over (status says why).
     bool take(const uint8_t* data, size_t n);
+    bool takeConnectionBytes(const uint8_t* data, size_t n);
     bool append(const uint8_t* data, size_t n);
     bool beginConnection();
     bool checkHeader(const std::vector<uint8_t>& bytes, size_t size);
@@ -260,6 +265,14 @@ void LiveSession::Impl::run()
     source.close();
     if (cancelled)
         return;
+    // A stream too short to tell: what there is goes to the decoder, which
+    // says what is wrong with it.
+    if (atStart && !startBytes.empty()) {
+        std::vector<uint8_t> bytes;
+        bytes.swap(startBytes);
+        atStart = false;
+        takeConnectionBytes(bytes.data(), bytes.size());
+    }
     if (!over) {
         status.state = LiveState::Stopped;
         status.message = "stopped following";
@@ -275,7 +288,30 @@ bool LiveSession::Impl::take(const uint8_t* data, size_t n)
         status.connections = connectionSeen;
         if (!beginConnection())
             return false;
+        atStart = true;
+        startBytes.clear();
     }
+    if (atStart) {
+        // GHC 9.0's startEventLogging writes a block marker left in its
+        // buffer (24 bytes) before the header: not part of the eventlog.
+        startBytes.insert(startBytes.end(), data, data + n);
+        const bool marker = startBytes.size() >= 2 && startBytes[0] == 0x00 && startBytes[1] == 0x12;
+        if (marker && startBytes.size() < kStrayMarker + 4)
+            return true;
+        if (startBytes.size() < 2)
+            return true;
+        atStart = false;
+        const size_t skip = marker && std::memcmp(startBytes.data() + kStrayMarker, "hdrb", 4) == 0 ? kStrayMarker : 0;
+        strayMarkers += skip ? 1 : 0;
+        std::vector<uint8_t> bytes(startBytes.begin() + ptrdiff_t(skip), startBytes.end());
+        startBytes.clear();
+        return bytes.empty() || takeConnectionBytes(bytes.data(), bytes.size());
+    }
+    return takeConnectionBytes(data, n);
+}
+
+bool LiveSession::Impl::takeConnectionBytes(const uint8_t* data, size_t n)
+{
     if (stripping) {
         headerBytes.insert(headerBytes.end(), data, data + n);
         const HeaderParse h = parseHeader(headerBytes.data(), headerBytes.size());
