@@ -26,7 +26,7 @@ namespace hecscope::cli {
 namespace {
 
 const char* const kUsage =
-    "Usage: hecscope [FILE]\n"
+    "Usage: hecscope [FILE | --connect SOURCE] [--record FILE]\n"
     "       hecscope dump [--legacy] FILE\n"
     "       hecscope info [--json] FILE\n"
     "       hecscope bench FILE\n"
@@ -45,7 +45,10 @@ const char* const kUsage =
     "Hecscope views GHC eventlogs (+RTS -l) and heap profiles (.hp).\n"
     "\n"
     "Commands:\n"
-    "  (none)   open FILE (optional) in the viewer window\n"
+    "  (none)   open FILE (optional) in the viewer window; a named pipe, - (stdin)\n"
+    "           or a file still being written is followed live, and so is\n"
+    "           --connect unix:PATH | tcp:HOST:PORT (an eventlog socket);\n"
+    "           --record FILE keeps the bytes received\n"
     "  dump     print every event as `ghc-events show FILE` does\n"
     "  info     load and index FILE, print its statistics\n"
     "  bench    time loading FILE, typical queries and rendering\n"

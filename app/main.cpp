@@ -10,6 +10,7 @@
 #endif
 #include <cstring>
 #include <exception>
+#include <string_view>
 
 int main(int argc, char** argv)
 {
@@ -68,12 +69,25 @@ int main(int argc, char** argv)
             std::puts("hecscope " HECSCOPE_VERSION);
             return 0;
         }
-        if (first[0] == '-' && first[1] != '\0') {
-            std::fprintf(stderr, "hecscope: unknown option %s\n\n", first);
+    }
+    // The window: [FILE | --connect SOURCE] [--record FILE].
+    QString open, record;
+    bool live = false;
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view arg = argv[i];
+        if ((arg == "--connect" || arg == "--record") && i + 1 < argc) {
+            (arg == "--record" ? record : open) = QString::fromLocal8Bit(argv[++i]);
+            live = live || arg == "--connect";
+        } else if (arg == "--connect" || arg == "--record") {
+            std::fprintf(stderr, "hecscope: %s needs a value\n\n", argv[i]);
             return hecscope::cli::printUsage(true);
-        }
-        if (argc > 2) {
-            std::fprintf(stderr, "hecscope: unknown command or too many files: %s\n\n", argv[2]);
+        } else if (arg.size() > 1 && arg[0] == '-') {
+            std::fprintf(stderr, "hecscope: unknown option %s\n\n", argv[i]);
+            return hecscope::cli::printUsage(true);
+        } else if (open.isEmpty()) {
+            open = QString::fromLocal8Bit(argv[i]);
+        } else {
+            std::fprintf(stderr, "hecscope: unknown command or too many files: %s\n\n", argv[i]);
             return hecscope::cli::printUsage(true);
         }
     }
@@ -88,7 +102,9 @@ int main(int argc, char** argv)
         window.showMaximized();
     else
         window.show();
-    if (argc == 2)
-        window.openFile(QString::fromLocal8Bit(argv[1]));
+    if (live || !record.isEmpty())
+        window.openLive(open, record);
+    else if (!open.isEmpty())
+        window.openFile(open);
     return app.exec();
 }

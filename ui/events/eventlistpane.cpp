@@ -10,6 +10,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QScrollBar>
 #include <QLineEdit>
 #include <QRegularExpression>
 #include <QTimer>
@@ -141,6 +142,34 @@ void EventListPane::setLog(std::shared_ptr<ByteSource> source, std::shared_ptr<c
     }
     m_model->setLog(std::move(source), std::move(index));
     applyFilter();
+}
+
+void EventListPane::updateLog(std::shared_ptr<ByteSource> source, std::shared_ptr<const LogIndex> index, bool toEnd)
+{
+    const QVariant type = m_type->currentData();
+    const QVariant cap = m_cap->currentData();
+    const int scroll = m_table->verticalScrollBar()->value();
+    const int row = m_table->currentRow();
+    setLog(std::move(source), std::move(index));
+    {
+        const QSignalBlocker blockType(m_type), blockCap(m_cap);
+        if (const int i = m_type->findData(type); i >= 0)
+            m_type->setCurrentIndex(i);
+        if (const int i = m_cap->findData(cap); i >= 0)
+            m_cap->setCurrentIndex(i);
+    }
+    if (m_type->currentData() != QVariant(-1) || m_cap->currentData() != QVariant(-1))
+        applyFilter();
+    if (toEnd) {
+        if (m_model->rowCount() > 0)
+            m_table->scrollToRow(m_model->rowCount() - 1);
+        return;
+    }
+    if (row >= 0 && row < m_model->rowCount()) {
+        const QSignalBlocker quiet(m_table); // the same row, not a new choice
+        m_table->setCurrentRow(row);
+    }
+    m_table->verticalScrollBar()->setValue(scroll);
 }
 
 void EventListPane::applyFilter()

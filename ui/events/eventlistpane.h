@@ -31,6 +31,9 @@ public:
     void setLog(std::shared_ptr<ByteSource> source, std::shared_ptr<const LogIndex> index);
     // Opens `path` here (tests and tools).
     void setLog(const QString& path, std::shared_ptr<const LogIndex> index);
+    // The same log, grown (a live session): the filters, the chosen row
+    // and the scroll position stay; `toEnd` scrolls to the newest events.
+    void updateLog(std::shared_ptr<ByteSource> source, std::shared_ptr<const LogIndex> index, bool toEnd);
     EventListModel* model() const { return m_model; }
     EventTableView* table() const { return m_table; }
     QLineEdit* searchField() const { return m_search; }

@@ -226,6 +226,20 @@ void TimelineRenderer::paintOverlays(QPainter& p, const QRect& area, const TimeM
 {
     const QPalette& pal = o.palette;
     const ViewRange view = m.range();
+    if (o.pendingFrom && *o.pendingFrom < view.end) {
+        const int bottom = rows.empty() ? area.top() + kRulerHeight : rows.back().rect.bottom() + 1;
+        const QRectF s = spanRect(m, std::max(view.start, *o.pendingFrom), view.end, area.top(), bottom - area.top());
+        QColor c = pal.color(QPalette::Text);
+        c.setAlpha(40);
+        p.fillRect(s, QBrush(c, Qt::BDiagPattern));
+        c.setAlpha(110);
+        p.fillRect(s, QColor(pal.color(QPalette::Base).red(), pal.color(QPalette::Base).green(),
+                             pal.color(QPalette::Base).blue(), 110));
+        p.setPen(pal.color(QPalette::Text));
+        if (s.width() > 60)
+            p.drawText(s.adjusted(4, 2, -2, 0), Qt::AlignLeft | Qt::AlignTop,
+                       QObject::tr("pending: not every capability's events are in"));
+    }
     if (o.selection) {
         // Over the ruler and the tracks, not the legend below them.
         int bottom = rows.empty() ? area.top() + kRulerHeight : rows.back().rect.bottom() + 1;

@@ -32,6 +32,10 @@ struct RenderOptions {
     std::optional<uint64_t> highlight;    // ns: a search hit or selected event
     std::vector<uint64_t> bookmarks;      // ns: the user's bookmarks, flagged on the ruler
     std::optional<SelectedItem> selected; // outlined
+    // A live log: from here on, some capability's events have not arrived
+    // yet (they come in per-capability blocks). Hatched and said on the
+    // ruler, so that a half-merged stretch is never taken for idle time.
+    std::optional<uint64_t> pendingFrom;
     bool legend = true;                   // a row explaining every colour, below the tracks
     // The tracks fill the area (exports): the rows of tracks that stretch
     // share the height the others and a legend sized to its entries leave,

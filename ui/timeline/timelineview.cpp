@@ -38,6 +38,22 @@ void TimelineView::setIndex(std::shared_ptr<const LogIndex> index)
     m_controller->setBounds(m_renderer.bounds());
 }
 
+void TimelineView::setPendingFrom(std::optional<uint64_t> t)
+{
+    if (t == m_pendingFrom)
+        return;
+    m_pendingFrom = t;
+    update();
+}
+
+void TimelineView::updateIndex(std::shared_ptr<const LogIndex> index)
+{
+    m_renderer.setIndex(std::move(index));
+    updateHeight();
+    m_controller->extendBounds(m_renderer.bounds());
+    update();
+}
+
 RenderOptions TimelineView::options() const
 {
     RenderOptions o;
@@ -52,6 +68,7 @@ RenderOptions TimelineView::options() const
     o.highlight = m_highlight;
     o.bookmarks = m_bookmarks;
     o.selected = m_selected;
+    o.pendingFrom = m_pendingFrom;
     o.instantKinds = m_instantKinds;
     o.activityRunningOnly = m_activityRunningOnly;
     o.rowHeights = m_rowHeights;

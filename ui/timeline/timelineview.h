@@ -22,6 +22,9 @@ public:
     explicit TimelineView(ViewController* controller, QWidget* parent = nullptr);
 
     void setIndex(std::shared_ptr<const LogIndex> index);
+    // The same log, grown (a live session's newer snapshot): the view, the
+    // selection, the cursor and the chosen item stay.
+    void updateIndex(std::shared_ptr<const LogIndex> index);
     const TimelineRenderer& renderer() const { return m_renderer; }
     RenderOptions options() const;
     void setTracks(std::vector<QString> tracks); // TimelineTrack ids, top to bottom
@@ -35,6 +38,8 @@ public:
     void setProfileHighlight(std::shared_ptr<const ProfileHighlight> highlight);
     // What every track says instead of its data (RenderOptions::placeholder).
     void setPlaceholder(const QString& text);
+    // A live log's unmerged end (RenderOptions::pendingFrom); none: complete.
+    void setPendingFrom(std::optional<uint64_t> t);
     // RenderOptions::instantKinds and activityRunningOnly (View menu).
     void setInstantKinds(uint32_t mask);
     void setActivityRunningOnly(bool on);
@@ -89,6 +94,7 @@ private:
     QString m_placeholder; // the Profile pane's chosen frame
     std::shared_ptr<const ThreadRowsView> m_threadRows;
     std::optional<SelectedItem> m_selected;
+    std::optional<uint64_t> m_pendingFrom;
     QElapsedTimer m_lastWheelZoom;
     uint32_t m_instantKinds = kAllInstantKinds;
     bool m_activityRunningOnly = false;

@@ -23,6 +23,16 @@ void ViewController::setBounds(ViewRange bounds)
     emit viewChanged(m_range);
 }
 
+void ViewController::extendBounds(ViewRange bounds)
+{
+    m_bounds = bounds;
+    const ViewRange r = fitInto(m_range, m_bounds);
+    if (r != m_range) {
+        m_range = r;
+        emit viewChanged(m_range);
+    }
+}
+
 void ViewController::setRange(ViewRange r, bool remember)
 {
     r = fitInto(r, m_bounds);

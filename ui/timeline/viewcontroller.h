@@ -19,6 +19,9 @@ public:
 
     void setBounds(ViewRange bounds); // resets the view to fit all, clears
                                       // history and selection
+    // A growing log: new bounds, the same view, history and selection (as
+    // far as they fit the new bounds).
+    void extendBounds(ViewRange bounds);
     ViewRange bounds() const { return m_bounds; }
     ViewRange range() const { return m_range; }
     std::optional<ViewRange> selection() const { return m_selection; }

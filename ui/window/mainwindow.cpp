@@ -3,6 +3,7 @@
 #include "ui/window/trackmenu.h"
 
 #include "ui/formatting.h"
+#include "core/live/livesource.h"
 #include "core/profile/profreport.h"
 #include "core/text/info.h"
 #include "core/text/rtssummary.h"
@@ -14,7 +15,9 @@
 #include "ui/window/displaymenu.h"
 #include "ui/window/exportdialog.h"
 #include "ui/window/imageexporter.h"
+#include "ui/jobs/livejob.h"
 #include "ui/jobs/loadjob.h"
+#include "ui/window/livecontrols.h"
 #include "ui/models/tablemodels.h"
 #include "ui/profile/profilepane.h"
 #include "ui/sparks/sparksizespane.h"
@@ -659,6 +662,8 @@ void MainWindow::createActions()
         {QKeySequence::Refresh, QKeySequence(Qt::CTRL | Qt::Key_R)});
     QAction* exportImage = file->addAction(tr("&Export Image…"), this,
                                            &MainWindow::exportImageDialog);
+    m_liveControls = new LiveControls(this, file, reload, m_controller);
+    connect(m_liveControls, &LiveControls::connectRequested, this, &MainWindow::openLive);
     exportImage->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
@@ -776,6 +781,16 @@ void MainWindow::cancelLoad()
 
 void MainWindow::openFile(const QString& path)
 {
+    // A socket, standard input or a named pipe is followed live, and so is a
+    // file that some process still has open for writing.
+    std::string why;
+    if (const auto address = parseSourceAddress(path.toStdString(), why);
+        address
+        && (address->kind != SourceAddress::Kind::File
+            || (QFileInfo(path).isFile() && fileHasWriter(path.toStdString())))) {
+        openLive(path);
+        return;
+    }
     cancelLoad(); // opening another file cancels the running load
     if (isProfileReportName(path)) {
         clearLog(path);
@@ -827,6 +842,12 @@ void MainWindow::clearLog(const QString& path)
 {
     m_loadingPath.clear();
     m_keepView.reset();
+    if (m_live) { // the new log replaces the live one: stop reading it
+        m_live.reset();
+        m_liveControls->setJob(nullptr);
+        m_liveStatsRunner.cancel();
+    }
+    m_view->setPendingFrom(std::nullopt);
     if (m_index && QFileInfo(path) == QFileInfo(m_path))
         m_keepView = std::pair{m_controller->range(), m_controller->selection()};
     m_path = path;
@@ -918,14 +939,45 @@ void MainWindow::showIndex(std::shared_ptr<const LogIndex> index)
     }
     m_index = std::move(index);
     m_view->setPlaceholder(QString());
-    m_view->setIndex(m_index);
-    if (m_keepView) {
-        m_controller->setRange(m_keepView->first, false);
-        m_controller->setSelection(m_keepView->second);
-        m_keepView.reset();
-    }
     // The event list reads the same open file the index was made from.
-    m_events->setLog(m_job ? m_job->source() : std::shared_ptr<ByteSource>(), m_index);
+    applyIndex(m_job ? m_job->source() : std::shared_ptr<ByteSource>(), false);
+    // Problems with the file are shown above the timeline, which still shows
+    // everything decoded before them.
+    QStringList problems;
+    bool error = false;
+    for (const Diagnostic& d : m_index->scan.diagnostics) {
+        problems << qs(d.message());
+        error = error || d.isError();
+    }
+    if (problems.isEmpty()) {
+        m_banner->hide();
+    } else {
+        m_banner->setText(problems.join(QLatin1Char('\n')) + tr("\nShowing the %1 events decoded before the problem.").arg(m_index->scan.events));
+        m_banner->setStyleSheet(
+            error ? QStringLiteral("background:#f5b7b1;color:#000")
+                  : QStringLiteral("background:#fcf3cf;color:#000"));
+        m_banner->show();
+    }
+    m_stats->setPlainText(tr("Computing statistics…"));
+    emit loadFinished();
+}
+
+void MainWindow::applyIndex(std::shared_ptr<ByteSource> events, bool grown)
+{
+    if (grown) {
+        m_view->updateIndex(m_index);
+    } else {
+        m_view->setIndex(m_index);
+        if (m_keepView) {
+            m_controller->setRange(m_keepView->first, false);
+            m_controller->setSelection(m_keepView->second);
+            m_keepView.reset();
+        }
+    }
+    if (grown)
+        m_events->updateLog(std::move(events), m_index, m_liveControls->following());
+    else
+        m_events->setLog(std::move(events), m_index);
     m_gcModel->setIndex(m_index);
     m_heapPanel->setIndex(m_index);
     m_bandModel->setIndex(m_index);
@@ -946,32 +998,95 @@ void MainWindow::showIndex(std::shared_ptr<const LogIndex> index)
     for (const Diagnostic& d : m_index->scan.diagnostics)
         m_diagnostics->addItem(QString::fromStdString(d.message()));
     if (m_index->scan.diagnostics.empty())
-        m_diagnostics->addItem(tr("No problems: the log decoded completely."));
+        m_diagnostics->addItem(grown ? tr("No problems so far.") : tr("No problems: the log decoded completely."));
     showSpanIssues(m_index->userSpans);
     const uint64_t duration = m_index->firstTime == kNoTime ? 0 : m_index->lastTime;
     m_fileLabel->setText(tr("%1 — %2 events — %3")
                              .arg(QFileInfo(m_path).fileName())
                              .arg(m_index->scan.events)
                              .arg(durationText(duration)));
-    // Problems with the file are shown above the timeline, which still shows
-    // everything decoded before them.
-    QStringList problems;
-    bool error = false;
-    for (const Diagnostic& d : m_index->scan.diagnostics) {
-        problems << qs(d.message());
-        error = error || d.isError();
+}
+
+void MainWindow::showBanner(const QString& text, const char* style)
+{
+    m_banner->setText(text);
+    m_banner->setStyleSheet(QString::fromLatin1(style));
+    m_banner->show();
+}
+
+void MainWindow::openLive(const QString& source, const QString& recordPath)
+{
+    std::string why;
+    const std::optional<SourceAddress> address = parseSourceAddress(source.toStdString(), why);
+    auto job = std::make_unique<LiveJob>();
+    QString error = QString::fromStdString(why);
+    LiveOptions options;
+    options.recordPath = recordPath.toStdString();
+    if (!address || !job->start(*address, options, &error)) {
+        QString text = tr("Cannot follow %1: %2").arg(source, error);
+        if (m_index)
+            text += tr("\nStill showing %1.").arg(QFileInfo(m_path).fileName());
+        showBanner(text, "background:#f5b7b1;color:#000");
+        emit loadFinished();
+        return;
     }
-    if (problems.isEmpty()) {
-        m_banner->hide();
-    } else {
-        m_banner->setText(problems.join(QLatin1Char('\n')) + tr("\nShowing the %1 events decoded before the problem.").arg(m_index->scan.events));
-        m_banner->setStyleSheet(
-            error ? QStringLiteral("background:#f5b7b1;color:#000")
-                  : QStringLiteral("background:#fcf3cf;color:#000"));
-        m_banner->show();
+    cancelLoad();
+    clearLog(source); // ends the previous live session, if any
+    m_live = std::move(job);
+    m_liveControls->setJob(m_live.get());
+    connect(m_live.get(), &LiveJob::updated, this,
+            [this](std::shared_ptr<const LogIndex> index, const LiveStatus& status, qint64) {
+                showLiveUpdate(std::move(index), status);
+            });
+    m_view->setPlaceholder(tr("waiting for %1…").arg(source));
+    showBanner(tr("Following %1 live: the view keeps the latest seconds (Follow, F); Stop keeps what was received.")
+                   .arg(source),
+               "background:#d6eaf8;color:#000");
+    if (address->kind == SourceAddress::Kind::File || address->kind == SourceAddress::Kind::Pipe)
+        addRecent(source);
+}
+
+void MainWindow::showLiveUpdate(std::shared_ptr<const LogIndex> index, const LiveStatus& status)
+{
+    const bool final = isFinal(status.state);
+    if (!index->scan.format && !final) { // nothing decoded yet: say what it waits for
+        m_view->setPlaceholder(tr("%1: %2").arg(m_live->sourceText(), QString::fromStdString(status.message)));
+        m_liveControls->updated(status, 0);
+        return;
     }
-    m_stats->setPlainText(tr("Computing statistics…"));
-    emit loadFinished();
+    const bool grown = m_index != nullptr;
+    m_index = std::move(index);
+    m_view->setPlaceholder(QString());
+    m_liveControls->setMoving(true); // the bounds grow: not the user's move
+    applyIndex(m_live->recording(), grown);
+    m_liveControls->setMoving(false);
+    m_view->setPendingFrom(!final && status.mergedTime < status.newestTime ? std::optional(status.mergedTime) : std::nullopt);
+    m_liveControls->updated(status, m_index->firstTime == kNoTime ? 0 : m_index->firstTime);
+    // Whole-run statistics of every update, on a worker; a newer update
+    // drops an older result.
+    m_liveStatsRunner.start([index = m_index](const JobContext&) { return computeStats(*index); },
+                            [this](RangeStats stats) { showStatistics(stats); });
+    if (final) {
+        const bool failed = status.state == LiveState::Failed || m_index->scan.hasError;
+        QString text = tr("%1 %2: %3.").arg(m_live->sourceText(), QString::fromLatin1(liveStateName(status.state)),
+                                            QString::fromStdString(status.message));
+        for (const Diagnostic& d : m_index->scan.diagnostics)
+            text += QLatin1Char('\n') + qs(d.message());
+        text += tr("\nShowing the %1 events received.").arg(countText(m_index->scan.events));
+        if (!m_live->recordPath().isEmpty())
+            text += tr(" Recorded in %1.").arg(m_live->recordPath());
+        showBanner(text, failed ? "background:#f5b7b1;color:#000" : "background:#d6eaf8;color:#000");
+    } else if (status.state == LiveState::Disconnected) {
+        showBanner(tr("%1: %2. Everything received is kept; Reconnect appends the next connection to this timeline.")
+                       .arg(m_live->sourceText(), QString::fromStdString(status.message)),
+                   "background:#fcf3cf;color:#000");
+    } else if (status.state == LiveState::Receiving && !m_index->scan.diagnostics.empty()) {
+        QStringList problems;
+        for (const Diagnostic& d : m_index->scan.diagnostics)
+            problems << qs(d.message());
+        showBanner(problems.join(QLatin1Char('\n')), "background:#fcf3cf;color:#000");
+    }
+    emit liveUpdateShown();
 }
 
 void MainWindow::showStatistics(const RangeStats& stats)

@@ -35,6 +35,9 @@ class GcTableModel;
 class HeapPanel;
 class ImageExporter;
 class LoadJob;
+class LiveJob;
+class LiveControls;
+struct LiveStatus;
 class TimelineView;
 class ThreadRowsController;
 class ThreadsPane;
@@ -53,6 +56,12 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
     void openFile(const QString& path);
+    // Follows a live eventlog (SourceAddress text: a growing file, a named
+    // pipe, "-", unix:PATH, tcp:HOST:PORT), recording it to `recordPath`
+    // if given. What is on screen stays if the source cannot be opened.
+    void openLive(const QString& source, const QString& recordPath = QString());
+    LiveControls* liveControls() const { return m_liveControls; }
+    LiveJob* liveJob() const { return m_live.get(); }
     // No window geometry was saved: the application's first start.
     bool isFirstStart() const { return m_firstStart; }
 
@@ -89,6 +98,7 @@ public:
 
 signals:
     void loadFinished();    // the index is shown (or the file could not be opened)
+    void liveUpdateShown(); // a live session's update is on screen (every pane has its index)
     void logCleared();      // every pane let go of the log on screen: a new file is a log and replaces it
     void statisticsShown(); // whole-run statistics are in the Statistics pane
     void reportShown();     // a .prof / -pj report was read (or could not be)
@@ -115,6 +125,11 @@ private:
     void clearLog(const QString& path);
     void showDetails(const QString& details);
     void showIndex(std::shared_ptr<const LogIndex> index);
+    // Hands the index on screen to every pane: anew, or `grown` (a live
+    // session's newer snapshot of the same log: views and choices stay).
+    void applyIndex(std::shared_ptr<ByteSource> events, bool grown);
+    void showLiveUpdate(std::shared_ptr<const LogIndex> index, const LiveStatus& status);
+    void showBanner(const QString& text, const char* style);
     void showStatistics(const RangeStats& stats);
     void showFailure(const QString& message);
     void showSelectionStatistics();
@@ -169,6 +184,9 @@ private:
     QString m_loadingPath; // a file being opened that has not yet shown itself to be a log
     QString m_placeholderBefore; // what the tracks said before it (restored if it is not one)
     std::unique_ptr<LoadJob> m_job;
+    std::unique_ptr<LiveJob> m_live; // a live session, while its log is on screen
+    LiveControls* m_liveControls = nullptr;
+    JobRunner m_liveStatsRunner; // whole-run statistics of each live update
     std::vector<std::unique_ptr<LoadJob>>
         m_retired; // cancelled, finishing on their own
     std::shared_ptr<const LogIndex> m_index;
