@@ -17,6 +17,7 @@
 #include <sys/resource.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <unistd.h>
@@ -350,6 +351,13 @@ int bench(int argc, char** argv)
     auto source = openOrComplain(path);
     if (!source)
         return 1;
+    // Only the window's progressive open and live session (they take the
+    // longest to set up by hand).
+    if (const char* only = std::getenv("HECSCOPE_BENCH_ONLY"); only && std::string_view(only) == "live") {
+        benchProgressiveOpen(path);
+        benchLive(path);
+        return 0;
+    }
     // A .prof or -pj report (by content) has figures of its own.
     if (path != "-") {
         std::string head(4096, '\0');

@@ -25,6 +25,10 @@ int watch(int argc, char** argv);      // watchcommand.cpp
 // Spark-size timings for `bench` (only when FILE has -lf spark events).
 void benchSparkSizes(const LogIndex& index); // sparkscommand.cpp
 int printUsage(bool toStderr);
+// The window while a log arrives (livebench.cpp): first_paint_ms of a
+// progressive open, and a live session fed through a local socket.
+void benchProgressiveOpen(const std::string& path);
+void benchLive(const std::string& path);
 // `--cap N`'s value: a capability number (0..65535), else none.
 std::optional<int> capabilityArg(const std::string& value);
 // The file (or - for stdin) as a byte source; null after printing why not.

@@ -504,6 +504,10 @@ void benchGui(std::shared_ptr<const LogIndex> index, const std::string& path)
     benchFlame(*index);
     std::printf("ui_max_stall_ms: %.1f\n", uiMaxStallMs(path));
     std::fflush(stdout);
+    if (path != "-") {
+        benchProgressiveOpen(path);
+        benchLive(path);
+    }
 }
 
 } // namespace hecscope::cli

@@ -1,8 +1,11 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 
 namespace hecscope {
+
+struct LogIndex;
 
 // Progress and cancellation for long loads. Both may be called from the
 // loading thread; implementations must be thread-safe. cancelled() is
@@ -17,6 +20,12 @@ public:
     // reads (an eventlog whose header decoded, or a .hp file): until then
     // the load may still turn out to be of something else entirely.
     virtual void accepted() {}
+    // Progressive open: an observer that wants the log on screen before it
+    // is all read says so, and receives snapshots of the index so far (a
+    // provisional publish, copied) at growing intervals from the start of
+    // the load. Called on the loading thread.
+    virtual bool wantsPartials() const { return false; }
+    virtual void partial(std::shared_ptr<const LogIndex> index) { (void)index; }
 };
 
 inline bool isCancelled(const LoadObserver* observer)

@@ -62,6 +62,7 @@ struct LiveSession::Impl {
     LiveState publishedState = LiveState::Waiting;
     bool publishedOnce = false;
     Clock::time_point lastPublish{};
+    Clock::duration publishCost{}; // of the last publish
     std::optional<Clock::time_point> oldestUnpublished;
     std::deque<std::pair<Clock::time_point, uint64_t>> rateSamples;
 
@@ -258,8 +259,13 @@ void LiveSession::Impl::run()
             break;
         // A new state is said at once; new bytes at most every interval.
         const auto now = Clock::now();
+        // Publishing costs time in proportion to the whole index so far (the
+        // thread states are sealed anew, the index copied): at most a quarter
+        // of the session's time goes to it, so a big log is still taken in
+        // at full speed, with fewer updates.
         const bool stateChanged = status.state != publishedState;
-        if (!over && dirty && (stateChanged || now - lastPublish >= std::chrono::milliseconds(s.m_options.publishIntervalMs)))
+        const auto interval = std::max<Clock::duration>(std::chrono::milliseconds(s.m_options.publishIntervalMs), 4 * publishCost);
+        if (!over && dirty && (stateChanged || now - lastPublish >= interval))
             publish(false);
     }
     source.close();
@@ -442,6 +448,7 @@ void LiveSession::Impl::publish(bool final)
     status.bytesPerSecond = dt > 0 ? double(written - rateSamples.front().second) / dt : 0;
     ++status.sequence;
     publishedState = status.state;
+    publishCost = Clock::now() - now;
     LiveUpdate update{std::move(index), status, oldestUnpublished.value_or(now)};
     oldestUnpublished.reset();
     {

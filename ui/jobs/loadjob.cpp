@@ -64,6 +64,16 @@ LoadJob::Loaded LoadJob::run(const JobContext& ctx)
             m_ctx.post([job, done, total] { emit job->progressChanged(done, std::max(done, total)); });
         }
         bool cancelled() const override { return m_ctx.isCancelled(); }
+        bool wantsPartials() const override { return true; }
+        void partial(std::shared_ptr<const LogIndex> index) override
+        {
+            LoadJob* job = &m_job;
+            m_ctx.post([job, index = std::move(index), source = m_source] {
+                job->m_partialSource = source;
+                emit job->partialIndex(index);
+            });
+        }
+        std::shared_ptr<ByteSource> m_source;
         void accepted() override
         {
             LoadJob* job = &m_job;
@@ -82,6 +92,7 @@ LoadJob::Loaded LoadJob::run(const JobContext& ctx)
         ctx.post([this] { emit profileReportFound(); });
         return out;
     }
+    observer.m_source = source;
     const quint64 total = quint64(std::max<qint64>(0, QFileInfo(m_path).size()));
     // Nothing may escape the thread (std::terminate would take the whole
     // application down): running out of memory becomes a failure message.

@@ -35,6 +35,8 @@ public:
     // event list reads its pages from it (a replaced or grown file cannot
     // change what the index describes).
     std::shared_ptr<ByteSource> source() const { return m_source; }
+    // The open file, from the first partialIndex on (before indexReady).
+    std::shared_ptr<ByteSource> partialSource() const { return m_partialSource; }
     // Bytes the worker has decoded so far (where it stopped, once done).
     quint64 bytesRead() const { return m_bytesRead; }
 
@@ -44,6 +46,9 @@ signals:
     // never a log at all.
     void accepted();
     void progressChanged(quint64 bytesRead, quint64 bytesTotal);
+    // Progressive open: the index of what was read so far (a snapshot), a
+    // few times early in a long load; indexReady follows with the whole.
+    void partialIndex(std::shared_ptr<const hecscope::LogIndex> index);
     void indexReady(std::shared_ptr<const hecscope::LogIndex> index);
     void statisticsReady(const hecscope::RangeStats& stats);
     void failed(const QString& message); // the file could not be opened at all
@@ -61,6 +66,7 @@ private:
     std::atomic<bool> m_done{false};
     std::atomic<quint64> m_bytesRead{0};
     std::shared_ptr<ByteSource> m_source;
+    std::shared_ptr<ByteSource> m_partialSource;
     JobRunner m_runner; // last member: destroyed (and waited for) first
 };
 

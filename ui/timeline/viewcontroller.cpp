@@ -25,8 +25,10 @@ void ViewController::setBounds(ViewRange bounds)
 
 void ViewController::extendBounds(ViewRange bounds)
 {
+    // A view of everything goes on showing everything.
+    const bool all = m_range == m_bounds;
     m_bounds = bounds;
-    const ViewRange r = fitInto(m_range, m_bounds);
+    const ViewRange r = all ? bounds : fitInto(m_range, m_bounds);
     if (r != m_range) {
         m_range = r;
         emit viewChanged(m_range);

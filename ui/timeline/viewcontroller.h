@@ -19,8 +19,8 @@ public:
 
     void setBounds(ViewRange bounds); // resets the view to fit all, clears
                                       // history and selection
-    // A growing log: new bounds, the same view, history and selection (as
-    // far as they fit the new bounds).
+    // A growing log: new bounds, the same view (or all of it, if it showed
+    // all before), history and selection.
     void extendBounds(ViewRange bounds);
     ViewRange bounds() const { return m_bounds; }
     ViewRange range() const { return m_range; }

@@ -825,6 +825,7 @@ void MainWindow::openFile(const QString& path)
                                           .arg(double(done) / 1e6, 0, 'f', 0)
                                           .arg(double(total) / 1e6, 0, 'f', 0));
             });
+    connect(m_job.get(), &LoadJob::partialIndex, this, &MainWindow::showPartialIndex);
     connect(m_job.get(), &LoadJob::indexReady, this, &MainWindow::showIndex);
     connect(m_job.get(), &LoadJob::statisticsReady, this,
             &MainWindow::showStatistics);
@@ -937,10 +938,13 @@ void MainWindow::showIndex(std::shared_ptr<const LogIndex> index)
         showFailure(problems.isEmpty() ? tr("no eventlog header") : problems.join(QLatin1Char('\n')));
         return;
     }
+    // After partial indexes (a long load) the view the user chose stays.
+    const bool grown = m_index && m_partialShown;
+    m_partialShown = false;
     m_index = std::move(index);
     m_view->setPlaceholder(QString());
     // The event list reads the same open file the index was made from.
-    applyIndex(m_job ? m_job->source() : std::shared_ptr<ByteSource>(), false);
+    applyIndex(m_job ? m_job->source() : std::shared_ptr<ByteSource>(), grown);
     // Problems with the file are shown above the timeline, which still shows
     // everything decoded before them.
     QStringList problems;
@@ -1005,6 +1009,21 @@ void MainWindow::applyIndex(std::shared_ptr<ByteSource> events, bool grown)
                              .arg(QFileInfo(m_path).fileName())
                              .arg(m_index->scan.events)
                              .arg(durationText(duration)));
+}
+
+// Progressive open: what a long load has read so far, on every pane, while
+// the progress bar goes on.
+void MainWindow::showPartialIndex(std::shared_ptr<const LogIndex> index)
+{
+    if (!m_loadingPath.isEmpty() || !index->scan.format)
+        return; // not yet accepted as a log
+    const bool grown = m_index != nullptr;
+    m_index = std::move(index);
+    m_partialShown = true;
+    m_view->setPlaceholder(QString());
+    applyIndex(m_job ? m_job->partialSource() : std::shared_ptr<ByteSource>(), grown);
+    m_stats->setPlainText(tr("Loading: statistics come once the whole log is read."));
+    emit partialShown();
 }
 
 void MainWindow::showBanner(const QString& text, const char* style)

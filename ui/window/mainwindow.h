@@ -99,6 +99,7 @@ public:
 signals:
     void loadFinished();    // the index is shown (or the file could not be opened)
     void liveUpdateShown(); // a live session's update is on screen (every pane has its index)
+    void partialShown();    // a long load's index so far is on screen
     void logCleared();      // every pane let go of the log on screen: a new file is a log and replaces it
     void statisticsShown(); // whole-run statistics are in the Statistics pane
     void reportShown();     // a .prof / -pj report was read (or could not be)
@@ -125,6 +126,7 @@ private:
     void clearLog(const QString& path);
     void showDetails(const QString& details);
     void showIndex(std::shared_ptr<const LogIndex> index);
+    void showPartialIndex(std::shared_ptr<const LogIndex> index);
     // Hands the index on screen to every pane: anew, or `grown` (a live
     // session's newer snapshot of the same log: views and choices stay).
     void applyIndex(std::shared_ptr<ByteSource> events, bool grown);
@@ -181,6 +183,7 @@ private:
     DisplayMenu* m_displayMenu = nullptr;
     QString m_path;
     bool m_firstStart = false;
+    bool m_partialShown = false; // the index on screen is a long load's partial one
     QString m_loadingPath; // a file being opened that has not yet shown itself to be a log
     QString m_placeholderBefore; // what the tracks said before it (restored if it is not one)
     std::unique_ptr<LoadJob> m_job;

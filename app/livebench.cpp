@@ -1,0 +1,231 @@
+// `hecscope bench`'s figures of the window at work while a log arrives:
+// progressive open (first_paint_ms) and a live session fed through a local
+// socket at a set rate (live_latency_p95_ms, live_ingest_mb_s,
+// live_ui_max_stall_ms).
+#include "app/commands.h"
+
+#include "core/format/headerparser.h"
+#include "ui/jobs/livejob.h"
+#include "ui/timeline/timelineview.h"
+#include "ui/window/mainwindow.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QEvent>
+#include <QEventLoop>
+#include <QTimer>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+namespace hecscope::cli {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double percentile(std::vector<double> v, double p)
+{
+    if (v.empty())
+        return -1;
+    std::sort(v.begin(), v.end());
+    return v[std::min(v.size() - 1, size_t(p * double(v.size())))];
+}
+
+// Runs `f` after the next paint of `widget` whose condition holds: the
+// time a user would see it.
+class AfterPaint final : public QObject {
+public:
+    AfterPaint(QWidget* widget, std::function<bool()> condition, std::function<void()> after)
+        : m_widget(widget), m_condition(std::move(condition)), m_after(std::move(after))
+    {
+        widget->installEventFilter(this);
+    }
+    bool eventFilter(QObject* watched, QEvent* e) override
+    {
+        if (watched != m_widget || e->type() != QEvent::Paint || m_busy || !m_condition())
+            return false;
+        m_busy = true;
+        QCoreApplication::sendEvent(m_widget, e); // paint now, then say so
+        m_busy = false;
+        m_after();
+        return true;
+    }
+
+private:
+    QWidget* m_widget;
+    std::function<bool()> m_condition;
+    std::function<void()> m_after;
+    bool m_busy = false;
+};
+
+// Sends `bytes` to the first client of a Unix socket at `rate` bytes/s
+// (0: as fast as it takes them), in 64 KiB writes.
+class Feeder {
+public:
+    Feeder(std::string path, const std::vector<uint8_t>& bytes, double rate)
+        : m_path(std::move(path)), m_bytes(bytes), m_rate(rate)
+    {
+        m_listener = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        sockaddr_un sa{};
+        sa.sun_family = AF_UNIX;
+        std::strncpy(sa.sun_path, m_path.c_str(), sizeof sa.sun_path - 1);
+        ::unlink(m_path.c_str());
+        m_ok = m_listener >= 0 && ::bind(m_listener, reinterpret_cast<sockaddr*>(&sa), sizeof sa) == 0
+            && ::listen(m_listener, 1) == 0;
+        if (m_ok)
+            m_thread = std::thread([this] { run(); });
+    }
+    ~Feeder()
+    {
+        m_stop = true;
+        ::shutdown(m_listener, SHUT_RDWR);
+        if (m_thread.joinable())
+            m_thread.join();
+        ::close(m_listener);
+        ::unlink(m_path.c_str());
+    }
+    bool ok() const { return m_ok; }
+    Clock::time_point started() const { return m_started; }
+    std::atomic<bool> done{false};
+
+private:
+    void run()
+    {
+        const int client = ::accept4(m_listener, nullptr, nullptr, SOCK_CLOEXEC);
+        if (client < 0)
+            return;
+        m_started = Clock::now();
+        size_t pos = 0;
+        while (pos < m_bytes.size() && !m_stop) {
+            if (m_rate > 0) {
+                const auto due = m_started + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(double(pos) / m_rate));
+                std::this_thread::sleep_until(due);
+            }
+            const size_t n = std::min<size_t>(65536, m_bytes.size() - pos);
+            const ssize_t w = ::send(client, m_bytes.data() + pos, n, MSG_NOSIGNAL);
+            if (w <= 0)
+                break;
+            pos += size_t(w);
+        }
+        ::close(client);
+        done = true;
+    }
+    std::string m_path;
+    const std::vector<uint8_t>& m_bytes;
+    double m_rate;
+    int m_listener = -1;
+    bool m_ok = false;
+    std::atomic<bool> m_stop{false};
+    Clock::time_point m_started{};
+    std::thread m_thread;
+};
+
+} // namespace
+
+void benchProgressiveOpen(const std::string& path)
+{
+    MainWindow window;
+    window.resize(1600, 1000);
+    window.show();
+    QEventLoop loop;
+    QElapsedTimer clock;
+    double firstPaint = -1, loaded = -1;
+    AfterPaint painted(window.timeline(), [&] { return firstPaint < 0 && window.index() != nullptr; },
+                       [&] { firstPaint = double(clock.nsecsElapsed()) / 1e6; });
+    QObject::connect(&window, &MainWindow::loadFinished, &loop, [&] {
+        loaded = double(clock.nsecsElapsed()) / 1e9;
+        QTimer::singleShot(200, &loop, &QEventLoop::quit);
+    });
+    QTimer::singleShot(300000, &loop, &QEventLoop::quit);
+    clock.start();
+    window.openFile(QString::fromStdString(path));
+    loop.exec();
+    std::printf("first_paint_ms: %.1f\n", firstPaint);
+    std::printf("window_load_s: %.3f\n", loaded);
+    std::fflush(stdout);
+}
+
+void benchLive(const std::string& path)
+{
+    std::vector<uint8_t> bytes;
+    {
+        std::string error;
+        auto file = FileSource::open(path, error);
+        if (!file)
+            return;
+        std::vector<uint8_t> chunk(1 << 20);
+        for (size_t n; (n = file->read(bytes.size(), chunk.data(), chunk.size())) > 0;)
+            bytes.insert(bytes.end(), chunk.begin(), chunk.begin() + ptrdiff_t(n));
+    }
+    const char* rateText = std::getenv("HECSCOPE_BENCH_LIVE_RATE"); // MB/s
+    const double rateMb = rateText ? std::atof(rateText) : 64.0;
+    char dir[] = "/tmp/hecscope-bench-XXXXXX";
+    if (!::mkdtemp(dir))
+        return;
+    const std::string sock = std::string(dir) + "/live.sock";
+    Feeder feeder(sock, bytes, rateMb * 1e6);
+    if (!feeder.ok()) {
+        ::rmdir(dir);
+        return;
+    }
+    MainWindow window;
+    window.resize(1600, 1000);
+    window.show();
+    QEventLoop loop;
+    std::vector<double> latencies;
+    bool receiving = false, finished = false;
+    LiveStatus last;
+    Clock::time_point end{};
+    QElapsedTimer clock;
+    qint64 lastTick = 0, worst = 0;
+    QTimer tick;
+    tick.setTimerType(Qt::PreciseTimer);
+    QObject::connect(&tick, &QTimer::timeout, [&] {
+        const qint64 now = clock.nsecsElapsed();
+        if (receiving)
+            worst = std::max(worst, now - lastTick);
+        lastTick = now;
+    });
+    QTimer::singleShot(600000, &loop, &QEventLoop::quit);
+    clock.start();
+    tick.start(1);
+    window.openLive(QString::fromStdString("unix:" + sock));
+    // Connected after the window's own handler: when this runs, every pane
+    // has the update; the repaint puts it into pixels.
+    if (LiveJob* job = window.liveJob())
+        QObject::connect(job, &LiveJob::updated, &loop, [&](std::shared_ptr<const LogIndex>, const LiveStatus& status, qint64 at) {
+            window.timeline()->repaint();
+            const auto now = Clock::now();
+            last = status;
+            if (status.bytes > 0)
+                latencies.push_back(double(std::chrono::duration_cast<std::chrono::nanoseconds>(now.time_since_epoch()).count() - at) / 1e6);
+            receiving = true;
+            if (isFinal(status.state) && !finished) {
+                finished = true;
+                end = now;
+                QTimer::singleShot(100, &loop, &QEventLoop::quit);
+            }
+        });
+    loop.exec();
+    tick.stop();
+    const double seconds = finished ? std::chrono::duration<double>(end - feeder.started()).count() : 0;
+    std::printf("live_feed_rate_mb_s: %.1f\n", rateMb);
+    std::printf("live_updates: %zu\n", latencies.size());
+    std::printf("live_latency_p95_ms: %.1f\n", percentile(latencies, 0.95));
+    std::printf("live_latency_max_ms: %.1f\n", percentile(latencies, 1.0));
+    std::printf("live_ingest_mb_s: %.1f\n", seconds > 0 ? double(last.bytes) / 1e6 / seconds : -1.0);
+    std::printf("live_ui_max_stall_ms: %.1f\n", double(worst) / 1e6);
+    std::fflush(stdout);
+    ::rmdir(dir);
+}
+
+} // namespace hecscope::cli
