@@ -66,6 +66,8 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 
+#include <utility>
+
 namespace hecscope {
 
 namespace {
@@ -941,10 +943,11 @@ void MainWindow::showIndex(std::shared_ptr<const LogIndex> index)
     // After partial indexes (a long load) the view the user chose stays.
     const bool grown = m_index && m_partialShown;
     m_partialShown = false;
-    m_index = std::move(index);
+    std::shared_ptr<const LogIndex> old = std::exchange(m_index, std::move(index));
     m_view->setPlaceholder(QString());
     // The event list reads the same open file the index was made from.
     applyIndex(m_job ? m_job->source() : std::shared_ptr<ByteSource>(), grown);
+    dispose(std::move(old));
     // Problems with the file are shown above the timeline, which still shows
     // everything decoded before them.
     QStringList problems;
@@ -1018,12 +1021,22 @@ void MainWindow::showPartialIndex(std::shared_ptr<const LogIndex> index)
     if (!m_loadingPath.isEmpty() || !index->scan.format)
         return; // not yet accepted as a log
     const bool grown = m_index != nullptr;
-    m_index = std::move(index);
+    std::shared_ptr<const LogIndex> old = std::exchange(m_index, std::move(index));
     m_partialShown = true;
     m_view->setPlaceholder(QString());
     applyIndex(m_job ? m_job->partialSource() : std::shared_ptr<ByteSource>(), grown);
+    dispose(std::move(old));
     m_stats->setPlainText(tr("Loading: statistics come once the whole log is read."));
     emit partialShown();
+}
+
+void MainWindow::dispose(std::shared_ptr<const LogIndex> old)
+{
+    if (old)
+        m_disposer.run([old = std::move(old)](const JobContext&) mutable {
+            old.reset();
+            return 0;
+        }, [](int) {});
 }
 
 void MainWindow::showBanner(const QString& text, const char* style)
@@ -1074,11 +1087,12 @@ void MainWindow::showLiveUpdate(std::shared_ptr<const LogIndex> index, const Liv
         return;
     }
     const bool grown = m_index != nullptr;
-    m_index = std::move(index);
+    std::shared_ptr<const LogIndex> old = std::exchange(m_index, std::move(index));
     m_view->setPlaceholder(QString());
     m_liveControls->setMoving(true); // the bounds grow: not the user's move
     applyIndex(m_live->recording(), grown);
     m_liveControls->setMoving(false);
+    dispose(std::move(old));
     m_view->setPendingFrom(!final && status.mergedTime < status.newestTime ? std::optional(status.mergedTime) : std::nullopt);
     m_liveControls->updated(status, m_index->firstTime == kNoTime ? 0 : m_index->firstTime);
     // Whole-run statistics of every update, on a worker; a newer update

@@ -190,6 +190,10 @@ private:
     std::unique_ptr<LiveJob> m_live; // a live session, while its log is on screen
     LiveControls* m_liveControls = nullptr;
     JobRunner m_liveStatsRunner; // whole-run statistics of each live update
+    // Frees replaced snapshots of a growing log (hundreds of MB each) off
+    // the UI thread.
+    JobRunner m_disposer;
+    void dispose(std::shared_ptr<const LogIndex> old);
     std::vector<std::unique_ptr<LoadJob>>
         m_retired; // cancelled, finishing on their own
     std::shared_ptr<const LogIndex> m_index;
