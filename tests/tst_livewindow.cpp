@@ -377,7 +377,7 @@ void TestLiveWindow::followKeepsTheLatestSecondsUntilTheUserMovesTheView()
     PipeFeeder feeder(fifo.toStdString(), bytes);
     QVERIFY(feeder.open());
 
-    constexpr int kSteps = 8;
+    constexpr int kSteps = 12;
     int step = 0;
     auto feedStep = [&] {
         ++step;
@@ -387,19 +387,26 @@ void TestLiveWindow::followKeepsTheLatestSecondsUntilTheUserMovesTheView()
     };
     auto expected = [&](const Shown& s) { return followedRange(s.status, s.index->firstTime, 1); };
 
-    // Following: each update puts the view's end at the merged time.
-    for (int i = 0; i < 2; ++i) {
+    // Following: each update with a merged time puts the view's end there.
+    // (Before every capability's events have begun to come, nothing is
+    // merged yet: that is mergedTimeWaitsForEveryCapability's business.)
+    std::optional<ViewRange> followed;
+    for (int followedUpdates = 0; followedUpdates < 2;) {
+        QVERIFY2(step < kSteps - 5, "no merged time in the first half of the log");
         const size_t target = feedStep();
         QTRY_VERIFY_WITH_TIMEOUT(rec.lastHasBytes(target), kGuardMs);
         const Shown& s = rec.last();
         QVERIFY(s.following);
-        QVERIFY(s.status.mergedTime > 0);
+        QVERIFY2(!w.liveControls()->statusText().contains(QStringLiteral("paused")), qPrintable(w.liveControls()->statusText()));
+        if (s.status.mergedTime == 0)
+            continue;
         QCOMPARE(s.range, expected(s));
         QCOMPARE(s.range.end, s.status.mergedTime);
         QCOMPARE(w.controller()->range(), expected(s));
-        QVERIFY2(!w.liveControls()->statusText().contains(QStringLiteral("paused")), qPrintable(w.liveControls()->statusText()));
-        if (i > 0)
-            QVERIFY(s.range != rec.shown[rec.shown.size() - 2].range); // it moved with the update
+        if (followed)
+            QVERIFY(s.range != *followed); // it moved with the update
+        followed = s.range;
+        ++followedUpdates;
     }
 
     // The user zooms in: following pauses.
