@@ -162,6 +162,7 @@ ReplayServer::ReplayServer(std::string path, std::vector<uint8_t> log, std::vect
 
 ReplayServer::~ReplayServer()
 {
+    m_stopping = true;
     m_released = true;
     join();
 }
@@ -209,8 +210,14 @@ void ReplayServer::run()
         }
     };
     for (size_t k = 0; k < m_segments.size(); ++k) {
-        pollfd p{listener, POLLIN, 0};
-        if (::poll(&p, 1, 30000) <= 0) // a guard: nobody connected
+        // A guard: nobody connected in 30 s, or the server is going away
+        // (a test that failed before its client made every connection).
+        int ready = 0;
+        for (int waited = 0; ready == 0 && waited < 30000 && !m_stopping; waited += 50) {
+            pollfd p{listener, POLLIN, 0};
+            ready = ::poll(&p, 1, 50);
+        }
+        if (ready <= 0)
             break;
         const int client = ::accept4(listener, nullptr, nullptr, SOCK_CLOEXEC);
         if (client < 0)

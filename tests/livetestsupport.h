@@ -83,6 +83,7 @@ private:
     std::atomic<int> m_served{0};
     std::atomic<int> m_hold{-1};
     std::atomic<bool> m_released{false};
+    std::atomic<bool> m_stopping{false}; // destroyed: no more connections waited for
     mutable std::mutex m_receivedMutex;
     std::string m_received;
 };
