@@ -104,6 +104,15 @@ void SchedulerBuilder::consumeCapEvent(const Event& e)
     }
 
     switch (e.tag) {
+    case tag::MigrateThread:
+    case tag::ThreadWakeup:
+        m_part.capsNamed = std::max(m_part.capsNamed, uint32_t(uint16_t(e.n[1])) + 1);
+        break;
+    default:
+        break;
+    }
+
+    switch (e.tag) {
     case tag::RunThread:
         if (s.open)
             close(c, t, kStopClosedByOther);

@@ -40,6 +40,9 @@ struct SchedulerPart {
     std::vector<SparkEvent> sparkEvents;
     uint64_t unrepresentableSpans = 0; // starting after 78 hours: not in timelines
     uint64_t clippedSpans = 0;         // long runs cut to 2^32 ns (damaged timestamps)
+    // One more than the highest capability a thread migrated to or was
+    // woken on: a live log names capabilities before their own blocks come.
+    uint32_t capsNamed = 0;
 };
 
 } // namespace hecscope

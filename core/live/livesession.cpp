@@ -429,13 +429,19 @@ void LiveSession::Impl::publish(bool final)
     status.newestTime = index->lastTime;
     uint32_t caps = 0;
     uint64_t merged = UINT64_MAX;
-    for (size_t c = 0; c < index->caps.size(); ++c) {
-        const Capability& cap = index->caps[c];
-        if (cap.events == 0)
+    for (size_t c = 0; c < std::max<size_t>(index->caps.size(), index->capsNamed); ++c) {
+        // A capability the RTS created or that threads went to, whose own
+        // events have not come yet: nothing of it is in. (GHC writes each
+        // capability's buffer only when it is full, and start-up events such
+        // as "created cap 1" in a buffer of their own, often last.)
+        const bool known = c < index->caps.size();
+        const bool hasEvents = known && index->caps[c].events > 0;
+        if (!hasEvents && c >= index->capsNamed && (!known || index->caps[c].created == kNoTime))
             continue;
-        ++caps;
-        if (cap.lastEvent < merged) {
-            merged = cap.lastEvent;
+        const uint64_t last = hasEvents ? index->caps[c].lastEvent : 0;
+        caps += hasEvents ? 1 : 0;
+        if (last < merged) {
+            merged = last;
             status.laggingCap = uint32_t(c);
         }
     }

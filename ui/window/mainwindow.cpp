@@ -1065,6 +1065,7 @@ void MainWindow::openLive(const QString& source, const QString& recordPath)
     cancelLoad();
     clearLog(source); // ends the previous live session, if any
     m_live = std::move(job);
+    m_liveDisconnected = false;
     m_liveControls->setJob(m_live.get());
     connect(m_live.get(), &LiveJob::updated, this,
             [this](std::shared_ptr<const LogIndex> index, const LiveStatus& status, qint64) {
@@ -1081,6 +1082,7 @@ void MainWindow::openLive(const QString& source, const QString& recordPath)
 void MainWindow::showLiveUpdate(std::shared_ptr<const LogIndex> index, const LiveStatus& status)
 {
     const bool final = isFinal(status.state);
+    const bool wasDisconnected = std::exchange(m_liveDisconnected, status.state == LiveState::Disconnected);
     if (!index->scan.format && !final) { // nothing decoded yet: say what it waits for
         m_view->setPlaceholder(tr("%1: %2").arg(m_live->sourceText(), QString::fromStdString(status.message)));
         m_liveControls->updated(status, 0);
@@ -1110,14 +1112,18 @@ void MainWindow::showLiveUpdate(std::shared_ptr<const LogIndex> index, const Liv
             text += tr(" Recorded in %1.").arg(m_live->recordPath());
         showBanner(text, failed ? "background:#f5b7b1;color:#000" : "background:#d6eaf8;color:#000");
     } else if (status.state == LiveState::Disconnected) {
-        showBanner(tr("%1: %2. Everything received is kept; Reconnect appends the next connection to this timeline.")
-                       .arg(m_live->sourceText(), QString::fromStdString(status.message)),
+        showBanner(tr("%1. Everything received is kept; Reconnect appends the next connection to this timeline.")
+                       .arg(QString::fromStdString(status.message)),
                    "background:#fcf3cf;color:#000");
     } else if (status.state == LiveState::Receiving && !m_index->scan.diagnostics.empty()) {
         QStringList problems;
         for (const Diagnostic& d : m_index->scan.diagnostics)
             problems << qs(d.message());
         showBanner(problems.join(QLatin1Char('\n')), "background:#fcf3cf;color:#000");
+    } else if (wasDisconnected) { // reconnecting, or receiving again
+        showBanner(tr("Following %1 live: the view keeps the latest seconds (Follow, F); Stop keeps what was received.")
+                       .arg(m_live->sourceText()),
+                   "background:#d6eaf8;color:#000");
     }
     emit liveUpdateShown();
 }

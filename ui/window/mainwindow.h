@@ -189,6 +189,7 @@ private:
     std::unique_ptr<LoadJob> m_job;
     std::unique_ptr<LiveJob> m_live; // a live session, while its log is on screen
     LiveControls* m_liveControls = nullptr;
+    bool m_liveDisconnected = false; // the banner says the live socket closed
     JobRunner m_liveStatsRunner; // whole-run statistics of each live update
     // Frees replaced snapshots of a growing log (hundreds of MB each) off
     // the UI thread.
