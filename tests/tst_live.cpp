@@ -322,6 +322,10 @@ void TestLive::pipeAndStandardInput()
     QCOMPARE(updates.back().status.state, LiveState::Ended);
     QVERIFY(readFile(QString::fromStdString(options.recordPath)) == bytes);
     compareIndexes(*updates.back().index, *load(bytes));
+    // Once over, the recording is no longer open for writing: opening it
+    // is not following a growing file.
+    session->wait();
+    QVERIFY(!fileHasWriter(options.recordPath));
 
     // Standard input: hecscope watch - (in watchPrintsUpdates…) reads it
     // the same way; here a pipe stands in for it by its path.

@@ -104,25 +104,30 @@ LiveSession::~LiveSession()
 bool LiveSession::start(std::string& error)
 {
     Impl& d = *m_impl;
+    // Written through one descriptor, read (by the event list, from any
+    // thread) through another opened read-only: once the session is over
+    // and the first is closed, nothing has the file open for writing.
+    std::string path = m_options.recordPath;
+    const bool temporary = path.empty();
     int fd = -1;
-    if (m_options.recordPath.empty()) {
+    if (temporary) {
         const char* dir = std::getenv("TMPDIR");
-        std::string pattern = std::string(dir && *dir ? dir : "/tmp") + "/hecscope-live-XXXXXX";
-        fd = ::mkostemp(pattern.data(), O_CLOEXEC);
-        if (fd >= 0)
-            ::unlink(pattern.c_str()); // kept by its descriptors only
-        else
-            error = "cannot create a temporary file in " + pattern.substr(0, pattern.rfind('/')) + ": " + std::strerror(errno);
-    } else {
-        fd = ::open(m_options.recordPath.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        path = std::string(dir && *dir ? dir : "/tmp") + "/hecscope-live-XXXXXX";
+        fd = ::mkostemp(path.data(), O_CLOEXEC);
         if (fd < 0)
-            error = "cannot record to " + m_options.recordPath + ": " + std::strerror(errno);
+            error = "cannot create a temporary file in " + path.substr(0, path.rfind('/')) + ": " + std::strerror(errno);
+    } else {
+        fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (fd < 0)
+            error = "cannot record to " + path + ": " + std::strerror(errno);
     }
     if (fd < 0)
         return false;
-    const int reader = ::fcntl(fd, F_DUPFD_CLOEXEC, 3);
+    const int reader = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (temporary)
+        ::unlink(path.c_str()); // kept by its descriptors only
     if (reader < 0) {
-        error = std::string("cannot share the recording: ") + std::strerror(errno);
+        error = "cannot read the recording " + path + ": " + std::strerror(errno);
         ::close(fd);
         return false;
     }
@@ -284,6 +289,11 @@ void LiveSession::Impl::run()
         status.message = "stopped following";
     }
     publish(true);
+    // Done writing: the recording no longer looks like a file being written
+    // (a reader that follows growing files would wait for it). It is still
+    // read through its other descriptor.
+    ::close(fd);
+    fd = -1;
 }
 
 bool LiveSession::Impl::take(const uint8_t* data, size_t n)
