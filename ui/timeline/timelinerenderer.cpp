@@ -229,12 +229,13 @@ void TimelineRenderer::paintOverlays(QPainter& p, const QRect& area, const TimeM
     if (o.pendingFrom && *o.pendingFrom < view.end) {
         const int bottom = rows.empty() ? area.top() + kRulerHeight : rows.back().rect.bottom() + 1;
         const QRectF s = spanRect(m, std::max(view.start, *o.pendingFrom), view.end, area.top(), bottom - area.top());
-        QColor c = pal.color(QPalette::Text);
-        c.setAlpha(40);
-        p.fillRect(s, QBrush(c, Qt::BDiagPattern));
-        c.setAlpha(110);
-        p.fillRect(s, QColor(pal.color(QPalette::Base).red(), pal.color(QPalette::Base).green(),
-                             pal.color(QPalette::Base).blue(), 110));
+        // Washed out, then hatched.
+        QColor wash = pal.color(QPalette::Base);
+        wash.setAlpha(110);
+        p.fillRect(s, wash);
+        QColor hatch = pal.color(QPalette::Text);
+        hatch.setAlpha(70);
+        p.fillRect(s, QBrush(hatch, Qt::BDiagPattern));
         p.setPen(pal.color(QPalette::Text));
         if (s.width() > 60)
             p.drawText(s.adjusted(4, 2, -2, 0), Qt::AlignLeft | Qt::AlignTop,
