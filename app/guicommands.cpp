@@ -1,6 +1,7 @@
 // `hecscope export` and the drawing half of `hecscope bench`: both use the
 // window's renderer on the offscreen platform.
 #include "app/commands.h"
+#include "app/stallmeter.h"
 #include "core/text/units.h"
 #include "core/threads/threadstats.h"
 #include "core/threads/userspans.h"
@@ -281,23 +282,14 @@ double uiMaxStallMs(const std::string& path)
         if (!window.index())
             finish(); // could not be opened: no statistics will come
     });
-    QElapsedTimer clock;
-    qint64 last = 0, worst = 0;
-    QTimer tick;
-    tick.setTimerType(Qt::PreciseTimer);
-    QObject::connect(&tick, &QTimer::timeout, [&] {
-        const qint64 now = clock.nsecsElapsed();
-        worst = std::max(worst, now - last);
-        last = now;
-    });
+    StallMeter stalls;
     QTimer::singleShot(120000, &loop,
                        &QEventLoop::quit); // a hung load still ends the bench
-    clock.start();
-    tick.start(1);
+    stalls.start();
     window.openFile(QString::fromStdString(path));
     loop.exec();
-    tick.stop();
-    return done ? double(worst) / 1e6 : -1.0;
+    stalls.stop();
+    return done ? stalls.worstMs() : -1.0;
 }
 
 } // namespace

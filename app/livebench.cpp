@@ -3,6 +3,7 @@
 // socket at a set rate (live_latency_p95_ms, live_ingest_mb_s,
 // live_ui_max_stall_ms).
 #include "app/commands.h"
+#include "app/stallmeter.h"
 
 #include "core/format/headerparser.h"
 #include "ui/jobs/livejob.h"
@@ -182,22 +183,13 @@ void benchLive(const std::string& path)
     window.show();
     QEventLoop loop;
     std::vector<double> latencies;
-    bool receiving = false, finished = false;
+    bool finished = false;
     LiveStatus last;
     Clock::time_point end{};
-    QElapsedTimer clock;
-    qint64 lastTick = 0, worst = 0;
-    QTimer tick;
-    tick.setTimerType(Qt::PreciseTimer);
-    QObject::connect(&tick, &QTimer::timeout, [&] {
-        const qint64 now = clock.nsecsElapsed();
-        if (receiving)
-            worst = std::max(worst, now - lastTick);
-        lastTick = now;
-    });
+    StallMeter stalls; // from the first update on
+    stalls.setCounting(false);
     QTimer::singleShot(600000, &loop, &QEventLoop::quit);
-    clock.start();
-    tick.start(1);
+    stalls.start();
     window.openLive(QString::fromStdString("unix:" + sock));
     // Connected after the window's own handler: when this runs, every pane
     // has the update; the repaint puts it into pixels.
@@ -208,7 +200,7 @@ void benchLive(const std::string& path)
             last = status;
             if (status.bytes > 0)
                 latencies.push_back(double(std::chrono::duration_cast<std::chrono::nanoseconds>(now.time_since_epoch()).count() - at) / 1e6);
-            receiving = true;
+            stalls.setCounting(true);
             if (isFinal(status.state) && !finished) {
                 finished = true;
                 end = now;
@@ -216,14 +208,14 @@ void benchLive(const std::string& path)
             }
         });
     loop.exec();
-    tick.stop();
+    stalls.stop();
     const double seconds = finished ? std::chrono::duration<double>(end - feeder.started()).count() : 0;
     std::printf("live_feed_rate_mb_s: %.1f\n", rateMb);
     std::printf("live_updates: %zu\n", latencies.size());
     std::printf("live_latency_p95_ms: %.1f\n", percentile(latencies, 0.95));
     std::printf("live_latency_max_ms: %.1f\n", percentile(latencies, 1.0));
     std::printf("live_ingest_mb_s: %.1f\n", seconds > 0 ? double(last.bytes) / 1e6 / seconds : -1.0);
-    std::printf("live_ui_max_stall_ms: %.1f\n", double(worst) / 1e6);
+    std::printf("live_ui_max_stall_ms: %.1f\n", stalls.worstMs());
     std::fflush(stdout);
     ::rmdir(dir);
 }

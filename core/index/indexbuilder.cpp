@@ -78,11 +78,6 @@ uint64_t IndexBuilder::breakConnection()
     return d.bytes;
 }
 
-uint64_t IndexBuilder::bytesFed() const
-{
-    return m_impl->bytes;
-}
-
 uint64_t IndexBuilder::bytesPending() const
 {
     return m_impl->bytes - std::min(m_impl->bytes, m_impl->decoder.decodedBytes());

@@ -27,8 +27,7 @@ public:
     // of the stream to keep: bytes after it (an incomplete event, an
     // end-of-data marker) are forgotten.
     uint64_t breakConnection();
-    // Bytes fed so far, and how many of them are an incomplete record.
-    uint64_t bytesFed() const;
+    // Bytes fed so far that are an incomplete record.
     uint64_t bytesPending() const;
     // Decoding stopped at corrupt input: feeding more is pointless.
     bool failed() const;

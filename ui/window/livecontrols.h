@@ -38,8 +38,8 @@ public:
     void updated(const LiveStatus& status, uint64_t firstTime);
     bool following() const { return m_following; }
     void setFollowing(bool on);
-    // Changes of the view made here do not pause following.
-    bool isMovingView() const { return m_moving; }
+    // Changes of the view made while moving (here, or the window growing
+    // the bounds) do not pause following.
     void setMoving(bool on) { m_moving = on; }
     QString statusText() const;
     QToolBar* toolBar() const { return m_bar; }
