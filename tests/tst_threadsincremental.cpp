@@ -9,7 +9,11 @@
 #include "core/index/indexbuilder.h"
 #include "core/index/logindex.h"
 
+#include "core/format/eventtags.h"
+
 #include <QFileInfo>
+#include <algorithm>
+#include <array>
 #include <QRandomGenerator>
 #include <QTest>
 
@@ -32,6 +36,54 @@ void compareThreadStates(const ThreadStates& a, const ThreadStates& b)
             QVERIFY2(x.time == y.time && x.cap == y.cap && x.state == y.state && x.stop == y.stop
                          && x.cause == y.cause && x.info == y.info,
                      qPrintable(where));
+        }
+    }
+}
+
+// Each overview bin's key against the segments binned here the plain way
+// (a division per bin boundary), level by level.
+void checkOverviews(const ThreadStates& st)
+{
+    QCOMPARE(st.overviews.size(), st.count());
+    for (size_t k = 0; k < st.count(); ++k) {
+        const SegmentView segs = st.of(k);
+        const BinPyramid& ov = st.overviews[k];
+        const QString thread = QStringLiteral("thread %1").arg(st.ids[k]);
+        if (segs.size() < ThreadStates::kOverviewMinSegments) {
+            QVERIFY2(ov.bins == 0, qPrintable(thread));
+            continue;
+        }
+        QVERIFY2(ov.bins > 0 && ov.binWidth > 0 && ov.start == segs.timeAt(0), qPrintable(thread));
+        std::vector<std::array<uint64_t, 3 + kBlockReasons>> times(ov.bins);
+        const uint64_t limit = ov.start + uint64_t(ov.bins) * ov.binWidth;
+        for (size_t i = 0; i < segs.size(); ++i) {
+            const uint8_t key = ThreadStates::stateKey(segs[i]);
+            if (key == ThreadStates::kNoKey)
+                continue;
+            const uint64_t a = segs.timeAt(i), b = std::min(st.segmentEnd(segs, i), limit);
+            for (uint64_t bin = (a - ov.start) / ov.binWidth; a < b && bin < ov.bins; ++bin) {
+                const uint64_t from = std::max(a, ov.start + bin * ov.binWidth);
+                const uint64_t to = std::min(b, ov.start + (bin + 1) * ov.binWidth);
+                if (to > from)
+                    times[bin][key] += to - from;
+            }
+        }
+        for (int level = 0; level < ov.levels; ++level) {
+            if (level > 0) {
+                std::vector<std::array<uint64_t, 3 + kBlockReasons>> coarser((times.size() + 1) / 2);
+                for (size_t bin = 0; bin < times.size(); ++bin)
+                    for (size_t key = 0; key < times[bin].size(); ++key)
+                        coarser[bin / 2][key] += times[bin][key];
+                times.swap(coarser);
+            }
+            QCOMPARE(uint64_t(times.size()), ov.levelBins(level));
+            for (size_t bin = 0; bin < times.size(); ++bin) {
+                const auto best = std::max_element(times[bin].begin(), times[bin].end());
+                const uint8_t want = *best ? uint8_t(best - times[bin].begin()) : ThreadStates::kNoKey;
+                const uint8_t got = st.overviewKeys[ov.offset + ov.levelOffset(level) + bin];
+                QVERIFY2(got == want, qPrintable(thread + QStringLiteral(", level %1, bin %2: key %3, want %4")
+                                                              .arg(level).arg(bin).arg(got).arg(want)));
+            }
         }
     }
 }
@@ -69,6 +121,7 @@ class TestThreadsIncremental : public QObject {
 private slots:
     void growingLogGivesTheSameStatesAndSpans_data();
     void growingLogGivesTheSameStatesAndSpans();
+    void lateCapabilityBlockIsWalkedAgain();
 };
 
 void TestThreadsIncremental::growingLogGivesTheSameStatesAndSpans_data()
@@ -103,9 +156,12 @@ void TestThreadsIncremental::growingLogGivesTheSameStatesAndSpans()
         const Walk w = walkThreads(prefix);
         compareWithWalk(now, w);
         compareFiguresWithWalk(now, w, std::nullopt);
+        checkOverviews(now.threadStates);
+        // Settled over many publishes or in one: the same states.
         IndexBuilder fresh;
         fresh.feed(prefix);
         const LogIndex& other = fresh.publish(false);
+        compareThreadStates(now.threadStates, other.threadStates);
         QVERIFY(now.userSpans && other.userSpans);
         compareUserSpans(*now.userSpans, *other.userSpans);
         if (QTest::currentTestFailed())
@@ -116,11 +172,52 @@ void TestThreadsIncremental::growingLogGivesTheSameStatesAndSpans()
     const LogIndex& final = growing.publish(true);
     const auto whole = load(bytes);
     compareThreadStates(final.threadStates, whole->threadStates);
+    checkOverviews(final.threadStates);
     compareUserSpans(*final.userSpans, *whole->userSpans);
     if (log.isEmpty())
         QVERIFY(final.userSpans->spans.size() > 100);
     else
         QVERIFY(final.threadStates.count() > 0);
+}
+
+// A capability the log has not named yet whose block comes after another
+// capability's later events: what was settled up to the first one's
+// newest event is walked again with the late events in their place.
+void TestThreadsIncremental::lateCapabilityBlockIsWalkedAgain()
+{
+    EventlogWriter w(EventlogWriter::allDeclarations());
+    w.beginBlock(0, 0);
+    for (uint64_t t = 1000; t < 100000; t += 1000) {
+        w.write(run(t, 1).event);
+        w.write(stop(t + 400, 1, 1).event); // heap overflow: runnable
+    }
+    w.endBlock(100000);
+    const size_t firstPart = w.bytes().size();
+    w.beginBlock(1, 0);
+    // Thread 1 migrated to capability 1 and woken there, stamped long
+    // before capability 0's newest event; thread 2 runs there.
+    w.write(ev(tag::MigrateThread, 1600, {1, 1}).event);
+    w.write(ev(tag::ThreadWakeup, 2600, {1, 1}).event);
+    for (uint64_t t = 3000; t < 120000; t += 700) {
+        w.write(run(t, 2).event);
+        w.write(stop(t + 300, 2, 5).event); // ... until it finishes
+    }
+    w.endBlock(120000);
+    w.writeDataEnd();
+    const std::vector<uint8_t> bytes = w.takeBytes();
+
+    IndexBuilder growing;
+    growing.feed({bytes.data(), firstPart});
+    compareWithWalk(growing.publish(false), walkThreads({bytes.begin(), bytes.begin() + ptrdiff_t(firstPart)}));
+    QVERIFY(growing.index().threadStates.of(0).size() > 100);
+    growing.feed({bytes.data() + firstPart, bytes.size() - firstPart});
+    const LogIndex& now = growing.publish(false);
+    compareWithWalk(now, walkThreads(bytes));
+    checkOverviews(now.threadStates);
+    const SegmentView one = now.threadStates.of(now.threadStates.find(1));
+    QCOMPARE(one[2].cause, ThreadCause::Migrate);
+    QCOMPARE(one[2].time, uint64_t(1600));
+    compareThreadStates(growing.publish(true).threadStates, load(bytes)->threadStates);
 }
 
 QTEST_GUILESS_MAIN(TestThreadsIncremental)

@@ -133,7 +133,17 @@ void IndexDispatcher::onEvent(const Event& e)
 bool IndexDispatcher::seal(bool final, const LoadObserver* observer)
 {
     const std::vector<GcSpan> open = m_scheduler.seal(m_ix.lastTime, final);
-    if (isCancelled(observer) || !m_threadStates.seal(m_ix.lastTime, final, observer))
+    // Every capability's events are in up to its newest one; one that the
+    // log names but whose events have not come holds everything back.
+    uint64_t settleBefore = m_ix.caps.empty() ? 0 : UINT64_MAX;
+    for (size_t c = 0; c < std::max<size_t>(m_ix.caps.size(), m_ix.capsNamed); ++c) {
+        const bool known = c < m_ix.caps.size();
+        if (known && m_ix.caps[c].events > 0)
+            settleBefore = std::min(settleBefore, m_ix.caps[c].lastEvent);
+        else if (c < m_ix.capsNamed || (known && m_ix.caps[c].created != kNoTime))
+            settleBefore = 0;
+    }
+    if (isCancelled(observer) || !m_threadStates.seal(m_ix.lastTime, final, observer, settleBefore))
         return false;
     return m_collections.build(m_scheduler.gcSpans(), open, observer);
 }

@@ -18,6 +18,8 @@ void ThreadStatesBuilder::add(uint64_t time, uint64_t thread, ThreadCause cause,
 {
     if (time > Span::kMaxStart || thread > UINT32_MAX)
         return; // as the capability timelines: not representable
+    if (time < m_settledBefore)
+        m_rewalk = true; // before what is settled: walk everything again
     Raw r{};
     r.time = time;
     r.cap = cap;
@@ -69,6 +71,72 @@ ThreadState stateAfterStop(uint8_t code)
     }
 }
 
+// The segment a thread's event begins, given the segment it is in (`cur`,
+// if `any`): false when it begins none (a replacement of a thread that had
+// stopped after all).
+template <class Raw>
+bool walkStep(const Raw& raw, const ThreadSegment& cur, bool any, ThreadSegment& s)
+{
+    s = ThreadSegment{};
+    s.time = raw.time;
+    s.cause = ThreadCause(raw.cause);
+    s.cap = uint16_t(raw.cap);
+    switch (s.cause) {
+    case ThreadCause::Created: s.state = ThreadState::Runnable; break;
+    case ThreadCause::Run: s.state = ThreadState::Running; break;
+    case ThreadCause::Stop:
+        s.stop = uint8_t(raw.stop);
+        s.info = uint16_t(raw.info < 65536 ? raw.info : 0);
+        s.state = stateAfterStop(s.stop);
+        break;
+    case ThreadCause::Wakeup:
+    case ThreadCause::Runnable:
+        s.state = !any || cur.state == ThreadState::Blocked || cur.state == ThreadState::Unknown
+                || cur.state == ThreadState::Runnable
+            ? ThreadState::Runnable
+            : cur.state;
+        if (s.state != ThreadState::Runnable)
+            s.cap = cur.cap;
+        break;
+    case ThreadCause::Migrate: s.state = any ? cur.state : ThreadState::Runnable; break;
+    case ThreadCause::Replaced:
+        if (!any || cur.state != ThreadState::Running)
+            return false; // it had stopped after all (a stop stamped later than the next run)
+        s.state = ThreadState::Unknown;
+        break;
+    }
+    if (s.state == ThreadState::Blocked && s.cause != ThreadCause::Stop) {
+        s.stop = cur.stop;
+        s.info = cur.info;
+    }
+    return true;
+}
+
+// Segment `local` of its thread, stored at `index`: its time against the
+// thread's checkpoints (`checks`, whose last is the thread's), and far
+// times and infos noted by `index`.
+PackedSegment packSegment(const ThreadSegment& s, size_t local, uint64_t index, std::vector<uint64_t>& checks,
+                          std::vector<std::pair<uint64_t, uint64_t>>& farTimes,
+                          std::vector<std::pair<uint64_t, uint16_t>>& infos)
+{
+    PackedSegment p{};
+    if (local % ThreadStates::kCheckEvery == 0) {
+        checks.push_back(s.time);
+        p.offset = 0;
+    } else if (s.time - checks.back() < PackedSegment::kFar) {
+        p.offset = uint32_t(s.time - checks.back());
+    } else {
+        p.offset = PackedSegment::kFar;
+        farTimes.emplace_back(index, s.time);
+    }
+    p.cap = s.cap;
+    p.stop = s.stop;
+    p.bits = uint8_t(uint8_t(s.state) | uint8_t(s.cause) << 3 | (s.info ? 1u << 6 : 0u));
+    if (s.info)
+        infos.emplace_back(index, s.info);
+    return p;
+}
+
 } // namespace
 
 namespace {
@@ -79,30 +147,70 @@ namespace {
 constexpr size_t kKeys = 3 + kBlockReasons;
 using BinTimes = std::vector<std::array<uint64_t, kKeys>>;
 
-// (`binTime` and `coarser` are scratch space, kept between threads.)
-template <class Segments>
-void buildOverview(ThreadStates& out, size_t k, const Segments& segs, BinTimes& binTime, BinTimes& coarser)
+// Scratch space kept between threads: each segment's time and state key,
+// decoded in one pass, and the bins' times.
+struct OverviewScratch {
+    std::vector<uint64_t> times;
+    std::vector<uint8_t> keys;
+    BinTimes binTime, coarser;
+};
+
+void buildOverview(ThreadStates& out, size_t k, OverviewScratch& scratch)
 {
-    const auto segmentEnd = [&](size_t i) { return i + 1 < segs.size() ? segs[i + 1].time : std::max(out.end, segs[i].time); };
+    // The thread's segments decoded in order: times from the checkpoints
+    // (far ones from farTimes, in index order as well).
+    const size_t base = out.offsets[k], n = out.offsets[k + 1] - base;
+    const uint64_t* checks = out.checkTimes.data() + out.checkOffsets[k];
+    auto far = std::lower_bound(out.farTimes.begin(), out.farTimes.end(), std::pair<uint64_t, uint64_t>(base, 0));
+    auto& times = scratch.times;
+    auto& keys = scratch.keys;
+    times.resize(n);
+    keys.resize(n);
+    for (size_t i = 0; i < n; ++i) {
+        const PackedSegment& p = out.packed[base + i];
+        if (p.offset != PackedSegment::kFar) [[likely]] {
+            times[i] = checks[i / ThreadStates::kCheckEvery] + p.offset;
+        } else {
+            while (far != out.farTimes.end() && far->first < base + i)
+                ++far;
+            times[i] = far != out.farTimes.end() && far->first == base + i ? far->second
+                                                                            : checks[i / ThreadStates::kCheckEvery];
+        }
+        ThreadSegment s{};
+        s.state = ThreadState(p.bits & 7);
+        s.stop = p.stop;
+        keys[i] = ThreadStates::stateKey(s);
+    }
+    const auto segmentEnd = [&](size_t i) { return i + 1 < n ? times[i + 1] : std::max(out.end, times[i]); };
     BinPyramid& ov = out.overviews[k];
-    ov.start = segs.front().time;
-    const uint64_t extent = std::max<uint64_t>(segmentEnd(segs.size() - 1) - ov.start, 1);
-    ov.bins = uint32_t(std::min<size_t>(size_t(1) << 16, segs.size() / 4));
+    ov.start = times.front();
+    const uint64_t extent = std::max<uint64_t>(segmentEnd(n - 1) - ov.start, 1);
+    ov.bins = uint32_t(std::min<size_t>(size_t(1) << 16, n / 4));
     ov.binWidth = std::max<uint64_t>(1, (extent + ov.bins - 1) / ov.bins);
     ov.bins = uint32_t(std::min<uint64_t>(ov.bins, (extent + ov.binWidth - 1) / ov.binWidth));
     ov.levels = BinPyramid::levelsFor(ov.bins);
     ov.offset = out.overviewKeys.size();
+    BinTimes& binTime = scratch.binTime;
+    BinTimes& coarser = scratch.coarser;
     binTime.assign(ov.bins, {});
-    for (size_t i = 0; i < segs.size(); ++i) {
-        const uint8_t key = ThreadStates::stateKey(segs[i]);
+    // The segments are in time order: the bins are walked along with them
+    // (no division per segment).
+    const uint64_t limit = uint64_t(ov.bins) * ov.binWidth;
+    size_t at = 0;
+    uint64_t binStart = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const uint8_t key = keys[i];
         if (key == ThreadStates::kNoKey)
             continue;
-        uint64_t a = segs[i].time - ov.start;
-        const uint64_t b = std::min(segmentEnd(i) - ov.start, uint64_t(ov.bins) * ov.binWidth);
+        uint64_t a = times[i] - ov.start;
+        const uint64_t b = std::min(segmentEnd(i) - ov.start, limit);
         while (a < b) {
-            const uint64_t bin = a / ov.binWidth;
-            const uint64_t binEnd = std::min(b, (bin + 1) * ov.binWidth);
-            binTime[bin][key] += binEnd - a;
+            while (binStart + ov.binWidth <= a) {
+                ++at;
+                binStart += ov.binWidth;
+            }
+            const uint64_t binEnd = std::min(b, binStart + ov.binWidth);
+            binTime[at][key] += binEnd - a;
             a = binEnd;
         }
     }
@@ -114,16 +222,79 @@ void buildOverview(ThreadStates& out, size_t k, const Segments& segs, BinTimes& 
                     coarser[bin / 2][key] += binTime[bin][key];
             binTime.swap(coarser);
         }
-        for (const auto& times : binTime) {
-            const auto best = std::max_element(times.begin(), times.end());
-            out.overviewKeys.push_back(*best ? uint8_t(best - times.begin()) : ThreadStates::kNoKey);
+        for (const auto& bin : binTime) {
+            const auto best = std::max_element(bin.begin(), bin.end());
+            out.overviewKeys.push_back(*best ? uint8_t(best - bin.begin()) : ThreadStates::kNoKey);
         }
+    }
+}
+
+bool buildOverviews(ThreadStates& out, const LoadObserver* observer)
+{
+    out.overviews.assign(out.ids.size(), {});
+    OverviewScratch scratch;
+    for (size_t k = 0; k < out.ids.size(); ++k) {
+        if ((k & 0xFF) == 0 && isCancelled(observer))
+            return false;
+        if (out.offsets[k + 1] - out.offsets[k] >= ThreadStates::kOverviewMinSegments)
+            buildOverview(out, k, scratch);
+    }
+    return true;
+}
+
+// `raws` (in log order) grouped by thread, ascending, each thread's in
+// time order with ties in log order.
+template <class Raw>
+void groupByThread(std::vector<Raw>& raws)
+{
+    if (raws.empty())
+        return;
+    uint32_t lo = UINT32_MAX, hi = 0;
+    for (const Raw& r : raws) {
+        lo = std::min(lo, r.thread);
+        hi = std::max(hi, r.thread);
+    }
+    const auto byTime = [](const Raw& a, const Raw& b) { return a.time < b.time; };
+    const size_t span = size_t(hi - lo) + 1;
+    if (span <= 4 * raws.size() + 65536) {
+        // Counting sort by thread, keeping log order within a thread.
+        std::vector<size_t> next(span + 1, 0);
+        for (const Raw& r : raws)
+            ++next[r.thread - lo + 1];
+        for (size_t k = 1; k <= span; ++k)
+            next[k] += next[k - 1];
+        std::vector<Raw> grouped(raws.size());
+        for (const Raw& r : raws)
+            grouped[next[r.thread - lo]++] = r;
+        raws.swap(grouped);
+    } else {
+        std::stable_sort(raws.begin(), raws.end(), [](const Raw& a, const Raw& b) { return a.thread < b.thread; });
+    }
+    for (auto first = raws.begin(); first != raws.end();) {
+        const uint32_t thread = first->thread;
+        const auto last = std::find_if(first, raws.end(), [thread](const Raw& r) { return r.thread != thread; });
+        if (!std::is_sorted(first, last, byTime))
+            std::stable_sort(first, last, byTime);
+        first = last;
     }
 }
 
 } // namespace
 
-bool ThreadStatesBuilder::seal(uint64_t end, bool final, const LoadObserver* observer)
+bool ThreadStatesBuilder::seal(uint64_t end, bool final, const LoadObserver* observer, uint64_t settleBefore)
+{
+    if (!final)
+        return sealIncremental(end, settleBefore, observer);
+    // The whole walk once more, over the raw events' own memory: the
+    // settled segments go first.
+    m_settled.clear();
+    m_pending = {};
+    m_scanned = 0;
+    m_settledBefore = 0;
+    return sealAll(end, final, observer);
+}
+
+bool ThreadStatesBuilder::sealAll(uint64_t end, bool final, const LoadObserver* observer)
 {
     ThreadStates& out = m_part.threadStates;
     out = ThreadStates{};
@@ -193,7 +364,6 @@ bool ThreadStatesBuilder::seal(uint64_t end, bool final, const LoadObserver* obs
     // Each thread's events in time order, then its states.
     std::vector<uint64_t> offsets(out.offsets.size(), 0);
     out.checkOffsets.assign(out.offsets.size(), 0);
-    out.overviews.assign(out.ids.size(), {});
     size_t written = 0;
     PackedSegment* dest = static_cast<PackedSegment*>(packed.bytes());
     for (size_t k = 0; k < out.ids.size(); ++k) {
@@ -210,57 +380,12 @@ bool ThreadStatesBuilder::seal(uint64_t end, bool final, const LoadObserver* obs
         ThreadSegment cur{};
         for (Raw* at = first; at != last; ++at) {
             const Raw raw = *at; // read before its bytes can be written over
-            const Raw* it = &raw;
-            ThreadSegment s{};
-            s.time = it->time;
-            s.cause = ThreadCause(it->cause);
-            s.cap = uint16_t(it->cap);
-            switch (s.cause) {
-            case ThreadCause::Created: s.state = ThreadState::Runnable; break;
-            case ThreadCause::Run: s.state = ThreadState::Running; break;
-            case ThreadCause::Stop:
-                s.stop = uint8_t(it->stop);
-                s.info = uint16_t(it->info < 65536 ? it->info : 0);
-                s.state = stateAfterStop(s.stop);
-                break;
-            case ThreadCause::Wakeup:
-            case ThreadCause::Runnable:
-                s.state = !any || cur.state == ThreadState::Blocked || cur.state == ThreadState::Unknown
-                        || cur.state == ThreadState::Runnable
-                    ? ThreadState::Runnable
-                    : cur.state;
-                if (s.state != ThreadState::Runnable)
-                    s.cap = cur.cap;
-                break;
-            case ThreadCause::Migrate: s.state = any ? cur.state : ThreadState::Runnable; break;
-            case ThreadCause::Replaced:
-                if (!any || cur.state != ThreadState::Running)
-                    continue; // it had stopped after all (a stop stamped later than the next run)
-                s.state = ThreadState::Unknown;
-                break;
-            }
-            if (s.state == ThreadState::Blocked && s.cause != ThreadCause::Stop) {
-                s.stop = cur.stop;
-                s.info = cur.info;
-            }
+            ThreadSegment s;
+            if (!walkStep(raw, cur, any, s))
+                continue;
             // Packed at `written`, at or before `at` in bytes: already read.
-            const size_t local = written - offsets[k];
-            PackedSegment p{};
-            if (local % ThreadStates::kCheckEvery == 0) {
-                out.checkTimes.push_back(s.time);
-                p.offset = 0;
-            } else if (s.time - out.checkTimes.back() < PackedSegment::kFar) {
-                p.offset = uint32_t(s.time - out.checkTimes.back());
-            } else {
-                p.offset = PackedSegment::kFar;
-                out.farTimes.emplace_back(written, s.time);
-            }
-            p.cap = s.cap;
-            p.stop = s.stop;
-            p.bits = uint8_t(uint8_t(s.state) | uint8_t(s.cause) << 3 | (s.info ? 1u << 6 : 0u));
-            if (s.info)
-                out.infos.emplace_back(written, s.info);
-            dest[written++] = p;
+            dest[written] = packSegment(s, written - offsets[k], written, out.checkTimes, out.farTimes, out.infos);
+            ++written;
             cur = s;
             any = true;
         }
@@ -269,15 +394,116 @@ bool ThreadStatesBuilder::seal(uint64_t end, bool final, const LoadObserver* obs
     offsets.back() = written;
     out.offsets = std::move(offsets);
     out.checkOffsets.back() = out.checkTimes.size();
-    BinTimes binTime, coarser;
-    for (size_t k = 0; k < out.ids.size(); ++k) {
-        if ((k & 0xFF) == 0 && isCancelled(observer))
-            return false;
-        const SegmentView segs = out.of(k);
-        if (segs.size() >= ThreadStates::kOverviewMinSegments)
-            buildOverview(out, k, segs, binTime, coarser);
+    return buildOverviews(out, observer);
+}
+
+bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, const LoadObserver* observer)
+{
+    if (m_rewalk) {
+        m_settled.clear();
+        m_pending = {};
+        m_scanned = 0;
+        m_settledBefore = 0;
+        m_rewalk = false;
+        ++m_rewalks;
     }
-    return true;
+    // The events to settle now (before the bound), and the indices of
+    // those still pending, each in log order.
+    const uint64_t bound = std::max(m_settledBefore, settleBefore);
+    std::vector<Raw> settle;
+    std::vector<uint64_t> pending;
+    pending.reserve(m_pending.size());
+    const auto sort = [&](uint64_t i) {
+        if (m_raw[i].time < bound)
+            settle.push_back(m_raw[i]);
+        else
+            pending.push_back(i);
+    };
+    for (const uint64_t i : m_pending)
+        sort(i);
+    for (size_t i = m_scanned; i < m_raw.size(); ++i)
+        sort(i);
+    m_scanned = m_raw.size();
+    m_settledBefore = bound;
+    m_pending = std::move(pending);
+    groupByThread(settle);
+    if (isCancelled(observer))
+        return false;
+    Settled* walked = nullptr;
+    for (size_t j = 0; j < settle.size(); ++j) {
+        const Raw& raw = settle[j];
+        if (j == 0 || settle[j - 1].thread != raw.thread)
+            walked = &m_settled[raw.thread];
+        ThreadSegment s;
+        if (!walkStep(raw, walked->cur, walked->any, s))
+            continue;
+        const size_t local = walked->packed.size();
+        walked->packed.push_back(packSegment(s, local, local, walked->checks, walked->farTimes, walked->infos));
+        walked->cur = s;
+        walked->any = true;
+    }
+    settle = {};
+    std::vector<Raw> tail;
+    tail.reserve(m_pending.size());
+    for (const uint64_t i : m_pending)
+        tail.push_back(m_raw[i]);
+    groupByThread(tail);
+    if (isCancelled(observer))
+        return false;
+
+    // Every thread: its settled segments, then its pending events walked
+    // from where the settled ones left it.
+    ThreadStates& out = m_part.threadStates;
+    out = ThreadStates{};
+    out.end = end;
+    size_t segments = tail.size();
+    for (const auto& entry : m_settled)
+        segments += entry.second.packed.size();
+    out.packed.allocate(segments * sizeof(PackedSegment));
+    PackedSegment* dest = static_cast<PackedSegment*>(out.packed.bytes());
+    size_t written = 0;
+    auto settled = m_settled.begin();
+    size_t t = 0;
+    while (settled != m_settled.end() || t < tail.size()) {
+        const uint32_t id = settled == m_settled.end() ? tail[t].thread
+            : t == tail.size()                        ? settled->first
+                                                      : std::min(settled->first, tail[t].thread);
+        out.ids.push_back(id);
+        out.offsets.push_back(written);
+        out.checkOffsets.push_back(out.checkTimes.size());
+        ThreadSegment cur{};
+        bool any = false;
+        if (settled != m_settled.end() && settled->first == id) {
+            const Settled& w = settled->second;
+            if (!w.packed.empty())
+                std::memcpy(dest + written, w.packed.data(), w.packed.size() * sizeof(PackedSegment));
+            out.checkTimes.insert(out.checkTimes.end(), w.checks.begin(), w.checks.end());
+            for (const auto& [local, time] : w.farTimes)
+                out.farTimes.emplace_back(written + local, time);
+            for (const auto& [local, info] : w.infos)
+                out.infos.emplace_back(written + local, info);
+            written += w.packed.size();
+            cur = w.cur;
+            any = w.any;
+            ++settled;
+        }
+        const size_t first = out.offsets.back();
+        for (; t < tail.size() && tail[t].thread == id; ++t) {
+            ThreadSegment s;
+            if (!walkStep(tail[t], cur, any, s))
+                continue;
+            dest[written] = packSegment(s, written - first, written, out.checkTimes, out.farTimes, out.infos);
+            ++written;
+            cur = s;
+            any = true;
+        }
+    }
+    out.offsets.push_back(written);
+    out.checkOffsets.push_back(out.checkTimes.size());
+    out.packed.shrinkTo(written);
+    if (isCancelled(observer))
+        return false;
+    return buildOverviews(out, observer);
 }
 
 uint8_t ThreadStates::stateKey(const ThreadSegment& s)

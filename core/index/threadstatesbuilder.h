@@ -7,6 +7,7 @@
 #include "core/index/timeline.h"
 
 #include <cstdint>
+#include <map>
 #include <vector>
 
 namespace hecscope {
@@ -15,9 +16,18 @@ namespace hecscope {
 // THREAD_RUNNABLE, THREAD_WAKEUP and MIGRATE_THREAD. The events of one
 // thread come from several capabilities' blocks, so in log order they are
 // not in time order: they are kept as they come (16 bytes each) and
-// seal() sorts them per thread and walks each thread's states. A
-// provisional seal builds the segments from everything so far; the final
-// one also frees the raw events. Decoding thread only.
+// seal() sorts them per thread and walks each thread's states.
+//
+// The final seal does that once for everything and frees the raw events.
+// A provisional seal (a live session's or a progressive load's snapshot)
+// is incremental: the events before `settleBefore` (every capability's
+// newest event) can no longer be preceded by an event still to come, so
+// they are walked once, for good, into each thread's settled segments;
+// only the events after it are walked again at every seal. An event that
+// comes earlier than a bound already settled (a capability whose first
+// block comes late) makes the next seal walk everything again, so that
+// the result is always what a single walk of all the events gives.
+// Decoding thread only.
 class ThreadStatesBuilder {
 public:
     explicit ThreadStatesBuilder(ThreadStatesPart& part)
@@ -27,7 +37,9 @@ public:
     void setEncoding(StopEncoding e) { m_encoding = e; }
     void consume(const Event& e);
     // Segments of every thread up to `end` (ns). False once cancelled.
-    bool seal(uint64_t end, bool final, const LoadObserver* observer);
+    bool seal(uint64_t end, bool final, const LoadObserver* observer, uint64_t settleBefore = 0);
+    // Provisional seals so far that had to walk every event again.
+    size_t rewalks() const { return m_rewalks; }
 
 private:
     // One event as it came; events of a thread at equal times keep their
@@ -41,12 +53,33 @@ private:
         uint32_t stop : 8;
     };
     static_assert(sizeof(Raw) == 16);
+    // A thread's segments walked for good, packed as ThreadStates keeps
+    // them (indices local to the thread), and the state its walk is in.
+    struct Settled {
+        std::vector<PackedSegment> packed;
+        std::vector<uint64_t> checks;
+        std::vector<std::pair<uint64_t, uint64_t>> farTimes;
+        std::vector<std::pair<uint64_t, uint16_t>> infos;
+        ThreadSegment cur{};
+        bool any = false;
+    };
     void add(uint64_t time, uint64_t thread, ThreadCause cause, uint16_t cap, uint8_t stop = 0, uint32_t info = 0);
+    bool sealAll(uint64_t end, bool final, const LoadObserver* observer);
+    bool sealIncremental(uint64_t end, uint64_t settleBefore, const LoadObserver* observer);
 
     ThreadStatesPart& m_part;
     StopEncoding m_encoding = StopEncoding::Standard;
     ChunkedArray<Raw> m_raw;
     std::vector<uint64_t> m_running; // per capability: thread + 1 running there, 0 if none
+    // Incremental seals: the settled threads by id, the raw events (by
+    // index, in log order) not settled yet, how many raw events have been
+    // looked at, and the bound settled up to.
+    std::map<uint32_t, Settled> m_settled;
+    std::vector<uint64_t> m_pending;
+    size_t m_scanned = 0;
+    uint64_t m_settledBefore = 0;
+    bool m_rewalk = false;
+    size_t m_rewalks = 0;
 };
 
 } // namespace hecscope
