@@ -561,40 +561,34 @@ size_t ThreadStates::memoryBytes() const
         + overviews.capacity() * sizeof(BinPyramid) + overviewKeys.capacity();
 }
 
-PackedSegments::PackedSegments(const PackedSegments& o)
-{
-    const size_t bytes = o.m_size * sizeof(PackedSegment);
-    allocate(bytes);
-    if (bytes)
-        std::memcpy(m_data, o.m_data, bytes);
-    m_size = o.m_size;
-}
-
 void PackedSegments::allocate(size_t bytes)
 {
-    std::free(m_data);
-    m_data = bytes ? std::malloc(bytes) : nullptr;
-    if (bytes && !m_data)
+    m_block.reset();
+    m_capacity = m_size = 0;
+    if (!bytes)
+        return;
+    auto block = std::make_shared<Block>();
+    block->data = std::malloc(bytes);
+    if (!block->data)
         throw std::bad_alloc();
+    m_block = std::move(block);
     m_capacity = bytes;
-    m_size = 0;
 }
 
 void PackedSegments::shrinkTo(size_t n)
 {
     m_size = n;
     const size_t bytes = n * sizeof(PackedSegment);
-    if (bytes == m_capacity)
+    if (bytes == m_capacity || !m_block || m_block.use_count() > 1)
         return;
     if (bytes == 0) {
-        std::free(m_data);
-        m_data = nullptr;
+        m_block.reset();
         m_capacity = 0;
         return;
     }
     // A large block shrinks in place (mremap): no copy.
-    if (void* smaller = std::realloc(m_data, bytes)) {
-        m_data = smaller;
+    if (void* smaller = std::realloc(m_block->data, bytes)) {
+        m_block->data = smaller;
         m_capacity = bytes;
     }
 }

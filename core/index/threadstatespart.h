@@ -70,41 +70,29 @@ static_assert(sizeof(PackedSegment) == 8);
 
 // A block of PackedSegment from malloc, so that the builder can write it
 // over the raw events it came from and give back the rest with realloc.
+// Copies share the block (a live session's snapshots): the builder writes
+// a block only before the first copy, and seals into a new one.
 class PackedSegments {
 public:
-    PackedSegments() = default;
-    // A deep copy of the segments (a live session's snapshot).
-    PackedSegments(const PackedSegments& o);
-    PackedSegments& operator=(const PackedSegments& o)
-    {
-        if (this != &o)
-            PackedSegments(o).swap(*this);
-        return *this;
-    }
-    PackedSegments(PackedSegments&& o) noexcept { swap(o); }
-    PackedSegments& operator=(PackedSegments&& o) noexcept
-    {
-        PackedSegments(std::move(o)).swap(*this);
-        return *this;
-    }
-    ~PackedSegments() { std::free(m_data); }
     // `bytes` of storage (at least 8 per segment), uninitialised.
     void allocate(size_t bytes);
-    void* bytes() { return m_data; }
-    // Keeps the first `n` segments and returns the rest to the system.
+    void* bytes() { return m_block ? m_block->data : nullptr; }
+    // Keeps the first `n` segments and returns the rest to the system
+    // (when the block is not shared yet).
     void shrinkTo(size_t n);
-    const PackedSegment& operator[](size_t i) const { return static_cast<const PackedSegment*>(m_data)[i]; }
+    const PackedSegment& operator[](size_t i) const { return static_cast<const PackedSegment*>(m_block->data)[i]; }
     size_t size() const { return m_size; }
     size_t capacityBytes() const { return m_capacity; }
 
 private:
-    void swap(PackedSegments& o) noexcept
-    {
-        std::swap(m_data, o.m_data);
-        std::swap(m_size, o.m_size);
-        std::swap(m_capacity, o.m_capacity);
-    }
-    void* m_data = nullptr;
+    struct Block {
+        void* data = nullptr;
+        Block() = default;
+        Block(const Block&) = delete;
+        Block& operator=(const Block&) = delete;
+        ~Block() { std::free(data); }
+    };
+    std::shared_ptr<Block> m_block;
     size_t m_size = 0, m_capacity = 0;
 };
 
