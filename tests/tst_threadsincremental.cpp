@@ -14,6 +14,8 @@
 #include <QFileInfo>
 #include <algorithm>
 #include <array>
+#include <deque>
+#include <memory>
 #include <QRandomGenerator>
 #include <QTest>
 
@@ -122,6 +124,7 @@ private slots:
     void growingLogGivesTheSameStatesAndSpans_data();
     void growingLogGivesTheSameStatesAndSpans();
     void lateCapabilityBlockIsWalkedAgain();
+    void idleThreadKeepsItsBinsAsTheLogGrows();
 };
 
 void TestThreadsIncremental::growingLogGivesTheSameStatesAndSpans_data()
@@ -147,6 +150,7 @@ void TestThreadsIncremental::growingLogGivesTheSameStatesAndSpans()
     IndexBuilder growing;
     size_t pos = 0;
     int publishes = 0;
+    std::deque<std::pair<std::shared_ptr<const LogIndex>, size_t>> snapshots;
     while (pos < bytes.size()) {
         const size_t n = std::min<size_t>(bytes.size() - pos, 1 + rng.bounded(uint32_t(bytes.size() / 20)));
         growing.feed({bytes.data() + pos, n});
@@ -162,6 +166,14 @@ void TestThreadsIncremental::growingLogGivesTheSameStatesAndSpans()
         fresh.feed(prefix);
         const LogIndex& other = fresh.publish(false);
         compareThreadStates(now.threadStates, other.threadStates);
+        // A snapshot (a copy, as a live session hands the window) stays
+        // as it was while later seals write their segments: the one of
+        // two publishes ago still has that prefix's states.
+        if (snapshots.size() == 2) {
+            compareWithWalk(*snapshots.front().first, walkThreads({bytes.begin(), bytes.begin() + ptrdiff_t(snapshots.front().second)}));
+            snapshots.pop_front();
+        }
+        snapshots.emplace_back(std::make_shared<const LogIndex>(now), pos);
         QVERIFY(now.userSpans && other.userSpans);
         compareUserSpans(*now.userSpans, *other.userSpans);
         if (QTest::currentTestFailed())
@@ -218,6 +230,56 @@ void TestThreadsIncremental::lateCapabilityBlockIsWalkedAgain()
     QCOMPARE(one[2].cause, ThreadCause::Migrate);
     QCOMPARE(one[2].time, uint64_t(1600));
     compareThreadStates(growing.publish(true).threadStates, load(bytes)->threadStates);
+}
+
+// A thread busy early and then blocked while another runs on: its extent
+// doubles and doubles as the log grows, so its bins widen, and each
+// provisional seal reuses the last one's coarser levels as its finer ones.
+void TestThreadsIncremental::idleThreadKeepsItsBinsAsTheLogGrows()
+{
+    EventlogWriter w(EventlogWriter::allDeclarations());
+    std::vector<size_t> cuts;
+    uint64_t t = 1000;
+    w.beginBlock(0, t);
+    for (int i = 0; i < 2000; ++i, t += 500) {
+        w.write(run(t, 1).event);
+        w.write(stop(t + 200, 1, i + 1 < 2000 ? 1 : 7).event); // runnable, at last blocked on an MVar
+    }
+    w.endBlock(t);
+    cuts.push_back(w.bytes().size());
+    for (int block = 0; block < 32; ++block) {
+        w.beginBlock(0, t);
+        for (int i = 0; i < 100 << (block / 8); ++i, t += 300) {
+            w.write(run(t, 2).event);
+            w.write(stop(t + 100, 2, 1).event);
+        }
+        w.endBlock(t);
+        cuts.push_back(w.bytes().size());
+    }
+    w.writeDataEnd();
+    const std::vector<uint8_t> bytes = w.takeBytes();
+
+    IndexBuilder growing;
+    size_t fed = 0;
+    uint64_t firstWidth = 0;
+    for (const size_t cut : cuts) {
+        growing.feed({bytes.data() + fed, cut - fed});
+        fed = cut;
+        const LogIndex& now = growing.publish(false);
+        checkOverviews(now.threadStates);
+        if (!firstWidth)
+            firstWidth = now.threadStates.overviews[now.threadStates.find(1)].binWidth;
+        if (QTest::currentTestFailed())
+            QFAIL(qPrintable(QStringLiteral("after %1 of %2 bytes").arg(fed).arg(bytes.size())));
+    }
+    const ThreadStates& states = growing.index().threadStates;
+    const BinPyramid& idle = states.overviews[states.find(1)];
+    QVERIFY(firstWidth > 0);
+    QVERIFY(idle.binWidth >= 4 * firstWidth);
+    growing.feed({bytes.data() + fed, bytes.size() - fed});
+    const LogIndex& final = growing.publish(true);
+    checkOverviews(final.threadStates);
+    compareThreadStates(final.threadStates, load(bytes)->threadStates);
 }
 
 QTEST_GUILESS_MAIN(TestThreadsIncremental)

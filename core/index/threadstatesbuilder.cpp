@@ -9,6 +9,7 @@
 #include <new>
 #include <bit>
 #include <array>
+#include <atomic>
 #include <unordered_map>
 
 namespace hecscope {
@@ -152,57 +153,98 @@ using BinTimes = std::vector<std::array<uint64_t, kKeys>>;
 struct OverviewScratch {
     std::vector<uint64_t> times;
     std::vector<uint8_t> keys;
-    BinTimes binTime, coarser;
+    BinTimes binTime;
 };
 
-void buildOverview(ThreadStates& out, size_t k, OverviewScratch& scratch)
+// Where a thread's bins are: from its first segment, level-0 bins a power
+// of two ns wide (so that a growing thread keeps its bins until its extent
+// doubles), at most 65536 and about four segments each.
+BinPyramid overviewShape(uint64_t start, uint64_t extent, size_t segments)
 {
-    // The thread's segments decoded in order: times from the checkpoints
-    // (far ones from farTimes, in index order as well).
-    const size_t base = out.offsets[k], n = out.offsets[k + 1] - base;
+    BinPyramid ov;
+    ov.start = start;
+    extent = std::max<uint64_t>(extent, 1);
+    const uint64_t want = std::min<uint64_t>(uint64_t(1) << 16, segments / 4);
+    ov.binWidth = std::bit_ceil((extent + want - 1) / want);
+    ov.bins = uint32_t((extent + ov.binWidth - 1) / ov.binWidth);
+    ov.levels = BinPyramid::levelsFor(ov.bins);
+    return ov;
+}
+
+// The bins of thread k. With `reused`, the same thread's pyramid of the
+// last seal (same start and bin width, no more levels), whose segments
+// before `cleanBefore` (ns) are still the same: the keys of the bins that
+// end by then are copied and only the rest is binned again.
+void buildOverview(ThreadStates& out, size_t k, OverviewScratch& scratch, const BinPyramid* reused = nullptr,
+                   const uint8_t* reusedKeys = nullptr, uint64_t cleanBefore = 0)
+{
+    const SegmentView segs = out.of(k);
+    const size_t base = out.offsets[k], n = segs.size();
+    BinPyramid& ov = out.overviews[k];
+    const uint64_t start = segs.timeAt(0);
+    ov = overviewShape(start, out.segmentEnd(segs, n - 1) - start, n);
+    ov.offset = out.overviewKeys.size();
+    // The level-0 bins binned again: from a bin that starts a bin of every
+    // level, so that each coarser bin from there has all its halves.
+    // When the thread's extent has doubled since, its bins have too: the
+    // last pyramid's level `shift` is this one's level 0.
+    uint64_t from = 0;
+    int shift = 0;
+    if (reused && reused->start == ov.start && reused->binWidth && ov.binWidth >= reused->binWidth
+        && cleanBefore > ov.start) {
+        shift = std::countr_zero(ov.binWidth / reused->binWidth);
+        if ((reused->binWidth << shift) == ov.binWidth && shift < reused->levels) {
+            // (Up to the last pyramid's top level: at most one level fewer
+            // than a new pyramid would have.)
+            ov.levels = uint8_t(std::min<int>(ov.levels, reused->levels - shift));
+            const uint64_t cleanBins
+                = std::min<uint64_t>((cleanBefore - ov.start) / ov.binWidth, reused->levelBins(shift));
+            from = (cleanBins >> (ov.levels - 1)) << (ov.levels - 1);
+        }
+    }
+    if (from == 0)
+        reused = nullptr;
+    // The segments from the one covering bin `from`, decoded in order:
+    // times from the checkpoints (far ones from farTimes, in index order
+    // as well).
+    const uint64_t fromTime = ov.start + from * ov.binWidth;
+    const size_t first = from ? ThreadStates::firstEndingAfter(segs, fromTime) : 0;
     const uint64_t* checks = out.checkTimes.data() + out.checkOffsets[k];
-    auto far = std::lower_bound(out.farTimes.begin(), out.farTimes.end(), std::pair<uint64_t, uint64_t>(base, 0));
+    auto far = std::lower_bound(out.farTimes.begin(), out.farTimes.end(), std::pair<uint64_t, uint64_t>(base + first, 0));
     auto& times = scratch.times;
     auto& keys = scratch.keys;
-    times.resize(n);
-    keys.resize(n);
-    for (size_t i = 0; i < n; ++i) {
+    times.resize(n - first);
+    keys.resize(n - first);
+    for (size_t i = first; i < n; ++i) {
         const PackedSegment& p = out.packed[base + i];
+        uint64_t t;
         if (p.offset != PackedSegment::kFar) [[likely]] {
-            times[i] = checks[i / ThreadStates::kCheckEvery] + p.offset;
+            t = checks[i / ThreadStates::kCheckEvery] + p.offset;
         } else {
             while (far != out.farTimes.end() && far->first < base + i)
                 ++far;
-            times[i] = far != out.farTimes.end() && far->first == base + i ? far->second
-                                                                            : checks[i / ThreadStates::kCheckEvery];
+            t = far != out.farTimes.end() && far->first == base + i ? far->second : checks[i / ThreadStates::kCheckEvery];
         }
         ThreadSegment s{};
         s.state = ThreadState(p.bits & 7);
         s.stop = p.stop;
-        keys[i] = ThreadStates::stateKey(s);
+        times[i - first] = t;
+        keys[i - first] = ThreadStates::stateKey(s);
     }
-    const auto segmentEnd = [&](size_t i) { return i + 1 < n ? times[i + 1] : std::max(out.end, times[i]); };
-    BinPyramid& ov = out.overviews[k];
-    ov.start = times.front();
-    const uint64_t extent = std::max<uint64_t>(segmentEnd(n - 1) - ov.start, 1);
-    ov.bins = uint32_t(std::min<size_t>(size_t(1) << 16, n / 4));
-    ov.binWidth = std::max<uint64_t>(1, (extent + ov.bins - 1) / ov.bins);
-    ov.bins = uint32_t(std::min<uint64_t>(ov.bins, (extent + ov.binWidth - 1) / ov.binWidth));
-    ov.levels = BinPyramid::levelsFor(ov.bins);
-    ov.offset = out.overviewKeys.size();
+    const size_t m = n - first;
+    const auto segmentEnd = [&](size_t i) { return i + 1 < m ? times[i + 1] : std::max(out.end, times[i]); };
     BinTimes& binTime = scratch.binTime;
-    BinTimes& coarser = scratch.coarser;
-    binTime.assign(ov.bins, {});
+    binTime.assign(ov.bins - from, {});
     // The segments are in time order: the bins are walked along with them
     // (no division per segment).
     const uint64_t limit = uint64_t(ov.bins) * ov.binWidth;
     size_t at = 0;
-    uint64_t binStart = 0;
-    for (size_t i = 0; i < n; ++i) {
+    uint64_t binStart = from * ov.binWidth;
+    for (size_t i = 0; i < m; ++i) {
         const uint8_t key = keys[i];
         if (key == ThreadStates::kNoKey)
             continue;
-        uint64_t a = times[i] - ov.start;
+        uint64_t a = std::max(times[i] - ov.start, from * ov.binWidth);
         const uint64_t b = std::min(segmentEnd(i) - ov.start, limit);
         while (a < b) {
             while (binStart + ov.binWidth <= a) {
@@ -214,30 +256,62 @@ void buildOverview(ThreadStates& out, size_t k, OverviewScratch& scratch)
             a = binEnd;
         }
     }
+    // Level by level: the reused keys, then the bins binned again (each
+    // coarser level summed in place over the finer one).
+    size_t count = binTime.size();
     for (int level = 0; level < ov.levels; ++level) {
         if (level > 0) {
-            coarser.assign(ov.levelBins(level), {});
-            for (size_t bin = 0; bin < binTime.size(); ++bin)
-                for (size_t key = 0; key < kKeys; ++key)
-                    coarser[bin / 2][key] += binTime[bin][key];
-            binTime.swap(coarser);
+            for (size_t bin = 0; bin < (count + 1) / 2; ++bin) {
+                auto& sum = binTime[bin];
+                sum = binTime[2 * bin];
+                if (2 * bin + 1 < count)
+                    for (size_t key = 0; key < kKeys; ++key)
+                        sum[key] += binTime[2 * bin + 1][key];
+            }
+            count = (count + 1) / 2;
         }
-        for (const auto& bin : binTime) {
-            const auto best = std::max_element(bin.begin(), bin.end());
-            out.overviewKeys.push_back(*best ? uint8_t(best - bin.begin()) : ThreadStates::kNoKey);
+        const uint64_t kept = from >> level;
+        if (reused) {
+            const uint8_t* old = reusedKeys + reused->levelOffset(level + shift);
+            out.overviewKeys.insert(out.overviewKeys.end(), old, old + kept);
+        }
+        for (size_t bin = 0; bin < count; ++bin) {
+            const auto& times2 = binTime[bin];
+            const auto best = std::max_element(times2.begin(), times2.end());
+            out.overviewKeys.push_back(*best ? uint8_t(best - times2.begin()) : ThreadStates::kNoKey);
         }
     }
 }
 
-bool buildOverviews(ThreadStates& out, const LoadObserver* observer)
+// The pyramids of the last seal, to reuse: by thread id, with the time
+// before which each thread's segments were settled then.
+struct PreviousOverviews {
+    std::vector<uint32_t> ids;
+    std::vector<BinPyramid> overviews;
+    std::vector<uint8_t> keys;
+    std::vector<uint64_t> cleanBefore;
+};
+
+bool buildOverviews(ThreadStates& out, const LoadObserver* observer, const PreviousOverviews* previous = nullptr)
 {
     out.overviews.assign(out.ids.size(), {});
     OverviewScratch scratch;
+    size_t j = 0;
     for (size_t k = 0; k < out.ids.size(); ++k) {
         if ((k & 0xFF) == 0 && isCancelled(observer))
             return false;
-        if (out.offsets[k + 1] - out.offsets[k] >= ThreadStates::kOverviewMinSegments)
-            buildOverview(out, k, scratch);
+        if (out.offsets[k + 1] - out.offsets[k] < ThreadStates::kOverviewMinSegments)
+            continue;
+        if (previous && previous->cleanBefore.size() == previous->ids.size()) {
+            while (j < previous->ids.size() && previous->ids[j] < out.ids[k])
+                ++j;
+            if (j < previous->ids.size() && previous->ids[j] == out.ids[k] && previous->overviews[j].bins > 0) {
+                const BinPyramid& old = previous->overviews[j];
+                buildOverview(out, k, scratch, &old, previous->keys.data() + old.offset, previous->cleanBefore[j]);
+                continue;
+            }
+        }
+        buildOverview(out, k, scratch);
     }
     return true;
 }
@@ -285,10 +359,24 @@ bool ThreadStatesBuilder::seal(uint64_t end, bool final, const LoadObserver* obs
 {
     if (!final)
         return sealIncremental(end, settleBefore, observer);
-    // The whole walk once more, over the raw events' own memory: the
-    // settled segments go first.
+    // After provisional seals that settled most events (a live session),
+    // the rest settles as well; otherwise (a load) the whole walk once
+    // more, over the raw events' own memory, with the settled segments
+    // freed first. Both give the same states.
+    const size_t unsettled = m_pending.size() + (m_raw.size() - m_scanned);
+    if (!m_rewalk && m_scanned > 0 && unsettled < m_raw.size() / 4) {
+        if (!sealIncremental(end, UINT64_MAX, observer))
+            return false;
+        m_raw = {};
+        m_settled.clear();
+        m_pending = {};
+        m_spareBlocks.clear();
+        m_part.threadStates.packed.shrinkTo(m_part.threadStates.packed.size());
+        return true;
+    }
     m_settled.clear();
     m_pending = {};
+    m_spareBlocks.clear();
     m_scanned = 0;
     m_settledBefore = 0;
     return sealAll(end, final, observer);
@@ -405,6 +493,7 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
         m_scanned = 0;
         m_settledBefore = 0;
         m_rewalk = false;
+        m_cleanBefore.clear();
         ++m_rewalks;
     }
     // The events to settle now (before the bound), and the indices of
@@ -452,14 +541,35 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
         return false;
 
     // Every thread: its settled segments, then its pending events walked
-    // from where the settled ones left it.
+    // from where the settled ones left it. (The last seal's pyramids are
+    // kept aside for the bins nothing has touched since.)
     ThreadStates& out = m_part.threadStates;
+    PreviousOverviews previous{std::move(out.ids), std::move(out.overviews), std::move(out.overviewKeys),
+                               std::move(m_cleanBefore)};
+    m_cleanBefore.clear();
+    // The last two seals' blocks are kept: the one before last is usually
+    // let go by its snapshot by now, and is written again (its pages are
+    // there already).
+    m_spareBlocks.push_back(std::move(out.packed));
+    if (m_spareBlocks.size() > 2)
+        m_spareBlocks.erase(m_spareBlocks.begin());
     out = ThreadStates{};
     out.end = end;
     size_t segments = tail.size();
     for (const auto& entry : m_settled)
         segments += entry.second.packed.size();
-    out.packed.allocate(segments * sizeof(PackedSegment));
+    const size_t bytes = segments * sizeof(PackedSegment);
+    const auto spare = std::find_if(m_spareBlocks.begin(), m_spareBlocks.end(),
+                                    [&](const PackedSegments& b) { return b.exclusive(); });
+    if (spare != m_spareBlocks.end()) {
+        out.packed = std::move(*spare);
+        m_spareBlocks.erase(spare);
+        if (out.packed.capacityBytes() < bytes)
+            out.packed.grow(bytes + bytes / 4);
+    } else {
+        // With room to grow into for the next seals.
+        out.packed.allocate((segments + segments / 4) * sizeof(PackedSegment));
+    }
     PackedSegment* dest = static_cast<PackedSegment*>(out.packed.bytes());
     size_t written = 0;
     auto settled = m_settled.begin();
@@ -487,6 +597,8 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
             any = w.any;
             ++settled;
         }
+        // Its segments before its last settled one stay as they are.
+        m_cleanBefore.push_back(any ? cur.time : 0);
         const size_t first = out.offsets.back();
         for (; t < tail.size() && tail[t].thread == id; ++t) {
             ThreadSegment s;
@@ -500,10 +612,10 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
     }
     out.offsets.push_back(written);
     out.checkOffsets.push_back(out.checkTimes.size());
-    out.packed.shrinkTo(written);
+    out.packed.setSize(written);
     if (isCancelled(observer))
         return false;
-    return buildOverviews(out, observer);
+    return buildOverviews(out, observer, &previous);
 }
 
 uint8_t ThreadStates::stateKey(const ThreadSegment& s)
@@ -573,6 +685,26 @@ void PackedSegments::allocate(size_t bytes)
         throw std::bad_alloc();
     m_block = std::move(block);
     m_capacity = bytes;
+}
+
+void PackedSegments::grow(size_t bytes)
+{
+    // A large block grows in place or is moved by remapping its pages.
+    void* larger = std::realloc(m_block->data, bytes);
+    if (!larger)
+        throw std::bad_alloc();
+    m_block->data = larger;
+    m_capacity = bytes;
+}
+
+bool PackedSegments::exclusive() const
+{
+    if (!m_block || m_block.use_count() != 1)
+        return false;
+    // The last other holder let go on another thread: its reads of the
+    // block happened before.
+    std::atomic_thread_fence(std::memory_order_acquire);
+    return true;
 }
 
 void PackedSegments::shrinkTo(size_t n)

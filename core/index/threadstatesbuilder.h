@@ -78,6 +78,8 @@ private:
     std::vector<uint64_t> m_pending;
     size_t m_scanned = 0;
     uint64_t m_settledBefore = 0;
+    std::vector<PackedSegments> m_spareBlocks; // the last seals' segments, to write again once let go
+    std::vector<uint64_t> m_cleanBefore; // per thread of the last seal: its last settled segment's time
     bool m_rewalk = false;
     size_t m_rewalks = 0;
 };

@@ -80,6 +80,12 @@ public:
     // Keeps the first `n` segments and returns the rest to the system
     // (when the block is not shared yet).
     void shrinkTo(size_t n);
+    // Sets the number of segments written, keeping the whole block.
+    void setSize(size_t n) { m_size = n; }
+    // Held by nothing else: fit to be written again.
+    bool exclusive() const;
+    // Room for `bytes` (an exclusive block), keeping what is written.
+    void grow(size_t bytes);
     const PackedSegment& operator[](size_t i) const { return static_cast<const PackedSegment*>(m_block->data)[i]; }
     size_t size() const { return m_size; }
     size_t capacityBytes() const { return m_capacity; }

@@ -264,12 +264,13 @@ void LiveSession::Impl::run()
             break;
         // A new state is said at once; new bytes at most every interval.
         const auto now = Clock::now();
-        // Publishing costs time in proportion to the whole index so far (the
-        // thread states are sealed anew, the index copied): at most a quarter
-        // of the session's time goes to it, so a big log is still taken in
-        // at full speed, with fewer updates.
+        // Publishing costs time: mostly the new events' share of sealing,
+        // which is due anyway, and a part that grows with the index (the
+        // copy, the parts sealed anew). At most half the session's time
+        // goes to it, so a big log is still taken in at full speed, with
+        // fewer updates.
         const bool stateChanged = status.state != publishedState;
-        const auto interval = std::max<Clock::duration>(std::chrono::milliseconds(s.m_options.publishIntervalMs), 4 * publishCost);
+        const auto interval = std::max<Clock::duration>(std::chrono::milliseconds(s.m_options.publishIntervalMs), 2 * publishCost);
         if (!over && dirty && (stateChanged || now - lastPublish >= interval))
             publish(false);
     }
