@@ -10,40 +10,47 @@ namespace hecscope {
 void CapInstants::append(uint64_t time, InstantKind kind, uint32_t arg, uint32_t other)
 {
     const uint64_t cap = std::min<uint32_t>(other, kFarCap);
+    if (!m_words.empty() && time < (m_words.back() & kMaxTime))
+        m_sorted = false;
     m_words.push_back(time | uint64_t(kind) << 48 | cap << 56);
     m_args.push_back(arg);
 }
 
 std::pair<size_t, size_t> CapInstants::in(uint64_t t0, uint64_t t1) const
 {
-    auto before = [](uint64_t word, uint64_t t) { return (word & kMaxTime) < t; };
-    const auto a = std::lower_bound(m_words.begin(), m_words.end(), t0, before);
-    const auto b = std::lower_bound(a, m_words.end(), t1, before);
-    return {size_t(a - m_words.begin()), size_t(b - m_words.begin())};
+    // The first index at or after `from` whose time is not before t.
+    const auto firstAt = [this](size_t from, uint64_t t) {
+        size_t lo = from, hi = m_words.size();
+        while (lo < hi) {
+            const size_t mid = lo + (hi - lo) / 2;
+            if ((m_words[mid] & kMaxTime) < t)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        return lo;
+    };
+    const size_t a = firstAt(0, t0);
+    return {a, firstAt(a, t1)};
 }
 
 void CapInstants::sortByTime()
 {
-    // Growth leaves up to half the capacity unused: give it back once the
-    // slack is worth a copy (wake-ups alone are millions on busy logs).
-    if (m_words.capacity() > m_words.size() + m_words.size() / 4 + 1024) {
-        m_words.shrink_to_fit();
-        m_args.shrink_to_fit();
-    }
-    auto earlier = [](uint64_t a, uint64_t b) { return (a & kMaxTime) < (b & kMaxTime); };
-    if (std::is_sorted(m_words.begin(), m_words.end(), earlier))
+    if (m_sorted)
         return;
     std::vector<uint32_t> order(m_words.size());
     std::iota(order.begin(), order.end(), 0u);
-    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return earlier(m_words[a], m_words[b]); });
-    std::vector<uint64_t> words(m_words.size());
-    std::vector<uint32_t> args(m_args.size());
-    for (size_t i = 0; i < order.size(); ++i) {
-        words[i] = m_words[order[i]];
-        args[i] = m_args[order[i]];
+    std::stable_sort(order.begin(), order.end(),
+                     [&](uint32_t a, uint32_t b) { return (m_words[a] & kMaxTime) < (m_words[b] & kMaxTime); });
+    ChunkedArray<uint64_t> words;
+    ChunkedArray<uint32_t> args;
+    for (const uint32_t i : order) {
+        words.push_back(m_words[i]);
+        args.push_back(m_args[i]);
     }
     m_words = std::move(words);
     m_args = std::move(args);
+    m_sorted = true;
 }
 
 void InstantsBuilder::consume(const Event& e, uint32_t running)

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/index/timeline.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <utility>
@@ -40,14 +42,15 @@ public:
     // Indices [first, last) with times in [t0, t1).
     std::pair<size_t, size_t> in(uint64_t t0, uint64_t t1) const;
     // Stable sort by time (events of a capability come in time order but
-    // for damaged logs), and unused capacity returned; prepareForDrawing
-    // calls it.
+    // for damaged logs); prepareForDrawing calls it.
     void sortByTime();
-    size_t memoryBytes() const { return m_words.capacity() * 8 + m_args.capacity() * 4; }
+    size_t memoryBytes() const { return m_words.memoryBytes() + m_args.memoryBytes(); }
 
 private:
-    std::vector<uint64_t> m_words;
-    std::vector<uint32_t> m_args;
+    // In chunks: a live session's snapshots share them.
+    ChunkedArray<uint64_t> m_words;
+    ChunkedArray<uint32_t> m_args;
+    bool m_sorted = true; // no instant earlier than the one before it
 };
 
 // What InstantsBuilder makes: indexed by capability number.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -81,29 +82,20 @@ struct LodItem {
 };
 
 // Append-only storage in fixed chunks: growing never copies, so a large
-// index never needs twice its size while it is being built.
+// index never needs twice its size while it is being built. Copies share
+// the chunks (a live session's snapshot costs a pointer per chunk): a chunk
+// that a copy holds is copied before it is written again.
 template <class T, unsigned kShift = 14>
 class ChunkedArray {
 public:
     static constexpr size_t kChunk = size_t(1) << kShift;
     static constexpr size_t kFirst = 64; // the first chunk starts small and doubles
     ChunkedArray() = default;
-    // A deep copy (a live session's snapshot): chunks released by
-    // releaseBefore stay released.
+    // Chunks released by releaseBefore stay released.
     ChunkedArray(const ChunkedArray& o)
-        : m_size(o.m_size), m_firstCapacity(o.m_firstCapacity)
+        : m_chunks(o.m_chunks), m_size(o.m_size), m_firstCapacity(o.m_firstCapacity), m_shared(m_chunks.size())
     {
-        m_chunks.reserve(o.m_chunks.size());
-        for (size_t c = 0; c < o.m_chunks.size(); ++c) {
-            if (!o.m_chunks[c]) {
-                m_chunks.emplace_back();
-                continue;
-            }
-            const size_t capacity = c == 0 ? m_firstCapacity : kChunk;
-            const size_t used = std::min(capacity, m_size - std::min(m_size, c * kChunk));
-            m_chunks.push_back(std::make_unique<T[]>(capacity));
-            std::copy(o.m_chunks[c].get(), o.m_chunks[c].get() + used, m_chunks.back().get());
-        }
+        o.m_shared = o.m_chunks.size();
     }
     ChunkedArray& operator=(const ChunkedArray& o)
     {
@@ -117,21 +109,21 @@ public:
     {
         if ((m_size >> kShift) == m_chunks.size()) {
             const size_t capacity = m_chunks.empty() ? kFirst : kChunk;
-            m_chunks.push_back(std::make_unique<T[]>(capacity));
+            m_chunks.push_back(std::shared_ptr<T[]>(new T[capacity]));
             if (m_chunks.size() == 1)
                 m_firstCapacity = capacity;
         } else if (m_size == m_firstCapacity && m_size < kChunk) {
             const size_t capacity = std::min(kChunk, 2 * m_firstCapacity);
-            auto grown = std::make_unique<T[]>(capacity);
+            std::shared_ptr<T[]> grown(new T[capacity]);
             std::copy(m_chunks[0].get(), m_chunks[0].get() + m_size, grown.get());
             m_chunks[0] = std::move(grown);
             m_firstCapacity = capacity;
         }
-        m_chunks.back()[m_size & (kChunk - 1)] = v;
+        writable(m_size >> kShift)[m_size & (kChunk - 1)] = v;
         ++m_size;
     }
     const T& operator[](size_t i) const { return m_chunks[i >> kShift][i & (kChunk - 1)]; }
-    T& operator[](size_t i) { return m_chunks[i >> kShift][i & (kChunk - 1)]; }
+    T& operator[](size_t i) { return writable(i >> kShift)[i & (kChunk - 1)]; }
     size_t size() const { return m_size; }
     bool empty() const { return m_size == 0; }
     const T& back() const { return (*this)[m_size - 1]; }
@@ -148,9 +140,32 @@ public:
     }
 
 private:
-    std::vector<std::unique_ptr<T[]>> m_chunks;
+    // Chunk c, copied first if a copy of the array may hold it.
+    T* writable(size_t c)
+    {
+        std::shared_ptr<T[]>& chunk = m_chunks[c];
+        if (c < m_shared) [[unlikely]] {
+            if (chunk.use_count() > 1) {
+                const size_t capacity = c == 0 ? m_firstCapacity : kChunk;
+                const size_t used = std::min(capacity, m_size - std::min(m_size, c * kChunk));
+                std::shared_ptr<T[]> own(new T[capacity]);
+                std::copy(chunk.get(), chunk.get() + used, own.get());
+                chunk = std::move(own);
+            } else {
+                // The copies let go (on other threads): their reads of it
+                // happened before.
+                std::atomic_thread_fence(std::memory_order_acquire);
+            }
+            if (c + 1 == m_shared)
+                --m_shared; // (earlier chunks are full: never written again but by operator[])
+        }
+        return chunk.get();
+    }
+
+    std::vector<std::shared_ptr<T[]>> m_chunks;
     size_t m_size = 0;
     size_t m_firstCapacity = 0;
+    mutable size_t m_shared = 0; // chunks below this may be held by a copy
 };
 
 // A capability's spans in time order, never overlapping, with running totals
