@@ -1,6 +1,5 @@
 #include "core/index/threadstatesbuilder.h"
 
-#include <cstring>
 
 #include "core/format/eventtags.h"
 #include "core/index/gallop.h"
@@ -9,7 +8,6 @@
 #include <new>
 #include <bit>
 #include <array>
-#include <atomic>
 #include <unordered_map>
 
 namespace hecscope {
@@ -216,7 +214,7 @@ void buildOverview(ThreadStates& out, size_t k, OverviewScratch& scratch, const 
     times.resize(n - first);
     keys.resize(n - first);
     for (size_t i = first; i < n; ++i) {
-        const PackedSegment& p = out.packed[base + i];
+        const PackedSegment& p = segs.packedAt(i);
         uint64_t t;
         if (p.offset != PackedSegment::kFar) [[likely]] {
             t = checks[i / ThreadStates::kCheckEvery] + p.offset;
@@ -365,18 +363,13 @@ bool ThreadStatesBuilder::seal(uint64_t end, bool final, const LoadObserver* obs
     // freed first. Both give the same states.
     const size_t unsettled = m_pending.size() + (m_raw.size() - m_scanned);
     if (!m_rewalk && m_scanned > 0 && unsettled < m_raw.size() / 4) {
-        if (!sealIncremental(end, UINT64_MAX, observer))
+        if (!sealIncremental(end, UINT64_MAX, observer, true))
             return false;
-        m_raw = {};
         m_settled.clear();
-        m_pending = {};
-        m_spareBlocks.clear();
-        m_part.threadStates.packed.shrinkTo(m_part.threadStates.packed.size());
         return true;
     }
     m_settled.clear();
     m_pending = {};
-    m_spareBlocks.clear();
     m_scanned = 0;
     m_settledBefore = 0;
     return sealAll(end, final, observer);
@@ -485,7 +478,8 @@ bool ThreadStatesBuilder::sealAll(uint64_t end, bool final, const LoadObserver* 
     return buildOverviews(out, observer);
 }
 
-bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, const LoadObserver* observer)
+bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, const LoadObserver* observer,
+                                          bool final)
 {
     if (m_rewalk) {
         m_settled.clear();
@@ -539,6 +533,11 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
     groupByThread(tail);
     if (isCancelled(observer))
         return false;
+    if (final) {
+        // Everything is settled: the raw events go.
+        m_raw = {};
+        m_pending = {};
+    }
 
     // Every thread: its settled segments, then its pending events walked
     // from where the settled ones left it. (The last seal's pyramids are
@@ -547,30 +546,9 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
     PreviousOverviews previous{std::move(out.ids), std::move(out.overviews), std::move(out.overviewKeys),
                                std::move(m_cleanBefore)};
     m_cleanBefore.clear();
-    // The last two seals' blocks are kept: the one before last is usually
-    // let go by its snapshot by now, and is written again (its pages are
-    // there already).
-    m_spareBlocks.push_back(std::move(out.packed));
-    if (m_spareBlocks.size() > 2)
-        m_spareBlocks.erase(m_spareBlocks.begin());
     out = ThreadStates{};
     out.end = end;
-    size_t segments = tail.size();
-    for (const auto& entry : m_settled)
-        segments += entry.second.packed.size();
-    const size_t bytes = segments * sizeof(PackedSegment);
-    const auto spare = std::find_if(m_spareBlocks.begin(), m_spareBlocks.end(),
-                                    [&](const PackedSegments& b) { return b.exclusive(); });
-    if (spare != m_spareBlocks.end()) {
-        out.packed = std::move(*spare);
-        m_spareBlocks.erase(spare);
-        if (out.packed.capacityBytes() < bytes)
-            out.packed.grow(bytes + bytes / 4);
-    } else {
-        // With room to grow into for the next seals.
-        out.packed.allocate((segments + segments / 4) * sizeof(PackedSegment));
-    }
-    PackedSegment* dest = static_cast<PackedSegment*>(out.packed.bytes());
+    out.chunked.reserve(m_settled.size());
     size_t written = 0;
     auto settled = m_settled.begin();
     size_t t = 0;
@@ -583,18 +561,23 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
         out.checkOffsets.push_back(out.checkTimes.size());
         ThreadSegment cur{};
         bool any = false;
+        // The settled segments are shared, not copied (the chunks a
+        // snapshot holds are copied before the builder writes them again);
+        // the final seal hands them over.
+        ChunkedArray<PackedSegment>& segs = out.chunked.emplace_back();
         if (settled != m_settled.end() && settled->first == id) {
-            const Settled& w = settled->second;
-            if (!w.packed.empty())
-                std::memcpy(dest + written, w.packed.data(), w.packed.size() * sizeof(PackedSegment));
+            Settled& w = settled->second;
+            segs = final ? std::move(w.packed) : w.packed;
             out.checkTimes.insert(out.checkTimes.end(), w.checks.begin(), w.checks.end());
             for (const auto& [local, time] : w.farTimes)
                 out.farTimes.emplace_back(written + local, time);
             for (const auto& [local, info] : w.infos)
                 out.infos.emplace_back(written + local, info);
-            written += w.packed.size();
+            written += segs.size();
             cur = w.cur;
             any = w.any;
+            if (final)
+                w = Settled{};
             ++settled;
         }
         // Its segments before its last settled one stay as they are.
@@ -604,7 +587,7 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
             ThreadSegment s;
             if (!walkStep(tail[t], cur, any, s))
                 continue;
-            dest[written] = packSegment(s, written - first, written, out.checkTimes, out.farTimes, out.infos);
+            segs.push_back(packSegment(s, written - first, written, out.checkTimes, out.farTimes, out.infos));
             ++written;
             cur = s;
             any = true;
@@ -612,7 +595,6 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
     }
     out.offsets.push_back(written);
     out.checkOffsets.push_back(out.checkTimes.size());
-    out.packed.setSize(written);
     if (isCancelled(observer))
         return false;
     return buildOverviews(out, observer, &previous);
@@ -669,7 +651,7 @@ size_t ThreadStates::memoryBytes() const
 {
     return ids.capacity() * sizeof(uint32_t)
         + (offsets.capacity() + checkTimes.capacity() + checkOffsets.capacity()) * sizeof(uint64_t)
-        + packed.capacityBytes() + farTimes.capacity() * sizeof(farTimes[0]) + infos.capacity() * sizeof(infos[0])
+        + packed.capacityBytes() + chunkedBytes() + farTimes.capacity() * sizeof(farTimes[0]) + infos.capacity() * sizeof(infos[0])
         + overviews.capacity() * sizeof(BinPyramid) + overviewKeys.capacity();
 }
 
@@ -685,26 +667,6 @@ void PackedSegments::allocate(size_t bytes)
         throw std::bad_alloc();
     m_block = std::move(block);
     m_capacity = bytes;
-}
-
-void PackedSegments::grow(size_t bytes)
-{
-    // A large block grows in place or is moved by remapping its pages.
-    void* larger = std::realloc(m_block->data, bytes);
-    if (!larger)
-        throw std::bad_alloc();
-    m_block->data = larger;
-    m_capacity = bytes;
-}
-
-bool PackedSegments::exclusive() const
-{
-    if (!m_block || m_block.use_count() != 1)
-        return false;
-    // The last other holder let go on another thread: its reads of the
-    // block happened before.
-    std::atomic_thread_fence(std::memory_order_acquire);
-    return true;
 }
 
 void PackedSegments::shrinkTo(size_t n)
@@ -731,12 +693,13 @@ SegmentView::SegmentView(const ThreadStates& states, size_t thread)
     , m_base(states.offsets[thread])
     , m_n(size_t(states.offsets[thread + 1] - states.offsets[thread]))
     , m_checks(states.checkTimes.data() + states.checkOffsets[thread])
+    , m_chunked(states.chunked.empty() ? nullptr : &states.chunked[thread])
 {
 }
 
 uint64_t SegmentView::timeAt(size_t i) const
 {
-    const PackedSegment& p = m_states->packed[m_base + i];
+    const PackedSegment& p = packedAt(i);
     if (p.offset != PackedSegment::kFar) [[likely]]
         return m_checks[i / ThreadStates::kCheckEvery] + p.offset;
     const auto& far = m_states->farTimes;
@@ -746,7 +709,7 @@ uint64_t SegmentView::timeAt(size_t i) const
 
 ThreadSegment SegmentView::operator[](size_t i) const
 {
-    const PackedSegment& p = m_states->packed[m_base + i];
+    const PackedSegment& p = packedAt(i);
     ThreadSegment s{};
     s.time = timeAt(i);
     s.cap = p.cap;

@@ -56,7 +56,7 @@ private:
     // A thread's segments walked for good, packed as ThreadStates keeps
     // them (indices local to the thread), and the state its walk is in.
     struct Settled {
-        std::vector<PackedSegment> packed;
+        ChunkedArray<PackedSegment> packed;
         std::vector<uint64_t> checks;
         std::vector<std::pair<uint64_t, uint64_t>> farTimes;
         std::vector<std::pair<uint64_t, uint16_t>> infos;
@@ -65,7 +65,7 @@ private:
     };
     void add(uint64_t time, uint64_t thread, ThreadCause cause, uint16_t cap, uint8_t stop = 0, uint32_t info = 0);
     bool sealAll(uint64_t end, bool final, const LoadObserver* observer);
-    bool sealIncremental(uint64_t end, uint64_t settleBefore, const LoadObserver* observer);
+    bool sealIncremental(uint64_t end, uint64_t settleBefore, const LoadObserver* observer, bool final = false);
 
     ThreadStatesPart& m_part;
     StopEncoding m_encoding = StopEncoding::Standard;
@@ -78,7 +78,6 @@ private:
     std::vector<uint64_t> m_pending;
     size_t m_scanned = 0;
     uint64_t m_settledBefore = 0;
-    std::vector<PackedSegments> m_spareBlocks; // the last seals' segments, to write again once let go
     std::vector<uint64_t> m_cleanBefore; // per thread of the last seal: its last settled segment's time
     bool m_rewalk = false;
     size_t m_rewalks = 0;

@@ -2,6 +2,7 @@
 
 #include "core/index/binpyramid.h"
 #include "core/index/threadspart.h"
+#include "core/index/timeline.h"
 
 #include <cstdint>
 #include <cstdlib>
@@ -80,12 +81,6 @@ public:
     // Keeps the first `n` segments and returns the rest to the system
     // (when the block is not shared yet).
     void shrinkTo(size_t n);
-    // Sets the number of segments written, keeping the whole block.
-    void setSize(size_t n) { m_size = n; }
-    // Held by nothing else: fit to be written again.
-    bool exclusive() const;
-    // Room for `bytes` (an exclusive block), keeping what is written.
-    void grow(size_t bytes);
     const PackedSegment& operator[](size_t i) const { return static_cast<const PackedSegment*>(m_block->data)[i]; }
     size_t size() const { return m_size; }
     size_t capacityBytes() const { return m_capacity; }
@@ -114,6 +109,8 @@ public:
     ThreadSegment front() const { return (*this)[0]; }
     ThreadSegment back() const { return (*this)[m_n - 1]; }
     uint64_t timeAt(size_t i) const;
+    // Segment i as stored.
+    const PackedSegment& packedAt(size_t i) const;
 
     class iterator {
     public:
@@ -145,16 +142,20 @@ private:
     const ThreadStates* m_states;
     size_t m_thread, m_base, m_n;
     const uint64_t* m_checks;
+    const ChunkedArray<PackedSegment>* m_chunked; // the thread's own, or null: in ThreadStates::packed
 };
 
-// The state segments of every thread seen in scheduler events, stored
-// thread after thread, 8 bytes each. Threads are numbered by their place
-// in `ids` (ascending thread id), which is how rows refer to them.
+// The state segments of every thread seen in scheduler events, 8 bytes
+// each: thread after thread in one block (a whole log's), or in chunks per
+// thread (a growing log's, whose snapshots share the chunks). Threads are
+// numbered by their place in `ids` (ascending thread id), which is how rows
+// refer to them. Segment i of thread k is number offsets[k] + i.
 struct ThreadStates {
     static constexpr size_t kCheckEvery = 16;
     std::vector<uint32_t> ids;     // thread ids, ascending
-    std::vector<uint64_t> offsets; // ids.size() + 1 entries into `packed`
-    PackedSegments packed;
+    std::vector<uint64_t> offsets; // ids.size() + 1 entries: where each thread's segments are numbered from
+    PackedSegments packed;         // all threads' segments, when `chunked` is empty
+    std::vector<ChunkedArray<PackedSegment>> chunked; // else each thread's
     std::vector<uint64_t> checkTimes;   // per thread, the time of its segments 0, 16, 32, …
     std::vector<uint64_t> checkOffsets; // ids.size() + 1 entries into checkTimes
     std::vector<std::pair<uint64_t, uint64_t>> farTimes; // (index into packed, time), by index
@@ -172,7 +173,7 @@ struct ThreadStates {
     static uint8_t stateKey(const ThreadSegment& s);
 
     size_t count() const { return ids.size(); }
-    size_t segmentCount() const { return packed.size(); }
+    size_t segmentCount() const { return offsets.empty() ? 0 : size_t(offsets.back()); }
     SegmentView of(size_t thread) const { return SegmentView(*this, thread); }
     // The thread's number, or SIZE_MAX.
     size_t find(uint32_t id) const;
@@ -187,7 +188,19 @@ struct ThreadStates {
     // onwards (through the checkpoints).
     size_t firstEndingAfterFrom(size_t number, size_t from, uint64_t t) const;
     size_t memoryBytes() const;
+    size_t chunkedBytes() const
+    {
+        size_t bytes = chunked.capacity() * sizeof(chunked[0]);
+        for (const auto& c : chunked)
+            bytes += c.memoryBytes();
+        return bytes;
+    }
 };
+
+inline const PackedSegment& SegmentView::packedAt(size_t i) const
+{
+    return m_chunked ? (*m_chunked)[i] : m_states->packed[m_base + i];
+}
 
 // What ThreadStatesBuilder makes.
 struct ThreadStatesPart {
