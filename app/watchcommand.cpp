@@ -16,7 +16,7 @@ namespace {
 
 const char* const kWatchUsage =
     "Usage: hecscope watch SOURCE [--record FILE] [--until-end | --seconds N]\n"
-    "                      [--no-reconnect] [--interval MS]\n"
+    "                      [--no-reconnect] [--interval MS] [--keep-minutes N]\n"
     "\n"
     "Follows a live eventlog and prints one JSON line per update, then the\n"
     "final index as `hecscope info --json` prints it for the recorded bytes.\n"
@@ -35,12 +35,18 @@ const char* const kWatchUsage =
     "  --no-reconnect a socket's disconnect ends the watch (by default the\n"
     "                 next connection is appended to the same timeline)\n"
     "  --interval MS  the least time between updates (default 250)\n"
+    "  --keep-minutes N  keep only about the last N minutes of the log in the\n"
+    "                 index (N may be a fraction): memory stays bounded; the\n"
+    "                 final summary is of that stretch, with the whole run's\n"
+    "                 event count under \"dropped\"; the recording keeps all\n"
     "  -h, --help     show this help\n"
     "\n"
     "An update line has: update (1, 2, ...), state, events, bytes,\n"
     "capabilities, newest_ns (the newest event), merged_ns (every capability's\n"
     "events are in up to here), pending_ns (newest_ns - merged_ns),\n"
-    "pending_bytes (an incomplete record), rate_bytes_s, connections, message.\n"
+    "pending_bytes (an incomplete record), rate_bytes_s, connections,\n"
+    "dropped_events and dropped_before_ns (with --keep-minutes: events left\n"
+    "out of the index, and the time before which they were), message.\n"
     "\n"
     "Exit status: 0 the source ended or the time was up; 1 it failed or the\n"
     "bytes are not an eventlog (everything before is still summarised);\n"
@@ -56,7 +62,8 @@ std::string updateLine(const LiveStatus& s)
         + ",\"merged_ns\":" + std::to_string(s.mergedTime)
         + ",\"pending_ns\":" + std::to_string(s.newestTime - std::min(s.newestTime, s.mergedTime))
         + ",\"pending_bytes\":" + std::to_string(s.pendingBytes) + ",\"rate_bytes_s\":" + rate
-        + ",\"connections\":" + std::to_string(s.connections) + ",\"message\":" + jsonString(s.message) + "}\n";
+        + ",\"connections\":" + std::to_string(s.connections) + ",\"dropped_events\":" + std::to_string(s.droppedEvents)
+        + ",\"dropped_before_ns\":" + std::to_string(s.droppedBefore) + ",\"message\":" + jsonString(s.message) + "}\n";
 }
 
 } // namespace
@@ -86,7 +93,7 @@ int watch(int argc, char** argv)
             options.recordPath = v;
         } else if (arg == "--until-end") {
             seconds = 0;
-        } else if (arg == "--seconds" || arg == "--interval") {
+        } else if (arg == "--seconds" || arg == "--interval" || arg == "--keep-minutes") {
             const char* v = value(arg.c_str());
             if (!v)
                 return 2;
@@ -98,6 +105,8 @@ int watch(int argc, char** argv)
             }
             if (arg == "--seconds")
                 seconds = n;
+            else if (arg == "--keep-minutes")
+                options.keepNs = uint64_t(n * 60e9);
             else
                 options.publishIntervalMs = int(std::max(1.0, n));
         } else if (arg == "--no-reconnect") {

@@ -7,8 +7,11 @@
 #include "livetestsupport.h"
 #include "testsupport.h"
 
+#include "core/format/encoder.h"
+#include "core/format/eventtags.h"
 #include "core/index/logindex.h"
 #include "core/live/livesession.h"
+#include "core/order/timeorder.h"
 #include "core/stats/stats.h"
 #include "core/text/info.h"
 
@@ -99,6 +102,7 @@ private slots:
     void controlCommandsReachTheProgram();
     void cancelAtAnyTime();
     void watchPrintsUpdatesAndTheRecordingsSummary();
+    void keepsOnlyTheLatestStretch();
 };
 
 void TestLive::addresses()
@@ -623,6 +627,149 @@ void TestLive::watchPrintsUpdatesAndTheRecordingsSummary()
     const Run usage = runHecscope({QStringLiteral("watch"), QStringLiteral("tcp:nohost")});
     QCOMPARE(usage.exitCode, 2);
     QVERIFY(usage.err.contains("HOST:PORT"));
+}
+
+
+
+namespace {
+
+// A program's log as GHC writes it while it runs, from the project's
+// encoder: the start-up records (process, capabilities, a thread's label)
+// in a block of their own, then the two capabilities' blocks taking turns,
+// each covering the next stretch of time with runs of two threads apiece
+// and now and then a collection.
+std::vector<uint8_t> longRunningLog(int slices, uint64_t slice)
+{
+    EventlogWriter w(EventlogWriter::allDeclarations());
+    w.beginBlock(kNoCap, 0);
+    w.write(OwnedEvent(tag::CapsetCreate, 0, {0, 2}).event);
+    w.write(OwnedEvent(tag::RtsIdentifier, 0, {0}, {"GHC-9.0.2 rts_thr_l"}).event);
+    w.write(OwnedEvent(tag::ProgramArgs, 0, {0}, {std::string_view("prog\0+RTS\0-l", 13)}).event);
+    w.write(OwnedEvent(tag::OsProcessPid, 0, {0, 4242}).event);
+    w.write(OwnedEvent(tag::CapCreate, 0, {0}).event);
+    w.write(OwnedEvent(tag::CapCreate, 0, {1}).event);
+    w.write(OwnedEvent(tag::CapsetAssignCap, 0, {0, 0}).event);
+    w.write(OwnedEvent(tag::CapsetAssignCap, 0, {0, 1}).event);
+    w.write(OwnedEvent(tag::ThreadLabel, 0, {1}, {"main"}).event);
+    w.endBlock(0);
+    for (int k = 0; k < slices; ++k) {
+        for (uint16_t cap = 0; cap < 2; ++cap) {
+            const uint64_t t0 = uint64_t(k) * slice + 1000;
+            w.beginBlock(cap, t0);
+            uint64_t t = t0 + cap * 7;
+            for (int i = 0; i < 40; ++i, t += slice / 41) {
+                const uint64_t thread = 1 + cap * 2 + uint64_t(i % 2);
+                if (i == 0 && k == 0)
+                    w.write(OwnedEvent(tag::CreateThread, t, {thread}).event);
+                if (i == 20 && k == 5 && cap == 0) // a label given in mid-run
+                    w.write(OwnedEvent(tag::ThreadLabel, t, {2}, {"worker"}).event);
+                w.write(OwnedEvent(tag::RunThread, t, {thread}).event);
+                w.write(OwnedEvent(tag::StopThread, t + slice / 82, {thread, i % 5 == 4 ? 7u : 3u, 0}).event);
+            }
+            if (k % 4 == 3) {
+                w.write(OwnedEvent(tag::GcStart, t).event);
+                w.write(OwnedEvent(tag::GcEnd, t + slice / 100).event);
+            }
+            w.endBlock(t + slice / 100);
+        }
+    }
+    w.writeDataEnd();
+    return w.takeBytes();
+}
+
+// Counts what TimeOrder delivers (the event list's way to the raw events).
+class CountingSink final : public EventSink {
+public:
+    void onHeader(const std::shared_ptr<const LogFormat>&) override {}
+    void onEvent(const Event& e) override
+    {
+        ordered = ordered && e.time >= last;
+        last = e.time;
+        ++events;
+    }
+    uint64_t events = 0, last = 0;
+    bool ordered = true;
+};
+
+} // namespace
+
+// With a stretch to keep, the index holds about that much of the log and
+// the start-up records, and what it dropped is counted: the whole run's
+// totals stay. Its raw events are read where the recording has them.
+void TestLive::keepsOnlyTheLatestStretch()
+{
+    constexpr uint64_t kSlice = 10'000'000; // 10 ms per block
+    const std::vector<uint8_t> bytes = longRunningLog(300, kSlice);
+    const auto whole = load(bytes);
+    QVERIFY(whole && whole->scan.diagnostics.empty());
+    QTemporaryDir dir;
+    const std::string path = dir.filePath(QStringLiteral("growing.eventlog")).toStdString();
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    QVERIFY(fd >= 0);
+    UpdateCollector collector;
+    LiveOptions options;
+    options.publishIntervalMs = 5;
+    options.keepNs = 200'000'000; // 0.2 s of a 3 s log
+    auto session = sessionOn(path, options, collector);
+    QVERIFY(session);
+    std::thread writer([&] {
+        for (size_t pos = 0; pos < bytes.size();) {
+            const size_t n = std::min<size_t>(bytes.size() - pos, 4099);
+            if (!writeAll(fd, bytes.data() + pos, n))
+                break;
+            pos += n;
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        }
+        ::close(fd);
+    });
+    const std::vector<LiveUpdate> updates = collector.untilFinal(*session);
+    writer.join();
+    QVERIFY(!updates.empty());
+    const LiveUpdate& last = updates.back();
+    QCOMPARE(last.status.state, LiveState::Ended);
+    QVERIFY(readFile(QString::fromStdString(path)) == bytes);
+    // Dropped along the way and at the end, never more than was sent.
+    const auto dropping = std::count_if(updates.begin(), updates.end(), [](const LiveUpdate& u) { return u.status.droppedEvents > 0; });
+    QVERIFY2(dropping >= 3, qPrintable(QStringLiteral("%1 of %2 updates").arg(dropping).arg(updates.size())));
+    QCOMPARE(last.status.events, whole->scan.events);
+
+    const LogIndex& ix = *last.index;
+    QVERIFY(ix.dropped.fromByte > 0 && ix.dropped.before > 0);
+    QCOMPARE(ix.dropped.events + ix.scan.events, whole->scan.events);
+    // The whole run's count of every kind of event.
+    for (size_t t = 0; t < whole->tagCounts.size(); ++t)
+        QVERIFY2(ix.dropped.tagCounts[t] + ix.tagCounts[t] == whole->tagCounts[t], qPrintable(QString::number(t)));
+    // About the stretch asked for (it is cut at a block, and rebuilt once it
+    // is half as long again, while more comes), and older detail gone.
+    const uint64_t newest = whole->lastTime;
+    QVERIFY2(ix.dropped.before >= newest - 2 * options.keepNs && ix.dropped.before <= newest - options.keepNs,
+             qPrintable(QString::number(ix.dropped.before)));
+    for (size_t c = 0; c < 2; ++c) {
+        const CapTimeline& kept = ix.caps[c].timeline;
+        const CapTimeline& all = whole->caps[c].timeline;
+        QVERIFY(kept.size() > 0 && kept.size() < all.size() / 4);
+        QVERIFY(kept[0].start() + kSlice >= ix.dropped.before);
+        // ... and the spans kept are the log's own, to the end.
+        const size_t first = all.firstStartingAt(kept[0].start());
+        QCOMPARE(all.size() - first, kept.size());
+        for (size_t i = 0; i < kept.size(); ++i)
+            QVERIFY(kept[i].start() == all[first + i].start() && kept[i].end() == all[first + i].end()
+                    && kept[i].thread() == all[first + i].thread() && kept[i].kind() == all[first + i].kind());
+    }
+    QVERIFY(ix.memoryBytes() < whole->memoryBytes() / 2);
+    // What the program is stays known: its start-up records are read again.
+    QCOMPARE(ix.capsets.size(), size_t(1));
+    QCOMPARE(ix.capsets[0].rtsIdentifier, std::string("GHC-9.0.2 rts_thr_l"));
+    QCOMPARE(ix.capsets[0].args, (std::vector<std::string>{"prog", "+RTS", "-l"}));
+    QCOMPARE(ix.capsets[0].pid, uint64_t(4242));
+    QVERIFY(ix.thread(1) && ix.thread(1)->label == "main");
+    QVERIFY(ix.thread(2) && ix.thread(2)->label == "worker");
+    QCOMPARE(ix.caps[1].created, uint64_t(0));
+    // The event list reads the raw events where the index says they are.
+    CountingSink sink;
+    TimeOrder(ix.scan).visit(*session->recording(), sink);
+    QCOMPARE(sink.events, ix.scan.events);
+    QVERIFY(sink.ordered);
 }
 
 QTEST_GUILESS_MAIN(TestLive)

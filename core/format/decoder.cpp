@@ -94,6 +94,20 @@ uint64_t StreamDecoder::breakConnection()
     return m_base;
 }
 
+bool StreamDecoder::skipTo(uint64_t offset)
+{
+    if (m_state != State::Events || !m_pending.empty() || offset < m_base)
+        return false;
+    const uint64_t gap = offset - m_base;
+    m_base = offset;
+    if (m_blockCap != kNoCap) {
+        m_blockRemaining -= int64_t(gap);
+        if (m_blockRemaining <= 0)
+            m_blockCap = kNoCap;
+    }
+    return true;
+}
+
 void StreamDecoder::parseHeader()
 {
     HeaderParse h = hecscope::parseHeader(m_pending.data(), m_pending.size(), &m_headerResume);

@@ -51,6 +51,14 @@ public:
     // Events state, or Ended by DATA_END before finish().
     uint64_t breakConnection();
 
+    // Goes on at stream offset `offset` (at or past the next record's):
+    // the bytes fed next are the record there. The bytes in between are
+    // taken as read (a block's own count included) but not delivered: a
+    // live session that keeps only the latest stretch of its recording
+    // reads the header, a few records and then that stretch. False (and
+    // nothing done) but between records in the Events state.
+    bool skipTo(uint64_t offset);
+
     State state() const { return m_state; }
     const std::shared_ptr<const LogFormat>& format() const { return m_format; }
     const std::vector<Diagnostic>& diagnostics() const { return m_diagnostics; }

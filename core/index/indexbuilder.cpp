@@ -68,6 +68,15 @@ bool IndexBuilder::publish(bool endOfInput, const LoadObserver* observer)
     return prepareForDrawing(*d.index, observer);
 }
 
+bool IndexBuilder::skipTo(uint64_t offset)
+{
+    Impl& d = *m_impl;
+    if (d.ended || offset < d.bytes || !d.decoder.skipTo(offset))
+        return false;
+    d.bytes = offset;
+    return true;
+}
+
 uint64_t IndexBuilder::breakConnection()
 {
     Impl& d = *m_impl;
@@ -76,6 +85,11 @@ uint64_t IndexBuilder::breakConnection()
     d.dispatcher.unseal();
     d.bytes = d.decoder.breakConnection();
     return d.bytes;
+}
+
+uint64_t IndexBuilder::eventsDecoded() const
+{
+    return m_impl->decoder.eventCount();
 }
 
 uint64_t IndexBuilder::bytesPending() const

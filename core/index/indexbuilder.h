@@ -27,6 +27,12 @@ public:
     // of the stream to keep: bytes after it (an incomplete event, an
     // end-of-data marker) are forgotten.
     uint64_t breakConnection();
+    // The next bytes fed are the log's from `offset` on: those in between
+    // are not indexed (StreamDecoder::skipTo), and the index's byte offsets
+    // stay the log's. False (nothing done) but between records.
+    bool skipTo(uint64_t offset);
+    // Events decoded so far.
+    uint64_t eventsDecoded() const;
     // Bytes fed so far that are an incomplete record.
     uint64_t bytesPending() const;
     // Decoding stopped at corrupt input: feeding more is pointless.

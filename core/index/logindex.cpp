@@ -39,6 +39,7 @@ LogIndex::LogIndex(const LogIndex& o)
     , firstTime(o.firstTime)
     , lastTime(o.lastTime)
     , eventsWithoutCap(o.eventsWithoutCap)
+    , dropped(o.dropped)
     , serial(nextSerial())
 {
 }

@@ -54,6 +54,17 @@ struct LogIndex : SchedulerPart,
     std::vector<uint64_t> tagCounts;            // events per tag (65536 entries)
     uint64_t firstTime = kNoTime, lastTime = 0; // ns
     uint64_t eventsWithoutCap = 0;
+    // A live session that keeps only its latest stretch indexes the log
+    // from a block at `fromByte` on (and the start-up records before it
+    // that say what the program is: capabilities, process, cost centres,
+    // labels). What it left out, so that whole-run totals are these plus
+    // the index's own. Nothing dropped: all zero, tagCounts empty.
+    struct Dropped {
+        uint64_t fromByte = 0; // the stretch's first byte
+        uint64_t before = 0;   // ns: the stretch starts with the first block ending at or after this
+        uint64_t events = 0;
+        std::vector<uint64_t> tagCounts; // per tag
+    } dropped;
     // Unique per LogIndex instance in this process (a process-wide atomic
     // counter, from 1), never reused: lets views tell which index they were
     // made for without comparing pointers (an address can be reused after

@@ -1,5 +1,7 @@
 #include "core/live/livesession.h"
 
+#include "core/format/decoder.h"
+#include "core/format/eventtags.h"
 #include "core/format/headerparser.h"
 
 #include <algorithm>
@@ -66,6 +68,30 @@ struct LiveSession::Impl {
     std::optional<Clock::time_point> oldestUnpublished;
     std::deque<std::pair<Clock::time_point, uint64_t>> rateSamples;
 
+    // Keeping only the latest stretch: the index being built anew on a
+    // thread of its own, what the current index left out, and the start-up
+    // records of the part left out (offset and size in the recording, each
+    // block's marker before its records).
+    std::atomic<uint64_t> keepNs{0};
+    struct Rebuild {
+        std::thread thread;
+        std::atomic<bool> done{false};
+        std::atomic<bool> cancel{false};
+        std::unique_ptr<IndexBuilder> builder;
+        std::vector<std::pair<uint64_t, uint32_t>> startup; // all of them, up to `from`
+        uint64_t from = 0, before = 0, fedTo = 0;
+        std::string error;
+    };
+    std::unique_ptr<Rebuild> rebuild;
+    LogIndex::Dropped dropped;
+    std::vector<std::pair<uint64_t, uint32_t>> startup;
+    uint64_t headerSize = 0;
+    uint64_t startupScannedTo = 0; // the recording's start-up records are in `startup` up to here
+
+    void maybeRebuild(const LogIndex& index);
+    void finishRebuild();
+    void cancelRebuild();
+
     explicit Impl(LiveSession& session, std::function<void()> n) : s(session), notify(std::move(n)) {}
 
     void run();
@@ -97,6 +123,7 @@ LiveSession::~LiveSession()
     m_source->interrupt();
     if (m_impl->thread.joinable())
         m_impl->thread.join();
+    m_impl->cancelRebuild();
     if (m_impl->fd >= 0)
         ::close(m_impl->fd);
 }
@@ -132,6 +159,7 @@ bool LiveSession::start(std::string& error)
         return false;
     }
     d.fd = fd;
+    d.keepNs = m_options.keepNs;
     m_recording = FileSource::adopt(reader);
     d.thread = std::thread([&d] { d.run(); });
     return true;
@@ -152,6 +180,11 @@ void LiveSession::reconnect()
 bool LiveSession::sendControl(ControlCommand command, std::string& error)
 {
     return m_source->sendControl(command, error);
+}
+
+void LiveSession::setKeep(uint64_t ns)
+{
+    m_impl->keepNs = ns;
 }
 
 void LiveSession::wait()
@@ -269,6 +302,8 @@ void LiveSession::Impl::run()
         // copy, the parts sealed anew). At most half the session's time
         // goes to it, so a big log is still taken in at full speed, with
         // fewer updates.
+        if (rebuild && rebuild->done)
+            finishRebuild();
         const bool stateChanged = status.state != publishedState;
         const auto interval = std::max<Clock::duration>(std::chrono::milliseconds(s.m_options.publishIntervalMs), 2 * publishCost);
         if (!over && dirty && (stateChanged || now - lastPublish >= interval))
@@ -288,6 +323,17 @@ void LiveSession::Impl::run()
     if (!over) {
         status.state = LiveState::Stopped;
         status.message = "stopped following";
+    }
+    // A new index being built is waited for: the final one keeps to the
+    // stretch as well.
+    if (rebuild) {
+        while (!rebuild->done && !cancelled)
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        if (cancelled) {
+            cancelRebuild();
+            return;
+        }
+        finishRebuild();
     }
     publish(true);
     // Done writing: the recording no longer looks like a file being written
@@ -366,6 +412,8 @@ bool LiveSession::Impl::beginConnection()
         }
         return true;
     }
+    // (A new index being built would have read bytes now dropped.)
+    cancelRebuild();
     const uint64_t keep = builder->breakConnection();
     if (keep < written && ::ftruncate(fd, off_t(keep)) != 0) {
         fail(std::string("cannot rewrite the recording: ") + std::strerror(errno));
@@ -421,21 +469,234 @@ bool LiveSession::Impl::append(const uint8_t* data, size_t n)
     return true;
 }
 
+namespace {
+
+// Records a live session reads again when it keeps only its latest
+// stretch: what the program, its capabilities and its profiles are, which
+// later events refer to.
+bool isStartupTag(uint16_t t)
+{
+    switch (t) {
+    case tag::CapsetCreate:
+    case tag::CapsetDelete:
+    case tag::CapsetAssignCap:
+    case tag::CapsetRemoveCap:
+    case tag::RtsIdentifier:
+    case tag::ProgramArgs:
+    case tag::ProgramEnv:
+    case tag::OsProcessPid:
+    case tag::OsProcessPpid:
+    case tag::WallClockTime:
+    case tag::InternString:
+    case tag::ThreadLabel:
+    case tag::CapCreate:
+    case tag::CapDelete:
+    case tag::CapDisable:
+    case tag::CapEnable:
+    case tag::HeapInfoGhc:
+    case tag::PerfName:
+    case tag::HeapProfBegin:
+    case tag::HeapProfCostCentre:
+    case tag::ProfBegin:
+    case tag::Ipe:
+    case tag::TickyCounterDef: return true;
+    default: return false;
+    }
+}
+
+// Collects the start-up records (and the markers of their blocks) of the
+// events it is given.
+class StartupRecords final : public EventSink {
+public:
+    explicit StartupRecords(std::vector<std::pair<uint64_t, uint32_t>>& out) : m_out(out) {}
+    void onHeader(const std::shared_ptr<const LogFormat>&) override {}
+    void onEvent(const Event& e) override
+    {
+        if (e.tag == tag::BlockMarker) {
+            m_marker = {e.offset, e.recordSize};
+            m_markerTaken = false;
+            return;
+        }
+        if (!isStartupTag(e.tag))
+            return;
+        // (Read again with its block's marker: the capability it is on.)
+        if (!m_markerTaken && m_marker.second) {
+            m_out.push_back(m_marker);
+            m_markerTaken = true;
+        }
+        m_out.push_back({e.offset, e.recordSize});
+    }
+
+private:
+    std::vector<std::pair<uint64_t, uint32_t>>& m_out;
+    std::pair<uint64_t, uint32_t> m_marker{0, 0};
+    bool m_markerTaken = false;
+};
+
+// Feeds `builder` the recording's bytes [from, to) in chunks; false once
+// cancelled or on a short read (`error` says which).
+bool feedRange(ByteSource& recording, IndexBuilder& builder, uint64_t from, uint64_t to,
+               const std::atomic<bool>* cancel, std::string& error)
+{
+    std::vector<uint8_t> buf(std::min<uint64_t>(kReadSize, std::max<uint64_t>(to - from, 1)));
+    while (from < to) {
+        if (cancel && *cancel)
+            return false;
+        const size_t want = size_t(std::min<uint64_t>(buf.size(), to - from));
+        const size_t got = recording.read(from, buf.data(), want);
+        if (got != want) {
+            error = "the recording could not be read again at byte offset " + std::to_string(from);
+            return false;
+        }
+        builder.feed({buf.data(), got});
+        from += got;
+    }
+    return true;
+}
+
+} // namespace
+
+// Once the index spans half as much again as the stretch to keep: a new
+// one from the first block that ends at or after (newest - keep), built on
+// a thread of its own while this one goes on. (Building it reads the
+// stretch again: at a byte rate R and a decoding speed D that costs about
+// 2R/D of a core, and memory holds up to two and a half stretches then.)
+void LiveSession::Impl::maybeRebuild(const LogIndex& index)
+{
+    const uint64_t keep = keepNs;
+    if (!keep || rebuild || !builder->headerRead() || index.lastTime == 0)
+        return;
+    const uint64_t start = std::max(index.firstTime == kNoTime ? 0 : index.firstTime, dropped.before);
+    if (index.lastTime - std::min(index.lastTime, start) <= keep + keep / 2)
+        return;
+    const uint64_t before = index.lastTime - keep;
+    const auto& blocks = index.scan.blocks;
+    const auto block = std::find_if(blocks.begin(), blocks.end(), [&](const LogScan::Block& b) {
+        return b.offset >= dropped.fromByte && b.endTime >= before;
+    });
+    if (block == blocks.end() || block->offset <= std::max(dropped.fromByte, headerSize))
+        return;
+    if (!headerSize) {
+        // The recording's header: the bytes up to its first record.
+        std::vector<uint8_t> bytes(std::min<uint64_t>(written, 1 << 20));
+        const size_t got = s.m_recording->read(0, bytes.data(), bytes.size());
+        const HeaderParse h = parseHeader(bytes.data(), got);
+        if (h.status != HeaderParse::Complete)
+            return;
+        headerSize = h.consumed;
+        startupScannedTo = headerSize;
+    }
+    auto r = std::make_unique<Rebuild>();
+    r->from = block->offset;
+    r->before = before;
+    r->fedTo = written;
+    r->startup = startup;
+    Rebuild& job = *r;
+    const uint64_t header = headerSize, scannedTo = startupScannedTo;
+    ByteSource& recording = *s.m_recording;
+    job.thread = std::thread([&job, &recording, header, scannedTo] {
+        std::vector<uint8_t> head(header);
+        if (recording.read(0, head.data(), header) != header) {
+            job.error = "the recording's header could not be read again";
+            job.done = true;
+            return;
+        }
+        // The start-up records between the last stretch's start and this
+        // one's.
+        {
+            StartupRecords sink(job.startup);
+            StreamDecoder decoder(sink);
+            decoder.feed(head);
+            if (decoder.skipTo(scannedTo)) {
+                std::vector<uint8_t> buf(kReadSize);
+                for (uint64_t at = scannedTo; at < job.from && !job.cancel;) {
+                    const size_t got = recording.read(at, buf.data(), size_t(std::min<uint64_t>(buf.size(), job.from - at)));
+                    if (!got)
+                        break;
+                    decoder.feed({buf.data(), got});
+                    at += got;
+                }
+            }
+        }
+        // The header, the start-up records at their own offsets, then the
+        // stretch.
+        job.builder = std::make_unique<IndexBuilder>();
+        job.builder->feed(head);
+        for (const auto& [offset, size] : job.startup) {
+            if (job.cancel)
+                break;
+            std::vector<uint8_t> record(size);
+            if (recording.read(offset, record.data(), size) != size || !job.builder->skipTo(offset))
+                continue;
+            job.builder->feed(record);
+        }
+        if (!job.cancel && job.builder->skipTo(job.from))
+            feedRange(recording, *job.builder, job.from, job.fedTo, &job.cancel, job.error);
+        else if (!job.cancel)
+            job.error = "the stretch to keep could not be read from byte offset " + std::to_string(job.from);
+        job.done = true;
+    });
+    rebuild = std::move(r);
+}
+
+// The new index catches up with the bytes received meanwhile and takes
+// the current one's place; what the stretch leaves out is counted.
+void LiveSession::Impl::finishRebuild()
+{
+    std::unique_ptr<Rebuild> r = std::move(rebuild);
+    r->thread.join();
+    if (r->cancel || !r->error.empty() || !r->builder)
+        return; // (the next publish tries again)
+    if (!feedRange(*s.m_recording, *r->builder, r->fedTo, written, nullptr, r->error))
+        return;
+    const std::vector<uint64_t>& now = builder->index().tagCounts;
+    const std::vector<uint64_t>& kept = r->builder->index().tagCounts;
+    LogIndex::Dropped next;
+    next.fromByte = r->from;
+    next.before = r->before;
+    next.tagCounts.assign(now.size(), 0);
+    for (size_t t = 0; t < now.size() && t < kept.size(); ++t) {
+        const uint64_t whole = now[t] + (t < dropped.tagCounts.size() ? dropped.tagCounts[t] : 0);
+        next.tagCounts[t] = whole - std::min(whole, kept[t]);
+    }
+    const uint64_t wholeEvents = builder->eventsDecoded() + dropped.events;
+    next.events = wholeEvents - std::min(wholeEvents, r->builder->eventsDecoded());
+    builder = std::move(r->builder);
+    dropped = std::move(next);
+    startup = std::move(r->startup);
+    startupScannedTo = r->from;
+    dirty = true;
+}
+
+void LiveSession::Impl::cancelRebuild()
+{
+    if (!rebuild)
+        return;
+    rebuild->cancel = true;
+    rebuild->thread.join();
+    rebuild.reset();
+}
+
 void LiveSession::Impl::publish(bool final)
 {
     const auto now = Clock::now();
     lastPublish = now;
     dirty = false;
     publishedOnce = true;
-    std::shared_ptr<const LogIndex> index;
+    std::shared_ptr<LogIndex> fresh;
     if (final) {
         builder->publish(true);
-        index = std::shared_ptr<const LogIndex>(builder->take());
+        fresh = std::shared_ptr<LogIndex>(builder->take());
     } else {
-        index = std::make_shared<const LogIndex>(builder->publish(false));
+        fresh = std::make_shared<LogIndex>(builder->publish(false));
+        maybeRebuild(*fresh);
     }
+    fresh->dropped = dropped;
+    std::shared_ptr<const LogIndex> index = std::move(fresh);
     status.bytes = written;
-    status.events = index->scan.events;
+    status.events = index->scan.events + dropped.events;
+    status.droppedEvents = dropped.events;
+    status.droppedBefore = dropped.before;
     status.pendingBytes = final ? 0 : builder ? builder->bytesPending() : 0;
     status.newestTime = index->lastTime;
     uint32_t caps = 0;

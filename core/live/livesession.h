@@ -22,6 +22,13 @@ struct LiveOptions {
     bool autoReconnect = false;
     // A new index is published at most this often while bytes arrive.
     int publishIntervalMs = 250;
+    // Keep only about the latest this many ns of the log in the index (0:
+    // all of it). Once the index spans half as much again, it is
+    // built anew, on a thread of its own, from the block of the recording
+    // where the stretch begins (and the start-up records before it); the
+    // whole-run totals of what was left out are kept (LogIndex::dropped).
+    // The recording keeps every byte.
+    uint64_t keepNs = 0;
 };
 
 enum class LiveState : uint8_t {
@@ -39,7 +46,7 @@ struct LiveStatus {
     LiveState state = LiveState::Waiting;
     std::string message;          // the source's last word ("waiting for a writer", why it ended)
     uint64_t bytes = 0;           // received and kept (headers of later connections stripped)
-    uint64_t events = 0;          // decoded
+    uint64_t events = 0;          // decoded (the whole run, dropped ones included)
     uint32_t capabilities = 0;    // that have had events
     uint64_t newestTime = 0;      // ns: the newest event of any capability
     uint64_t mergedTime = 0;      // ns: every capability's events are in up to here
@@ -48,6 +55,10 @@ struct LiveStatus {
     double bytesPerSecond = 0;    // over the last two seconds or so
     uint32_t connections = 0;     // sockets: connections made
     uint64_t sequence = 0;        // 1, 2, …: one per published update
+    // Keeping only the latest stretch (LiveOptions::keepNs): events left
+    // out of the index so far, and the time before which they were.
+    uint64_t droppedEvents = 0;
+    uint64_t droppedBefore = 0;
 };
 
 // One published state: an index that stays valid while the session goes on
@@ -87,6 +98,8 @@ public:
     // After a disconnect: connect again and append to the same timeline.
     void reconnect();
     bool sendControl(ControlCommand command, std::string& error);
+    // LiveOptions::keepNs, from now on (any thread).
+    void setKeep(uint64_t ns);
     // Waits for the thread to finish (after an end or stop()).
     void wait();
 

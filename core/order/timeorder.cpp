@@ -234,10 +234,15 @@ void PieceCollector::onEvent(const Event& e)
 {
     if (m_observer)
         m_observer->onEvent(e);
+    if (e.tag == tag::BlockMarker && e.known)
+        m_scan.blocks.push_back({e.offset, e.n[1]});
     if (!m_scan.ordered)
         return;
     auto& pieces = m_scan.pieces;
-    if (pieces.empty() || pieces.back().cap != e.cap || e.time < pieces.back().lastTime) {
+    // (A piece is one stretch of bytes: a decoder told to skip some, as a
+    // live session keeping its latest stretch does, starts another.)
+    if (pieces.empty() || pieces.back().cap != e.cap || e.time < pieces.back().lastTime
+        || pieces.back().end != e.offset) {
         if (!pieces.empty()) {
             m_packer.place(pieces.back().firstTime, pieces.back().lastTime);
             // Too many runs to merge, or pieces so short (GHC's blocks hold

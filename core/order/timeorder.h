@@ -49,6 +49,14 @@ struct LogScan {
     // than TimeOrder's run limit) would need a piece per few events.
     std::vector<Piece> pieces;
     std::vector<Checkpoint> checkpoints; // about one per 64 KiB of each piece
+    // Where each block begins (its marker record) and the time its events
+    // end, in file order: a live session that keeps only its latest
+    // stretch reads the log again from one of them.
+    struct Block {
+        uint64_t offset = 0;
+        uint64_t endTime = 0;
+    };
+    std::vector<Block> blocks;
     bool ordered = true;
     uint64_t events = 0;
     uint64_t bytes = 0; // bytes read

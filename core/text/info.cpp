@@ -238,6 +238,13 @@ std::string infoJson(const LogIndex& ix, const RangeStats& st, const std::string
     key("file"); o += jsonString(file) + ",\n";
     key("bytes"); o += num(scan.bytes) + ",\n";
     key("events"); o += num(scan.events) + ",\n";
+    if (ix.dropped.fromByte > 0) {
+        // A live session's latest stretch: what came before it.
+        key("dropped");
+        o += "{\"from_byte\": " + num(ix.dropped.fromByte) + ", \"before_ns\": " + num(ix.dropped.before)
+            + ", \"events\": " + num(ix.dropped.events) + ", \"whole_run_events\": "
+            + num(ix.dropped.events + scan.events) + "},\n";
+    }
     key("truncated"); o += scan.truncated ? "true" : "false"; o += ",\n";
     key("error"); o += scan.hasError || !scan.ioError.empty() ? "true" : "false"; o += ",\n";
     key("hp_file");
