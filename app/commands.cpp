@@ -27,7 +27,7 @@ namespace hecscope::cli {
 namespace {
 
 const char* const kUsage =
-    "Usage: hecscope [FILE | --connect SOURCE] [--record FILE]\n"
+    "Usage: hecscope [FILE | --connect SOURCE] [--record FILE] [--keep-minutes N]\n"
     "       hecscope dump [--legacy] FILE\n"
     "       hecscope info [--json] FILE\n"
     "       hecscope bench FILE\n"
@@ -39,6 +39,7 @@ const char* const kUsage =
     "                      [--alloc] [--hide-rts] [--ticky]\n"
     "       hecscope sparks FILE [--range START:END] [--cap N] [--json]\n"
     "       hecscope watch SOURCE [--record FILE] [--until-end | --seconds N]\n"
+    "                      [--keep-minutes N]\n"
     "       hecscope export FILE -o OUT.(png|svg|pdf) [--size WxH] [--range START:END]\n"
     "                       [--tracks LIST]\n"
     "       hecscope --help | --version\n"
@@ -49,7 +50,8 @@ const char* const kUsage =
     "  (none)   open FILE (optional) in the viewer window; a named pipe, - (stdin)\n"
     "           or a file still being written is followed live, and so is\n"
     "           --connect unix:PATH | tcp:HOST:PORT (an eventlog socket);\n"
-    "           --record FILE keeps the bytes received\n"
+    "           --record FILE keeps the bytes received; --keep-minutes N keeps\n"
+    "           only about the last N minutes in memory (older detail dropped)\n"
     "  dump     print every event as `ghc-events show FILE` does\n"
     "  info     load and index FILE, print its statistics\n"
     "  bench    time loading FILE, typical queries and rendering\n"

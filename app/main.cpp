@@ -1,4 +1,5 @@
 #include "app/commands.h"
+#include "ui/window/livecontrols.h"
 #include "ui/window/mainwindow.h"
 
 #include <QApplication>
@@ -8,6 +9,7 @@
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <string_view>
@@ -70,15 +72,23 @@ int main(int argc, char** argv)
             return 0;
         }
     }
-    // The window: [FILE | --connect SOURCE] [--record FILE].
+    // The window: [FILE | --connect SOURCE] [--record FILE] [--keep-minutes N].
     QString open, record;
     bool live = false;
+    double keepMinutes = -1;
     for (int i = 1; i < argc; ++i) {
         const std::string_view arg = argv[i];
-        if ((arg == "--connect" || arg == "--record") && i + 1 < argc) {
+        if (arg == "--keep-minutes" && i + 1 < argc) {
+            char* end = nullptr;
+            keepMinutes = std::strtod(argv[++i], &end);
+            if (!end || *end || !(keepMinutes >= 0)) {
+                std::fprintf(stderr, "hecscope: --keep-minutes needs a number of minutes (0: keep all), not \"%s\"\n\n", argv[i]);
+                return hecscope::cli::printUsage(true);
+            }
+        } else if ((arg == "--connect" || arg == "--record") && i + 1 < argc) {
             (arg == "--record" ? record : open) = QString::fromLocal8Bit(argv[++i]);
             live = live || arg == "--connect";
-        } else if (arg == "--connect" || arg == "--record") {
+        } else if (arg == "--connect" || arg == "--record" || arg == "--keep-minutes") {
             std::fprintf(stderr, "hecscope: %s needs a value\n\n", argv[i]);
             return hecscope::cli::printUsage(true);
         } else if (arg.size() > 1 && arg[0] == '-') {
@@ -102,6 +112,8 @@ int main(int argc, char** argv)
         window.showMaximized();
     else
         window.show();
+    if (keepMinutes >= 0)
+        window.liveControls()->setKeepMinutes(keepMinutes);
     if (live || !record.isEmpty())
         window.openLive(open, record);
     else if (!open.isEmpty())

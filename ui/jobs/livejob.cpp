@@ -78,6 +78,12 @@ bool LiveJob::saveReceived(const QString& path, QString* error) const
     return false;
 }
 
+void LiveJob::setKeep(uint64_t ns)
+{
+    if (m_session)
+        m_session->setKeep(ns);
+}
+
 QString LiveJob::recordPath() const
 {
     return m_session ? QString::fromStdString(m_session->recordPath()) : QString();

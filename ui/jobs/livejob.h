@@ -26,6 +26,8 @@ public:
     void stop();
     void reconnect();
     bool sendControl(ControlCommand command, QString* error);
+    // LiveOptions::keepNs from now on.
+    void setKeep(uint64_t ns);
     bool saveReceived(const QString& path, QString* error) const;
 
     bool isRunning() const { return m_session && !isFinal(m_status.state); }

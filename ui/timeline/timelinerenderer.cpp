@@ -226,10 +226,11 @@ void TimelineRenderer::paintOverlays(QPainter& p, const QRect& area, const TimeM
 {
     const QPalette& pal = o.palette;
     const ViewRange view = m.range();
-    if (o.pendingFrom && *o.pendingFrom < view.end) {
+    // A stretch of a live log not (or no longer) shown in full: washed
+    // out, then hatched, and said.
+    const auto shade = [&](uint64_t from, uint64_t to, const QString& text) {
         const int bottom = rows.empty() ? area.top() + kRulerHeight : rows.back().rect.bottom() + 1;
-        const QRectF s = spanRect(m, std::max(view.start, *o.pendingFrom), view.end, area.top(), bottom - area.top());
-        // Washed out, then hatched.
+        const QRectF s = spanRect(m, std::max(view.start, from), std::min(view.end, to), area.top(), bottom - area.top());
         QColor wash = pal.color(QPalette::Base);
         wash.setAlpha(110);
         p.fillRect(s, wash);
@@ -238,9 +239,13 @@ void TimelineRenderer::paintOverlays(QPainter& p, const QRect& area, const TimeM
         p.fillRect(s, QBrush(hatch, Qt::BDiagPattern));
         p.setPen(pal.color(QPalette::Text));
         if (s.width() > 60)
-            p.drawText(s.adjusted(4, 2, -2, 0), Qt::AlignLeft | Qt::AlignTop,
-                       QObject::tr("pending: not every capability's events are in"));
-    }
+            p.drawText(s.adjusted(4, 2, -2, 0), Qt::AlignLeft | Qt::AlignTop, text);
+    };
+    if (o.pendingFrom && *o.pendingFrom < view.end)
+        shade(*o.pendingFrom, view.end, QObject::tr("pending: not every capability's events are in"));
+    if (o.droppedBefore && *o.droppedBefore > view.start)
+        shade(view.start, *o.droppedBefore,
+              QObject::tr("dropped: only the latest stretch is kept in memory (the recording has it all)"));
     if (o.selection) {
         // Over the ruler and the tracks, not the legend below them.
         int bottom = rows.empty() ? area.top() + kRulerHeight : rows.back().rect.bottom() + 1;

@@ -36,6 +36,9 @@ struct RenderOptions {
     // yet (they come in per-capability blocks). Hatched and said on the
     // ruler, so that a half-merged stretch is never taken for idle time.
     std::optional<uint64_t> pendingFrom;
+    // A live session keeping only its latest stretch: before this, events
+    // were dropped from the index.
+    std::optional<uint64_t> droppedBefore;
     bool legend = true;                   // a row explaining every colour, below the tracks
     // The tracks fill the area (exports): the rows of tracks that stretch
     // share the height the others and a legend sized to its entries leave,

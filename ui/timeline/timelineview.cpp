@@ -46,6 +46,14 @@ void TimelineView::setPendingFrom(std::optional<uint64_t> t)
     update();
 }
 
+void TimelineView::setDroppedBefore(std::optional<uint64_t> t)
+{
+    if (t == m_droppedBefore)
+        return;
+    m_droppedBefore = t;
+    update();
+}
+
 void TimelineView::updateIndex(std::shared_ptr<const LogIndex> index)
 {
     m_renderer.setIndex(std::move(index));
@@ -69,6 +77,7 @@ RenderOptions TimelineView::options() const
     o.bookmarks = m_bookmarks;
     o.selected = m_selected;
     o.pendingFrom = m_pendingFrom;
+    o.droppedBefore = m_droppedBefore;
     o.instantKinds = m_instantKinds;
     o.activityRunningOnly = m_activityRunningOnly;
     o.rowHeights = m_rowHeights;

@@ -40,6 +40,8 @@ public:
     void setPlaceholder(const QString& text);
     // A live log's unmerged end (RenderOptions::pendingFrom); none: complete.
     void setPendingFrom(std::optional<uint64_t> t);
+    // RenderOptions::droppedBefore; none: nothing dropped.
+    void setDroppedBefore(std::optional<uint64_t> t);
     // RenderOptions::instantKinds and activityRunningOnly (View menu).
     void setInstantKinds(uint32_t mask);
     void setActivityRunningOnly(bool on);
@@ -95,6 +97,7 @@ private:
     std::shared_ptr<const ThreadRowsView> m_threadRows;
     std::optional<SelectedItem> m_selected;
     std::optional<uint64_t> m_pendingFrom;
+    std::optional<uint64_t> m_droppedBefore;
     QElapsedTimer m_lastWheelZoom;
     uint32_t m_instantKinds = kAllInstantKinds;
     bool m_activityRunningOnly = false;

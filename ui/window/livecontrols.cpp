@@ -16,7 +16,9 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QDoubleSpinBox>
 #include <QSettings>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QToolBar>
@@ -54,6 +56,21 @@ LiveControls::LiveControls(QMainWindow* window, QMenu* fileMenu, QAction* insert
         applyFollow();
     });
     m_bar->addWidget(m_seconds);
+    m_keep = new QDoubleSpinBox(m_bar);
+    m_keep->setRange(0, 24 * 60);
+    m_keep->setDecimals(2);
+    m_keep->setPrefix(tr("keep "));
+    m_keep->setSuffix(tr(" min"));
+    m_keep->setSpecialValueText(tr("keep all"));
+    m_keep->setValue(QSettings().value(QStringLiteral("live/keepMinutes"), 0.0).toDouble());
+    m_keep->setToolTip(tr("Keep only the latest minutes in memory: older detail is dropped, the whole run's "
+                          "totals stay, and the recording keeps every byte. Memory then stays bounded."));
+    connect(m_keep, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+        QSettings().setValue(QStringLiteral("live/keepMinutes"), v);
+        if (m_job)
+            m_job->setKeep(keepNs());
+    });
+    m_bar->addWidget(m_keep);
     m_stop = m_bar->addAction(tr("Stop"), this, [this] {
         if (m_job)
             m_job->stop();
@@ -101,6 +118,19 @@ void LiveControls::setJob(LiveJob* job)
     if (job)
         m_follow->setChecked(true);
     refreshActions();
+}
+
+uint64_t LiveControls::keepNs() const
+{
+    return uint64_t(m_keep->value() * 60e9);
+}
+
+void LiveControls::setKeepMinutes(double minutes)
+{
+    const QSignalBlocker block(m_keep);
+    m_keep->setValue(minutes);
+    if (m_job)
+        m_job->setKeep(keepNs());
 }
 
 int LiveControls::windowSeconds() const
@@ -177,6 +207,10 @@ QString LiveControls::statusText() const
         if (!m_following)
             text += tr(" — paused (F follows)");
     }
+    if (s.droppedEvents > 0)
+        text += tr(" — keeping the latest %1: %2 events before %3 dropped (the recording has them)")
+                    .arg(durationText(uint64_t(m_keep->value() * 60e9)), countText(s.droppedEvents),
+                         durationText(s.droppedBefore));
     return text;
 }
 

@@ -11,6 +11,7 @@ class QLabel;
 class QMainWindow;
 class QMenu;
 class QSpinBox;
+class QDoubleSpinBox;
 class QToolBar;
 
 namespace hecscope {
@@ -37,6 +38,10 @@ public:
     // After the window showed an update's index: follows, says the status.
     void updated(const LiveStatus& status, uint64_t firstTime);
     bool following() const { return m_following; }
+    // Keep only the latest minutes in the index (0: all), as the toolbar
+    // says; setKeepMinutes (the command line's) is not saved.
+    uint64_t keepNs() const;
+    void setKeepMinutes(double minutes);
     void setFollowing(bool on);
     // Changes of the view made while moving (here, or the window growing
     // the bounds) do not pause following.
@@ -62,6 +67,7 @@ private:
     QToolBar* m_bar;
     QAction* m_follow;
     QSpinBox* m_seconds;
+    QDoubleSpinBox* m_keep;
     QAction* m_stop;
     QAction* m_reconnect;
     QAction* m_save;

@@ -851,6 +851,7 @@ void MainWindow::clearLog(const QString& path)
         m_liveStatsRunner.cancel();
     }
     m_view->setPendingFrom(std::nullopt);
+    m_view->setDroppedBefore(std::nullopt);
     if (m_index && QFileInfo(path) == QFileInfo(m_path))
         m_keepView = std::pair{m_controller->range(), m_controller->selection()};
     m_path = path;
@@ -1054,6 +1055,7 @@ void MainWindow::openLive(const QString& source, const QString& recordPath)
     QString error = QString::fromStdString(why);
     LiveOptions options;
     options.recordPath = recordPath.toStdString();
+    options.keepNs = m_liveControls->keepNs();
     if (!address || !job->start(*address, options, &error)) {
         QString text = tr("Cannot follow %1: %2").arg(source, error);
         if (m_index)
@@ -1096,18 +1098,30 @@ void MainWindow::showLiveUpdate(std::shared_ptr<const LogIndex> index, const Liv
     m_liveControls->setMoving(false);
     dispose(std::move(old));
     m_view->setPendingFrom(!final && status.mergedTime < status.newestTime ? std::optional(status.mergedTime) : std::nullopt);
+    m_view->setDroppedBefore(m_index->dropped.fromByte > 0 ? std::optional(m_index->dropped.before) : std::nullopt);
     m_liveControls->updated(status, m_index->firstTime == kNoTime ? 0 : m_index->firstTime);
     // Whole-run statistics of every update, on a worker; a newer update
     // drops an older result.
-    m_liveStatsRunner.start([index = m_index](const JobContext&) { return computeStats(*index); },
-                            [this](RangeStats stats) { showStatistics(stats); });
+    // (Keeping only the latest stretch: the figures are the stretch's.)
+    m_liveStatsRunner.start(
+        [index = m_index](const JobContext&) {
+            return index->dropped.fromByte > 0 ? computeStats(*index, index->dropped.before, index->lastTime)
+                                               : computeStats(*index);
+        },
+        [this](RangeStats stats) { showStatistics(stats); });
     if (final) {
         const bool failed = status.state == LiveState::Failed || m_index->scan.hasError;
         QString text = tr("%1 %2: %3.").arg(m_live->sourceText(), QString::fromLatin1(liveStateName(status.state)),
                                             QString::fromStdString(status.message));
         for (const Diagnostic& d : m_index->scan.diagnostics)
             text += QLatin1Char('\n') + qs(d.message());
-        text += tr("\nShowing the %1 events received.").arg(countText(m_index->scan.events));
+        if (m_index->dropped.fromByte > 0)
+            text += tr("\nShowing the latest stretch, from %1: %2 of the %3 events received (older ones were "
+                       "dropped to keep memory bounded).")
+                        .arg(durationText(m_index->dropped.before), countText(m_index->scan.events),
+                             countText(m_index->scan.events + m_index->dropped.events));
+        else
+            text += tr("\nShowing the %1 events received.").arg(countText(m_index->scan.events));
         if (!m_live->recordPath().isEmpty())
             text += tr(" Recorded in %1.").arg(m_live->recordPath());
         showBanner(text, failed ? "background:#f5b7b1;color:#000" : "background:#d6eaf8;color:#000");
@@ -1166,7 +1180,11 @@ void MainWindow::showSelectionStatistics()
     }
     if (!sel) {
         m_statsRunner.cancel();
-        QString text = tr("Whole run\n\n") + qs(rtsSummaryBlock(*m_index, *m_wholeStats, true))
+        const bool stretch = m_index->dropped.fromByte > 0;
+        QString text = (stretch ? tr("Latest stretch, from %1 (%2 older events dropped; the recording has them)\n\n")
+                                      .arg(durationText(m_index->dropped.before), countText(m_index->dropped.events))
+                                : tr("Whole run\n\n"))
+            + qs(rtsSummaryBlock(*m_index, *m_wholeStats, !stretch))
             + qs(infoText(*m_index, *m_wholeStats, m_path.toStdString()));
         m_stats->setPlainText(text);
         // The spans' figures take a pass over every span: on a worker.
