@@ -154,16 +154,19 @@ struct OverviewScratch {
     BinTimes binTime;
 };
 
-// Where a thread's bins are: from its first segment, level-0 bins a power
-// of two ns wide (so that a growing thread keeps its bins until its extent
-// doubles), at most 65536 and about four segments each.
-BinPyramid overviewShape(uint64_t start, uint64_t extent, size_t segments)
+// Where a thread's bins are: from its first segment, at most 65536 level-0
+// bins of about four segments each. A growing log's (`growing`) are a power
+// of two ns wide, so that a thread keeps its bins until its extent doubles
+// (and then halves them); a whole log's are as narrow as that allows.
+BinPyramid overviewShape(uint64_t start, uint64_t extent, size_t segments, bool growing)
 {
     BinPyramid ov;
     ov.start = start;
     extent = std::max<uint64_t>(extent, 1);
     const uint64_t want = std::min<uint64_t>(uint64_t(1) << 16, segments / 4);
-    ov.binWidth = std::bit_ceil((extent + want - 1) / want);
+    ov.binWidth = std::max<uint64_t>(1, (extent + want - 1) / want);
+    if (growing)
+        ov.binWidth = std::bit_ceil(ov.binWidth);
     ov.bins = uint32_t((extent + ov.binWidth - 1) / ov.binWidth);
     ov.levels = BinPyramid::levelsFor(ov.bins);
     return ov;
@@ -173,14 +176,14 @@ BinPyramid overviewShape(uint64_t start, uint64_t extent, size_t segments)
 // last seal (same start and bin width, no more levels), whose segments
 // before `cleanBefore` (ns) are still the same: the keys of the bins that
 // end by then are copied and only the rest is binned again.
-void buildOverview(ThreadStates& out, size_t k, OverviewScratch& scratch, const BinPyramid* reused = nullptr,
-                   const uint8_t* reusedKeys = nullptr, uint64_t cleanBefore = 0)
+void buildOverview(ThreadStates& out, size_t k, OverviewScratch& scratch, bool growing,
+                   const BinPyramid* reused = nullptr, const uint8_t* reusedKeys = nullptr, uint64_t cleanBefore = 0)
 {
     const SegmentView segs = out.of(k);
     const size_t base = out.offsets[k], n = segs.size();
     BinPyramid& ov = out.overviews[k];
     const uint64_t start = segs.timeAt(0);
-    ov = overviewShape(start, out.segmentEnd(segs, n - 1) - start, n);
+    ov = overviewShape(start, out.segmentEnd(segs, n - 1) - start, n, growing);
     ov.offset = out.overviewKeys.size();
     // The level-0 bins binned again: from a bin that starts a bin of every
     // level, so that each coarser bin from there has all its halves.
@@ -305,11 +308,11 @@ bool buildOverviews(ThreadStates& out, const LoadObserver* observer, const Previ
                 ++j;
             if (j < previous->ids.size() && previous->ids[j] == out.ids[k] && previous->overviews[j].bins > 0) {
                 const BinPyramid& old = previous->overviews[j];
-                buildOverview(out, k, scratch, &old, previous->keys.data() + old.offset, previous->cleanBefore[j]);
+                buildOverview(out, k, scratch, true, &old, previous->keys.data() + old.offset, previous->cleanBefore[j]);
                 continue;
             }
         }
-        buildOverview(out, k, scratch);
+        buildOverview(out, k, scratch, previous != nullptr);
     }
     return true;
 }
