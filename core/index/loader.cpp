@@ -62,14 +62,17 @@ LoadResult loadIndex(ByteSource& source, uint64_t totalBytes, LoadObserver* obse
         } else {
             uint64_t pos = 0;
             bool accepted = false;
-            // Progressive open: snapshots at 0.08 s, 0.16 s, 0.32 s, … of
-            // loading (at most kPartials), each only if making the last
-            // one took under a fifth of the time so far, so that they cost
-            // the whole load little.
+            // Progressive open: snapshots at 0.08 s, 0.32 s, 1.28 s of
+            // loading (at most kPartials), each only if making it should
+            // take under a twentieth of the time so far (the last one's
+            // cost, grown with the bytes read since: a first seal of
+            // thread states walks everything), so that they cost the whole
+            // load little.
             const bool partials = observer && observer->wantsPartials();
-            constexpr int kPartials = 5;
+            constexpr int kPartials = 3;
             int partialCount = 0;
             double nextPartial = 0.08, partialCost = 0;
+            uint64_t partialBytes = 0;
             for (std::span<const uint8_t> chunk = first; !chunk.empty(); chunk = reader.next()) {
                 pos += chunk.size();
                 // After DATA_END the decoder only counts what follows
@@ -84,7 +87,8 @@ LoadResult loadIndex(ByteSource& source, uint64_t totalBytes, LoadObserver* obse
                     break;
                 if (partials && more && accepted && partialCount < kPartials) {
                     const double now = secondsBetween(t0, Clock::now());
-                    if (now >= nextPartial && partialCost < now / 5) {
+                    const double expected = partialBytes ? partialCost * double(pos) / double(partialBytes) : 0;
+                    if (now >= nextPartial && expected < now / 20) {
                         const auto p0 = Clock::now();
                         if (!builder.publish(false, observer)) {
                             result.cancelled = true;
@@ -92,8 +96,9 @@ LoadResult loadIndex(ByteSource& source, uint64_t totalBytes, LoadObserver* obse
                         }
                         observer->partial(std::make_shared<const LogIndex>(builder.index()));
                         partialCost = secondsBetween(p0, Clock::now());
+                        partialBytes = pos;
                         ++partialCount;
-                        nextPartial = now * 2;
+                        nextPartial = now * 4;
                     }
                 }
                 if (observer) {
