@@ -47,7 +47,8 @@ LogIndex::LogIndex(const LogIndex& o)
 size_t LogIndex::memoryBytes() const
 {
     size_t bytes = sizeof(LogIndex) + scan.pieces.capacity() * sizeof(Piece)
-        + scan.checkpoints.capacity() * sizeof(Checkpoint) + tagCounts.capacity() * sizeof(uint64_t)
+        + scan.checkpoints.capacity() * sizeof(Checkpoint) + scan.blocks.capacity() * sizeof(LogScan::Block)
+        + scan.startupRecords.capacity() * sizeof(scan.startupRecords[0]) + tagCounts.capacity() * sizeof(uint64_t)
         + threads.capacity() * sizeof(ThreadInfo) + collections.capacity() * sizeof(Collection)
         + sparkEvents.capacity() * sizeof(SparkEvent) + messages.capacity() * sizeof(Message)
         + text.capacity() + heapProfile.samples.capacity() * sizeof(HeapProfileData::Entry)

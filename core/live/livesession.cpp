@@ -69,24 +69,20 @@ struct LiveSession::Impl {
     std::deque<std::pair<Clock::time_point, uint64_t>> rateSamples;
 
     // Keeping only the latest stretch: the index being built anew on a
-    // thread of its own, what the current index left out, and the start-up
-    // records of the part left out (offset and size in the recording, each
-    // block's marker before its records).
+    // thread of its own, and what the current index left out.
     std::atomic<uint64_t> keepNs{0};
     struct Rebuild {
         std::thread thread;
         std::atomic<bool> done{false};
         std::atomic<bool> cancel{false};
         std::unique_ptr<IndexBuilder> builder;
-        std::vector<std::pair<uint64_t, uint32_t>> startup; // all of them, up to `from`
+        std::vector<std::pair<uint64_t, uint32_t>> startup; // the start-up records before `from`
         uint64_t from = 0, before = 0, fedTo = 0;
         std::string error;
     };
     std::unique_ptr<Rebuild> rebuild;
     LogIndex::Dropped dropped;
-    std::vector<std::pair<uint64_t, uint32_t>> startup;
     uint64_t headerSize = 0;
-    uint64_t startupScannedTo = 0; // the recording's start-up records are in `startup` up to here
 
     void maybeRebuild(const LogIndex& index);
     void finishRebuild();
@@ -471,68 +467,6 @@ bool LiveSession::Impl::append(const uint8_t* data, size_t n)
 
 namespace {
 
-// Records a live session reads again when it keeps only its latest
-// stretch: what the program, its capabilities and its profiles are, which
-// later events refer to.
-bool isStartupTag(uint16_t t)
-{
-    switch (t) {
-    case tag::CapsetCreate:
-    case tag::CapsetDelete:
-    case tag::CapsetAssignCap:
-    case tag::CapsetRemoveCap:
-    case tag::RtsIdentifier:
-    case tag::ProgramArgs:
-    case tag::ProgramEnv:
-    case tag::OsProcessPid:
-    case tag::OsProcessPpid:
-    case tag::WallClockTime:
-    case tag::InternString:
-    case tag::ThreadLabel:
-    case tag::CapCreate:
-    case tag::CapDelete:
-    case tag::CapDisable:
-    case tag::CapEnable:
-    case tag::HeapInfoGhc:
-    case tag::PerfName:
-    case tag::HeapProfBegin:
-    case tag::HeapProfCostCentre:
-    case tag::ProfBegin:
-    case tag::Ipe:
-    case tag::TickyCounterDef: return true;
-    default: return false;
-    }
-}
-
-// Collects the start-up records (and the markers of their blocks) of the
-// events it is given.
-class StartupRecords final : public EventSink {
-public:
-    explicit StartupRecords(std::vector<std::pair<uint64_t, uint32_t>>& out) : m_out(out) {}
-    void onHeader(const std::shared_ptr<const LogFormat>&) override {}
-    void onEvent(const Event& e) override
-    {
-        if (e.tag == tag::BlockMarker) {
-            m_marker = {e.offset, e.recordSize};
-            m_markerTaken = false;
-            return;
-        }
-        if (!isStartupTag(e.tag))
-            return;
-        // (Read again with its block's marker: the capability it is on.)
-        if (!m_markerTaken && m_marker.second) {
-            m_out.push_back(m_marker);
-            m_markerTaken = true;
-        }
-        m_out.push_back({e.offset, e.recordSize});
-    }
-
-private:
-    std::vector<std::pair<uint64_t, uint32_t>>& m_out;
-    std::pair<uint64_t, uint32_t> m_marker{0, 0};
-    bool m_markerTaken = false;
-};
-
 // Feeds `builder` the recording's bytes [from, to) in chunks; false once
 // cancelled or on a short read (`error` says which).
 bool feedRange(ByteSource& recording, IndexBuilder& builder, uint64_t from, uint64_t to,
@@ -584,39 +518,25 @@ void LiveSession::Impl::maybeRebuild(const LogIndex& index)
         if (h.status != HeaderParse::Complete)
             return;
         headerSize = h.consumed;
-        startupScannedTo = headerSize;
     }
     auto r = std::make_unique<Rebuild>();
     r->from = block->offset;
     r->before = before;
     r->fedTo = written;
-    r->startup = startup;
+    // The start-up records before the stretch: the index has them all
+    // (those of earlier stretches it was given again, at their offsets).
+    for (const auto& record : index.scan.startupRecords)
+        if (record.first < r->from)
+            r->startup.push_back(record);
     Rebuild& job = *r;
-    const uint64_t header = headerSize, scannedTo = startupScannedTo;
+    const uint64_t header = headerSize;
     ByteSource& recording = *s.m_recording;
-    job.thread = std::thread([&job, &recording, header, scannedTo] {
+    job.thread = std::thread([&job, &recording, header] {
         std::vector<uint8_t> head(header);
         if (recording.read(0, head.data(), header) != header) {
             job.error = "the recording's header could not be read again";
             job.done = true;
             return;
-        }
-        // The start-up records between the last stretch's start and this
-        // one's.
-        {
-            StartupRecords sink(job.startup);
-            StreamDecoder decoder(sink);
-            decoder.feed(head);
-            if (decoder.skipTo(scannedTo)) {
-                std::vector<uint8_t> buf(kReadSize);
-                for (uint64_t at = scannedTo; at < job.from && !job.cancel;) {
-                    const size_t got = recording.read(at, buf.data(), size_t(std::min<uint64_t>(buf.size(), job.from - at)));
-                    if (!got)
-                        break;
-                    decoder.feed({buf.data(), got});
-                    at += got;
-                }
-            }
         }
         // The header, the start-up records at their own offsets, then the
         // stretch.
@@ -663,8 +583,6 @@ void LiveSession::Impl::finishRebuild()
     next.events = wholeEvents - std::min(wholeEvents, r->builder->eventsDecoded());
     builder = std::move(r->builder);
     dropped = std::move(next);
-    startup = std::move(r->startup);
-    startupScannedTo = r->from;
     dirty = true;
 }
 

@@ -230,12 +230,50 @@ void PieceCollector::onHeader(const std::shared_ptr<const LogFormat>& format)
         m_observer->onHeader(format);
 }
 
+bool isStartupTag(uint16_t t)
+{
+    switch (t) {
+    case tag::CapsetCreate:
+    case tag::CapsetDelete:
+    case tag::CapsetAssignCap:
+    case tag::CapsetRemoveCap:
+    case tag::RtsIdentifier:
+    case tag::ProgramArgs:
+    case tag::ProgramEnv:
+    case tag::OsProcessPid:
+    case tag::OsProcessPpid:
+    case tag::WallClockTime:
+    case tag::InternString:
+    case tag::ThreadLabel:
+    case tag::CapCreate:
+    case tag::CapDelete:
+    case tag::CapDisable:
+    case tag::CapEnable:
+    case tag::HeapInfoGhc:
+    case tag::PerfName:
+    case tag::HeapProfBegin:
+    case tag::HeapProfCostCentre:
+    case tag::ProfBegin:
+    case tag::Ipe:
+    case tag::TickyCounterDef: return true;
+    default: return false;
+    }
+}
+
 void PieceCollector::onEvent(const Event& e)
 {
     if (m_observer)
         m_observer->onEvent(e);
-    if (e.tag == tag::BlockMarker && e.known)
+    if (e.tag == tag::BlockMarker && e.known) {
         m_scan.blocks.push_back({e.offset, e.n[1]});
+        m_marker = {e.offset, e.recordSize};
+        m_markerNoted = false;
+    } else if (isStartupTag(e.tag)) {
+        if (!m_markerNoted && m_marker.second)
+            m_scan.startupRecords.push_back(m_marker);
+        m_markerNoted = true;
+        m_scan.startupRecords.push_back({e.offset, e.recordSize});
+    }
     if (!m_scan.ordered)
         return;
     auto& pieces = m_scan.pieces;

@@ -57,6 +57,10 @@ struct LogScan {
         uint64_t endTime = 0;
     };
     std::vector<Block> blocks;
+    // The records that say what the program is (isStartupTag), each after
+    // its block's marker record, by offset and size in file order: a live
+    // session keeping its latest stretch reads them again.
+    std::vector<std::pair<uint64_t, uint32_t>> startupRecords;
     bool ordered = true;
     uint64_t events = 0;
     uint64_t bytes = 0; // bytes read
@@ -64,6 +68,10 @@ struct LogScan {
     bool truncated = false;
     std::string ioError;
 };
+
+// Records that later events refer to, or that say what the program is:
+// process, capabilities, thread labels, cost centres, profile headers.
+bool isStartupTag(uint16_t tag);
 
 // Packs pieces, in file order, into runs: chains whose times never decrease
 // from one piece to the next (any capabilities). Each piece joins the run
@@ -97,6 +105,8 @@ private:
     EventSink* m_observer;
     uint64_t m_nextCheckpoint = 0;
     RunPacker m_packer; // the completed pieces, to know when to give up order
+    std::pair<uint64_t, uint32_t> m_marker{0, 0}; // the current block's marker record
+    bool m_markerNoted = false;                    // already in startupRecords
 };
 
 // Decodes `source` from the start in large chunks. `observer`, if given, sees
