@@ -1,6 +1,7 @@
 #include "livetestsupport.h"
 
 #include "core/format/decoder.h"
+#include "core/format/encoder.h"
 #include "core/format/eventtags.h"
 #include "core/format/headerparser.h"
 
@@ -50,6 +51,45 @@ std::vector<LiveUpdate> UpdateCollector::untilFinal(LiveSession& session, int gu
         if (final)
             return out;
     }
+}
+
+std::vector<uint8_t> longRunningLog(int slices, uint64_t slice)
+{
+    EventlogWriter w(EventlogWriter::allDeclarations());
+    w.beginBlock(kNoCap, 0);
+    w.write(OwnedEvent(tag::CapsetCreate, 0, {0, 2}).event);
+    w.write(OwnedEvent(tag::RtsIdentifier, 0, {0}, {"GHC-9.0.2 rts_thr_l"}).event);
+    w.write(OwnedEvent(tag::ProgramArgs, 0, {0}, {std::string_view("prog\0+RTS\0-l", 13)}).event);
+    w.write(OwnedEvent(tag::OsProcessPid, 0, {0, 4242}).event);
+    w.write(OwnedEvent(tag::CapCreate, 0, {0}).event);
+    w.write(OwnedEvent(tag::CapCreate, 0, {1}).event);
+    w.write(OwnedEvent(tag::CapsetAssignCap, 0, {0, 0}).event);
+    w.write(OwnedEvent(tag::CapsetAssignCap, 0, {0, 1}).event);
+    w.write(OwnedEvent(tag::ThreadLabel, 0, {1}, {"main"}).event);
+    w.endBlock(0);
+    for (int k = 0; k < slices; ++k) {
+        for (uint16_t cap = 0; cap < 2; ++cap) {
+            const uint64_t t0 = uint64_t(k) * slice + 1000;
+            w.beginBlock(cap, t0);
+            uint64_t t = t0 + cap * 7;
+            for (int i = 0; i < 40; ++i, t += slice / 41) {
+                const uint64_t thread = 1 + cap * 2 + uint64_t(i % 2);
+                if (i == 0 && k == 0)
+                    w.write(OwnedEvent(tag::CreateThread, t, {thread}).event);
+                if (i == 20 && k == 5 && cap == 0) // a label given in mid-run
+                    w.write(OwnedEvent(tag::ThreadLabel, t, {2}, {"worker"}).event);
+                w.write(OwnedEvent(tag::RunThread, t, {thread}).event);
+                w.write(OwnedEvent(tag::StopThread, t + slice / 82, {thread, i % 5 == 4 ? 7u : 3u, 0}).event);
+            }
+            if (k % 4 == 3) {
+                w.write(OwnedEvent(tag::GcStart, t).event);
+                w.write(OwnedEvent(tag::GcEnd, t + slice / 100).event);
+            }
+            w.endBlock(t + slice / 100);
+        }
+    }
+    w.writeDataEnd();
+    return w.takeBytes();
 }
 
 LogLayout layoutOf(const std::vector<uint8_t>& bytes)

@@ -34,6 +34,13 @@ private:
     bool m_ready = false;
 };
 
+// A program's log as GHC writes it while it runs, from the project's
+// encoder: the start-up records (process, capabilities, a thread's label)
+// in a block of their own, then the two capabilities' blocks taking turns,
+// each covering the next `slice` ns with runs of two threads apiece, now
+// and then a collection, and once a label given in mid-run.
+std::vector<uint8_t> longRunningLog(int slices, uint64_t slice);
+
 struct LogLayout {
     size_t headerSize = 0;
     std::vector<size_t> blockStarts; // offsets of every block marker

@@ -252,6 +252,7 @@ private slots:
     void stopBeforeAnyByteAndBytesThatAreNotALog();
     void aSourceThatCannotBeOpenedKeepsTheLog();
     void recordKeepsTheBytesAsReceived();
+    void keepingTheLatestMinutesSaysWhatWasDropped();
 };
 
 void TestLiveWindow::initTestCase()
@@ -877,6 +878,44 @@ void TestLiveWindow::recordKeepsTheBytesAsReceived()
     QVERIFY2(rec.last().banner.contains(QStringLiteral("Recorded in %1.").arg(record)), qPrintable(rec.last().banner));
     QVERIFY(readFile(record) == bytes);
     compareIndexes(*w.index(), *load(bytes));
+}
+
+
+// Keep 0.01 min (0.6 s) of a 3 s log: the window ends showing about that
+// stretch, says what was dropped (banner, statistics, status), and its
+// panes are the kept index's.
+void TestLiveWindow::keepingTheLatestMinutesSaysWhatWasDropped()
+{
+    const std::vector<uint8_t> bytes = longRunningLog(300, 10'000'000);
+    QTemporaryDir dir;
+    const QString fifo = dir.filePath(QStringLiteral("ghc.fifo"));
+    QCOMPARE(::mkfifo(fifo.toLocal8Bit().constData(), 0600), 0);
+    MainWindow w;
+    w.resize(1400, 900);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    Recorder rec(w);
+    w.liveControls()->setKeepMinutes(0.01);
+    QCOMPARE(w.liveControls()->keepNs(), uint64_t(600'000'000));
+    w.openLive(fifo);
+    QVERIFY2(w.liveJob(), qPrintable(w.bannerText()));
+    PipeFeeder feeder(fifo.toStdString(), bytes, 4096, 5000);
+    QVERIFY(feeder.open());
+    feeder.feedTo(bytes.size());
+    feeder.finish();
+    QTRY_VERIFY_WITH_TIMEOUT(rec.lastIs(LiveState::Ended), kGuardMs);
+    const Shown& last = rec.last();
+    const LogIndex& ix = *last.index;
+    QVERIFY(ix.dropped.fromByte > 0);
+    QCOMPARE(last.status.droppedEvents, ix.dropped.events);
+    QCOMPARE(last.status.events, load(bytes)->scan.events);
+    QVERIFY2(last.banner.contains(QStringLiteral("Showing the latest stretch")), qPrintable(last.banner));
+    QCOMPARE(last.eventRows, int(ix.scan.events));
+    QCOMPARE(last.timelineIndex, &ix);
+    QTRY_VERIFY_WITH_TIMEOUT(rec.statsIndex == &ix, kGuardMs);
+    QVERIFY2(rec.statsText.startsWith(QStringLiteral("Latest stretch, from")), qPrintable(rec.statsText.left(200)));
+    // Dropped along the way, not just at the end.
+    QVERIFY(std::any_of(rec.shown.begin(), rec.shown.end() - 1, [](const Shown& s) { return s.status.droppedEvents > 0; }));
 }
 
 QTEST_MAIN(TestLiveWindow)

@@ -320,16 +320,21 @@ void LiveSession::Impl::run()
         status.state = LiveState::Stopped;
         status.message = "stopped following";
     }
-    // A new index being built is waited for: the final one keeps to the
-    // stretch as well.
-    if (rebuild) {
+    // The final index keeps to the stretch as well: a new one being built
+    // is waited for, and one more is built if what came since needs it.
+    for (int round = 0; round < 2 && !cancelled; ++round) {
+        if (!rebuild && round == 1 && builder->headerRead())
+            maybeRebuild(builder->index());
+        if (!rebuild)
+            continue;
         while (!rebuild->done && !cancelled)
             std::this_thread::sleep_for(std::chrono::milliseconds(5));
-        if (cancelled) {
-            cancelRebuild();
-            return;
-        }
-        finishRebuild();
+        if (!cancelled)
+            finishRebuild();
+    }
+    if (cancelled) {
+        cancelRebuild();
+        return;
     }
     publish(true);
     // Done writing: the recording no longer looks like a file being written
