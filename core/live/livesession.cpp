@@ -1,7 +1,5 @@
 #include "core/live/livesession.h"
 
-#include "core/format/decoder.h"
-#include "core/format/eventtags.h"
 #include "core/format/headerparser.h"
 
 #include <algorithm>
@@ -570,10 +568,14 @@ void LiveSession::Impl::finishRebuild()
 {
     std::unique_ptr<Rebuild> r = std::move(rebuild);
     r->thread.join();
-    if (r->cancel || !r->error.empty() || !r->builder)
-        return; // (the next publish tries again)
-    if (!feedRange(*s.m_recording, *r->builder, r->fedTo, written, nullptr, r->error))
+    if (!r->cancel && r->builder && r->error.empty())
+        feedRange(*s.m_recording, *r->builder, r->fedTo, written, nullptr, r->error);
+    if (r->cancel || !r->builder || !r->error.empty()) {
+        // Said, and tried again at the next publish; the index goes on.
+        if (!r->error.empty())
+            status.message = "could not keep only the latest stretch: " + r->error;
         return;
+    }
     const std::vector<uint64_t>& now = builder->index().tagCounts;
     const std::vector<uint64_t>& kept = r->builder->index().tagCounts;
     LogIndex::Dropped next;
