@@ -23,6 +23,8 @@
 #include "ui/events/eventlistpane.h"
 #include "ui/formatting.h"
 #include "ui/jobs/livejob.h"
+#include "ui/threads/spanspane.h"
+#include "ui/threads/threadspane.h"
 #include "ui/timeline/timelineview.h"
 #include "ui/timeline/viewcontroller.h"
 #include "ui/window/livecontrols.h"
@@ -253,6 +255,7 @@ private slots:
     void aSourceThatCannotBeOpenedKeepsTheLog();
     void recordKeepsTheBytesAsReceived();
     void keepingTheLatestMinutesSaysWhatWasDropped();
+    void panesKeepTheUsersChoicesAcrossUpdates();
 };
 
 void TestLiveWindow::initTestCase()
@@ -916,6 +919,55 @@ void TestLiveWindow::keepingTheLatestMinutesSaysWhatWasDropped()
     QVERIFY2(rec.statsText.startsWith(QStringLiteral("Latest stretch, from")), qPrintable(rec.statsText.left(200)));
     // Dropped along the way, not just at the end.
     QVERIFY(std::any_of(rec.shown.begin(), rec.shown.end() - 1, [](const Shown& s) { return s.status.droppedEvents > 0; }));
+}
+
+// A name chosen in the Spans pane stays chosen, with its occurrences, as
+// the log grows; the Threads table keeps its rows between updates.
+void TestLiveWindow::panesKeepTheUsersChoicesAcrossUpdates()
+{
+    const std::vector<uint8_t> bytes = readFile(logPath("spans-N2.eventlog"));
+    QTemporaryDir dir;
+    const QString fifo = dir.filePath(QStringLiteral("ghc.fifo"));
+    QCOMPARE(::mkfifo(fifo.toLocal8Bit().constData(), 0600), 0);
+    MainWindow w;
+    w.resize(1400, 900);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    Recorder rec(w);
+    w.openLive(fifo);
+    QVERIFY2(w.liveJob(), qPrintable(w.bannerText()));
+    PipeFeeder feeder(fifo.toStdString(), bytes, 1000, 100);
+    QVERIFY(feeder.open());
+    SpansPane* spans = w.spansPane();
+    QTableView* names = spans->namesTable();
+    // A third of the log: some spans; choose the first name listed.
+    feeder.feedTo(bytes.size() / 3);
+    QTRY_VERIFY_WITH_TIMEOUT(rec.lastHasBytes(bytes.size() / 3), kGuardMs);
+    QTRY_VERIFY_WITH_TIMEOUT(names->model()->rowCount() > 0, kGuardMs);
+    names->selectionModel()->setCurrentIndex(names->model()->index(0, 0),
+                                             QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    const std::optional<std::string> chosen = spans->chosenName();
+    QVERIFY(chosen);
+    QTRY_VERIFY_WITH_TIMEOUT(spans->occurrencesTable()->model()->rowCount() > 0, kGuardMs);
+    const int threadRows = w.threadsPane()->findChild<QTableView*>()->model()->rowCount();
+    QVERIFY(threadRows > 0);
+    // Two more steps: after each update the same name is chosen, its row
+    // current, and the threads table was never emptied meanwhile.
+    for (size_t step : {2, 3}) {
+        QSignalSpy landed(spans, &SpansPane::figuresShown);
+        feeder.feedTo(bytes.size() * step / 3);
+        if (step == 3)
+            feeder.finish();
+        QTRY_VERIFY_WITH_TIMEOUT(rec.lastHasBytes(bytes.size() * step / 3), kGuardMs);
+        QVERIFY(w.threadsPane()->findChild<QTableView*>()->model()->rowCount() >= threadRows);
+        QTRY_VERIFY_WITH_TIMEOUT(!landed.isEmpty(), kGuardMs);
+        QCOMPARE(spans->chosenName(), chosen);
+        const QModelIndex current = names->selectionModel()->currentIndex();
+        QVERIFY(current.isValid());
+        QCOMPARE(names->model()->index(current.row(), 0).data().toString(), QString::fromStdString(*chosen));
+        QVERIFY(spans->occurrencesTable()->model()->rowCount() > 0);
+    }
+    QTRY_VERIFY_WITH_TIMEOUT(rec.lastIs(LiveState::Ended), kGuardMs);
 }
 
 QTEST_MAIN(TestLiveWindow)

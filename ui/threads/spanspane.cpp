@@ -302,8 +302,47 @@ void SpansPane::setIndex(std::shared_ptr<const LogIndex> index)
     m_spans = m_index ? m_index->userSpans : nullptr;
     m_range.reset();
     m_name.reset();
+    m_keepName.reset();
     m_occurrencesModel->setSpans(m_index, m_spans, {});
     recompute();
+}
+
+void SpansPane::updateIndex(std::shared_ptr<const LogIndex> index)
+{
+    if (!index || !m_index) {
+        setIndex(std::move(index));
+        return;
+    }
+    m_pairRunner.cancel();
+    m_runner.cancel();
+    if (const auto name = chosenName())
+        m_keepName = name;
+    const SpanRules rules = m_spans ? m_spans->rules : SpanRules{};
+    m_index = std::move(index);
+    if (m_index->userSpans && m_index->userSpans->rules == rules) {
+        m_spans = m_index->userSpans;
+        recompute();
+        return;
+    }
+    // The user's own prefixes: paired again on the grown log.
+    m_pairRunner.start(
+        [index = m_index, rules](const JobContext& ctx) {
+            return pairUserSpans(*index, rules, [&ctx] { return ctx.isCancelled(); });
+        },
+        [this](std::shared_ptr<const UserSpans> spans) {
+            if (!spans)
+                return;
+            m_spans = std::move(spans);
+            emit spansChanged(m_spans);
+            recompute();
+        });
+}
+
+std::optional<std::string> SpansPane::chosenName() const
+{
+    if (!m_name || !m_spans || *m_name >= m_spans->names.size())
+        return m_keepName;
+    return m_spans->names[*m_name];
 }
 
 void SpansPane::setRange(std::optional<ViewRange> range)
@@ -373,6 +412,23 @@ void SpansPane::recompute()
             if (!m_spans->issues.empty())
                 text += tr(" %1 unmatched START or STOP: see Diagnostics.").arg(m_spans->issues.size());
             m_status->setText(text);
+            if (m_keepName) {
+                // After a live update: the same name, under its number in
+                // the new spans, and its row chosen again.
+                const auto it = std::find(m_spans->names.begin(), m_spans->names.end(), *m_keepName);
+                m_keepName.reset();
+                m_name.reset();
+                if (it != m_spans->names.end()) {
+                    const uint32_t id = uint32_t(it - m_spans->names.begin());
+                    for (int row = 0; row < m_namesModel->rowCount(); ++row)
+                        if (m_namesModel->index(row, 0).data(SpanNamesModel::kNameRole).toUInt() == id) {
+                            m_names->selectionModel()->setCurrentIndex(
+                                m_namesModel->index(row, 0), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+                            break;
+                        }
+                    m_name = id;
+                }
+            }
             if (m_name)
                 showName(*m_name);
             emit figuresShown();

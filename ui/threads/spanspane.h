@@ -73,6 +73,11 @@ class SpansPane : public QWidget {
 public:
     explicit SpansPane(QWidget* parent = nullptr);
     void setIndex(std::shared_ptr<const LogIndex> index);
+    // The same log grown (a live update): the user's rules and chosen name
+    // stay, and the tables keep their rows until the new figures land.
+    void updateIndex(std::shared_ptr<const LogIndex> index);
+    // The name whose occurrences are shown, if any.
+    std::optional<std::string> chosenName() const;
     void setRange(std::optional<ViewRange> range);
     std::shared_ptr<const UserSpans> spans() const { return m_spans; }
     QTableView* namesTable() const { return m_names; }
@@ -103,6 +108,7 @@ private:
     std::shared_ptr<const UserSpans> m_spans;
     std::optional<ViewRange> m_range;
     std::optional<uint32_t> m_name; // shown in the occurrences
+    std::optional<std::string> m_keepName; // after a live update: chosen again once the figures land
     bool m_markers = true;
     JobRunner m_runner;      // figures
     JobRunner m_pairRunner;  // re-pairing with new rules; last: destroyed first

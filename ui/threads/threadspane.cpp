@@ -241,6 +241,13 @@ void ThreadsPane::setIndex(std::shared_ptr<const LogIndex> index)
     recompute();
 }
 
+void ThreadsPane::updateIndex(std::shared_ptr<const LogIndex> index)
+{
+    m_runner.cancel();
+    m_index = std::move(index);
+    recompute();
+}
+
 void ThreadsPane::setRange(std::optional<ViewRange> range)
 {
     if (range == m_range)

@@ -61,6 +61,9 @@ class ThreadsPane : public QWidget {
 public:
     explicit ThreadsPane(ThreadRowsController* rows, QWidget* parent = nullptr);
     void setIndex(std::shared_ptr<const LogIndex> index);
+    // The same log grown (a live update): the table keeps showing the last
+    // figures until the new ones land.
+    void updateIndex(std::shared_ptr<const LogIndex> index);
     void setRange(std::optional<ViewRange> range);
     QTableView* table() const { return m_table; }
     ThreadsTableModel* model() const { return m_model; }

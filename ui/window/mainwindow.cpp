@@ -993,8 +993,13 @@ void MainWindow::applyIndex(std::shared_ptr<ByteSource> events, bool grown)
     m_bandModel->setRange(m_controller->selection());
     m_ccTree->setIndex(m_index);
     m_threadRows->setIndex(m_index);
-    m_threadsPane->setIndex(m_index);
-    m_spansPane->setIndex(m_index);
+    if (grown) { // the user's choices there stay
+        m_threadsPane->updateIndex(m_index);
+        m_spansPane->updateIndex(m_index);
+    } else {
+        m_threadsPane->setIndex(m_index);
+        m_spansPane->setIndex(m_index);
+    }
     m_profilePane->setRange(m_controller->selection()); // first: the index then computes once, for it
     m_profilePane->setIndex(m_index);
     m_sparkSizes->setIndex(m_index); // its range follows the selection from the start
