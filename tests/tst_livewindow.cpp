@@ -949,8 +949,9 @@ void TestLiveWindow::panesKeepTheUsersChoicesAcrossUpdates()
     const std::optional<std::string> chosen = spans->chosenName();
     QVERIFY(chosen);
     QTRY_VERIFY_WITH_TIMEOUT(spans->occurrencesTable()->model()->rowCount() > 0, kGuardMs);
-    const int threadRows = w.threadsPane()->findChild<QTableView*>()->model()->rowCount();
-    QVERIFY(threadRows > 0);
+    QAbstractItemModel* threads = w.threadsPane()->findChild<QTableView*>()->model();
+    QTRY_VERIFY_WITH_TIMEOUT(threads->rowCount() > 0, kGuardMs); // the figures land on a worker's result
+    const int threadRows = threads->rowCount();
     // Two more steps: after each update the same name is chosen, its row
     // current, and the threads table was never emptied meanwhile.
     for (size_t step : {2, 3}) {
@@ -959,7 +960,7 @@ void TestLiveWindow::panesKeepTheUsersChoicesAcrossUpdates()
         if (step == 3)
             feeder.finish();
         QTRY_VERIFY_WITH_TIMEOUT(rec.lastHasBytes(bytes.size() * step / 3), kGuardMs);
-        QVERIFY(w.threadsPane()->findChild<QTableView*>()->model()->rowCount() >= threadRows);
+        QVERIFY(threads->rowCount() >= threadRows);
         QTRY_VERIFY_WITH_TIMEOUT(!landed.isEmpty(), kGuardMs);
         QCOMPARE(spans->chosenName(), chosen);
         const QModelIndex current = names->selectionModel()->currentIndex();
