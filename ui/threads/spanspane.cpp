@@ -324,18 +324,7 @@ void SpansPane::updateIndex(std::shared_ptr<const LogIndex> index)
         recompute();
         return;
     }
-    // The user's own prefixes: paired again on the grown log.
-    m_pairRunner.start(
-        [index = m_index, rules](const JobContext& ctx) {
-            return pairUserSpans(*index, rules, [&ctx] { return ctx.isCancelled(); });
-        },
-        [this](std::shared_ptr<const UserSpans> spans) {
-            if (!spans)
-                return;
-            m_spans = std::move(spans);
-            emit spansChanged(m_spans);
-            recompute();
-        });
+    pair(rules, false); // the user's own prefixes, on the grown log
 }
 
 std::optional<std::string> SpansPane::chosenName() const
@@ -369,16 +358,23 @@ void SpansPane::setRules(const SpanRules& rules)
     if (m_spans && m_spans->rules == rules)
         return;
     m_status->setText(tr("Pairing spans…"));
+    pair(rules, true);
+}
+
+void SpansPane::pair(const SpanRules& rules, bool forgetName)
+{
     m_pairRunner.start(
         [index = m_index, rules](const JobContext& ctx) {
             return pairUserSpans(*index, rules, [&ctx] { return ctx.isCancelled(); });
         },
-        [this](std::shared_ptr<const UserSpans> spans) {
+        [this, forgetName](std::shared_ptr<const UserSpans> spans) {
             if (!spans)
                 return;
             m_spans = std::move(spans);
-            m_name.reset();
-            m_occurrencesModel->setSpans(m_index, m_spans, {});
+            if (forgetName) {
+                m_name.reset();
+                m_occurrencesModel->setSpans(m_index, m_spans, {});
+            }
             emit spansChanged(m_spans);
             recompute();
         });

@@ -95,6 +95,9 @@ signals:
 
 private:
     void recompute();
+    // Pairs the index's spans with `rules` on a worker, then shows them
+    // (forgetting the chosen name, when the rules are new).
+    void pair(const SpanRules& rules, bool forgetName);
     void showName(uint32_t name);
 
     SpanNamesModel* m_namesModel;
