@@ -491,7 +491,6 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
         m_settledBefore = 0;
         m_rewalk = false;
         m_cleanBefore.clear();
-        ++m_rewalks;
     }
     // The events to settle now (before the bound), and the indices of
     // those still pending, each in log order.

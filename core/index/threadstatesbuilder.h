@@ -38,8 +38,6 @@ public:
     void consume(const Event& e);
     // Segments of every thread up to `end` (ns). False once cancelled.
     bool seal(uint64_t end, bool final, const LoadObserver* observer, uint64_t settleBefore = 0);
-    // Provisional seals so far that had to walk every event again.
-    size_t rewalks() const { return m_rewalks; }
 
 private:
     // One event as it came; events of a thread at equal times keep their
@@ -80,7 +78,6 @@ private:
     uint64_t m_settledBefore = 0;
     std::vector<uint64_t> m_cleanBefore; // per thread of the last seal: its last settled segment's time
     bool m_rewalk = false;
-    size_t m_rewalks = 0;
 };
 
 } // namespace hecscope
