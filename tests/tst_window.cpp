@@ -25,6 +25,7 @@ private slots:
     void savedLayoutIsKept();
     void openingAnotherFileReleasesTheOldIndex();
     void aFailedOpenKeepsTheLogOnScreen();
+    void anIdleWindowProcessesNoEvents();
 };
 
 void TestWindow::initTestCase()
@@ -211,6 +212,51 @@ void TestWindow::aFailedOpenKeepsTheLogOnScreen()
     QCOMPARE(cleared.count(), 2);
     QVERIFY(w.index() != shown);
     QCOMPARE(recentFiles().size(), 2);
+}
+
+// Counts every event Qt delivers to any object of the application.
+class EventCounter : public QObject {
+public:
+    int count = 0;
+    QMap<int, int> byType;
+    bool eventFilter(QObject*, QEvent* e) override
+    {
+        ++count;
+        ++byType[int(e->type())];
+        return false;
+    }
+};
+
+// An idle window does nothing: once a log is open and drawn, no event is
+// delivered while the user does nothing (a relayout that posted the next
+// relayout kept the main thread at a whole core, ~6,400 events a second).
+// A few are allowed for a text cursor's blink; none per frame or layout.
+void TestWindow::anIdleWindowProcessesNoEvents()
+{
+    QSettings().clear();
+    for (const QString& path : {QString(), QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/threads-N2.eventlog")}) {
+        MainWindow w;
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        if (!path.isEmpty()) {
+            QSignalSpy finished(&w, &MainWindow::loadFinished);
+            w.openFile(path);
+            QVERIFY(finished.wait(20000));
+        }
+        QTest::qWait(1500); // workers finish, panes fill, the first paint
+        EventCounter counter;
+        qApp->installEventFilter(&counter);
+        QTest::qWait(2000);
+        qApp->removeEventFilter(&counter);
+        QString types;
+        for (auto it = counter.byType.cbegin(); it != counter.byType.cend(); ++it)
+            types += QStringLiteral(" %1×%2").arg(it.key()).arg(it.value());
+        QVERIFY2(counter.count <= 20, qPrintable(QStringLiteral("%1 events in 2 s idle (%2), type×count:%3")
+                                                     .arg(counter.count)
+                                                     .arg(path.isEmpty() ? QStringLiteral("no log") : path, types)));
+        w.close();
+    }
 }
 
 QTEST_MAIN(TestWindow)

@@ -1286,10 +1286,16 @@ void MainWindow::showEvent(QShowEvent* e)
 // show whole names and scroll, rather than eliding "Statistics" to "S…".
 bool MainWindow::event(QEvent* e)
 {
+    // Only a bar not yet set is touched: each setter relayouts the bar even
+    // when nothing changes, which posts the window another LayoutRequest —
+    // setting them on every request kept the window relayouting forever
+    // (a whole core, idle).
     if (e->type() == QEvent::ChildAdded || e->type() == QEvent::LayoutRequest)
         for (QTabBar* bar : findChildren<QTabBar*>(Qt::FindDirectChildrenOnly)) {
-            bar->setElideMode(Qt::ElideNone);
-            bar->setUsesScrollButtons(true);
+            if (bar->elideMode() != Qt::ElideNone)
+                bar->setElideMode(Qt::ElideNone);
+            if (!bar->usesScrollButtons())
+                bar->setUsesScrollButtons(true);
         }
     return QMainWindow::event(e);
 }
