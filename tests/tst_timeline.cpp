@@ -25,6 +25,7 @@
 #include <QImage>
 #include <QPainter>
 #include <QProcess>
+#include <QScrollArea>
 #include <QSet>
 #include <QSettings>
 #include <QSignalSpy>
@@ -506,6 +507,11 @@ void TestTimeline::dragARowsEdgeToResizeIt()
         QVERIFY(before.track);
         natural = before.rect.height();
         const QPoint edge(TimelineRenderer::plotArea(view->rect()).center().x(), before.rect.bottom());
+        // The edge in sight, clear of the legend pinned to the bottom of the
+        // tracks' viewport.
+        if (auto* scroll = qobject_cast<QScrollArea*>(view->parentWidget()->parentWidget()))
+            scroll->ensureVisible(edge.x(), edge.y(), 0, 300);
+        QCoreApplication::processEvents();
         QMouseEvent hover(QEvent::MouseMove, edge, view->mapToGlobal(edge), Qt::NoButton, Qt::NoButton, Qt::NoModifier);
         QApplication::sendEvent(view, &hover);
         QCOMPARE(view->QWidget::cursor().shape(), Qt::SplitVCursor);
@@ -880,6 +886,22 @@ void TestTimeline::capabilityAndProcessPanes()
     QVERIFY(withRts);
     QVERIFY(w.processText().contains(QString::fromStdString(withRts->rtsIdentifier)));
     QVERIFY(w.processText().contains(QStringLiteral("Process id: %1").arg(withRts->pid)));
+    // Every capability of the run, though the RTS removed them from the
+    // capset at shutdown; and when it started (the clock-domain capset's
+    // wall clock less the time it was read at).
+    QVERIFY2(withRts->caps.empty() && withRts->assigned.size() == index->caps.size(), qPrintable(w.processText()));
+    QVERIFY2(w.processText().contains(QStringLiteral("Capabilities: %1 (removed at shutdown").arg(index->caps.size())),
+             qPrintable(w.processText()));
+    const Capset* clock = nullptr;
+    for (const Capset& c : index->capsets)
+        if (c.wallAt != kNoTime)
+            clock = &c;
+    QVERIFY(clock);
+    const QDateTime started = QDateTime::fromMSecsSinceEpoch(
+        qint64((double(clock->wallSeconds) * 1e9 + double(clock->wallNanoseconds) - double(clock->wallAt)) / 1e6));
+    QVERIFY2(w.processText().startsWith(QStringLiteral("Started: ")), qPrintable(w.processText()));
+    QVERIFY2(w.processText().contains(started.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz UTC"))),
+             qPrintable(w.processText()));
     QCOMPARE(w.diagnostics(), QStringList{QStringLiteral("No problems: the log decoded completely.")});
 }
 

@@ -9,6 +9,7 @@
 
 #include <QDockWidget>
 #include <QFile>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QScrollArea>
 #include <QSettings>
@@ -172,12 +173,30 @@ void TestWindow::aFailedOpenKeepsTheLogOnScreen()
     QCOMPARE(w.timeline()->options().placeholder, QStringLiteral("no log open"));
     QVERIFY(recentFiles().isEmpty());
     QCOMPARE(cleared.count(), 0);
+    QSignalSpy statsShown(&w, &MainWindow::statisticsShown);
     w.openFile(good);
     QVERIFY(finished.wait(20000));
+    QVERIFY(statsShown.count() > 0 || statsShown.wait(20000));
+    QTableView* capView = w.capabilityTable();
+    QVERIFY(capView && capView->model()->rowCount() > 0);
+    const int capRows = capView->model()->rowCount();
     const auto shown = w.index();
     QVERIFY(shown && shown->scan.events > 1000);
+    // The whole run's statistics and capabilities stay through a failed
+    // open: its job computes nothing more over the log on screen.
+    const QString wholeRun = w.statisticsText();
+    QVERIFY2(wholeRun.startsWith(QStringLiteral("Whole run")), qPrintable(wholeRun.left(200)));
+    w.openFile(text);
+    QVERIFY(finished.wait(20000));
+    QTest::qWait(300);
+    QCOMPARE(w.statisticsText(), wholeRun);
+    QCOMPARE(capView->model()->rowCount(), capRows);
     w.controller()->setSelection(ViewRange{0, shown->lastTime / 2});
     emit w.timeline()->itemClicked(QStringLiteral("Collection: generation 1"));
+    QTRY_VERIFY_WITH_TIMEOUT(!w.statisticsText().contains(QStringLiteral("computing")), 20000);
+    const QString statistics = w.statisticsText();
+    QVERIFY2(statistics.contains(QStringLiteral("Selection")) && statistics.contains(QStringLiteral("allocated")),
+             qPrintable(statistics.left(400)));
     const QString title = w.windowTitle();
     const QStringList recent = recentFiles();
     QCOMPARE(recent.size(), 1);
@@ -205,6 +224,11 @@ void TestWindow::aFailedOpenKeepsTheLogOnScreen()
         QCOMPARE(w.detailsText(), QStringLiteral("Collection: generation 1"));
         QCOMPARE(w.controller()->selection(), std::optional<ViewRange>(ViewRange{0, shown->lastTime / 2}));
         QCOMPARE(recentFiles(), recent);
+        // The failed file's job computes nothing more over the log on
+        // screen: its statistics and capabilities stay.
+        QTest::qWait(300);
+        QCOMPARE(w.statisticsText(), statistics);
+        QCOMPARE(capView->model()->rowCount(), capRows);
     }
     // The next good file replaces it as usual.
     w.openFile(QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/sparks-N2.eventlog"));

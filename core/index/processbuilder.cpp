@@ -2,6 +2,7 @@
 
 #include "core/format/eventtags.h"
 
+#include <algorithm>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -46,7 +47,13 @@ void ProcessBuilder::consume(const Event& e)
         break;
     }
     case tag::CapsetDelete: capset(n[0]).deleted = t; break;
-    case tag::CapsetAssignCap: capset(n[0]).caps.push_back(uint16_t(n[1])); break;
+    case tag::CapsetAssignCap: {
+        Capset& cs = capset(n[0]);
+        cs.caps.push_back(uint16_t(n[1]));
+        if (std::find(cs.assigned.begin(), cs.assigned.end(), uint16_t(n[1])) == cs.assigned.end())
+            cs.assigned.push_back(uint16_t(n[1]));
+        break;
+    }
     case tag::CapsetRemoveCap: std::erase(capset(n[0]).caps, uint16_t(n[1])); break;
     case tag::RtsIdentifier: capset(n[0]).rtsIdentifier = std::string(e.s[0]); break;
     case tag::ProgramArgs: capset(n[0]).args = splitNul(e.s[0]); break;

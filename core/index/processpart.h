@@ -13,7 +13,8 @@ namespace hecscope {
 struct Capset {
     uint32_t id = 0;
     uint16_t type = 0;
-    std::vector<uint16_t> caps;
+    std::vector<uint16_t> caps;     // assigned now (the RTS removes every one at shutdown)
+    std::vector<uint16_t> assigned; // every capability ever assigned, in order of assignment
     uint64_t created = kNoTime, deleted = kNoTime; // ns
     std::string rtsIdentifier;
     std::vector<std::string> args, env;

@@ -221,6 +221,72 @@ void TimelineRenderer::paint(QPainter& p, const QRect& area, ViewRange view, con
     p.restore();
 }
 
+QRect TimelineRenderer::pinnedRuler(const QRect& area, const QRect& visible) const
+{
+    if (visible.top() <= area.top())
+        return {};
+    return QRect(area.left(), visible.top(), area.width(), kRulerHeight);
+}
+
+QRect TimelineRenderer::pinnedLegend(const QRect& area, const QRect& visible, const RenderOptions& o) const
+{
+    if (!o.legend || o.fill)
+        return {};
+    const auto rows = layout(area, o);
+    const int height = legendHeight(o, area.width());
+    const int natural = rows.empty() ? area.top() + kRulerHeight : rows.back().rect.bottom() + 1;
+    const int top = visible.bottom() + 1 - height;
+    if (natural <= top || height <= 0 || height * 2 > visible.height())
+        return {}; // in sight where it is, or it would hide most of what is shown
+    return QRect(area.left(), top, area.width(), height);
+}
+
+QPoint TimelineRenderer::unpinned(QPoint pos, const QRect& area, const QRect& visible, const RenderOptions& o) const
+{
+    if (const QRect ruler = pinnedRuler(area, visible); ruler.contains(pos))
+        return {pos.x(), area.top() + pos.y() - ruler.top()};
+    if (const QRect legend = pinnedLegend(area, visible, o); legend.contains(pos)) {
+        const auto rows = layout(area, o);
+        const int natural = rows.empty() ? area.top() + kRulerHeight : rows.back().rect.bottom() + 1;
+        return {pos.x(), natural + pos.y() - legend.top()};
+    }
+    return pos;
+}
+
+void TimelineRenderer::paintPinned(QPainter& p, const QRect& area, const QRect& visible, ViewRange view,
+                                   const RenderOptions& o) const
+{
+    const QPalette& pal = o.palette;
+    const QRect plot = plotArea(area);
+    const TimeMapping m(view, plot.left(), plot.width());
+    if (const QRect legend = pinnedLegend(area, visible, o); !legend.isEmpty()) {
+        p.save();
+        p.setClipRect(legend);
+        p.fillRect(legend, pal.color(QPalette::Base));
+        paintLegend(p, legend, o);
+        p.setPen(pal.color(QPalette::Mid));
+        p.drawLine(legend.topLeft(), legend.topRight());
+        p.restore();
+    }
+    if (const QRect ruler = pinnedRuler(area, visible); !ruler.isEmpty()) {
+        // The ruler strip of the whole picture, moved down to the top of
+        // what is shown: its overlays (selection, cursor, bookmark flags)
+        // are those of the ruler at the top.
+        p.save();
+        p.setClipRect(ruler);
+        p.translate(0, ruler.top() - area.top());
+        const QRect strip(area.left(), area.top(), area.width(), kRulerHeight);
+        p.fillRect(strip, pal.color(QPalette::Base));
+        paintRuler(p, QRect(plot.left(), area.top(), plot.width(), kRulerHeight), m, pal);
+        p.setPen(pal.color(QPalette::Mid));
+        p.drawLine(plot.left() - 1, area.top(), plot.left() - 1, area.top() + kRulerHeight);
+        p.drawLine(area.left(), area.top() + kRulerHeight - 1, area.right(), area.top() + kRulerHeight - 1);
+        p.setClipRect(QRect(plot.left(), area.top(), plot.width(), kRulerHeight), Qt::IntersectClip);
+        paintOverlays(p, area, m, layout(area, o), o);
+        p.restore();
+    }
+}
+
 void TimelineRenderer::paintOverlays(QPainter& p, const QRect& area, const TimeMapping& m,
                                      const std::vector<TrackRow>& rows, const RenderOptions& o) const
 {

@@ -115,6 +115,20 @@ public:
     static QRect plotArea(const QRect& area);
 
     void paint(QPainter& p, const QRect& area, ViewRange view, const RenderOptions& o) const;
+    // After paint(), when only `visible` of `area` is on screen (a window
+    // whose tracks scroll): the ruler (with the selection, cursor and
+    // bookmarks on it) painted again at the top of `visible` and the legend
+    // at its bottom, over the rows there, so that both stay in sight.
+    void paintPinned(QPainter& p, const QRect& area, const QRect& visible, ViewRange view,
+                     const RenderOptions& o) const;
+    // The strips paintPinned() covers in `visible` (empty when not pinned):
+    // the pointer there is over the ruler or the legend, not the rows under.
+    QRect pinnedRuler(const QRect& area, const QRect& visible) const;
+    QRect pinnedLegend(const QRect& area, const QRect& visible, const RenderOptions& o) const;
+    // `pos` in a pinned strip moved to the same place of the ruler or legend
+    // where they are in `area`, so that hit tests and tooltips read what is
+    // drawn there; elsewhere `pos` itself.
+    QPoint unpinned(QPoint pos, const QRect& area, const QRect& visible, const RenderOptions& o) const;
     // The item at `pos`, if any (from the draw list the paint used).
     std::optional<SelectedItem> itemAt(QPoint pos, const QRect& area, ViewRange view, const RenderOptions& o) const;
     // Text for a tooltip at `pos`, empty when nothing is there.

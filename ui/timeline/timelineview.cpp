@@ -132,6 +132,8 @@ void TimelineView::setRowHeights(std::map<QString, int> heights)
 std::optional<TrackRow> TimelineView::edgeAt(QPoint pos) const
 {
     const RenderOptions o = options();
+    if (m_renderer.unpinned(pos, rect(), visibleRect(), o) != pos)
+        return std::nullopt; // over the pinned ruler or legend
     for (const TrackRow& row : m_renderer.layout(rect(), o))
         if (std::abs(pos.y() - row.rect.bottom()) <= 2 && m_renderer.resizable(row, o))
             return row;
@@ -183,7 +185,30 @@ TimeMapping TimelineView::mapping() const
 void TimelineView::paintEvent(QPaintEvent*)
 {
     QPainter p(this);
-    m_renderer.paint(p, rect(), m_controller->range(), options());
+    const RenderOptions o = options();
+    m_renderer.paint(p, rect(), m_controller->range(), o);
+    m_renderer.paintPinned(p, rect(), visibleRect(), m_controller->range(), o);
+}
+
+// The part on screen (the window scrolls the tracks): where the ruler and
+// the legend are pinned.
+QRect TimelineView::visibleRect() const
+{
+    const QRect r = visibleRegion().boundingRect();
+    return r.isEmpty() ? rect() : r;
+}
+
+QPoint TimelineView::unpinned(QPoint pos) const
+{
+    return m_renderer.unpinned(pos, rect(), visibleRect(), options());
+}
+
+// Scrolled: the pinned ruler and legend move with what is shown, so the
+// whole view is painted again (a scroll would blit them along).
+void TimelineView::moveEvent(QMoveEvent* e)
+{
+    QWidget::moveEvent(e);
+    update();
 }
 
 bool TimelineView::event(QEvent* e)
@@ -191,7 +216,7 @@ bool TimelineView::event(QEvent* e)
     if (e->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(e);
         const QString text = m_renderer.describeAt(
-            help->pos(), rect(), m_controller->range(), options());
+            unpinned(help->pos()), rect(), m_controller->range(), options());
         if (text.isEmpty())
             QToolTip::hideText();
         else
@@ -207,8 +232,9 @@ void TimelineView::wheelEvent(QWheelEvent* e)
     const TimeMapping m = mapping();
     if (e->position().x() < TimelineRenderer::plotArea(rect()).left()) {
         // Over the labels: the track may scroll its rows; else the page scrolls.
-        if (const auto row = m_renderer.rowAt(e->position().toPoint(), rect(), options())) {
-            emit trackLabelWheel(row->id(), row->cap, e->position().toPoint() - row->rect.topLeft(), delta.y());
+        const QPoint at = unpinned(e->position().toPoint());
+        if (const auto row = m_renderer.rowAt(at, rect(), options())) {
+            emit trackLabelWheel(row->id(), row->cap, at - row->rect.topLeft(), delta.y());
             e->accept();
             return;
         }
@@ -241,9 +267,10 @@ void TimelineView::mousePressEvent(QMouseEvent* e)
         }
     if (e->position().x() < TimelineRenderer::plotArea(rect()).left()) {
         m_drag = Drag::None;
+        const QPoint at = unpinned(e->pos());
         if (e->button() == Qt::LeftButton)
-            if (const auto row = m_renderer.rowAt(e->pos(), rect(), options()))
-                emit trackLabelClicked(row->id(), row->cap, e->pos() - row->rect.topLeft());
+            if (const auto row = m_renderer.rowAt(at, rect(), options()))
+                emit trackLabelClicked(row->id(), row->cap, at - row->rect.topLeft());
         return;
     }
     m_pressPos = e->pos();
@@ -310,10 +337,11 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* e)
         update();
         emit cursorChanged(m_cursor);
         emit clicked(*m_cursor);
-        m_selected = m_renderer.itemAt(e->pos(), rect(), m_controller->range(), options());
+        const QPoint at = unpinned(e->pos());
+        m_selected = m_renderer.itemAt(at, rect(), m_controller->range(), options());
         emit itemSelected(m_selected);
-        emit itemClicked(m_renderer.describeAt(e->pos(), rect(), m_controller->range(), options()));
-        if (const auto k = m_renderer.heapColumnAt(e->pos(), rect(), m_controller->range(), options())) {
+        emit itemClicked(m_renderer.describeAt(at, rect(), m_controller->range(), options()));
+        if (const auto k = m_renderer.heapColumnAt(at, rect(), m_controller->range(), options())) {
             const BandSelection& sel = *m_renderer.heapViewFor(options())->selection;
             if (*k < sel.labels.size())
                 emit heapBandClicked(sel.labels[*k]);
@@ -367,8 +395,9 @@ void TimelineView::contextMenuEvent(QContextMenuEvent* e)
     // Over the labels only: a right drag over the plot selects a range.
     if (e->pos().x() >= TimelineRenderer::plotArea(rect()).left())
         return;
-    if (const auto row = m_renderer.rowAt(e->pos(), rect(), options()))
-        emit trackContextMenu(row->id(), row->cap, e->pos() - row->rect.topLeft(), e->globalPos());
+    const QPoint at = unpinned(e->pos());
+    if (const auto row = m_renderer.rowAt(at, rect(), options()))
+        emit trackContextMenu(row->id(), row->cap, at - row->rect.topLeft(), e->globalPos());
 }
 
 void TimelineView::leaveEvent(QEvent*)

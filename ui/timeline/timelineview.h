@@ -81,9 +81,12 @@ protected:
     void keyPressEvent(QKeyEvent* e) override;
     void leaveEvent(QEvent*) override;
     void contextMenuEvent(QContextMenuEvent* e) override;
+    void moveEvent(QMoveEvent* e) override;
 
 private:
     TimeMapping mapping() const;
+    QRect visibleRect() const;
+    QPoint unpinned(QPoint pos) const;
     void updateHeight();
 
     ViewController* m_controller;

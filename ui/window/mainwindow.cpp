@@ -31,6 +31,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDateTime>
+#include <QLocale>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QDockWidget>
@@ -237,13 +238,17 @@ MainWindow::MainWindow(QWidget* parent)
 
     // Cancelled jobs finish their current chunk on their own thread; they
     // are dropped here once done, so the UI never waits for them.
-    auto* reaper = new QTimer(this);
-    connect(reaper, &QTimer::timeout, this, [this] {
+    // The timer runs only while there are such jobs: an idle window wakes
+    // for nothing.
+    m_reaper = new QTimer(this);
+    m_reaper->setInterval(200);
+    connect(m_reaper, &QTimer::timeout, this, [this] {
         std::erase_if(m_retired, [](const std::unique_ptr<LoadJob>& j) {
             return !j->isRunning();
         });
+        if (m_retired.empty())
+            m_reaper->stop();
     });
-    reaper->start(200);
 
     QSettings settings;
     m_firstStart = !restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
@@ -606,6 +611,19 @@ void MainWindow::showProcess()
     QString text;
     if (!m_index)
         return m_process->clear();
+    // The wall clock comes with the clock-domain capset, not the process's:
+    // the time the run began is that clock less the time it was read at.
+    const Capset* clock = nullptr;
+    for (const Capset& c : m_index->capsets)
+        if (c.wallAt != kNoTime && !clock)
+            clock = &c;
+    if (clock) {
+        const double startNs = double(clock->wallSeconds) * 1e9 + double(clock->wallNanoseconds) - double(clock->wallAt);
+        const QDateTime started = QDateTime::fromMSecsSinceEpoch(qint64(startNs / 1e6));
+        text += tr("Started: %1 (%2 UTC)\n\n")
+                    .arg(QLocale().toString(started, QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz")),
+                         started.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz")));
+    }
     for (const Capset& c : m_index->capsets) {
         if (c.rtsIdentifier.empty() && c.args.empty() && !c.hasPid)
             continue;
@@ -620,9 +638,12 @@ void MainWindow::showProcess()
         }
         if (c.hasPid)
             text += tr("  Process id: %1").arg(c.pid) + (c.hasPpid ? tr(", parent %1\n").arg(c.ppid) : QStringLiteral("\n"));
-        if (c.wallAt != kNoTime)
-            text += tr("  Started: %1\n").arg(QDateTime::fromSecsSinceEpoch(qint64(c.wallSeconds)).toString(Qt::ISODate));
-        text += tr("  Capabilities: %1\n").arg(c.caps.size());
+        // Every capability the run had: the RTS removes them all from the
+        // capset as it shuts down, so what is assigned at the end is none.
+        text += tr("  Capabilities: %1").arg(c.assigned.size());
+        if (!c.assigned.empty() && c.caps.empty() && c.deleted != kNoTime)
+            text += tr(" (removed at shutdown, %1)").arg(timeText(c.deleted));
+        text += QLatin1Char('\n');
         if (!c.env.empty()) {
             text += tr("  Environment:\n");
             for (const std::string& e : c.env)
@@ -775,6 +796,7 @@ void MainWindow::cancelLoad()
     if (m_job) {
         m_job->cancel();
         m_retired.push_back(std::move(m_job));
+        m_reaper->start();
     }
     m_loadingPath.clear();
     m_progress->hide();
@@ -935,6 +957,13 @@ void MainWindow::showIndex(std::shared_ptr<const LogIndex> index)
     m_progress->hide();
     m_cancel->hide();
     if (!m_loadingPath.isEmpty()) { // never accepted: not a log (e.g. cut inside its header)
+        // Its job would go on to the statistics of the empty index, which
+        // are not the log's on screen: it stops here.
+        if (m_job) {
+            m_job->cancel();
+            m_retired.push_back(std::move(m_job));
+            m_reaper->start();
+        }
         QStringList problems;
         for (const Diagnostic& d : index->scan.diagnostics)
             problems << qs(d.message());

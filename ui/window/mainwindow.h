@@ -21,6 +21,7 @@ class QPushButton;
 class QScrollArea;
 class QListWidget;
 class QTableView;
+class QTimer;
 
 namespace hecscope {
 
@@ -197,6 +198,7 @@ private:
     void dispose(std::shared_ptr<const LogIndex> old);
     std::vector<std::unique_ptr<LoadJob>>
         m_retired; // cancelled, finishing on their own
+    QTimer* m_reaper = nullptr; // drops m_retired's finished jobs while there are any
     std::shared_ptr<const LogIndex> m_index;
     std::optional<RangeStats> m_wholeStats;
     std::optional<std::pair<ViewRange, std::optional<ViewRange>>> m_keepView; // across a reload
