@@ -665,7 +665,9 @@ void TestLive::watchPrintsUpdatesAndTheRecordingsSummary()
     const Run watched = runHecscope({QStringLiteral("watch"), QStringLiteral("-"), QStringLiteral("--record"), rec}, input);
     QCOMPARE(watched.exitCode, 0);
     QList<QByteArray> lines = watched.out.split('\n');
-    QVERIFY(lines.first().startsWith("{\"update\":1,"));
+    // Updates are a mailbox: the first one can be replaced by the next
+    // before watch takes it (all of standard input may come at once).
+    QVERIFY(lines.first().startsWith("{\"update\":"));
     int updates = 0;
     while (!lines.isEmpty() && lines.first().startsWith("{\"update\":")) {
         QVERIFY(lines.first().contains("\"events\":"));
