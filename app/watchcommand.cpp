@@ -20,6 +20,10 @@ const char* const kWatchUsage =
     "\n"
     "Follows a live eventlog and prints one JSON line per update, then the\n"
     "final index as `hecscope info --json` prints it for the recorded bytes.\n"
+    "A GHC heap profile (prog.hp, +RTS -h without -l) is followed the same\n"
+    "way: each update holds its complete censuses, and it ends once the file\n"
+    "stops growing and no process has it open for writing (the program has\n"
+    "finished writing it).\n"
     "\n"
     "SOURCE is a file that may still be growing (followed until its\n"
     "end-of-data marker, or until it stops growing and no process has it open\n"
@@ -41,10 +45,11 @@ const char* const kWatchUsage =
     "                 event count under \"dropped\"; the recording keeps all\n"
     "  -h, --help     show this help\n"
     "\n"
-    "An update line has: update (1, 2, ...), state, events, bytes,\n"
+    "An update line has: update (1, 2, ...), state, events (of a .hp file:\n"
+    "its complete censuses), censuses (heap-profile censuses), bytes,\n"
     "capabilities, newest_ns (the newest event), merged_ns (every capability's\n"
     "events are in up to here), pending_ns (newest_ns - merged_ns),\n"
-    "pending_bytes (an incomplete record), rate_bytes_s, connections,\n"
+    "pending_bytes (an incomplete record or census), rate_bytes_s, connections,\n"
     "dropped_events and dropped_before_ns (with --keep-minutes: events left\n"
     "out of the index, and the time before which they were), message.\n"
     "\n"
@@ -57,7 +62,8 @@ std::string updateLine(const LiveStatus& s)
     char rate[32];
     std::snprintf(rate, sizeof rate, "%.0f", s.bytesPerSecond);
     return "{\"update\":" + std::to_string(s.sequence) + ",\"state\":\"" + liveStateName(s.state)
-        + "\",\"events\":" + std::to_string(s.events) + ",\"bytes\":" + std::to_string(s.bytes)
+        + "\",\"events\":" + std::to_string(s.events) + ",\"censuses\":" + std::to_string(s.censuses)
+        + ",\"bytes\":" + std::to_string(s.bytes)
         + ",\"capabilities\":" + std::to_string(s.capabilities) + ",\"newest_ns\":" + std::to_string(s.newestTime)
         + ",\"merged_ns\":" + std::to_string(s.mergedTime)
         + ",\"pending_ns\":" + std::to_string(s.newestTime - std::min(s.newestTime, s.mergedTime))

@@ -6,6 +6,7 @@
 #include "core/io/bytesource.h"
 #include "core/heap/heapbands.h"
 #include "core/heap/hpfile.h"
+#include "core/heap/hpfilereader.h"
 #include "core/index/logindex.h"
 
 #include <QTest>
@@ -57,6 +58,7 @@ private slots:
     void hpMalformedLine();
     void hpLabelsWithSpaces();
     void hpRecognisedAndRoutedByLoadIndex();
+    void hpSnapshotsWhileGrowing();
 };
 
 // GHC's .hp of the -hc run: header, census count, times and totals as a
@@ -262,6 +264,59 @@ void TestHpFile::hpRecognisedAndRoutedByLoadIndex()
     QVERIFY(fromLoader->hpFile);
     QCOMPARE(fromLoader->heapBands.totals, direct->heapBands.totals);
     QCOMPARE(fromLoader->heapProfile.labels, direct->heapProfile.labels);
+}
+
+// A .hp still being written, fed a byte at a time (the real -hc profile,
+// and one with a MARK and blank lines): after every byte the snapshot is a
+// whole load of the text cut after the last line read outside a sample —
+// the complete censuses only, never a diagnostic for what is still coming
+// — and pendingBytes is the rest. The reader goes on to the same finish().
+void TestHpFile::hpSnapshotsWhileGrowing()
+{
+    const std::string marked = std::string(kHpHeader) + "\nMARK 0.5\n" + kHpTwoSamples + "\nBEGIN_SAMPLE 2.0\nX\t1\n";
+    for (const std::string& text : {readText(testdataLog("leak-prof-hc.hp")), marked}) {
+        QVERIFY(!text.empty());
+        HpFileReader reader;
+        size_t settled = 0; // a plain line walk: the end of the last whole line outside a sample
+        bool inSample = false;
+        size_t lineStart = 0;
+        size_t censuses = 0;
+        for (size_t n = 1; n <= text.size(); ++n) {
+            reader.feed(std::string_view(text).substr(n - 1, 1));
+            if (text[n - 1] == '\n') {
+                const std::string_view line = std::string_view(text).substr(lineStart, n - 1 - lineStart);
+                if (line.starts_with("BEGIN_SAMPLE")) {
+                    inSample = true;
+                } else if (line.starts_with("END_SAMPLE")) {
+                    inSample = false;
+                    ++censuses;
+                }
+                if (!inSample)
+                    settled = n;
+                lineStart = n;
+            }
+            QCOMPARE(reader.pendingBytes(), uint64_t(n - settled));
+            const auto snap = reader.snapshot();
+            QVERIFY(snap && snap->hpFile);
+            QVERIFY(snap->scan.diagnostics.empty());
+            QCOMPARE(snap->heapProfile.censuses.size(), censuses);
+            if (n % 97 && n != text.size() && text[n - 1] != '\n')
+                continue; // the full comparison at every line end and now and then
+            const auto whole = loadText(std::string_view(text).substr(0, settled));
+            QCOMPARE(snap->scan.bytes, whole->scan.bytes);
+            QCOMPARE(snap->heapProfile.labels, whole->heapProfile.labels);
+            QCOMPARE(snap->heapBands.totals, whole->heapBands.totals);
+            QCOMPARE(snap->heapBands.times, whole->heapBands.times);
+            QCOMPARE(snap->heapProfile.samples.size(), whole->heapProfile.samples.size());
+            QCOMPARE(snap->messages.size(), whole->messages.size());
+            QCOMPARE(snap->firstTime, whole->firstTime);
+            QCOMPARE(snap->lastTime, whole->lastTime);
+        }
+        const auto last = reader.finish();
+        const auto whole = loadText(text);
+        QCOMPARE(last->heapBands.totals, whole->heapBands.totals);
+        QCOMPARE(last->scan.diagnostics.size(), whole->scan.diagnostics.size());
+    }
 }
 
 // ---------------------------------------------------------------------------

@@ -21,6 +21,7 @@
 #include "core/text/rtssummary.h"
 #include "ui/events/eventlistmodel.h"
 #include "ui/events/eventlistpane.h"
+#include "ui/heap/heappanel.h"
 #include "ui/formatting.h"
 #include "ui/jobs/livejob.h"
 #include "ui/threads/spanspane.h"
@@ -256,6 +257,7 @@ private slots:
     void recordKeepsTheBytesAsReceived();
     void keepingTheLatestMinutesSaysWhatWasDropped();
     void panesKeepTheUsersChoicesAcrossUpdates();
+    void aHeapProfileBeingWrittenIsFollowed();
 };
 
 void TestLiveWindow::initTestCase()
@@ -969,6 +971,56 @@ void TestLiveWindow::panesKeepTheUsersChoicesAcrossUpdates()
         QVERIFY(spans->occurrencesTable()->model()->rowCount() > 0);
     }
     QTRY_VERIFY_WITH_TIMEOUT(rec.lastIs(LiveState::Ended), kGuardMs);
+}
+
+// A .hp file that the program is still writing (File ▸ Open, the command
+// line: it has a writer) is followed: each update draws the complete
+// censuses, the status bar counts them and what is pending of the next;
+// once the program has closed it, the banner says it finished writing.
+void TestLiveWindow::aHeapProfileBeingWrittenIsFollowed()
+{
+    const std::string text = readText(logPath("leak-prof-hc.hp"));
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("leak.hp"));
+    const int fd = ::open(path.toLocal8Bit().constData(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    QVERIFY(fd >= 0);
+    // Five complete censuses and the sixth begun.
+    size_t cut = 0;
+    for (int k = 0; k < 5; ++k)
+        cut = text.find('\n', text.find("END_SAMPLE", cut)) + 1;
+    cut = text.find('\n', text.find("BEGIN_SAMPLE", cut)) + 4;
+    QCOMPARE(::write(fd, text.data(), cut), ssize_t(cut));
+    MainWindow w;
+    w.resize(1400, 900);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    Recorder rec(w);
+    w.openFile(path);
+    QVERIFY2(w.liveJob(), qPrintable(w.bannerText()));
+    QVERIFY(w.bannerText().contains(QStringLiteral("Following %1 live").arg(path)));
+    QTRY_VERIFY_WITH_TIMEOUT(rec.lastHasBytes(cut), kGuardMs);
+    const Shown& s = rec.last();
+    QCOMPARE(s.status.state, LiveState::Receiving);
+    QVERIFY(s.index->hpFile);
+    QCOMPARE(s.index->heapProfile.censuses.size(), size_t(5));
+    QCOMPARE(s.timelineIndex, s.index.get());
+    QCOMPARE(w.bandModel()->rowCount(), int(s.index->heapProfile.labels.size()));
+    QVERIFY(w.bandModel()->rowCount() > 0);
+    const QString status = w.liveControls()->statusText();
+    QVERIFY2(status.contains(QStringLiteral("5 complete censuses")), qPrintable(status));
+    QVERIFY2(status.contains(QStringLiteral("of a census")), qPrintable(status));
+
+    QCOMPARE(::write(fd, text.data() + cut, text.size() - cut), ssize_t(text.size() - cut));
+    ::close(fd);
+    QTRY_VERIFY_WITH_TIMEOUT(rec.lastIs(LiveState::Ended), kGuardMs);
+    const Shown& end = rec.last();
+    QVERIFY2(end.banner.contains(QStringLiteral("%1 ended: the program finished writing its heap profile").arg(path)),
+             qPrintable(end.banner));
+    QVERIFY2(end.banner.contains(QStringLiteral("Showing the 15 complete censuses received.")), qPrintable(end.banner));
+    QCOMPARE(w.index()->heapProfile.censuses.size(), size_t(15));
+    QCOMPARE(w.index()->heapBands.totals, load(std::vector<uint8_t>(text.begin(), text.end()))->heapBands.totals);
+    QCOMPARE(w.bandModel()->rowCount(), int(w.index()->heapProfile.labels.size()));
+    QCOMPARE(end.timelineIndex, w.index().get());
 }
 
 QTEST_MAIN(TestLiveWindow)

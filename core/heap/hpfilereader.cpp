@@ -90,7 +90,7 @@ void HpFileReader::feed(std::string_view chunk)
             return;
         }
         m_tail.append(chunk.substr(0, eol));
-        readLine(m_tail, m_tailOffset, true);
+        readTerminated(m_tail, m_tailOffset);
         m_tail.clear();
         pos = eol + 1;
     }
@@ -98,13 +98,20 @@ void HpFileReader::feed(std::string_view chunk)
         const size_t eol = chunk.find('\n', pos);
         if (eol == std::string_view::npos)
             break;
-        readLine(chunk.substr(pos, eol - pos), base + pos, true);
+        readTerminated(chunk.substr(pos, eol - pos), base + pos);
         pos = eol + 1;
     }
     // The rest begins a line that a later chunk (or finish) ends.
     m_tailOffset = base + pos;
     if (!m_done && pos < chunk.size())
         m_tail.assign(chunk.substr(pos));
+}
+
+void HpFileReader::readTerminated(std::string_view text, uint64_t offset)
+{
+    readLine(text, offset, true);
+    if (!m_open && !m_done)
+        m_settled = offset + text.size() + 1;
 }
 
 void HpFileReader::readLine(std::string_view text, uint64_t offset, bool terminated)
@@ -218,7 +225,23 @@ std::unique_ptr<LogIndex> HpFileReader::finish(const LoadObserver* observer)
     if (!m_done && !m_tail.empty())
         readLine(m_tail, m_tailOffset, false);
     m_tail = {};
-    LogIndex& ix = *m_ix;
+    if (m_open && !m_stopped)
+        fail(DiagnosticKind::HpIncompleteSample, m_openOffset, {});
+    if (!complete(*m_ix, m_bytes, observer))
+        return nullptr;
+    return std::move(m_ix);
+}
+
+std::unique_ptr<LogIndex> HpFileReader::snapshot(const LoadObserver* observer) const
+{
+    auto ix = std::make_unique<LogIndex>(*m_ix);
+    if (!complete(*ix, m_settled, observer))
+        return nullptr;
+    return ix;
+}
+
+bool HpFileReader::complete(LogIndex& ix, uint64_t bytes, const LoadObserver* observer) const
+{
     HeapProfileData& hp = ix.heapProfile;
     if (m_open) {
         // Drop the unfinished census and its samples.
@@ -226,10 +249,8 @@ std::unique_ptr<LogIndex> HpFileReader::finish(const LoadObserver* observer)
         hp.censuses.pop_back();
         hp.labels.resize(m_labelsAtOpen); // bands only that sample had
         hp.stacks.resize(m_labelsAtOpen);
-        if (!m_stopped)
-            fail(DiagnosticKind::HpIncompleteSample, m_openOffset, {});
     }
-    ix.scan.bytes = m_bytes;
+    ix.scan.bytes = bytes;
     ix.scan.events = m_complete;
     for (const Census& c : hp.censuses) {
         ix.firstTime = std::min(ix.firstTime, c.time);
@@ -241,9 +262,7 @@ std::unique_ptr<LogIndex> HpFileReader::finish(const LoadObserver* observer)
     }
     if (ix.firstTime == kNoTime)
         ix.firstTime = ix.lastTime = 0;
-    if (!prepareForDrawing(ix, observer))
-        return nullptr;
-    return std::move(m_ix);
+    return prepareForDrawing(ix, observer);
 }
 
 } // namespace hecscope

@@ -26,9 +26,25 @@ public:
     // `observer` cancelled the preparation.
     std::unique_ptr<LogIndex> finish(const LoadObserver* observer = nullptr);
 
+    // A file still being written: what is read so far, as finish() would
+    // give it for the text cut after the last complete sample (an open
+    // sample and a partial last line left out, and no diagnostic for them:
+    // they are still coming). The reader goes on. Null when `observer`
+    // cancelled the preparation.
+    std::unique_ptr<LogIndex> snapshot(const LoadObserver* observer = nullptr) const;
+    // Bytes fed after the last line read outside a sample: an open sample
+    // and a partial line, not yet in a snapshot.
+    uint64_t pendingBytes() const { return m_bytes - m_settled; }
+    // A line outside the format stopped reading (a diagnostic names it).
+    bool stopped() const { return m_stopped; }
+
 private:
     // `terminated`: the line had its newline.
     void readLine(std::string_view text, uint64_t offset, bool terminated);
+    void readTerminated(std::string_view text, uint64_t offset);
+    // Drops an open sample from `ix` (a copy of m_ix, or m_ix itself),
+    // sets its extent (`bytes` read) and prepares it for drawing.
+    bool complete(LogIndex& ix, uint64_t bytes, const LoadObserver* observer) const;
     void fail(DiagnosticKind kind, uint64_t offset, std::string detail);
     void addSample(std::string_view line, uint64_t offset);
 
@@ -38,6 +54,7 @@ private:
     std::string m_tail;              // a line not yet ended by '\n'
     uint64_t m_tailOffset = 0;       // its offset in the text
     uint64_t m_bytes = 0;            // fed so far
+    uint64_t m_settled = 0;          // the end of the last line read outside a sample
     double m_scale = 1e9;            // ns per SAMPLE_UNIT
     bool m_open = false;             // inside BEGIN_SAMPLE .. END_SAMPLE
     uint64_t m_openOffset = 0;

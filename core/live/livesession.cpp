@@ -1,6 +1,8 @@
 #include "core/live/livesession.h"
 
 #include "core/format/headerparser.h"
+#include "core/heap/hpfile.h"
+#include "core/heap/hpfilereader.h"
 
 #include <algorithm>
 #include <atomic>
@@ -50,6 +52,7 @@ struct LiveSession::Impl {
 
     // The session thread's own state.
     std::unique_ptr<IndexBuilder> builder = std::make_unique<IndexBuilder>();
+    std::unique_ptr<HpFileReader> hp; // the source is a .hp heap profile: read by this instead
     LiveStatus status;
     uint64_t written = 0;        // bytes in the recording
     uint32_t connectionSeen = 0; // the source's connection count last seen
@@ -279,7 +282,7 @@ void LiveSession::Impl::run()
             break;
         case LiveSource::Status::Ended:
             status.state = LiveState::Ended;
-            status.message = r.message;
+            status.message = hp ? "the program finished writing its heap profile: " + r.message : r.message;
             over = true;
             break;
         case LiveSource::Status::Failed:
@@ -360,9 +363,14 @@ bool LiveSession::Impl::take(const uint8_t* data, size_t n)
         const bool marker = startBytes.size() >= 2 && startBytes[0] == 0x00 && startBytes[1] == 0x12;
         if (marker && startBytes.size() < kStrayMarker + 4)
             return true;
-        if (startBytes.size() < 2)
+        // "JOB " begins a .hp heap profile.
+        if (startBytes.size() < 2 || (startBytes[0] == 'J' && startBytes.size() < 4))
             return true;
         atStart = false;
+        if (written == 0 && looksLikeHeapProfile(startBytes)) {
+            hp = std::make_unique<HpFileReader>();
+            status.heapProfile = true;
+        }
         const size_t skip = marker && std::memcmp(startBytes.data() + kStrayMarker, "hdrb", 4) == 0 ? kStrayMarker : 0;
         strayMarkers += skip ? 1 : 0;
         std::vector<uint8_t> bytes(startBytes.begin() + ptrdiff_t(skip), startBytes.end());
@@ -401,6 +409,10 @@ bool LiveSession::Impl::beginConnection()
 {
     if (connectionSeen <= 1 || written == 0)
         return true;
+    if (hp) {
+        fail("connection " + std::to_string(connectionSeen) + ": a heap profile cannot be continued from a new connection");
+        return false;
+    }
     if (!builder->headerRead()) {
         // Not even the first header arrived whole: start again.
         builder = std::make_unique<IndexBuilder>();
@@ -453,6 +465,15 @@ bool LiveSession::Impl::append(const uint8_t* data, size_t n)
         done += size_t(w);
     }
     written += n;
+    if (hp) {
+        hp->feed({reinterpret_cast<const char*>(data), n});
+        if (hp->stopped()) {
+            status.state = LiveState::Failed;
+            status.message = "reading the heap profile stopped (see Diagnostics)";
+            return false;
+        }
+        return true;
+    }
     const bool more = builder->feed({data, n});
     if (!more) {
         // The end-of-data marker, or bytes that are not an eventlog.
@@ -609,7 +630,11 @@ void LiveSession::Impl::publish(bool final)
     dirty = false;
     publishedOnce = true;
     std::shared_ptr<LogIndex> fresh;
-    if (final) {
+    if (hp) {
+        // Complete censuses only; the final one drops (and says) a census
+        // the program left unfinished.
+        fresh = final ? std::shared_ptr<LogIndex>(hp->finish()) : std::shared_ptr<LogIndex>(hp->snapshot());
+    } else if (final) {
         builder->publish(true);
         fresh = std::shared_ptr<LogIndex>(builder->take());
     } else {
@@ -620,9 +645,10 @@ void LiveSession::Impl::publish(bool final)
     std::shared_ptr<const LogIndex> index = std::move(fresh);
     status.bytes = written;
     status.events = index->scan.events + dropped.events;
+    status.censuses = index->heapProfile.censuses.size();
     status.droppedEvents = dropped.events;
     status.droppedBefore = dropped.before;
-    status.pendingBytes = final ? 0 : builder ? builder->bytesPending() : 0;
+    status.pendingBytes = final ? 0 : hp ? hp->pendingBytes() : builder ? builder->bytesPending() : 0;
     status.newestTime = index->lastTime;
     uint32_t caps = 0;
     uint64_t merged = UINT64_MAX;

@@ -47,6 +47,7 @@ struct LiveStatus {
     std::string message;          // the source's last word ("waiting for a writer", why it ended)
     uint64_t bytes = 0;           // received and kept (headers of later connections stripped)
     uint64_t events = 0;          // decoded (the whole run, dropped ones included)
+    uint64_t censuses = 0;        // heap-profile censuses in the index (complete ones)
     uint32_t capabilities = 0;    // that have had events
     uint64_t newestTime = 0;      // ns: the newest event of any capability
     uint64_t mergedTime = 0;      // ns: every capability's events are in up to here
@@ -59,6 +60,11 @@ struct LiveStatus {
     // out of the index so far, and the time before which they were.
     uint64_t droppedEvents = 0;
     uint64_t droppedBefore = 0;
+    // The source is GHC's textual heap profile (a `.hp` file, recognised by
+    // its first line): `events` counts its complete censuses, pendingBytes
+    // is a census (or line) not yet complete, and Ended means the program
+    // has finished writing it.
+    bool heapProfile = false;
 };
 
 // One published state: an index that stays valid while the session goes on
@@ -77,6 +83,11 @@ struct LiveUpdate {
 // socket's later connections re-send the header: it is checked against the
 // first and stripped, and a record cut off by the disconnect is dropped, so
 // that the recording is one eventlog and the timeline goes on.
+//
+// A source that begins as a `.hp` heap profile does (GHC writes one while
+// the program runs, a census at a time) is read by an HpFileReader instead:
+// each update holds the complete censuses so far, shaped as a whole `.hp`
+// load is, and the end is the file's (no process writes it any more).
 //
 // Updates are a mailbox, not a queue: `notify` (on the session's thread)
 // says a new one is there, takeUpdate() (any thread) takes the newest;

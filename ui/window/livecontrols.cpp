@@ -193,7 +193,8 @@ QString LiveControls::statusText() const
     QString text = m_job->sourceText() + QStringLiteral(" — ") + QString::fromLatin1(liveStateName(s.state));
     if (!s.message.empty())
         text += QStringLiteral(": ") + QString::fromStdString(s.message);
-    text += tr(" — %1, %2 events").arg(bytesText(double(s.bytes)), countText(s.events));
+    text += s.heapProfile ? tr(" — %1, %2 complete censuses").arg(bytesText(double(s.bytes)), countText(s.censuses))
+                          : tr(" — %1, %2 events").arg(bytesText(double(s.bytes)), countText(s.events));
     if (!isFinal(s.state))
         text += tr(", %1").arg(bytesText(s.bytesPerSecond, tr("/s")));
     if (!isFinal(s.state) && s.newestTime > 0) {
@@ -203,7 +204,7 @@ QString LiveControls::statusText() const
         if (s.mergedTime < s.newestTime)
             text += tr(" — pending: %1 of cap %2 not in yet").arg(durationText(s.newestTime - s.mergedTime)).arg(s.laggingCap);
         if (s.pendingBytes > 0)
-            text += tr(", %1 of a record").arg(bytesText(double(s.pendingBytes)));
+            text += (s.heapProfile ? tr(", %1 of a census") : tr(", %1 of a record")).arg(bytesText(double(s.pendingBytes)));
         if (!m_following)
             text += tr(" — paused (F follows)");
     }

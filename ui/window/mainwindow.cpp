@@ -1119,7 +1119,7 @@ void MainWindow::showLiveUpdate(std::shared_ptr<const LogIndex> index, const Liv
 {
     const bool final = isFinal(status.state);
     const bool wasDisconnected = std::exchange(m_liveDisconnected, status.state == LiveState::Disconnected);
-    if (!index->scan.format && !final) { // nothing decoded yet: say what it waits for
+    if (!index->scan.format && !index->hpFile && !final) { // nothing decoded yet: say what it waits for
         m_view->setPlaceholder(tr("%1: %2").arg(m_live->sourceText(), QString::fromStdString(status.message)));
         m_liveControls->updated(status, 0);
         return;
@@ -1154,6 +1154,8 @@ void MainWindow::showLiveUpdate(std::shared_ptr<const LogIndex> index, const Liv
                        "dropped to keep memory bounded).")
                         .arg(durationText(m_index->dropped.before), countText(m_index->scan.events),
                              countText(m_index->scan.events + m_index->dropped.events));
+        else if (m_index->hpFile)
+            text += tr("\nShowing the %1 complete censuses received.").arg(countText(m_index->heapProfile.censuses.size()));
         else
             text += tr("\nShowing the %1 events received.").arg(countText(m_index->scan.events));
         if (!m_live->recordPath().isEmpty())
