@@ -1,8 +1,8 @@
 // Hecscope as a desktop application: `--version` says the project's version,
 // and the shared-MIME definitions (resources/hecscope-mime.xml) make a file
-// manager offer Hecscope for eventlogs and .hp heap profiles, by name and by
-// contents alone, as QMimeDatabase (what Qt and KDE file managers use) reads
-// them.
+// manager offer Hecscope for eventlogs, .hp heap profiles and .prof / -pj
+// cost-centre reports, by name and by contents alone, as QMimeDatabase (what
+// Qt and KDE file managers use) reads them.
 //
 // The MIME database comes from XDG_DATA_DIRS: CTest points it at a copy of
 // the definitions in the build tree (tests/CMakeLists.txt); `tools/dev test`
@@ -22,6 +22,9 @@ namespace {
 
 const QString kEventlog = QStringLiteral("application/x-ghc-eventlog");
 const QString kHeapProfile = QStringLiteral("text/x-ghc-heap-profile");
+const QString kProfile = QStringLiteral("text/x-ghc-profile");
+const QString kProfileJson = QStringLiteral("application/x-ghc-profile+json");
+const QStringList kOurTypes{kEventlog, kHeapProfile, kProfile, kProfileJson};
 
 // The database reads at most the first few KiB; every magic it knows lies in
 // them.
@@ -103,13 +106,24 @@ void TestDesktop::typesAreDefined()
     QCOMPARE(hp.suffixes(), QStringList{QStringLiteral("hp")});
     // A text editor is offered too, and a .hp is shown as text.
     QVERIFY(hp.inherits(QStringLiteral("text/plain")));
+    const QMimeType prof = db.mimeTypeForName(kProfile);
+    QVERIFY(prof.isValid());
+    QCOMPARE(prof.suffixes(), QStringList{QStringLiteral("prof")});
+    QVERIFY(prof.inherits(QStringLiteral("text/plain")));
+    // GHC writes -pj's JSON to <prog>.prof too; JSON tools are offered.
+    const QMimeType json = db.mimeTypeForName(kProfileJson);
+    QVERIFY(json.isValid());
+    QCOMPARE(json.suffixes(), (QStringList{QStringLiteral("prof"), QStringLiteral("prof.json")}));
+    QVERIFY(json.inherits(QStringLiteral("application/json")));
 }
 
 void TestDesktop::desktopEntryListsOurTypes()
 {
     QStringList listed = desktopMimeTypes();
     listed.sort();
-    QCOMPARE(listed, (QStringList{kEventlog, kHeapProfile}));
+    QStringList ours = kOurTypes;
+    ours.sort();
+    QCOMPARE(listed, ours);
 }
 
 // What a file manager sees for a file saved without its suffix.
@@ -127,6 +141,11 @@ void TestDesktop::byContent_data()
     for (const QString& log : logs)
         QTest::newRow(qPrintable(QFileInfo(log).fileName())) << log << kEventlog;
     QTest::newRow("leak-prof-hc.hp") << QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/leak-prof-hc.hp") << kHeapProfile;
+    // GHC 9.0.2's reports of +RTS -p, -P and -pj.
+    for (const QString& name : profiles.entryList({QStringLiteral("*.prof")}, QDir::Files, QDir::Name))
+        QTest::newRow(qPrintable(name)) << profiles.absoluteFilePath(name) << kProfile;
+    QTest::newRow("profile-pj.prof.json") << profiles.absoluteFilePath(QStringLiteral("profile-pj.prof.json"))
+                                          << kProfileJson;
 }
 
 void TestDesktop::byContent()
@@ -147,7 +166,9 @@ void TestDesktop::byContent()
 // weight, so a .hp is a heap profile by its contents. (A C++ header named .hp
 // stays C++ in one database, as a package install makes it; Qt 6.4 takes it
 // for a heap profile when our definitions are a directory of their own
-// before the system's, as here. tools/dev test checks it with GLib.)
+// before the system's, as here. tools/dev test checks it with GLib.) *.prof
+// names both reports, the text one with more weight: the contents choose, and
+// where they cannot, it is the text report.
 void TestDesktop::byName_data()
 {
     QTest::addColumn<QString>("name");
@@ -158,6 +179,12 @@ void TestDesktop::byName_data()
     QTest::newRow("eventlog") << QStringLiteral("run.eventlog") << log << kEventlog;
     QTest::newRow("empty eventlog") << QStringLiteral("empty.eventlog") << QByteArray() << kEventlog;
     QTest::newRow("hp") << QStringLiteral("run.hp") << hp << kHeapProfile;
+    const QByteArray prof = head(QStringLiteral(HECSCOPE_TESTDATA_DIR "/profiles/profile-P.prof"));
+    const QByteArray pj = head(QStringLiteral(HECSCOPE_TESTDATA_DIR "/profiles/profile-pj.prof.json"));
+    QTest::newRow("prof") << QStringLiteral("run.prof") << prof << kProfile;
+    QTest::newRow("-pj report named .prof, as GHC names it") << QStringLiteral("run.prof") << pj << kProfileJson;
+    QTest::newRow("prof.json") << QStringLiteral("run.prof.json") << pj << kProfileJson;
+    QTest::newRow("other text named .prof") << QStringLiteral("notes.prof") << QByteArray("notes\n") << kProfile;
 }
 
 void TestDesktop::byName()
@@ -177,7 +204,12 @@ void TestDesktop::notOurs_data()
     const QByteArray log = head(QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/threads-N2.eventlog"));
     QTest::newRow("eventlog without its first byte") << log.mid(1);
     QTest::newRow("hdr only") << QByteArray("hdr\0\0\0", 6);
-    QTest::newRow(".prof report") << head(QStringLiteral(HECSCOPE_TESTDATA_DIR "/profiles/profile-p.prof"));
+    const QByteArray prof = head(QStringLiteral(HECSCOPE_TESTDATA_DIR "/profiles/profile-p.prof"));
+    const QByteArray pj = head(QStringLiteral(HECSCOPE_TESTDATA_DIR "/profiles/profile-pj.prof.json"));
+    QTest::newRow(".prof report without its first tab") << prof.mid(1);
+    QTest::newRow(".prof title far from the start") << QByteArray(64, '\t') + prof;
+    QTest::newRow("-pj report without its first brace") << pj.mid(1);
+    QTest::newRow("other JSON") << QByteArray("{\n\"name\": \"program\"}\n");
     QTest::newRow("JOB without a quote") << QByteArray("JOB DESCRIPTION\nnone\n");
     QTest::newRow("job in lower case") << QByteArray("job \"x\"\n");
 }
@@ -188,7 +220,7 @@ void TestDesktop::notOurs()
     const QString path = write(QStringLiteral("other"), bytes);
     QVERIFY(!path.isEmpty());
     const QString name = QMimeDatabase().mimeTypeForFile(path).name();
-    QVERIFY2(name != kEventlog && name != kHeapProfile, qPrintable(name));
+    QVERIFY2(!kOurTypes.contains(name), qPrintable(name));
 }
 
 QTEST_GUILESS_MAIN(TestDesktop)
