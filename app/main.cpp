@@ -103,6 +103,7 @@ int main(int argc, char** argv)
     }
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("Hecscope"));
+    QApplication::setApplicationVersion(QStringLiteral(HECSCOPE_VERSION));
     QApplication::setOrganizationName(QStringLiteral("Hecscope"));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/hecscope/hecscope.svg")));
     hecscope::MainWindow window;

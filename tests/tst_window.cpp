@@ -5,16 +5,23 @@
 #include "ui/heap/heappanel.h"
 #include "ui/timeline/timelineview.h"
 #include "ui/timeline/viewcontroller.h"
+#include "ui/window/helpmenu.h"
 #include "ui/window/mainwindow.h"
 
 #include <QDockWidget>
 #include <QFile>
+#include <QMenu>
+#include <QMenuBar>
+#include <QPlainTextEdit>
+#include <QTabBar>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QtTest>
+
+#include <functional>
 
 using namespace hecscope;
 
@@ -27,6 +34,9 @@ private slots:
     void openingAnotherFileReleasesTheOldIndex();
     void aFailedOpenKeepsTheLogOnScreen();
     void anIdleWindowProcessesNoEvents();
+    void everyPaneIsOneClickAway_data();
+    void everyPaneIsOneClickAway();
+    void helpListsEveryShortcut();
 };
 
 void TestWindow::initTestCase()
@@ -236,6 +246,99 @@ void TestWindow::aFailedOpenKeepsTheLogOnScreen()
     QCOMPARE(cleared.count(), 2);
     QVERIFY(w.index() != shown);
     QCOMPARE(recentFiles().size(), 2);
+}
+
+void TestWindow::everyPaneIsOneClickAway_data()
+{
+    QTest::addColumn<QSize>("size");
+    QTest::newRow("1600x1000") << QSize(1600, 1000);
+    QTest::newRow("1280x800") << QSize(1280, 800);
+}
+
+// At 1600×1000 and 1280×800 the first layout fits the screen, every pane's
+// tab shows (no tab bar has to scroll), the tables below the timeline and
+// the timeline itself get room, and the +RTS -s table is not cut at the
+// side.
+void TestWindow::everyPaneIsOneClickAway()
+{
+    QFETCH(QSize, size);
+    QSettings().clear();
+    MainWindow w;
+    w.resize(size);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QSignalSpy finished(&w, &MainWindow::loadFinished);
+    QSignalSpy statsShown(&w, &MainWindow::statisticsShown);
+    w.openFile(QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/sparks-N4.eventlog"));
+    QVERIFY(finished.wait(20000));
+    QVERIFY(statsShown.count() > 0 || statsShown.wait(20000));
+    QTest::qWait(100);
+    QVERIFY2(w.size() == size, qPrintable(QStringLiteral("the window is %1×%2: its panes need more")
+                                              .arg(w.width()).arg(w.height())));
+    int docks = 0;
+    for (QDockWidget* d : w.findChildren<QDockWidget*>()) {
+        ++docks;
+        QVERIFY2(d->isVisible() || !w.tabifiedDockWidgets(d).isEmpty(), qPrintable(d->objectName()));
+    }
+    QVERIFY(docks >= 15);
+    for (QTabBar* bar : w.findChildren<QTabBar*>(Qt::FindDirectChildrenOnly)) {
+        if (!bar->isVisible())
+            continue;
+        const int needed = bar->tabRect(bar->count() - 1).right() - bar->tabRect(0).left();
+        QVERIFY2(needed <= bar->width(), qPrintable(QStringLiteral("tabs %1 need %2 px of %3")
+                                                        .arg(bar->tabText(0)).arg(needed).arg(bar->width())));
+    }
+    auto* stats = w.findChild<QDockWidget*>(QStringLiteral("statistics"));
+    QVERIFY(stats && stats->isVisible()); // the first pane shown below the timeline
+    QVERIFY2(stats->height() >= 240, qPrintable(QString::number(stats->height())));
+    QVERIFY2(timelineWidth(w) * 3 >= w.width() * 2, qPrintable(QString::number(timelineWidth(w))));
+    // The widest line of the +RTS -s table fits the pane.
+    auto* text = qobject_cast<QPlainTextEdit*>(stats->widget());
+    QVERIFY(text);
+    int widest = 0;
+    const QFontMetrics fm(text->font());
+    for (const QString& line : w.statisticsText().split(QLatin1Char('\n')))
+        widest = std::max(widest, fm.horizontalAdvance(line));
+    QVERIFY2(widest <= text->viewport()->width(), qPrintable(QStringLiteral("%1 of %2 px").arg(widest).arg(text->viewport()->width())));
+    w.close();
+}
+
+// Help ▸ Keys and Mouse lists every shortcut of the menus (read from the
+// actions themselves) and the timeline's gestures; About is there.
+void TestWindow::helpListsEveryShortcut()
+{
+    MainWindow w;
+    QVERIFY(w.helpMenu());
+    QMenu* help = nullptr;
+    for (QAction* a : w.menuBar()->actions())
+        if (a->menu() && a->text().remove(QLatin1Char('&')) == QLatin1String("Help"))
+            help = a->menu();
+    QVERIFY(help);
+    QStringList entries;
+    for (QAction* a : help->actions())
+        entries << a->text().remove(QLatin1Char('&'));
+    QVERIFY2(entries.contains(QStringLiteral("Keys and Mouse")) && entries.contains(QStringLiteral("About Hecscope")),
+             qPrintable(entries.join(QLatin1Char(','))));
+    const QString keys = w.helpMenu()->keysText();
+    int shortcuts = 0;
+    std::function<void(QMenu*)> walk = [&](QMenu* m) {
+        for (QAction* a : m->actions()) {
+            if (a->menu())
+                walk(a->menu());
+            else
+                for (const QKeySequence& k : a->shortcuts()) {
+                    ++shortcuts;
+                    QVERIFY2(keys.contains(k.toString(QKeySequence::NativeText).toHtmlEscaped()),
+                             qPrintable(a->text() + QLatin1Char(' ') + k.toString()));
+                }
+        }
+    };
+    for (QAction* a : w.menuBar()->actions())
+        if (a->menu())
+            walk(a->menu());
+    QVERIFY(shortcuts >= 10);
+    for (const char* gesture : {"Shift+Drag", "Double-click", "Wheel", "Home", "Escape"})
+        QVERIFY2(keys.contains(QLatin1String(gesture)), gesture);
 }
 
 // Counts every event Qt delivers to any object of the application.

@@ -14,6 +14,7 @@
 #include "ui/timeline/imageexport.h"
 #include "ui/window/displaymenu.h"
 #include "ui/window/exportdialog.h"
+#include "ui/window/helpmenu.h"
 #include "ui/window/imageexporter.h"
 #include "ui/jobs/livejob.h"
 #include "ui/jobs/loadjob.h"
@@ -166,7 +167,7 @@ MainWindow::MainWindow(QWidget* parent)
     auto* statsDock = new QDockWidget(tr("Statistics"), this);
     statsDock->setObjectName(QStringLiteral("statistics"));
     statsDock->setWidget(m_stats);
-    addDockWidget(Qt::RightDockWidgetArea, statsDock);
+    addDockWidget(Qt::BottomDockWidgetArea, statsDock);
 
     auto* eventsDock = new QDockWidget(tr("Events"), this);
     eventsDock->setObjectName(QStringLiteral("events"));
@@ -203,12 +204,13 @@ MainWindow::MainWindow(QWidget* parent)
     m_timeLabel->setMinimumWidth(140);
 
     createActions();
-    createPanes(statsDock);
+    createPanes();
     statsDock->toggleViewAction()->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
     m_viewMenu->addAction(statsDock->toggleViewAction());
     m_viewMenu->addAction(eventsDock->toggleViewAction());
     m_viewMenu->addAction(m_profileDock->toggleViewAction());
     createSparkSizesDock();
+    arrangeDocks();
 
     QMenu* search = menuBar()->addMenu(tr("&Search"));
     QAction* find = search->addAction(tr("&Find…"), this, [this, eventsDock] {
@@ -225,6 +227,7 @@ MainWindow::MainWindow(QWidget* parent)
     findNext->setShortcut(QKeySequence::FindNext);
     QAction* findPrevious = search->addAction(tr("Find &Previous"), m_events, &EventListPane::previous);
     findPrevious->setShortcut(QKeySequence::FindPrevious);
+    m_help = new HelpMenu(this);
 
     connect(m_view, &TimelineView::hoverTimeChanged, this,
             [this](std::optional<uint64_t> t) {
@@ -253,7 +256,7 @@ MainWindow::MainWindow(QWidget* parent)
     QSettings settings;
     m_firstStart = !restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     m_statsDock = statsDock;
-    m_firstLayout = !restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    m_firstLayout = !restoreState(settings.value(QStringLiteral("window/state")).toByteArray(), kLayoutVersion);
     m_trackMenu->restore();
     rebuildRecentMenu();
     updateHistoryActions();
@@ -261,7 +264,7 @@ MainWindow::MainWindow(QWidget* parent)
 
 MainWindow::~MainWindow() = default;
 
-void MainWindow::createPanes(QDockWidget* statsDock)
+void MainWindow::createPanes()
 {
     // Tables sort through a proxy by kSortRole, unless the model sorts
     // itself (the GC table: a proxy is too slow for 100,000 rows).
@@ -387,7 +390,6 @@ void MainWindow::createPanes(QDockWidget* statsDock)
     m_bookmarkTable->addAction(removeBookmark);
     m_bookmarkTable->setContextMenuPolicy(Qt::ActionsContextMenu);
 
-    QDockWidget* previous = statsDock;
     m_details->setReadOnly(true);
     m_details->setPlaceholderText(tr("Click an item on the timeline to see its details here."));
     const std::pair<QWidget*, QString> panes[] = {
@@ -406,12 +408,9 @@ void MainWindow::createPanes(QDockWidget* statsDock)
         auto* dock = new QDockWidget(title, this);
         dock->setObjectName(title.toLower().replace(QLatin1Char(' '), QLatin1Char('-')));
         dock->setWidget(widget);
-        addDockWidget(Qt::RightDockWidgetArea, dock);
-        tabifyDockWidget(previous, dock);
+        addDockWidget(Qt::RightDockWidgetArea, dock); // grouped by arrangeDocks()
         m_viewMenu->addAction(dock->toggleViewAction());
-        previous = dock;
     }
-    statsDock->raise();
     connectThreads();
 }
 
@@ -429,6 +428,57 @@ void MainWindow::createSparkSizesDock()
         events->raise(); // the event list stays the tab shown first
     m_viewMenu->addAction(dock->toggleViewAction());
     connect(m_controller, &ViewController::selectionChanged, m_sparkSizes, &SparkSizesPane::setRange);
+}
+
+// Every pane one click away and its table readable (ThreadScope's layout:
+// the figures below the timeline, where the window is widest). Below the
+// timeline, one row of tabs: Statistics (shown first), the event list and
+// the tables; on the right, two short groups: what was clicked or drawn
+// (Details, Heap Profile) over the log's facts (Bookmarks, Process,
+// Diagnostics). The right column runs the window's full height.
+void MainWindow::arrangeDocks()
+{
+    setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
+    setCorner(Qt::TopRightCorner, Qt::RightDockWidgetArea);
+    auto dock = [this](const char* name) {
+        QDockWidget* d = findChild<QDockWidget*>(QLatin1String(name), Qt::FindDirectChildrenOnly);
+        Q_ASSERT(d);
+        return d;
+    };
+    const char* const bottom[] = {"statistics", "events", "threads", "spans", "gc", "capabilities",
+                                  "profile", "spark-sizes", "heap-bands", "cost-centres"};
+    QDockWidget* first = dock(bottom[0]);
+    addDockWidget(Qt::BottomDockWidgetArea, first);
+    for (size_t i = 1; i < std::size(bottom); ++i)
+        tabifyDockWidget(dock(bottom[i - 1]), dock(bottom[i]));
+    // Split first: a dock already in a tab group would take the other as a
+    // tab, not as a neighbour.
+    QDockWidget* details = dock("details");
+    addDockWidget(Qt::RightDockWidgetArea, details);
+    QDockWidget* bookmarks = dock("bookmarks");
+    splitDockWidget(details, bookmarks, Qt::Vertical);
+    tabifyDockWidget(details, dock("heap-profile"));
+    tabifyDockWidget(bookmarks, dock("process"));
+    tabifyDockWidget(dock("process"), dock("diagnostics"));
+    first->raise();
+    details->raise();
+    bookmarks->raise();
+    // A pane brought forward gets room to be useful: a bottom pane left a
+    // sliver high grows to a third of the window when its tab is chosen.
+    for (const char* name : bottom) {
+        QDockWidget* d = dock(name);
+        connect(d, &QDockWidget::visibilityChanged, this, [this, d](bool visible) {
+            if (visible && !d->isFloating() && dockWidgetArea(d) == Qt::BottomDockWidgetArea
+                && d->height() < kUsefulPaneHeight && isVisible())
+                QTimer::singleShot(0, this, [this, d] { growBottomPanes(d); });
+        });
+    }
+}
+
+void MainWindow::growBottomPanes(QDockWidget* shown)
+{
+    if (shown->height() < kUsefulPaneHeight && dockWidgetArea(shown) == Qt::BottomDockWidgetArea)
+        resizeDocks({shown}, {std::max(kUsefulPaneHeight, height() / 3)}, Qt::Vertical);
 }
 
 // The Threads track, the Threads and Spans panes and the event list follow
@@ -1287,7 +1337,7 @@ void MainWindow::closeEvent(QCloseEvent* e)
 {
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
-    settings.setValue(QStringLiteral("window/state"), saveState());
+    settings.setValue(QStringLiteral("window/state"), saveState(kLayoutVersion));
     cancelLoad();
     e->accept();
 }
@@ -1298,18 +1348,22 @@ void MainWindow::showEvent(QShowEvent* e)
     if (!m_firstLayout)
         return;
     m_firstLayout = false;
-    // The docks on the right take a quarter of the width (their natural
-    // size is more than half): the timeline is what the user came for.
-    resizeDocks({m_statsDock}, {std::max(300, width() / 4)}, Qt::Horizontal);
-    // The panes below it (events, profile, …) a quarter of the height,
-    // once the layout has settled (the tabs' own sizes come first).
-    QTimer::singleShot(0, this, [this] {
+    // The column on the right takes a fifth of the width (its natural size
+    // is more): the timeline is what the user came for.
+    QDockWidget* details = findChild<QDockWidget*>(QStringLiteral("details"), Qt::FindDirectChildrenOnly);
+    resizeDocks({details}, {std::max(300, width() / 5)}, Qt::Horizontal);
+    // The panes below it (statistics, events, tables) a third of the
+    // height, once the layout has settled (the tabs' own sizes come first).
+    QTimer::singleShot(0, this, [this, details] {
         QList<QDockWidget*> bottom;
         for (QDockWidget* d : findChildren<QDockWidget*>())
             if (dockWidgetArea(d) == Qt::BottomDockWidgetArea && !d->isFloating())
                 bottom << d;
         if (!bottom.isEmpty())
-            resizeDocks(bottom, QList<int>(bottom.size(), std::max(180, height() / 4)), Qt::Vertical);
+            resizeDocks(bottom, QList<int>(bottom.size(), std::max(kUsefulPaneHeight, height() / 3)), Qt::Vertical);
+        // The right column: what was clicked over the log's facts.
+        if (QDockWidget* bookmarks = findChild<QDockWidget*>(QStringLiteral("bookmarks"), Qt::FindDirectChildrenOnly))
+            resizeDocks({details, bookmarks}, {height() * 3 / 5, height() * 2 / 5}, Qt::Vertical);
     });
 }
 

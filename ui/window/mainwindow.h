@@ -34,6 +34,7 @@ class BandTableModel;
 class CostCentreTree;
 class GcTableModel;
 class HeapPanel;
+class HelpMenu;
 class ImageExporter;
 class LoadJob;
 class LiveJob;
@@ -74,6 +75,7 @@ public:
     QTableView* gcTable() const { return m_gcTable; }
     QTableView* capabilityTable() const { return m_capTable; }
     QString processText() const;
+    HelpMenu* helpMenu() const { return m_help; }
     QString detailsText() const;
     BookmarkModel* bookmarks() const { return m_bookmarks; }
     QTableView* bookmarkTable() const { return m_bookmarkTable; }
@@ -118,8 +120,12 @@ private:
     // gets at least two thirds of the width.
     bool m_firstLayout = false;
     QDockWidget* m_statsDock = nullptr;
+    // The panes' layout: a layout saved by an older version (other groups)
+    // is not restored. 2: the tables below the timeline, two groups right.
+    static constexpr int kLayoutVersion = 2;
+    static constexpr int kUsefulPaneHeight = 240; // px: a bottom pane brought forward gets at least this
     void createActions();
-    void createPanes(QDockWidget* statsDock);
+    void createPanes();
     void showProcess();
     void chooseFile();
     void exportImageDialog();
@@ -141,6 +147,8 @@ private:
     void updateHistoryActions();
     void connectThreads();
     void createSparkSizesDock();
+    void arrangeDocks();
+    void growBottomPanes(QDockWidget* shown);
     void threadContextMenu(const QString& track, int row, QPoint local, QPoint global);
     void chooseThread(uint32_t number, bool filterEvents);
     void showSpanIssues(const std::shared_ptr<const UserSpans>& spans);
@@ -198,6 +206,7 @@ private:
     void dispose(std::shared_ptr<const LogIndex> old);
     std::vector<std::unique_ptr<LoadJob>>
         m_retired; // cancelled, finishing on their own
+    HelpMenu* m_help = nullptr;
     QTimer* m_reaper = nullptr; // drops m_retired's finished jobs while there are any
     std::shared_ptr<const LogIndex> m_index;
     std::optional<RangeStats> m_wholeStats;
