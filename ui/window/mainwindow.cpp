@@ -1348,23 +1348,37 @@ void MainWindow::showEvent(QShowEvent* e)
     if (!m_firstLayout)
         return;
     m_firstLayout = false;
-    // The column on the right takes a fifth of the width (its natural size
-    // is more): the timeline is what the user came for.
+    // The window's size settles after it is shown (maximised by the window
+    // manager): until then, and for the first half second, every resize
+    // lays the panes out again.
+    m_settling = true;
+    QTimer::singleShot(500, this, [this] { m_settling = false; });
+    QTimer::singleShot(0, this, &MainWindow::firstLayout);
+}
+
+void MainWindow::resizeEvent(QResizeEvent* e)
+{
+    QMainWindow::resizeEvent(e);
+    if (m_settling)
+        QTimer::singleShot(0, this, &MainWindow::firstLayout);
+}
+
+// The first start's layout for the window's size: the column on the right
+// a fifth of the width (its natural size is more: the timeline is what the
+// user came for), the panes below the timeline a third of the height.
+void MainWindow::firstLayout()
+{
     QDockWidget* details = findChild<QDockWidget*>(QStringLiteral("details"), Qt::FindDirectChildrenOnly);
     resizeDocks({details}, {std::max(300, width() / 5)}, Qt::Horizontal);
-    // The panes below it (statistics, events, tables) a third of the
-    // height, once the layout has settled (the tabs' own sizes come first).
-    QTimer::singleShot(0, this, [this, details] {
-        QList<QDockWidget*> bottom;
-        for (QDockWidget* d : findChildren<QDockWidget*>())
-            if (dockWidgetArea(d) == Qt::BottomDockWidgetArea && !d->isFloating())
-                bottom << d;
-        if (!bottom.isEmpty())
-            resizeDocks(bottom, QList<int>(bottom.size(), std::max(kUsefulPaneHeight, height() / 3)), Qt::Vertical);
-        // The right column: what was clicked over the log's facts.
-        if (QDockWidget* bookmarks = findChild<QDockWidget*>(QStringLiteral("bookmarks"), Qt::FindDirectChildrenOnly))
-            resizeDocks({details, bookmarks}, {height() * 3 / 5, height() * 2 / 5}, Qt::Vertical);
-    });
+    QList<QDockWidget*> bottom;
+    for (QDockWidget* d : findChildren<QDockWidget*>())
+        if (dockWidgetArea(d) == Qt::BottomDockWidgetArea && !d->isFloating())
+            bottom << d;
+    if (!bottom.isEmpty())
+        resizeDocks(bottom, QList<int>(bottom.size(), std::max(kUsefulPaneHeight, height() / 3)), Qt::Vertical);
+    // The right column: what was clicked over the log's facts.
+    if (QDockWidget* bookmarks = findChild<QDockWidget*>(QStringLiteral("bookmarks"), Qt::FindDirectChildrenOnly))
+        resizeDocks({details, bookmarks}, {height() * 3 / 5, height() * 2 / 5}, Qt::Vertical);
 }
 
 // The dock areas' tab bars (made by QMainWindow as docks are tabified)

@@ -109,6 +109,7 @@ signals:
 
 protected:
     void showEvent(QShowEvent* e) override;
+    void resizeEvent(QResizeEvent* e) override;
     bool event(QEvent* e) override;
     void closeEvent(QCloseEvent* e) override;
     void dragEnterEvent(QDragEnterEvent* e) override;
@@ -119,6 +120,7 @@ private:
     // No saved window state: the first show sizes the docks so the timeline
     // gets at least two thirds of the width.
     bool m_firstLayout = false;
+    bool m_settling = false; // the first half second after the first show: resizes lay the panes out again
     QDockWidget* m_statsDock = nullptr;
     // The panes' layout: a layout saved by an older version (other groups)
     // is not restored. 2: the tables below the timeline, two groups right.
@@ -148,6 +150,7 @@ private:
     void connectThreads();
     void createSparkSizesDock();
     void arrangeDocks();
+    void firstLayout();
     void growBottomPanes(QDockWidget* shown);
     void threadContextMenu(const QString& track, int row, QPoint local, QPoint global);
     void chooseThread(uint32_t number, bool filterEvents);
