@@ -623,6 +623,24 @@ void TestTracks::zoomedOutGcIsProportionate()
                 t = in.time(i);
     QVERIFY(t != kNoTime);
     QVERIFY(longestRun(draw(hecArea, ViewRange{t - 50'000, t + 50'000})) >= 15);
+
+    // Capability 7's time after a collection ended is named as parked in
+    // its tooltip (and Details, the same text), not GC.
+    const CapTimeline& tl = index->caps[7].timeline;
+    size_t parked = tl.size();
+    for (size_t i = 0; i < tl.size(); ++i)
+        if (tl[i].kind() == SpanKind::GcParked && (parked == tl.size() || tl[i].length() > tl[parked].length()))
+            parked = i;
+    QVERIFY(parked < tl.size());
+    const ViewRange around{tl[parked].start(), tl[parked].end()};
+    const TrackRow* row7 = nullptr;
+    const auto hecRows = r.layout(hecArea, o);
+    for (const TrackRow& hec : hecRows)
+        if (hec.cap == 7)
+            row7 = &hec;
+    QVERIFY(row7);
+    const QString said = r.describeAt(QPoint(hecPlot.center().x(), row7->rect.top() + 24), hecArea, around, o);
+    QVERIFY2(said.contains(QLatin1String("parked after the collection ended")), qPrintable(said));
 }
 
 void TestTracks::nonmovingCollectorOnRealLogs_data()
