@@ -174,10 +174,10 @@ QVariant CapabilityTableModel::data(const QModelIndex& ix, int role) const
     const uint64_t total = m_stats.totalNs;
     if (role == Qt::TextAlignmentRole)
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
-    const uint64_t values[] = {c.cap,           c.running,           c.gc,
-                               c.gcSync,        c.parked,            c.idle,
-                               c.runs,          c.sparks.created,    c.sparks.converted,
-                               c.sparks.overflowed, c.sparks.dud,    c.sparks.gcd,
+    const uint64_t values[] = {c.cap, c.running, c.gc,
+                               c.gcSync, c.parked, c.idle,
+                               c.runs, c.sparks.created, c.sparks.converted,
+                               c.sparks.overflowed, c.sparks.dud, c.sparks.gcd,
                                c.sparks.fizzled};
     if (role == kSortRole)
         return qulonglong(values[ix.column()]);
