@@ -10,9 +10,11 @@
 #                                 entries (logs/NAME.eventlog, e.g.
 #                                 `logs spans-N2 ffi-N2`), leaving every other
 #                                 committed log as it is, then --check
-#   generate.sh summaries         compile and regenerate only rts-summary/:
+#   generate.sh summaries [NAME...]
+#                                 compile and regenerate only rts-summary/:
 #                                 NAME.eventlog + NAME.s.txt, the `+RTS -s`
 #                                 summary the RTS printed for that same run
+#                                 (only the named SUMMARY_RUNS entries if given)
 #   generate.sh profiles          compile profile.hs (prof build) and regenerate
 #                                 only profiles/: the eventlog of each run with
 #                                 the cost-centre report the RTS wrote beside it
@@ -118,6 +120,7 @@ MAX_TOTAL_KB=12288
 SUMMARY_SPARKS_ARGS="32 3"
 SUMMARY_THREADS_ARGS="100 10" # ~360 KB; threads.hs allocates < 1 MB: 1 GC (at exit)
 SUMMARY_LEAK_SCALE=2000       # ~180 collections, 70-90 KB
+SUMMARY_PARFIB_ARGS=34        # parfib 34 at -N8: ~0.15 s, ~280 collections, ~180 KB
 
 # rts-summary/: runs whose `+RTS -s` text is kept beside the eventlog, so the
 # tests can compare Hecscope's GC statistics with the RTS's own. Same format
@@ -131,6 +134,7 @@ SUMMARY_RUNS=(
   "leak-hT-s|leak|thr|$SUMMARY_LEAK_SCALE|-hT -l -i0.05"
   "nonmoving-N2-s|leak|thr|$SUMMARY_LEAK_SCALE|--nonmoving-gc -l -ln -N2"
   "sparks-N3-A64k-s|sparks|thr|$SUMMARY_SPARKS_ARGS|-l -N3 -A64k"
+  "parfib-N8-s|parfib|thr|$SUMMARY_PARFIB_ARGS|-l -N8"
 )
 MAX_SUMMARY_KB=2048
 
@@ -427,14 +431,28 @@ run_names() {
 }
 
 # rts-summary/: each run writes NAME.eventlog and NAME.s.txt together.
+# With names, only those SUMMARY_RUNS entries (the others stay as committed).
 generate_summaries() {
   mkdir -p "$SUMMARIES"
-  local spec name prog kind args rts t0=$SECONDS
-  for spec in "${SUMMARY_RUNS[@]}"; do
+  local spec name prog kind args rts t0=$SECONDS want found
+  local -a specs=()
+  if (($# == 0)); then
+    specs=("${SUMMARY_RUNS[@]}")
+  fi
+  for want in "$@"; do
+    want="${want%.eventlog}"
+    found=""
+    for spec in "${SUMMARY_RUNS[@]}"; do
+      [[ "${spec%%|*}" == "$want" ]] && { found="$spec"; break; }
+    done
+    [[ -n "$found" ]] || die "summaries: no run named '$want'"
+    specs+=("$found")
+  done
+  for spec in "${specs[@]}"; do
     IFS='|' read -r name prog kind args rts <<<"$spec"
     run_one "$name" "$prog" "$kind" "$args" "$rts" "$SUMMARIES" summary
   done
-  echo "generated ${#SUMMARY_RUNS[@]} logs with -s summaries in $((SECONDS - t0))s"
+  echo "generated ${#specs[@]} logs with -s summaries in $((SECONDS - t0))s"
 }
 
 # profiles/: each run of profile.hs keeps its eventlog and the report the
@@ -487,7 +505,7 @@ generate_summaries_only() {
   need_ghc
   make_build_dir
   note "building in $BUILD (GHC: $("$GHC" --numeric-version))"
-  generate_summaries
+  generate_summaries "$@"
   check
 }
 
@@ -541,7 +559,7 @@ generate_big() {
 case "${1:-}" in
   "") generate_all ;;
   logs) shift; generate_named_logs "$@" ;;
-  summaries) generate_summaries_only ;;
+  summaries) shift; generate_summaries_only "$@" ;;
   profiles) generate_profiles_only ;;
   --check | check) check ;;
   big) shift; generate_big "$@" ;;

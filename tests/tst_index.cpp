@@ -90,6 +90,7 @@ private slots:
     void identicalTimestamps();
     void threadRunningAtEndOfLog();
     void gcWithoutRequestOrPhases();
+    void gcSpansSplitByTheirCollection();
     void capabilitiesCreatedAndDeletedMidRun();
     void migrationAcrossCapabilities();
     void outOfOrderBlocks();
@@ -125,7 +126,7 @@ void TestIndex::threadStatesAndGcPhases()
     QCOMPARE(ix->caps.size(), size_t(1));
     compareSpans(ix->caps[0].timeline, {{10, 20, SpanKind::Running, 1, 3},
                                         {25, 40, SpanKind::Running, 2, 7},
-                                        {50, 52, SpanKind::GcSync, 0, 0},
+                                        {50, 52, SpanKind::Gc, 0, 0}, // the leader: inside its collection
                                         {52, 60, SpanKind::GcWork, 0, 0},
                                         {60, 62, SpanKind::GcIdle, 0, 0},
                                         {62, 70, SpanKind::GcDone, 0, 0},
@@ -229,6 +230,46 @@ void TestIndex::gcWithoutRequestOrPhases()
     QCOMPARE(st.generations.size(), size_t(1));
     QCOMPARE(st.generations[0].generation, -1);
     QCOMPARE(st.workBalance, -1.0);
+}
+
+// Issue #25: a capability's GC_START..GC_END is split by its collection
+// (the leader's GC_START..GC_END): stopped before it began (GcSync), its
+// phases inside, parked after it ended (GcParked). Cap 1's block comes
+// first, before the leader's: the split waits for the whole log's
+// collections. Only the part inside counts as collecting.
+void TestIndex::gcSpansSplitByTheirCollection()
+{
+    LogBuilder b;
+    b.block(1, {ev(tag::GcStart, 100), ev(tag::GcWork, 210), ev(tag::GcDone, 230), ev(tag::GcEnd, 400),
+                ev(tag::RunThread, 410, {3}), ev(tag::StopThread, 420, {3, 3, 0})});
+    b.block(0, {ev(tag::RequestParGc, 90), ev(tag::GcStart, 200), ev(tag::GcWork, 205), ev(tag::GcDone, 280),
+                ev(tag::GcEnd, 300), ev(tag::GcGlobalSync, 301),
+                ev(tag::GcStatsGhc, 302, {0, 0, 1000, 10, 20, 2, 600, 1000, 300})});
+    const auto ix = load(b.bytes());
+    QVERIFY(ix->scan.diagnostics.empty());
+    QCOMPARE(ix->collections.size(), size_t(1));
+    QCOMPARE(ix->collections[0].leaderStart, uint64_t(200));
+    QCOMPARE(ix->collections[0].leaderEnd, uint64_t(300));
+    compareSpans(ix->caps[1].timeline, {{100, 200, SpanKind::GcSync, 0, 0},
+                                        {200, 210, SpanKind::Gc, 0, 0},
+                                        {210, 230, SpanKind::GcWork, 0, 0},
+                                        {230, 300, SpanKind::GcDone, 0, 0},
+                                        {300, 400, SpanKind::GcParked, 0, 0},
+                                        {410, 420, SpanKind::Running, 3, 3}});
+    compareSpans(ix->caps[0].timeline, {{200, 205, SpanKind::Gc, 0, 0},
+                                        {205, 280, SpanKind::GcWork, 0, 0},
+                                        {280, 300, SpanKind::GcDone, 0, 0}});
+    const RangeStats st = computeStats(*ix);
+    QCOMPARE(st.gcNs, uint64_t(100));
+    QCOMPARE(st.gcAnyCapNs, uint64_t(100));
+    QCOMPARE(st.caps[1].gc, uint64_t(100));
+    QCOMPARE(st.caps[1].gcSync, uint64_t(100));
+    QCOMPARE(st.caps[1].parked, uint64_t(100));
+    QCOMPARE(st.parkedCapNs, uint64_t(100));
+    // A range inside the parked part: parked, not GC.
+    const RangeStats part = computeStats(*ix, 320, 380);
+    QCOMPARE(part.caps[1].parked, uint64_t(60));
+    QCOMPARE(part.caps[1].gc, uint64_t(0));
 }
 
 void TestIndex::capabilitiesCreatedAndDeletedMidRun()

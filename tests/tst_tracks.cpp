@@ -7,6 +7,7 @@
 #include "core/format/eventtags.h"
 #include "core/index/logindex.h"
 #include "core/profile/sampleprofile.h"
+#include "core/stats/stats.h"
 #include "core/text/units.h"
 #include "ui/heap/heapview.h"
 #include "ui/timeline/imageexport.h"
@@ -40,6 +41,7 @@ private slots:
     void activityHasACapabilityScale();
     void selectionTintsTheTracksNotTheLegend();
     void denseCollectionsShowTheirDensity();
+    void zoomedOutGcIsProportionate();
     void nonmovingCollectorOnRealLogs_data();
     void nonmovingCollectorOnRealLogs();
     void heapBandUnderPointerIsTheDrawnOne_data();
@@ -542,6 +544,103 @@ void TestTracks::denseCollectionsShowTheirDensity()
     QVERIFY2(heights.size() >= 4, qPrintable(QString::number(heights.size())));
     const QString text = r.describeAt(QPoint(tallest, row.rect.bottom() - 3), area, r.bounds(), o);
     QVERIFY2(text.contains(QLatin1String("collections in this pixel")) || text.startsWith(QLatin1String("Collection")), qPrintable(text));
+}
+
+// Issue #25: parfib 34 at -N8 spends 2.4% of its run collecting (5.8 ms of
+// 240 ms, 192 collections of ~30 us). At Fit All (1200 pixels, ~200 us
+// each) the GC track draws each column's share of time collecting, so the
+// mean drawn height over the columns stays within twice that share (it
+// was a full-height bar per column holding a collection: a solid band);
+// and the HEC rows draw their GC requests (one per collection) as short
+// ticks, never lines across the run lane.
+void TestTracks::zoomedOutGcIsProportionate()
+{
+    const auto index = loadPath(QStringLiteral(HECSCOPE_TESTDATA_DIR "/rts-summary/parfib-N8-s.eventlog"));
+    const RangeStats st = computeStats(*index);
+    const double gcShare = double(st.gcNs) / double(st.totalNs);
+    QVERIFY(gcShare > 0.01 && gcShare < 0.05);
+    TimelineRenderer r;
+    r.setIndex(index);
+    RenderOptions o;
+    o.palette = exportPalette();
+    o.legend = false;
+    auto draw = [&](const QRect& area, ViewRange view) {
+        QImage image(area.size(), QImage::Format_ARGB32_Premultiplied);
+        image.fill(Qt::white);
+        QPainter p(&image);
+        r.paint(p, area, view, o);
+        return image;
+    };
+    o.tracks = {QStringLiteral("gc")};
+    const QRect area(0, 0, 1200, r.naturalHeight(o));
+    const QImage gc = draw(area, r.bounds());
+    const TrackRow row = r.layout(area, o).front();
+    const QRect plot = row.rect.adjusted(TimelineRenderer::kLabelWidth + 4, 1, -2, -1);
+    const QRgb background = gc.pixel(plot.left() + 1, plot.top() + 1);
+    double drawn = 0;
+    for (int x = plot.left(); x <= plot.right(); ++x) {
+        int h = 0;
+        for (int y = plot.top(); y <= plot.bottom(); ++y)
+            h += gc.pixel(x, y) != background;
+        drawn += double(h) / double(plot.height());
+    }
+    const double meanDrawn = drawn / double(plot.width());
+    QVERIFY2(meanDrawn <= 2 * gcShare && meanDrawn >= gcShare / 2,
+             qPrintable(QStringLiteral("mean drawn %1 vs GC share %2").arg(meanDrawn).arg(gcShare)));
+
+    // GC requests on the HEC rows, alone.
+    o.tracks = {QStringLiteral("hecs")};
+    const QRect hecArea(0, 0, 1200, r.naturalHeight(o));
+    const QRect hecPlot = TimelineRenderer::plotArea(hecArea);
+    const auto rows = collectInstants(*index, r.bounds(), hecPlot.width());
+    uint64_t requests = 0;
+    for (const InstantRow& in : rows)
+        requests += in.count[size_t(InstantKind::GcRequest)];
+    QVERIFY(requests >= 150);
+    const QColor red = instantColor(InstantKind::GcRequest);
+    auto longestRun = [&](const QImage& image) {
+        int longest = 0;
+        for (const TrackRow& hec : r.layout(hecArea, o))
+            for (int x = hecPlot.left(); x < hecPlot.right(); ++x) {
+                int run = 0;
+                for (int y = hec.rect.top(); y < hec.rect.top() + 20; ++y) { // the run lane and the notch above it
+                    run = image.pixelColor(x, y) == red ? run + 1 : 0;
+                    longest = std::max(longest, run);
+                }
+            }
+        return longest;
+    };
+    o.instantKinds = 1u << int(InstantKind::GcRequest);
+    // The notch (3 pixels) and a short tick under it; a line across the
+    // lane would be 20.
+    const int zoomedOut = longestRun(draw(hecArea, r.bounds()));
+    QVERIFY2(zoomedOut <= 8, qPrintable(QString::number(zoomedOut)));
+    // Zoomed in on one request: a line across the lane again.
+    uint64_t t = kNoTime;
+    for (const CapInstants& in : index->instants)
+        for (size_t i = 0; i < in.size() && t == kNoTime; ++i)
+            if (in.kind(i) == InstantKind::GcRequest)
+                t = in.time(i);
+    QVERIFY(t != kNoTime);
+    QVERIFY(longestRun(draw(hecArea, ViewRange{t - 50'000, t + 50'000})) >= 15);
+
+    // Capability 7's time after a collection ended is named as parked in
+    // its tooltip (and Details, the same text), not GC.
+    const CapTimeline& tl = index->caps[7].timeline;
+    size_t parked = tl.size();
+    for (size_t i = 0; i < tl.size(); ++i)
+        if (tl[i].kind() == SpanKind::GcParked && (parked == tl.size() || tl[i].length() > tl[parked].length()))
+            parked = i;
+    QVERIFY(parked < tl.size());
+    const ViewRange around{tl[parked].start(), tl[parked].end()};
+    const TrackRow* row7 = nullptr;
+    const auto hecRows = r.layout(hecArea, o);
+    for (const TrackRow& hec : hecRows)
+        if (hec.cap == 7)
+            row7 = &hec;
+    QVERIFY(row7);
+    const QString said = r.describeAt(QPoint(hecPlot.center().x(), row7->rect.top() + 24), hecArea, around, o);
+    QVERIFY2(said.contains(QLatin1String("parked after the collection ended")), qPrintable(said));
 }
 
 void TestTracks::nonmovingCollectorOnRealLogs_data()

@@ -132,7 +132,6 @@ void IndexDispatcher::onEvent(const Event& e)
 
 bool IndexDispatcher::seal(bool final, const LoadObserver* observer)
 {
-    const std::vector<GcSpan> open = m_scheduler.seal(m_ix.lastTime, final);
     // Every capability's events are in up to its newest one; one that the
     // log names but whose events have not come holds everything back.
     uint64_t settleBefore = m_ix.caps.empty() ? 0 : UINT64_MAX;
@@ -143,9 +142,14 @@ bool IndexDispatcher::seal(bool final, const LoadObserver* observer)
         else if (c < m_ix.capsNamed || (known && m_ix.caps[c].created != kNoTime))
             settleBefore = 0;
     }
-    if (isCancelled(observer) || !m_threadStates.seal(m_ix.lastTime, final, observer, settleBefore))
+    // The collections first: sealing the timelines splits each
+    // capability's GC spans by its collection.
+    m_scheduler.unseal();
+    const std::vector<GcSpan> open = m_scheduler.openGcSpans(m_ix.lastTime);
+    if (isCancelled(observer) || !m_collections.build(m_scheduler.gcSpans(), open, observer))
         return false;
-    return m_collections.build(m_scheduler.gcSpans(), open, observer);
+    m_scheduler.seal(m_ix.lastTime, final, m_ix.collections, settleBefore);
+    return !isCancelled(observer) && m_threadStates.seal(m_ix.lastTime, final, observer, settleBefore);
 }
 
 void IndexDispatcher::unseal()

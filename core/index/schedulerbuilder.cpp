@@ -103,6 +103,9 @@ void SchedulerBuilder::consumeCapEvent(const Event& e)
         break;
     }
 
+    if (e.tag != tag::GcGlobalSync)
+        s.statsMayFollow = false;
+
     switch (e.tag) {
     case tag::MigrateThread:
     case tag::ThreadWakeup:
@@ -147,9 +150,7 @@ void SchedulerBuilder::consumeCapEvent(const Event& e)
             s.inGc = true;
             s.gcStart = t;
         } else if (s.open) {
-            if (s.kind == SpanKind::Gc)
-                s.kind = SpanKind::GcSync;
-            close(c, t, 0);
+            close(c, t, 0); // (GC_START..first phase stays `Gc`: seal() finds the sync wait in it)
         }
         open(c, phase, t);
         break;
@@ -159,6 +160,8 @@ void SchedulerBuilder::consumeCapEvent(const Event& e)
             break;
         close(c, t, 0);
         s.inGc = false;
+        s.statsMayFollow = true;
+        s.lastGcStart = s.gcStart;
         m_gcSpans.push_back({s.gcStart, t, c});
         break;
     case tag::SparkCounters:
@@ -187,32 +190,137 @@ void SchedulerBuilder::consumeCapFact(const Event& e)
         cap(uint16_t(e.n[0])).deleted = e.time;
 }
 
-std::vector<GcSpan> SchedulerBuilder::seal(uint64_t end, bool final)
+std::vector<GcSpan> SchedulerBuilder::openGcSpans(uint64_t end) const
+{
+    std::vector<GcSpan> open;
+    for (size_t c = 0; c < m_state.size(); ++c)
+        if (m_state[c].inGc)
+            open.push_back({m_state[c].gcStart, std::max(end, m_state[c].gcStart), uint16_t(c)});
+    return open;
+}
+
+void SchedulerBuilder::seal(uint64_t end, bool final, const std::vector<Collection>& collections,
+                            uint64_t settled)
 {
     unseal();
-    std::vector<GcSpan> openGcs;
+    // Spans ending before `before` are placed: by then every capability's
+    // events are in, none is in a GC span begun earlier, and none may still
+    // write the GC_STATS_GHC of a span begun earlier.
+    uint64_t before = final ? UINT64_MAX : settled;
+    if (!final)
+        for (const CapState& s : m_state) {
+            if (s.inGc)
+                before = std::min(before, s.gcStart);
+            if (s.statsMayFollow)
+                before = std::min(before, s.lastGcStart);
+        }
+    const std::vector<GcSpan> openGcs = openGcSpans(end);
+    if (final) {
+        for (size_t c = 0; c < m_state.size(); ++c)
+            if (m_state[c].open)
+                close(uint16_t(c), std::max(end, m_state[c].start), kStopAtEnd);
+        m_gcSpans.insert(m_gcSpans.end(), openGcs.begin(), openGcs.end());
+        for (CapState& s : m_state)
+            s.inGc = false;
+    }
+    placeInCollections(collections, before);
+    if (final)
+        return;
     for (size_t c = 0; c < m_state.size(); ++c) {
         CapState& s = m_state[c];
-        if (s.inGc)
-            openGcs.push_back({s.gcStart, std::max(end, s.gcStart), uint16_t(c)});
         if (!s.open)
             continue;
-        if (final) {
-            close(uint16_t(c), std::max(end, s.start), kStopAtEnd);
-            continue;
-        }
         const ThreadRuns::Mark runs = s.kind == SpanKind::Running ? m_threads.mark(s.thread) : ThreadRuns::Mark{};
         m_provisional.push_back({uint16_t(c), m_part.caps[c].timeline.size(), s.thread,
                                  m_part.unrepresentableSpans, m_part.clippedSpans, m_continuations, runs});
         appendSpan(uint16_t(c), s.kind, s.thread, s.start, std::max(end, s.start), kStopAtEnd);
     }
-    if (final) {
-        m_gcSpans.insert(m_gcSpans.end(), openGcs.begin(), openGcs.end());
-        openGcs.clear();
-        for (CapState& s : m_state)
-            s.inGc = false;
+}
+
+// A capability's GC_START..GC_END covers its collection (the leader's
+// GC_START..GC_END) and, on either side, time it only waited: before the
+// collection began (until every capability had stopped) and after it
+// ended (until the OS ran the capability's thread again: with more
+// capabilities than cores, often until the next collection is requested).
+// A leader's own span is its collection. Another span's collection is the
+// one CollectionsBuilder gives it: the last whose leader started by the
+// span's end, if its leader span reaches the span. Only collections with a
+// GC_STATS_GHC record have a leader here: without (older GHCs, a log cut
+// inside a collection) spans are left whole. The timeline is rewritten
+// from the first span split, per capability.
+void SchedulerBuilder::placeInCollections(const std::vector<Collection>& collections, uint64_t before)
+{
+    m_placed.resize(m_gcSpans.size(), 0);
+    struct Leader {
+        uint64_t start, end;
+        uint16_t cap;
+    };
+    std::vector<Leader> leaders;
+    for (const Collection& col : collections)
+        if (col.hasStats && col.leaderCap != UINT16_MAX)
+            leaders.push_back({col.leaderStart, col.leaderEnd, col.leaderCap});
+    std::sort(leaders.begin(), leaders.end(), [](const Leader& a, const Leader& b) { return a.start < b.start; });
+    const auto leads = [&](const GcSpan& g) {
+        auto it = std::lower_bound(leaders.begin(), leaders.end(), g.start,
+                                   [](const Leader& l, uint64_t t) { return l.start < t; });
+        for (; it != leaders.end() && it->start == g.start; ++it)
+            if (it->cap == g.cap && it->end == g.end)
+                return true;
+        return false;
+    };
+    struct Cut {
+        uint64_t start, end; // the capability's GC span
+        uint64_t from, to;   // its collection
+    };
+    std::vector<std::vector<Cut>> cuts(m_part.caps.size());
+    for (size_t i = 0; i < m_gcSpans.size(); ++i) {
+        const GcSpan& g = m_gcSpans[i];
+        if (m_placed[i] || g.end >= before)
+            continue;
+        if (leads(g)) {
+            m_placed[i] = 1;
+            continue;
+        }
+        const auto it = std::upper_bound(leaders.begin(), leaders.end(), g.end,
+                                         [](uint64_t t, const Leader& l) { return t < l.start; });
+        if (it == leaders.begin() || (it - 1)->end < g.start)
+            continue;
+        m_placed[i] = 1;
+        const Leader& l = *(it - 1);
+        if ((l.start > g.start || l.end < g.end) && g.cap < cuts.size())
+            cuts[g.cap].push_back({g.start, g.end, l.start, l.end});
     }
-    return openGcs;
+    std::vector<Span> tail;
+    for (size_t c = 0; c < cuts.size(); ++c) {
+        std::vector<Cut>& cs = cuts[c];
+        if (cs.empty())
+            continue;
+        std::sort(cs.begin(), cs.end(), [](const Cut& a, const Cut& b) { return a.start < b.start; });
+        CapTimeline& tl = m_part.caps[c].timeline;
+        const size_t first = tl.firstEndingAfter(cs.front().start);
+        tail.clear();
+        for (size_t k = first; k < tl.size(); ++k)
+            tail.push_back(tl[k]);
+        while (tl.size() > first)
+            tl.popBack();
+        size_t ci = 0;
+        for (const Span& s : tail) {
+            while (ci < cs.size() && cs[ci].end <= s.start())
+                ++ci;
+            if (s.kind() == SpanKind::Running || ci == cs.size() || s.end() <= cs[ci].start) {
+                tl.append(s);
+                continue;
+            }
+            const Cut& cut = cs[ci];
+            const auto piece = [&](uint64_t a, uint64_t b, SpanKind kind) {
+                if (b > a)
+                    tl.append(Span(a, uint32_t(b - a), kind, 0, s.stop()));
+            };
+            piece(s.start(), std::min(s.end(), cut.from), SpanKind::GcSync);
+            piece(std::max(s.start(), cut.from), std::min(s.end(), cut.to), s.kind());
+            piece(std::max(s.start(), cut.to), s.end(), SpanKind::GcParked);
+        }
+    }
 }
 
 void SchedulerBuilder::unseal()

@@ -2,6 +2,7 @@
 
 #include "core/format/event.h"
 #include "core/format/logformat.h"
+#include "core/index/collectionspart.h"
 #include "core/index/gcspan.h"
 #include "core/index/schedulerpart.h"
 #include "core/index/threadruns.h"
@@ -18,7 +19,10 @@ namespace hecscope {
 // previous time (spans never overlap) and counted as out of order.
 // Runs are reported to `threads`; closed GC spans are kept for
 // CollectionsBuilder. seal(false) ends open spans at the last event
-// provisionally; unseal() takes exactly that back. Decoding thread only.
+// provisionally; unseal() takes exactly that back. seal() also splits each
+// closed GC span by its collection once that is known (see SpanKind):
+// GcSync before the collection's start, GcParked after its end. Decoding
+// thread only.
 class SchedulerBuilder {
 public:
     // `eventsSoFar`: every event the log has given (bounds the budget for
@@ -30,9 +34,15 @@ public:
     void consumeCapEvent(const Event& e);
     // CAP_CREATE / CAP_DELETE (they name the capability in a field).
     void consumeCapFact(const Event& e);
+    // The GC spans open now, as if they ended at `end` (after unseal()).
+    std::vector<GcSpan> openGcSpans(uint64_t end) const;
     // Ends open spans at `end` (ns). `final`: for good; else provisionally.
-    // Returns the GC spans still open (empty when final: they are closed).
-    std::vector<GcSpan> seal(uint64_t end, bool final);
+    // Splits the closed GC spans whose collection `collections` knows (one
+    // with a GC_STATS_GHC record) at its start and end, once each, and only
+    // when that can no longer change (every collection that began by the
+    // span's end is known): so a grown log's index equals one made at
+    // once. `settled`: every capability's events are in up to this time.
+    void seal(uint64_t end, bool final, const std::vector<Collection>& collections, uint64_t settled);
     void unseal();
     const std::vector<GcSpan>& gcSpans() const { return m_gcSpans; }
     // The thread running on capability `c` now (0: none, or not a capability).
@@ -50,6 +60,10 @@ private:
         uint64_t start = 0;
         uint64_t gcStart = 0;
         uint64_t last = 0;
+        // After GC_END (and GC_GLOBAL_SYNC): a leader's GC_STATS_GHC may
+        // still come. Since the GC_START of that span (lastGcStart).
+        bool statsMayFollow = false;
+        uint64_t lastGcStart = 0;
     };
     struct Provisional {
         uint16_t cap;
@@ -69,6 +83,7 @@ private:
     void open(uint16_t c, SpanKind kind, uint64_t t, uint32_t thread = 0);
     void close(uint16_t c, uint64_t t, uint8_t stop);
     void appendSpan(uint16_t c, SpanKind kind, uint32_t thread, uint64_t start, uint64_t t, uint8_t stop);
+    void placeInCollections(const std::vector<Collection>& collections, uint64_t before);
 
     SchedulerPart& m_part;
     ThreadRuns& m_threads;
@@ -77,6 +92,7 @@ private:
     std::vector<CapState> m_state;
     std::vector<Provisional> m_provisional; // what the last non-final seal() added
     std::vector<GcSpan> m_gcSpans;          // closed, in order of GC_END
+    std::vector<uint8_t> m_placed;          // [i]: m_gcSpans[i] split by its collection (or needs none)
     uint64_t m_continuations = 0;           // spans added by splitting long runs
 };
 

@@ -26,7 +26,8 @@ uint64_t SpanTotals::gc() const
 {
     uint64_t sum = 0;
     for (size_t k = 1; k < kSpanKinds; ++k)
-        sum += time[k];
+        if (isCollecting(SpanKind(k)))
+            sum += time[k];
     return sum;
 }
 

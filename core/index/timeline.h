@@ -11,12 +11,22 @@
 namespace hecscope {
 
 // What a capability is doing during a span. Idle is the absence of a span.
-// GC spans carry their phase when the log has GC_WORK/GC_IDLE/GC_DONE
-// (otherwise the whole collection is `Gc`); `GcSync` is the time from
-// GC_START to the capability's first phase event.
-enum class SpanKind : uint8_t { Running, Gc, GcSync, GcWork, GcIdle, GcDone };
-constexpr size_t kSpanKinds = 6;
+// A capability's GC_START..GC_END is split by its collection (the leader's
+// GC_START..GC_END, which +RTS -s counts as GC elapsed): `GcSync` before
+// the collection began (stopped, waiting for the other capabilities to
+// stop), then its phases inside the collection when the log has
+// GC_WORK/GC_IDLE/GC_DONE (else, and before the first one, `Gc`), and
+// `GcParked` after the collection ended (its OS thread had not yet run
+// again to write GC_END). Only the phases inside count as collecting.
+enum class SpanKind : uint8_t { Running, Gc, GcSync, GcWork, GcIdle, GcDone, GcParked };
+constexpr size_t kSpanKinds = 7;
+// Drawn in a HEC row's GC lane: stopped for a collection, in it or not.
 constexpr bool isGc(SpanKind k) { return k != SpanKind::Running; }
+// Inside its collection.
+constexpr bool isCollecting(SpanKind k)
+{
+    return k == SpanKind::Gc || k == SpanKind::GcWork || k == SpanKind::GcIdle || k == SpanKind::GcDone;
+}
 
 // How a Running span ended: a standard STOP_THREAD status (0-20,
 // eventlog-format.md 2.2) or one of these.
@@ -62,7 +72,14 @@ struct SpanTotals {
     uint64_t runs = 0;
 
     uint64_t running() const { return time[size_t(SpanKind::Running)]; }
+    // Collecting: the phases inside the capabilities' collections.
     uint64_t gc() const;
+    // Stopped for a collection that had not begun yet (waiting for sync).
+    uint64_t gcSync() const { return time[size_t(SpanKind::GcSync)]; }
+    // Parked after a collection had ended, until the capability's GC_END.
+    uint64_t parked() const { return time[size_t(SpanKind::GcParked)]; }
+    // Every kind drawn in the GC lane: gc() + gcSync() + parked().
+    uint64_t stopped() const { return gc() + gcSync() + parked(); }
     SpanTotals& operator+=(const SpanTotals& o);
     SpanTotals& operator-=(const SpanTotals& o);
 };

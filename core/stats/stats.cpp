@@ -120,7 +120,7 @@ RangeStats computeStats(const LogIndex& ix, uint64_t from, uint64_t to, bool clo
     const Bounds range{r.from, r.to, closed};
     for (; it != cols.end() && range.beforeEnd(it->start); ++it) {
         const Collection& c = *it;
-        r.gcAnyCapNs += clipped(c.start, c.end);
+        r.gcAnyCapNs += c.leaderCap != UINT16_MAX ? clipped(c.leaderStart, c.leaderEnd) : clipped(c.start, c.end);
         r.gcNs += clipped(c.leaderStart, c.leaderEnd);
         if (c.start < from)
             continue; // counted with the range it started in
@@ -206,7 +206,11 @@ RangeStats computeStats(const LogIndex& ix, uint64_t from, uint64_t to, bool clo
         const SpanTotals t = cap.timeline.totalsIn(r.from, r.to);
         cs.running = t.running();
         cs.gc = t.gc();
-        cs.idle = r.totalNs - std::min(r.totalNs, cs.running + cs.gc);
+        cs.gcSync = t.gcSync();
+        cs.parked = t.parked();
+        cs.idle = r.totalNs - std::min(r.totalNs, cs.running + t.stopped());
+        r.gcSyncCapNs += cs.gcSync;
+        r.parkedCapNs += cs.parked;
         cs.runs = t.runs;
         cs.sparks = sparkGrowth(cap.sparks, range);
         r.sparks += cs.sparks;

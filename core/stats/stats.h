@@ -25,7 +25,11 @@ struct GenerationStats {
 
 struct CapStats {
     uint16_t cap = 0;
-    uint64_t running = 0, gc = 0, idle = 0; // ns inside the range
+    // ns inside the range. gc: collecting (inside its collections, the
+    // leaders' GC_START..GC_END, so never more than RangeStats::gcNs);
+    // gcSync: stopped for a collection not begun yet; parked: stopped after
+    // a collection ended, until its own GC_END (see SpanKind).
+    uint64_t running = 0, gc = 0, gcSync = 0, parked = 0, idle = 0;
     uint64_t runs = 0;                      // thread runs starting in the range
     SparkTotals sparks;
 };
@@ -38,7 +42,15 @@ struct RangeStats {
     uint64_t totalNs = 0;   // to - from
     uint64_t gcNs = 0;      // the collections' pauses (their leaders' GC_START..GC_END)
     uint64_t mutatorNs = 0; // totalNs - gcNs
-    uint64_t gcAnyCapNs = 0; // time when any capability was collecting
+    // Time when any capability was collecting: the union of the
+    // capabilities' collecting time. Each collects only inside its
+    // collection, so this is the collections' pauses (gcNs) where their
+    // leaders are known, and GC_START..GC_END of the first to the last
+    // capability where they are not.
+    uint64_t gcAnyCapNs = 0;
+    // Summed over the capabilities: stopped before their collection began
+    // (gcSync) and parked after it ended (see CapStats).
+    uint64_t gcSyncCapNs = 0, parkedCapNs = 0;
     double productivity = 0;
 
     uint64_t collections = 0;

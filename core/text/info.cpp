@@ -158,6 +158,18 @@ std::string infoText(const LogIndex& ix, const RangeStats& st, const std::string
     o += format("Time          total %s, mutator %s, GC %s (any capability collecting: %s)\n",
                 duration(st.totalNs).c_str(), duration(st.mutatorNs).c_str(), duration(st.gcNs).c_str(),
                 duration(st.gcAnyCapNs).c_str());
+    if (st.gcSyncCapNs + st.parkedCapNs > 0) {
+        o += format("Stopped       outside their collections (summed over capabilities, not GC): %s waiting for a"
+                    " collection to begin, %s parked after one ended\n",
+                    duration(st.gcSyncCapNs).c_str(), duration(st.parkedCapNs).c_str());
+        // A capability writes GC_END only when its OS thread runs again:
+        // an idle one's sleeps until the next collection wakes it, and with
+        // more capabilities than cores it waits for a core.
+        if (st.gcSyncCapNs + st.parkedCapNs > 2 * st.gcNs)
+            o += "              (more than twice the GC time: a capability leaves a collection only when its OS"
+                 " thread runs again; an idle capability's sleeps until the next collection, and with more"
+                 " capabilities (-N) than cores they wait for a core)\n";
+    }
     o += format("Productivity  %.1f%% of elapsed time\n", st.productivity * 100);
     o += format("GC            %s collections (%s parallel), %s copied\n", formatGrouped(st.collections).c_str(),
                 formatGrouped(st.parallelCollections).c_str(), formatBytes(st.copiedBytes).c_str());
@@ -206,10 +218,11 @@ std::string infoText(const LogIndex& ix, const RangeStats& st, const std::string
         }
     }
     if (!st.caps.empty()) {
-        o += "\n  Cap     Running        GC      Idle        Runs  Sparks created  converted\n";
+        o += "\n  Cap     Running        GC   GC wait    Parked      Idle        Runs  Sparks created  converted\n";
         for (const CapStats& c : st.caps)
-            o += format("  %-4u  %9s  %8s  %8s  %10s  %14s  %9s\n", unsigned(c.cap),
+            o += format("  %-4u  %9s  %8s  %8s  %8s  %8s  %10s  %14s  %9s\n", unsigned(c.cap),
                         formatPercent(c.running, st.totalNs).c_str(), formatPercent(c.gc, st.totalNs).c_str(),
+                        formatPercent(c.gcSync, st.totalNs).c_str(), formatPercent(c.parked, st.totalNs).c_str(),
                         formatPercent(c.idle, st.totalNs).c_str(), formatGrouped(c.runs).c_str(),
                         formatGrouped(c.sparks.created).c_str(), formatGrouped(c.sparks.converted).c_str());
     }
@@ -285,7 +298,8 @@ std::string infoJson(const LogIndex& ix, const RangeStats& st, const std::string
     key("time");
     o += "{\"start_ns\": " + num(st.from) + ", \"end_ns\": " + num(st.to) + ", \"total_ns\": "
         + num(st.totalNs) + ", \"mutator_ns\": " + num(st.mutatorNs) + ", \"gc_ns\": " + num(st.gcNs)
-        + ", \"gc_any_cap_ns\": " + num(st.gcAnyCapNs) + ", \"productivity\": " + real(st.productivity)
+        + ", \"gc_any_cap_ns\": " + num(st.gcAnyCapNs) + ", \"gc_sync_cap_ns\": " + num(st.gcSyncCapNs)
+        + ", \"parked_cap_ns\": " + num(st.parkedCapNs) + ", \"productivity\": " + real(st.productivity)
         + "},\n";
 
     key("gc");
@@ -331,7 +345,8 @@ std::string infoJson(const LogIndex& ix, const RangeStats& st, const std::string
         const CapStats& c = st.caps[i];
         o += i ? ",\n    " : "\n    ";
         o += "{\"cap\": " + num(c.cap) + ", \"running_ns\": " + num(c.running) + ", \"gc_ns\": "
-            + num(c.gc) + ", \"idle_ns\": " + num(c.idle) + ", \"runs\": " + num(c.runs)
+            + num(c.gc) + ", \"gc_sync_ns\": " + num(c.gcSync) + ", \"parked_ns\": " + num(c.parked)
+            + ", \"idle_ns\": " + num(c.idle) + ", \"runs\": " + num(c.runs)
             + ", \"sparks\": " + sparks(c.sparks) + "}";
     }
     o += "],\n";

@@ -174,8 +174,11 @@ QVariant CapabilityTableModel::data(const QModelIndex& ix, int role) const
     const uint64_t total = m_stats.totalNs;
     if (role == Qt::TextAlignmentRole)
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
-    const uint64_t values[] = {c.cap, c.running, c.gc, c.idle, c.runs, c.sparks.created, c.sparks.converted,
-                               c.sparks.overflowed, c.sparks.dud, c.sparks.gcd, c.sparks.fizzled};
+    const uint64_t values[] = {c.cap, c.running, c.gc,
+                               c.gcSync, c.parked, c.idle,
+                               c.runs, c.sparks.created, c.sparks.converted,
+                               c.sparks.overflowed, c.sparks.dud, c.sparks.gcd,
+                               c.sparks.fizzled};
     if (role == kSortRole)
         return qulonglong(values[ix.column()]);
     if (role != Qt::DisplayRole)
@@ -183,6 +186,8 @@ QVariant CapabilityTableModel::data(const QModelIndex& ix, int role) const
     switch (ix.column()) {
     case Running:
     case Gc:
+    case GcWait:
+    case Parked:
     case Idle: return percentText(values[ix.column()], total);
     default: return QLocale().toString(qulonglong(values[ix.column()]));
     }
@@ -190,9 +195,19 @@ QVariant CapabilityTableModel::data(const QModelIndex& ix, int role) const
 
 QVariant CapabilityTableModel::headerData(int section, Qt::Orientation o, int role) const
 {
+    if (o == Qt::Horizontal && role == Qt::ToolTipRole) {
+        switch (section) {
+        case Gc: return tr("Collecting: inside its collections (the leaders' GC_START..GC_END, the GC time of +RTS -s)");
+        case GcWait: return tr("Stopped for a collection that had not begun yet (waiting for the others to stop); not GC");
+        case Parked:
+            return tr("Stopped after a collection ended, until its own GC_END: its OS thread had not run again (an"
+                      " idle capability's sleeps until the next collection); not GC");
+        default: return {};
+        }
+    }
     if (o != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, o, role);
-    static const char* const names[] = {"Cap", "Running", "GC", "Idle", "Runs", "Sparks created",
+    static const char* const names[] = {"Cap", "Running", "GC", "GC wait", "Parked", "Idle", "Runs", "Sparks created",
                                         "Converted", "Overflowed", "Dud", "GC'd", "Fizzled"};
     return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
 }

@@ -51,15 +51,17 @@ private:
     Qt::SortOrder m_sortOrder = Qt::AscendingOrder;
 };
 
-// Per capability, for the whole run or a range: time running, in GC and
-// idle, thread runs, and sparks (created, converted, overflowed, dud, GC'd,
+// Per capability, for the whole run or a range: time running, collecting,
+// waiting for a collection, parked after one, idle, thread runs, and sparks (created, converted, overflowed, dud, GC'd,
 // fizzled).
 class CapabilityTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     enum Column { Cap,
                   Running,
-                  Gc,
+                  Gc,     // collecting, inside its collections
+                  GcWait, // stopped for a collection not begun yet
+                  Parked, // stopped after a collection ended (not GC)
                   Idle,
                   Runs,
                   Created,

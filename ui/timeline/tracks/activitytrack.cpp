@@ -40,6 +40,7 @@ std::vector<ActivityColumn> activityColumns(const LogIndex& index, ViewRange vie
                 ActivityColumn& col = out[size_t(columnOf(a))];
                 col.running += double(it.totals.running());
                 col.gc += double(it.totals.gc());
+                col.stopped += double(it.totals.gcSync() + it.totals.parked());
                 continue;
             }
             for (int c = columnOf(a); c < w && edges[size_t(c)] < b; ++c) {
@@ -48,7 +49,12 @@ std::vector<ActivityColumn> activityColumns(const LogIndex& index, ViewRange vie
                 const uint64_t lo = std::max(a, edges[size_t(c)]), hi = std::min(b, colEnd);
                 if (hi <= lo)
                     continue;
-                (it.kind == SpanKind::Running ? out[size_t(c)].running : out[size_t(c)].gc) += double(hi - lo);
+                if (it.kind == SpanKind::Running)
+                    out[size_t(c)].running += double(hi - lo);
+                else if (isCollecting(it.kind)) // not waiting for a collection or parked after one
+                    out[size_t(c)].gc += double(hi - lo);
+                else
+                    out[size_t(c)].stopped += double(hi - lo);
             }
         }
     const double caps = double(index.caps.size());
@@ -56,6 +62,7 @@ std::vector<ActivityColumn> activityColumns(const LogIndex& index, ViewRange vie
         const double span = double(std::max<uint64_t>(1, edges[size_t(x) + 1] - edges[size_t(x)]));
         out[size_t(x)].running /= span * caps;
         out[size_t(x)].gc /= span * caps;
+        out[size_t(x)].stopped /= span * caps;
     }
     return out;
 }
@@ -145,13 +152,17 @@ public:
             return {};
         const size_t x = size_t(std::clamp(pos.x() - g.plot.left(), 0, int(columns.size()) - 1));
         const double caps = double(ctx.index.caps.size());
-        return QObject::tr("At %1: %2 of %3 capabilities running (%4 %), %5 in GC (%6 %)")
-            .arg(QString::fromStdString(formatTimestamp(g.mapping.toTime(pos.x()))))
-            .arg(caps * columns[x].running, 0, 'f', 2)
-            .arg(caps)
-            .arg(100.0 * columns[x].running, 0, 'f', 1)
-            .arg(caps * columns[x].gc, 0, 'f', 2)
-            .arg(100.0 * columns[x].gc, 0, 'f', 1);
+        QString text = QObject::tr("At %1: %2 of %3 capabilities running (%4 %), %5 in GC (%6 %)")
+                           .arg(QString::fromStdString(formatTimestamp(g.mapping.toTime(pos.x()))))
+                           .arg(caps * columns[x].running, 0, 'f', 2)
+                           .arg(caps)
+                           .arg(100.0 * columns[x].running, 0, 'f', 1)
+                           .arg(caps * columns[x].gc, 0, 'f', 2)
+                           .arg(100.0 * columns[x].gc, 0, 'f', 1);
+        if (columns[x].stopped > 0)
+            text += QObject::tr(", %1 stopped outside a collection (waiting for it or parked after it; not GC)")
+                        .arg(caps * columns[x].stopped, 0, 'f', 2);
+        return text;
     }
 
     void addLegend(LegendWriter& legend, const TrackContext& ctx) const override

@@ -10,7 +10,8 @@ namespace hecscope {
 // capabilities' time spent running and in GC.
 struct ActivityColumn {
     double running = 0;
-    double gc = 0;
+    double gc = 0;      // collecting
+    double stopped = 0; // stopped outside a collection: waiting for it, or parked after it (not drawn)
 };
 
 // Each pixel column's running and GC shares for `view` at `width` pixels,

@@ -24,7 +24,8 @@ QColor spanColor(SpanKind kind)
 {
     // Okabe–Ito hues, told apart with the common colour-vision
     // deficiencies: GC (vermillion) and GC work (orange) differ in hue and
-    // lightness, the sync wait is purple, idle a pale tint.
+    // lightness, the sync wait is purple, idle a pale tint, parked after a
+    // collection sky blue (both drawn thin: not collecting).
     switch (kind) {
     case SpanKind::Running: return QColor(0x00, 0x9e, 0x73);
     case SpanKind::Gc: return QColor(0xd5, 0x5e, 0x00);
@@ -32,8 +33,25 @@ QColor spanColor(SpanKind kind)
     case SpanKind::GcWork: return QColor(0xe6, 0x9f, 0x00);
     case SpanKind::GcIdle: return QColor(0xf5, 0xd3, 0xb8);
     case SpanKind::GcDone: return QColor(0x95, 0xa5, 0xa6);
+    case SpanKind::GcParked: return QColor(0x56, 0xb4, 0xe9);
     }
     return Qt::gray;
+}
+
+QString gcPhaseText(SpanKind kind)
+{
+    switch (kind) {
+    case SpanKind::Running: break;
+    case SpanKind::Gc: return QObject::tr("GC");
+    case SpanKind::GcSync: return QObject::tr("stopped, waiting for the collection to begin (sync; not GC)");
+    case SpanKind::GcWork: return QObject::tr("GC: working");
+    case SpanKind::GcIdle: return QObject::tr("GC: idle");
+    case SpanKind::GcDone: return QObject::tr("GC: done");
+    case SpanKind::GcParked:
+        return QObject::tr("parked after the collection ended (not GC: its OS thread had not run again to leave"
+                           " it; an idle capability's sleeps until the next collection)");
+    }
+    return QString();
 }
 
 namespace {
@@ -41,6 +59,9 @@ namespace {
 // Lanes of a row (pixels from its top): the runs, then the GC phases.
 constexpr double kRunTop = 3, kRunHeight = 17, kGcTop = 21, kGcHeight = 7;
 constexpr int kGcLaneFrom = 20; // a point this far down or more is in the GC lane
+// Stopped outside the collection (sync wait, parked): a thin bar in the
+// middle of the GC lane, so only collecting looks like GC.
+constexpr double kStoppedTop = kGcTop + 2, kStoppedHeight = 3;
 
 struct CapabilityList final : DrawList {
     std::shared_ptr<const CapabilityLods> lods; // shared with the activity track
@@ -58,7 +79,7 @@ bool inLane(const LodItem& it, bool gcLane)
 {
     if (!it.aggregate)
         return isGc(it.kind) == gcLane;
-    return gcLane ? it.totals.gc() > 0 : it.totals.running() > 0;
+    return gcLane ? it.totals.stopped() > 0 : it.totals.running() > 0;
 }
 
 // One row per capability: runs coloured by thread (the id when it fits),
@@ -101,8 +122,11 @@ public:
                         p.setPen(Qt::black);
                         p.drawText(rect, Qt::AlignCenter, id);
                     }
-                } else {
+                } else if (isCollecting(it.kind)) {
                     p.fillRect(spanRect(m, it.start, it.end, gcTop, kGcHeight), spanColor(it.kind));
+                } else {
+                    p.fillRect(spanRect(m, it.start, it.end, r.top() + kStoppedTop, kStoppedHeight),
+                               spanColor(it.kind));
                 }
                 continue;
             }
@@ -114,12 +138,17 @@ public:
                 const double hh = std::max(2.0, kRunHeight * run);
                 p.fillRect(QRectF(px.left(), runTop + kRunHeight - hh, px.width(), hh), spanColor(SpanKind::Running));
             }
+            const uint64_t outside = it.totals.gcSync() + it.totals.parked();
+            if (outside > 0) // thin, in the colour of the larger
+                p.fillRect(QRectF(px.left(), r.top() + kStoppedTop, px.width(), kStoppedHeight),
+                           spanColor(it.totals.parked() >= it.totals.gcSync() ? SpanKind::GcParked : SpanKind::GcSync));
             if (gc > 0) {
-                // In the colour of the GC phase with the most time.
+                // Collecting: its share of the pixel, in the colour of the
+                // phase with the most time.
                 SpanKind k = SpanKind::Gc;
                 uint64_t most = 0;
                 for (size_t i = 1; i < kSpanKinds; ++i)
-                    if (it.totals.time[i] > most)
+                    if (isCollecting(SpanKind(i)) && it.totals.time[i] > most)
                         most = it.totals.time[i], k = SpanKind(i);
                 const double hh = std::max(2.0, kGcHeight * gc);
                 p.fillRect(QRectF(px.left(), gcTop + kGcHeight - hh, px.width(), hh), spanColor(k));
@@ -196,12 +225,19 @@ public:
                                  .arg(qs(formatTimestamp(it.start)), qs(formatDuration(it.end - it.start)));
         if (it.aggregate) {
             const double len = double(std::max<uint64_t>(1, it.end - it.start));
-            return QObject::tr("HEC %1: %2 spans in this pixel (zoom in to see each)\n%3\n%4 % running, %5 % GC")
-                .arg(g.row)
-                .arg(it.count)
-                .arg(when)
-                .arg(100.0 * double(it.totals.running()) / len, 0, 'f', 1)
-                .arg(100.0 * double(it.totals.gc()) / len, 0, 'f', 1);
+            QString text = QObject::tr("HEC %1: %2 spans in this pixel (zoom in to see each)\n%3\n%4 % running, %5 % GC")
+                               .arg(g.row)
+                               .arg(it.count)
+                               .arg(when)
+                               .arg(100.0 * double(it.totals.running()) / len, 0, 'f', 1)
+                               .arg(100.0 * double(it.totals.gc()) / len, 0, 'f', 1);
+            if (it.totals.gcSync() > 0)
+                text += QObject::tr(", %1 % waiting for a collection to begin")
+                            .arg(100.0 * double(it.totals.gcSync()) / len, 0, 'f', 1);
+            if (it.totals.parked() > 0)
+                text += QObject::tr(", %1 % parked after a collection")
+                            .arg(100.0 * double(it.totals.parked()) / len, 0, 'f', 1);
+            return text;
         }
         if (!isGc(it.kind)) {
             const ThreadInfo* th = ctx.index.thread(it.thread);
@@ -210,8 +246,7 @@ public:
                 name += QStringLiteral(" “%1”").arg(qs(th->label));
             return QObject::tr("HEC %1: %2 running\n%3\nstopped: %4").arg(g.row).arg(name, when, stopReasonText(it.stop));
         }
-        static const char* const phases[] = {"", "GC", "GC: waiting for sync", "GC: working", "GC: idle", "GC: done"};
-        return QObject::tr("HEC %1: %2\n%3").arg(g.row).arg(QString::fromLatin1(phases[size_t(it.kind)]), when);
+        return QObject::tr("HEC %1: %2\n%3").arg(g.row).arg(gcPhaseText(it.kind), when);
     }
 
     void paintSelected(QPainter& p, const TrackRowGeometry& g, const SelectedItem& item,
@@ -232,10 +267,17 @@ public:
         });
         legend.solid(QObject::tr("running, several per pixel"), spanColor(SpanKind::Running));
         legend.solid(QObject::tr("GC"), spanColor(SpanKind::Gc));
-        legend.solid(QObject::tr("GC sync wait"), spanColor(SpanKind::GcSync));
         legend.solid(QObject::tr("GC work"), spanColor(SpanKind::GcWork));
         legend.solid(QObject::tr("GC idle"), spanColor(SpanKind::GcIdle));
         legend.solid(QObject::tr("GC done"), spanColor(SpanKind::GcDone));
+        const auto thin = [&](const QString& text, SpanKind k) {
+            const QColor colour = spanColor(k);
+            legend.entry(text, [colour](QPainter& p, QRect box) {
+                p.fillRect(QRect(box.left(), box.center().y() - 1, box.width(), 3), colour);
+            });
+        };
+        thin(QObject::tr("waiting for a collection to begin (not GC)"), SpanKind::GcSync);
+        thin(QObject::tr("parked after a collection (not GC)"), SpanKind::GcParked);
         // The instants this log has and the View menu shows.
         for (int k = 0; k < kInstantKinds; ++k) {
             if (!(ctx.options.instantKinds & (1u << k)))

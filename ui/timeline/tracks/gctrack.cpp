@@ -107,9 +107,11 @@ public:
         const auto& list = static_cast<const GcList&>(d);
         for (const GcBar& b : list.bars) {
             const Collection& c = ctx.index.collections[b.collection];
-            if (b.merged > 1) {
-                // Denser than pixels: the share of the column's time spent
-                // collecting as the height, a dark cap when one was major.
+            if (b.merged > 1 || b.x1 - b.x0 <= 1.0) {
+                // A pixel or less (one collection or several): the share of
+                // the column's time spent collecting as the height, a dark
+                // cap when one was major. (A full-height bar per column
+                // holding any collection drew a solid band at Fit All.)
                 const double share = std::min(1.0, double(b.pauseNs) / std::max(1.0, list.nsPerPixel));
                 const double h = std::max(2.0, share * (r.height() - 4.0));
                 p.fillRect(QRectF(r.left() + b.x0, r.bottom() - 1 - h, 1, h), c.parallel() ? kParallelGc : kSequentialGc);
@@ -196,7 +198,7 @@ public:
             p.fillRect(QRect(box.left(), box.top(), 5, box.height()), kParallelGc);
             p.fillRect(QRect(box.left() + 5, box.top(), 5, box.height()), kSequentialGc);
         });
-        legend.entry(QObject::tr("denser than pixels: share of time collecting, cap: major"), [](QPainter& p, QRect box) {
+        legend.entry(QObject::tr("a pixel or less: share of its time collecting, cap: major"), [](QPainter& p, QRect box) {
             for (int i = 0; i < 5; ++i)
                 p.fillRect(QRect(box.left() + 2 * i, box.bottom() - 2 - 2 * i, 1, 3 + 2 * i), kParallelGc);
             p.fillRect(QRect(box.left() + 6, box.top(), 1, 2), kMajorMark);

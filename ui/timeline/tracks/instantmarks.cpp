@@ -14,6 +14,10 @@ std::vector<InstantRow> collectInstants(const LogIndex& index, ViewRange view, i
 {
     std::vector<InstantRow> rows(index.caps.size());
     const size_t limit = size_t(std::max(1, width)) / kInstantPixelsPerMark;
+    const size_t tallLimit = double(view.end - std::min(view.start, view.end)) / double(std::max(1, width))
+            <= kTallMarkNsPerPixel
+        ? size_t(std::max(1, width)) / kInstantPixelsPerTallMark
+        : 0;
     for (size_t c = 0; c < rows.size() && c < index.instants.size(); ++c) {
         const CapInstants& in = index.instants[c];
         const auto [a, b] = in.in(view.start, view.end + 1);
@@ -24,8 +28,10 @@ std::vector<InstantRow> collectInstants(const LogIndex& index, ViewRange view, i
         }
         for (size_t i = a; i < b; ++i)
             ++row.count[size_t(in.kind(i))];
-        for (size_t k = 0; k < size_t(kInstantKinds); ++k)
+        for (size_t k = 0; k < size_t(kInstantKinds); ++k) {
             row.dense[k] = row.count[k] > limit;
+            row.tall[k] = row.count[k] <= tallLimit;
+        }
         for (size_t i = a; i < b; ++i) {
             const size_t k = size_t(in.kind(i));
             if (!row.dense[k])
@@ -77,10 +83,16 @@ void paintInstants(QPainter& p, const InstantRow& row, const CapInstants& instan
             continue;
         const QColor colour = instantColor(InstantKind(k));
         // A line across the lane with a notch on top: seen over any run.
+        // Close together: a short tick under the notch, one per column.
         p.setPen(QPen(colour, 1));
+        const double bottom = row.tall[k] ? lane.bottom() : lane.top() + kShortMarkHeight;
+        double last = -1e300;
         for (uint32_t i : row.shown[k]) {
             const double x = std::floor(m.toPixel(instants.time(i))) + 0.5;
-            p.drawLine(QPointF(x, lane.top()), QPointF(x, lane.bottom()));
+            if (x == last)
+                continue;
+            last = x;
+            p.drawLine(QPointF(x, lane.top()), QPointF(x, bottom));
             p.fillRect(QRectF(x - 2.5, lane.top() - 3, 5, 3), colour);
         }
     }

@@ -20,10 +20,20 @@ namespace hecscope {
 // per kInstantPixelsPerMark pixels there (then it is not drawn: zoom in;
 // closer marks would paint the row over).
 constexpr int kInstantPixelsPerMark = 6;
+// A kind is drawn as a line across the run lane only zoomed in (a pixel
+// at most kTallMarkNsPerPixel ns) and with at most one mark per
+// kInstantPixelsPerTallMark pixels; otherwise as short ticks at the lane's
+// top (kShortMarkHeight), at most one per pixel column, so that instants
+// never paint over more than a sliver of a zoomed-out row (a row of GC
+// requests must not look like GC).
+constexpr int kInstantPixelsPerTallMark = 40;
+constexpr double kTallMarkNsPerPixel = 2000;
+constexpr double kShortMarkHeight = 3;
 struct InstantRow {
     std::array<std::vector<uint32_t>, kInstantKinds> shown;
     std::array<uint64_t, kInstantKinds> count{}; // in the view, drawn or not
     std::array<bool, kInstantKinds> dense{};
+    std::array<bool, kInstantKinds> tall{}; // shown as lines across the lane (else short ticks)
 };
 // Rows of every capability. A view holding more than kMaxScan instants on
 // a capability is not scanned at all: every kind is dense there.
