@@ -48,6 +48,17 @@ std::shared_ptr<const LogIndex> load(const QString& name)
     return std::shared_ptr<const LogIndex>(loadIndex(source).index);
 }
 
+// A light palette: white base, black text (label boxes and text are grey
+// levels, every data colour is not).
+QPalette lightPalette()
+{
+    QPalette pal;
+    pal.setColor(QPalette::Base, Qt::white);
+    pal.setColor(QPalette::Text, Qt::black);
+    pal.setColor(QPalette::Window, Qt::white);
+    return pal;
+}
+
 QStringList legendNames(const HeapPanel& panel)
 {
     QStringList names;
@@ -85,6 +96,10 @@ private slots:
     void bigProfileSelectsOnAWorker();
     void denseChartKeepsTheLastCensus();
     void manyBandsDrawTheTallestInColour();
+    void valueLabelsSayWhatEachModeDraws_data();
+    void valueLabelsSayWhatEachModeDraws();
+    void valueLabelsStayOffTheLines_data();
+    void valueLabelsStayOffTheLines();
 };
 
 void TestHeapView::initTestCase()
@@ -546,3 +561,99 @@ void TestHeapView::manyBandsDrawTheTallestInColour()
 
 QTEST_MAIN(TestHeapView)
 #include "tst_heapview.moc"
+
+void TestHeapView::valueLabelsSayWhatEachModeDraws_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::newRow(".hp (5 KB)") << QStringLiteral("leak-prof-hc.hp");
+    QTest::newRow("-hT eventlog") << QStringLiteral("leak-hT.eventlog");
+    QTest::newRow("-hd eventlog") << QStringLiteral("leak-prof-hd.eventlog");
+}
+
+// The heap-profile track's one labelled gridline, as the painter draws it,
+// is in the units of what each mode draws: MB stacked (a round value not
+// above the stack's top), % normalised, a share of each band's own peak
+// in lines mode (never MB: each line has its own scale).
+void TestHeapView::valueLabelsSayWhatEachModeDraws()
+{
+    QFETCH(QString, file);
+    const auto ix = load(file);
+    QVERIFY(ix && ix->defaultBands);
+    TimelineRenderer renderer;
+    renderer.setIndex(ix);
+    const QRect r(0, 0, 800, 200);
+    for (HeapChartMode mode : {HeapChartMode::Stacked, HeapChartMode::Normalised, HeapChartMode::Lines}) {
+        auto view = std::make_shared<HeapView>();
+        view->indexSerial = ix->serial;
+        view->selection = ix->defaultBands;
+        view->mode = mode;
+        const auto d = ChartPainter::prepareHeapProfile(*ix, view, renderer.bounds(), r.width());
+        QImage image(r.size(), QImage::Format_ARGB32_Premultiplied);
+        image.fill(Qt::white);
+        ChartPainter painter;
+        {
+            QPainter p(&image);
+            painter.paintHeapProfile(p, r, d, lightPalette());
+        }
+        QCOMPARE(painter.labelsDrawn().size(), size_t(1));
+        const QString label = painter.labelsDrawn().front().text;
+        const QString what = heapChartModeName(mode) + QStringLiteral(": ") + label;
+        switch (mode) {
+        case HeapChartMode::Stacked: {
+            QVERIFY2(label.endsWith(QStringLiteral(" MB")), qPrintable(what));
+            const double mb = label.chopped(3).toDouble();
+            QVERIFY2(mb > 0 && mb <= d.top && mb * 10 > d.top, qPrintable(what + QStringLiteral(" top %1").arg(d.top)));
+            break;
+        }
+        case HeapChartMode::Normalised:
+            QCOMPARE(label, QStringLiteral("50 %"));
+            break;
+        case HeapChartMode::Lines:
+            QCOMPARE(label, QStringLiteral("50 % of peak"));
+            break;
+        }
+    }
+}
+
+void TestHeapView::valueLabelsStayOffTheLines_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<int>("width");
+    for (const QString& file : {QStringLiteral("leak-hT.eventlog"), QStringLiteral("leak-prof-hc.eventlog"),
+                               QStringLiteral("threads-N2.eventlog"), QStringLiteral("spans-N2.eventlog")})
+        for (int width : {300, 800, 1500})
+            QTest::newRow(qPrintable(file + QLatin1Char(' ') + QString::number(width))) << file << width;
+}
+
+// The heap track's labels (MB on the left, MB/s on the right) and the
+// heap-profile track's lie on boxes of the base colour: no data line runs
+// through their text (in a light palette every pixel of a box is a grey
+// level; the lines are red, green and blue-grey).
+void TestHeapView::valueLabelsStayOffTheLines()
+{
+    QFETCH(QString, file);
+    QFETCH(int, width);
+    const auto ix = load(file);
+    QVERIFY(ix);
+    TimelineRenderer renderer;
+    renderer.setIndex(ix);
+    const QRect r(0, 0, width, 84);
+    QImage image(r.size(), QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::white);
+    ChartPainter painter;
+    {
+        QPainter p(&image);
+        painter.paintHeap(p, r, ChartPainter::prepareHeap(*ix, renderer.bounds(), width), lightPalette());
+    }
+    QVERIFY(!painter.labelsDrawn().empty());
+    for (const ChartPainter::ValueLabel& l : painter.labelsDrawn()) {
+        const QRect box = l.box.toAlignedRect().intersected(image.rect());
+        QVERIFY(!box.isEmpty());
+        for (int y = box.top(); y <= box.bottom(); ++y)
+            for (int x = box.left(); x <= box.right(); ++x) {
+                const QColor c = image.pixelColor(x, y);
+                QVERIFY2(c.red() == c.green() && c.green() == c.blue(),
+                         qPrintable(QStringLiteral("%1 at %2,%3: %4").arg(l.text).arg(x).arg(y).arg(c.name())));
+            }
+    }
+}
