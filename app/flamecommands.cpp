@@ -54,8 +54,8 @@ ExportProfile loadReportForExport(const QString& path, const FlameExportOptions&
     }
     CostCentreProfile& p = *file.profile;
     if (p.error) {
-        std::fprintf(stderr, "hecscope export: %s: %s (everything before it is drawn)\n", qPrintable(path),
-                     p.error->text().c_str());
+        std::fprintf(stderr, "hecscope export: %s: %s\n", qPrintable(path),
+                     problemText(p, "drawn").c_str());
         r.truncated = true;
     }
     if (o.metric == ProfileMetric::Alloc && !p.hasMetric[1]) {
@@ -279,8 +279,8 @@ int benchReport(const std::string& path)
         bytes = file.bytes;
     }
     if (p.error)
-        std::fprintf(stderr, "hecscope bench: %s: %s (everything before it is timed)\n", path.c_str(),
-                     p.error->text().c_str());
+        std::fprintf(stderr, "hecscope bench: %s: %s\n", path.c_str(),
+                     problemText(p, "timed").c_str());
     QElapsedTimer t;
     t.start();
     const CostCentreProfile up = bottomUp(p);

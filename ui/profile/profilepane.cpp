@@ -497,8 +497,8 @@ void ProfilePane::recompute()
             for (const std::string& w : p.warnings)
                 text += QLatin1Char(' ') + QString::fromStdString(w) + QLatin1Char('.');
             if (p.error)
-                text += tr(" The report stops being readable at %1; everything before it is shown.")
-                            .arg(QString::fromStdString(p.error->text()));
+                text += tr(" The report stops being readable at %1.")
+                            .arg(QString::fromStdString(problemText(p, "shown")));
             m_status->setText(text);
             if (m_sandwichCc)
                 showCallersAndCallees(*m_sandwichCc, false);

@@ -917,8 +917,8 @@ void MainWindow::openProfile(const QString& path)
             const auto profile = std::make_shared<const CostCentreProfile>(std::move(*r.profile));
             m_profilePane->setReport(profile, path);
             if (profile->error) {
-                m_banner->setText(tr("%1 is cut or malformed at %2; everything before it is shown.")
-                                      .arg(QFileInfo(path).fileName(), qs(profile->error->text())));
+                m_banner->setText(tr("%1 is cut or malformed at %2.")
+                                      .arg(QFileInfo(path).fileName(), qs(problemText(*profile, "shown"))));
                 m_banner->setStyleSheet(QStringLiteral("background:#fcf3cf;color:#000"));
                 m_banner->show();
             }
