@@ -333,12 +333,12 @@ void TestProfReport::profCut()
     std::vector<size_t> cuts;
     for (size_t k = 1; k < 7; ++k)
         cuts.push_back(text.size() * k / 7);
-    cuts.push_back(lines[3].start + 12);                    // "total time" cut short
-    cuts.push_back(lines[flat.front() - 2].start + 20);     // inside the flat table's header
+    cuts.push_back(lines[3].start + 12);                     // "total time" cut short
+    cuts.push_back(lines[flat.front() - 2].start + 20);      // inside the flat table's header
     cuts.push_back(lines[flat[flat.size() / 2]].start + 30); // mid-row
-    cuts.push_back(lines[flat[flat.size() / 2]].end);       // between rows
-    cuts.push_back(lines[flat.back()].end + 1);             // after the table's blank line
-    cuts.push_back(lines[tree.front() - 2].start + 40);     // inside the tree's header
+    cuts.push_back(lines[flat[flat.size() / 2]].end);        // between rows
+    cuts.push_back(lines[flat.back()].end + 1);              // after the table's blank line
+    cuts.push_back(lines[tree.front() - 2].start + 40);      // inside the tree's header
     const Line& middle = lines[tree[tree.size() / 2]];
     cuts.push_back(middle.start + 30);
     cuts.push_back(middle.end - 3);
@@ -397,7 +397,8 @@ void TestProfReport::profCut()
                         return w.find("its ticks add up to " + std::to_string(p.total(ProfileMetric::Time))
                                       + " of the run's " + std::to_string(p.header.totalTicks))
                             != std::string::npos;
-                    }) != p.warnings.end());
+                    })
+                    != p.warnings.end());
     }
 }
 
