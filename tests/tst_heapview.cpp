@@ -93,6 +93,7 @@ private slots:
     void clickOnABandChoosesIt();
     void hpFileOpensInTheWindow();
     void choicesPersist();
+    void chartModeIsPerFile();
     void bigProfileSelectsOnAWorker();
     void denseChartKeepsTheLastCensus();
     void manyBandsDrawTheTallestInColour();
@@ -245,6 +246,7 @@ void TestHeapView::bandCountAndOrderingControls()
     panel.modeBox()->setCurrentIndex(panel.modeBox()->findData(int(HeapChartMode::Lines)));
     QCOMPARE(panel.view()->mode, HeapChartMode::Lines);
     QCOMPARE(panel.view()->selection.get(), &sel); // a mode change keeps the bands
+    QSettings().clear(); // the other tests start from the defaults
 }
 
 // One row per band; the figures are the index's; sorting covers all rows;
@@ -458,7 +460,8 @@ void TestHeapView::hpFileOpensInTheWindow()
     QVERIFY(!w2.index()->heapBands.empty());
 }
 
-// Band count, ordering, direction and chart mode are the next panel's too.
+// Band count, ordering and direction are the next panel's too; the chart
+// mode is not (it changes what the axis means).
 void TestHeapView::choicesPersist()
 {
     {
@@ -466,7 +469,7 @@ void TestHeapView::choicesPersist()
         panel.bandsBox()->setValue(7);
         panel.orderBox()->setCurrentIndex(panel.orderBox()->findData(int(BandOrder::Growth)));
         panel.reverseBox()->setChecked(true);
-        panel.modeBox()->setCurrentIndex(panel.modeBox()->findData(int(HeapChartMode::Normalised)));
+        panel.modeBox()->setCurrentIndex(panel.modeBox()->findData(int(HeapChartMode::Lines)));
     }
     HeapPanel next;
     next.setIndex(load(QStringLiteral("leak-hT.eventlog")));
@@ -474,8 +477,26 @@ void TestHeapView::choicesPersist()
     QCOMPARE(next.view()->selection->n, size_t(7));
     QCOMPARE(next.view()->selection->order, BandOrder::Growth);
     QVERIFY(next.view()->selection->reversed);
-    QCOMPARE(next.view()->mode, HeapChartMode::Normalised);
+    QCOMPARE(next.view()->mode, HeapChartMode::Stacked);
     QSettings().clear(); // the other tests start from the defaults
+}
+
+// In the window, another file starts in the stacked chart; reloading the
+// same file keeps the mode chosen for it.
+void TestHeapView::chartModeIsPerFile()
+{
+    MainWindow w;
+    QVERIFY(openAndWait(w, QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/leak-hT.eventlog")));
+    QComboBox* mode = w.heapPanel()->modeBox();
+    mode->setCurrentIndex(mode->findData(int(HeapChartMode::Lines)));
+    QTRY_VERIFY(w.heapPanel()->view() && w.heapPanel()->view()->mode == HeapChartMode::Lines);
+    QVERIFY(openAndWait(w, QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/leak-hT.eventlog")));
+    QTRY_VERIFY(w.heapPanel()->view());
+    QCOMPARE(w.heapPanel()->view()->mode, HeapChartMode::Lines);
+    QVERIFY(openAndWait(w, QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/leak-prof-hc.hp")));
+    QTRY_VERIFY(w.heapPanel()->view());
+    QCOMPARE(HeapChartMode(mode->currentData().toInt()), HeapChartMode::Stacked);
+    QCOMPARE(w.heapPanel()->view()->mode, HeapChartMode::Stacked);
 }
 
 // A profile of more than kSelectInline samples is selected on a worker

@@ -854,6 +854,7 @@ void MainWindow::clearLog(const QString& path)
     m_view->setDroppedBefore(std::nullopt);
     if (m_index && QFileInfo(path) == QFileInfo(m_path))
         m_keepView = std::pair{m_controller->range(), m_controller->selection()};
+    const bool anotherFile = QFileInfo(path) != QFileInfo(m_path);
     m_path = path;
     m_index.reset();
     m_wholeStats.reset();
@@ -861,6 +862,8 @@ void MainWindow::clearLog(const QString& path)
     m_events->setLog(std::shared_ptr<ByteSource>(), nullptr);
     m_gcModel->setIndex(nullptr);
     m_heapPanel->setIndex(nullptr);
+    if (anotherFile)
+        m_heapPanel->resetChartMode();
     m_bandModel->setIndex(nullptr);
     m_ccTree->setIndex(nullptr);
     m_threadRows->setIndex(nullptr);
