@@ -379,6 +379,8 @@ void ProfilePane::saveImage()
     QString scope = usingReport() ? QFileInfo(m_reportPath).fileName() : tables::rangeText(m_range);
     if (!usingReport() && m_cap->currentData().toInt() >= 0)
         scope += tr(", capability %1").arg(m_cap->currentData().toInt());
+    if (m_hideRts->isChecked()) // m_profile is then without them
+        scope += tr(", RTS frames hidden");
     request.title = flameTitle(*m_profile, request.metric, scope);
     request.emptyText = tr("No cost-centre samples in this range");
     const QString error = exportFlameImage(*m_profile, request);
