@@ -34,6 +34,7 @@
 #include <QTreeWidget>
 
 #include <algorithm>
+#include <functional>
 #include <numeric>
 
 using namespace hecscope;
@@ -658,23 +659,41 @@ void TestHeapView::valueLabelsStayOffTheLines()
     QVERIFY(ix);
     TimelineRenderer renderer;
     renderer.setIndex(ix);
-    const QRect r(0, 0, width, 84);
-    QImage image(r.size(), QImage::Format_ARGB32_Premultiplied);
-    image.fill(Qt::white);
-    ChartPainter painter;
-    {
-        QPainter p(&image);
-        painter.paintHeap(p, r, ChartPainter::prepareHeap(*ix, renderer.bounds(), width), lightPalette());
-    }
-    QVERIFY(!painter.labelsDrawn().empty());
-    for (const ChartPainter::ValueLabel& l : painter.labelsDrawn()) {
-        const QRect box = l.box.toAlignedRect().intersected(image.rect());
-        QVERIFY(!box.isEmpty());
-        for (int y = box.top(); y <= box.bottom(); ++y)
-            for (int x = box.left(); x <= box.right(); ++x) {
-                const QColor c = image.pixelColor(x, y);
-                QVERIFY2(c.red() == c.green() && c.green() == c.blue(),
-                         qPrintable(QStringLiteral("%1 at %2,%3: %4").arg(l.text).arg(x).arg(y).arg(c.name())));
-            }
+    const auto check = [&](const QRect& r, const std::function<void(ChartPainter&, QPainter&)>& paint) {
+        QImage image(r.size(), QImage::Format_ARGB32_Premultiplied);
+        image.fill(Qt::white);
+        ChartPainter painter;
+        {
+            QPainter p(&image);
+            paint(painter, p);
+        }
+        QVERIFY(!painter.labelsDrawn().empty());
+        for (const ChartPainter::ValueLabel& l : painter.labelsDrawn()) {
+            const QRect box = l.box.toAlignedRect().intersected(image.rect());
+            QVERIFY(!box.isEmpty());
+            for (int y = box.top(); y <= box.bottom(); ++y)
+                for (int x = box.left(); x <= box.right(); ++x) {
+                    const QColor c = image.pixelColor(x, y);
+                    QVERIFY2(c.red() == c.green() && c.green() == c.blue(),
+                             qPrintable(QStringLiteral("%1 at %2,%3: %4").arg(l.text).arg(x).arg(y).arg(c.name())));
+                }
+        }
+    };
+    const QRect heap(0, 0, width, 84);
+    check(heap, [&](ChartPainter& painter, QPainter& p) {
+        painter.paintHeap(p, heap, ChartPainter::prepareHeap(*ix, renderer.bounds(), width), lightPalette());
+    });
+    if (!ix->defaultBands)
+        return;
+    const QRect profile(0, 0, width, 200);
+    for (HeapChartMode mode : {HeapChartMode::Stacked, HeapChartMode::Lines}) {
+        auto view = std::make_shared<HeapView>();
+        view->indexSerial = ix->serial;
+        view->selection = ix->defaultBands;
+        view->mode = mode;
+        check(profile, [&](ChartPainter& painter, QPainter& p) {
+            painter.paintHeapProfile(p, profile, ChartPainter::prepareHeapProfile(*ix, view, renderer.bounds(), width),
+                                     lightPalette());
+        });
     }
 }

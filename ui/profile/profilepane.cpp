@@ -496,8 +496,12 @@ void ProfilePane::recompute()
             if (m_hideRts->isChecked())
                 text += tr(", RTS frames hidden");
             text += QLatin1Char('.');
-            for (const std::string& w : p.warnings)
-                text += QLatin1Char(' ') + QString::fromStdString(w) + QLatin1Char('.');
+            for (const std::string& w : p.warnings) {
+                QString sentence = QString::fromStdString(w);
+                if (!sentence.isEmpty())
+                    sentence[0] = sentence[0].toUpper();
+                text += QLatin1Char(' ') + sentence + QLatin1Char('.');
+            }
             if (p.error)
                 text += tr(" The report stops being readable at %1.")
                             .arg(QString::fromStdString(problemText(p, "shown")));
