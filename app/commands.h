@@ -46,10 +46,11 @@ void benchGui(std::shared_ptr<const LogIndex> index, const std::string& path);
 struct FlameExportOptions {
     std::string file, out;
     std::string range; // START:END as for the timeline; empty: the whole run
-    int width = 1600, height = 1000;
+    int width = 1600, height = 8000; // the picture is as tall as the graph needs, at most `height`
     int cap = -1; // one capability's samples, or all
     ProfileMetric metric = ProfileMetric::Time;
     bool icicle = false;
+    bool hideRts = false; // the RTS's own cost centres left out (withoutRtsFrames)
 };
 int exportFlame(const FlameExportOptions& options);
 // Profile and flame-graph timings for `bench` (only when FILE has

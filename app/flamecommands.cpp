@@ -54,8 +54,8 @@ ExportProfile loadReportForExport(const QString& path, const FlameExportOptions&
     }
     CostCentreProfile& p = *file.profile;
     if (p.error) {
-        std::fprintf(stderr, "hecscope export: %s: %s (everything before it is drawn)\n", qPrintable(path),
-                     p.error->text().c_str());
+        std::fprintf(stderr, "hecscope export: %s: %s\n", qPrintable(path),
+                     problemText(p, "drawn").c_str());
         r.truncated = true;
     }
     if (o.metric == ProfileMetric::Alloc && !p.hasMetric[1]) {
@@ -144,7 +144,7 @@ int exportFlame(const FlameExportOptions& o)
             std::fprintf(stderr, "hecscope export: %s\n", qPrintable(loaded.error));
         return loaded.status ? loaded.status : 1;
     }
-    const CostCentreProfile& p = *loaded.profile;
+    const CostCentreProfile p = o.hideRts ? withoutRtsFrames(*loaded.profile) : *loaded.profile;
     for (const std::string& w : p.warnings)
         std::fprintf(stderr, "hecscope export: %s: %s\n", o.file.c_str(), w.c_str());
     FlameExportRequest rq;
@@ -152,7 +152,7 @@ int exportFlame(const FlameExportOptions& o)
     rq.size = QSize(o.width, o.height);
     rq.metric = o.metric;
     rq.icicle = o.icicle;
-    rq.title = flameTitle(p, o.metric, loaded.scope);
+    rq.title = flameTitle(p, o.metric, loaded.scope + (o.hideRts ? QStringLiteral(", RTS frames hidden") : QString()));
     rq.emptyText = QStringLiteral("No cost-centre samples in this range");
     if (p.total(o.metric) == 0)
         std::fprintf(stderr, "hecscope export: no cost-centre samples in this range\n");
@@ -279,8 +279,8 @@ int benchReport(const std::string& path)
         bytes = file.bytes;
     }
     if (p.error)
-        std::fprintf(stderr, "hecscope bench: %s: %s (everything before it is timed)\n", path.c_str(),
-                     p.error->text().c_str());
+        std::fprintf(stderr, "hecscope bench: %s: %s\n", path.c_str(),
+                     problemText(p, "timed").c_str());
     QElapsedTimer t;
     t.start();
     const CostCentreProfile up = bottomUp(p);

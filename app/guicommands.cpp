@@ -43,7 +43,7 @@ const char* const kExportUsage =
     "                       [--size WxH] [--range START:END]\n"
     "         timeline:     [--tracks LIST] [--bands N] [--order ORDER] [--reverse]\n"
     "                       [--heap-mode stacked|normalised|lines]\n"
-    "         flame:        [--cap N] [--alloc] [--icicle]\n"
+    "         flame:        [--cap N] [--alloc] [--icicle] [--hide-rts]\n"
     "\n"
     "Loads the eventlog FILE and draws its timeline, as the window does, or the\n"
     "flame graph of its cost-centre samples (a program run with +RTS -p -l),\n"
@@ -52,7 +52,9 @@ const char* const kExportUsage =
     "Options:\n"
     "  -o OUT            the picture to write\n"
     "  --view VIEW       timeline (default) or flame\n"
-    "  --size WxH        its size in pixels (default 1600x1000)\n"
+    "  --size WxH        its size in pixels (default 1600x1000); a flame graph\n"
+    "                    is W wide and as tall as its rows need, at most H\n"
+    "                    (default: at most 8000)\n"
     "  --range START:END the time range shown, or whose samples the flame graph\n"
     "                    counts (default: the whole log). Times take a unit: ns,\n"
     "                    us, ms or s (a bare number is in seconds); either end\n"
@@ -72,6 +74,8 @@ const char* const kExportUsage =
     "  --alloc           widths by bytes allocated (reports that have them;\n"
     "                    an eventlog's samples count time only)\n"
     "  --icicle          the root at the top (default: at the bottom)\n"
+    "  --hide-rts        leave out the time the RTS gives its own cost centres\n"
+    "                    (GC, IDLE, SYSTEM, ...), as the Profile pane's switch\n"
     "  -h, --help        show this help\n"
     "\n"
     "Exit status: 0 written (a truncated log is drawn up to its last event,\n"
@@ -98,6 +102,7 @@ int exportImage(int argc, char** argv)
 {
     QString file, out;
     QSize size(1600, 1000);
+    bool sizeGiven = false;
     QString range;
     ExportChoices choices; // the timeline's, as the window's Export Image… makes them
     FlameExportOptions flame;
@@ -138,12 +143,16 @@ int exportImage(int argc, char** argv)
         } else if (arg == QLatin1String("--icicle")) {
             flame.icicle = true;
             flameOnly = arg;
+        } else if (arg == QLatin1String("--hide-rts")) {
+            flame.hideRts = true;
+            flameOnly = arg;
         } else if (arg == QLatin1String("--size")) {
             const auto v = value();
             const QStringList wh = v ? v->split(QLatin1Char('x')) : QStringList();
             bool okW = false, okH = false;
             if (wh.size() == 2)
                 size = QSize(wh[0].toInt(&okW), wh[1].toInt(&okH));
+            sizeGiven = true;
             if (!okW || !okH)
                 return usageError(
                     QStringLiteral("--size needs WIDTHxHEIGHT, e.g. 1600x1000"));
@@ -219,7 +228,8 @@ int exportImage(int argc, char** argv)
         flame.out = out.toStdString();
         flame.range = range.toStdString();
         flame.width = size.width();
-        flame.height = size.height();
+        if (sizeGiven) // else as tall as the graph needs
+            flame.height = size.height();
         return exportFlame(flame);
     }
 

@@ -228,8 +228,8 @@ int profile(int argc, char** argv)
         }
         CostCentreProfile& report = *file.profile;
         if (report.error) {
-            std::fprintf(stderr, "hecscope: %s: error: %s (everything before it is printed)\n", a.path.c_str(),
-                         report.error->text().c_str());
+            std::fprintf(stderr, "hecscope: %s: error: %s\n", a.path.c_str(),
+                         problemText(report, "printed").c_str());
             status = 1;
         }
         profile = a.hideRts ? withoutRtsFrames(report) : std::move(report);

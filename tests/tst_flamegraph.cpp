@@ -617,7 +617,30 @@ void TestFlameGraph::exportWritesPngAndSvg()
     QVERIFY2(png.exitCode == 0, png.err.constData());
     QImage image;
     QVERIFY(image.load(dir.filePath(QStringLiteral("f.png")), "PNG"));
-    QCOMPARE(image.size(), QSize(900, 500));
+    // As wide as asked, as tall as the graph's rows need (500 at most): no
+    // band of white taller than a row's gap and the title's margin.
+    QCOMPARE(image.width(), 900);
+    const uint32_t rows = flameRowsDrawn(layoutFlame(*m_whole, 0, ProfileMetric::Time), 900);
+    QVERIFY(rows > 3);
+    QVERIFY2(image.height() >= int(rows) * 16 && image.height() < 500, qPrintable(QString::number(image.height())));
+    int whiteRun = 0, longestWhiteRun = 0;
+    for (int y = 0; y < image.height(); ++y) {
+        bool white = true;
+        for (int x = 0; x < image.width() && white; ++x)
+            white = image.pixel(x, y) == qRgb(255, 255, 255);
+        whiteRun = white ? whiteRun + 1 : 0;
+        longestWhiteRun = std::max(longestWhiteRun, whiteRun);
+    }
+    QVERIFY2(longestWhiteRun < 16, qPrintable(QString::number(longestWhiteRun)));
+    // Without --size: 1600 wide, still as tall as the graph.
+    const Run wide = runHecscope({QStringLiteral("export"), kLog, QStringLiteral("--view"), QStringLiteral("flame"),
+                                  QStringLiteral("-o"), dir.filePath(QStringLiteral("w.png"))});
+    QVERIFY2(wide.exitCode == 0, wide.err.constData());
+    QVERIFY(image.load(dir.filePath(QStringLiteral("w.png")), "PNG"));
+    QCOMPARE(image.width(), 1600);
+    QVERIFY2(image.height() < int(flameRowsDrawn(layoutFlame(*m_whole, 0, ProfileMetric::Time), 1600) + 3) * 20,
+             qPrintable(QString::number(image.height())));
+    QVERIFY(image.load(dir.filePath(QStringLiteral("f.png")), "PNG"));
     QSet<QRgb> colours;
     for (int y = 0; y < image.height(); y += 2)
         for (int x = 0; x < image.width(); x += 2)
@@ -635,6 +658,22 @@ void TestFlameGraph::exportWritesPngAndSvg()
         + formatProfileValue(*m_whole, ProfileMetric::Time, m_whole->total(ProfileMetric::Time)) + ", whole run";
     QVERIFY2(text.find(title) != std::string::npos, title.c_str());
     QVERIFY(text.find(">main<") != std::string::npos);
+
+    // --hide-rts, as the pane's switch: the RTS's frames (GC first) gone,
+    // the total without their samples, and the title says so.
+    QVERIFY(text.find(">GC<") != std::string::npos);
+    const Run hidden = exportTo(QStringLiteral("h.svg"), {QStringLiteral("--hide-rts")});
+    QVERIFY2(hidden.exitCode == 0, hidden.err.constData());
+    const std::string hiddenText = readText(dir.filePath(QStringLiteral("h.svg")));
+    QVERIFY(hiddenText.find(">GC<") == std::string::npos);
+    QVERIFY(hiddenText.find(">main<") != std::string::npos);
+    const CostCentreProfile withoutRts = withoutRtsFrames(*m_whole);
+    QVERIFY(withoutRts.total(ProfileMetric::Time) < m_whole->total(ProfileMetric::Time));
+    const std::string hiddenTitle = m_whole->header.program + ": width = samples, total "
+        + formatProfileValue(withoutRts, ProfileMetric::Time, withoutRts.total(ProfileMetric::Time))
+        + ", whole run, RTS frames hidden";
+    QVERIFY2(hiddenText.find(hiddenTitle) != std::string::npos, hiddenTitle.c_str());
+    QCOMPARE(exportTo(QStringLiteral("x.png"), {QStringLiteral("--view"), QStringLiteral("timeline"), QStringLiteral("--hide-rts")}).exitCode, 2);
 
     // A range and a capability, then what is refused.
     QCOMPARE(exportTo(QStringLiteral("r.png"), {QStringLiteral("--range"), QStringLiteral(":100ms"), QStringLiteral("--cap"), QStringLiteral("0")}).exitCode, 0);

@@ -34,6 +34,7 @@
 #include <QTreeWidget>
 
 #include <algorithm>
+#include <functional>
 #include <numeric>
 
 using namespace hecscope;
@@ -46,6 +47,17 @@ std::shared_ptr<const LogIndex> load(const QString& name)
     const std::vector<uint8_t> bytes = readFile(QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/") + name);
     MemorySource source(bytes);
     return std::shared_ptr<const LogIndex>(loadIndex(source).index);
+}
+
+// A light palette: white base, black text (label boxes and text are grey
+// levels, every data colour is not).
+QPalette lightPalette()
+{
+    QPalette pal;
+    pal.setColor(QPalette::Base, Qt::white);
+    pal.setColor(QPalette::Text, Qt::black);
+    pal.setColor(QPalette::Window, Qt::white);
+    return pal;
 }
 
 QStringList legendNames(const HeapPanel& panel)
@@ -82,9 +94,14 @@ private slots:
     void clickOnABandChoosesIt();
     void hpFileOpensInTheWindow();
     void choicesPersist();
+    void chartModeIsPerFile();
     void bigProfileSelectsOnAWorker();
     void denseChartKeepsTheLastCensus();
     void manyBandsDrawTheTallestInColour();
+    void valueLabelsSayWhatEachModeDraws_data();
+    void valueLabelsSayWhatEachModeDraws();
+    void valueLabelsStayOffTheLines_data();
+    void valueLabelsStayOffTheLines();
 };
 
 void TestHeapView::initTestCase()
@@ -230,6 +247,7 @@ void TestHeapView::bandCountAndOrderingControls()
     panel.modeBox()->setCurrentIndex(panel.modeBox()->findData(int(HeapChartMode::Lines)));
     QCOMPARE(panel.view()->mode, HeapChartMode::Lines);
     QCOMPARE(panel.view()->selection.get(), &sel); // a mode change keeps the bands
+    QSettings().clear(); // the other tests start from the defaults
 }
 
 // One row per band; the figures are the index's; sorting covers all rows;
@@ -443,7 +461,8 @@ void TestHeapView::hpFileOpensInTheWindow()
     QVERIFY(!w2.index()->heapBands.empty());
 }
 
-// Band count, ordering, direction and chart mode are the next panel's too.
+// Band count, ordering and direction are the next panel's too; the chart
+// mode is not (it changes what the axis means).
 void TestHeapView::choicesPersist()
 {
     {
@@ -451,7 +470,7 @@ void TestHeapView::choicesPersist()
         panel.bandsBox()->setValue(7);
         panel.orderBox()->setCurrentIndex(panel.orderBox()->findData(int(BandOrder::Growth)));
         panel.reverseBox()->setChecked(true);
-        panel.modeBox()->setCurrentIndex(panel.modeBox()->findData(int(HeapChartMode::Normalised)));
+        panel.modeBox()->setCurrentIndex(panel.modeBox()->findData(int(HeapChartMode::Lines)));
     }
     HeapPanel next;
     next.setIndex(load(QStringLiteral("leak-hT.eventlog")));
@@ -459,8 +478,26 @@ void TestHeapView::choicesPersist()
     QCOMPARE(next.view()->selection->n, size_t(7));
     QCOMPARE(next.view()->selection->order, BandOrder::Growth);
     QVERIFY(next.view()->selection->reversed);
-    QCOMPARE(next.view()->mode, HeapChartMode::Normalised);
+    QCOMPARE(next.view()->mode, HeapChartMode::Stacked);
     QSettings().clear(); // the other tests start from the defaults
+}
+
+// In the window, another file starts in the stacked chart; reloading the
+// same file keeps the mode chosen for it.
+void TestHeapView::chartModeIsPerFile()
+{
+    MainWindow w;
+    QVERIFY(openAndWait(w, QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/leak-hT.eventlog")));
+    QComboBox* mode = w.heapPanel()->modeBox();
+    mode->setCurrentIndex(mode->findData(int(HeapChartMode::Lines)));
+    QTRY_VERIFY(w.heapPanel()->view() && w.heapPanel()->view()->mode == HeapChartMode::Lines);
+    QVERIFY(openAndWait(w, QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/leak-hT.eventlog")));
+    QTRY_VERIFY(w.heapPanel()->view());
+    QCOMPARE(w.heapPanel()->view()->mode, HeapChartMode::Lines);
+    QVERIFY(openAndWait(w, QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/leak-prof-hc.hp")));
+    QTRY_VERIFY(w.heapPanel()->view());
+    QCOMPARE(HeapChartMode(mode->currentData().toInt()), HeapChartMode::Stacked);
+    QCOMPARE(w.heapPanel()->view()->mode, HeapChartMode::Stacked);
 }
 
 // A profile of more than kSelectInline samples is selected on a worker
@@ -546,3 +583,117 @@ void TestHeapView::manyBandsDrawTheTallestInColour()
 
 QTEST_MAIN(TestHeapView)
 #include "tst_heapview.moc"
+
+void TestHeapView::valueLabelsSayWhatEachModeDraws_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::newRow(".hp (5 KB)") << QStringLiteral("leak-prof-hc.hp");
+    QTest::newRow("-hT eventlog") << QStringLiteral("leak-hT.eventlog");
+    QTest::newRow("-hd eventlog") << QStringLiteral("leak-prof-hd.eventlog");
+}
+
+// The heap-profile track's one labelled gridline, as the painter draws it,
+// is in the units of what each mode draws: MB stacked (a round value not
+// above the stack's top), % normalised, a share of each band's own peak
+// in lines mode (never MB: each line has its own scale).
+void TestHeapView::valueLabelsSayWhatEachModeDraws()
+{
+    QFETCH(QString, file);
+    const auto ix = load(file);
+    QVERIFY(ix && ix->defaultBands);
+    TimelineRenderer renderer;
+    renderer.setIndex(ix);
+    const QRect r(0, 0, 800, 200);
+    for (HeapChartMode mode : {HeapChartMode::Stacked, HeapChartMode::Normalised, HeapChartMode::Lines}) {
+        auto view = std::make_shared<HeapView>();
+        view->indexSerial = ix->serial;
+        view->selection = ix->defaultBands;
+        view->mode = mode;
+        const auto d = ChartPainter::prepareHeapProfile(*ix, view, renderer.bounds(), r.width());
+        QImage image(r.size(), QImage::Format_ARGB32_Premultiplied);
+        image.fill(Qt::white);
+        ChartPainter painter;
+        {
+            QPainter p(&image);
+            painter.paintHeapProfile(p, r, d, lightPalette());
+        }
+        QCOMPARE(painter.labelsDrawn().size(), size_t(1));
+        const QString label = painter.labelsDrawn().front().text;
+        const QString what = heapChartModeName(mode) + QStringLiteral(": ") + label;
+        switch (mode) {
+        case HeapChartMode::Stacked: {
+            QVERIFY2(label.endsWith(QStringLiteral(" MB")), qPrintable(what));
+            const double mb = label.chopped(3).toDouble();
+            QVERIFY2(mb > 0 && mb <= d.top && mb * 10 > d.top, qPrintable(what + QStringLiteral(" top %1").arg(d.top)));
+            break;
+        }
+        case HeapChartMode::Normalised:
+            QCOMPARE(label, QStringLiteral("50 %"));
+            break;
+        case HeapChartMode::Lines:
+            QCOMPARE(label, QStringLiteral("50 % of peak"));
+            break;
+        }
+    }
+}
+
+void TestHeapView::valueLabelsStayOffTheLines_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<int>("width");
+    for (const QString& file : {QStringLiteral("leak-hT.eventlog"), QStringLiteral("leak-prof-hc.eventlog"),
+                               QStringLiteral("threads-N2.eventlog"), QStringLiteral("spans-N2.eventlog")})
+        for (int width : {300, 800, 1500})
+            QTest::newRow(qPrintable(file + QLatin1Char(' ') + QString::number(width))) << file << width;
+}
+
+// The heap track's labels (MB on the left, MB/s on the right) and the
+// heap-profile track's lie on boxes of the base colour: no data line runs
+// through their text (in a light palette every pixel of a box is a grey
+// level; the lines are red, green and blue-grey).
+void TestHeapView::valueLabelsStayOffTheLines()
+{
+    QFETCH(QString, file);
+    QFETCH(int, width);
+    const auto ix = load(file);
+    QVERIFY(ix);
+    TimelineRenderer renderer;
+    renderer.setIndex(ix);
+    const auto check = [&](const QRect& r, const std::function<void(ChartPainter&, QPainter&)>& paint) {
+        QImage image(r.size(), QImage::Format_ARGB32_Premultiplied);
+        image.fill(Qt::white);
+        ChartPainter painter;
+        {
+            QPainter p(&image);
+            paint(painter, p);
+        }
+        QVERIFY(!painter.labelsDrawn().empty());
+        for (const ChartPainter::ValueLabel& l : painter.labelsDrawn()) {
+            const QRect box = l.box.toAlignedRect().intersected(image.rect());
+            QVERIFY(!box.isEmpty());
+            for (int y = box.top(); y <= box.bottom(); ++y)
+                for (int x = box.left(); x <= box.right(); ++x) {
+                    const QColor c = image.pixelColor(x, y);
+                    QVERIFY2(c.red() == c.green() && c.green() == c.blue(),
+                             qPrintable(QStringLiteral("%1 at %2,%3: %4").arg(l.text).arg(x).arg(y).arg(c.name())));
+                }
+        }
+    };
+    const QRect heap(0, 0, width, 84);
+    check(heap, [&](ChartPainter& painter, QPainter& p) {
+        painter.paintHeap(p, heap, ChartPainter::prepareHeap(*ix, renderer.bounds(), width), lightPalette());
+    });
+    if (!ix->defaultBands)
+        return;
+    const QRect profile(0, 0, width, 200);
+    for (HeapChartMode mode : {HeapChartMode::Stacked, HeapChartMode::Lines}) {
+        auto view = std::make_shared<HeapView>();
+        view->indexSerial = ix->serial;
+        view->selection = ix->defaultBands;
+        view->mode = mode;
+        check(profile, [&](ChartPainter& painter, QPainter& p) {
+            painter.paintHeapProfile(p, profile, ChartPainter::prepareHeapProfile(*ix, view, renderer.bounds(), width),
+                                     lightPalette());
+        });
+    }
+}

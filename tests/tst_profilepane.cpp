@@ -27,6 +27,8 @@
 #include <QTreeView>
 #include <QtTest>
 
+#include <sstream>
+
 using namespace hecscope;
 
 namespace {
@@ -361,7 +363,31 @@ void TestProfilePane::windowOpensReports()
     QVERIFY(report.wait(10000));
     const int line = int(std::count(text.begin(), text.begin() + long(cut), '\n')) + 1;
     QVERIFY2(w.bannerText().contains(QStringLiteral("line %1").arg(line)), qPrintable(w.bannerText()));
-    QTRY_VERIFY(w.profilePane()->profile() && w.profilePane()->profile()->nodes.size() > 5);
+    // Cut in its call tree, the report's flat per-cost-centre table (all
+    // read) is shown, and the banner and the pane say so.
+    QVERIFY2(w.bannerText().contains(QLatin1String("the call tree stops here"))
+                 && w.bannerText().contains(QLatin1String("showing the flat per-cost-centre table"))
+                 && w.bannerText().contains(QLatin1String("call stacks not available")),
+             qPrintable(w.bannerText()));
+    QTRY_VERIFY(w.profilePane()->profile() && w.profilePane()->profile()->flat);
+    QVERIFY2(w.profilePane()->statusText().contains(QLatin1String("showing the flat per-cost-centre table")),
+             qPrintable(w.profilePane()->statusText()));
+    uint64_t flatTicks = 0; // the flat table's ticks column, read here
+    {
+        std::istringstream in(text);
+        std::string l;
+        while (std::getline(in, l) && !l.starts_with("COST CENTRE")) { }
+        std::getline(in, l);
+        while (std::getline(in, l) && !l.empty()) {
+            std::istringstream row(l);
+            std::vector<std::string> t;
+            for (std::string x; row >> x;)
+                t.push_back(x);
+            flatTicks += std::stoull(t[t.size() - 2]);
+        }
+    }
+    QVERIFY(flatTicks > 800);
+    QCOMPARE(w.profilePane()->profile()->total(ProfileMetric::Time), flatTicks);
     // Beside a log: the log stays, the report joins it.
     QSignalSpy loaded(&w, &MainWindow::loadFinished);
     w.openFile(profiles("profile-P.eventlog"));

@@ -67,6 +67,20 @@ std::vector<size_t> treeLines(const std::vector<Line>& lines)
     return out;
 }
 
+// The flat per-cost-centre table, read independently: the lines after the
+// first "COST CENTRE" header (the one without "no.") and its blank line,
+// up to a blank line.
+std::vector<size_t> flatLines(const std::vector<Line>& lines)
+{
+    std::vector<size_t> out;
+    size_t i = 0;
+    while (i < lines.size() && !lines[i].text.starts_with("COST CENTRE"))
+        ++i;
+    for (i += 2; i < lines.size() && !lines[i].text.empty(); ++i)
+        out.push_back(i);
+    return out;
+}
+
 int64_t lineOf(const std::string& s, size_t offset) // 1-based
 {
     return int64_t(std::count(s.begin(), s.begin() + int64_t(std::min(offset, s.size())), '\n')) + 1;
@@ -300,39 +314,103 @@ void TestProfReport::profCut_data()
     QTest::newRow("-p") << QStringLiteral("profile-p.prof");
 }
 
-// Cut at every seventh of the file and inside a tree line: an error on the
-// line where the text ends, every tree line before it kept.
+// Cut inside the header, inside the flat per-cost-centre table (mid-row
+// and between rows), between it and the tree, and all through the tree:
+// the error names the line where the text ends; cut before the flat table
+// there is nothing to show; else the flat table's complete rows are the
+// profile (one node each under the root, their own figures: ticks and
+// bytes with -P, tenths of a percent without), and the error says what
+// is missing.
 void TestProfReport::profCut()
 {
     QFETCH(QString, file);
     const std::string text = profileFile(file.toUtf8().constData());
     const auto lines = splitLines(text);
     const auto tree = treeLines(lines);
+    const auto flat = flatLines(lines);
+    QVERIFY(flat.size() > 5 && tree.size() > 20);
+    const bool ticks = file == QLatin1String("profile-P.prof");
     std::vector<size_t> cuts;
     for (size_t k = 1; k < 7; ++k)
         cuts.push_back(text.size() * k / 7);
+    cuts.push_back(lines[3].start + 12);                     // "total time" cut short
+    cuts.push_back(lines[flat.front() - 2].start + 20);      // inside the flat table's header
+    cuts.push_back(lines[flat[flat.size() / 2]].start + 30); // mid-row
+    cuts.push_back(lines[flat[flat.size() / 2]].end);        // between rows
+    cuts.push_back(lines[flat.back()].end + 1);              // after the table's blank line
+    cuts.push_back(lines[tree.front() - 2].start + 40);      // inside the tree's header
     const Line& middle = lines[tree[tree.size() / 2]];
     cuts.push_back(middle.start + 30);
     cuts.push_back(middle.end - 3);
+    cuts.push_back(lines[tree.back()].start + 5);
     for (size_t cut : cuts) {
         const std::string prefix = text.substr(0, cut);
         const CostCentreProfile p = readProfText(prefix);
-        const std::string where = "cut at " + std::to_string(cut);
+        const std::string where = "cut at " + std::to_string(cut) + ": " + (p.error ? p.error->text() : "no error");
         QVERIFY2(p.error, where.c_str());
         QCOMPARE(int64_t(p.error->line), lineOf(prefix, cut));
+        QVERIFY(p.error->text().starts_with("line " + std::to_string(lineOf(prefix, cut)) + " (byte "));
         QVERIFY(p.error->offset <= cut);
         QVERIFY(p.error->offset >= prefix.rfind('\n', cut - 1) + 1 || p.error->offset == cut);
-        const auto complete = std::count_if(tree.begin(), tree.end(), [&](size_t l) { return lines[l].end <= cut; });
-        QCOMPARE(int64_t(p.nodes.size()) - 1, int64_t(complete));
         QCOMPARE(p.nodes[0].end, uint32_t(p.nodes.size())); // finishTree ran
+        std::vector<size_t> rows;
+        for (size_t l : flat)
+            if (lines[l].end <= cut)
+                rows.push_back(l);
+        const std::string& message = p.error->message;
+        if (cut < lines[flat.front()].start) {
+            QCOMPARE(p.nodes.size(), size_t(1));
+            QVERIFY2(message.find("no figures to show") != std::string::npos, where.c_str());
+            continue;
+        }
+        QVERIFY2(p.flat, where.c_str());
+        QCOMPARE(p.nodes.size(), rows.size() + 1);
+        QVERIFY(!p.hasEntries);
+        QCOMPARE(p.unit[0], ticks ? ProfileUnit::Ticks : ProfileUnit::PercentTenths);
+        for (size_t i = 0; i < rows.size(); ++i) {
+            const auto t = tokens(lines[rows[i]].text);
+            const ProfileNode& n = p.nodes[i + 1];
+            QCOMPARE(n.parent, uint32_t(0));
+            QCOMPARE(ccOf(p, i + 1).label, t[0]);
+            QCOMPARE(ccOf(p, i + 1).module, t[1]);
+            if (ticks) {
+                QCOMPARE(n.self[0], std::stoull(t[t.size() - 2]));
+                QCOMPARE(n.self[1], std::stoull(t[t.size() - 1]));
+            } else {
+                QCOMPARE(n.self[0], uint64_t(std::lround(std::stod(t[t.size() - 2]) * 10)));
+                QCOMPARE(n.self[1], uint64_t(std::lround(std::stod(t[t.size() - 1]) * 10)));
+            }
+        }
+        if (rows.size() < flat.size()) {
+            QVERIFY2(message.find("the rest of the table and the call tree are missing") != std::string::npos,
+                     where.c_str());
+        } else {
+            QVERIFY2(message.find("showing the flat per-cost-centre table (" + std::to_string(flat.size())
+                                  + " cost centres); call stacks not available")
+                         != std::string::npos,
+                     where.c_str());
+            if (cut > lines[tree.front()].start)
+                QVERIFY2(message.starts_with("the call tree stops here: "), where.c_str());
+        }
+        if (ticks && rows.size() == flat.size()) // the table leaves out the small cost centres
+            QVERIFY(std::find_if(p.warnings.begin(), p.warnings.end(), [&](const std::string& w) {
+                        return w.find("its ticks add up to " + std::to_string(p.total(ProfileMetric::Time))
+                                      + " of the run's " + std::to_string(p.header.totalTicks))
+                            != std::string::npos;
+                    })
+                    != p.warnings.end());
     }
 }
 
+// A malformed tree line: the tree stops there (its line and byte named),
+// the flat table is shown instead. The whole report read, no flat table.
 void TestProfReport::profMalformedLine()
 {
     const std::string text = profileFile("profile-P.prof");
+    QVERIFY(!readProfText(text).flat);
     const auto lines = splitLines(text);
     const auto tree = treeLines(lines);
+    const size_t flatRows = flatLines(lines).size();
     const Line& bad = lines[tree[10]];
     auto withLine = [&](const std::string& replacement) {
         return text.substr(0, bad.start) + replacement + text.substr(bad.end - 1);
@@ -351,8 +429,10 @@ void TestProfReport::profMalformedLine()
         QVERIFY2(p.error, replacement.c_str());
         QCOMPARE(int64_t(p.error->line), int64_t(tree[10] + 1));
         QCOMPARE(p.error->offset, uint64_t(bad.start));
-        QCOMPARE(p.nodes.size(), size_t(11)); // the root and the 10 lines before
+        QVERIFY(p.flat);
+        QCOMPARE(p.nodes.size(), flatRows + 1);
         QVERIFY(p.error->text().starts_with("line " + std::to_string(tree[10] + 1) + " (byte "));
+        QVERIFY(p.error->message.starts_with("the call tree stops here: "));
     }
     QVERIFY(readProfText(withLine(line)).error->message.find("\"x\"") != std::string::npos);
 }
@@ -368,6 +448,7 @@ void TestProfReport::jsonCutAndBroken()
         cuts.push_back(text.size() * k / 7);
     cuts.push_back(treeStart + (text.size() - treeStart) / 2);
     cuts.push_back(text.size() - 2); // only the closing "}\n" missing
+    cuts.push_back(text.size() / 2); // in the cost-centre list: no figures yet
     for (size_t cut : cuts) {
         const std::string prefix = text.substr(0, cut);
         const CostCentreProfile p = readProfJson(prefix);
@@ -375,6 +456,11 @@ void TestProfReport::jsonCutAndBroken()
         QVERIFY(p.error->offset <= cut && p.error->offset + 24 >= cut);
         QCOMPARE(int64_t(p.error->line), lineOf(prefix, p.error->offset));
         QCOMPARE(p.nodes.size(), countIn(prefix, "\"children\":") + 1);
+        // What is said: the line and byte, and what is shown.
+        const std::string said = problemText(p, "shown");
+        QVERIFY2(said.starts_with("line " + std::to_string(p.error->line) + " (byte " + std::to_string(p.error->offset) + "): "),
+                 said.c_str());
+        QVERIFY2(said.ends_with(p.nodes.size() > 1 ? "; everything before it is shown" : ": no figures to show"), said.c_str());
     }
     // A broken token in the middle of the tree.
     std::string broken = text;

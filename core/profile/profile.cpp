@@ -14,6 +14,20 @@ std::string ProfileError::text() const
     return out + message;
 }
 
+std::string problemText(const CostCentreProfile& p, const std::string& kept)
+{
+    if (!p.error)
+        return {};
+    std::string text = p.error->text();
+    if (p.flat)
+        return text;
+    if (p.nodes.size() > 1)
+        return text + "; everything before it is " + kept;
+    if (p.error->message.find("no figures to show") == std::string::npos)
+        text += ": no figures to show";
+    return text;
+}
+
 bool isRtsCostCentre(const std::string& label, const std::string& module)
 {
     // GHC 9.0.2 defines these in rts/Profiling.c with their own "modules"

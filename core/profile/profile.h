@@ -80,10 +80,21 @@ struct CostCentreProfile {
     std::vector<ProfileNode> nodes; // pre-order, nodes[0] the root; never empty once built
     std::optional<ProfileError> error; // the report was cut or malformed there
     std::vector<std::string> warnings; // things said but not fatal (e.g. "percentages only")
+    // A .prof whose call tree was cut or unreadable: its flat per-cost-centre table, one
+    // node per cost centre under the root (self = the cost centre's own figures over all
+    // its stacks), no call stacks, no entries.
+    bool flat = false;
 
     bool percentOnly() const { return unit[0] == ProfileUnit::PercentTenths; }
     uint64_t total(ProfileMetric m) const { return nodes.empty() ? 0 : nodes[0].incl[int(m)]; }
 };
+
+// The report's error for people, with what is shown despite it:
+// "line 44 (byte 3853): <message>; everything before it is <kept>" when the
+// nodes read before it are shown; the message alone for a flat profile
+// (it says what the flat table shows and what is missing); ": no figures to
+// show" added when nothing was read. Empty without an error.
+std::string problemText(const CostCentreProfile& p, const std::string& kept);
 
 // The labels the RTS uses for its own time (see ProfileCostCentre::rts).
 bool isRtsCostCentre(const std::string& label, const std::string& module);

@@ -112,6 +112,13 @@ bool parseTenths(std::string_view s, uint64_t& out)
     return true;
 }
 
+// Where the text reader is: the header, the flat table (its rows up to a
+// blank line), between it and the tree, the tree.
+enum class Part : uint8_t { Header,
+                            Flat,
+                            FlatDone,
+                            Tree };
+
 // The tree's columns, from its header line.
 enum class Column : uint8_t { Number,
                               Entries,
@@ -127,11 +134,14 @@ struct TreeLayout {
     bool ticks = false;
 };
 
-bool readTreeHeader(std::string_view line, TreeLayout& layout)
+// A table's header line: the call tree's (it names "entries") or the flat
+// per-cost-centre table's; false for any other line.
+bool readTableHeader(std::string_view line, TreeLayout& layout, bool tree)
 {
     std::string_view rest = trim(line);
-    if (!rest.starts_with("COST CENTRE") || rest.find("entries") == std::string_view::npos)
+    if (!rest.starts_with("COST CENTRE") || (rest.find("entries") != std::string_view::npos) != tree)
         return false;
+    layout = TreeLayout{};
     rest.remove_prefix(11);
     std::vector<Column> left;
     bool time = false, alloc = false;
@@ -195,7 +205,14 @@ private:
             m_p.error = ProfileError{std::move(message), line, offset};
     }
     void readTotals(std::string_view line);
+    // A line's columns, numbers read from the right into `node`; false
+    // (and the error set) when a number or a column is missing.
+    bool readColumns(const TreeLayout& layout, ProfileNode& node, size_t& indent, Key& key, const char* where);
     bool readTreeLine(const TreeLayout& layout, std::vector<uint32_t>& stack);
+    bool readFlatLine(const TreeLayout& layout);
+    uint32_t costCentre(const Key& key);
+    // The call tree replaced by the flat table's rows, one level under the root.
+    void useFlatTable();
     // The line the text ends in, once every line has been read.
     uint64_t endLine() const { return m_lineNo + (!m_text.empty() && m_text.back() == '\n'); }
 
@@ -205,6 +222,12 @@ private:
     uint64_t m_lineNo = 0, m_lineStart = 0;
     bool m_lineCut = false; // the text ends inside m_line (no newline)
     uint64_t m_lastTreeLine = 0, m_lastTreeEnd = 0;
+    struct FlatRow {
+        Key key;
+        uint64_t self[2] = {0, 0};
+    };
+    std::vector<FlatRow> m_flat; // the flat table's complete rows
+    bool m_flatTicks = false;
     CostCentreProfile m_p;
     std::unordered_map<Key, uint32_t, KeyHash> m_ccs;
 };
@@ -254,11 +277,10 @@ void TextReader::readTotals(std::string_view line)
     }
 }
 
-bool TextReader::readTreeLine(const TreeLayout& layout, std::vector<uint32_t>& stack)
+bool TextReader::readColumns(const TreeLayout& layout, ProfileNode& node, size_t& indent, Key& key, const char* where)
 {
     const size_t want = layout.right.size() + (layout.hasSrc ? 3 : 2);
     std::string_view rest = m_line;
-    ProfileNode node;
     uint64_t value = 0;
     size_t found = 0;
     for (Column c : layout.right) {
@@ -269,7 +291,7 @@ bool TextReader::readTreeLine(const TreeLayout& layout, std::vector<uint32_t>& s
         bool ok = (c == Column::Time || c == Column::Alloc || c == Column::Other) ? parseTenths(token, value)
                                                                                   : parseUint(token, value);
         if (!ok) {
-            fail("not a number in a tree line: \"" + std::string(token) + "\"");
+            fail(std::string("not a number in ") + where + ": \"" + std::string(token) + "\"");
             return false;
         }
         switch (c) {
@@ -288,11 +310,10 @@ bool TextReader::readTreeLine(const TreeLayout& layout, std::vector<uint32_t>& s
         case Column::Other: break;
         }
     }
-    size_t indent = 0;
+    indent = 0;
     while (indent < rest.size() && rest[indent] == ' ')
         ++indent;
     rest.remove_prefix(indent);
-    Key key;
     key.label = firstToken(rest);
     key.module = firstToken(rest);
     key.src = trim(rest);
@@ -301,12 +322,11 @@ bool TextReader::readTreeLine(const TreeLayout& layout, std::vector<uint32_t>& s
         fail("expected " + std::to_string(want) + " columns, found " + std::to_string(found));
         return false;
     }
-    if (indent >= stack.size()) {
-        fail(stack.size() < 2 ? "the first line of the tree is indented " + std::to_string(indent) + " spaces (expected none)"
-                              : "indented " + std::to_string(indent) + " spaces under a line indented "
-                                    + std::to_string(stack.size() - 2));
-        return false;
-    }
+    return true;
+}
+
+uint32_t TextReader::costCentre(const Key& key)
+{
     auto [it, added] = m_ccs.try_emplace(key, uint32_t(m_p.costCentres.size()));
     if (added) {
         ProfileCostCentre cc;
@@ -318,12 +338,58 @@ bool TextReader::readTreeLine(const TreeLayout& layout, std::vector<uint32_t>& s
         cc.rts = isRtsCostCentre(cc.label, cc.module);
         m_p.costCentres.push_back(std::move(cc));
     }
-    node.cc = it->second;
+    return it->second;
+}
+
+bool TextReader::readTreeLine(const TreeLayout& layout, std::vector<uint32_t>& stack)
+{
+    ProfileNode node;
+    size_t indent = 0;
+    Key key;
+    if (!readColumns(layout, node, indent, key, "a tree line"))
+        return false;
+    if (indent >= stack.size()) {
+        fail(stack.size() < 2 ? "the first line of the tree is indented " + std::to_string(indent) + " spaces (expected none)"
+                              : "indented " + std::to_string(indent) + " spaces under a line indented "
+                                    + std::to_string(stack.size() - 2));
+        return false;
+    }
+    node.cc = costCentre(key);
     node.parent = stack[indent];
     stack.resize(indent + 1);
     stack.push_back(uint32_t(m_p.nodes.size()));
     m_p.nodes.push_back(node);
     return true;
+}
+
+bool TextReader::readFlatLine(const TreeLayout& layout)
+{
+    ProfileNode node;
+    size_t indent = 0;
+    Key key;
+    if (!readColumns(layout, node, indent, key, "the per-cost-centre table"))
+        return false;
+    m_flat.push_back({key, {node.self[0], node.self[1]}});
+    return true;
+}
+
+void TextReader::useFlatTable()
+{
+    m_p.costCentres.clear();
+    m_ccs.clear();
+    m_p.nodes.resize(1);
+    m_p.hasEntries = false;
+    m_p.flat = true;
+    m_p.unit[0] = m_flatTicks ? ProfileUnit::Ticks : ProfileUnit::PercentTenths;
+    m_p.unit[1] = m_flatTicks ? ProfileUnit::Bytes : ProfileUnit::PercentTenths;
+    for (const FlatRow& row : m_flat) {
+        ProfileNode node;
+        node.cc = costCentre(row.key);
+        node.parent = 0;
+        node.self[0] = row.self[0];
+        node.self[1] = row.self[1];
+        m_p.nodes.push_back(node);
+    }
 }
 
 CostCentreProfile TextReader::read()
@@ -341,18 +407,34 @@ CostCentreProfile TextReader::read()
     }
     m_p.header.date = trim(m_line.substr(0, title));
     m_p.nodes.emplace_back(); // the root
-    TreeLayout layout;
-    bool inTree = false, sawCommand = false;
+    TreeLayout layout, flatLayout;
+    Part part = Part::Header;
+    bool sawCommand = false;
     std::vector<uint32_t> stack{0}; // stack[i] = the node whose children are indented i spaces
     while (nextLine()) {
         std::string_view t = trim(m_line);
-        if (!inTree) {
-            if (t.empty())
+        if (part != Part::Tree) {
+            if (part == Part::Flat && !t.empty() && !readTableHeader(m_line, layout, true)) {
+                if (m_lineCut) {
+                    fail("the report ends inside this line of the per-cost-centre table");
+                    break;
+                }
+                if (!readFlatLine(flatLayout))
+                    break;
                 continue;
-            if (readTreeHeader(m_line, layout)) {
-                inTree = true;
+            }
+            if (t.empty()) {
+                if (part == Part::Flat && !m_flat.empty())
+                    part = Part::FlatDone;
+                continue;
+            }
+            if (readTableHeader(m_line, layout, true)) {
+                part = Part::Tree;
                 if (layout.ticks)
                     m_p.unit[0] = ProfileUnit::Ticks, m_p.unit[1] = ProfileUnit::Bytes;
+            } else if (part == Part::Header && readTableHeader(m_line, flatLayout, false)) {
+                part = Part::Flat;
+                m_flatTicks = flatLayout.ticks;
             } else if (t.starts_with("total ")) {
                 readTotals(t);
             } else if (!sawCommand && m_p.header.totalTicks == 0 && !t.starts_with("COST CENTRE")) {
@@ -377,16 +459,18 @@ CostCentreProfile TextReader::read()
         m_lastTreeLine = m_lineNo;
         m_lastTreeEnd = m_pos;
     }
-    if (!inTree)
+    const bool inTree = part == Part::Tree;
+    if (part == Part::Header)
+        failAt("the report ends in its header, before the per-cost-centre table: no figures to show", endLine(),
+               m_text.size());
+    else if (part == Part::Flat && !m_p.error)
+        failAt("the report ends inside the per-cost-centre table", endLine(), m_text.size());
+    else if (part == Part::FlatDone && !m_p.error)
         failAt("the report ends before its call tree", endLine(), m_text.size());
-    else if (m_p.nodes.size() == 1)
+    else if (inTree && m_p.nodes.size() == 1)
         failAt("the call tree is empty", endLine(), m_text.size());
     finishTree(m_p);
-    if (!inTree) {
-        // no figures to speak of
-    } else if (m_p.percentOnly()) {
-        m_p.warnings.push_back("written without -P: percentages only (rerun with +RTS -P or -pj for tick and byte counts)");
-    } else if (!m_p.error && m_p.total(ProfileMetric::Time) != m_p.header.totalTicks) {
+    if (inTree && !m_p.percentOnly() && !m_p.error && m_p.total(ProfileMetric::Time) != m_p.header.totalTicks) {
         // GHC's tree adds up to its header exactly: less means lines are missing.
         std::string what = "the tree's ticks add up to " + std::to_string(m_p.total(ProfileMetric::Time))
             + ", the header says " + std::to_string(m_p.header.totalTicks);
@@ -395,6 +479,38 @@ CostCentreProfile TextReader::read()
         else
             m_p.warnings.push_back(what);
     }
+    // A tree cut or unreadable: what the flat table holds is shown instead
+    // (every cost centre's own figures, where a partial tree has only the
+    // first stacks), and the error says so.
+    if (m_p.error && !m_flat.empty()) {
+        std::string& message = m_p.error->message;
+        const std::string rows = std::to_string(m_flat.size()) + " cost centre" + (m_flat.size() == 1 ? "" : "s");
+        if (part == Part::Flat)
+            message += ": showing the table's first " + rows
+                + " as a flat profile; the rest of the table and the call tree are missing";
+        else if (part == Part::FlatDone)
+            message += ": showing the flat per-cost-centre table (" + rows + "); call stacks not available";
+        else
+            message = "the call tree stops here: " + message + "; showing the flat per-cost-centre table (" + rows
+                + "); call stacks not available";
+        useFlatTable();
+        finishTree(m_p);
+    } else if (part == Part::Flat && m_p.error) {
+        m_p.error->message += ": no figures to show";
+    }
+    if (part == Part::Header) {
+        // no figures to speak of
+    } else if (m_p.percentOnly()) {
+        m_p.warnings.push_back("written without -P: percentages only (rerun with +RTS -P or -pj for tick and byte counts)");
+    }
+    if (m_p.flat && !m_p.percentOnly() && m_p.header.totalTicks > m_p.total(ProfileMetric::Time))
+        m_p.warnings.push_back("the per-cost-centre table lists only the larger cost centres: its ticks add up to "
+                               + std::to_string(m_p.total(ProfileMetric::Time)) + " of the run's "
+                               + std::to_string(m_p.header.totalTicks));
+    else if (m_p.flat && m_p.percentOnly())
+        m_p.warnings.push_back("the per-cost-centre table lists only the larger cost centres: their %time adds up to "
+                               + std::to_string(m_p.total(ProfileMetric::Time) / 10) + "."
+                               + std::to_string(m_p.total(ProfileMetric::Time) % 10) + " %");
     return std::move(m_p);
 }
 

@@ -14,9 +14,15 @@ namespace hecscope {
 //
 // readProfText: the `.prof` text of `+RTS -p` (percentages only: unit
 //   PercentTenths, self = individual %time/%alloc in tenths, with a
-//   warning) or `+RTS -P` (ticks and bytes columns: unit Ticks/Bytes). Only
-//   the call tree is read (the flat table repeats it); its columns are
-//   found by the tree's header line and read from the right, since SRC may
+//   warning) or `+RTS -P` (ticks and bytes columns: unit Ticks/Bytes). The
+//   call tree is the profile; the flat per-cost-centre table before it is
+//   read too and becomes the profile (`flat`: one node per row under the
+//   root, self = the row's own figures, no entries) when the tree is cut,
+//   unreadable or missing, the error then saying so ("the call tree stops
+//   here: ...; showing the flat per-cost-centre table (13 cost centres);
+//   call stacks not available"). GHC lists only the larger cost centres in
+//   that table: a warning gives its total against the header's. Columns are
+//   found by each table's header line and read from the right, since SRC may
 //   contain spaces. Cost centres are deduplicated by (label, module, src)
 //   and numbered 0, 1, ... in order of appearance (the text has no ids;
 //   "no." is a stack number and goes to ProfileNode::number).

@@ -23,6 +23,7 @@ public:
         m_out.hasMetric[0] = like.hasMetric[0];
         m_out.hasMetric[1] = like.hasMetric[1];
         m_out.hasEntries = like.hasEntries;
+        m_out.flat = like.flat;
         m_out.header = like.header;
         m_out.costCentres = like.costCentres;
         m_nodes.push_back({});

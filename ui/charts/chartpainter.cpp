@@ -111,11 +111,17 @@ protected:
     void drawLegendIcon(QCPPainter*, const QRectF&) const override {}
 };
 
+} // namespace
+
+ChartPainter::ChartPainter() = default;
+ChartPainter::~ChartPainter() = default;
+
 // A value axis from 0 with one labelled gridline, at the largest round
 // value (1, 2 or 5 times a power of ten) not above `max`, with its unit:
 // rows are 40 pixels tall, where three labels collide. Headroom above the
-// largest value keeps the label inside the row.
-void setValueAxis(QCPAxis* axis, double max, const QString& unit)
+// largest value keeps the label inside the row. The label is drawn by
+// plotInto, on a box of its own (QCustomPlot's would lie on the lines).
+void ChartPainter::setValueAxis(QCPAxis* axis, double max, const QString& unit)
 {
     max = std::max(max, 1e-9);
     axis->setRange(0, max * 1.35);
@@ -125,15 +131,44 @@ void setValueAxis(QCPAxis* axis, double max, const QString& unit)
         if (m * power <= max * (1 + 1e-9))
             tick = m * power;
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-    const QString value = tick >= 1 ? QString::number(tick, 'f', 0) : QString::number(tick, 'g', 3);
-    ticker->addTick(tick, unit.isEmpty() ? value : value + QLatin1Char(' ') + unit);
+    ticker->addTick(tick, QString());
     axis->setTicker(ticker);
+    axis->setTickLabels(false);
+    const QString value = tick >= 1 ? QString::number(tick, 'f', 0) : QString::number(tick, 'g', 3);
+    std::erase_if(m_labels, [&](const PendingLabel& l) { return l.right == (axis == m_plot->yAxis2); });
+    m_labels.push_back({axis == m_plot->yAxis2, tick, unit.isEmpty() ? value : value + QLatin1Char(' ') + unit});
 }
 
-} // namespace
-
-ChartPainter::ChartPainter() = default;
-ChartPainter::~ChartPainter() = default;
+void ChartPainter::plotInto(QCPPainter& cp, int w, int h, QPointF at)
+{
+    m_plot->toPainter(&cp, w, h);
+    // The axis rect's margins (reset): 2 pixels above, 1 below.
+    const double top = 2, bottom = h - 1.0;
+    cp.save();
+    cp.setRenderHint(QPainter::Antialiasing, false);
+    cp.setFont(m_plot->yAxis->tickLabelFont());
+    const QFontMetricsF fm(cp.font());
+    for (const PendingLabel& l : m_labels) {
+        const QCPAxis* axis = l.right ? m_plot->yAxis2 : m_plot->yAxis;
+        if (!axis->visible())
+            continue;
+        const QCPRange range = axis->range();
+        if (range.upper <= range.lower || l.value > range.upper)
+            continue;
+        const double y = bottom - (l.value - range.lower) / (range.upper - range.lower) * (bottom - top);
+        const QSizeF size(std::ceil(fm.horizontalAdvance(l.text)) + 4, std::ceil(fm.height()));
+        const double x = l.right ? w - 3 - size.width() : 3;
+        // Whole pixels: the box covers exactly what its fill paints.
+        const QRectF box(QPointF(std::round(x), std::round(std::clamp(y - size.height() / 2, 0.0,
+                                                                      std::max(0.0, h - size.height())))),
+                         size);
+        cp.fillRect(box, m_palette.color(QPalette::Base));
+        cp.setPen(m_palette.color(QPalette::Text));
+        cp.drawText(box, Qt::AlignCenter, l.text);
+        m_drawn.push_back({l.text, box.translated(at)});
+    }
+    cp.restore();
+}
 
 void ChartPainter::reset(const QPalette& pal)
 {
@@ -146,6 +181,8 @@ void ChartPainter::reset(const QPalette& pal)
     }
     m_plot->clearPlottables();
     m_plot->setBackground(Qt::NoBrush);
+    m_palette = pal;
+    m_labels.clear();
     QCPAxisRect* rect = m_plot->axisRect();
     rect->setAutoMargins(QCP::msNone);
     rect->setMargins(QMargins(0, 2, 0, 1));
@@ -159,6 +196,7 @@ void ChartPainter::reset(const QPalette& pal)
         axis->setTickLabelFont(small);
         axis->grid()->setPen(QPen(pal.color(QPalette::Midlight), 0, Qt::DotLine));
         axis->grid()->setVisible(false);
+        axis->setTickLabels(true);
     }
     m_plot->xAxis->setVisible(false);
     m_plot->yAxis->setVisible(true);
@@ -194,16 +232,17 @@ bool ChartPainter::replayed(QPainter& p, const QRect& r)
 void ChartPainter::draw(QPainter& p, const QRect& r)
 {
     m_plot->xAxis->setRange(0, r.width());
+    m_drawn.clear();
     if (m_record) {
         ChartRecording::Chart& c = m_record->charts.back();
         if (m_record->vector) {
             QCPPainter cp(&c.picture);
-            m_plot->toPainter(&cp, r.width(), r.height());
+            plotInto(cp, r.width(), r.height(), r.topLeft());
         } else {
             c.image = QImage(r.size(), QImage::Format_ARGB32_Premultiplied);
             c.image.fill(Qt::transparent);
             QCPPainter cp(&c.image);
-            m_plot->toPainter(&cp, r.width(), r.height());
+            plotInto(cp, r.width(), r.height(), r.topLeft());
         }
         return;
     }
@@ -218,7 +257,7 @@ void ChartPainter::draw(QPainter& p, const QRect& r)
         m_image.fill(Qt::transparent);
         {
             QCPPainter cp(&m_image);
-            m_plot->toPainter(&cp, r.width(), r.height());
+            plotInto(cp, r.width(), r.height(), r.topLeft());
         }
         p.drawImage(r.topLeft(), m_image);
         return;
@@ -227,7 +266,7 @@ void ChartPainter::draw(QPainter& p, const QRect& r)
     QPicture picture;
     {
         QCPPainter cp(&picture);
-        m_plot->toPainter(&cp, r.width(), r.height());
+        plotInto(cp, r.width(), r.height(), r.topLeft());
     }
     drawPicture(p, r.topLeft(), picture);
 }
@@ -571,9 +610,13 @@ void ChartPainter::plotHeapProfile(const HeapProfileData& d, const QPalette& pal
         }
     }
     // The axis ends at the top the data asked for; one labelled gridline
-    // below it, with its unit.
-    const bool percent = hv.mode == HeapChartMode::Normalised;
-    setValueAxis(m_plot->yAxis, d.top / 1.35, percent ? QStringLiteral("%") : QStringLiteral("MB"));
+    // below it, in the unit drawn: MB stacked, % of each census normalised,
+    // and in lines mode a share of each band's own peak (every line has
+    // its own scale, so no byte figure is true of them all).
+    const QString unit = hv.mode == HeapChartMode::Stacked      ? QStringLiteral("MB")
+                         : hv.mode == HeapChartMode::Normalised ? QStringLiteral("%")
+                                                                : QObject::tr("% of peak");
+    setValueAxis(m_plot->yAxis, d.top / 1.35, unit);
     m_plot->yAxis->setRange(0, d.top);
 }
 

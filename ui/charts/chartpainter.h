@@ -17,6 +17,8 @@
 #include <vector>
 
 class QCustomPlot;
+class QCPAxis;
+class QCPPainter;
 class QPainter;
 
 namespace hecscope {
@@ -122,6 +124,15 @@ public:
         m_next = 0;
     }
 
+    // The value labels the last chart drew (not replayed), in the painter's
+    // coordinates: each on an opaque box of the palette's base colour, so
+    // no data line runs through its text.
+    struct ValueLabel {
+        QString text;
+        QRectF box;
+    };
+    const std::vector<ValueLabel>& labelsDrawn() const { return m_drawn; }
+
 private:
     void reset(const QPalette& pal);
     // Replaying: draws the next recorded chart into `r` and says so.
@@ -129,6 +140,19 @@ private:
     bool replayed(QPainter& p, const QRect& r);
     void draw(QPainter& p, const QRect& r);
     void plotHeapProfile(const HeapProfileData& d, const QPalette& pal);
+    // One labelled gridline on `axis` (see setValueAxis in the .cpp).
+    void setValueAxis(QCPAxis* axis, double max, const QString& unit);
+    // The plot and its value labels into a w × h picture; `at` is where
+    // the picture lands on the caller's painter (for labelsDrawn()).
+    void plotInto(QCPPainter& cp, int w, int h, QPointF at);
+    struct PendingLabel {
+        bool right = false; // yAxis2
+        double value = 0;
+        QString text;
+    };
+    std::vector<PendingLabel> m_labels;
+    std::vector<ValueLabel> m_drawn;
+    QPalette m_palette;
     std::shared_ptr<ChartRecording> m_record;
     std::shared_ptr<const ChartRecording> m_replay;
     size_t m_next = 0; // the next chart of m_replay

@@ -314,22 +314,22 @@ HeapPanel::HeapPanel(QWidget* parent)
     hint->setWordWrap(true);
     layout->addWidget(hint);
 
-    // The choices persist between sessions.
+    // The band choices persist between sessions. The chart mode does not:
+    // it changes what the value axis means (MB, % of each census, % of each
+    // band's peak), and a file read in a mode chosen for another is misread.
     QSettings settings;
     m_bands->setValue(settings.value(QStringLiteral("heap/bands"), int(kDefaultBands)).toInt());
     m_order->setCurrentIndex(std::max(0, m_order->findData(settings.value(QStringLiteral("heap/order"), 0).toInt())));
     m_reverse->setChecked(settings.value(QStringLiteral("heap/reverse"), false).toBool());
-    m_mode->setCurrentIndex(std::max(0, m_mode->findData(settings.value(QStringLiteral("heap/mode"), 0).toInt())));
     m_regex->setChecked(settings.value(QStringLiteral("heap/regex"), false).toBool());
     auto save = [this] {
         QSettings st;
         st.setValue(QStringLiteral("heap/bands"), m_bands->value());
         st.setValue(QStringLiteral("heap/order"), m_order->currentData());
         st.setValue(QStringLiteral("heap/reverse"), m_reverse->isChecked());
-        st.setValue(QStringLiteral("heap/mode"), m_mode->currentData());
         st.setValue(QStringLiteral("heap/regex"), m_regex->isChecked());
     };
-    for (QObject* control : std::initializer_list<QObject*>{m_bands, m_order, m_reverse, m_mode, m_regex}) {
+    for (QObject* control : std::initializer_list<QObject*>{m_bands, m_order, m_reverse, m_regex}) {
         if (auto* spin = qobject_cast<QSpinBox*>(control))
             connect(spin, &QSpinBox::valueChanged, this, save);
         else if (auto* combo = qobject_cast<QComboBox*>(control))
@@ -361,6 +361,11 @@ void HeapPanel::setIndex(std::shared_ptr<const LogIndex> index)
     m_model->setView(m_index, nullptr);
     emit viewChanged(nullptr); // the old index's bands are gone
     reselect();
+}
+
+void HeapPanel::resetChartMode()
+{
+    m_mode->setCurrentIndex(m_mode->findData(int(HeapChartMode::Stacked)));
 }
 
 void HeapPanel::reselect()

@@ -99,6 +99,9 @@ class HeapPanel : public QWidget {
 public:
     explicit HeapPanel(QWidget* parent = nullptr);
     void setIndex(std::shared_ptr<const LogIndex> index);
+    // Back to the default chart mode (stacked): for another file, whose
+    // chart would be misread in a mode chosen for the previous one.
+    void resetChartMode();
     // Null until the bands of a new index are selected (at once unless
     // the profile is big and the choice is not the loader's default).
     std::shared_ptr<const HeapView> view() const { return m_view; }

@@ -15,7 +15,11 @@ namespace hecscope {
 // path's suffix; needs a QGuiApplication (offscreen will do).
 struct FlameExportRequest {
     QString path;
-    QSize size{1600, 1000};
+    // The width, and with fitHeight the most height: the picture is as tall
+    // as the title and the rows drawn at that width (flameRowsDrawn) need,
+    // deeper rows beyond size.height() left out.
+    QSize size{1600, 8000};
+    bool fitHeight = true;
     ProfileMetric metric = ProfileMetric::Time;
     bool icicle = false;
     QString title;     // the first line; flameTitle() makes the usual one
@@ -24,6 +28,9 @@ struct FlameExportRequest {
 
 // Empty on success, else why the file could not be written.
 QString exportFlameImage(const CostCentreProfile& profile, const FlameExportRequest& request);
+// The picture's size for `request`: its size, or with fitHeight the
+// height the graph needs (at least 50 pixels, at most size.height()).
+QSize flamePictureSize(const CostCentreProfile& profile, const FlameExportRequest& request);
 // The title and frames into `area`, as exportFlameImage draws them.
 void paintFlamePicture(QPainter& p, const QRect& area, const CostCentreProfile& profile,
                        const FlameExportRequest& request);

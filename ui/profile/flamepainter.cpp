@@ -103,6 +103,23 @@ QRect flameFrameRect(const QRect& area, const FlameLayout& layout, const FlamePa
     return QRect(left, g.rowTop(f.depth), right - left, g.rowHeight).intersected(area);
 }
 
+uint32_t flameRowsDrawn(const FlameLayout& layout, int width)
+{
+    const Geometry g(QRect(0, 0, std::max(1, width), 1), FlamePaintOptions{});
+    uint32_t rows = 0;
+    const auto& frames = layout.frames;
+    for (size_t i = 0; i < frames.size();) {
+        int left = 0, right = 0;
+        if (!g.columns(frames[i], left, right)) {
+            i = frames[i].end; // nor anything above it
+            continue;
+        }
+        rows = std::max(rows, frames[i].depth + 1);
+        ++i;
+    }
+    return rows;
+}
+
 int flameFrameAt(const QRect& area, const FlameLayout& layout, const FlamePaintOptions& o, QPoint pos)
 {
     if (!area.contains(pos))

@@ -38,6 +38,10 @@ inline constexpr int kFlameMinLabelWidth = 30;
 // rows deeper than the area are clipped. Reads the layout only.
 void paintFlame(QPainter& p, const QRect& area, const CostCentreProfile& profile, const FlameLayout& layout,
                 const FlamePaintOptions& o);
+// How many rows paintFlame draws across `width` pixels with no height
+// limit: one more than the depth of the deepest frame wide enough to be
+// drawn (0 for no frame).
+uint32_t flameRowsDrawn(const FlameLayout& layout, int width);
 // The frame painted at `pos` (index into layout.frames), or -1.
 int flameFrameAt(const QRect& area, const FlameLayout& layout, const FlamePaintOptions& o, QPoint pos);
 // Where frame `frame` is painted (the pixels it owns, its 1 px gap included);

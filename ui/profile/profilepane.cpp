@@ -379,6 +379,8 @@ void ProfilePane::saveImage()
     QString scope = usingReport() ? QFileInfo(m_reportPath).fileName() : tables::rangeText(m_range);
     if (!usingReport() && m_cap->currentData().toInt() >= 0)
         scope += tr(", capability %1").arg(m_cap->currentData().toInt());
+    if (m_hideRts->isChecked()) // m_profile is then without them
+        scope += tr(", RTS frames hidden");
     request.title = flameTitle(*m_profile, request.metric, scope);
     request.emptyText = tr("No cost-centre samples in this range");
     const QString error = exportFlameImage(*m_profile, request);
@@ -494,11 +496,15 @@ void ProfilePane::recompute()
             if (m_hideRts->isChecked())
                 text += tr(", RTS frames hidden");
             text += QLatin1Char('.');
-            for (const std::string& w : p.warnings)
-                text += QLatin1Char(' ') + QString::fromStdString(w) + QLatin1Char('.');
+            for (const std::string& w : p.warnings) {
+                QString sentence = QString::fromStdString(w);
+                if (!sentence.isEmpty())
+                    sentence[0] = sentence[0].toUpper();
+                text += QLatin1Char(' ') + sentence + QLatin1Char('.');
+            }
             if (p.error)
-                text += tr(" The report stops being readable at %1; everything before it is shown.")
-                            .arg(QString::fromStdString(p.error->text()));
+                text += tr(" The report stops being readable at %1.")
+                            .arg(QString::fromStdString(problemText(p, "shown")));
             m_status->setText(text);
             if (m_sandwichCc)
                 showCallersAndCallees(*m_sandwichCc, false);

@@ -926,6 +926,7 @@ void MainWindow::clearLog(const QString& path)
     m_view->setDroppedBefore(std::nullopt);
     if (m_index && QFileInfo(path) == QFileInfo(m_path))
         m_keepView = std::pair{m_controller->range(), m_controller->selection()};
+    const bool anotherFile = QFileInfo(path) != QFileInfo(m_path);
     m_path = path;
     m_index.reset();
     m_wholeStats.reset();
@@ -933,6 +934,8 @@ void MainWindow::clearLog(const QString& path)
     m_events->setLog(std::shared_ptr<ByteSource>(), nullptr);
     m_gcModel->setIndex(nullptr);
     m_heapPanel->setIndex(nullptr);
+    if (anotherFile)
+        m_heapPanel->resetChartMode();
     m_bandModel->setIndex(nullptr);
     m_ccTree->setIndex(nullptr);
     m_threadRows->setIndex(nullptr);
@@ -989,8 +992,8 @@ void MainWindow::openProfile(const QString& path)
             const auto profile = std::make_shared<const CostCentreProfile>(std::move(*r.profile));
             m_profilePane->setReport(profile, path);
             if (profile->error) {
-                m_banner->setText(tr("%1 is cut or malformed at %2; everything before it is shown.")
-                                      .arg(QFileInfo(path).fileName(), qs(profile->error->text())));
+                m_banner->setText(tr("%1 is cut or malformed at %2.")
+                                      .arg(QFileInfo(path).fileName(), qs(problemText(*profile, "shown"))));
                 m_banner->setStyleSheet(QStringLiteral("background:#fcf3cf;color:#000"));
                 m_banner->show();
             }
