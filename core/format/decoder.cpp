@@ -180,8 +180,6 @@ bool StreamDecoder::timeFits(const Event& e)
                  + " ns) before it starts (" + std::to_string(e.time) + " ns)");
         return false;
     }
-    if (m_blockRemaining <= 0) // outside any block: no span declared
-        return true;
     const auto block = [&] {
         return " (" + (m_blockCap == kNoCap ? std::string("the global block") : "its block: cap " + std::to_string(m_blockCap))
             + ", " + std::to_string(m_blockStart) + " to " + std::to_string(m_blockEnd) + " ns, marker at byte "
@@ -210,9 +208,9 @@ bool StreamDecoder::deliver(uint32_t size)
 {
     Event& e = m_event;
     e.offset = m_base;
-    if (!timeFits(e))
-        return false;
     if (e.tag == tag::BlockMarker && e.known) {
+        if (!timeFits(e))
+            return false;
         m_blockStart = e.time;
         m_blockEnd = e.n[1];
         m_blockLatest = e.time;
@@ -221,6 +219,14 @@ bool StreamDecoder::deliver(uint32_t size)
         m_blockRemaining = int64_t(e.n[0]) - int64_t(size);
         e.cap = m_blockCap;
     } else {
+        // Inside a block (outside one no span is declared): the common
+        // case, in order and within the span, without a call.
+        if (m_blockRemaining > 0) {
+            if (e.time >= m_blockLatest && e.time <= m_blockEnd)
+                m_blockLatest = e.time;
+            else if (!timeFits(e))
+                return false;
+        }
         e.cap = m_blockCap;
         m_blockRemaining -= size;
         if (m_blockRemaining <= 0)

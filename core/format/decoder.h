@@ -93,6 +93,8 @@ private:
     // Delivers the decoded record of `size` bytes; false (and decoding
     // failed) when its time contradicts its block.
     bool deliver(uint32_t size);
+    // Whether a marker, or a record inside a block, fits its block (see
+    // above); fails decoding if not.
     bool timeFits(const Event& e);
     void fail(DiagnosticKind kind, std::string detail);
 
