@@ -42,12 +42,15 @@ const char* const kSpansUsage =
     "traceEventIO, and traceMarker unless --no-markers) \"START name\" and\n"
     "\"STOP name\" per Haskell thread into spans (nesting allowed), then prints\n"
     "per name: count, total, self (total minus nested spans), mean, median,\n"
-    "95th percentile and longest duration. With --range, the spans that start\n"
-    "inside it (their whole durations). A STOP without a START, and a START\n"
-    "still open at the end of the log (it ends there), are listed on stderr.\n"
+    "95th percentile and longest duration of the spans stopped, and how many\n"
+    "never stopped (a START without a STOP has no duration: it is left out of\n"
+    "the other figures). With --range, the spans that start inside it (their\n"
+    "whole durations). A STOP without a START, and a START never stopped, are\n"
+    "listed on stderr.\n"
     "\n"
     "Options:\n"
-    "  --csv      name,count,total_ns,self_ns,mean_ns,p50_ns,p95_ns,max_ns,open\n"
+    "  --csv      name,count,total_ns,self_ns,mean_ns,p50_ns,p95_ns,max_ns,\n"
+    "             never_stopped (mean to max empty for a name never stopped)\n"
     "  --range START:END  spans starting in this range (1.5s, 200ms, 3us, 12ns)\n"
     "  --start-prefix TEXT, --stop-prefix TEXT\n"
     "             the prefixes (default \"START \" and \"STOP \")\n"
@@ -251,18 +254,24 @@ int spans(int argc, char** argv)
     std::string out;
     char line[512];
     if (a.csv) {
-        out += "name,count,total_ns,self_ns,mean_ns,p50_ns,p95_ns,max_ns,open\n";
-        for (const SpanNameFigures& f : figures)
+        out += "name,count,total_ns,self_ns,mean_ns,p50_ns,p95_ns,max_ns,never_stopped\n";
+        for (const SpanNameFigures& f : figures) {
+            // No stopped span: no mean, percentile or maximum.
+            const auto figure = [&](uint64_t ns) { return f.count ? std::to_string(ns) : std::string(); };
             out += csvField(spans->names[f.name]) + ',' + std::to_string(f.count) + ',' + std::to_string(f.total)
-                + ',' + std::to_string(f.self) + ',' + std::to_string(f.mean) + ',' + std::to_string(f.p50) + ','
-                + std::to_string(f.p95) + ',' + std::to_string(f.max) + ',' + std::to_string(f.open) + '\n';
+                + ',' + std::to_string(f.self) + ',' + figure(f.mean) + ',' + figure(f.p50) + ','
+                + figure(f.p95) + ',' + figure(f.max) + ',' + std::to_string(f.open) + '\n';
+        }
     } else {
-        uint64_t count = 0;
-        for (const SpanNameFigures& f : figures)
+        uint64_t count = 0, open = 0;
+        for (const SpanNameFigures& f : figures) {
             count += f.count;
-        std::snprintf(line, sizeof line, "%llu spans of %zu names%s\n\n", static_cast<unsigned long long>(count),
+            open += f.open;
+        }
+        std::snprintf(line, sizeof line, "%llu spans of %zu names%s%s\n\n", static_cast<unsigned long long>(count),
                       figures.size(),
-                      a.range ? (" starting in " + dur(a.range->start) + " - " + dur(a.range->end)).c_str() : "");
+                      a.range ? (" starting in " + dur(a.range->start) + " - " + dur(a.range->end)).c_str() : "",
+                      open ? (", and " + std::to_string(open) + " never stopped (left out of the figures)").c_str() : "");
         out += line;
         out += spanFiguresText(*spans, figures);
     }
@@ -270,7 +279,7 @@ int spans(int argc, char** argv)
     for (const SpanIssue& i : spans->issues)
         if (!a.range || (i.time >= a.range->start && i.time < a.range->end))
             std::fprintf(stderr, "hecscope: %s: warning: %s '%s' on %s at %s\n", a.path.c_str(),
-                     i.kind == SpanIssue::StopWithoutStart ? "STOP without START" : "START never stopped (ends with the log)",
+                     i.kind == SpanIssue::StopWithoutStart ? "STOP without START" : "START never stopped (left out of the figures)",
                      spans->names[i.name].c_str(), i.thread ? threadName(ix, i.thread).c_str() : "no thread",
                      dur(i.time).c_str());
     return reportLoad(ix, a.path);

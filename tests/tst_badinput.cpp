@@ -8,10 +8,15 @@
 
 #include "core/format/encoder.h"
 #include "core/format/eventtags.h"
+#include "core/index/indexbuilder.h"
+#include "core/index/loader.h"
+#include "core/io/bytesource.h"
 #include "core/text/printer.h"
 
+#include <QFile>
 #include <QFileInfo>
 #include <QRandomGenerator>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include "core/order/timeorder.h"
@@ -177,6 +182,10 @@ private slots:
     void shortPayload();
     void badBlockSize_data();
     void badBlockSize();
+    void timeAgainstItsBlock_data();
+    void timeAgainstItsBlock();
+    void garbageTimeInRealLog_data();
+    void garbageTimeInRealLog();
     void trailingDataAfterEnd();
     void trailingDataWherever_data();
     void trailingDataWherever();
@@ -413,6 +422,254 @@ void TestBadInput::badBlockSize()
         QCOMPARE(o.diagnostics[0].offset, at);
         QCOMPARE(o.diagnostics[0].detail, std::to_string(blockSize));
     }
+}
+
+// eventlog-format.md 1.7: GHC stamps a block's marker with the time its
+// buffer began and its end_time when flushed, and posts in between in time
+// order. A time outside that span, or going back inside a block, is damage:
+// decoding ends before that record, naming it and its byte offset. Except
+// what GHC itself writes: GC_START / GC_END stamped with times taken earlier
+// (even before a block begun meanwhile), Eden's CREATE_MACHINE with its own
+// clock, and records outside any block, which declare no span.
+void TestBadInput::timeAgainstItsBlock_data()
+{
+    QTest::addColumn<int>("shape");
+    QTest::addColumn<QString>("fault"); // expected words of the message; empty: none
+    QTest::newRow("back in time") << 0 << "earlier than the event before it in its block (110 ns)";
+    QTest::newRow("past the block's end") << 1 << "after its block's end time (its block: cap 0, 100 to 150 ns, marker at byte";
+    QTest::newRow("before the block's start") << 2 << "before its block's start time";
+    QTest::newRow("global block, past its end") << 3 << "after its block's end time (the global block, 100 to 150 ns";
+    QTest::newRow("marker ending before it starts") << 4 << "block marker of cap 1 ends (end time 50 ns) before it starts (100 ns)";
+    QTest::newRow("GC_END stamped earlier, even before the block") << 5 << QString();
+    QTest::newRow("at the span's edges") << 6 << QString();
+    QTest::newRow("outside any block") << 7 << QString();
+    QTest::newRow("Eden's CREATE_MACHINE") << 8 << QString();
+    QTest::newRow("GC_END past the block's end") << 9 << "after its block's end time";
+}
+
+void TestBadInput::timeAgainstItsBlock()
+{
+    QFETCH(int, shape);
+    QFETCH(QString, fault);
+    EventlogWriter w(EventlogWriter::allDeclarations());
+    uint64_t faultAt = 0;
+    auto put = [&](uint16_t t, uint64_t time, bool faulty = false) {
+        if (faulty)
+            faultAt = w.bytes().size();
+        OwnedEvent e(t, time, {1, 0, 0});
+        w.write(e.event);
+    };
+    // A good block first, of another capability, whose span the next ones
+    // must not inherit.
+    w.beginBlock(3, 10);
+    put(tag::RunThread, 10);
+    put(tag::RunThread, 1000);
+    w.endBlock(1000);
+    switch (shape) {
+    case 0:
+        w.beginBlock(0, 100);
+        put(tag::RunThread, 100);
+        put(tag::RunThread, 110);
+        put(tag::RunThread, 105, true);
+        put(tag::RunThread, 120);
+        w.endBlock(200);
+        break;
+    case 1:
+        w.beginBlock(0, 100);
+        put(tag::RunThread, 120);
+        put(tag::RunThread, 2'190'000'000, true);
+        w.endBlock(150);
+        break;
+    case 2:
+        w.beginBlock(0, 100);
+        put(tag::RunThread, 90, true);
+        w.endBlock(150);
+        break;
+    case 3:
+        w.beginBlock(kNoCap, 100);
+        put(tag::HeapSize, 140);
+        put(tag::HeapSize, 151, true);
+        w.endBlock(150);
+        break;
+    case 4:
+        faultAt = w.bytes().size();
+        w.beginBlock(1, 100);
+        put(tag::RunThread, 100);
+        w.endBlock(50);
+        break;
+    case 5:
+        w.beginBlock(0, 100);
+        put(tag::GcStart, 95); // posted after a flush began this block
+        put(tag::RunThread, 130);
+        put(tag::GcEnd, 120); // GC_STATS before it was later
+        put(tag::RunThread, 130);
+        w.endBlock(130);
+        break;
+    case 6:
+        w.beginBlock(0, 100);
+        put(tag::RunThread, 100);
+        put(tag::RunThread, 100);
+        put(tag::RunThread, 150);
+        w.endBlock(150);
+        w.beginBlock(0, 150); // empty: the record after it is outside
+        w.endBlock(150);
+        put(tag::RunThread, 7);
+        break;
+    case 7: // GHC 6.12's STARTUP, Mercury's start-up events
+        put(tag::Startup, 0);
+        put(tag::RunThread, 5000);
+        put(tag::RunThread, 3);
+        break;
+    case 8:
+        w.beginBlock(0, 1'016'685'948);
+        put(tag::CreateMachine, 965);
+        put(tag::RunThread, 1'016'690'000);
+        w.endBlock(1'016'690'453);
+        break;
+    case 9:
+        w.beginBlock(0, 100);
+        put(tag::GcEnd, 151, true);
+        w.endBlock(150);
+        break;
+    }
+    w.writeDataEnd();
+
+    for (const auto& chunks : kChunkings) {
+        const Outcome o = decode(w.bytes(), chunks);
+        if (fault.isEmpty()) {
+            QVERIFY2(o.diagnostics.empty(), o.diagnostics.empty() ? "" : o.diagnostics[0].message().c_str());
+            continue;
+        }
+        QCOMPARE(o.diagnostics.size(), size_t(1));
+        const Diagnostic& d = o.diagnostics[0];
+        QCOMPARE(d.kind, DiagnosticKind::BadEventTime);
+        QVERIFY(d.isError());
+        QCOMPARE(d.offset, faultAt);
+        // Everything before the faulty record, nothing from it on.
+        QVERIFY(!o.events.empty());
+        QCOMPARE(o.events.back().offset + o.events.back().size, faultAt);
+        QCOMPARE(d.eventsBefore, uint64_t(o.events.size()));
+        QCOMPARE(o.decodedBytes, faultAt);
+        const std::string message = d.message();
+        QVERIFY2(message.find(fault.toStdString()) != std::string::npos, message.c_str());
+        QVERIFY2(message.find("at byte offset " + std::to_string(faultAt)) != std::string::npos, message.c_str());
+    }
+    // The dump prints the events before the fault, time-ordered.
+    const Outcome o = decode(w.bytes());
+    const std::string want = expectedDump(o);
+    const std::string dump = dumpBytes(w.bytes(), false, 1);
+    QVERIFY2(dump == want, qPrintable(firstDifference(dump, want)));
+}
+
+// A real log damaged in the middle (a copy written at test time): one
+// event's time overwritten with 2.19 s, or a run of bytes overwritten from
+// a timestamp on. The garbage time must not become the run's end: decoding
+// ends at that record with a diagnostic naming it and its byte offset,
+// everything before it is kept, and the loader, the live path
+// (IndexBuilder fed in pieces) and the dump agree.
+void TestBadInput::garbageTimeInRealLog_data()
+{
+    QTest::addColumn<bool>("runOfBytes");
+    QTest::newRow("a timestamp overwritten") << false;
+    QTest::newRow("40 bytes overwritten") << true;
+}
+
+void TestBadInput::garbageTimeInRealLog()
+{
+    QFETCH(bool, runOfBytes);
+    const std::vector<uint8_t> original = readFile(QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/spans-N2.eventlog"));
+    QVERIFY(original.size() > 100000);
+    const Outcome whole = decode(original);
+    QVERIFY(whole.diagnostics.empty());
+    uint64_t realEnd = 0;
+    for (const Record& r : whole.events)
+        realEnd = std::max(realEnd, r.time);
+
+    // The victim: the first record past the middle that lies inside a block
+    // (not its marker, not a GC event, which may be stamped earlier).
+    size_t victim = 0;
+    uint64_t blockEnd = 0; // byte offset where the current block's bytes end
+    for (size_t i = 0; i < whole.events.size(); ++i) {
+        const Record& r = whole.events[i];
+        if (r.tag == tag::BlockMarker) {
+            blockEnd = r.offset + (uint64_t(original[r.offset + 10]) << 24 | uint64_t(original[r.offset + 11]) << 16
+                                   | uint64_t(original[r.offset + 12]) << 8 | original[r.offset + 13]);
+            continue;
+        }
+        if (r.offset >= original.size() / 2 && r.offset + r.size <= blockEnd && r.tag != tag::GcStart
+            && r.tag != tag::GcEnd) {
+            victim = i;
+            break;
+        }
+    }
+    QVERIFY(victim > 0);
+    const uint64_t at = whole.events[victim].offset;
+    std::vector<uint8_t> bytes = original;
+    if (runOfBytes) {
+        std::fill(bytes.begin() + ptrdiff_t(at + 2), bytes.begin() + ptrdiff_t(at + 42), uint8_t(0xA5));
+    } else {
+        const uint64_t garbage = 2'190'000'000;
+        for (int k = 0; k < 8; ++k)
+            bytes[at + 2 + uint64_t(k)] = uint8_t(garbage >> (8 * (7 - k)));
+    }
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("corrupt.eventlog"));
+    {
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        QCOMPARE(f.write(reinterpret_cast<const char*>(bytes.data()), qint64(bytes.size())), qint64(bytes.size()));
+    }
+
+    const std::vector<Record> kept(whole.events.begin(), whole.events.begin() + ptrdiff_t(victim));
+    uint64_t keptEnd = 0;
+    for (const Record& r : kept)
+        keptEnd = std::max(keptEnd, r.time);
+    QVERIFY(keptEnd <= realEnd);
+    auto checkDiagnostics = [&](const std::vector<Diagnostic>& ds) {
+        QVERIFY(!ds.empty());
+        const Diagnostic& d = ds.back();
+        QVERIFY2(d.kind == DiagnosticKind::BadEventTime, d.message().c_str());
+        QCOMPARE(d.offset, at);
+        QCOMPARE(d.eventsBefore, uint64_t(victim));
+        QVERIFY2(d.message().find("at byte offset " + std::to_string(at)) != std::string::npos, d.message().c_str());
+        QVERIFY2(d.message().find("after its block's end time") != std::string::npos, d.message().c_str());
+    };
+
+    // The decoder, in any chunking: everything before the record, as it was.
+    for (const auto& chunks : kChunkings) {
+        const Outcome o = decode(bytes, chunks);
+        QVERIFY(o.events == kept);
+        checkDiagnostics(o.diagnostics);
+        QCOMPARE(o.diagnostics.size(), size_t(1));
+    }
+    // The loader, from the file.
+    std::string error;
+    auto source = FileSource::open(path.toStdString(), error);
+    QVERIFY2(source, error.c_str());
+    const LoadResult loaded = loadIndex(*source, bytes.size());
+    QVERIFY(loaded.index);
+    QCOMPARE(loaded.index->lastTime, keptEnd);
+    QCOMPARE(loaded.index->scan.events, uint64_t(victim));
+    QVERIFY(loaded.index->scan.hasError);
+    checkDiagnostics(loaded.index->scan.diagnostics);
+    // The live path: an IndexBuilder fed in pieces, published as it grows.
+    IndexBuilder builder;
+    for (size_t pos = 0; pos < bytes.size(); pos += 4096) {
+        builder.feed({bytes.data() + pos, std::min<size_t>(4096, bytes.size() - pos)});
+        (void)builder.publish(false);
+        QVERIFY(builder.index().lastTime <= keptEnd);
+    }
+    QVERIFY(builder.failed());
+    const LogIndex& live = builder.publish(true);
+    QCOMPARE(live.lastTime, keptEnd);
+    checkDiagnostics(live.scan.diagnostics);
+    // The dump: the kept events, time-ordered.
+    const Outcome o = decode(bytes);
+    const std::string want = expectedDump(o);
+    const std::string dump = dumpBytes(bytes, false, 2);
+    QVERIFY2(dump == want, qPrintable(firstDifference(dump, want)));
+    QVERIFY(dump.find("\n" + std::to_string(2'190'000'000ull) + ":") == std::string::npos);
 }
 
 // Bytes after DATA_END are ignored with a warning naming where they start.
@@ -662,25 +919,26 @@ void TestBadInput::tiesKeepFileOrder()
 }
 
 // Blocks flushed out of time order (a cap's second block earlier than its
-// first, the global block in between, times going back inside a block)
-// print exactly as a stable sort of the file-order events by time.
+// first, the global block in between, times going back inside a block as
+// GHC's GC_END does) print exactly as a stable sort of the file-order events
+// by time.
 void TestBadInput::outOfOrderBlocksAreSorted()
 {
     EventlogWriter w(EventlogWriter::allDeclarations());
     uint32_t thread = 0;
-    auto block = [&](uint16_t cap, std::initializer_list<uint64_t> times) {
-        w.beginBlock(cap, *times.begin());
-        for (uint64_t t : times) {
-            OwnedEvent e(cap == kNoCap ? uint16_t(tag::HeapLive) : uint16_t(tag::RunThread), t, {++thread, t});
+    auto block = [&](uint16_t cap, std::initializer_list<uint64_t> times, uint16_t t = tag::RunThread) {
+        w.beginBlock(cap, *std::min_element(times.begin(), times.end()));
+        for (uint64_t time : times) {
+            OwnedEvent e(cap == kNoCap ? uint16_t(tag::HeapLive) : t, time, {++thread, time});
             w.write(e.event);
         }
-        w.endBlock(*(times.end() - 1));
+        w.endBlock(*std::max_element(times.begin(), times.end()));
     };
     block(0, {1000, 1010, 1010, 1100});
     block(kNoCap, {500, 1010, 1200});
     block(0, {200, 300, 1010});
     block(1, {250, 1010, 1010, 5000});
-    block(1, {900, 800, 800, 700}); // damaged: time runs backwards
+    block(1, {900, 800, 800, 700}, tag::GcEnd); // time runs backwards (stamped earlier)
     block(2, {1010});
     block(0, {1010, 1010, 6000});
     w.writeDataEnd();
@@ -751,9 +1009,10 @@ void TestBadInput::largeShuffledLogIsSorted()
 }
 
 // Orders no GHC writes, which the merge must not pay for per event: times
-// that fall at every event (one run per event) give up the pieces and sort
-// 16 bytes per event; one timestamp shared by megabytes of events gives no
-// useful slice boundary, so the dump reads one slice.
+// that fall at every event (one run per event; outside any block, where no
+// span forbids it) give up the pieces and sort 16 bytes per event; one
+// timestamp shared by megabytes of events gives no useful slice boundary,
+// so the dump reads one slice.
 void TestBadInput::hostileOrderKeepsMemorySmall_data()
 {
     QTest::addColumn<bool>("decreasing");
@@ -767,17 +1026,20 @@ void TestBadInput::hostileOrderKeepsMemorySmall()
     EventlogWriter w(EventlogWriter::allDeclarations());
     uint64_t t = 1'000'000'000;
     uint32_t n = 0;
-    w.beginBlock(0, t);
+    if (!decreasing)
+        w.beginBlock(0, t);
     while (w.bytes().size() < (3u << 20)) {
         OwnedEvent run(tag::RunThread, decreasing ? t-- : t, {++n});
         w.write(run.event);
     }
-    w.endBlock(t);
+    if (!decreasing)
+        w.endBlock(t);
     w.writeDataEnd();
 
     MemorySource source(w.bytes());
     const LogScan scan = scanLog(source);
-    QCOMPARE(scan.events, uint64_t(n) + 1); // and the block marker
+    QVERIFY(scan.diagnostics.empty());
+    QCOMPARE(scan.events, uint64_t(n) + (decreasing ? 0 : 1)); // and the block marker
     QCOMPARE(scan.ordered, !decreasing);
     QCOMPARE(scan.pieces.size(), size_t(decreasing ? 0 : 1));
     QVERIFY(scan.checkpoints.size() < 100);
@@ -826,16 +1088,23 @@ void TestBadInput::tinyBlocksGiveUpPieces()
 void TestBadInput::extremeTimestamps()
 {
     EventlogWriter w(EventlogWriter::allDeclarations());
-    w.beginBlock(0, 5);
-    for (uint64_t t : {uint64_t(6), UINT64_MAX, UINT64_MAX - 1, uint64_t(0), UINT64_MAX}) {
-        OwnedEvent run(tag::RunThread, t, {t & 0xFF});
-        w.write(run.event);
-    }
-    w.endBlock(UINT64_MAX);
+    // In file order 6, MAX, MAX - 1, 0, MAX, each within its block's span.
+    auto block = [&](uint16_t cap, uint64_t start, std::initializer_list<uint64_t> times) {
+        w.beginBlock(cap, start);
+        for (uint64_t t : times) {
+            OwnedEvent run(tag::RunThread, t, {t & 0xFF});
+            w.write(run.event);
+        }
+        w.endBlock(UINT64_MAX);
+    };
+    block(0, 5, {6, UINT64_MAX});
+    block(1, UINT64_MAX - 1, {UINT64_MAX - 1});
+    block(2, 0, {0});
+    block(0, UINT64_MAX, {UINT64_MAX});
     w.writeDataEnd();
     const Outcome o = decode(w.bytes());
     QVERIFY(o.diagnostics.empty());
-    QCOMPARE(o.events.size(), size_t(6));
+    QCOMPARE(o.events.size(), size_t(4 + 5));
     const std::string want = expectedDump(o);
     const std::string dump = dumpBytes(w.bytes(), false, 1);
     // Regression: the whole-log visit once ended at an exclusive UINT64_MAX,

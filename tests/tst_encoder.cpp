@@ -598,7 +598,8 @@ void TestEncoder::unknownPayloadsSurvive()
         owned.back()->event.trailing = r.payload;
         writer.write(owned.back()->event);
     }
-    writer.write(create.event); // still in step after them
+    OwnedEvent again(tag::CreateThread, 101 + owned.size(), {9});
+    writer.write(again.event); // still in step after them
     writer.endBlock(200);
     writer.writeDataEnd();
 
@@ -827,11 +828,11 @@ void TestEncoder::printedText_data()
         "77: Start a parallel conjunction 0xff, static_id: 3\n");
     row("block marker", tag::BlockMarker, {24, 95662, 0}, {},
         "77: cap 0: event block: cap 0, end time: 95662\n\n");
-    row("global block marker", tag::BlockMarker, {24, 9, 0xFFFF}, {},
-        "77: event block: cap 65535, end time: 9\n\n");
+    row("global block marker", tag::BlockMarker, {24, 90, 0xFFFF}, {},
+        "77: event block: cap 65535, end time: 90\n\n");
 
     // 3.0 and 3.3: what ghc-events <= 0.17 printed differently.
-    legacyRow("legacy block marker", tag::BlockMarker, {24, 9, 0}, ""); // not printed
+    legacyRow("legacy block marker", tag::BlockMarker, {24, 90, 0}, ""); // not printed
     legacyRow("legacy stack overflow", tag::StopThread, {5, 2, 4096},
               "77: stopping thread 5 (stack overflow)\n");
     legacyRow("legacy blocked", tag::StopThread, {5, 4, 0}, "77: stopping thread 5 (thread blocked)\n");

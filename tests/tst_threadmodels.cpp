@@ -10,6 +10,7 @@
 #include "core/index/logindex.h"
 #include "core/threads/threadstats.h"
 #include "core/threads/userspans.h"
+#include "ui/formatting.h"
 #include "ui/models/tablemodels.h"
 #include "ui/threads/spanspane.h"
 #include "ui/threads/threadspane.h"
@@ -121,15 +122,23 @@ void TestThreadModels::spanNamesModelUnderTester()
     Tester tester(&model, kFatal);
     const std::vector<SpanNameFigures> whole = spanFigures(spans, std::nullopt);
     model.setFigures(m_spans->userSpans, whole);
-    // Names with spans: every name but "orphan" (only a STOP), counted here.
-    std::map<std::string, uint64_t> counted;
+    // Names with spans: every name but "orphan" (only a STOP), counted here:
+    // the spans stopped, and apart those never stopped ("never-stopped",
+    // whose row has no durations).
+    std::map<std::string, uint64_t> counted, open;
     for (const UserSpan& s : spans.spans)
-        ++counted[spans.names[s.name]];
+        ++((s.flags & UserSpan::OpenAtEnd) ? open : counted)[spans.names[s.name]];
+    counted["never-stopped"] += 0;
     QCOMPARE(model.rowCount(), int(counted.size()));
     QCOMPARE(counted.size(), size_t(8));
-    for (int row = 0; row < model.rowCount(); ++row)
-        QCOMPARE(model.index(row, SpanNamesModel::Count).data(kSortRole).toULongLong(),
-                 qulonglong(counted[model.index(row, SpanNamesModel::Name).data().toString().toStdString()]));
+    QCOMPARE(open, (std::map<std::string, uint64_t>{{"never-stopped", 1}}));
+    for (int row = 0; row < model.rowCount(); ++row) {
+        const std::string name = model.index(row, SpanNamesModel::Name).data().toString().toStdString();
+        QCOMPARE(model.index(row, SpanNamesModel::Count).data(kSortRole).toULongLong(), qulonglong(counted[name]));
+        QCOMPARE(model.index(row, SpanNamesModel::Open).data(kSortRole).toULongLong(), qulonglong(open[name]));
+        QCOMPARE(model.index(row, SpanNamesModel::Max).data().toString().isEmpty(), name == "never-stopped");
+    }
+    QCOMPARE(model.headerData(SpanNamesModel::Open, Qt::Horizontal).toString(), QStringLiteral("Never stopped"));
     CHECKED(checkSpanNameRows(model, spans, whole, SpanNamesModel::Total, Qt::DescendingOrder)); // the default
     const uint32_t parse = nameIndex(spans, "parse");
     for (int c = 0; c < SpanNamesModel::ColumnCount; ++c)
@@ -152,7 +161,7 @@ void TestThreadModels::spanNamesModelUnderTester()
     for (int row = 0; row < model.rowCount(); ++row) {
         const uint32_t name = model.index(row, 0).data(SpanNamesModel::kNameRole).toUInt();
         const auto started = std::count_if(spans.spans.begin(), spans.spans.end(), [&](const UserSpan& s) {
-            return s.name == name && s.start >= middle.start && s.start < middle.end;
+            return s.name == name && s.start >= middle.start && s.start < middle.end && !(s.flags & UserSpan::OpenAtEnd);
         });
         QCOMPARE(model.index(row, SpanNamesModel::Count).data(kSortRole).toLongLong(), qlonglong(started));
     }
@@ -195,6 +204,9 @@ void TestThreadModels::spanOccurrencesModelUnderTester()
     QCOMPARE(open.size(), size_t(1));
     model.setSpans(m_spans, m_spans->userSpans, open);
     QVERIFY(model.index(0, SpanOccurrencesModel::Note).data().toString().contains(QStringLiteral("never stopped")));
+    // Its duration is only a lower bound: up to the end of the log.
+    QCOMPARE(model.index(0, SpanOccurrencesModel::Duration).data().toString(),
+             QStringLiteral("≥ ") + durationText(spans.spans[open[0]].duration()));
     QCOMPARE(model.index(0, SpanOccurrencesModel::Thread).data().toString(), QStringLiteral("worker-6 (11)"));
     model.setSpans(m_spans, m_spans->userSpans, {});
     QCOMPARE(model.rowCount(), 0);

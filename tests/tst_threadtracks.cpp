@@ -324,10 +324,11 @@ void TestThreadTracks::spansTrackRowsAreNamesByTotal()
     const auto& ix = m_spans;
     const UserSpans& spans = *ix->userSpans;
     Canvas c(ix, {QStringLiteral("spans")});
-    // Names by total time, counted here.
+    // Names by total time of their stopped spans, counted here (a span
+    // never stopped has no duration: "never-stopped" comes last).
     std::map<uint32_t, uint64_t> total;
     for (const UserSpan& s : spans.spans)
-        total[s.name] += s.duration();
+        total[s.name] += (s.flags & UserSpan::OpenAtEnd) ? 0 : s.duration();
     std::vector<std::pair<uint64_t, uint32_t>> byTotal;
     for (const auto& [name, t] : total)
         byTotal.push_back({t, name});
@@ -349,9 +350,12 @@ void TestThreadTracks::spansTrackRowsAreNamesByTotal()
         int described = 0;
         for (int x = c.plot().left() + 1; x < c.plot().right(); x += 3) {
             const uint64_t t0 = m.toTime(x - 1), t1 = m.toTime(x + 1);
-            size_t count = 0;
+            size_t count = 0, open = 0;
             for (const UserSpan& s : spans.spans)
-                count += s.name == name && s.start <= t1 && s.end >= t0;
+                if (s.name == name && s.start <= t1 && s.end >= t0) {
+                    ++count;
+                    open += (s.flags & UserSpan::OpenAtEnd) != 0;
+                }
             const QPoint at(x, rows[r].rect.center().y());
             const QString text = c.renderer.describeAt(at, c.area, whole, c.options);
             if (!count) {
@@ -363,6 +367,11 @@ void TestThreadTracks::spansTrackRowsAreNamesByTotal()
                                          .arg(QString::fromStdString(spans.names[name]),
                                               count == 1 ? QStringLiteral("1 span") : QStringLiteral("%1 spans").arg(count));
             QVERIFY2(text.startsWith(expected), qPrintable(text + QStringLiteral(" / ") + expected));
+            // A span never stopped is said to be one, and not given as the
+            // longest (its length is only up to the end of the log).
+            QCOMPARE(text.contains(QStringLiteral(", %1 never stopped").arg(open)), open > 0);
+            QCOMPARE(text.contains(QStringLiteral("left out of the span figures")), open == count);
+            QCOMPARE(text.contains(QStringLiteral("longest on")), open < count);
             // Drawn where a span covers the whole pixel: unlike the row's
             // background above the bars.
             const uint64_t p0 = m.toTime(x), p1 = m.toTime(x + 1);

@@ -76,6 +76,8 @@ class TestUserSpans : public QObject {
     Q_OBJECT
 private slots:
     void stopWithoutStartAndStartWithoutStop();
+    void openSpansStayOutOfFigures();
+    void openSpanInRealLog();
     void nestingAcrossAMigration();
     void sameNameOnTwoThreads();
     void recursiveSameName();
@@ -102,9 +104,114 @@ void TestUserSpans::stopWithoutStartAndStartWithoutStop()
     const std::vector<SpanNameFigures> figures = spanFigures(s, std::nullopt);
     QCOMPARE(figures.size(), size_t(1)); // x has no span
     QCOMPARE(s.names[figures[0].name], std::string("y"));
-    QCOMPARE(figures[0].count, uint64_t(1));
-    QCOMPARE(figures[0].total, uint64_t(70));
+    // y never stopped: no duration of it is known, so none is counted.
+    QCOMPARE(figures[0].count, uint64_t(0));
+    QCOMPARE(figures[0].total, uint64_t(0));
+    QCOMPARE(figures[0].max, uint64_t(0));
     QCOMPARE(figures[0].open, uint64_t(1));
+}
+
+// A START never stopped among stopped spans of its name: drawn to the end
+// of the log (flagged), but left out of the name's count, total, self,
+// mean, median, p95 and maximum, which it would otherwise top; counted
+// apart as never stopped, in the figures, their text and the names' order.
+void TestUserSpans::openSpansStayOutOfFigures()
+{
+    LogBuilder b;
+    b.block(0, {run(10, 3), msg(20, "START job"), msg(30, "STOP job"), msg(40, "START job"), msg(60, "STOP job"),
+                msg(70, "START job"), msg(100, "STOP job"), msg(110, "START job"), msg(120, "START quick"),
+                msg(200, "STOP quick"), stop(210, 3, 3), marker(100000, "end")});
+    const auto ix = load(b.bytes());
+    const UserSpans& s = *ix->userSpans;
+    compareSpans(s, {{"job", 20, 30, 3},
+                     {"job", 40, 60, 3},
+                     {"job", 70, 100, 3},
+                     {"job", 110, 100000, 3, 0, -1, UserSpan::OpenAtEnd},
+                     {"quick", 120, 200, 3, 1, 3}});
+    const std::vector<SpanNameFigures> figures = spanFigures(s, std::nullopt);
+    QCOMPARE(figures.size(), size_t(2));
+    // quick (80 ns) before job (60 ns of stopped spans, not ~100 us to the end).
+    QCOMPARE(s.names[figures[0].name], std::string("quick"));
+    const SpanNameFigures& job = figures[1];
+    QCOMPARE(job.count, uint64_t(3));
+    QCOMPARE(job.total, uint64_t(10 + 20 + 30));
+    QCOMPARE(job.self, uint64_t(10 + 20 + 30));
+    QCOMPARE(job.mean, uint64_t(20));
+    QCOMPARE(job.p50, uint64_t(20));
+    QCOMPARE(job.p95, uint64_t(30));
+    QCOMPARE(job.max, uint64_t(30));
+    QCOMPARE(job.open, uint64_t(1));
+    QCOMPARE(figures[0].count, uint64_t(1));
+    QCOMPARE(figures[0].open, uint64_t(0));
+    QCOMPARE(s.namesByTotal, (std::vector<uint32_t>{figures[0].name, figures[1].name}));
+    // In a range holding only the open one: no stopped span, one open.
+    const std::vector<SpanNameFigures> late = spanFigures(s, ViewRange{105, 115});
+    QCOMPARE(late.size(), size_t(1));
+    QCOMPARE(late[0].count, uint64_t(0));
+    QCOMPARE(late[0].total, uint64_t(0));
+    QCOMPARE(late[0].p95, uint64_t(0));
+    QCOMPARE(late[0].open, uint64_t(1));
+    const std::string text = spanFiguresText(s, figures);
+    const size_t line = text.find("\njob ");
+    QVERIFY2(line != std::string::npos, text.c_str());
+    const std::string jobLine = text.substr(line + 1, text.find('\n', line + 1) - line - 1);
+    QVERIFY2(jobLine.find(" 3 ") != std::string::npos && jobLine.find(" 60 ns ") != std::string::npos
+                 && jobLine.ends_with(" 30 ns  +1 never stopped"),
+             jobLine.c_str());
+    QVERIFY2(text.find(" us") == std::string::npos, text.c_str()); // no duration to the end of the log
+    QVERIFY2(text.find("left out of the figures") != std::string::npos, text.c_str());
+}
+
+// The real log's START never stopped (worker-6's "never-stopped"): drawn to
+// the end of the log, counted apart; every name's figures are those of its
+// stopped spans only.
+void TestUserSpans::openSpanInRealLog()
+{
+    const auto ix = load(readFile(QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/spans-N2.eventlog")));
+    QVERIFY(ix->scan.diagnostics.empty());
+    const UserSpans& s = *ix->userSpans;
+    size_t openSpans = 0;
+    for (const UserSpan& u : s.spans)
+        if (u.flags & UserSpan::OpenAtEnd) {
+            ++openSpans;
+            QCOMPARE(s.names[u.name], std::string("never-stopped"));
+            QCOMPARE(u.end, ix->lastTime);
+        }
+    QCOMPARE(openSpans, size_t(1));
+    const std::vector<SpanNameFigures> figures = spanFigures(s, std::nullopt);
+    uint64_t open = 0;
+    for (const SpanNameFigures& f : figures) {
+        std::vector<uint64_t> d;
+        uint64_t total = 0, self = 0, opened = 0;
+        for (const UserSpan& u : s.spans) {
+            if (u.name != f.name)
+                continue;
+            if (u.flags & UserSpan::OpenAtEnd) {
+                ++opened;
+                continue;
+            }
+            d.push_back(u.duration());
+            total += u.duration();
+            self += u.self;
+        }
+        QCOMPARE(f.open, opened);
+        QCOMPARE(f.count, uint64_t(d.size()));
+        QCOMPARE(f.total, total);
+        QCOMPARE(f.self, self);
+        if (!d.empty()) {
+            QCOMPARE(f.p95, nearestRank(d, 0.95));
+            QCOMPARE(f.max, *std::max_element(d.begin(), d.end()));
+        }
+        open += f.open;
+    }
+    QCOMPARE(open, uint64_t(1));
+    const auto never = std::find_if(figures.begin(), figures.end(),
+                                    [&](const SpanNameFigures& f) { return s.names[f.name] == "never-stopped"; });
+    QVERIFY(never != figures.end());
+    QCOMPARE(never->count, uint64_t(0));
+    QCOMPARE(never->total, uint64_t(0));
+    QCOMPARE(never->max, uint64_t(0));
+    QCOMPARE(s.names[s.namesByTotal.back()], std::string("never-stopped"));
 }
 
 // START on thread 7 while it runs on capability 0; it stops, migrates,
@@ -235,17 +342,17 @@ void TestUserSpans::spanFiguresOfKnownDurations()
         uint64_t count, total, self, mean, p50, p95, max, open;
     };
     const std::vector<Want> want{
-        {"tail", 1, 1000, 1000, 1000, 1000, 1000, 1000, 1},
         {"job", 20, 300, 300, 15, nearestRank(jobs, 0.5), nearestRank(jobs, 0.95), 110, 0},
         {"parent", 2, 200, 100, 100, 100, 100, 100, 0},
         {"child", 4, 100, 100, 25, nearestRank({30, 20, 30, 20}, 0.5), nearestRank({30, 20, 30, 20}, 0.95), 30, 0},
         {"once", 1, 42, 42, 42, 42, 42, 42, 0},
         {"mark", 1, 5, 5, 5, 5, 5, 5, 0},
+        {"tail", 0, 0, 0, 0, 0, 0, 0, 1}, // never stopped: no duration
     };
-    QCOMPARE(want[1].p50, uint64_t(10)); // the 10th of 20
-    QCOMPARE(want[1].p95, uint64_t(19)); // the 19th of 20
-    QCOMPARE(want[3].p50, uint64_t(20));
-    QCOMPARE(want[3].p95, uint64_t(30));
+    QCOMPARE(want[0].p50, uint64_t(10)); // the 10th of 20
+    QCOMPARE(want[0].p95, uint64_t(19)); // the 19th of 20
+    QCOMPARE(want[2].p50, uint64_t(20));
+    QCOMPARE(want[2].p95, uint64_t(30));
     const std::vector<SpanNameFigures> got = spanFigures(s, std::nullopt);
     QCOMPARE(got.size(), want.size());
     for (size_t i = 0; i < want.size(); ++i) { // longest total first
@@ -298,11 +405,16 @@ void TestUserSpans::generatedSpansMatchTheirConstruction()
         compareIssues(*ix->userSpans, g.issues);
         if (QTest::currentTestFailed())
             QFAIL(qPrintable(QStringLiteral("seed %1").arg(seed)));
-        // Per name: the figures by their definitions.
+        // Per name: the figures by their definitions, over the stopped spans.
         std::map<std::string, std::vector<uint64_t>> durations;
-        std::map<std::string, uint64_t> self;
+        std::map<std::string, uint64_t> self, open;
         for (size_t i = 0; i < g.spans.size(); ++i) {
             const WantSpan& w = g.spans[i];
+            if (w.flags & UserSpan::OpenAtEnd) {
+                ++open[w.name];
+                durations[w.name]; // the name has a row
+                continue;
+            }
             durations[w.name].push_back(w.end - w.start);
             uint64_t children = 0;
             for (const WantSpan& c : g.spans)
@@ -319,8 +431,11 @@ void TestUserSpans::generatedSpansMatchTheirConstruction()
             for (uint64_t x : d)
                 total += x;
             QCOMPARE(f.count, uint64_t(d.size()));
+            QCOMPARE(f.open, open[name]);
             QCOMPARE(f.total, total);
             QCOMPARE(f.self, self[name]);
+            if (d.empty())
+                continue;
             QCOMPARE(f.mean, total / d.size());
             QCOMPARE(f.p50, nearestRank(d, 0.5));
             QCOMPARE(f.p95, nearestRank(d, 0.95));

@@ -100,11 +100,10 @@ bool StreamDecoder::skipTo(uint64_t offset)
         return false;
     const uint64_t gap = offset - m_base;
     m_base = offset;
-    if (m_blockCap != kNoCap) {
-        m_blockRemaining -= int64_t(gap);
-        if (m_blockRemaining <= 0)
-            m_blockCap = kNoCap;
-    }
+    // (The global block's bytes are counted too: its span ends with them.)
+    m_blockRemaining -= int64_t(gap);
+    if (m_blockRemaining <= 0)
+        m_blockCap = kNoCap;
     return true;
 }
 
@@ -138,7 +137,8 @@ size_t StreamDecoder::decodeRecords(const uint8_t* p, size_t n)
     while (m_state == State::Events) {
         const RecordResult r = decodeRecord(format, p + pos, n - pos, m_event);
         if (r.status == RecordStatus::Ok) {
-            deliver(r.size);
+            if (!deliver(r.size))
+                break;
             pos += r.size;
             continue;
         }
@@ -159,15 +159,74 @@ size_t StreamDecoder::decodeRecords(const uint8_t* p, size_t n)
     return pos;
 }
 
-void StreamDecoder::deliver(uint32_t size)
+namespace {
+
+// "event type 1 (Run thread) at 2190000000 ns": the record a time fault names.
+std::string describe(const LogFormat& format, const Event& e)
+{
+    return "event type " + std::to_string(e.tag) + " (" + format.description(e.tag) + ") at "
+        + std::to_string(e.time) + " ns";
+}
+
+} // namespace
+
+bool StreamDecoder::timeFits(const Event& e)
+{
+    if (e.tag == tag::BlockMarker && e.known) {
+        if (e.n[1] >= e.time)
+            return true;
+        fail(DiagnosticKind::BadEventTime,
+             "block marker of cap " + std::to_string(e.n[2]) + " ends (end time " + std::to_string(e.n[1])
+                 + " ns) before it starts (" + std::to_string(e.time) + " ns)");
+        return false;
+    }
+    const auto block = [&] {
+        return " (" + (m_blockCap == kNoCap ? std::string("the global block") : "its block: cap " + std::to_string(m_blockCap))
+            + ", " + std::to_string(m_blockStart) + " to " + std::to_string(m_blockEnd) + " ns, marker at byte "
+            + std::to_string(m_blockOffset) + ")";
+    };
+    if (e.time > m_blockEnd) {
+        fail(DiagnosticKind::BadEventTime,
+             describe(*m_format, e) + ", after its block's end time" + block());
+        return false;
+    }
+    const bool stampedEarlier = e.tag == tag::GcStart || e.tag == tag::GcEnd || e.tag == tag::CreateMachine;
+    if (e.time < m_blockLatest && !stampedEarlier) {
+        fail(DiagnosticKind::BadEventTime,
+             describe(*m_format, e)
+                 + (e.time < m_blockStart ? ", before its block's start time"
+                                          : ", earlier than the event before it in its block ("
+                                                + std::to_string(m_blockLatest) + " ns)")
+                 + block());
+        return false;
+    }
+    m_blockLatest = std::max(m_blockLatest, e.time);
+    return true;
+}
+
+bool StreamDecoder::deliver(uint32_t size)
 {
     Event& e = m_event;
     e.offset = m_base;
     if (e.tag == tag::BlockMarker && e.known) {
+        if (!timeFits(e))
+            return false;
+        m_blockStart = e.time;
+        m_blockEnd = e.n[1];
+        m_blockLatest = e.time;
+        m_blockOffset = m_base;
         m_blockCap = uint16_t(e.n[2]);
         m_blockRemaining = int64_t(e.n[0]) - int64_t(size);
         e.cap = m_blockCap;
     } else {
+        // Inside a block (outside one no span is declared): the common
+        // case, in order and within the span, without a call.
+        if (m_blockRemaining > 0) {
+            if (e.time >= m_blockLatest && e.time <= m_blockEnd)
+                m_blockLatest = e.time;
+            else if (!timeFits(e))
+                return false;
+        }
         e.cap = m_blockCap;
         m_blockRemaining -= size;
         if (m_blockRemaining <= 0)
@@ -176,6 +235,7 @@ void StreamDecoder::deliver(uint32_t size)
     m_base += size;
     ++m_events;
     m_sink.onEvent(e);
+    return true;
 }
 
 void StreamDecoder::handle(RecordStatus status, const uint8_t* record)

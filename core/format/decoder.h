@@ -31,6 +31,21 @@ public:
 // Never throws. Bad input ends decoding with an error Diagnostic naming the
 // byte offset; everything delivered before stays valid. finish() reports a
 // truncated tail as a warning. Not thread-safe: one feeding thread.
+//
+// Times are checked against the block that holds the record (its bytes, as
+// the marker's block_size counts them): GHC stamps the marker with the time
+// the buffer began and its end_time when it was flushed, and posts in
+// between in time order. A record stamped after its block's end, or earlier
+// than its block's start or the latest time before it in the block, is
+// damage (a garbage time would otherwise become the run's end): decoding
+// ends there with BadEventTime, before that record. Except: GHC posts
+// GC_START / GC_END with times its statistics took earlier
+// (traceEventGc*AtT), so they may step back (even before a block begun
+// meanwhile), and Eden's CREATE_MACHINE carries the machine's own start
+// time; these must still not pass the block's end. A marker whose end_time
+// is before its own time is damage too. Records outside any block (before
+// the first marker, after a block's bytes: GHC 6.12's STARTUP, Mercury's
+// start-up events) declare no span and are not checked.
 class StreamDecoder {
 public:
     enum class State : uint8_t { Header, Events, Ended, Failed };
@@ -75,7 +90,12 @@ private:
     size_t decodeRecords(const uint8_t* p, size_t n);
     // Records the error that stops decoding at `record`.
     void handle(RecordStatus status, const uint8_t* record);
-    void deliver(uint32_t size);
+    // Delivers the decoded record of `size` bytes; false (and decoding
+    // failed) when its time contradicts its block.
+    bool deliver(uint32_t size);
+    // Whether a marker, or a record inside a block, fits its block (see
+    // above); fails decoding if not.
+    bool timeFits(const Event& e);
     void fail(DiagnosticKind kind, std::string detail);
 
     EventSink& m_sink;
@@ -92,6 +112,12 @@ private:
     // Block ownership (1.7): capability of the current block and its bytes left.
     uint16_t m_blockCap = kNoCap;
     int64_t m_blockRemaining = 0;
+    // The current block's span (its marker's time and end_time), where its
+    // marker is, and the latest time in it so far.
+    uint64_t m_blockStart = 0;
+    uint64_t m_blockEnd = 0;
+    uint64_t m_blockOffset = 0;
+    uint64_t m_blockLatest = 0;
     Event m_event;
     std::vector<Diagnostic> m_diagnostics;
 };

@@ -53,6 +53,9 @@ std::string Diagnostic::message() const
     case DiagnosticKind::BadBlockSize:
         text = "corrupt eventlog: block marker with impossible block size " + detail + at;
         break;
+    case DiagnosticKind::BadEventTime:
+        text = "corrupt eventlog: " + detail + at;
+        break;
     case DiagnosticKind::TrailingData:
         return detail + " after the end-of-data marker" + at + " were ignored";
     case DiagnosticKind::HpMalformed:

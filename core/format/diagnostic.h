@@ -14,6 +14,7 @@ enum class DiagnosticKind : uint8_t {
     UndeclaredEventType, // a tag the header does not declare: length unknown
     ShortPayload,        // a length too small for the event's mandatory fields
     BadBlockSize,        // a block marker claiming fewer bytes than itself
+    BadEventTime,        // a time outside its block's declared span, or going back in it
     TrailingData,        // bytes after the end-of-data marker (ignored)
     HpMalformed,         // .hp heap profile: a line that is not part of the format
     HpIncompleteSample,  // .hp heap profile: the last sample has no END_SAMPLE (dropped), or

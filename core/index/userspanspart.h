@@ -74,7 +74,7 @@ struct UserSpans {
     std::vector<std::pair<uint64_t, uint64_t>> nameExtents; // aligned with byName: start, end
     std::vector<uint64_t> nameMaxEnd; // aligned with byName: running maximum of ends within a name
     std::vector<uint64_t> nameMaxDuration; // per name: its longest span
-    std::vector<uint32_t> namesByTotal;    // names with spans, the most total time first
+    std::vector<uint32_t> namesByTotal;    // names with spans, the most total time (of stopped spans) first
     uint16_t maxDepth = 0;
 
     // Spans of thread `id` (indices into spans, by start); empty if none.

@@ -312,6 +312,7 @@ std::vector<uint8_t> synthesizeSchedulerLog(size_t targetBytes, int caps, uint64
                     w.write(status == 7 ? wake.event : runnable.event);
                 }
             }
+            t += 60; // past the last wake-up or runnable: the block's end
             w.endBlock(t);
         }
         // A global block with heap figures.

@@ -204,7 +204,8 @@ std::shared_ptr<const UserSpans> pairUserSpans(const LogIndex& ix, const SpanRul
     std::vector<uint64_t> totals(out->names.size(), 0);
     for (const UserSpan& s : out->spans) {
         out->nameMaxDuration[s.name] = std::max(out->nameMaxDuration[s.name], s.duration());
-        totals[s.name] += s.duration();
+        if (!(s.flags & UserSpan::OpenAtEnd)) // as spanFigures: a span never stopped has no duration
+            totals[s.name] += s.duration();
     }
     for (uint32_t k = 0; k < out->names.size(); ++k)
         if (out->nameOffsets[k + 1] > out->nameOffsets[k]) // not names only ever stopped
@@ -265,15 +266,22 @@ std::vector<SpanNameFigures> spanFigures(const UserSpans& spans, std::optional<V
             continue;
         SpanNameFigures f;
         f.name = name;
-        f.count = members.size();
         durations.clear();
         for (uint32_t i : members) {
             const UserSpan& s = spans.spans[i];
+            if (s.flags & UserSpan::OpenAtEnd) {
+                ++f.open;
+                continue;
+            }
+            ++f.count;
             f.total += s.duration();
             f.self += s.self;
             f.max = std::max(f.max, s.duration());
-            f.open += (s.flags & UserSpan::OpenAtEnd) != 0;
             durations.push_back(s.duration());
+        }
+        if (f.count == 0) {
+            out.push_back(f);
+            continue;
         }
         f.mean = f.total / f.count;
         const auto rank = [&](double p) {
@@ -300,18 +308,24 @@ std::string spanFiguresText(const UserSpans& spans, const std::vector<SpanNameFi
                   "mean", "p50", "p95", "max");
     out += line;
     size_t shown = 0;
+    bool open = false;
     for (const SpanNameFigures& f : figures) {
         if (maxRows && shown++ == maxRows) {
             std::snprintf(line, sizeof line, "(%zu more names: see the Spans pane)\n", figures.size() - maxRows);
             out += line;
             break;
         }
+        open = open || f.open;
+        // A name with no stopped span has no durations to show.
+        const auto figure = [&](uint64_t ns) { return f.count ? dur(ns) : std::string("-"); };
         std::snprintf(line, sizeof line, "%-24s %8llu %11s %11s %11s %11s %11s %11s%s\n", spans.names[f.name].c_str(),
-                      static_cast<unsigned long long>(f.count), dur(f.total).c_str(), dur(f.self).c_str(),
-                      dur(f.mean).c_str(), dur(f.p50).c_str(), dur(f.p95).c_str(), dur(f.max).c_str(),
-                      f.open ? (" (" + std::to_string(f.open) + " open at the end)").c_str() : "");
+                      static_cast<unsigned long long>(f.count), figure(f.total).c_str(), figure(f.self).c_str(),
+                      figure(f.mean).c_str(), figure(f.p50).c_str(), figure(f.p95).c_str(), figure(f.max).c_str(),
+                      f.open ? ("  +" + std::to_string(f.open) + " never stopped").c_str() : "");
         out += line;
     }
+    if (open)
+        out += "(never stopped: a START without a STOP; the end of the log is not its end, so it is left out of the figures)\n";
     return out;
 }
 

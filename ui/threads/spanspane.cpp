@@ -79,7 +79,7 @@ QVariant SpanNamesModel::data(const QModelIndex& index, int role) const
     case Name: return QString::fromStdString(m_spans->names[f.name]);
     case Count:
     case Open: return countText(value(f, c));
-    default: return durationText(value(f, c));
+    default: return f.count ? durationText(value(f, c)) : QString(); // never stopped: no durations
     }
 }
 
@@ -89,14 +89,17 @@ QVariant SpanNamesModel::headerData(int section, Qt::Orientation o, int role) co
         return {};
     static const char* const names[ColumnCount] = {QT_TR_NOOP("Name"), QT_TR_NOOP("Count"), QT_TR_NOOP("Total"),
                                                    QT_TR_NOOP("Self"), QT_TR_NOOP("Mean"),  QT_TR_NOOP("Median"),
-                                                   QT_TR_NOOP("p95"),  QT_TR_NOOP("Max"),   QT_TR_NOOP("Open")};
+                                                   QT_TR_NOOP("p95"),  QT_TR_NOOP("Max"),   QT_TR_NOOP("Never stopped")};
     if (role == Qt::DisplayRole && section >= 0 && section < ColumnCount)
         return tr(names[section]);
     if (role == Qt::ToolTipRole) {
+        if (section == Count)
+            return tr("Spans stopped: the other figures are theirs");
         if (section == Self)
             return tr("Total minus the time of spans nested inside (on the same thread)");
         if (section == Open)
-            return tr("Spans never stopped: they end with the log");
+            return tr("Spans never stopped (a START without a STOP): their end is unknown, so they are left out "
+                      "of the other figures; the timeline draws them to the end of the log");
         if (section == P95 || section == P50)
             return tr("Nearest-rank percentile of the spans' durations");
     }
@@ -179,12 +182,13 @@ QVariant SpanOccurrencesModel::data(const QModelIndex& index, int role) const
         return {};
     switch (c) {
     case Start: return timeText(s.start);
-    case Duration: return durationText(s.duration());
+    case Duration: // never stopped: at least until the end of the log
+        return (s.flags & UserSpan::OpenAtEnd) ? tr("≥ %1").arg(durationText(s.duration())) : durationText(s.duration());
     case Self: return durationText(s.self);
     case Thread: return s.thread ? threadName(*m_index, s.thread) : tr("(no thread running)");
     case Depth: return uint(s.depth);
     case Note:
-        return (s.flags & UserSpan::OpenAtEnd) ? tr("never stopped: ends with the log")
+        return (s.flags & UserSpan::OpenAtEnd) ? tr("never stopped: not in the figures")
             : (s.flags & UserSpan::FromMarker) ? tr("marker")
                                                : QString();
     default: return {};
@@ -392,19 +396,22 @@ void SpansPane::recompute()
             return spanFigures(*spans, range, [&ctx] { return ctx.isCancelled(); });
         },
         [this](std::vector<SpanNameFigures> figures) {
-            uint64_t count = 0;
-            for (const SpanNameFigures& f : figures)
+            uint64_t count = 0, open = 0;
+            for (const SpanNameFigures& f : figures) {
                 count += f.count;
+                open += f.open;
+            }
             m_namesModel->setFigures(m_spans, std::move(figures));
             QString text;
             if (m_spans->spans.empty() && m_spans->issues.empty())
                 text = tr("No user spans: write traceEvent \"%1name\" … \"%2name\" (Debug.Trace) around the work to measure.")
                            .arg(QString::fromStdString(m_spans->rules.start), QString::fromStdString(m_spans->rules.stop));
             else
-                text = tr("%1 spans of %2 names, %3%4.")
+                text = tr("%1 spans of %2 names, %3%4%5.")
                            .arg(countText(count))
                            .arg(m_namesModel->rowCount())
-                           .arg(m_range ? tr("starting in the ") : QString(), rangeText(m_range));
+                           .arg(m_range ? tr("starting in the ") : QString(), rangeText(m_range),
+                                open ? tr("; %1 never stopped, left out of the figures").arg(countText(open)) : QString());
             if (!m_spans->issues.empty())
                 text += tr(" %1 unmatched START or STOP: see Diagnostics.").arg(m_spans->issues.size());
             m_status->setText(text);

@@ -22,7 +22,7 @@ namespace hecscope {
 class SpanNamesModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Name, Count, Total, Self, Mean, P50, P95, Max, Open, ColumnCount };
+    enum Column { Name, Count, Total, Self, Mean, P50, P95, Max, Open, ColumnCount }; // Open: never stopped
     static constexpr int kNameRole = Qt::UserRole + 10;
     using QAbstractTableModel::QAbstractTableModel;
     void setFigures(std::shared_ptr<const UserSpans> spans, std::vector<SpanNameFigures> figures);

@@ -258,7 +258,7 @@ QString describeThreadRow(const LogIndex& ix, const UserSpans* spans, const Prep
                                     dur(s.end))
                                .arg(s.depth);
             if (s.flags & UserSpan::OpenAtEnd)
-                text += QObject::tr("\nnever stopped: ends with the log");
+                text += QObject::tr("\nnever stopped: drawn to the end of the log, left out of the span figures");
             return text;
         }
     const ThreadRowItem* item = itemAtX(row, x);

@@ -542,7 +542,7 @@ void MainWindow::showSpanIssues(const std::shared_ptr<const UserSpans>& spans)
     for (const SpanIssue& i : spans->issues) {
         auto* item = new QListWidgetItem(
             (i.kind == SpanIssue::StopWithoutStart ? tr("User span: STOP “%1” without a START on %2 at %3")
-                                                   : tr("User span: START “%1” on %2 at %3 never stopped: it ends with the log"))
+                                                   : tr("User span: START “%1” on %2 at %3 never stopped: drawn to the end of the log, left out of the span figures"))
                 .arg(qs(spans->names[i.name]), i.thread ? threadName(*m_index, i.thread) : tr("no thread"),
                      timeText(i.time)));
         item->setData(Qt::UserRole, true);

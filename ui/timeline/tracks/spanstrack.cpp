@@ -165,8 +165,12 @@ public:
             p.drawImage(QPoint(g.plot.left(), y), list.strip, line);
     }
 
-    // The span of this row's name covering time t that is the longest.
-    static const UserSpan* spanAt(const SpansList& list, int row, uint64_t t0, uint64_t t1, size_t* count)
+    // The span of this row's name covering [t0, t1] that is the longest of
+    // those stopped (one never stopped only if no other is there: its
+    // duration is only up to the end of the log). `count` of them all,
+    // `open` of those never stopped.
+    static const UserSpan* spanAt(const SpansList& list, int row, uint64_t t0, uint64_t t1, size_t* count,
+                                  size_t* open = nullptr)
     {
         const UserSpans& us = *list.spans;
         const uint32_t name = list.names[size_t(row)];
@@ -174,17 +178,23 @@ public:
         const uint32_t* last = us.byName.data() + us.nameOffsets[name + 1];
         const uint64_t from = t0 > us.nameMaxDuration[name] ? t0 - us.nameMaxDuration[name] : 0;
         const UserSpan* best = nullptr;
+        const UserSpan* bestOpen = nullptr;
         *count = 0;
+        size_t opened = 0;
         for (auto it = std::lower_bound(first, last, from, [&](uint32_t i, uint64_t t) { return us.spans[i].start < t; });
              it != last && us.spans[*it].start <= t1; ++it) {
             const UserSpan& s = us.spans[*it];
             if (s.end < t0)
                 continue;
             ++*count;
-            if (!best || s.duration() > best->duration())
-                best = &s;
+            const UserSpan*& b = (s.flags & UserSpan::OpenAtEnd) ? bestOpen : best;
+            opened += (s.flags & UserSpan::OpenAtEnd) != 0;
+            if (!b || s.duration() > b->duration())
+                b = &s;
         }
-        return best;
+        if (open)
+            *open = opened;
+        return best ? best : bestOpen;
     }
 
     std::optional<SelectedItem> itemAt(const TrackRowGeometry& g, QPoint pos, const DrawList& d,
@@ -205,18 +215,24 @@ public:
         const auto& list = static_cast<const SpansList&>(d);
         if (!list.spans || g.row < 0 || size_t(g.row) >= list.names.size())
             return {};
-        size_t count = 0;
-        const UserSpan* s = spanAt(list, g.row, g.mapping.toTime(pos.x() - 1), g.mapping.toTime(pos.x() + 1), &count);
+        size_t count = 0, open = 0;
+        const UserSpan* s = spanAt(list, g.row, g.mapping.toTime(pos.x() - 1), g.mapping.toTime(pos.x() + 1), &count, &open);
         if (!s)
             return {};
         const auto dur = [](uint64_t ns) { return QString::fromStdString(formatDuration(ns)); };
-        QString text = QObject::tr("span \"%1\": %2 here\nlongest on %3: %4 (self %5), from %6 to %7")
+        QString text = QObject::tr("span \"%1\": %2 here")
                            .arg(QString::fromStdString(list.spans->names[s->name]),
-                                count == 1 ? QObject::tr("1 span") : QObject::tr("%1 spans").arg(count),
-                                threadName(ctx.index, s->thread), dur(s->duration()), dur(s->self), dur(s->start),
-                                dur(s->end));
-        if (s->flags & UserSpan::OpenAtEnd)
-            text += QObject::tr("\nnever stopped: ends with the log");
+                                count == 1 ? QObject::tr("1 span") : QObject::tr("%1 spans").arg(count));
+        if (open)
+            text += QObject::tr(", %1 never stopped").arg(open);
+        if (s->flags & UserSpan::OpenAtEnd) // no span stopped here
+            text += QObject::tr("\nnever stopped, on %1: from %2, drawn to the end of the log (at least %3); "
+                                "left out of the span figures")
+                        .arg(threadName(ctx.index, s->thread), dur(s->start), dur(s->duration()));
+        else
+            text += QObject::tr("\nlongest on %1: %2 (self %3), from %4 to %5")
+                        .arg(threadName(ctx.index, s->thread), dur(s->duration()), dur(s->self), dur(s->start),
+                             dur(s->end));
         return text;
     }
 
