@@ -18,6 +18,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <utility>
 
 namespace hecscope {
 
@@ -31,6 +32,7 @@ EventListPane::EventListPane(QWidget* parent)
     , m_thread(new QLineEdit)
     , m_highlight(new QToolButton)
     , m_status(new QLabel)
+    , m_clear(new QToolButton)
     , m_debounce(new QTimer(this))
 {
     m_search->setPlaceholderText(tr("Search events, types, thread labels (Ctrl+F)"));
@@ -70,7 +72,15 @@ EventListPane::EventListPane(QWidget* parent)
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addLayout(filters);
     layout->addWidget(m_table, 1);
-    layout->addWidget(m_status);
+    m_clear->setText(tr("Clear filters"));
+    m_clear->setToolTip(tr("List every event: clear the search, type, capability and thread filters"));
+    m_clear->setAutoRaise(true);
+    m_clear->hide();
+    auto* statusRow = new QHBoxLayout;
+    statusRow->addWidget(m_status, 1);
+    statusRow->addWidget(m_clear);
+    layout->addLayout(statusRow);
+    connect(m_clear, &QToolButton::clicked, this, &EventListPane::clearFilters);
 
     m_debounce->setSingleShot(true);
     m_debounce->setInterval(300);
@@ -91,6 +101,8 @@ EventListPane::EventListPane(QWidget* parent)
     connect(m_model, &EventListModel::scanFinished, this, [this](quint64, bool truncated) {
         m_truncated = truncated;
         updateStatus();
+        if (const auto chosen = std::exchange(m_reselect, std::nullopt))
+            selectEventOn(chosen->first, chosen->second);
     });
     connect(m_model, &QAbstractItemModel::rowsInserted, this, &EventListPane::updateStatus);
     connect(m_model, &QAbstractItemModel::modelReset, this, &EventListPane::updateStatus);
@@ -149,7 +161,9 @@ void EventListPane::updateLog(std::shared_ptr<ByteSource> source, std::shared_pt
     const QVariant type = m_type->currentData();
     const QVariant cap = m_cap->currentData();
     const int scroll = m_table->verticalScrollBar()->value();
-    const int row = m_table->currentRow();
+    const EventRow* current = m_model->eventAt(m_table->currentRow());
+    const std::optional<std::pair<uint64_t, uint16_t>> chosen =
+        current ? std::optional(std::pair{current->time, current->cap}) : std::nullopt;
     setLog(std::move(source), std::move(index));
     {
         const QSignalBlocker blockType(m_type), blockCap(m_cap);
@@ -160,16 +174,21 @@ void EventListPane::updateLog(std::shared_ptr<ByteSource> source, std::shared_pt
     }
     if (m_type->currentData() != QVariant(-1) || m_cap->currentData() != QVariant(-1))
         applyFilter();
+    m_reselect.reset();
     if (toEnd) {
         if (m_model->rowCount() > 0)
             m_table->scrollToRow(m_model->rowCount() - 1);
         return;
     }
-    if (row >= 0 && row < m_model->rowCount()) {
-        const QSignalBlocker quiet(m_table); // the same row, not a new choice
-        m_table->setCurrentRow(row);
-    }
     m_table->verticalScrollBar()->setValue(scroll);
+    // The same event, not the same row number: events that arrived since
+    // may come before it in time (another capability's later block).
+    if (chosen) {
+        if (m_model->isScanning())
+            m_reselect = chosen;
+        else
+            selectEventOn(chosen->first, chosen->second);
+    }
 }
 
 void EventListPane::applyFilter()
@@ -186,16 +205,18 @@ void EventListPane::applyFilter()
         f.cap = uint16_t(cap);
     // The thread box: digits are an id; anything else a regular expression
     // over labels, whose matches the status names (never a silent guess).
-    m_threadNote.clear();
+    m_threadError.clear();
     const QString threadText = m_thread->text().trimmed();
     bool ok = false;
     const uint thread = threadText.toUInt(&ok);
+    const QString oldNote = std::exchange(m_threadNote, QString());
     if (ok) {
         f.thread = thread;
     } else if (!threadText.isEmpty()) {
         const QRegularExpression re(threadText, QRegularExpression::CaseInsensitiveOption);
         if (!re.isValid()) {
-            m_threadNote = tr("thread: not an id nor a regular expression (%1)").arg(re.errorString());
+            m_threadError = tr("thread: not an id nor a regular expression (%1)").arg(re.errorString());
+            m_threadNote = oldNote; // of the filter still on
             updateStatus();
             return; // the list keeps its filter
         }
@@ -229,6 +250,18 @@ void EventListPane::applyFilter()
     updateStatus();
 }
 
+void EventListPane::clearFilters()
+{
+    {
+        const QSignalBlocker a(m_search), b(m_thread), c(m_type), d(m_cap);
+        m_search->clear();
+        m_thread->clear();
+        m_type->setCurrentIndex(0);
+        m_cap->setCurrentIndex(0);
+    }
+    applyFilter();
+}
+
 void EventListPane::filterToThread(uint32_t id)
 {
     m_thread->setText(QString::number(id));
@@ -244,6 +277,7 @@ void EventListPane::updateStatus()
 {
     if (!m_index) {
         m_status->setText(tr("No log"));
+        m_clear->hide();
         return;
     }
     const QString count = QLocale().toString(qlonglong(m_model->rowCount()));
@@ -260,7 +294,30 @@ void EventListPane::updateStatus()
         text = tr("%1 matching events shown: the search stopped there (narrow the filter to see later ones)").arg(count);
     else
         text = tr("%1 matching events").arg(count);
-    m_status->setText(m_threadNote.isEmpty() ? text : text + QStringLiteral(" — ") + m_threadNote);
+    const QString filters = filterNames();
+    if (!filters.isEmpty())
+        text += tr(" — filters: %1").arg(filters);
+    if (!m_threadError.isEmpty())
+        text += QStringLiteral(" — ") + m_threadError;
+    m_status->setText(text);
+    m_clear->setVisible(!filters.isEmpty() || !m_threadError.isEmpty());
+}
+
+QString EventListPane::filterNames() const
+{
+    QStringList on;
+    const EventFilter& f = m_model->filter();
+    if (!f.text.empty())
+        on << tr("text “%1”").arg(QString::fromStdString(f.text));
+    if (m_type->currentData().toInt() >= 0)
+        on << tr("type %1").arg(m_type->currentText());
+    if (f.cap)
+        on << tr("cap %1").arg(*f.cap);
+    if (!f.threads.empty() || f.noThread) // a label expression: which threads it chose, or why none
+        on << m_threadNote;
+    else if (f.thread)
+        on << tr("thread %1").arg(*f.thread);
+    return on.join(QStringLiteral(", "));
 }
 
 QString EventListPane::describe(const EventRow& e) const

@@ -1011,8 +1011,8 @@ void MainWindow::applyIndex(std::shared_ptr<ByteSource> events, bool grown)
             m_keepView.reset();
         }
     }
-    if (grown)
-        m_events->updateLog(std::move(events), m_index, m_liveControls->following());
+    if (grown) // only a live session follows the newest events; a long load's list stays where it is (the top)
+        m_events->updateLog(std::move(events), m_index, m_live && m_liveControls->following());
     else
         m_events->setLog(std::move(events), m_index);
     m_gcModel->setIndex(m_index);
