@@ -14,6 +14,7 @@
 #include "ui/timeline/imageexport.h"
 #include "ui/window/displaymenu.h"
 #include "ui/window/exportdialog.h"
+#include "ui/window/focusreturn.h"
 #include "ui/window/imageexporter.h"
 #include "ui/jobs/livejob.h"
 #include "ui/jobs/loadjob.h"
@@ -782,6 +783,7 @@ void MainWindow::exportImageDialog()
 {
     if (!m_index)
         return;
+    const FocusReturn focus(this); // Ctrl+E works again once the dialog closes
     ExportDialog dialog({m_index, m_view->tracks(), m_controller->range(), m_controller->selection(),
                          QSize(m_view->width(), m_scroll->viewport()->height()), m_heapPanel->view(), m_path},
                         this);
