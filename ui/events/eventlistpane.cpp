@@ -135,6 +135,7 @@ void EventListPane::setLog(const QString& path, std::shared_ptr<const LogIndex> 
 void EventListPane::setLog(std::shared_ptr<ByteSource> source, std::shared_ptr<const LogIndex> index)
 {
     m_index = index;
+    m_reselect.reset();
     const QSignalBlocker blockType(m_type), blockCap(m_cap);
     m_type->clear();
     m_type->addItem(tr("All events"), -1);
@@ -174,7 +175,6 @@ void EventListPane::updateLog(std::shared_ptr<ByteSource> source, std::shared_pt
     }
     if (m_type->currentData() != QVariant(-1) || m_cap->currentData() != QVariant(-1))
         applyFilter();
-    m_reselect.reset();
     if (toEnd) {
         if (m_model->rowCount() > 0)
             m_table->scrollToRow(m_model->rowCount() - 1);
@@ -243,10 +243,12 @@ void EventListPane::applyFilter()
     }
     // Highlighting keeps the list (and the row chosen) where it was.
     const EventRow* current = m_model->eventAt(m_table->currentRow());
-    const std::optional<uint64_t> keep = current ? std::optional<uint64_t>(current->time) : std::nullopt;
+    const bool keep = current && highlight;
+    const uint64_t keepTime = current ? current->time : 0;
+    m_reselect.reset(); // the user's new filter: the list starts over
     m_model->setFilter(f, highlight);
-    if (keep && highlight)
-        selectNearest(*keep);
+    if (keep)
+        selectNearest(keepTime);
     updateStatus();
 }
 
