@@ -74,11 +74,12 @@ EventListPane::EventListPane(QWidget* parent)
     layout->addWidget(m_table, 1);
     m_clear->setText(tr("Clear filters"));
     m_clear->setToolTip(tr("List every event: clear the search, type, capability and thread filters"));
-    m_clear->setAutoRaise(true);
     m_clear->hide();
+    m_status->setMinimumWidth(1); // a long status is cut in a narrow dock (its tooltip has it all), never widens it
     auto* statusRow = new QHBoxLayout;
-    statusRow->addWidget(m_status, 1);
-    statusRow->addWidget(m_clear);
+    statusRow->addWidget(m_status);
+    statusRow->addWidget(m_clear); // beside the filters it names
+    statusRow->addStretch(1);
     layout->addLayout(statusRow);
     connect(m_clear, &QToolButton::clicked, this, &EventListPane::clearFilters);
 
@@ -302,6 +303,7 @@ void EventListPane::updateStatus()
     if (!m_threadError.isEmpty())
         text += QStringLiteral(" — ") + m_threadError;
     m_status->setText(text);
+    m_status->setToolTip(text);
     m_clear->setVisible(!filters.isEmpty() || !m_threadError.isEmpty());
 }
 
