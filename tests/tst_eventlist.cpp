@@ -12,7 +12,8 @@
 #include "core/synth/synthetic.h"
 #include "ui/events/eventlistmodel.h"
 #include "ui/events/eventlistpane.h"
-#include "ui/threads/threadspane.h"
+#include "ui/threads/threadrows.h"
+#include "ui/threads/threadrowscontroller.h"
 #include "ui/window/mainwindow.h"
 #include "ui/timeline/timelineview.h"
 #include "ui/timeline/viewcontroller.h"
@@ -21,6 +22,9 @@
 #include "ui/models/tablemodels.h"
 #include <QTableView>
 #include <QComboBox>
+#include <QDockWidget>
+#include <QMenu>
+#include <QTimer>
 #include <QScrollBar>
 #include <QToolButton>
 #include <QAbstractItemModelTester>
@@ -865,9 +869,11 @@ void TestEventList::theStatusNamesEveryFilter()
     QVERIFY(pane.clearFiltersButton()->isHidden());
 }
 
-// "Show in the Threads pane and the event list" over an old search: the
-// thread is added to the filters (the search stays: both are the user's),
-// and the status names both, so "0 matching events" is never a mystery.
+// "Show in the Threads pane and the event list" (the Threads track's
+// context menu) over an old search: the thread is added to the filters (the
+// search stays: both are the user's) and the status names both, so
+// "0 matching events" is never a mystery; the event list is brought up
+// even when another tab covered it.
 void TestEventList::showingAThreadNamesAnOldSearch()
 {
     MainWindow w;
@@ -881,11 +887,34 @@ void TestEventList::showingAThreadNamesAnOldSearch()
     pane->applyFilter();
     waitForScan(*pane->model());
     QCOMPARE(pane->model()->rowCount(), 0);
-    const auto& states = w.index()->threadStates;
-    QVERIFY(states.count() > 2);
-    const uint32_t number = 2, id = states.ids[number];
-    emit w.threadsPane()->threadChosen(number, id); // as the timeline's context menu does
+    auto* profile = w.findChild<QDockWidget*>(QStringLiteral("profile"));
+    QVERIFY(profile);
+    profile->raise(); // its tab covers the event list's
+    QTRY_VERIFY(pane->visibleRegion().isEmpty()); // tabbed away: moved off the window
+    // The menu of the Threads track's third row.
+    const auto thread = w.threadRows()->view()->threadAtRow(2);
+    QVERIFY(thread);
+    const uint32_t id = w.index()->threadStates.ids[*thread];
+    auto showFromMenu = [&] {
+        bool triggered = false;
+        QTimer::singleShot(0, &w, [&] {
+            auto* menu = qobject_cast<QMenu*>(QApplication::activePopupWidget());
+            QVERIFY(menu);
+            for (QAction* a : menu->actions())
+                if (a->text() == QStringLiteral("Show in the Threads pane and the event list")) {
+                    a->trigger();
+                    triggered = true;
+                }
+            menu->close();
+        });
+        const QPoint local(10, ThreadRowsView::kHeaderHeight + 2 * ThreadRowsView::kRowHeight + 5);
+        emit w.timeline()->trackContextMenu(QStringLiteral("threads"), -1, local, w.timeline()->mapToGlobal(local));
+        QVERIFY(triggered);
+    };
+    showFromMenu();
     QCOMPARE(pane->threadField()->text(), QString::number(id));
+    QCOMPARE(pane->searchField()->text(), QStringLiteral("no event says this"));
+    QTRY_VERIFY(!pane->visibleRegion().isEmpty());
     waitForScan(*pane->model());
     QCOMPARE(pane->model()->rowCount(), 0);
     QVERIFY2(pane->statusText() == QStringLiteral("0 matching events — filters: text “no event says this”, thread %1").arg(id),
@@ -895,7 +924,7 @@ void TestEventList::showingAThreadNamesAnOldSearch()
     waitForScan(*pane->model());
     QCOMPARE(uint64_t(pane->model()->rowCount()), w.index()->scan.events);
     // The thread alone: its events.
-    emit w.threadsPane()->threadChosen(number, id);
+    showFromMenu();
     waitForScan(*pane->model());
     QVERIFY(pane->model()->rowCount() > 0);
     QVERIFY2(pane->statusText().endsWith(QStringLiteral("matching events — filters: thread %1").arg(id)),

@@ -530,10 +530,11 @@ void MainWindow::threadContextMenu(const QString& track, int row, QPoint local, 
                        [this, number, pinned] { m_threadRows->setPinned(number, !pinned); });
         menu.addAction(tr("Show in the Threads pane and the event list"), this, [this, number] {
             chooseThread(number, true);
-            if (auto* dock = qobject_cast<QDockWidget*>(m_threadsPane->parentWidget())) {
-                dock->show();
-                dock->raise();
-            }
+            for (QWidget* pane : {static_cast<QWidget*>(m_threadsPane), static_cast<QWidget*>(m_events)})
+                if (auto* dock = qobject_cast<QDockWidget*>(pane->parentWidget())) {
+                    dock->show();
+                    dock->raise(); // the list too: its filter changed, even under another tab
+                }
         });
     }
     if (track == QLatin1String("threads")) {
