@@ -84,7 +84,7 @@ private slots:
     void vectorChartsFillTheirTracks();
     void legendListsOnlyWhatIsShown();
     void dialogStartsFromTheWindow();
-    void theShortcutWorksAgainAfterTheDialog();
+    void theShortcutsWorkAgainAfterADialog();
     void dialogAsksWhatTheCommandLineDoes();
     void badCustomRangeIsRefused();
     void choicesAreRemembered();
@@ -332,9 +332,9 @@ void TestExport::dialogStartsFromTheWindow()
 
 // Ctrl+E, the dialog closed (cancelled, then exporting): the keyboard is
 // back on the widget that had it, in the active window, and Ctrl+E opens the
-// dialog again at once. (It used to leave no window active: keys were
+// dialog again at once; Ctrl+O's file dialog likewise. (It used to leave no window active: keys were
 // dropped until a click.)
-void TestExport::theShortcutWorksAgainAfterTheDialog()
+void TestExport::theShortcutsWorkAgainAfterADialog()
 {
     MainWindow w;
     w.resize(1400, 900);
@@ -365,6 +365,20 @@ void TestExport::theShortcutWorksAgainAfterTheDialog()
     QTRY_COMPARE_WITH_TIMEOUT(exported.size(), 1, 20000);
     QCOMPARE(exported.at(0).at(1).toString(), QString());
     QVERIFY(QFile::exists(dir.filePath(QStringLiteral("again.png"))));
+    // Ctrl+O, cancelled, twice: the same.
+    for (int i = 0; i < 2; ++i) {
+        bool seen = false;
+        QTimer::singleShot(0, &w, [&] {
+            auto* d = qobject_cast<QDialog*>(QApplication::activeModalWidget());
+            QVERIFY(d);
+            seen = true;
+            d->reject();
+        });
+        QTest::keyClick(&w, Qt::Key_O, Qt::ControlModifier);
+        QVERIFY(seen);
+        QTRY_COMPARE(QApplication::activeWindow(), static_cast<QWidget*>(&w));
+        QTRY_COMPARE(QApplication::focusWidget(), static_cast<QWidget*>(w.timeline()));
+    }
 }
 
 // Tracks, range and bands chosen in the dialog: the request is the one

@@ -672,9 +672,11 @@ void MainWindow::createActions()
     open->setShortcut(QKeySequence::Open);
     file->addAction(tr("Open &Profile…"), this, [this] {
         const QString dir = m_path.isEmpty() ? QString() : QFileInfo(m_path).absolutePath();
-        const QString path = QFileDialog::getOpenFileName(
-            this, tr("Open a cost-centre profile beside the log"), dir,
-            tr("GHC profiling reports (*.prof *.json);;All files (*)"));
+        const QString path = [&] {
+            const FocusReturn focus(this);
+            return QFileDialog::getOpenFileName(this, tr("Open a cost-centre profile beside the log"), dir,
+                                                tr("GHC profiling reports (*.prof *.json);;All files (*)"));
+        }();
         if (!path.isEmpty())
             openProfile(path);
     });
@@ -749,6 +751,7 @@ void MainWindow::updateHistoryActions()
 void MainWindow::chooseFile()
 {
     const QString dir = m_path.isEmpty() ? QString() : QFileInfo(m_path).absolutePath();
+    const FocusReturn focus(this); // Ctrl+O works again once the dialog closes
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Open eventlog"), dir,
         tr("GHC eventlogs and profiles (*.eventlog *.hp *.prof *.json);;GHC eventlogs (*.eventlog);;Heap profiles (*.hp);;"
