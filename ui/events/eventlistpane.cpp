@@ -22,6 +22,10 @@
 
 namespace hecscope {
 
+namespace {
+constexpr int kTypeNameRole = Qt::UserRole + 1; // of the type box's items: the name without its count
+} // namespace
+
 EventListPane::EventListPane(QWidget* parent)
     : QWidget(parent)
     , m_model(new EventListModel(this))
@@ -149,8 +153,10 @@ void EventListPane::setLog(std::shared_ptr<ByteSource> source, std::shared_ptr<c
             if (index->tagCounts[tag] > 0 && tag < 255)
                 types.emplace_back(index->scan.format->description(uint16_t(tag)), int(tag));
         std::sort(types.begin(), types.end());
-        for (const auto& [name, tag] : types)
+        for (const auto& [name, tag] : types) {
             m_type->addItem(QStringLiteral("%1 (%2)").arg(QString::fromStdString(name)).arg(index->tagCounts[size_t(tag)]), tag);
+            m_type->setItemData(m_type->count() - 1, QString::fromStdString(name), kTypeNameRole);
+        }
         for (size_t c = 0; c < index->caps.size(); ++c)
             m_cap->addItem(tr("Cap %1").arg(c), int(c));
     }
@@ -299,7 +305,7 @@ void EventListPane::updateStatus()
         text = tr("%1 matching events").arg(count);
     const QString filters = filterNames();
     if (!filters.isEmpty())
-        text += tr(" — filters: %1").arg(filters);
+        text += (m_model->isHighlighting() ? tr(" — highlighting: %1") : tr(" — filters: %1")).arg(filters);
     if (!m_threadError.isEmpty())
         text += QStringLiteral(" — ") + m_threadError;
     m_status->setText(text);
@@ -314,7 +320,7 @@ QString EventListPane::filterNames() const
     if (!f.text.empty())
         on << tr("text “%1”").arg(QString::fromStdString(f.text));
     if (m_type->currentData().toInt() >= 0)
-        on << tr("type %1").arg(m_type->currentText());
+        on << tr("type %1").arg(m_type->currentData(kTypeNameRole).toString());
     if (f.cap)
         on << tr("cap %1").arg(*f.cap);
     if (!f.threads.empty() || f.noThread) // a label expression: which threads it chose, or why none
