@@ -9,8 +9,11 @@
 #include "core/io/bytesource.h"
 #include "core/format/eventtags.h"
 #include "core/order/timeorder.h"
+#include "core/synth/synthetic.h"
 #include "ui/events/eventlistmodel.h"
 #include "ui/events/eventlistpane.h"
+#include "ui/threads/threadrows.h"
+#include "ui/threads/threadrowscontroller.h"
 #include "ui/window/mainwindow.h"
 #include "ui/timeline/timelineview.h"
 #include "ui/timeline/viewcontroller.h"
@@ -18,6 +21,11 @@
 #include "ui/events/eventtableview.h"
 #include "ui/models/tablemodels.h"
 #include <QTableView>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QMenu>
+#include <QTimer>
+#include <QScrollBar>
 #include <QToolButton>
 #include <QAbstractItemModelTester>
 #include <QFile>
@@ -77,11 +85,18 @@ private slots:
     void choosingARowDescribesItInDetails();
     void highlightKeepsEveryRowAndSteps();
     void theListFollowsEveryJump();
+    void aLongLoadListsFromTheTop();
+    void aLongLoadKeepsTheChosenEvent();
+    void theStatusNamesEveryFilter();
+    void showingAThreadNamesAnOldSearch();
 
 private:
     // Row `row`, read from the file if its page is not there.
     static const EventRow* rowAt(EventListModel& model, int row);
     static void waitForScan(EventListModel& model);
+    // A log whose load takes long enough to show a partial index first.
+    QString longLog();
+    QTemporaryDir m_dir;
     QString m_log = QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/threads-N2.eventlog");
     std::shared_ptr<const LogIndex> m_index;
 };
@@ -650,6 +665,8 @@ void TestEventList::highlightKeepsEveryRowAndSteps()
     for (uint64_t p : positions)
         QVERIFY(pane.model()->data(pane.model()->index(int(p), 0), Qt::BackgroundRole).isValid());
     QVERIFY2(pane.statusText().contains(QStringLiteral("%1 matching").arg(positions.size())), qPrintable(pane.statusText()));
+    QVERIFY2(pane.statusText().endsWith(QStringLiteral(" — highlighting: text “%1”").arg(QString::fromStdString(f.text))),
+             qPrintable(pane.statusText()));
     // Stepping: from the chosen row to the next matches, then back.
     pane.table()->setCurrentRow(start);
     pane.next();
@@ -701,6 +718,221 @@ void TestEventList::theListFollowsEveryJump()
     QVERIFY2(at == 0 || rowAt(*pane->model(), at - 1)->time < t,
              qPrintable(QStringLiteral("row %1 at %2, the one before at %3, bookmark %4")
                             .arg(at).arg(rowAt(*pane->model(), at)->time).arg(rowAt(*pane->model(), at - 1)->time).arg(t)));
+}
+
+QString TestEventList::longLog()
+{
+    const QString path = m_dir.filePath(QStringLiteral("long.eventlog"));
+    if (!QFile::exists(path)) {
+        // 64 MiB: its load takes several times the 0.08 s after which the
+        // loader shows the first partial index (a tenth of a second here).
+        const std::vector<uint8_t> bytes = synthesizeSchedulerLog(64 << 20, 4, 7);
+        QFile file(path);
+        if (!file.open(QIODevice::WriteOnly)
+            || file.write(reinterpret_cast<const char*>(bytes.data()), qint64(bytes.size())) != qint64(bytes.size()))
+            return {};
+    }
+    return path;
+}
+
+// A long load shows partial indexes, then the whole: the finished list has
+// every event, its scroll range covers them all, and it starts at the top
+// (only a live session follows the newest events), from where the last row
+// is reached too. (The window used to scroll to the end "following", as if
+// live.)
+void TestEventList::aLongLoadListsFromTheTop()
+{
+    const QString path = longLog();
+    QVERIFY(!path.isEmpty());
+    MainWindow w;
+    w.resize(1400, 900);
+    w.show();
+    QSignalSpy partial(&w, &MainWindow::partialShown);
+    QSignalSpy finished(&w, &MainWindow::loadFinished);
+    w.openFile(path);
+    QVERIFY(finished.wait(60000));
+    QVERIFY2(partial.size() >= 1, "no partial index was shown: the path under test was not taken");
+    EventListPane* pane = w.eventList();
+    EventTableView* table = pane->table();
+    const uint64_t events = w.index()->scan.events;
+    QVERIFY(events > 1'000'000);
+    QCOMPARE(uint64_t(pane->model()->rowCount()), events);
+    QVERIFY2(pane->statusText().startsWith(QStringLiteral("%1 events").arg(QLocale().toString(qulonglong(events)))),
+             qPrintable(pane->statusText()));
+    QScrollBar* bar = table->verticalScrollBar();
+    QCOMPARE(bar->minimum(), 0);
+    QCOMPARE(bar->maximum(), int(events) - table->visibleRows());
+    QCOMPARE(bar->value(), 0);
+    QCOMPARE(table->firstVisibleRow(), 0);
+    QCOMPARE(table->currentRow(), -1);
+    QCOMPARE(rowAt(*pane->model(), 0)->position, uint64_t(0)); // the first event in time order
+    QVERIFY(rowAt(*pane->model(), 0)->time <= w.index()->firstTime);
+    bar->setValue(bar->maximum());
+    QCOMPARE(table->firstVisibleRow() + table->visibleRows(), int(events));
+    QCOMPARE(rowAt(*pane->model(), int(events) - 1)->time, w.index()->lastTime);
+    bar->setValue(bar->minimum());
+    QCOMPARE(table->firstVisibleRow(), 0);
+}
+
+// An event chosen in the list while a long load goes on stays chosen when
+// the whole index comes: the same event (time and capability), not the
+// same row number, which events read later can move.
+void TestEventList::aLongLoadKeepsTheChosenEvent()
+{
+    const QString path = longLog();
+    QVERIFY(!path.isEmpty());
+    MainWindow w;
+    w.resize(1400, 900);
+    w.show();
+    QSignalSpy finished(&w, &MainWindow::loadFinished);
+    std::optional<std::pair<uint64_t, uint16_t>> chosen;
+    int partialRows = 0;
+    connect(&w, &MainWindow::partialShown, this, [&] {
+        if (chosen)
+            return;
+        EventListPane* pane = w.eventList();
+        partialRows = pane->model()->rowCount();
+        const int row = std::min(partialRows - 1, 5000);
+        const EventRow* e = rowAt(*pane->model(), row);
+        if (!e)
+            return;
+        pane->table()->setCurrentRow(row);
+        chosen = std::pair{e->time, e->cap};
+    });
+    w.openFile(path);
+    QVERIFY(finished.wait(60000));
+    QVERIFY2(chosen, "no partial index was shown: the path under test was not taken");
+    EventListPane* pane = w.eventList();
+    QVERIFY(uint64_t(pane->model()->rowCount()) > uint64_t(partialRows));
+    QTRY_VERIFY_WITH_TIMEOUT(pane->table()->currentRow() >= 0, 10000);
+    const EventRow* e = rowAt(*pane->model(), pane->table()->currentRow());
+    QVERIFY(e);
+    QCOMPARE(e->time, chosen->first);
+    QCOMPARE(e->cap, chosen->second);
+    const int row = pane->table()->currentRow();
+    QVERIFY(row >= pane->table()->firstVisibleRow() && row < pane->table()->firstVisibleRow() + pane->table()->visibleRows());
+}
+
+// While the list is filtered the status says by what, every filter, with
+// a button that clears them all at once.
+void TestEventList::theStatusNamesEveryFilter()
+{
+    EventListPane pane;
+    pane.setLog(m_log, m_index);
+    QVERIFY(pane.clearFiltersButton()->isHidden());
+    const ThreadInfo* worker = nullptr;
+    for (const ThreadInfo& t : m_index->threads)
+        if (!t.label.empty() && !worker)
+            worker = &t;
+    QVERIFY(worker);
+    pane.searchField()->setText(QStringLiteral("stopping"));
+    pane.filterToThread(worker->id);
+    waitForScan(*pane.model());
+    QVERIFY(pane.model()->rowCount() > 0);
+    QString status = pane.statusText();
+    QVERIFY2(status.contains(QStringLiteral("matching events — filters: text “stopping”, thread %1").arg(worker->id)),
+             qPrintable(status));
+    QVERIFY(!pane.clearFiltersButton()->isHidden());
+    // A search that finds nothing with them: "0 matching", and why.
+    pane.searchField()->setText(QStringLiteral("no event says this"));
+    pane.applyFilter();
+    waitForScan(*pane.model());
+    QCOMPARE(pane.model()->rowCount(), 0);
+    status = pane.statusText();
+    QVERIFY2(status.startsWith(QStringLiteral("0 matching events — filters: text “no event says this”, thread %1")
+                                   .arg(worker->id)),
+             qPrintable(status));
+    // Type and capability are named too.
+    auto* type = pane.findChildren<QComboBox*>().at(0);
+    auto* cap = pane.findChildren<QComboBox*>().at(1);
+    QVERIFY(type->count() > 1 && cap->count() > 2);
+    type->setCurrentIndex(1);
+    cap->setCurrentIndex(2);
+    waitForScan(*pane.model());
+    status = pane.statusText();
+    const QString typeName = type->currentText().left(type->currentText().lastIndexOf(QStringLiteral(" (")));
+    QVERIFY(!typeName.isEmpty());
+    QVERIFY2(status.contains(QStringLiteral("type %1, cap 1").arg(typeName)), qPrintable(status));
+    QVERIFY2(status.contains(QStringLiteral("cap 1")), qPrintable(status));
+    // A label expression: the threads it chose.
+    pane.threadField()->setText(QString::fromStdString(worker->label));
+    pane.applyFilter();
+    waitForScan(*pane.model());
+    QVERIFY2(pane.statusText().contains(QStringLiteral("threads %1 (%2)").arg(QString::fromStdString(worker->label)).arg(worker->id)),
+             qPrintable(pane.statusText()));
+    // One click: every event again.
+    QTest::mouseClick(pane.clearFiltersButton(), Qt::LeftButton);
+    waitForScan(*pane.model());
+    QVERIFY(pane.searchField()->text().isEmpty());
+    QVERIFY(pane.threadField()->text().isEmpty());
+    QCOMPARE(type->currentIndex(), 0);
+    QCOMPARE(cap->currentIndex(), 0);
+    QVERIFY(pane.model()->filter().empty());
+    QCOMPARE(uint64_t(pane.model()->rowCount()), m_index->scan.events);
+    QVERIFY2(!pane.statusText().contains(QStringLiteral("filters")), qPrintable(pane.statusText()));
+    QVERIFY(pane.clearFiltersButton()->isHidden());
+}
+
+// "Show in the Threads pane and the event list" (the Threads track's
+// context menu) over an old search: the thread is added to the filters (the
+// search stays: both are the user's) and the status names both, so
+// "0 matching events" is never a mystery; the event list is brought up
+// even when another tab covered it.
+void TestEventList::showingAThreadNamesAnOldSearch()
+{
+    MainWindow w;
+    w.resize(1400, 900);
+    w.show();
+    QSignalSpy finished(&w, &MainWindow::loadFinished);
+    w.openFile(m_log);
+    QVERIFY(finished.wait(20000));
+    EventListPane* pane = w.eventList();
+    pane->searchField()->setText(QStringLiteral("no event says this"));
+    pane->applyFilter();
+    waitForScan(*pane->model());
+    QCOMPARE(pane->model()->rowCount(), 0);
+    auto* profile = w.findChild<QDockWidget*>(QStringLiteral("profile"));
+    QVERIFY(profile);
+    profile->raise(); // its tab covers the event list's
+    QTRY_VERIFY(pane->visibleRegion().isEmpty()); // tabbed away: moved off the window
+    // The menu of the Threads track's third row.
+    const auto thread = w.threadRows()->view()->threadAtRow(2);
+    QVERIFY(thread);
+    const uint32_t id = w.index()->threadStates.ids[*thread];
+    auto showFromMenu = [&] {
+        bool triggered = false;
+        QTimer::singleShot(0, &w, [&] {
+            auto* menu = qobject_cast<QMenu*>(QApplication::activePopupWidget());
+            QVERIFY(menu);
+            for (QAction* a : menu->actions())
+                if (a->text() == QStringLiteral("Show in the Threads pane and the event list")) {
+                    a->trigger();
+                    triggered = true;
+                }
+            menu->close();
+        });
+        const QPoint local(10, ThreadRowsView::kHeaderHeight + 2 * ThreadRowsView::kRowHeight + 5);
+        emit w.timeline()->trackContextMenu(QStringLiteral("threads"), -1, local, w.timeline()->mapToGlobal(local));
+        QVERIFY(triggered);
+    };
+    showFromMenu();
+    QCOMPARE(pane->threadField()->text(), QString::number(id));
+    QCOMPARE(pane->searchField()->text(), QStringLiteral("no event says this"));
+    QTRY_VERIFY(!pane->visibleRegion().isEmpty());
+    waitForScan(*pane->model());
+    QCOMPARE(pane->model()->rowCount(), 0);
+    QVERIFY2(pane->statusText() == QStringLiteral("0 matching events — filters: text “no event says this”, thread %1").arg(id),
+             qPrintable(pane->statusText()));
+    QVERIFY(pane->clearFiltersButton()->isVisible());
+    QTest::mouseClick(pane->clearFiltersButton(), Qt::LeftButton);
+    waitForScan(*pane->model());
+    QCOMPARE(uint64_t(pane->model()->rowCount()), w.index()->scan.events);
+    // The thread alone: its events.
+    showFromMenu();
+    waitForScan(*pane->model());
+    QVERIFY(pane->model()->rowCount() > 0);
+    QVERIFY2(pane->statusText().endsWith(QStringLiteral("matching events — filters: thread %1").arg(id)),
+             qPrintable(pane->statusText()));
 }
 
 QTEST_MAIN(TestEventList)

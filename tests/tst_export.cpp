@@ -84,6 +84,7 @@ private slots:
     void vectorChartsFillTheirTracks();
     void legendListsOnlyWhatIsShown();
     void dialogStartsFromTheWindow();
+    void theShortcutsWorkAgainAfterADialog();
     void dialogAsksWhatTheCommandLineDoes();
     void badCustomRangeIsRefused();
     void choicesAreRemembered();
@@ -327,6 +328,57 @@ void TestExport::dialogStartsFromTheWindow()
     });
     action->trigger();
     QVERIFY(seen);
+}
+
+// Ctrl+E, the dialog closed (cancelled, then exporting): the keyboard is
+// back on the widget that had it, in the active window, and Ctrl+E opens the
+// dialog again at once; Ctrl+O's file dialog likewise. (It used to leave no window active: keys were
+// dropped until a click.)
+void TestExport::theShortcutsWorkAgainAfterADialog()
+{
+    MainWindow w;
+    w.resize(1400, 900);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    QVERIFY(openAndWait(w, kLeak));
+    QTemporaryDir dir;
+    QSignalSpy exported(w.exporter(), &ImageExporter::exportFinished);
+    w.timeline()->setFocus();
+    QTRY_COMPARE(QApplication::focusWidget(), static_cast<QWidget*>(w.timeline()));
+    int opened = 0;
+    for (const bool accept : {false, true, false}) {
+        QTimer::singleShot(0, &w, [&] {
+            auto* d = qobject_cast<ExportDialog*>(QApplication::activeModalWidget());
+            QVERIFY(d);
+            ++opened;
+            if (!accept)
+                return d->reject();
+            d->pathField()->setText(dir.filePath(QStringLiteral("again.png")));
+            d->accept();
+            QVERIFY(!d->isVisible());
+        });
+        QTest::keyClick(&w, Qt::Key_E, Qt::ControlModifier);
+        QTRY_COMPARE(QApplication::activeWindow(), static_cast<QWidget*>(&w));
+        QTRY_COMPARE(QApplication::focusWidget(), static_cast<QWidget*>(w.timeline()));
+    }
+    QCOMPARE(opened, 3);
+    QTRY_COMPARE_WITH_TIMEOUT(exported.size(), 1, 20000);
+    QCOMPARE(exported.at(0).at(1).toString(), QString());
+    QVERIFY(QFile::exists(dir.filePath(QStringLiteral("again.png"))));
+    // Ctrl+O, cancelled, twice: the same.
+    for (int i = 0; i < 2; ++i) {
+        bool seen = false;
+        QTimer::singleShot(0, &w, [&] {
+            auto* d = qobject_cast<QDialog*>(QApplication::activeModalWidget());
+            QVERIFY(d);
+            seen = true;
+            d->reject();
+        });
+        QTest::keyClick(&w, Qt::Key_O, Qt::ControlModifier);
+        QVERIFY(seen);
+        QTRY_COMPARE(QApplication::activeWindow(), static_cast<QWidget*>(&w));
+        QTRY_COMPARE(QApplication::focusWidget(), static_cast<QWidget*>(w.timeline()));
+    }
 }
 
 // Tracks, range and bands chosen in the dialog: the request is the one

@@ -18,8 +18,13 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <utility>
 
 namespace hecscope {
+
+namespace {
+constexpr int kTypeNameRole = Qt::UserRole + 1; // of the type box's items: the name without its count
+} // namespace
 
 EventListPane::EventListPane(QWidget* parent)
     : QWidget(parent)
@@ -31,6 +36,7 @@ EventListPane::EventListPane(QWidget* parent)
     , m_thread(new QLineEdit)
     , m_highlight(new QToolButton)
     , m_status(new QLabel)
+    , m_clear(new QToolButton)
     , m_debounce(new QTimer(this))
 {
     m_search->setPlaceholderText(tr("Search events, types, thread labels (Ctrl+F)"));
@@ -70,7 +76,16 @@ EventListPane::EventListPane(QWidget* parent)
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addLayout(filters);
     layout->addWidget(m_table, 1);
-    layout->addWidget(m_status);
+    m_clear->setText(tr("Clear filters"));
+    m_clear->setToolTip(tr("List every event: clear the search, type, capability and thread filters"));
+    m_clear->hide();
+    m_status->setMinimumWidth(1); // a long status is cut in a narrow dock (its tooltip has it all), never widens it
+    auto* statusRow = new QHBoxLayout;
+    statusRow->addWidget(m_status);
+    statusRow->addWidget(m_clear); // beside the filters it names
+    statusRow->addStretch(1);
+    layout->addLayout(statusRow);
+    connect(m_clear, &QToolButton::clicked, this, &EventListPane::clearFilters);
 
     m_debounce->setSingleShot(true);
     m_debounce->setInterval(300);
@@ -91,6 +106,8 @@ EventListPane::EventListPane(QWidget* parent)
     connect(m_model, &EventListModel::scanFinished, this, [this](quint64, bool truncated) {
         m_truncated = truncated;
         updateStatus();
+        if (const auto chosen = std::exchange(m_reselect, std::nullopt))
+            selectEventOn(chosen->first, chosen->second);
     });
     connect(m_model, &QAbstractItemModel::rowsInserted, this, &EventListPane::updateStatus);
     connect(m_model, &QAbstractItemModel::modelReset, this, &EventListPane::updateStatus);
@@ -123,6 +140,7 @@ void EventListPane::setLog(const QString& path, std::shared_ptr<const LogIndex> 
 void EventListPane::setLog(std::shared_ptr<ByteSource> source, std::shared_ptr<const LogIndex> index)
 {
     m_index = index;
+    m_reselect.reset();
     const QSignalBlocker blockType(m_type), blockCap(m_cap);
     m_type->clear();
     m_type->addItem(tr("All events"), -1);
@@ -135,8 +153,10 @@ void EventListPane::setLog(std::shared_ptr<ByteSource> source, std::shared_ptr<c
             if (index->tagCounts[tag] > 0 && tag < 255)
                 types.emplace_back(index->scan.format->description(uint16_t(tag)), int(tag));
         std::sort(types.begin(), types.end());
-        for (const auto& [name, tag] : types)
+        for (const auto& [name, tag] : types) {
             m_type->addItem(QStringLiteral("%1 (%2)").arg(QString::fromStdString(name)).arg(index->tagCounts[size_t(tag)]), tag);
+            m_type->setItemData(m_type->count() - 1, QString::fromStdString(name), kTypeNameRole);
+        }
         for (size_t c = 0; c < index->caps.size(); ++c)
             m_cap->addItem(tr("Cap %1").arg(c), int(c));
     }
@@ -149,7 +169,9 @@ void EventListPane::updateLog(std::shared_ptr<ByteSource> source, std::shared_pt
     const QVariant type = m_type->currentData();
     const QVariant cap = m_cap->currentData();
     const int scroll = m_table->verticalScrollBar()->value();
-    const int row = m_table->currentRow();
+    const EventRow* current = m_model->eventAt(m_table->currentRow());
+    const std::optional<std::pair<uint64_t, uint16_t>> chosen =
+        current ? std::optional(std::pair{current->time, current->cap}) : std::nullopt;
     setLog(std::move(source), std::move(index));
     {
         const QSignalBlocker blockType(m_type), blockCap(m_cap);
@@ -165,11 +187,15 @@ void EventListPane::updateLog(std::shared_ptr<ByteSource> source, std::shared_pt
             m_table->scrollToRow(m_model->rowCount() - 1);
         return;
     }
-    if (row >= 0 && row < m_model->rowCount()) {
-        const QSignalBlocker quiet(m_table); // the same row, not a new choice
-        m_table->setCurrentRow(row);
-    }
     m_table->verticalScrollBar()->setValue(scroll);
+    // The same event, not the same row number: events that arrived since
+    // may come before it in time (another capability's later block).
+    if (chosen) {
+        if (m_model->isScanning())
+            m_reselect = chosen;
+        else
+            selectEventOn(chosen->first, chosen->second);
+    }
 }
 
 void EventListPane::applyFilter()
@@ -186,16 +212,18 @@ void EventListPane::applyFilter()
         f.cap = uint16_t(cap);
     // The thread box: digits are an id; anything else a regular expression
     // over labels, whose matches the status names (never a silent guess).
-    m_threadNote.clear();
+    m_threadError.clear();
     const QString threadText = m_thread->text().trimmed();
     bool ok = false;
     const uint thread = threadText.toUInt(&ok);
+    const QString oldNote = std::exchange(m_threadNote, QString());
     if (ok) {
         f.thread = thread;
     } else if (!threadText.isEmpty()) {
         const QRegularExpression re(threadText, QRegularExpression::CaseInsensitiveOption);
         if (!re.isValid()) {
-            m_threadNote = tr("thread: not an id nor a regular expression (%1)").arg(re.errorString());
+            m_threadError = tr("thread: not an id nor a regular expression (%1)").arg(re.errorString());
+            m_threadNote = oldNote; // of the filter still on
             updateStatus();
             return; // the list keeps its filter
         }
@@ -222,11 +250,25 @@ void EventListPane::applyFilter()
     }
     // Highlighting keeps the list (and the row chosen) where it was.
     const EventRow* current = m_model->eventAt(m_table->currentRow());
-    const std::optional<uint64_t> keep = current ? std::optional<uint64_t>(current->time) : std::nullopt;
+    const bool keep = current && highlight;
+    const uint64_t keepTime = current ? current->time : 0;
+    m_reselect.reset(); // the user's new filter: the list starts over
     m_model->setFilter(f, highlight);
-    if (keep && highlight)
-        selectNearest(*keep);
+    if (keep)
+        selectNearest(keepTime);
     updateStatus();
+}
+
+void EventListPane::clearFilters()
+{
+    {
+        const QSignalBlocker a(m_search), b(m_thread), c(m_type), d(m_cap);
+        m_search->clear();
+        m_thread->clear();
+        m_type->setCurrentIndex(0);
+        m_cap->setCurrentIndex(0);
+    }
+    applyFilter();
 }
 
 void EventListPane::filterToThread(uint32_t id)
@@ -244,6 +286,7 @@ void EventListPane::updateStatus()
 {
     if (!m_index) {
         m_status->setText(tr("No log"));
+        m_clear->hide();
         return;
     }
     const QString count = QLocale().toString(qlonglong(m_model->rowCount()));
@@ -260,7 +303,31 @@ void EventListPane::updateStatus()
         text = tr("%1 matching events shown: the search stopped there (narrow the filter to see later ones)").arg(count);
     else
         text = tr("%1 matching events").arg(count);
-    m_status->setText(m_threadNote.isEmpty() ? text : text + QStringLiteral(" — ") + m_threadNote);
+    const QString filters = filterNames();
+    if (!filters.isEmpty())
+        text += (m_model->isHighlighting() ? tr(" — highlighting: %1") : tr(" — filters: %1")).arg(filters);
+    if (!m_threadError.isEmpty())
+        text += QStringLiteral(" — ") + m_threadError;
+    m_status->setText(text);
+    m_status->setToolTip(text);
+    m_clear->setVisible(!filters.isEmpty() || !m_threadError.isEmpty());
+}
+
+QString EventListPane::filterNames() const
+{
+    QStringList on;
+    const EventFilter& f = m_model->filter();
+    if (!f.text.empty())
+        on << tr("text “%1”").arg(QString::fromStdString(f.text));
+    if (m_type->currentData().toInt() >= 0)
+        on << tr("type %1").arg(m_type->currentData(kTypeNameRole).toString());
+    if (f.cap)
+        on << tr("cap %1").arg(*f.cap);
+    if (!f.threads.empty() || f.noThread) // a label expression: which threads it chose, or why none
+        on << m_threadNote;
+    else if (f.thread)
+        on << tr("thread %1").arg(*f.thread);
+    return on.join(QStringLiteral(", "));
 }
 
 QString EventListPane::describe(const EventRow& e) const

@@ -7,6 +7,8 @@
 #include <QWidget>
 
 #include <memory>
+#include <optional>
+#include <utility>
 
 class QComboBox;
 class QLabel;
@@ -31,15 +33,23 @@ public:
     void setLog(std::shared_ptr<ByteSource> source, std::shared_ptr<const LogIndex> index);
     // Opens `path` here (tests and tools).
     void setLog(const QString& path, std::shared_ptr<const LogIndex> index);
-    // The same log, grown (a live session): the filters, the chosen row
-    // and the scroll position stay; `toEnd` scrolls to the newest events.
+    // The same log, grown (a live session, or a long load's index after a
+    // partial one): the filters, the scroll position and the chosen event
+    // (found again by its time and capability: rows move as events arrive)
+    // stay; `toEnd` scrolls to the newest events instead.
     void updateLog(std::shared_ptr<ByteSource> source, std::shared_ptr<const LogIndex> index, bool toEnd);
     EventListModel* model() const { return m_model; }
     EventTableView* table() const { return m_table; }
     QLineEdit* searchField() const { return m_search; }
     QLineEdit* threadField() const { return m_thread; }
     QToolButton* highlightButton() const { return m_highlight; }
+    // Shown while any filter is on: clears them all, in one click.
+    QToolButton* clearFiltersButton() const { return m_clear; }
+    // The count, and while filtered which filters are on (a thread chosen
+    // elsewhere over an old search: the status names both).
     QString statusText() const;
+    // Search text, type, capability and thread: every filter off.
+    void clearFilters();
     // Selects the event nearest to time `t` (asynchronously), without
     // reporting it back as a choice.
     void selectNearest(uint64_t t);
@@ -62,6 +72,7 @@ signals:
 private:
     void selectRow(int row, bool report);
     void updateStatus();
+    QString filterNames() const; // the filters on, as the status names them
 
     EventListModel* m_model;
     EventTableView* m_table;
@@ -72,11 +83,16 @@ private:
     QLineEdit* m_thread;
     QToolButton* m_highlight; // checked: matches are marked in the whole list, not filtered
     QLabel* m_status;
-    QString m_threadNote; // which threads the thread box's label expression chose, or why none
+    QToolButton* m_clear;
+    QString m_threadNote;  // which threads the thread box's label expression chose, or why none
+    QString m_threadError; // the thread box holds neither an id nor a valid expression
     QTimer* m_debounce;
     std::shared_ptr<const LogIndex> m_index;
     bool m_reporting = true;
     bool m_truncated = false; // the last scan stopped at EventListModel::kMaxMatches
+    // The chosen event of the list before updateLog, found again once a
+    // filter's scan has finished (its row is not known before).
+    std::optional<std::pair<uint64_t, uint16_t>> m_reselect;
 };
 
 } // namespace hecscope

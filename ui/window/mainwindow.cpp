@@ -14,6 +14,7 @@
 #include "ui/timeline/imageexport.h"
 #include "ui/window/displaymenu.h"
 #include "ui/window/exportdialog.h"
+#include "ui/window/focusreturn.h"
 #include "ui/window/helpmenu.h"
 #include "ui/window/imageexporter.h"
 #include "ui/jobs/livejob.h"
@@ -579,10 +580,11 @@ void MainWindow::threadContextMenu(const QString& track, int row, QPoint local, 
                        [this, number, pinned] { m_threadRows->setPinned(number, !pinned); });
         menu.addAction(tr("Show in the Threads pane and the event list"), this, [this, number] {
             chooseThread(number, true);
-            if (auto* dock = qobject_cast<QDockWidget*>(m_threadsPane->parentWidget())) {
-                dock->show();
-                dock->raise();
-            }
+            for (QWidget* pane : {static_cast<QWidget*>(m_threadsPane), static_cast<QWidget*>(m_events)})
+                if (auto* dock = qobject_cast<QDockWidget*>(pane->parentWidget())) {
+                    dock->show();
+                    dock->raise(); // the list too: its filter changed, even under another tab
+                }
         });
     }
     if (track == QLatin1String("threads")) {
@@ -720,9 +722,11 @@ void MainWindow::createActions()
     open->setShortcut(QKeySequence::Open);
     file->addAction(tr("Open &Profile…"), this, [this] {
         const QString dir = m_path.isEmpty() ? QString() : QFileInfo(m_path).absolutePath();
-        const QString path = QFileDialog::getOpenFileName(
-            this, tr("Open a cost-centre profile beside the log"), dir,
-            tr("GHC profiling reports (*.prof *.json);;All files (*)"));
+        const QString path = [&] {
+            const FocusReturn focus(this);
+            return QFileDialog::getOpenFileName(this, tr("Open a cost-centre profile beside the log"), dir,
+                                                tr("GHC profiling reports (*.prof *.json);;All files (*)"));
+        }();
         if (!path.isEmpty())
             openProfile(path);
     });
@@ -797,6 +801,7 @@ void MainWindow::updateHistoryActions()
 void MainWindow::chooseFile()
 {
     const QString dir = m_path.isEmpty() ? QString() : QFileInfo(m_path).absolutePath();
+    const FocusReturn focus(this); // Ctrl+O works again once the dialog closes
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Open eventlog"), dir,
         tr("GHC eventlogs and profiles (*.eventlog *.hp *.prof *.json);;GHC eventlogs (*.eventlog);;Heap profiles (*.hp);;"
@@ -832,6 +837,7 @@ void MainWindow::exportImageDialog()
 {
     if (!m_index)
         return;
+    const FocusReturn focus(this); // Ctrl+E works again once the dialog closes
     ExportDialog dialog({m_index, m_view->tracks(), m_controller->range(), m_controller->selection(),
                          QSize(m_view->width(), m_scroll->viewport()->height()), m_heapPanel->view(), m_path},
                         this);
@@ -1064,8 +1070,8 @@ void MainWindow::applyIndex(std::shared_ptr<ByteSource> events, bool grown)
             m_keepView.reset();
         }
     }
-    if (grown)
-        m_events->updateLog(std::move(events), m_index, m_liveControls->following());
+    if (grown) // only a live session follows the newest events; a long load's list stays where it is (the top)
+        m_events->updateLog(std::move(events), m_index, m_live && m_liveControls->following());
     else
         m_events->setLog(std::move(events), m_index);
     m_gcModel->setIndex(m_index);
