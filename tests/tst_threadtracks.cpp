@@ -106,7 +106,7 @@ struct Canvas {
         QPainter p(&image);
         renderer.paint(p, area, view, options);
     }
-    QRect plot() const { return TimelineRenderer::plotArea(area); }
+    QRect plot() const { return renderer.plotArea(area, options); }
     // x of time t on the image.
     int x(ViewRange view, uint64_t t) const
     {
@@ -499,7 +499,7 @@ void TestThreadTracks::windowTrackLabelsAndClicks()
     const uint64_t start = segs[i].time, end = ix->threadStates.segmentEnd(segs, i);
     w.controller()->setRange(around(start, end));
     const ViewRange range = w.controller()->range();
-    const QRect plot = TimelineRenderer::plotArea(tl->rect());
+    const QRect plot = tl->renderer().plotArea(tl->rect(), tl->options());
     const int x = int(TimeMapping(range, plot.left(), plot.width()).toPixel(start + (end - start) / 2));
     QSignalSpy selected(tl, &TimelineView::itemSelected);
     QTest::mouseClick(tl, Qt::LeftButton, {}, QPoint(x, stateBarY(threads->rect.top(), 2)));

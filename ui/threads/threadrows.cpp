@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <set>
 
 namespace hecscope {
 
@@ -120,6 +121,21 @@ QString threadName(const LogIndex& ix, uint32_t id)
     if (t && !t->label.empty())
         return QObject::tr("%1 (%2)").arg(qs(t->label)).arg(id);
     return QObject::tr("thread %1").arg(id);
+}
+
+int threadNamesWidth(const LogIndex& ix, const QFontMetrics& fm)
+{
+    if (ix.threads.empty())
+        return 0;
+    const uint32_t maxId = uint32_t(ix.threads.size() - 1); // by id
+    std::set<std::string> labels;
+    for (const ThreadInfo& t : ix.threads)
+        if (!t.label.empty())
+            labels.insert(t.label);
+    int w = fm.horizontalAdvance(QObject::tr("thread %1").arg(maxId));
+    for (const std::string& label : labels)
+        w = std::max(w, fm.horizontalAdvance(QObject::tr("%1 (%2)").arg(qs(label)).arg(maxId)));
+    return w;
 }
 
 void paintThreadRow(QPainter& p, const QRect& plot, const PreparedThreadRow& row, const QPalette& pal, bool chosen)
