@@ -156,9 +156,10 @@ void TestTracks::cursorAndHoverReuseDrawLists()
     const ViewRange view = r.bounds();
     r.paint(p, area, view, o);
     const uint64_t first = r.preparedCount();
-    QSet<QString> shown; // tracks with rows in this log (the non-moving GC has none)
+    QSet<QString> shown; // tracks with data in this log (the others: a line with a note, no list)
     for (const TrackRow& row : r.layout(area, o))
-        shown.insert(row.id());
+        if (row.rect.height() > TimelineRenderer::kCollapsedHeight)
+            shown.insert(row.id());
     QCOMPARE(first, uint64_t(shown.size()));
     o.cursor = view.start + view.duration() / 2;
     o.selection = ViewRange{view.start + view.duration() / 4, view.start + view.duration() / 3};
@@ -738,19 +739,20 @@ void TestTracks::emptyTracksTakeOneLine()
     QVERIFY(r.resizable(rows[1], o));
     QCOMPARE(r.naturalHeight(o), TimelineRenderer::kRulerHeight + 3 * line + 120);
     // Each line: its label and its note.
-    const QImage image = paintTimeline(r, area, o);
-    const QRect plot = r.plotArea(area, o);
-    for (size_t i : {size_t(0), size_t(2), size_t(3)}) {
-        const QRect row = rows[i].rect;
+    const auto labelAndNote = [&](const QImage& image, const QRect& plot, const TrackRow& collapsed) {
+        const QRect row = collapsed.rect;
         QVERIFY2(textPixels(image, QRect(row.left(), row.top(), plot.left() - row.left(), row.height())) > 10,
-                 qPrintable(rows[i].id()));
+                 qPrintable(collapsed.id()));
         const QRgb background = image.pixel(plot.right() - 2, row.center().y()); // past the note
         int noted = 0; // the note's text (its colour is the palette's, blended)
         for (int y = row.top(); y <= row.bottom(); ++y)
             for (int x = plot.left(); x < plot.left() + 200; ++x)
                 noted += image.pixel(x, y) != background;
-        QVERIFY2(noted > 10, qPrintable(rows[i].id()));
-    }
+        QVERIFY2(noted > 10, qPrintable(collapsed.id()));
+    };
+    const QImage image = paintTimeline(r, area, o);
+    for (size_t i : {size_t(0), size_t(2), size_t(3)})
+        labelAndNote(image, r.plotArea(area, o), rows[i]);
     // A filled picture does not stretch them either.
     o.fill = true;
     rows = r.layout(QRect(0, 0, 1000, 900), o);
@@ -758,16 +760,21 @@ void TestTracks::emptyTracksTakeOneLine()
     QVERIFY(rows[1].rect.height() > 120);
     QCOMPARE(rows[2].rect.height(), line);
 
-    // A log with sparks keeps a chart per capability, even in a view
-    // with none of them.
+    // A log with sparks keeps a chart per capability; one without
+    // markers or messages says so in a line.
     const auto sparks = load(QStringLiteral("sparks-N4"));
+    QVERIFY(sparks->messages.empty());
     r.setIndex(sparks);
     o = RenderOptions{};
-    o.tracks = {QStringLiteral("sparks")};
-    rows = r.layout(QRect(0, 0, 1000, 1000), o);
-    QCOMPARE(rows.size(), sparks->caps.size());
-    for (const TrackRow& row : rows)
-        QVERIFY(row.rect.height() > 40);
+    o.tracks = {QStringLiteral("sparks"), QStringLiteral("markers")};
+    o.legend = false;
+    const QRect sparksArea(0, 0, 1000, r.naturalHeight(o));
+    rows = r.layout(sparksArea, o);
+    QCOMPARE(rows.size(), sparks->caps.size() + 1);
+    for (size_t c = 0; c < sparks->caps.size(); ++c)
+        QVERIFY(rows[c].rect.height() > 40);
+    QCOMPARE(rows.back().rect.height(), line);
+    labelAndNote(paintTimeline(r, sparksArea, o), r.plotArea(sparksArea, o), rows.back());
 }
 
 // #25: thread names were elided with room to spare ("IOMan...0 (2)"): the

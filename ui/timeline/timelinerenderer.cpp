@@ -229,10 +229,12 @@ void TimelineRenderer::paint(QPainter& p, const QRect& area, ViewRange view, con
         const TrackRowGeometry g{row.cap, row.rect, QRect(plot.left(), row.rect.top(), plot.width(), row.rect.height()),
                                  tracksPlot, m};
         p.save();
-        if (o.placeholder.isEmpty())
-            row.track->paint(p, g, *drawList(*row.track, o, view, plot.width()), ctx);
-        else // no data yet: not "no sparks in this log"
+        if (!o.placeholder.isEmpty()) // no data yet: not "no sparks in this log"
             paintTrackNote(p, g.plot, pal, o.placeholder);
+        else if (const QString note = row.track->emptyNote(ctx); !note.isEmpty())
+            paintTrackNote(p, g.plot, pal, note); // collapsed to its line
+        else
+            row.track->paint(p, g, *drawList(*row.track, o, view, plot.width()), ctx);
         p.restore();
         p.setPen(pal.color(QPalette::Text));
         const int labelRoom = plot.left() - row.rect.left() - 14;
@@ -490,11 +492,14 @@ std::optional<TimelineRenderer::Hit> TimelineRenderer::hitAt(QPoint pos, const Q
     const QRect tracksPlot(plot.left(), plot.top(), plot.width(),
                            rows.empty() ? 0 : rows.back().rect.bottom() - plot.top() + 1);
     for (const TrackRow& row : rows)
-        if (row.rect.contains(pos))
+        if (row.rect.contains(pos)) {
+            if (!row.track->emptyNote(context(o)).isEmpty())
+                return std::nullopt; // collapsed to its note: nothing to point at
             return Hit{row,
                        {row.cap, row.rect, QRect(plot.left(), row.rect.top(), plot.width(), row.rect.height()),
                         tracksPlot, m},
                        drawList(*row.track, o, view, plot.width())};
+        }
     return std::nullopt;
 }
 
