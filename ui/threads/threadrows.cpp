@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstring>
 #include <set>
+#include <string_view>
 
 namespace hecscope {
 
@@ -128,13 +129,19 @@ int threadNamesWidth(const LogIndex& ix, const QFontMetrics& fm)
     if (ix.threads.empty())
         return 0;
     const uint32_t maxId = uint32_t(ix.threads.size() - 1); // by id
-    std::set<std::string> labels;
+    // Measured: the distinct labels of the longest few lengths (a log may
+    // label 100,000 threads, and a live one asks again at every update).
+    size_t longest = 0;
     for (const ThreadInfo& t : ix.threads)
-        if (!t.label.empty())
+        longest = std::max(longest, t.label.size());
+    std::set<std::string_view> labels;
+    for (const ThreadInfo& t : ix.threads)
+        if (!t.label.empty() && t.label.size() + 4 >= longest && labels.size() < 64)
             labels.insert(t.label);
     int w = fm.horizontalAdvance(QObject::tr("thread %1").arg(maxId));
-    for (const std::string& label : labels)
-        w = std::max(w, fm.horizontalAdvance(QObject::tr("%1 (%2)").arg(qs(label)).arg(maxId)));
+    for (std::string_view label : labels)
+        w = std::max(w, fm.horizontalAdvance(
+                            QObject::tr("%1 (%2)").arg(QString::fromUtf8(label.data(), qsizetype(label.size()))).arg(maxId)));
     return w;
 }
 

@@ -85,11 +85,10 @@ int TimelineRenderer::labelWidth(const RenderOptions& o) const
         && key.tracks == m_labelWidth.tracks && key.font == m_labelWidth.font && key.pinned == m_labelWidth.pinned
         && key.spans == m_labelWidth.spans)
         return m_labelWidth.width;
-    const QFontMetrics fm(o.font);
     int width = kLabelWidth;
     for (const QString& id : o.tracks)
         if (const TimelineTrack* track = findTrack(id))
-            width = std::max(width, track->labelWidth(ctx, fm));
+            width = std::max(width, track->labelWidth(ctx, o.font));
     key.width = std::min(width, kMaxLabelWidth);
     m_labelWidth = std::move(key);
     return m_labelWidth.width;

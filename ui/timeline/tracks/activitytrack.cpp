@@ -80,12 +80,19 @@ public:
     QString menuText() const override { return QObject::tr("&Activity"); }
     static constexpr int kHeight = 100; // ThreadScope's activity graph
     int rowHeight(const TrackContext&) const override { return kHeight; }
-    // The label and, at its right, the scale's widest number (drawn
-    // smaller than `fm`'s font).
-    int labelWidth(const TrackContext& ctx, const QFontMetrics& fm) const override
+    // The label and, at its right, the scale's widest number.
+    int labelWidth(const TrackContext& ctx, const QFont& font) const override
     {
         const QString widest = QString::number(std::max<size_t>(1, ctx.index.caps.size()));
-        return TimelineTrack::labelWidth(ctx, fm) + fm.horizontalAdvance(widest) + 6;
+        return TimelineTrack::labelWidth(ctx, font) + QFontMetrics(scaleFont(font)).horizontalAdvance(widest) + 6;
+    }
+    static QFont scaleFont(QFont font)
+    {
+        if (font.pointSizeF() > 0)
+            font.setPointSizeF(std::max(6.0, font.pointSizeF() * 0.75));
+        else
+            font.setPixelSize(std::max(8, font.pixelSize() * 3 / 4));
+        return font;
     }
 
     std::shared_ptr<const DrawList> prepare(const TrackContext& ctx, ViewRange view, int width) const override
@@ -132,8 +139,7 @@ public:
             step *= 2;
         QColor line = ctx.options.palette.color(QPalette::Text);
         line.setAlpha(45);
-        QFont small = p.font();
-        small.setPointSizeF(std::max(6.0, small.pointSizeF() * 0.75));
+        const QFont small = scaleFont(p.font());
         p.setFont(small);
         const QFontMetrics fm(small);
         int lastLabel = INT_MAX;

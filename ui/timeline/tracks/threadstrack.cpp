@@ -31,11 +31,14 @@ public:
     QString title() const override { return QObject::tr("Threads"); }
     QString menuText() const override { return QObject::tr("T&hreads"); }
     QString rowLabel(const TrackContext&, int) const override { return {}; } // painted per thread row
-    // Its title, and the names (indented by 10, a scroll bar of 6 at the right).
-    int labelWidth(const TrackContext& ctx, const QFontMetrics& fm) const override
+    // Its title, and the names (indented by 10, a scroll bar of 6 at the
+    // right; bold, as the chosen thread's).
+    int labelWidth(const TrackContext& ctx, const QFont& font) const override
     {
-        return std::max(fm.horizontalAdvance(QStringLiteral("▾ ") + title()) + 10,
-                        threadNamesWidth(ctx.index, fm) + kNameMargins);
+        QFont bold = font;
+        bold.setBold(true);
+        return std::max(QFontMetrics(font).horizontalAdvance(QStringLiteral("▾ ") + title()) + 10,
+                        threadNamesWidth(ctx.index, QFontMetrics(bold)) + kNameMargins);
     }
     QString labelTip(const TrackRowGeometry& g, QPoint pos, const TrackContext& ctx,
                      const QFontMetrics& fm) const override

@@ -32,8 +32,9 @@ int labelTextWidth(const QString& label, const QFontMetrics& fm)
     return w;
 }
 
-int TimelineTrack::labelWidth(const TrackContext& ctx, const QFontMetrics& fm) const
+int TimelineTrack::labelWidth(const TrackContext& ctx, const QFont& font) const
 {
+    const QFontMetrics fm(font);
     int w = 0;
     const bool numbered = rowsAreCapabilities(ctx);
     const int n = emptyNote(ctx).isEmpty() ? rowCount(ctx) : 1;

@@ -11,6 +11,7 @@
 #include <optional>
 #include <vector>
 
+class QFont;
 class QFontMetrics;
 class QPainter;
 
@@ -90,10 +91,10 @@ public:
     }
     virtual QString rowLabel(const TrackContext&, int row) const { (void)row; return title(); }
     // The label column this track's labels need, padding included, in
-    // `fm`'s font: by default its rows' labels (their widest line) after a
+    // `font`: by default its rows' labels (their widest line) after a
     // margin of 6 and before one of 8 pixels. The renderer widens the
     // column to fit every shown track's (up to kMaxLabelWidth).
-    virtual int labelWidth(const TrackContext& ctx, const QFontMetrics& fm) const;
+    virtual int labelWidth(const TrackContext& ctx, const QFont& font) const;
     // The full label at `pos` (in the label column of the row `g`) when it
     // is drawn elided in `fm`'s font, for a tooltip; else empty.
     virtual QString labelTip(const TrackRowGeometry& g, QPoint pos, const TrackContext& ctx,
