@@ -775,6 +775,11 @@ void TestTracks::emptyTracksTakeOneLine()
         QVERIFY(rows[c].rect.height() > 40);
     QCOMPARE(rows.back().rect.height(), line);
     labelAndNote(paintTimeline(r, sparksArea, o), r.plotArea(sparksArea, o), rows.back());
+    // Its colours are not in the legend (they are where markers are).
+    o.legend = true;
+    QVERIFY(!r.legendContent(o).entries.contains(QStringLiteral("marker")));
+    r.setIndex(threads);
+    QVERIFY(r.legendContent(o).entries.contains(QStringLiteral("marker")));
 }
 
 // #25: thread names were elided with room to spare ("IOMan...0 (2)"): the

@@ -403,13 +403,13 @@ void TimelineRenderer::paintOverlays(QPainter& p, const QRect& area, const TimeM
     }
 }
 
-// Every shown track names its colours; the bookmark flag is named when
-// there are bookmarks.
+// Every shown track with data names its colours; the bookmark flag is
+// named when there are bookmarks.
 void TimelineRenderer::writeLegend(LegendWriter& legend, const RenderOptions& o) const
 {
     const TrackContext ctx = context(o);
     for (const QString& id : o.tracks)
-        if (const TimelineTrack* t = findTrack(id)) {
+        if (const TimelineTrack* t = findTrack(id); t && t->emptyNote(ctx).isEmpty()) { // a collapsed one draws no colour
             legend.beginTrack();
             t->addLegend(legend, ctx);
         }
