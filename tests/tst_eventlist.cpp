@@ -333,7 +333,7 @@ void TestEventList::windowLinksListAndTimeline()
     pane->applyFilter();
     w.controller()->fitAll();
     TimelineView* view = w.timeline();
-    const QRect plot = TimelineRenderer::plotArea(view->rect());
+    const QRect plot = view->renderer().plotArea(view->rect(), view->options());
     const QPoint at(plot.left() + plot.width() / 2, plot.top() + 70);
     QTest::mouseClick(view, Qt::LeftButton, Qt::NoModifier, at);
     const uint64_t t = *view->cursor();

@@ -157,7 +157,7 @@ void TestExport::chosenTracksFillThePicture()
     QCOMPARE(gc.bottom() + 1, 1000 - LegendWriter::kLineHeight);
     const QRgb base = exportPalette().color(QPalette::Base).rgb();
     const QRgb window = exportPalette().color(QPalette::Window).rgb();
-    const QRect plot = TimelineRenderer::plotArea(area);
+    const QRect plot = r.plotArea(area, filled);
     // Every line of the row (below the margin above a major collection)
     // has collections on it, the last ones too.
     for (int y = gc.top() + 8; y <= gc.bottom() - 2; y += 7)
@@ -247,7 +247,9 @@ void TestExport::vectorChartsFillTheirTracks()
         QPainter p(&drawn);
         svg.render(&p, QRectF(QPointF(0, 0), QSizeF(rq.size)));
     }
-    const QRect plot = TimelineRenderer::plotArea(QRect(QPoint(0, 0), rq.size));
+    TimelineRenderer r;
+    r.setIndex(m_leak);
+    const QRect plot = r.plotArea(QRect(QPoint(0, 0), rq.size), rq.options);
     // The last tenth of the plot: the live bytes fill the chart's bottom.
     int painted = 0;
     for (int y = plot.bottom() - 30; y < plot.bottom() - 2; ++y)

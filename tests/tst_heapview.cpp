@@ -413,7 +413,7 @@ void TestHeapView::clickOnABandChoosesIt()
     QVERIFY(row != rows.end());
     const auto ix = w.index();
     const HeapBands& bands = ix->heapBands;
-    const QRect plot = TimelineRenderer::plotArea(view->rect());
+    const QRect plot = view->renderer().plotArea(view->rect(), view->options());
     const TimeMapping m(w.controller()->range(), plot.left(), plot.width());
     const size_t census = bands.times.size() / 2;
     const QPoint bottom(int(m.toPixel(bands.times[census])), row->rect.bottom() - 3);

@@ -33,6 +33,7 @@
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QToolTip>
 #include <QWheelEvent>
 #include <QtTest>
 
@@ -106,7 +107,7 @@ struct Canvas {
         QPainter p(&image);
         renderer.paint(p, area, view, options);
     }
-    QRect plot() const { return TimelineRenderer::plotArea(area); }
+    QRect plot() const { return renderer.plotArea(area, options); }
     // x of time t on the image.
     int x(ViewRange view, uint64_t t) const
     {
@@ -508,7 +509,7 @@ void TestThreadTracks::windowTrackLabelsAndClicks()
     const uint64_t start = segs[i].time, end = ix->threadStates.segmentEnd(segs, i);
     w.controller()->setRange(around(start, end));
     const ViewRange range = w.controller()->range();
-    const QRect plot = TimelineRenderer::plotArea(tl->rect());
+    const QRect plot = tl->renderer().plotArea(tl->rect(), tl->options());
     const int x = int(TimeMapping(range, plot.left(), plot.width()).toPixel(start + (end - start) / 2));
     QSignalSpy selected(tl, &TimelineView::itemSelected);
     QTest::mouseClick(tl, Qt::LeftButton, {}, QPoint(x, stateBarY(threads->rect.top(), 2)));
@@ -521,6 +522,22 @@ void TestThreadTracks::windowTrackLabelsAndClicks()
     // (Once the pane's figures are in, if they were still being computed.)
     QTRY_COMPARE(w.threadsPane()->table()->currentIndex().data(ThreadsTableModel::kNumberRole).toUInt(), thread);
     QCOMPARE(w.eventList()->model()->filter().thread, std::optional<uint32_t>(w.index()->threadStates.ids[fifth]));
+    // #25: a name drawn whole has no tooltip; in a font too big for the
+    // widest label column it is elided and its tooltip says it whole.
+    const QString name = threadName(*ix, ix->threadStates.ids[w.threadRows()->view()->order[4]]); // row 1
+    const auto tipAt = [&] {
+        threads = o.track(QStringLiteral("threads"));
+        const QPoint at = threads->rect.topLeft() + QPoint(20, ThreadRowsView::kHeaderHeight + ThreadRowsView::kRowHeight + 8);
+        QHelpEvent help(QEvent::ToolTip, at, tl->mapToGlobal(at));
+        QApplication::sendEvent(tl, &help);
+        return QToolTip::isVisible() ? QToolTip::text() : QString();
+    };
+    QCOMPARE(tipAt(), QString());
+    QFont big = tl->font();
+    big.setPixelSize(48); // "main (5)" wider than kMaxLabelWidth
+    tl->setFont(big);
+    QCOMPARE(tl->renderer().labelWidth(tl->options()), TimelineRenderer::kMaxLabelWidth);
+    QTRY_COMPARE(tipAt(), name);
 }
 
 void TestThreadTracks::windowSpanChosenAndSelectionStatistics()

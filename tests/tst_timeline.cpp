@@ -451,7 +451,7 @@ void TestTimeline::wheelZoomsAroundPointer()
     MainWindow w;
     QVERIFY(showAndOpen(w, m_log));
     TimelineView* view = w.timeline();
-    const QRect plot = TimelineRenderer::plotArea(view->rect());
+    const QRect plot = view->renderer().plotArea(view->rect(), view->options());
     const QPointF at(plot.left() + plot.width() * 0.3, 80);
     const ViewRange before = w.controller()->range();
     const uint64_t anchor = TimeMapping(before, plot.left(), plot.width()).toTime(at.x());
@@ -506,7 +506,7 @@ void TestTimeline::dragARowsEdgeToResizeIt()
         const TrackRow before = heapRow();
         QVERIFY(before.track);
         natural = before.rect.height();
-        const QPoint edge(TimelineRenderer::plotArea(view->rect()).center().x(), before.rect.bottom());
+        const QPoint edge(view->renderer().plotArea(view->rect(), view->options()).center().x(), before.rect.bottom());
         // The edge in sight, clear of the legend pinned to the bottom of the
         // tracks' viewport.
         if (auto* scroll = qobject_cast<QScrollArea*>(view->parentWidget()->parentWidget()))
@@ -587,7 +587,7 @@ void TestTimeline::selectionGivesRangeStatistics()
     MainWindow w;
     QVERIFY(showAndOpen(w, m_log));
     TimelineView* view = w.timeline();
-    const QRect plot = TimelineRenderer::plotArea(view->rect());
+    const QRect plot = view->renderer().plotArea(view->rect(), view->options());
     const int y = plot.top() + 60;
     const QPoint from(plot.left() + plot.width() / 4, y), to(plot.left() + plot.width() / 2, y);
     QTest::mousePress(view, Qt::LeftButton, Qt::ShiftModifier, from);

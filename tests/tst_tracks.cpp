@@ -14,6 +14,7 @@
 #include "ui/timeline/timelinerenderer.h"
 #include "ui/timeline/tracks/capabilitytrack.h"
 #include "ui/timeline/tracks/instantmarks.h"
+#include "ui/threads/threadrows.h"
 
 #include <QApplication>
 #include <QFileInfo>
@@ -48,6 +49,9 @@ private slots:
     void heapBandUnderPointerIsTheDrawnOne();
     void cacheFollowsTheHeapViewAndTheIndex();
     void timeProfileBinsHoldTheirSamples();
+    void activityIsTallWithItsScaleBesideTheData();
+    void emptyTracksTakeOneLine();
+    void threadNamesAreWholeWhereThereIsRoom();
 
 private:
     // A log of testdata/logs by name, or any log by path.
@@ -154,9 +158,10 @@ void TestTracks::cursorAndHoverReuseDrawLists()
     const ViewRange view = r.bounds();
     r.paint(p, area, view, o);
     const uint64_t first = r.preparedCount();
-    QSet<QString> shown; // tracks with rows in this log (the non-moving GC has none)
+    QSet<QString> shown; // tracks with data in this log (the others: a line with a note, no list)
     for (const TrackRow& row : r.layout(area, o))
-        shown.insert(row.id());
+        if (row.rect.height() > TimelineRenderer::kCollapsedHeight)
+            shown.insert(row.id());
     QCOMPARE(first, uint64_t(shown.size()));
     o.cursor = view.start + view.duration() / 2;
     o.selection = ViewRange{view.start + view.duration() / 4, view.start + view.duration() / 3};
@@ -219,7 +224,7 @@ void TestTracks::gcHitTestFindsTheDrawnCollection()
     RenderOptions o;
     o.tracks = {QStringLiteral("gc")};
     const QRect area(0, 0, 1000, r.naturalHeight(o));
-    const QRect plot = TimelineRenderer::plotArea(area);
+    const QRect plot = r.plotArea(area, o);
     const TrackRow row = r.layout(area, o).front();
     for (size_t i = 0; i < index->collections.size(); i += 37) {
         const Collection& c = index->collections[i];
@@ -264,7 +269,7 @@ void TestTracks::instantsShowWhenZoomedIn()
     o.tracks = {QStringLiteral("hecs")};
     o.legend = false;
     const QRect area(0, 0, 1000, r.naturalHeight(o));
-    const QRect plot = TimelineRenderer::plotArea(area);
+    const QRect plot = r.plotArea(area, o);
     // The whole run: far more spark runs than pixels.
     const auto whole = collectInstants(*index, r.bounds(), plot.width());
     QVERIFY(whole[0].dense[size_t(InstantKind::SparkCreate)]);
@@ -321,7 +326,7 @@ void TestTracks::activityHasACapabilityScale()
     o.tracks = {QStringLiteral("activity")};
     o.legend = false;
     const QRect area(0, 0, 1000, r.naturalHeight(o));
-    const QRect plot = TimelineRenderer::plotArea(area);
+    const QRect plot = r.plotArea(area, o);
     const QPoint at(plot.left() + plot.width() / 2, area.top() + TimelineRenderer::kRulerHeight + 20);
     const QString said = r.describeAt(at, area, r.bounds(), o);
     QVERIFY2(said.contains(QStringLiteral("of 4 capabilities running")), qPrintable(said));
@@ -365,7 +370,7 @@ void TestTracks::selectionTintsTheTracksNotTheLegend()
     p.end();
     const auto rows = r.layout(area, o);
     QCOMPARE(rows.size(), size_t(1));
-    const QRect plot = TimelineRenderer::plotArea(area);
+    const QRect plot = r.plotArea(area, o);
     // Below the GC row: the legend. Its background, in the plot's columns,
     // is not tinted (a column where no legend text or swatch is).
     const int legendY = rows.back().rect.bottom() + 4;
@@ -390,7 +395,7 @@ void TestTracks::hecHitTestSelectsRealSpans()
     RenderOptions o;
     o.tracks = {QStringLiteral("hecs")};
     const QRect area(0, 0, 1200, r.naturalHeight(o));
-    const QRect plot = TimelineRenderer::plotArea(area);
+    const QRect plot = r.plotArea(area, o);
     const auto rows = r.layout(area, o);
     QCOMPARE(int(rows.size()), int(index->caps.size()));
     int checked = 0;
@@ -685,7 +690,7 @@ void TestTracks::nonmovingCollectorOnRealLogs()
     for (const ConcurrentSpan& s : ix->concurrent) {
         if (s.kind != ConcurrentSpan::Mark || s.end == kNoTime || s.end - s.start < 1000)
             continue;
-        const QRect plot = TimelineRenderer::plotArea(area);
+        const QRect plot = r.plotArea(area, o);
         const QPoint at(plot.left() + plot.width() / 2, rows.front().rect.top() + 6);
         const QString text = r.describeAt(at, area, ViewRange{s.start, s.end}, o);
         QVERIFY2(text.contains(QStringLiteral("%1 objects marked").arg(QString::fromStdString(formatGrouped(s.markedObjects)))),
@@ -717,7 +722,7 @@ void TestTracks::timeProfileBinsHoldTheirSamples()
     }
     o.profileHighlight = chosen;
     const QRect area(0, 0, 1200, r.naturalHeight(o));
-    const QRect plot = TimelineRenderer::plotArea(area);
+    const QRect plot = r.plotArea(area, o);
     const TrackRow row = r.layout(area, o).front();
     const ViewRange whole = r.bounds();
     std::set<std::pair<uint64_t, uint64_t>> seen;
@@ -745,6 +750,195 @@ void TestTracks::timeProfileBinsHoldTheirSamples()
     }
     QVERIFY(seen.size() > 20);
     QCOMPARE(counted, uint64_t(samples.size())); // every sample is in a bin that can be clicked
+}
+
+namespace {
+
+// Near-black: text in the palette's Text colour (no track colour is this dark).
+bool isText(QRgb c)
+{
+    return qRed(c) < 90 && qGreen(c) < 90 && qBlue(c) < 90;
+}
+
+int textPixels(const QImage& image, const QRect& r)
+{
+    int n = 0;
+    for (int y = std::max(0, r.top()); y <= std::min(image.height() - 1, r.bottom()); ++y)
+        for (int x = std::max(0, r.left()); x <= std::min(image.width() - 1, r.right()); ++x)
+            n += isText(image.pixel(x, y));
+    return n;
+}
+
+QImage paintTimeline(const TimelineRenderer& r, const QRect& area, const RenderOptions& o)
+{
+    QImage image(area.size(), QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::white);
+    QPainter p(&image);
+    r.paint(p, area, r.bounds(), o);
+    return image;
+}
+
+} // namespace
+
+// #25: the activity graph is read first for parallelism: as tall as
+// ThreadScope's (100 px), its scale's numbers beside the data (in the label
+// column, by their gridlines), none over the data.
+void TestTracks::activityIsTallWithItsScaleBesideTheData()
+{
+    const auto index = load(QStringLiteral("sparks-N4")); // 4 capabilities, busy
+    TimelineRenderer r;
+    r.setIndex(index);
+    RenderOptions o;
+    o.tracks = {QStringLiteral("activity")};
+    o.legend = false;
+    const QRect area(0, 0, 1000, r.naturalHeight(o));
+    const auto rows = r.layout(area, o);
+    QCOMPARE(rows.size(), size_t(1));
+    const QRect row = rows.front().rect;
+    QVERIFY2(row.height() >= 100, qPrintable(QString::number(row.height())));
+    const QImage image = paintTimeline(r, area, o);
+    const QRect plot = r.plotArea(area, o);
+    // The data under where the numbers used to be (the plot's left edge)
+    // is there, and no text over it.
+    QCOMPARE(textPixels(image, QRect(plot.left(), row.top(), 24, row.height())), 0);
+    // A number beside each capability's gridline (4 of them, 22 px apart).
+    const double h = row.height() - 4, base = row.bottom() - 1;
+    for (int k = 1; k <= 4; ++k) {
+        const int y = int(std::round(base - h * k / 4));
+        const QRect beside(plot.left() - 16, y - 5, 14, 11);
+        QVERIFY2(textPixels(image, beside) > 3, qPrintable(QStringLiteral("no number by gridline %1").arg(k)));
+    }
+}
+
+// #25: a track whose data this log lacks takes one line saying so (its
+// label kept), whatever height it has or the user dragged it to; a track
+// with data keeps its rows. Emptiness is the whole log's: data outside the
+// view is data.
+void TestTracks::emptyTracksTakeOneLine()
+{
+    const auto threads = load(QStringLiteral("threads-N2")); // no sparks, heap profile or samples; heap figures
+    QVERIFY(threads->heapBands.empty() && threads->timeProfile.samples.empty() && !threads->heap.empty());
+    TimelineRenderer r;
+    r.setIndex(threads);
+    RenderOptions o;
+    o.tracks = {QStringLiteral("sparks"), QStringLiteral("heap"), QStringLiteral("heap-profile"),
+                QStringLiteral("time-profile")};
+    o.legend = false;
+    o.rowHeights = {{QStringLiteral("sparks"), 200}, {QStringLiteral("heap-profile"), 300},
+                    {QStringLiteral("heap"), 120}};
+    const QRect area(0, 0, 1000, r.naturalHeight(o));
+    auto rows = r.layout(area, o);
+    QCOMPARE(rows.size(), size_t(4));
+    const int line = TimelineRenderer::kCollapsedHeight;
+    QCOMPARE(rows[0].rect.height(), line);
+    QCOMPARE(rows[1].rect.height(), 120); // the user's height: it has data
+    QCOMPARE(rows[2].rect.height(), line);
+    QCOMPARE(rows[3].rect.height(), line);
+    QVERIFY(!r.resizable(rows[0], o));
+    QVERIFY(r.resizable(rows[1], o));
+    QCOMPARE(r.naturalHeight(o), TimelineRenderer::kRulerHeight + 3 * line + 120);
+    // Each line: its label and its note.
+    const auto labelAndNote = [&](const QImage& image, const QRect& plot, const TrackRow& collapsed) {
+        const QRect row = collapsed.rect;
+        QVERIFY2(textPixels(image, QRect(row.left(), row.top(), plot.left() - row.left(), row.height())) > 10,
+                 qPrintable(collapsed.id()));
+        const QRgb background = image.pixel(plot.right() - 2, row.center().y()); // past the note
+        int noted = 0; // the note's text (its colour is the palette's, blended)
+        for (int y = row.top(); y <= row.bottom(); ++y)
+            for (int x = plot.left(); x < plot.left() + 200; ++x)
+                noted += image.pixel(x, y) != background;
+        QVERIFY2(noted > 10, qPrintable(collapsed.id()));
+    };
+    const QImage image = paintTimeline(r, area, o);
+    for (size_t i : {size_t(0), size_t(2), size_t(3)})
+        labelAndNote(image, r.plotArea(area, o), rows[i]);
+    // A filled picture does not stretch them either.
+    o.fill = true;
+    rows = r.layout(QRect(0, 0, 1000, 900), o);
+    QCOMPARE(rows[0].rect.height(), line);
+    QVERIFY(rows[1].rect.height() > 120);
+    QCOMPARE(rows[2].rect.height(), line);
+
+    // A log with sparks keeps a chart per capability; one without
+    // markers or messages says so in a line.
+    const auto sparks = load(QStringLiteral("sparks-N4"));
+    QVERIFY(sparks->messages.empty());
+    r.setIndex(sparks);
+    o = RenderOptions{};
+    o.tracks = {QStringLiteral("sparks"), QStringLiteral("markers")};
+    o.legend = false;
+    const QRect sparksArea(0, 0, 1000, r.naturalHeight(o));
+    rows = r.layout(sparksArea, o);
+    QCOMPARE(rows.size(), sparks->caps.size() + 1);
+    for (size_t c = 0; c < sparks->caps.size(); ++c)
+        QVERIFY(rows[c].rect.height() > 40);
+    QCOMPARE(rows.back().rect.height(), line);
+    labelAndNote(paintTimeline(r, sparksArea, o), r.plotArea(sparksArea, o), rows.back());
+    // Its colours are not in the legend (they are where markers are).
+    o.legend = true;
+    QVERIFY(!r.legendContent(o).entries.contains(QStringLiteral("marker")));
+    r.setIndex(threads);
+    QVERIFY(r.legendContent(o).entries.contains(QStringLiteral("marker")));
+}
+
+// #25: thread names were elided with room to spare ("IOMan...0 (2)"): the
+// label column widens to the log's longest name (up to kMaxLabelWidth) and
+// the names are drawn whole; one that does not fit even so is elided, and
+// its tooltip says it whole.
+void TestTracks::threadNamesAreWholeWhereThereIsRoom()
+{
+    const auto index = load(QStringLiteral("threads-N2"));
+    TimelineRenderer r;
+    r.setIndex(index);
+    RenderOptions o;
+    o.tracks = {QStringLiteral("activity"), QStringLiteral("hecs"), QStringLiteral("threads")};
+    o.legend = false;
+    const QFontMetrics fm(o.font);
+    const int column = r.labelWidth(o);
+    QVERIFY(column >= TimelineRenderer::kLabelWidth && column <= TimelineRenderer::kMaxLabelWidth);
+    const ThreadStates& states = index->threadStates;
+    int labelled = 0;
+    QString longest;
+    for (uint32_t i = 0; i < states.count(); ++i) {
+        const ThreadInfo* t = index->thread(states.ids[i]);
+        if (!t || t->label.empty())
+            continue;
+        ++labelled;
+        const QString name = threadName(*index, states.ids[i]);
+        if (fm.horizontalAdvance(name) > fm.horizontalAdvance(longest))
+            longest = name;
+        if (fm.horizontalAdvance(name) + 16 <= TimelineRenderer::kMaxLabelWidth)
+            QVERIFY2(displayedLabel(name, fm, column - 16) == name, qPrintable(name));
+    }
+    QVERIFY(labelled >= 5); // IOManager on cap 0/1, TimerManager, main, pipe-…
+    QCOMPARE(longest, QStringLiteral("IOManager on cap 0 (2)"));
+    // Drawn whole: its row's text reaches past where the elided one ended.
+    const QRect area(0, 0, 1200, r.naturalHeight(o));
+    const auto rows = r.layout(area, o);
+    const auto threadsRow = std::find_if(rows.begin(), rows.end(), [](const TrackRow& row) { return row.id() == QLatin1String("threads"); });
+    QVERIFY(threadsRow != rows.end());
+    const auto view = ThreadRowsView::makeDefault(*index);
+    int shown = -1;
+    for (int k = 0; k < view->shownRows(); ++k)
+        if (threadName(*index, states.ids[*view->threadAtRow(k)]) == longest)
+            shown = k;
+    QVERIFY(shown >= 0);
+    const int top = threadsRow->rect.top() + ThreadRowsView::kHeaderHeight + shown * ThreadRowsView::kRowHeight;
+    const QImage image = paintTimeline(r, area, o);
+    const int textEnd = 10 + fm.horizontalAdvance(longest);
+    QVERIFY(textPixels(image, QRect(textEnd - 12, top, 12, ThreadRowsView::kRowHeight)) > 3);
+    QVERIFY(textPixels(image, QRect(textEnd + 2, top, column - textEnd - 2, ThreadRowsView::kRowHeight)) == 0);
+    // Whole: no tooltip; a font too big for the widest column: elided, and
+    // the tooltip says it whole.
+    const QPoint over(20, top + ThreadRowsView::kRowHeight / 2);
+    QCOMPARE(r.labelTipAt(over, area, o), QString());
+    o.font.setPixelSize(26);
+    QCOMPARE(r.labelWidth(o), TimelineRenderer::kMaxLabelWidth);
+    const auto big = r.layout(area, o);
+    const auto bigThreads = std::find_if(big.begin(), big.end(), [](const TrackRow& row) { return row.id() == QLatin1String("threads"); });
+    const QPoint overBig(20, bigThreads->rect.top() + ThreadRowsView::kHeaderHeight + shown * ThreadRowsView::kRowHeight + 5);
+    QCOMPARE(r.labelTipAt(overBig, area, o), longest);
+    QCOMPARE(r.labelTipAt(QPoint(overBig.x() + TimelineRenderer::kMaxLabelWidth, overBig.y()), area, o), QString()); // the plot
 }
 
 QTEST_MAIN(TestTracks)

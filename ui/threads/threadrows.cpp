@@ -12,6 +12,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <set>
+#include <string_view>
 
 namespace hecscope {
 
@@ -120,6 +122,27 @@ QString threadName(const LogIndex& ix, uint32_t id)
     if (t && !t->label.empty())
         return QObject::tr("%1 (%2)").arg(qs(t->label)).arg(id);
     return QObject::tr("thread %1").arg(id);
+}
+
+int threadNamesWidth(const LogIndex& ix, const QFontMetrics& fm)
+{
+    if (ix.threads.empty())
+        return 0;
+    const uint32_t maxId = uint32_t(ix.threads.size() - 1); // by id
+    // Measured: the distinct labels of the longest few lengths (a log may
+    // label 100,000 threads, and a live one asks again at every update).
+    size_t longest = 0;
+    for (const ThreadInfo& t : ix.threads)
+        longest = std::max(longest, t.label.size());
+    std::set<std::string_view> labels;
+    for (const ThreadInfo& t : ix.threads)
+        if (!t.label.empty() && t.label.size() + 4 >= longest && labels.size() < 64)
+            labels.insert(t.label);
+    int w = fm.horizontalAdvance(QObject::tr("thread %1").arg(maxId));
+    for (std::string_view label : labels)
+        w = std::max(w, fm.horizontalAdvance(
+                            QObject::tr("%1 (%2)").arg(QString::fromUtf8(label.data(), qsizetype(label.size()))).arg(maxId)));
+    return w;
 }
 
 void paintThreadRow(QPainter& p, const QRect& plot, const PreparedThreadRow& row, const QPalette& pal, bool chosen)

@@ -13,6 +13,7 @@
 #include <optional>
 #include <vector>
 
+class QFontMetrics;
 class QPainter;
 
 namespace hecscope {
@@ -108,5 +109,8 @@ std::optional<std::pair<uint64_t, uint64_t>> threadRowItemAt(const LogIndex& ix,
                                                              int rowHeight);
 // "worker-3 (17)" or "thread 17".
 QString threadName(const LogIndex& ix, uint32_t id);
+// The width of the widest threadName of the log in `fm`'s font (each
+// distinct label measured once, with the widest id).
+int threadNamesWidth(const LogIndex& ix, const QFontMetrics& fm);
 
 } // namespace hecscope

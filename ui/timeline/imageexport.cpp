@@ -127,7 +127,7 @@ QString writeExport(std::shared_ptr<const LogIndex> index, const PreparedExport&
         const QRect area(QPoint(0, 0), rq.size);
         const auto rows = renderer.layout(area, rq.options);
         for (size_t i = 0; i < rows.size(); ++i) {
-            renderer.drawList(*rows[i].track, rq.options, rq.range, TimelineRenderer::plotArea(area).width());
+            renderer.drawList(*rows[i].track, rq.options, rq.range, renderer.plotArea(area, rq.options).width());
             if (!goOn(int(50 * (i + 1) / rows.size())))
                 return QObject::tr("cancelled");
         }

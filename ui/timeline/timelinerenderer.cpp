@@ -68,9 +68,36 @@ ViewRange TimelineRenderer::boundsOf(const LogIndex* ix)
     return {0, std::max(end, kMinViewDuration)};
 }
 
-QRect TimelineRenderer::plotArea(const QRect& area)
+QRect TimelineRenderer::plotArea(const QRect& area, const RenderOptions& o) const
 {
-    return area.adjusted(kLabelWidth, kRulerHeight, 0, 0);
+    return area.adjusted(labelWidth(o), kRulerHeight, 0, 0);
+}
+
+// Measured once per (index, tracks, font, pins, spans): layout() asks for
+// it at every paint and pointer move.
+int TimelineRenderer::labelWidth(const RenderOptions& o) const
+{
+    const TrackContext ctx = context(o);
+    const auto rows = m_resources.threadRows(o);
+    LabelWidthEntry key{index(), index() ? index()->serial : 0, o.tracks, o.font.key(), rows->pinned.size(),
+                        rows->spans.get(), -1};
+    if (m_labelWidth.width >= 0 && key.index == m_labelWidth.index && key.serial == m_labelWidth.serial
+        && key.tracks == m_labelWidth.tracks && key.font == m_labelWidth.font && key.pinned == m_labelWidth.pinned
+        && key.spans == m_labelWidth.spans)
+        return m_labelWidth.width;
+    int width = kLabelWidth;
+    for (const QString& id : o.tracks)
+        if (const TimelineTrack* track = findTrack(id))
+            width = std::max(width, track->labelWidth(ctx, o.font));
+    key.width = std::min(width, kMaxLabelWidth);
+    m_labelWidth = std::move(key);
+    return m_labelWidth.width;
+}
+
+bool TimelineRenderer::rowStretches(const TimelineTrack& track, const RenderOptions& o) const
+{
+    const TrackContext ctx = context(o);
+    return track.stretches(ctx) && track.emptyNote(ctx).isEmpty();
 }
 
 std::vector<TrackRow> TimelineRenderer::layout(const QRect& area, const RenderOptions& o) const
@@ -82,6 +109,11 @@ std::vector<TrackRow> TimelineRenderer::layout(const QRect& area, const RenderOp
         const TimelineTrack* track = findTrack(id);
         if (!track)
             continue;
+        if (!track->emptyNote(ctx).isEmpty()) { // one line saying why, whatever the heights
+            rows.push_back({track, -1, QRect(area.left(), y, area.width(), kCollapsedHeight)});
+            y += kCollapsedHeight;
+            continue;
+        }
         const int n = track->rowCount(ctx);
         const auto chosen = o.rowHeights.find(id);
         const int h = chosen != o.rowHeights.end() && track->stretches(ctx) ? chosen->second : track->rowHeight(ctx);
@@ -124,17 +156,16 @@ RenderOptions TimelineRenderer::fitted(const QRect& area, const RenderOptions& o
 // ending at the legend.
 void TimelineRenderer::stretchRows(std::vector<TrackRow>& rows, const QRect& area, const RenderOptions& o) const
 {
-    const TrackContext ctx = context(o);
     int fixed = 0, stretching = 0;
     for (const TrackRow& row : rows)
-        (row.track->stretches(ctx) ? stretching : fixed) += row.rect.height();
+        (rowStretches(*row.track, o) ? stretching : fixed) += row.rect.height();
     const int room = area.height() - kRulerHeight - legendHeight(o, area.width());
     if (stretching == 0 || room <= 0)
         return;
     const double scale = std::max(kMinStretch, double(room - fixed) / double(stretching));
     double y = area.top() + kRulerHeight;
     for (TrackRow& row : rows) {
-        const double next = y + (row.track->stretches(ctx) ? row.rect.height() * scale : row.rect.height());
+        const double next = y + (rowStretches(*row.track, o) ? row.rect.height() * scale : row.rect.height());
         row.rect.setTop(int(std::lround(y)));
         row.rect.setBottom(int(std::lround(next)) - 1);
         y = next;
@@ -179,8 +210,10 @@ void TimelineRenderer::paint(QPainter& p, const QRect& area, ViewRange view, con
     const QPalette& pal = o.palette;
     p.save();
     p.setClipRect(area);
+    p.setFont(o.font);
     p.fillRect(area, pal.color(QPalette::Base));
-    const QRect plot = plotArea(area);
+    const QRect plot = plotArea(area, o);
+    const QFontMetrics fm = p.fontMetrics(); // the device's: an export's resolution may not be the screen's
     const TimeMapping m(view, plot.left(), plot.width());
     const auto rows = layout(area, o);
     const TrackContext ctx = context(o);
@@ -195,14 +228,17 @@ void TimelineRenderer::paint(QPainter& p, const QRect& area, ViewRange view, con
         const TrackRowGeometry g{row.cap, row.rect, QRect(plot.left(), row.rect.top(), plot.width(), row.rect.height()),
                                  tracksPlot, m};
         p.save();
-        if (o.placeholder.isEmpty())
-            row.track->paint(p, g, *drawList(*row.track, o, view, plot.width()), ctx);
-        else // no data yet: not "no sparks in this log"
+        if (!o.placeholder.isEmpty()) // no data yet: not "no sparks in this log"
             paintTrackNote(p, g.plot, pal, o.placeholder);
+        else if (const QString note = row.track->emptyNote(ctx); !note.isEmpty())
+            paintTrackNote(p, g.plot, pal, note); // collapsed to its line
+        else
+            row.track->paint(p, g, *drawList(*row.track, o, view, plot.width()), ctx);
         p.restore();
         p.setPen(pal.color(QPalette::Text));
-        p.drawText(QRect(row.rect.left() + 6, row.rect.top(), kLabelWidth - 8, row.rect.height()),
-                   Qt::AlignVCenter | Qt::AlignLeft, row.track->rowLabel(ctx, row.cap));
+        const int labelRoom = plot.left() - row.rect.left() - 14;
+        p.drawText(QRect(row.rect.left() + 6, row.rect.top(), labelRoom + 6, row.rect.height()),
+                   Qt::AlignVCenter | Qt::AlignLeft, displayedLabel(row.track->rowLabel(ctx, row.cap), fm, labelRoom));
     }
     if (o.legend) {
         // A filled picture's legend is its last lines, over tracks still too tall.
@@ -257,7 +293,7 @@ void TimelineRenderer::paintPinned(QPainter& p, const QRect& area, const QRect& 
                                    const RenderOptions& o) const
 {
     const QPalette& pal = o.palette;
-    const QRect plot = plotArea(area);
+    const QRect plot = plotArea(area, o);
     const TimeMapping m(view, plot.left(), plot.width());
     if (const QRect legend = pinnedLegend(area, visible, o); !legend.isEmpty()) {
         p.save();
@@ -274,6 +310,7 @@ void TimelineRenderer::paintPinned(QPainter& p, const QRect& area, const QRect& 
         // are those of the ruler at the top.
         p.save();
         p.setClipRect(ruler);
+        p.setFont(o.font);
         p.translate(0, ruler.top() - area.top());
         const QRect strip(area.left(), area.top(), area.width(), kRulerHeight);
         p.fillRect(strip, pal.color(QPalette::Base));
@@ -330,7 +367,7 @@ void TimelineRenderer::paintOverlays(QPainter& p, const QRect& area, const TimeM
     }
     if (o.selected) {
         // The clicked item, outlined in its row by its track.
-        const QRect plot = plotArea(area);
+        const QRect plot = plotArea(area, o);
         for (const TrackRow& row : rows)
             if (row.id() == o.selected->track && row.cap == o.selected->cap) {
                 const TrackRowGeometry g{row.cap, row.rect,
@@ -366,13 +403,13 @@ void TimelineRenderer::paintOverlays(QPainter& p, const QRect& area, const TimeM
     }
 }
 
-// Every shown track names its colours; the bookmark flag is named when
-// there are bookmarks.
+// Every shown track with data names its colours; the bookmark flag is
+// named when there are bookmarks.
 void TimelineRenderer::writeLegend(LegendWriter& legend, const RenderOptions& o) const
 {
     const TrackContext ctx = context(o);
     for (const QString& id : o.tracks)
-        if (const TimelineTrack* t = findTrack(id)) {
+        if (const TimelineTrack* t = findTrack(id); t && t->emptyNote(ctx).isEmpty()) { // a collapsed one draws no colour
             legend.beginTrack();
             t->addLegend(legend, ctx);
         }
@@ -446,7 +483,7 @@ void TimelineRenderer::paintLegend(QPainter& p, const QRect& r, const RenderOpti
 std::optional<TimelineRenderer::Hit> TimelineRenderer::hitAt(QPoint pos, const QRect& area, ViewRange view,
                                                              const RenderOptions& o) const
 {
-    const QRect plot = plotArea(area);
+    const QRect plot = plotArea(area, o);
     if (!index() || !plot.contains(pos))
         return std::nullopt;
     const TimeMapping m(view, plot.left(), plot.width());
@@ -454,12 +491,30 @@ std::optional<TimelineRenderer::Hit> TimelineRenderer::hitAt(QPoint pos, const Q
     const QRect tracksPlot(plot.left(), plot.top(), plot.width(),
                            rows.empty() ? 0 : rows.back().rect.bottom() - plot.top() + 1);
     for (const TrackRow& row : rows)
-        if (row.rect.contains(pos))
+        if (row.rect.contains(pos)) {
+            if (!row.track->emptyNote(context(o)).isEmpty())
+                return std::nullopt; // collapsed to its note: nothing to point at
             return Hit{row,
                        {row.cap, row.rect, QRect(plot.left(), row.rect.top(), plot.width(), row.rect.height()),
                         tracksPlot, m},
                        drawList(*row.track, o, view, plot.width())};
+        }
     return std::nullopt;
+}
+
+QString TimelineRenderer::labelTipAt(QPoint pos, const QRect& area, const RenderOptions& o) const
+{
+    const QRect plot = plotArea(area, o);
+    if (!index() || pos.x() >= plot.left() || pos.x() < area.left())
+        return {};
+    const TimeMapping m(ViewRange{0, 1}, plot.left(), plot.width());
+    for (const TrackRow& row : layout(area, o))
+        if (row.rect.contains(pos)) {
+            const TrackRowGeometry g{row.cap, row.rect,
+                                     QRect(plot.left(), row.rect.top(), plot.width(), row.rect.height()), plot, m};
+            return row.track->labelTip(g, pos, context(o), QFontMetrics(o.font));
+        }
+    return {};
 }
 
 std::optional<SelectedItem> TimelineRenderer::itemAt(QPoint pos, const QRect& area, ViewRange view,

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <map>
 
+#include <QFont>
 #include <QPalette>
 #include <QRect>
 #include <QString>
@@ -27,6 +28,7 @@ namespace hecscope {
 struct RenderOptions {
     std::vector<QString> tracks = defaultTrackIds(); // top to bottom, by TimelineTrack::id()
     QPalette palette;
+    QFont font; // the labels' (the widget's; the application's by default)
     std::optional<ViewRange> selection;
     std::optional<uint64_t> cursor;       // ns: the cursor line
     std::optional<uint64_t> highlight;    // ns: a search hit or selected event
@@ -89,7 +91,13 @@ struct LegendContent {
 // not thread-safe.
 class TimelineRenderer {
 public:
+    // The label column: as wide as the shown labels need (labelWidth),
+    // from kLabelWidth up to kMaxLabelWidth; wider labels are elided and
+    // their tooltip (labelTipAt) says them whole.
     static constexpr int kLabelWidth = 96;
+    static constexpr int kMaxLabelWidth = 160;
+    // A track without data in this log (TimelineTrack::emptyNote): one line.
+    static constexpr int kCollapsedHeight = 18;
     static constexpr int kRulerHeight = 26;
     static constexpr int kLegendHeight = 60; // up to three lines (RenderOptions::fill: as many as it needs)
 
@@ -111,8 +119,13 @@ public:
     // The legend of `o`: only the shown tracks' colours, a bookmark's when
     // there are bookmarks.
     LegendContent legendContent(const RenderOptions& o) const;
+    // The label column's width for `o` (its tracks' labels in o.font).
+    int labelWidth(const RenderOptions& o) const;
     // The time area of `area` (right of the label column).
-    static QRect plotArea(const QRect& area);
+    QRect plotArea(const QRect& area, const RenderOptions& o) const;
+    // The full label under `pos` in the label column when it is drawn
+    // elided there; else empty.
+    QString labelTipAt(QPoint pos, const QRect& area, const RenderOptions& o) const;
 
     void paint(QPainter& p, const QRect& area, ViewRange view, const RenderOptions& o) const;
     // After paint(), when only `visible` of `area` is on screen (a window
@@ -149,7 +162,8 @@ public:
     void recordCharts(std::shared_ptr<ChartRecording> r) const { m_resources.charts().recordInto(std::move(r)); }
     void replayCharts(std::shared_ptr<const ChartRecording> r) const { m_resources.charts().replayFrom(std::move(r)); }
     // Whether the user may set the row's height (RenderOptions::rowHeights).
-    bool resizable(const TrackRow& row, const RenderOptions& o) const { return row.track->stretches(context(o)); }
+    // Not a track collapsed to its note (TimelineTrack::emptyNote).
+    bool resizable(const TrackRow& row, const RenderOptions& o) const { return rowStretches(*row.track, o); }
 
 private:
     struct Hit {
@@ -159,6 +173,7 @@ private:
     };
     std::optional<Hit> hitAt(QPoint pos, const QRect& area, ViewRange view, const RenderOptions& o) const;
     TrackContext context(const RenderOptions& o) const { return {m_resources.index(), o, m_resources}; }
+    bool rowStretches(const TimelineTrack& track, const RenderOptions& o) const;
     void writeLegend(LegendWriter& legend, const RenderOptions& o) const;
     int legendLines(const RenderOptions& o, int width) const;
     // `width`: the area's, for a legend sized to its entries (fill).
@@ -179,6 +194,16 @@ private:
     mutable TrackResources m_resources;
     mutable std::vector<CacheEntry> m_cache; // the latest list of each track
     mutable uint64_t m_prepared = 0;
+    struct LabelWidthEntry {
+        const LogIndex* index = nullptr;
+        uint64_t serial = 0;
+        std::vector<QString> tracks;
+        QString font;
+        size_t pinned = 0;
+        const void* spans = nullptr;
+        int width = -1;
+    };
+    mutable LabelWidthEntry m_labelWidth; // the last one computed
 };
 
 QString stopReasonText(uint8_t stop);

@@ -67,6 +67,7 @@ RenderOptions TimelineView::options() const
     RenderOptions o;
     o.tracks = m_tracks;
     o.palette = palette();
+    o.font = font();
     o.selection = m_controller->selection();
     o.cursor = m_cursor;
     o.heapView = m_heapView;
@@ -178,7 +179,7 @@ QSize TimelineView::sizeHint() const
 
 TimeMapping TimelineView::mapping() const
 {
-    const QRect plot = TimelineRenderer::plotArea(rect());
+    const QRect plot = m_renderer.plotArea(rect(), options());
     return TimeMapping(m_controller->range(), plot.left(), plot.width());
 }
 
@@ -215,8 +216,11 @@ bool TimelineView::event(QEvent* e)
 {
     if (e->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(e);
-        const QString text = m_renderer.describeAt(
-            unpinned(help->pos()), rect(), m_controller->range(), options());
+        // Over the label column: an elided label whole; else what is under the pointer.
+        const QPoint at = unpinned(help->pos());
+        QString text = m_renderer.labelTipAt(at, rect(), options());
+        if (text.isEmpty())
+            text = m_renderer.describeAt(at, rect(), m_controller->range(), options());
         if (text.isEmpty())
             QToolTip::hideText();
         else
@@ -230,7 +234,7 @@ void TimelineView::wheelEvent(QWheelEvent* e)
 {
     const QPoint delta = e->angleDelta();
     const TimeMapping m = mapping();
-    if (e->position().x() < TimelineRenderer::plotArea(rect()).left()) {
+    if (e->position().x() < m_renderer.plotArea(rect(), options()).left()) {
         // Over the labels: the track may scroll its rows; else the page scrolls.
         const QPoint at = unpinned(e->position().toPoint());
         if (const auto row = m_renderer.rowAt(at, rect(), options())) {
@@ -265,7 +269,7 @@ void TimelineView::mousePressEvent(QMouseEvent* e)
             m_resizeTop = row->rect.top();
             return;
         }
-    if (e->position().x() < TimelineRenderer::plotArea(rect()).left()) {
+    if (e->position().x() < m_renderer.plotArea(rect(), options()).left()) {
         m_drag = Drag::None;
         const QPoint at = unpinned(e->pos());
         if (e->button() == Qt::LeftButton)
@@ -286,7 +290,7 @@ void TimelineView::mousePressEvent(QMouseEvent* e)
 void TimelineView::mouseMoveEvent(QMouseEvent* e)
 {
     const TimeMapping m = mapping();
-    const QRect plot = TimelineRenderer::plotArea(rect());
+    const QRect plot = m_renderer.plotArea(rect(), options());
     if (plot.contains(e->pos()))
         emit hoverTimeChanged(m.toTime(e->position().x()));
     else
@@ -332,7 +336,7 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* e)
         m_controller->setRange(m_pressRange, false);
         m_controller->setRange(now, true);
     }
-    if (!m_moved && TimelineRenderer::plotArea(rect()).contains(e->pos())) {
+    if (!m_moved && m_renderer.plotArea(rect(), options()).contains(e->pos())) {
         m_cursor = mapping().toTime(e->position().x());
         update();
         emit cursorChanged(m_cursor);
@@ -352,7 +356,7 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* e)
 
 void TimelineView::mouseDoubleClickEvent(QMouseEvent* e)
 {
-    if (TimelineRenderer::plotArea(rect()).contains(e->pos()))
+    if (m_renderer.plotArea(rect(), options()).contains(e->pos()))
         m_controller->zoom(0.5, mapping().toTime(e->position().x()), true);
 }
 
@@ -393,7 +397,7 @@ void TimelineView::keyPressEvent(QKeyEvent* e)
 void TimelineView::contextMenuEvent(QContextMenuEvent* e)
 {
     // Over the labels only: a right drag over the plot selects a range.
-    if (e->pos().x() >= TimelineRenderer::plotArea(rect()).left())
+    if (e->pos().x() >= m_renderer.plotArea(rect(), options()).left())
         return;
     const QPoint at = unpinned(e->pos());
     if (const auto row = m_renderer.rowAt(at, rect(), options()))

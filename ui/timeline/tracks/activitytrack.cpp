@@ -76,14 +76,31 @@ struct ActivityList final : DrawList {
 // Capabilities running a thread, and in GC, per pixel column, stacked
 // (running below; GC left out when the View menu says running only), on a
 // scale of 0 to N capabilities with a gridline per capability (per step
-// when there are many), as ThreadScope draws it.
+// when there are many), as ThreadScope draws it: the first thing read for
+// parallelism, so as tall as ThreadScope's graph, the scale's numbers in
+// the label column (never over the data).
 class ActivityTrack final : public TimelineTrack {
 public:
     QString id() const override { return QStringLiteral("activity"); }
     QString title() const override { return QObject::tr("Activity"); }
-    QString rowLabel(const TrackContext&, int) const override { return QObject::tr("Activity\n(capabilities)"); }
+    QString rowLabel(const TrackContext&, int) const override { return QObject::tr("Activity\n(HECs)"); }
     QString menuText() const override { return QObject::tr("&Activity"); }
-    int rowHeight(const TrackContext&) const override { return 48; }
+    static constexpr int kHeight = 100; // ThreadScope's activity graph
+    int rowHeight(const TrackContext&) const override { return kHeight; }
+    // The label and, at its right, the scale's widest number.
+    int labelWidth(const TrackContext& ctx, const QFont& font) const override
+    {
+        const QString widest = QString::number(std::max<size_t>(1, ctx.index.caps.size()));
+        return TimelineTrack::labelWidth(ctx, font) + QFontMetrics(scaleFont(font)).horizontalAdvance(widest) + 6;
+    }
+    static QFont scaleFont(QFont font)
+    {
+        if (font.pointSizeF() > 0)
+            font.setPointSizeF(std::max(6.0, font.pointSizeF() * 0.75));
+        else
+            font.setPixelSize(std::max(8, font.pixelSize() * 3 / 4));
+        return font;
+    }
 
     std::shared_ptr<const DrawList> prepare(const TrackContext& ctx, ViewRange view, int width) const override
     {
@@ -121,15 +138,15 @@ public:
         }
         flush(w);
         // The scale: a line per capability (per step of several when they
-        // would be closer than 6 pixels), labelled at the left.
+        // would be closer than 6 pixels), numbered in the label column at
+        // its right edge, next to the line.
         const int caps = std::max<int>(1, int(ctx.index.caps.size()));
         int step = 1;
         while (h * step / caps < 6)
             step *= 2;
         QColor line = ctx.options.palette.color(QPalette::Text);
         line.setAlpha(45);
-        QFont small = p.font();
-        small.setPointSizeF(std::max(6.0, small.pointSizeF() * 0.75));
+        const QFont small = scaleFont(p.font());
         p.setFont(small);
         const QFontMetrics fm(small);
         int lastLabel = INT_MAX;
@@ -139,7 +156,12 @@ public:
             p.drawLine(QPointF(r.left(), y), QPointF(r.right(), y));
             if (lastLabel - y >= fm.height() || k == caps) {
                 p.setPen(ctx.options.palette.color(QPalette::Text));
-                p.drawText(QPointF(r.left() + 2, y + fm.ascent() - 1), QString::number(k));
+                const QString number = QString::number(k);
+                // Centred on its line, kept inside the row.
+                const double top = std::clamp(y - fm.height() / 2.0, double(g.rect.top()),
+                                              double(g.rect.bottom() + 1 - fm.height()));
+                p.drawText(QRectF(g.rect.left(), top, r.left() - 4 - g.rect.left(), fm.height()),
+                           Qt::AlignRight | Qt::AlignVCenter, number);
                 lastLabel = int(y);
             }
         }

@@ -24,7 +24,13 @@ public:
     QString id() const override { return QStringLiteral("heap-profile"); }
     QString title() const override { return QObject::tr("Heap profile"); }
     QString menuText() const override { return QObject::tr("Heap p&rofile"); }
-    int rowHeight(const TrackContext& ctx) const override { return ctx.index.heapBands.empty() ? 24 : 200; }
+    int rowHeight(const TrackContext&) const override { return 200; }
+    QString emptyNote(const TrackContext& ctx) const override
+    {
+        return ctx.index.heapBands.empty()
+            ? QObject::tr("no heap profile in this log (run with +RTS -hT, or -hc, -hy, … when built with -prof)")
+            : QString();
+    }
 
     // The view in use: a new band selection, mode or emphasis is a new
     // HeapView object, kept alive by the draw list made from it.
@@ -44,8 +50,7 @@ public:
     void paint(QPainter& p, const TrackRowGeometry& g, const DrawList& d, const TrackContext& ctx) const override
     {
         if (ctx.index.heapBands.empty())
-            paintTrackNote(p, g.plot, ctx.options.palette,
-                           QObject::tr("no heap profile in this log (run with +RTS -hT, or -hc, -hy, … when built with -prof)"));
+            paintTrackNote(p, g.plot, ctx.options.palette, emptyNote(ctx));
         else
             ctx.resources.charts().paintHeapProfile(p, g.plot, static_cast<const HeapProfileList&>(d).data,
                                                     ctx.options.palette);

@@ -24,6 +24,10 @@ public:
     QString title() const override { return QObject::tr("Heap"); }
     QString menuText() const override { return QObject::tr("Hea&p"); }
     int rowHeight(const TrackContext&) const override { return 84; }
+    QString emptyNote(const TrackContext& ctx) const override
+    {
+        return ctx.index.heap.empty() ? QObject::tr("no heap figures in this log") : QString();
+    }
 
     std::shared_ptr<const DrawList> prepare(const TrackContext& ctx, ViewRange view, int width) const override
     {
@@ -36,7 +40,7 @@ public:
     void paint(QPainter& p, const TrackRowGeometry& g, const DrawList& d, const TrackContext& ctx) const override
     {
         if (ctx.index.heap.empty())
-            paintTrackNote(p, g.plot, ctx.options.palette, QObject::tr("no heap figures in this log"));
+            paintTrackNote(p, g.plot, ctx.options.palette, emptyNote(ctx));
         else
             ctx.resources.charts().paintHeap(p, g.plot, static_cast<const HeapList&>(d).data, ctx.options.palette);
     }

@@ -36,6 +36,12 @@ public:
     QString title() const override { return QObject::tr("Markers"); }
     QString menuText() const override { return QObject::tr("&Markers and messages"); }
     int rowHeight(const TrackContext&) const override { return 34; }
+    QString emptyNote(const TrackContext& ctx) const override
+    {
+        return ctx.index.messages.empty()
+            ? QObject::tr("no markers or messages in this log (traceMarker, traceEvent)")
+            : QString();
+    }
 
     std::shared_ptr<const DrawList> prepare(const TrackContext& ctx, ViewRange view, int width) const override
     {

@@ -49,6 +49,13 @@ public:
         return std::max(1, spans ? std::min<int>(kMaxRows, int(spans->namesByTotal.size())) : 0);
     }
     int rowHeight(const TrackContext&) const override { return 16; }
+    QString emptyNote(const TrackContext& ctx) const override
+    {
+        const auto spans = ctx.resources.threadRows(ctx.options)->spans;
+        return spans && !spans->spans.empty()
+            ? QString()
+            : QObject::tr("no user spans (traceEvent \"START name\" / \"STOP name\") in this log");
+    }
     QString rowLabel(const TrackContext& ctx, int row) const override
     {
         const auto spans = ctx.resources.threadRows(ctx.options)->spans;
@@ -154,8 +161,7 @@ public:
         const auto& list = static_cast<const SpansList&>(d);
         if (!list.spans || list.spans->spans.empty()) {
             if (g.row <= 0)
-                paintTrackNote(p, g.plot, ctx.options.palette,
-                               QObject::tr("no user spans (traceEvent \"START name\" / \"STOP name\") in this log"));
+                paintTrackNote(p, g.plot, ctx.options.palette, emptyNote(ctx));
             return;
         }
         if (g.row < 0 || size_t(g.row) >= list.names.size())

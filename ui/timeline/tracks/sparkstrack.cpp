@@ -42,6 +42,10 @@ public:
     int rowCount(const TrackContext& ctx) const override { return hasSparks(ctx.index) ? int(ctx.index.caps.size()) : 1; }
     bool rowsAreCapabilities(const TrackContext& ctx) const override { return hasSparks(ctx.index); }
     int rowHeight(const TrackContext&) const override { return 44; }
+    QString emptyNote(const TrackContext& ctx) const override
+    {
+        return hasSparks(ctx.index) ? QString() : QObject::tr("no sparks in this log");
+    }
     QString rowLabel(const TrackContext&, int row) const override
     {
         return row >= 0 ? QObject::tr("Sparks %1").arg(row) : QObject::tr("Sparks");
@@ -62,7 +66,7 @@ public:
         if (g.row >= 0 && size_t(g.row) < caps.size())
             ctx.resources.charts().paintSparks(p, g.plot, caps[size_t(g.row)], ctx.options.palette);
         else
-            paintTrackNote(p, g.plot, ctx.options.palette, QObject::tr("no sparks in this log"));
+            paintTrackNote(p, g.plot, ctx.options.palette, emptyNote(ctx));
     }
 
     QString describe(const TrackRowGeometry& g, QPoint pos, const DrawList& d, const TrackContext& ctx) const override

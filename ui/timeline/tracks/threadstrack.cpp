@@ -26,10 +26,31 @@ struct ThreadsList final : DrawList {
 // prepares only those; the wheel over the names scrolls it.
 class ThreadsTrack final : public TimelineTrack {
 public:
+    static constexpr int kNameMargins = 16; // 10 before a name, 6 after (the scroll bar)
     QString id() const override { return QStringLiteral("threads"); }
     QString title() const override { return QObject::tr("Threads"); }
     QString menuText() const override { return QObject::tr("T&hreads"); }
     QString rowLabel(const TrackContext&, int) const override { return {}; } // painted per thread row
+    // Its title, and the names (indented by 10, a scroll bar of 6 at the
+    // right; bold, as the chosen thread's).
+    int labelWidth(const TrackContext& ctx, const QFont& font) const override
+    {
+        QFont bold = font;
+        bold.setBold(true);
+        return std::max(QFontMetrics(font).horizontalAdvance(QStringLiteral("▾ ") + title()) + 10,
+                        threadNamesWidth(ctx.index, QFontMetrics(bold)) + kNameMargins);
+    }
+    QString labelTip(const TrackRowGeometry& g, QPoint pos, const TrackContext& ctx,
+                     const QFontMetrics& fm) const override
+    {
+        const auto rows = ctx.resources.threadRows(ctx.options);
+        const int y = pos.y() - g.rect.top() - ThreadRowsView::kHeaderHeight;
+        const auto thread = y < 0 ? std::nullopt : rows->threadAtRow(y / ThreadRowsView::kRowHeight);
+        if (!thread || *thread >= ctx.index.threadStates.count())
+            return {};
+        const QString name = threadName(ctx.index, ctx.index.threadStates.ids[*thread]);
+        return displayedLabel(name, fm, g.plot.left() - g.rect.left() - kNameMargins) == name ? QString() : name;
+    }
 
     int rowHeight(const TrackContext& ctx) const override
     {
@@ -68,7 +89,8 @@ public:
         const QRect header(g.rect.left(), g.rect.top(), g.rect.width(), ThreadRowsView::kHeaderHeight);
         p.fillRect(header, pal.color(QPalette::Window));
         p.setPen(pal.color(QPalette::WindowText));
-        p.drawText(QRect(header.left() + 4, header.top(), TimelineRenderer::kLabelWidth - 6, header.height()),
+        const int column = g.plot.left() - g.rect.left();
+        p.drawText(QRect(header.left() + 4, header.top(), column - 6, header.height()),
                    Qt::AlignVCenter | Qt::AlignLeft,
                    (v.collapsed ? QStringLiteral("▸ ") : QStringLiteral("▾ ")) + title());
         QString summary;
@@ -103,9 +125,8 @@ public:
             f.setBold(chosen);
             p.setFont(f);
             p.setPen(pal.color(QPalette::Text));
-            p.drawText(QRect(g.rect.left() + 10, top, TimelineRenderer::kLabelWidth - 16, ThreadRowsView::kRowHeight),
-                       Qt::AlignVCenter | Qt::AlignLeft,
-                       QFontMetrics(f).elidedText(name, Qt::ElideMiddle, TimelineRenderer::kLabelWidth - 16));
+            p.drawText(QRect(g.rect.left() + 10, top, column - kNameMargins, ThreadRowsView::kRowHeight),
+                       Qt::AlignVCenter | Qt::AlignLeft, displayedLabel(name, p.fontMetrics(), column - kNameMargins));
             f.setBold(false);
             p.setFont(f);
         }

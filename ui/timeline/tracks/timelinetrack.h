@@ -11,6 +11,8 @@
 #include <optional>
 #include <vector>
 
+class QFont;
+class QFontMetrics;
 class QPainter;
 
 namespace hecscope {
@@ -88,6 +90,20 @@ public:
         (void)o, (void)ctx, (void)height;
     }
     virtual QString rowLabel(const TrackContext&, int row) const { (void)row; return title(); }
+    // The label column this track's labels need, padding included, in
+    // `font`: by default its rows' labels (their widest line) after a
+    // margin of 6 and before one of 8 pixels. The renderer widens the
+    // column to fit every shown track's (up to kMaxLabelWidth).
+    virtual int labelWidth(const TrackContext& ctx, const QFont& font) const;
+    // The full label at `pos` (in the label column of the row `g`) when it
+    // is drawn elided in `fm`'s font, for a tooltip; else empty.
+    virtual QString labelTip(const TrackRowGeometry& g, QPoint pos, const TrackContext& ctx,
+                             const QFontMetrics& fm) const;
+    // Non-empty when this log has none of the track's data ("no sparks in
+    // this log"): the track then takes one line (kCollapsedHeight) saying
+    // so, whatever its rows and heights; its label stays. Whole-log, not
+    // per view: a track with data outside the view keeps its rows.
+    virtual QString emptyNote(const TrackContext&) const { return {}; }
     // Besides (index, view, width), what the draw list depends on; the
     // renderer caches draw lists by all of them.
     virtual const void* variant(const TrackContext&) const { return nullptr; }
@@ -117,6 +133,11 @@ public:
 
 // The note a track shows instead of data ("no sparks in this log").
 void paintTrackNote(QPainter& p, const QRect& r, const QPalette& pal, const QString& text);
+// A label as drawn in `width` pixels of `fm`'s font: each line whole when
+// it fits, else elided in the middle (a thread's id at the end stays).
+QString displayedLabel(const QString& label, const QFontMetrics& fm, int width);
+// The width of a label's widest line.
+int labelTextWidth(const QString& label, const QFontMetrics& fm);
 // Span [a, b) in pixels, at least one pixel wide, clipped to the plot.
 QRectF spanRect(const TimeMapping& m, uint64_t a, uint64_t b, double top, double height);
 // The outline of a selected item [a, b) between `top` and top + height.

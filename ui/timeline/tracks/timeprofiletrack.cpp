@@ -61,6 +61,13 @@ public:
     QString title() const override { return QObject::tr("Time profile"); }
     QString menuText() const override { return QObject::tr("&Time profile (cost-centre samples)"); }
     int rowHeight(const TrackContext&) const override { return 48; }
+    QString emptyNote(const TrackContext& ctx) const override
+    {
+        const TimeProfileData& tp = ctx.index.timeProfile;
+        return tp.samples.empty() || !tp.tree
+            ? QObject::tr("no cost-centre samples in this log (run a profiled build with +RTS -p -l)")
+            : QString();
+    }
     const void* variant(const TrackContext& ctx) const override { return ctx.options.profileHighlight.get(); }
 
     std::shared_ptr<const DrawList> prepare(const TrackContext& ctx, ViewRange view, int width) const override
@@ -134,8 +141,7 @@ public:
         const auto& list = static_cast<const TimeProfileList&>(d);
         const TimeProfileData& tp = ctx.index.timeProfile;
         if (tp.samples.empty() || !tp.tree) {
-            paintTrackNote(p, g.plot, ctx.options.palette,
-                           QObject::tr("no cost-centre samples in this log (run a profiled build with +RTS -p -l)"));
+            paintTrackNote(p, g.plot, ctx.options.palette, emptyNote(ctx));
             return;
         }
         const QRect& r = g.plot;
