@@ -29,6 +29,8 @@
 
 #include <QImage>
 #include <QPainter>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTableView>
@@ -479,6 +481,12 @@ void TestThreadTracks::windowTrackLabelsAndClicks()
     QTRY_VERIFY(!w.threadRows()->busy());
     auto threads = o.track(QStringLiteral("threads"));
     QVERIFY(threads);
+    // The track in sight, below the ruler pinned to the top of the
+    // timeline's viewport and clear of the legend pinned to its bottom.
+    auto* scroll = qobject_cast<QScrollArea*>(tl->parentWidget()->parentWidget());
+    QVERIFY(scroll);
+    scroll->verticalScrollBar()->setValue(threads->rect.top() - 40);
+    QCoreApplication::processEvents();
     // A click on the header collapses, another expands.
     QTest::mouseClick(tl, Qt::LeftButton, {}, threads->rect.topLeft() + QPoint(10, 5));
     QVERIFY(w.threadRows()->view()->collapsed);

@@ -596,7 +596,7 @@ void TestTracks::zoomedOutGcIsProportionate()
     // GC requests on the HEC rows, alone.
     o.tracks = {QStringLiteral("hecs")};
     const QRect hecArea(0, 0, 1200, r.naturalHeight(o));
-    const QRect hecPlot = TimelineRenderer::plotArea(hecArea);
+    const QRect hecPlot = r.plotArea(hecArea, o);
     const auto rows = collectInstants(*index, r.bounds(), hecPlot.width());
     uint64_t requests = 0;
     for (const InstantRow& in : rows)

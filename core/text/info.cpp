@@ -159,16 +159,17 @@ std::string infoText(const LogIndex& ix, const RangeStats& st, const std::string
                 duration(st.totalNs).c_str(), duration(st.mutatorNs).c_str(), duration(st.gcNs).c_str(),
                 duration(st.gcAnyCapNs).c_str());
     if (st.gcSyncCapNs + st.parkedCapNs > 0) {
-        o += format("Stopped       outside their collections (summed over capabilities, not GC): %s waiting for a"
-                    " collection to begin, %s parked after one ended\n",
+        // Lines of at most ~100 characters: the Statistics pane shows them uncut.
+        o += format("Stopped       outside their collections (summed over capabilities, not GC):\n"
+                    "              %s waiting for a collection to begin, %s parked after one ended\n",
                     duration(st.gcSyncCapNs).c_str(), duration(st.parkedCapNs).c_str());
         // A capability writes GC_END only when its OS thread runs again:
         // an idle one's sleeps until the next collection wakes it, and with
         // more capabilities than cores it waits for a core.
         if (st.gcSyncCapNs + st.parkedCapNs > 2 * st.gcNs)
-            o += "              (more than twice the GC time: a capability leaves a collection only when its OS"
-                 " thread runs again; an idle capability's sleeps until the next collection, and with more"
-                 " capabilities (-N) than cores they wait for a core)\n";
+            o += "              (more than twice the GC time: a capability leaves a collection only when\n"
+                 "              its OS thread runs again; an idle capability's sleeps until the next\n"
+                 "              collection, and with more capabilities (-N) than cores they wait for a core)\n";
     }
     o += format("Productivity  %.1f%% of elapsed time\n", st.productivity * 100);
     o += format("GC            %s collections (%s parallel), %s copied\n", formatGrouped(st.collections).c_str(),

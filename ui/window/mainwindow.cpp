@@ -58,6 +58,7 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QResizeEvent>
 #include <QScrollArea>
 #include <QScreen>
 #include <QSettings>
@@ -1368,7 +1369,7 @@ void MainWindow::showEvent(QShowEvent* e)
 void MainWindow::resizeEvent(QResizeEvent* e)
 {
     QMainWindow::resizeEvent(e);
-    if (m_settling)
+    if (m_settling && e->size() != m_laidOutFor)
         QTimer::singleShot(0, this, &MainWindow::firstLayout);
 }
 
@@ -1377,6 +1378,9 @@ void MainWindow::resizeEvent(QResizeEvent* e)
 // user came for), the panes below the timeline a third of the height.
 void MainWindow::firstLayout()
 {
+    if (size() == m_laidOutFor)
+        return;
+    m_laidOutFor = size();
     QDockWidget* details = findChild<QDockWidget*>(QStringLiteral("details"), Qt::FindDirectChildrenOnly);
     resizeDocks({details}, {std::max(300, width() / 5)}, Qt::Horizontal);
     QList<QDockWidget*> bottom;

@@ -6,6 +6,7 @@
 #include "ui/jobs/jobrunner.h"
 
 #include <QMainWindow>
+#include <QSize>
 
 #include <memory>
 #include <optional>
@@ -121,6 +122,7 @@ private:
     // gets at least two thirds of the width.
     bool m_firstLayout = false;
     bool m_settling = false; // the first half second after the first show: resizes lay the panes out again
+    QSize m_laidOutFor;      // the window's size the first layout was made for
     QDockWidget* m_statsDock = nullptr;
     // The panes' layout: a layout saved by an older version (other groups)
     // is not restored. 2: the tables below the timeline, two groups right.
