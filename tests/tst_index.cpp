@@ -91,6 +91,7 @@ private slots:
     void threadRunningAtEndOfLog();
     void gcWithoutRequestOrPhases();
     void gcSpansSplitByTheirCollection();
+    void rewriteInPlaceEqualsAFreshTimeline();
     void capabilitiesCreatedAndDeletedMidRun();
     void migrationAcrossCapabilities();
     void outOfOrderBlocks();
@@ -430,6 +431,70 @@ void TestIndex::lodAggregatesHonestly()
         tl.lod(s.start(), s.start() + 1000, 2000, items);
         for (const LodItem& it : items)
             QVERIFY(!it.aggregate);
+    }
+}
+
+// CapTimeline::rewriteFrom (how a seal splits GC spans by their collection)
+// gives what appending the new spans to a fresh timeline gives, whether it
+// copies (small) or rewrites in place past its first chunk, and a copy made
+// before (a live snapshot sharing its chunks) keeps the old spans.
+void TestIndex::rewriteInPlaceEqualsAFreshTimeline()
+{
+    constexpr size_t kChunk = ChunkedArray<Span>::kChunk;
+    for (const size_t n : {size_t(5000), 3 * kChunk + 123}) {
+        for (const size_t first : {size_t(0), size_t(1000), kChunk + 5, n - 1}) {
+            if (first >= n)
+                continue;
+            std::vector<Span> old;
+            for (uint64_t i = 0; i < n; ++i)
+                old.push_back(i % 3 == 2 ? Span(i * 100, 90, SpanKind::GcWork, 0, 0)
+                                         : Span(i * 100, 60, SpanKind::Running, uint32_t(i % 7), 3));
+            CapTimeline tl;
+            for (const Span& sp : old)
+                tl.append(sp);
+            const CapTimeline snapshot = tl;
+            // Each GC span in three: waiting, the collection, parked.
+            const auto split = [](const Span& sp, const auto& put) {
+                if (sp.kind() != SpanKind::GcWork) {
+                    put(sp);
+                    return;
+                }
+                put(Span(sp.start(), 10, SpanKind::GcSync, 0, 0));
+                put(Span(sp.start() + 10, 50, SpanKind::GcWork, 0, 0));
+                put(Span(sp.start() + 60, 30, SpanKind::GcParked, 0, 0));
+            };
+            CapTimeline fresh;
+            for (size_t i = 0; i < n; ++i) {
+                if (i < first)
+                    fresh.append(old[i]);
+                else
+                    split(old[i], [&](const Span& sp) { fresh.append(sp); });
+            }
+            tl.rewriteFrom(first, split);
+            const QString where = QStringLiteral("n %1, from %2").arg(n).arg(first);
+            QVERIFY2(tl.size() == fresh.size(), qPrintable(where));
+            for (size_t i = 0; i < tl.size(); ++i) {
+                const Span& a = tl[i];
+                const Span& b = fresh[i];
+                QVERIFY2(a.start() == b.start() && a.length() == b.length() && a.kind() == b.kind()
+                             && a.thread() == b.thread() && a.stop() == b.stop(),
+                         qPrintable(where + QStringLiteral(", span %1").arg(i)));
+            }
+            QRandomGenerator rng(uint32_t(n + first));
+            const uint64_t end = tl.endTime();
+            for (int k = 0; k < 200; ++k) {
+                const uint64_t a = rng.bounded(quint64(end)), b = a + rng.bounded(quint64(end - a + 1));
+                const SpanTotals x = tl.totalsIn(a, b), y = fresh.totalsIn(a, b);
+                QVERIFY2(x.time == y.time && x.runs == y.runs, qPrintable(where));
+                const size_t i = size_t(rng.bounded(quint64(tl.size() + 1)));
+                const SpanTotals p = tl.totalsBeforeIndex(i), q = fresh.totalsBeforeIndex(i);
+                QVERIFY2(p.time == q.time && p.runs == q.runs, qPrintable(where));
+            }
+            QCOMPARE(snapshot.size(), n);
+            for (size_t i = 0; i < n; ++i)
+                QVERIFY2(snapshot[i].start() == old[i].start() && snapshot[i].kind() == old[i].kind(),
+                         qPrintable(where + QStringLiteral(", snapshot span %1").arg(i)));
+        }
     }
 }
 

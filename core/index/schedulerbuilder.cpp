@@ -290,36 +290,29 @@ void SchedulerBuilder::placeInCollections(const std::vector<Collection>& collect
         if ((l.start > g.start || l.end < g.end) && g.cap < cuts.size())
             cuts[g.cap].push_back({g.start, g.end, l.start, l.end});
     }
-    std::vector<Span> tail;
     for (size_t c = 0; c < cuts.size(); ++c) {
         std::vector<Cut>& cs = cuts[c];
         if (cs.empty())
             continue;
         std::sort(cs.begin(), cs.end(), [](const Cut& a, const Cut& b) { return a.start < b.start; });
         CapTimeline& tl = m_part.caps[c].timeline;
-        const size_t first = tl.firstEndingAfter(cs.front().start);
-        tail.clear();
-        for (size_t k = first; k < tl.size(); ++k)
-            tail.push_back(tl[k]);
-        while (tl.size() > first)
-            tl.popBack();
         size_t ci = 0;
-        for (const Span& s : tail) {
+        tl.rewriteFrom(tl.firstEndingAfter(cs.front().start), [&](const Span& s, const auto& put) {
             while (ci < cs.size() && cs[ci].end <= s.start())
                 ++ci;
             if (s.kind() == SpanKind::Running || ci == cs.size() || s.end() <= cs[ci].start) {
-                tl.append(s);
-                continue;
+                put(s);
+                return;
             }
             const Cut& cut = cs[ci];
             const auto piece = [&](uint64_t a, uint64_t b, SpanKind kind) {
                 if (b > a)
-                    tl.append(Span(a, uint32_t(b - a), kind, 0, s.stop()));
+                    put(Span(a, uint32_t(b - a), kind, 0, s.stop()));
             };
             piece(s.start(), std::min(s.end(), cut.from), SpanKind::GcSync);
             piece(std::max(s.start(), cut.from), std::min(s.end(), cut.to), s.kind());
             piece(std::max(s.start(), cut.to), s.end(), SpanKind::GcParked);
-        }
+        });
     }
 }
 

@@ -62,6 +62,18 @@ void CapTimeline::append(const Span& s)
         ++m_total.runs;
 }
 
+void CapTimeline::truncateKeeping(size_t first)
+{
+    m_total = totalsBeforeIndex(first);
+    m_spans.truncateKeeping(first);
+    // A kept block's thread mask may keep bits of the dropped spans: that
+    // only costs a block visit, never a wrong answer (as popBack).
+    const size_t blocks = (first + kBlock - 1) / kBlock;
+    m_blockTotals.resize(blocks);
+    m_blockStarts.resize(blocks);
+    m_blockThreads.resize(blocks);
+}
+
 void CapTimeline::popBack()
 {
     const Span& s = m_spans.back();

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <vector>
 
@@ -145,6 +146,17 @@ public:
     bool empty() const { return m_size == 0; }
     const T& back() const { return (*this)[m_size - 1]; }
     void pop_back() { --m_size; } // keeps the chunk for the next push
+    // Drops the elements from `n` on but keeps them readable through rawAt()
+    // until a push overwrites them: the chunks holding them are made this
+    // array's own first (a copy of the array keeps its own). Only for an
+    // array past its first chunk (that one grows by copying its size).
+    void truncateKeeping(size_t n)
+    {
+        for (size_t c = std::min(m_shared, m_chunks.size()); c-- > (n >> kShift);)
+            writable(c);
+        m_size = n;
+    }
+    const T& rawAt(size_t i) const { return m_chunks[i >> kShift][i & (kChunk - 1)]; }
     // Frees the chunks wholly before index i (which must not be read again).
     void releaseBefore(size_t i)
     {
@@ -197,6 +209,13 @@ public:
     void append(const Span& s);
     // Removes the last span (what a provisional publish added).
     void popBack();
+    // Replaces the spans from index `first` on by what `f(span, put)`
+    // emits for each of them, in order (each emitted span starts at or
+    // after the previous one's end). One pass over the spans in place:
+    // beyond the timeline it holds only the old spans that the new ones
+    // have overtaken (as many as extra spans were emitted so far).
+    template <class F>
+    void rewriteFrom(size_t first, F&& f);
 
     size_t size() const { return m_spans.size(); }
     const Span& operator[](size_t i) const { return m_spans[i]; }
@@ -247,6 +266,8 @@ public:
 private:
     // First span at or after index `from` that starts at or after `t`.
     size_t firstStartingAtFrom(size_t from, uint64_t t) const;
+    // Drops the spans from `first` on, leaving them readable by rawAt.
+    void truncateKeeping(size_t first);
 
     ChunkedArray<Span> m_spans;
     std::vector<SpanTotals> m_blockTotals; // [b]: totals of spans [0, b * kBlock)
@@ -254,5 +275,41 @@ private:
     std::vector<uint64_t> m_blockThreads;  // [b]: bit (thread % 64) set for each thread run in block b
     SpanTotals m_total;
 };
+
+template <class F>
+void CapTimeline::rewriteFrom(size_t first, F&& f)
+{
+    const size_t n = size();
+    if (n <= ChunkedArray<Span>::kChunk) { // the first chunk may still grow: a copy
+        std::vector<Span> tail;
+        for (size_t k = first; k < n; ++k)
+            tail.push_back(m_spans[k]);
+        while (size() > first)
+            popBack();
+        for (const Span& s : tail)
+            f(s, [this](const Span& out) { append(out); });
+        return;
+    }
+    truncateKeeping(first);
+    std::deque<Span> overtaken; // old spans whose places new ones took before they were read
+    size_t read = first;        // the next old span still in place
+    const auto put = [&](const Span& out) {
+        for (const size_t at = m_spans.size(); read <= at && read < n; ++read)
+            overtaken.push_back(m_spans.rawAt(read));
+        append(out);
+    };
+    for (;;) {
+        Span s;
+        if (!overtaken.empty()) {
+            s = overtaken.front();
+            overtaken.pop_front();
+        } else if (read < n) {
+            s = m_spans.rawAt(read++);
+        } else {
+            break;
+        }
+        f(s, put);
+    }
+}
 
 } // namespace hecscope
