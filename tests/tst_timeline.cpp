@@ -60,6 +60,7 @@ private slots:
     void reloadKeepsTheView();
     void selectionGivesRangeStatistics();
     void tooltipNamesThread();
+    void rulerAndLegendStayInSight();
     void truncatedLogShowsWhatWasDecoded();
     void notAnEventlogSaysSo();
     void gcTableSortsAndJumps();
@@ -626,6 +627,61 @@ void TestTimeline::selectionGivesRangeStatistics()
     QTest::keyClick(view, Qt::Key_Escape);
     QVERIFY(!w.controller()->selection());
     QVERIFY(w.statisticsText().startsWith(QStringLiteral("Whole run")));
+}
+
+// Scrolled down a tall timeline, the ruler is painted again at the top of
+// what is shown and the legend at its bottom, pixel for pixel as at their
+// own places; the pointer over them reads the ruler and the legend, not the
+// rows under them. Scrolled to the top, nothing is pinned.
+void TestTimeline::rulerAndLegendStayInSight()
+{
+    TimelineRenderer r;
+    std::shared_ptr<const LogIndex> index;
+    {
+        MainWindow w;
+        QVERIFY(openAndWait(w, m_log));
+        index = w.index();
+    }
+    r.setIndex(index);
+    RenderOptions o;
+    const int height = r.naturalHeight(o);
+    const QRect area(0, 0, 1200, height);
+    const ViewRange view = r.bounds();
+    const QRect visible(0, 300, 1200, 400);
+    QVERIFY(height > visible.bottom() + 100); // the legend's own place is off screen
+    QImage full(area.size(), QImage::Format_ARGB32_Premultiplied), pinned(full);
+    {
+        QPainter p(&full);
+        r.paint(p, area, view, o);
+    }
+    {
+        QPainter p(&pinned);
+        r.paint(p, area, view, o);
+        r.paintPinned(p, area, visible, view, o);
+    }
+    const QRect ruler = r.pinnedRuler(area, visible);
+    QCOMPARE(ruler, QRect(0, visible.top(), area.width(), TimelineRenderer::kRulerHeight));
+    const QRect plot = r.plotArea(area, o);
+    // The ruler's strip right of the labels: the same pixels as at the top.
+    const QRect tickStrip(plot.left(), 0, plot.width(), TimelineRenderer::kRulerHeight - 1);
+    QCOMPARE(pinned.copy(tickStrip.translated(0, visible.top())), full.copy(tickStrip));
+    QVERIFY(pinned.copy(tickStrip.translated(0, visible.top())) != full.copy(tickStrip.translated(0, visible.top())));
+    const QRect legend = r.pinnedLegend(area, visible, o);
+    QVERIFY(!legend.isEmpty());
+    QCOMPARE(legend.bottom(), visible.bottom());
+    const auto rows = r.layout(area, o);
+    const int natural = rows.back().rect.bottom() + 1;
+    // (At its own place the label column's separator runs through it.)
+    for (const QRect part : {QRect(0, 1, plot.left() - 2, legend.height() - 1),
+                             QRect(plot.left(), 1, area.width() - plot.left(), legend.height() - 1)})
+        QCOMPARE(pinned.copy(part.translated(0, legend.top())), full.copy(part.translated(0, natural)));
+    // Hit tests: the pinned strips stand for the ruler and the legend.
+    QCOMPARE(r.unpinned(QPoint(600, visible.top() + 10), area, visible, o), QPoint(600, 10));
+    QCOMPARE(r.unpinned(QPoint(600, legend.top() + 5), area, visible, o), QPoint(600, natural + 5));
+    QCOMPARE(r.unpinned(QPoint(600, visible.top() + 100), area, visible, o), QPoint(600, visible.top() + 100));
+    QVERIFY(r.describeAt(r.unpinned(QPoint(600, visible.top() + 10), area, visible, o), area, view, o).isEmpty());
+    // At the top, nothing to pin.
+    QVERIFY(r.pinnedRuler(area, QRect(0, 0, 1200, 400)).isEmpty());
 }
 
 void TestTimeline::tooltipNamesThread()

@@ -1,5 +1,7 @@
 #include "ui/window/helpmenu.h"
 
+#include "ui/window/focusreturn.h"
+
 #include <QAction>
 #include <QApplication>
 #include <QDialog>
@@ -91,6 +93,7 @@ QString HelpMenu::keysText() const
 
 void HelpMenu::showKeys()
 {
+    const FocusReturn focus(m_window); // F1 and the rest work again once it closes
     QDialog dialog(m_window);
     dialog.setWindowTitle(tr("Keys and Mouse"));
     auto* text = new QTextBrowser;
@@ -106,6 +109,7 @@ void HelpMenu::showKeys()
 
 void HelpMenu::showAbout()
 {
+    const FocusReturn focus(m_window);
     QMessageBox::about(m_window, tr("About Hecscope"),
                        tr("<h3>Hecscope %1</h3>"
                           "<p>A viewer for GHC eventlogs: what each capability, collection, thread and "

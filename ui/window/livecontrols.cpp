@@ -3,6 +3,7 @@
 #include "ui/formatting.h"
 #include "ui/jobs/livejob.h"
 #include "ui/timeline/viewcontroller.h"
+#include "ui/window/focusreturn.h"
 
 #include <QAction>
 #include <QDialog>
@@ -242,6 +243,7 @@ void LiveControls::saveReceived()
 
 void LiveControls::connectDialog()
 {
+    const FocusReturn focus(m_window); // the window's shortcuts work again once it closes
     QDialog dialog(m_window);
     dialog.setWindowTitle(tr("Connect to a Running Program"));
     auto* form = new QFormLayout(&dialog);

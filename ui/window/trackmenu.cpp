@@ -1,6 +1,7 @@
 #include "ui/window/trackmenu.h"
 
 #include "ui/timeline/tracks/trackregistry.h"
+#include "ui/window/focusreturn.h"
 
 #include <QAction>
 #include <QDialog>
@@ -62,6 +63,7 @@ std::vector<QString> TrackMenu::shown() const
 // A list of the tracks to drag into order and tick on or off.
 void TrackMenu::arrange()
 {
+    const FocusReturn focus(m_dialogParent); // the window's shortcuts work again once it closes
     QDialog dialog(m_dialogParent);
     dialog.setWindowTitle(tr("Arrange Tracks"));
     auto* list = new QListWidget;
