@@ -78,6 +78,8 @@ private:
     static std::shared_ptr<const LogIndex> loadTestLog(const QString& name);
     // Opens `log` in `w` and waits for the index and the statistics.
     static bool openAndWait(MainWindow& w, const QString& log);
+    // The index a window makes of `log` (null if it could not open it).
+    static std::shared_ptr<const LogIndex> indexOf(const QString& log);
     // The same in a shown window of 1400x800.
     static bool showAndOpen(MainWindow& w, const QString& log);
     QString m_log = QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/sparks-N4.eventlog");
@@ -418,6 +420,12 @@ bool TestTimeline::showAndOpen(MainWindow& w, const QString& log)
     return openAndWait(w, log);
 }
 
+std::shared_ptr<const LogIndex> TestTimeline::indexOf(const QString& log)
+{
+    MainWindow w;
+    return openAndWait(w, log) ? w.index() : nullptr;
+}
+
 bool TestTimeline::openAndWait(MainWindow& w, const QString& log)
 {
     QSignalSpy stats(&w, &MainWindow::statisticsShown);
@@ -636,12 +644,8 @@ void TestTimeline::selectionGivesRangeStatistics()
 void TestTimeline::rulerAndLegendStayInSight()
 {
     TimelineRenderer r;
-    std::shared_ptr<const LogIndex> index;
-    {
-        MainWindow w;
-        QVERIFY(openAndWait(w, m_log));
-        index = w.index();
-    }
+    const auto index = indexOf(m_log);
+    QVERIFY(index);
     r.setIndex(index);
     RenderOptions o;
     const int height = r.naturalHeight(o);
@@ -687,12 +691,8 @@ void TestTimeline::rulerAndLegendStayInSight()
 void TestTimeline::tooltipNamesThread()
 {
     TimelineRenderer r;
-    std::shared_ptr<const LogIndex> index;
-    {
-        MainWindow w;
-        QVERIFY(openAndWait(w, m_log));
-        index = w.index();
-    }
+    const auto index = indexOf(m_log);
+    QVERIFY(index);
     r.setIndex(index);
     const CapTimeline& tl = index->caps[0].timeline;
     size_t i = 0;

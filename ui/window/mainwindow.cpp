@@ -257,7 +257,6 @@ MainWindow::MainWindow(QWidget* parent)
 
     QSettings settings;
     m_firstStart = !restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
-    m_statsDock = statsDock;
     m_firstLayout = !restoreState(settings.value(QStringLiteral("window/state")).toByteArray(), kLayoutVersion);
     m_trackMenu->restore();
     rebuildRecentMenu();

@@ -123,7 +123,6 @@ private:
     bool m_firstLayout = false;
     bool m_settling = false; // the first half second after the first show: resizes lay the panes out again
     QSize m_laidOutFor;      // the window's size the first layout was made for
-    QDockWidget* m_statsDock = nullptr;
     // The panes' layout: a layout saved by an older version (other groups)
     // is not restored. 2: the tables below the timeline, two groups right.
     static constexpr int kLayoutVersion = 2;
