@@ -404,6 +404,24 @@ int bench(int argc, char** argv)
     std::printf("load_finish_s: %.3f\n", loaded.finishSeconds);
     std::printf("peak_rss_mb: %.1f\n", double(usage.ru_maxrss) / 1024.0);
     std::printf("index_mb: %.1f\n", double(ix.memoryBytes()) / (1 << 20));
+    {
+        // Where the index's bytes are, by part (MB).
+        size_t spans = 0, instants = 0;
+        for (const Capability& c : ix.caps)
+            spans += c.timeline.memoryBytes();
+        for (const CapInstants& c : ix.instants)
+            instants += c.memoryBytes();
+        const auto mb = [](size_t b) { return double(b) / (1 << 20); };
+        std::printf("index_parts_mb: cap_spans %.1f, thread_states %.1f, instants %.1f, scan %.1f, "
+                    "messages %.1f, samples %.1f, spans %.1f\n",
+                    mb(spans), mb(ix.threadStates.memoryBytes()), mb(instants),
+                    mb(ix.scan.pieces.capacity() * sizeof(Piece) + ix.scan.checkpoints.capacity() * sizeof(Checkpoint)
+                       + ix.scan.blocks.capacity() * sizeof(LogScan::Block)),
+                    mb(ix.messages.capacity() * sizeof(Message) + ix.text.capacity()),
+                    mb(ix.timeProfile.samples.capacity() * sizeof(TimeProfileData::Sample)
+                       + ix.heapProfile.samples.capacity() * sizeof(HeapProfileData::Entry)),
+                    mb(ix.userSpans ? ix.userSpans->memoryBytes() : 0));
+    }
 
     // Views: the whole run, then random zooms from 1/10 down to 1/100000.
     const uint64_t end = ix.lastTime;
