@@ -409,7 +409,7 @@ int bench(int argc, char** argv)
         size_t spans = 0, instants = 0;
         for (const Capability& c : ix.caps)
             spans += c.timeline.memoryBytes();
-        for (const CapInstants& c : ix.instants)
+        for (const CapInstantMarks& c : ix.instants)
             instants += c.memoryBytes();
         const auto mb = [](size_t b) { return double(b) / (1 << 20); };
         std::printf("index_parts_mb: cap_spans %.1f, thread_states %.1f, instants %.1f, scan %.1f, "

@@ -259,13 +259,19 @@ void compareIndexes(const LogIndex& a, const LogIndex& b)
     QCOMPARE(a.messages.size(), b.messages.size());
     QCOMPARE(a.instants.size(), b.instants.size());
     for (size_t c = 0; c < a.instants.size(); ++c) {
-        QCOMPARE(a.instants[c].size(), b.instants[c].size());
-        for (size_t i = 0; i < a.instants[c].size(); ++i) {
-            QCOMPARE(a.instants[c].time(i), b.instants[c].time(i));
-            QCOMPARE(a.instants[c].kind(i), b.instants[c].kind(i));
-            QCOMPARE(a.instants[c].arg(i), b.instants[c].arg(i));
+        const CapInstantMarks &x = a.instants[c], &y = b.instants[c];
+        QCOMPARE(x.count(), y.count());
+        QCOMPARE(x.sorted(), y.sorted());
+        QCOMPARE(x.marks(), y.marks());
+        for (size_t i = 0; i < x.marks(); ++i) {
+            QCOMPARE(x.mark(i).time, y.mark(i).time);
+            QCOMPARE(x.mark(i).offset, y.mark(i).offset);
+            QCOMPARE(x.mark(i).running, y.mark(i).running);
+            QCOMPARE(x.mark(i).inGc, y.mark(i).inGc);
         }
     }
+    for (size_t k = 0; k < size_t(kInstantKinds); ++k)
+        QCOMPARE(a.instantCounts[k], b.instantCounts[k]);
     QCOMPARE(a.heapProfile.censuses.size(), b.heapProfile.censuses.size());
     QCOMPARE(a.heapProfile.samples.size(), b.heapProfile.samples.size());
     QCOMPARE(a.lastTime, b.lastTime);

@@ -1,6 +1,7 @@
 // The index: capability timelines, threads, collections and statistics, on
 // logs written by the project's encoder for each state transition and edge
 // case, and on real GHC logs checked against brute-force recomputation.
+#include "core/detail/detailstore.h"
 #include "testsupport.h"
 
 #include "core/io/bytesource.h"
@@ -20,6 +21,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <optional>
 
@@ -104,6 +106,7 @@ private slots:
     void sparkCountersMatchSparkEvents();
     void instantsAreTheLogsEvents_data();
     void instantsAreTheLogsEvents();
+    void changedFileIsToldNotRead();
     void growingLogExtendsTheIndex_data();
     void growingLogExtendsTheIndex();
     void infoJsonGolden_data();
@@ -692,31 +695,92 @@ void TestIndex::instantsAreTheLogsEvents()
     } walk;
     MemorySource source(bytes);
     scanLog(source, &walk);
+    // The builder's own account, kept in memory for the comparison.
+    IndexBuilder kept;
+    kept.keepInstants();
+    kept.feed(bytes);
+    kept.publish(true);
+    const LogIndex& all = kept.index();
+    compareIndexes(*ix, all);
     uint64_t total = 0, counted = 0;
     for (uint64_t n : ix->instantCounts)
         counted += n;
     for (auto& [cap, want] : walk.perCap) {
         std::stable_sort(want.begin(), want.end(), [](const Want& a, const Want& b) { return a.time < b.time; });
         QVERIFY(cap < ix->instants.size());
-        const CapInstants& got = ix->instants[cap];
-        QCOMPARE(got.size(), want.size());
-        for (size_t i = 0; i < want.size(); ++i) {
-            const QString where = QStringLiteral("cap %1, instant %2").arg(cap).arg(i);
-            QVERIFY2(got.time(i) == want[i].time && got.kind(i) == want[i].kind, qPrintable(where));
-            QVERIFY2(got.arg(i) == want[i].arg, qPrintable(where));
-            QVERIFY2(got.other(i) == std::min<uint32_t>(want[i].other, CapInstants::kFarCap), qPrintable(where));
+        QCOMPARE(ix->instants[cap].count(), uint64_t(want.size()));
+        // Read back from the file, a unit at a time and for the whole run
+        // at once, they are the builder's and the walk's.
+        CapInstants units;
+        for (uint64_t u = 0; u < ix->instants[cap].units(); ++u) {
+            const InstantUnit unit = readInstantUnit(source, *ix, cap, u);
+            QVERIFY2(unit.error.empty(), unit.error.c_str());
+            QCOMPARE(uint64_t(unit.instants.size()), ix->instants[cap].unitCount(u));
+            for (size_t i = 0; i < unit.instants.size(); ++i)
+                units.append(unit.instants.time(i), unit.instants.kind(i), unit.instants.arg(i), unit.instants.other(i));
+        }
+        units.sortByTime();
+        DetailStore store(std::make_shared<MemorySource>(bytes));
+        const ViewInstants whole = viewInstants(store, *ix, cap, 0, UINT64_MAX, true);
+        QVERIFY2(whole.error.empty() && whole.missing.empty(), whole.error.c_str());
+        QVERIFY(cap < all.keptInstants.size());
+        const std::array<const CapInstants*, 3> sources{&all.keptInstants[cap], &units, &whole.instants};
+        for (const CapInstants* got : sources) {
+            QCOMPARE(got->size(), want.size());
+            for (size_t i = 0; i < want.size(); ++i) {
+                const QString where = QStringLiteral("cap %1, instant %2").arg(cap).arg(i);
+                QVERIFY2(got->time(i) == want[i].time && got->kind(i) == want[i].kind, qPrintable(where));
+                QVERIFY2(got->arg(i) == want[i].arg, qPrintable(where));
+                QVERIFY2(got->other(i) == std::min<uint32_t>(want[i].other, CapInstants::kFarCap), qPrintable(where));
+            }
         }
         total += want.size();
-        // A range finds exactly the instants inside it.
+        // A range finds exactly the instants inside it, and the marks
+        // bound their number.
         if (want.size() > 4) {
             const uint64_t t0 = want[want.size() / 4].time, t1 = want[want.size() * 3 / 4].time;
-            const auto [a, b] = got.in(t0, t1);
-            QCOMPARE(size_t(b - a), size_t(std::count_if(want.begin(), want.end(), [&](const Want& w) {
-                         return w.time >= t0 && w.time < t1;
-                     })));
+            const size_t inside = size_t(std::count_if(want.begin(), want.end(), [&](const Want& w) {
+                return w.time >= t0 && w.time < t1;
+            }));
+            const ViewInstants range = viewInstants(store, *ix, cap, t0, t1, false); // cached by now
+            QVERIFY(range.missing.empty());
+            QCOMPARE(range.instants.size(), inside);
+            if (ix->instants[cap].sorted()) {
+                const auto [lo, hi] = ix->instants[cap].countBounds(t0, t1);
+                QVERIFY2(lo <= inside && inside <= hi, qPrintable(QStringLiteral("%1 <= %2 <= %3").arg(lo).arg(inside).arg(hi)));
+                QVERIFY(hi - lo <= 2 * CapInstantMarks::kMarkEvery);
+            }
         }
     }
     QCOMPARE(counted, total);
+}
+
+// Detail read back from a file that changed since it was indexed is never
+// taken for the log's: an instant's record moved, a time changed, the file
+// cut short each give an error naming a byte offset.
+void TestIndex::changedFileIsToldNotRead()
+{
+    const std::vector<uint8_t> bytes = readFile(QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/sparks-lf-N2.eventlog"));
+    const auto ix = load(bytes);
+    QVERIFY(ix->instants.size() > 1 && ix->instants[1].units() > 1);
+    const InstantMark& m = ix->instants[1].mark(size_t(CapInstantMarks::kUnitMarks)); // unit 1's first
+    MemorySource same(bytes);
+    QVERIFY(readInstantUnit(same, *ix, 1, 1).error.empty());
+    std::vector<uint8_t> retimed = bytes;
+    retimed[m.offset + 9] ^= 0x01; // the time's lowest byte (big-endian, after the tag)
+    MemorySource changed(retimed);
+    const InstantUnit a = readInstantUnit(changed, *ix, 1, 1);
+    QVERIFY2(a.error.find("changed") != std::string::npos && a.error.find(std::to_string(m.offset)) != std::string::npos,
+             a.error.c_str());
+    QCOMPARE(a.instants.size(), size_t(0));
+    MemorySource cut(std::vector<uint8_t>(bytes.begin(), bytes.begin() + ptrdiff_t(m.offset + 5)));
+    const InstantUnit b = readInstantUnit(cut, *ix, 1, 1);
+    QVERIFY2(b.error.find("changed") != std::string::npos, b.error.c_str());
+    // Through the store as a view asks: the error, no instants.
+    DetailStore store(std::make_shared<MemorySource>(retimed));
+    const ViewInstants v = viewInstants(store, *ix, 1, m.time, m.time + 1000, true);
+    QVERIFY(!v.error.empty());
+    QCOMPARE(v.instants.size(), size_t(0));
 }
 
 void TestIndex::growingLogExtendsTheIndex_data()

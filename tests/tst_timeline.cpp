@@ -1027,6 +1027,9 @@ void TestTimeline::exportCommand()
     rq.range = {50'000'000, 150'000'000};
     rq.options.tracks = {QStringLiteral("hecs"), QStringLiteral("gc")};
     rq.options.palette = exportPalette();
+    std::string error;
+    rq.options.detail = std::make_shared<DetailStore>(std::shared_ptr<ByteSource>(FileSource::open(m_log.toStdString(), error)));
+    rq.options.waitForDetail = true; // the instants on the HEC rows, read back from the file
     QCOMPARE(exportImage(w.index(), rq), QString());
     QCOMPARE(image, QImage(rq.path));
 }

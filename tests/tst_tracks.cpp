@@ -67,6 +67,19 @@ private:
             qFatal("%s", error.c_str());
         return std::shared_ptr<const LogIndex>(loadIndex(*source).index);
     }
+    // The detail of a log of testdata/logs, read back from its file.
+    static std::shared_ptr<DetailStore> detailOf(const QString& name)
+    {
+        return detailOfPath(QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/%1.eventlog").arg(name));
+    }
+    static std::shared_ptr<DetailStore> detailOfPath(const QString& path)
+    {
+        std::string error;
+        std::shared_ptr<ByteSource> source = FileSource::open(path.toStdString(), error);
+        if (!source)
+            qFatal("%s", error.c_str());
+        return std::make_shared<DetailStore>(source);
+    }
     static int inked(const QImage& image, const QRect& r)
     {
         const QRgb background = image.pixel(r.left() + 1, r.top() + 1);
@@ -268,14 +281,18 @@ void TestTracks::instantsShowWhenZoomedIn()
     RenderOptions o;
     o.tracks = {QStringLiteral("hecs")};
     o.legend = false;
+    o.detail = detailOf(QStringLiteral("sparks-lf-N2"));
+    o.waitForDetail = true;
     const QRect area(0, 0, 1000, r.naturalHeight(o));
     const QRect plot = r.plotArea(area, o);
     // The whole run: far more spark runs than pixels.
-    const auto whole = collectInstants(*index, r.bounds(), plot.width());
+    const auto whole = collectInstants(*index, o.detail.get(), true, r.bounds(), plot.width());
     QVERIFY(whole[0].dense[size_t(InstantKind::SparkCreate)]);
     QVERIFY(whole[0].shown[size_t(InstantKind::SparkCreate)].empty());
     // Zoomed on one spark run of capability 1.
-    const CapInstants& cap1 = index->instants.at(1);
+    const ViewInstants all1 = viewInstants(*o.detail, *index, 1, 0, UINT64_MAX, true);
+    const CapInstants& cap1 = all1.instants;
+    QCOMPARE(uint64_t(cap1.size()), index->instants.at(1).count());
     size_t run = cap1.size(); // a spark created
     for (size_t i = cap1.size() / 2; i < cap1.size() && run == cap1.size(); ++i)
         if (cap1.kind(i) == InstantKind::SparkCreate)
@@ -283,9 +300,18 @@ void TestTracks::instantsShowWhenZoomedIn()
     QVERIFY(run < cap1.size());
     const uint64_t t = cap1.time(run);
     const ViewRange near{t - 20'000, t + 20'000};
-    const auto rows = collectInstants(*index, near, plot.width());
+    // Not read yet: the row says so and asks for its unit; read, it is drawn.
+    auto fresh = detailOf(QStringLiteral("sparks-lf-N2"));
+    std::vector<InstantUnitKey> missing;
+    const auto before = collectInstants(*index, fresh.get(), false, near, plot.width(), &missing);
+    QVERIFY(before[1].pending && !missing.empty());
+    for (const InstantUnitKey& k : missing)
+        fresh->load(*index, k);
+    const auto rows = collectInstants(*index, fresh.get(), false, near, plot.width());
+    QVERIFY(!rows[1].pending);
     const auto& shown = rows[1].shown[size_t(InstantKind::SparkCreate)];
-    QVERIFY(std::find(shown.begin(), shown.end(), uint32_t(run)) != shown.end());
+    QVERIFY(std::find_if(shown.begin(), shown.end(), [&](uint32_t i) { return rows[1].instants.time(i) == t; })
+            != shown.end());
     const auto layout = r.layout(area, o);
     const TrackRow* row1 = nullptr;
     for (const TrackRow& row : layout)
@@ -597,7 +623,9 @@ void TestTracks::zoomedOutGcIsProportionate()
     o.tracks = {QStringLiteral("hecs")};
     const QRect hecArea(0, 0, 1200, r.naturalHeight(o));
     const QRect hecPlot = r.plotArea(hecArea, o);
-    const auto rows = collectInstants(*index, r.bounds(), hecPlot.width());
+    o.detail = detailOfPath(QStringLiteral(HECSCOPE_TESTDATA_DIR "/rts-summary/parfib-N8-s.eventlog"));
+    o.waitForDetail = true;
+    const auto rows = collectInstants(*index, o.detail.get(), true, r.bounds(), hecPlot.width());
     uint64_t requests = 0;
     for (const InstantRow& in : rows)
         requests += in.count[size_t(InstantKind::GcRequest)];
@@ -622,10 +650,12 @@ void TestTracks::zoomedOutGcIsProportionate()
     QVERIFY2(zoomedOut <= 8, qPrintable(QString::number(zoomedOut)));
     // Zoomed in on one request: a line across the lane again.
     uint64_t t = kNoTime;
-    for (const CapInstants& in : index->instants)
+    for (uint16_t c = 0; c < index->instants.size(); ++c) {
+        const CapInstants in = viewInstants(*o.detail, *index, c, 0, UINT64_MAX, true).instants;
         for (size_t i = 0; i < in.size() && t == kNoTime; ++i)
             if (in.kind(i) == InstantKind::GcRequest)
                 t = in.time(i);
+    }
     QVERIFY(t != kNoTime);
     QVERIFY(longestRun(draw(hecArea, ViewRange{t - 50'000, t + 50'000})) >= 15);
 

@@ -31,6 +31,11 @@ IndexBuilder::IndexBuilder()
 }
 IndexBuilder::~IndexBuilder() = default;
 
+void IndexBuilder::keepInstants()
+{
+    m_impl->dispatcher.keepInstants();
+}
+
 bool IndexBuilder::feed(std::span<const uint8_t> bytes)
 {
     Impl& d = *m_impl;

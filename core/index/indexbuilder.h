@@ -20,6 +20,9 @@ public:
     IndexBuilder(const IndexBuilder&) = delete;
     IndexBuilder& operator=(const IndexBuilder&) = delete;
 
+    // Keep every instant in memory as well as its marks (before feeding):
+    // what a test compares with the instants read back from the file.
+    void keepInstants();
     // False once decoding has ended (end-of-data marker or an error).
     bool feed(std::span<const uint8_t> bytes);
     // A live connection broke; the next one continues the stream with its

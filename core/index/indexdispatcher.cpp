@@ -74,7 +74,7 @@ void IndexDispatcher::onEvent(const Event& e)
     case tag::ThreadWakeup:
     case tag::MigrateThread:
     case tag::RequestSeqGc:
-    case tag::RequestParGc: m_instants.consume(e, m_scheduler.runningThread(e.cap)); break;
+    case tag::RequestParGc: m_instants.consume(e, m_scheduler.runningThread(e.cap), m_scheduler.inGc(e.cap)); break;
     default: break;
     }
     switch (e.tag) {

@@ -37,6 +37,8 @@ public:
     // says cancelled.
     bool seal(bool final, const LoadObserver* observer = nullptr);
     void unseal();
+    // Keep every instant in memory too (InstantsPart::keptInstants).
+    void keepInstants() { m_instants.keepAll(); }
 
 private:
     LogIndex& m_ix;

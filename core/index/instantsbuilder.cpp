@@ -53,7 +53,62 @@ void CapInstants::sortByTime()
     m_sorted = true;
 }
 
-void InstantsBuilder::consume(const Event& e, uint32_t running)
+void CapInstantMarks::note(uint64_t time, uint64_t offset, uint32_t running, bool inGc)
+{
+    if (time < m_last)
+        m_sorted = false;
+    m_last = std::max(m_last, time);
+    if (m_count % kMarkEvery == 0)
+        m_marks.push_back({time, offset, running, inGc});
+    ++m_count;
+}
+
+size_t CapInstantMarks::marksBefore(uint64_t t) const
+{
+    size_t lo = 0, hi = m_marks.size();
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (m_marks[mid].time < t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+std::pair<uint64_t, uint64_t> CapInstantMarks::countBounds(uint64_t t0, uint64_t t1) const
+{
+    if (t1 <= t0 || m_count == 0)
+        return {0, 0};
+    // Instant k * kMarkEvery has mark k's time. With i marks before t0 and
+    // j before t1: the first instant at or after t0 is in
+    // ((i - 1) * M, i * M], the first at or after t1 in ((j - 1) * M, j * M].
+    const uint64_t i = marksBefore(t0), j = marksBefore(t1);
+    const auto firstAt = [this](uint64_t marksBeforeT) {
+        const uint64_t lo = marksBeforeT == 0 ? 0 : (marksBeforeT - 1) * kMarkEvery + 1;
+        const uint64_t hi = std::min(m_count, marksBeforeT * kMarkEvery);
+        return std::pair{lo, hi};
+    };
+    const auto [a0, a1] = firstAt(i);
+    const auto [b0, b1] = firstAt(j);
+    return {b0 > a1 ? b0 - a1 : 0, b1 > a0 ? b1 - a0 : 0};
+}
+
+std::pair<uint64_t, uint64_t> CapInstantMarks::unitsFor(uint64_t t0, uint64_t t1) const
+{
+    if (!m_sorted)
+        return {0, units()};
+    if (t1 <= t0 || m_count == 0)
+        return {0, 0};
+    const uint64_t i = marksBefore(t0), j = marksBefore(t1);
+    const uint64_t first = i == 0 ? 0 : (i - 1) * kMarkEvery; // at or before the first instant at or after t0
+    const uint64_t end = std::min(m_count, j * kMarkEvery);   // at or after the first instant at or after t1
+    if (end <= first)
+        return {0, 0};
+    return {first / kUnitInstants, (end + kUnitInstants - 1) / kUnitInstants};
+}
+
+bool InstantsBuilder::classify(const Event& e, uint32_t running, Instant& out)
 {
     InstantKind kind;
     uint32_t arg = running, other = 0;
@@ -84,9 +139,16 @@ void InstantsBuilder::consume(const Event& e, uint32_t running)
         kind = InstantKind::GcRequest;
         other = 1;
         break;
-    default: return;
+    default: return false;
     }
-    if (e.cap == kNoCap)
+    out = {kind, arg, other};
+    return true;
+}
+
+void InstantsBuilder::consume(const Event& e, uint32_t running, bool inGc)
+{
+    Instant in;
+    if (!classify(e, running, in) || e.cap == kNoCap)
         return;
     if (e.time > CapInstants::kMaxTime) {
         ++m_part.farInstants;
@@ -94,8 +156,13 @@ void InstantsBuilder::consume(const Event& e, uint32_t running)
     }
     if (m_part.instants.size() <= e.cap)
         m_part.instants.resize(size_t(e.cap) + 1);
-    m_part.instants[e.cap].append(e.time, kind, arg, other);
-    ++m_part.instantCounts[size_t(kind)];
+    m_part.instants[e.cap].note(e.time, e.offset, running, inGc);
+    ++m_part.instantCounts[size_t(in.kind)];
+    if (m_keepAll) {
+        if (m_part.keptInstants.size() <= e.cap)
+            m_part.keptInstants.resize(size_t(e.cap) + 1);
+        m_part.keptInstants[e.cap].append(e.time, in.kind, in.arg, in.other);
+    }
 }
 
 } // namespace hecscope

@@ -24,7 +24,8 @@ enum class InstantKind : uint8_t {
 constexpr int kInstantKinds = 8;
 constexpr uint32_t kAllInstantKinds = (1u << kInstantKinds) - 1;
 
-// One capability's instants in time order, 12 bytes each: time (ns, 48
+// Some instants of one capability (what a view reads back from the file,
+// core/detail/instantdetail.h), in time order, 12 bytes each: time (ns, 48
 // bits: 78 hours), kind and `other` (a capability, 255 when it does not
 // fit) packed in one word, and `arg`: the thread the event is about, else
 // the thread running on the capability (0: none).
@@ -53,11 +54,64 @@ private:
     bool m_sorted = true; // no instant earlier than the one before it
 };
 
+// Where to find a capability's instants again in the file: every
+// kMarkEvery-th of them (in file order) by time and by the byte offset of
+// its record, with the state reading on from there needs (the thread
+// running on the capability, whether it is inside a collection: what
+// SchedulerBuilder::runningThread would say). 24 bytes per kMarkEvery
+// instants; the instants themselves are read back from the file for the
+// range a view shows (core/detail/instantdetail.h).
+struct InstantMark {
+    uint64_t time = 0;   // ns
+    uint64_t offset = 0; // of the instant's record
+    uint32_t running = 0;
+    bool inGc = false;
+};
+
+class CapInstantMarks {
+public:
+    static constexpr uint64_t kMarkEvery = 128;
+    // Instants read back at once, and cached, as a unit: kUnitMarks marks'
+    // worth (1024 instants).
+    static constexpr uint64_t kUnitMarks = 8;
+    static constexpr uint64_t kUnitInstants = kMarkEvery * kUnitMarks;
+
+    // The next instant of this capability, in file order.
+    void note(uint64_t time, uint64_t offset, uint32_t running, bool inGc);
+    uint64_t count() const { return m_count; }
+    // Every instant no earlier than the one before it (GHC's logs): time
+    // ranges map to mark ranges. Else a view reads every unit and sorts.
+    bool sorted() const { return m_sorted; }
+    size_t marks() const { return m_marks.size(); }
+    const InstantMark& mark(size_t i) const { return m_marks[i]; }
+    uint64_t units() const { return (m_count + kUnitInstants - 1) / kUnitInstants; }
+    // Instants in unit u (the last one may be short, and grow).
+    uint64_t unitCount(uint64_t u) const { return std::min(kUnitInstants, m_count - std::min(m_count, u * kUnitInstants)); }
+    // How many instants have times in [t0, t1): at least .first, at most
+    // .second (exact to within two marks). Sorted capabilities only.
+    std::pair<uint64_t, uint64_t> countBounds(uint64_t t0, uint64_t t1) const;
+    // The units holding every instant with a time in [t0, t1): [first, last).
+    std::pair<uint64_t, uint64_t> unitsFor(uint64_t t0, uint64_t t1) const;
+    size_t memoryBytes() const { return m_marks.memoryBytes(); }
+
+private:
+    // Marks at or after `from` with time < t.
+    size_t marksBefore(uint64_t t) const;
+
+    ChunkedArray<InstantMark, 10> m_marks; // in chunks: a live session's snapshots share them
+    uint64_t m_count = 0;
+    uint64_t m_last = 0;
+    bool m_sorted = true;
+};
+
 // What InstantsBuilder makes: indexed by capability number.
 struct InstantsPart {
-    std::vector<CapInstants> instants;
+    std::vector<CapInstantMarks> instants;
     uint64_t instantCounts[kInstantKinds] = {}; // per kind, every capability
     uint64_t farInstants = 0;                   // after 78 hours: not kept
+    // Every instant, only when the builder was asked to keep them (a test
+    // comparing them with what is read back from the file).
+    std::vector<CapInstants> keptInstants;
 };
 
 } // namespace hecscope

@@ -63,7 +63,9 @@ size_t LogIndex::memoryBytes() const
         + (timeProfile.tree ? timeProfile.tree->memoryBytes() : 0);
     for (const auto& stack : timeProfile.stacks)
         bytes += sizeof(stack) + stack.capacity() * sizeof(uint32_t);
-    for (const CapInstants& c : instants)
+    for (const CapInstantMarks& c : instants)
+        bytes += sizeof(CapInstantMarks) + c.memoryBytes();
+    for (const CapInstants& c : keptInstants)
         bytes += sizeof(CapInstants) + c.memoryBytes();
     for (const Capability& c : caps)
         bytes += sizeof(Capability) + c.timeline.memoryBytes() + c.sparks.capacity() * sizeof(SparkCounters);

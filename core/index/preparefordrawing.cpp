@@ -30,7 +30,7 @@ void prepareForDrawing(LogIndex& ix)
 bool prepareForDrawing(LogIndex& ix, const LoadObserver* observer)
 {
     ix.messagesByTime = orderBy(ix.messages.size(), [&](uint32_t i) { return ix.messages[i].time; });
-    for (CapInstants& c : ix.instants)
+    for (CapInstants& c : ix.keptInstants)
         c.sortByTime();
     ix.collectionsByStart = orderBy(ix.collections.size(), [&](uint32_t i) { return ix.collections[i].start; });
     if (isCancelled(observer))

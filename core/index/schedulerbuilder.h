@@ -45,6 +45,9 @@ public:
     void seal(uint64_t end, bool final, const std::vector<Collection>& collections, uint64_t settled);
     void unseal();
     const std::vector<GcSpan>& gcSpans() const { return m_gcSpans; }
+    // Capability `c` is inside a collection now (GC_START or a GC phase,
+    // until its GC_END).
+    bool inGc(uint16_t c) const { return c < m_state.size() && m_state[c].inGc; }
     // The thread running on capability `c` now (0: none, or not a capability).
     uint32_t runningThread(uint16_t c) const
     {

@@ -265,7 +265,7 @@ void PieceCollector::onEvent(const Event& e)
     if (m_observer)
         m_observer->onEvent(e);
     if (e.tag == tag::BlockMarker && e.known) {
-        m_scan.blocks.push_back({e.offset, e.n[1]});
+        m_scan.blocks.push_back({e.offset, e.n[1], e.offset + e.n[0], uint16_t(e.n[2])});
         m_marker = {e.offset, e.recordSize};
         m_markerNoted = false;
     } else if (isStartupTag(e.tag)) {

@@ -53,8 +53,10 @@ struct LogScan {
     // end, in file order: a live session that keeps only its latest
     // stretch reads the log again from one of them.
     struct Block {
-        uint64_t offset = 0;
-        uint64_t endTime = 0;
+        uint64_t offset = 0;   // of its marker record
+        uint64_t endTime = 0;  // ns
+        uint64_t end = 0;      // offset just past its last record (the marker's block size)
+        uint16_t cap = kNoCap; // whose events it holds (kNoCap: the global block)
     };
     std::vector<Block> blocks;
     // The records that say what the program is (isStartupTag), each after

@@ -108,7 +108,9 @@ PreparedExport prepareExport(const std::shared_ptr<const LogIndex>& index, const
         renderer.recordCharts(charts);
         QImage pixel(1, 1, QImage::Format_ARGB32_Premultiplied);
         QPainter p(&pixel);
-        renderer.paint(p, QRect(QPoint(0, 0), request.size), request.range, prepared.request.options);
+        RenderOptions chartsOnly = prepared.request.options;
+        chartsOnly.waitForDetail = false; // (this thread never reads the file; writeExport does)
+        renderer.paint(p, QRect(QPoint(0, 0), request.size), request.range, chartsOnly);
     }
     prepared.charts = std::move(charts);
     return prepared;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/detail/detailstore.h"
 #include "core/index/logindex.h"
 #include "core/time/viewrange.h"
 #include "ui/heap/heapview.h"
@@ -55,6 +56,12 @@ struct RenderOptions {
     QString placeholder;
     // The Time profile track's chosen frame (Profile pane); null: none.
     std::shared_ptr<const ProfileHighlight> profileHighlight;
+    // The open log's detail read back from its file (instants), shared with
+    // the view's workers; null: none is drawn. `waitForDetail`: read what
+    // is missing while preparing (exports), else draw what is cached and
+    // leave the rest in TimelineRenderer::takeWantedInstants.
+    std::shared_ptr<DetailStore> detail;
+    bool waitForDetail = false;
     // Instants drawn on the HEC rows when zoomed in: a bit per InstantKind.
     uint32_t instantKinds = kAllInstantKinds;
     // The activity track shows running capabilities only (no GC on top).
@@ -159,6 +166,9 @@ public:
     uint64_t preparedCount() const { return m_prepared; }
     // The charts (QCustomPlot: GUI thread only) recorded into `r` instead
     // of drawn, or drawn from `r`: an export painted on a worker thread.
+    // The units of detail the last paints wanted and did not find cached
+    // (RenderOptions::detail); emptied by the call.
+    std::vector<InstantUnitKey> takeWantedInstants() const { return std::exchange(m_resources.wantedInstants(), {}); }
     void recordCharts(std::shared_ptr<ChartRecording> r) const { m_resources.charts().recordInto(std::move(r)); }
     void replayCharts(std::shared_ptr<const ChartRecording> r) const { m_resources.charts().replayFrom(std::move(r)); }
     // Whether the user may set the row's height (RenderOptions::rowHeights).

@@ -30,6 +30,7 @@ TimelineView::TimelineView(ViewController* controller, QWidget* parent)
 
 void TimelineView::setIndex(std::shared_ptr<const LogIndex> index)
 {
+    m_index = index;
     m_renderer.setIndex(std::move(index));
     m_cursor.reset();
     m_highlight.reset();
@@ -56,15 +57,47 @@ void TimelineView::setDroppedBefore(std::optional<uint64_t> t)
 
 void TimelineView::updateIndex(std::shared_ptr<const LogIndex> index)
 {
+    m_index = index;
     m_renderer.setIndex(std::move(index));
     updateHeight();
     m_controller->extendBounds(m_renderer.bounds());
     update();
 }
 
+void TimelineView::setDetailSource(std::shared_ptr<ByteSource> source)
+{
+    if (m_detail && m_detail->source() == source)
+        return;
+    m_detailJobs.cancel();
+    m_detail = source ? std::make_shared<DetailStore>(std::move(source)) : nullptr;
+    update();
+}
+
+void TimelineView::readWantedDetail()
+{
+    std::vector<InstantUnitKey> keys;
+    for (const InstantUnitKey& k : m_renderer.takeWantedInstants())
+        if (m_detail && m_detail->ask(k))
+            keys.push_back(k);
+    if (keys.empty() || !m_index)
+        return;
+    m_detailJobs.run(
+        [store = m_detail, index = m_index, keys](const JobContext& ctx) {
+            for (const InstantUnitKey& k : keys) {
+                if (ctx.isCancelled())
+                    store->forget(k);
+                else
+                    store->load(*index, k);
+            }
+            return true;
+        },
+        [this](bool) { update(); });
+}
+
 RenderOptions TimelineView::options() const
 {
     RenderOptions o;
+    o.detail = m_detail;
     o.tracks = m_tracks;
     o.palette = palette();
     o.font = font();
@@ -189,6 +222,7 @@ void TimelineView::paintEvent(QPaintEvent*)
     const RenderOptions o = options();
     m_renderer.paint(p, rect(), m_controller->range(), o);
     m_renderer.paintPinned(p, rect(), visibleRect(), m_controller->range(), o);
+    readWantedDetail();
 }
 
 // The part on screen (the window scrolls the tracks): where the ruler and

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ui/jobs/jobrunner.h"
 #include "ui/timeline/timelinerenderer.h"
 
 #include <QElapsedTimer>
@@ -25,6 +26,13 @@ public:
     // The same log, grown (a live session's newer snapshot): the view, the
     // selection, the cursor and the chosen item stay.
     void updateIndex(std::shared_ptr<const LogIndex> index);
+    // Where the log's detail is read back from (the file, or a live
+    // session's recording): a new source starts a new DetailStore, the same
+    // one (a grown log) keeps what was read.
+    void setDetailSource(std::shared_ptr<ByteSource> source);
+    const std::shared_ptr<DetailStore>& detail() const { return m_detail; }
+    // Whether detail the last paint wanted is still being read.
+    bool isReadingDetail() const { return m_detailJobs.isBusy(); }
     const TimelineRenderer& renderer() const { return m_renderer; }
     RenderOptions options() const;
     void setTracks(std::vector<QString> tracks); // TimelineTrack ids, top to bottom
@@ -88,6 +96,9 @@ private:
     QRect visibleRect() const;
     QPoint unpinned(QPoint pos) const;
     void updateHeight();
+    // Has what the last paint wanted and did not find read on a worker,
+    // then paints again.
+    void readWantedDetail();
 
     ViewController* m_controller;
     TimelineRenderer m_renderer;
@@ -119,6 +130,9 @@ private:
     ViewRange m_pressRange;
     uint64_t m_pressTime = 0;
     bool m_moved = false;
+    std::shared_ptr<const LogIndex> m_index;
+    std::shared_ptr<DetailStore> m_detail;
+    JobRunner m_detailJobs{1}; // last: destroyed (cancelled, waited for) first
 };
 
 } // namespace hecscope

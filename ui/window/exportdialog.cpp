@@ -68,6 +68,7 @@ RenderOptions exportBaseOptions(RenderOptions o, const ExportChoices& choices)
     o.highlight.reset();
     o.selected.reset();
     o.placeholder.clear();
+    o.waitForDetail = true; // a picture holds everything it shows (read on the export's worker)
     if (choices.range && choices.range == o.selection)
         o.selection.reset(); // a picture of the selection, not tinted all over
     return o;

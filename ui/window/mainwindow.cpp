@@ -1060,6 +1060,7 @@ void MainWindow::showIndex(std::shared_ptr<const LogIndex> index)
 
 void MainWindow::applyIndex(std::shared_ptr<ByteSource> events, bool grown)
 {
+    m_view->setDetailSource(events); // before the index: the first paint reads through it
     if (grown) {
         m_view->updateIndex(m_index);
     } else {

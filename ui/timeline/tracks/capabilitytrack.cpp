@@ -95,11 +95,19 @@ public:
     int rowHeight(const TrackContext&) const override { return 30; }
     QString rowLabel(const TrackContext&, int row) const override { return QObject::tr("HEC %1").arg(row); }
 
+    // The instants read back from the file so far: more may draw now.
+    const void* variant(const TrackContext& ctx) const override
+    {
+        return ctx.options.detail ? reinterpret_cast<const void*>(uintptr_t(ctx.options.detail->generation()))
+                                  : nullptr;
+    }
+
     std::shared_ptr<const DrawList> prepare(const TrackContext& ctx, ViewRange view, int width) const override
     {
         auto list = std::make_shared<CapabilityList>();
         list->lods = ctx.resources.capabilityLods(view, width);
-        list->instants = collectInstants(ctx.index, view, width);
+        list->instants = collectInstants(ctx.index, ctx.options.detail.get(), ctx.options.waitForDetail, view, width,
+                                         &ctx.resources.wantedInstants());
         return list;
     }
 
@@ -155,8 +163,8 @@ public:
             }
         }
         const auto& instants = static_cast<const CapabilityList&>(d).instants;
-        if (size_t(g.row) < instants.size() && size_t(g.row) < ctx.index.instants.size())
-            paintInstants(p, instants[size_t(g.row)], ctx.index.instants[size_t(g.row)], ctx.options.instantKinds, m,
+        if (size_t(g.row) < instants.size())
+            paintInstants(p, instants[size_t(g.row)], ctx.options.instantKinds, m,
                           QRectF(r.left(), runTop, r.width(), kRunHeight));
         p.setPen(ctx.options.palette.color(QPalette::Midlight));
         p.drawLine(r.left(), r.bottom(), r.right(), r.bottom());
@@ -205,10 +213,9 @@ public:
         QString text = describeSpan(g, pos, d, ctx);
         // The run lane's instants under the pointer, after the run they mark.
         const auto& instants = static_cast<const CapabilityList&>(d).instants;
-        if (pos.y() < g.rect.top() + kGcLaneFrom && size_t(g.row) < instants.size()
-            && size_t(g.row) < ctx.index.instants.size()) {
-            const QString said = describeInstants(instants[size_t(g.row)], ctx.index.instants[size_t(g.row)],
-                                                  ctx.options.instantKinds, g.mapping, pos.x(), ctx.index);
+        if (pos.y() < g.rect.top() + kGcLaneFrom && size_t(g.row) < instants.size()) {
+            const QString said = describeInstants(instants[size_t(g.row)], ctx.options.instantKinds, g.mapping,
+                                                  pos.x(), ctx.index);
             if (!said.isEmpty())
                 text += QStringLiteral("\n") + said;
         }

@@ -10,29 +10,50 @@
 
 namespace hecscope {
 
-std::vector<InstantRow> collectInstants(const LogIndex& index, ViewRange view, int width)
+std::vector<InstantRow> collectInstants(const LogIndex& index, DetailStore* store, bool wait, ViewRange view,
+                                        int width, std::vector<InstantUnitKey>* missing)
 {
     std::vector<InstantRow> rows(index.caps.size());
-    const size_t limit = size_t(std::max(1, width)) / kInstantPixelsPerMark;
-    const size_t tallLimit = double(view.end - std::min(view.start, view.end)) / double(std::max(1, width))
-            <= kTallMarkNsPerPixel
-        ? size_t(std::max(1, width)) / kInstantPixelsPerTallMark
+    const size_t w = size_t(std::max(1, width));
+    const size_t limit = w / kInstantPixelsPerMark;
+    const size_t tallLimit = double(view.end - std::min(view.start, view.end)) / double(w) <= kTallMarkNsPerPixel
+        ? w / kInstantPixelsPerTallMark
         : 0;
+    const uint64_t t0 = view.start, t1 = view.end + 1;
     for (size_t c = 0; c < rows.size() && c < index.instants.size(); ++c) {
-        const CapInstants& in = index.instants[c];
-        const auto [a, b] = in.in(view.start, view.end + 1);
+        const CapInstantMarks& marks = index.instants[c];
         InstantRow& row = rows[c];
-        if (b - a > kMaxInstantScanPerPixel * size_t(std::max(1, width))) {
+        if (marks.sorted() && marks.countBounds(t0, t1).first > kMaxInstantScanPerPixel * w) {
             row.dense.fill(true);
             continue;
         }
-        for (size_t i = a; i < b; ++i)
+        if (marks.count() == 0 || !store)
+            continue;
+        ViewInstants got = viewInstants(*store, index, uint16_t(c), t0, t1, wait);
+        if (!got.error.empty()) {
+            row.error = QString::fromStdString(got.error);
+            continue;
+        }
+        if (!got.missing.empty()) {
+            row.pending = true;
+            if (missing)
+                missing->insert(missing->end(), got.missing.begin(), got.missing.end());
+            continue;
+        }
+        row.instants = std::move(got.instants);
+        const CapInstants& in = row.instants;
+        if (in.size() > kMaxInstantScanPerPixel * w) {
+            row.instants = {};
+            row.dense.fill(true);
+            continue;
+        }
+        for (size_t i = 0; i < in.size(); ++i)
             ++row.count[size_t(in.kind(i))];
         for (size_t k = 0; k < size_t(kInstantKinds); ++k) {
             row.dense[k] = row.count[k] > limit;
             row.tall[k] = row.count[k] <= tallLimit;
         }
-        for (size_t i = a; i < b; ++i) {
+        for (size_t i = 0; i < in.size(); ++i) {
             const size_t k = size_t(in.kind(i));
             if (!row.dense[k])
                 row.shown[k].push_back(uint32_t(i));
@@ -73,10 +94,15 @@ QString instantName(InstantKind kind)
     return {};
 }
 
-void paintInstants(QPainter& p, const InstantRow& row, const CapInstants& instants, uint32_t mask,
-                   const TimeMapping& m, const QRectF& lane)
+void paintInstants(QPainter& p, const InstantRow& row, uint32_t mask, const TimeMapping& m, const QRectF& lane)
 {
+    const CapInstants& instants = row.instants;
     p.save();
+    if (!row.error.isEmpty()) { // the file would not give them: say so on the row, never draw others
+        p.setPen(QColor(0xb0, 0x00, 0x20));
+        p.drawText(lane.adjusted(4, 0, -4, 0), Qt::AlignVCenter | Qt::AlignLeft | Qt::TextSingleLine,
+                   p.fontMetrics().elidedText(row.error, Qt::ElideRight, int(lane.width()) - 8));
+    }
     p.setRenderHint(QPainter::Antialiasing, false);
     for (size_t k = 0; k < size_t(kInstantKinds); ++k) {
         if (!(mask & (1u << k)) || row.shown[k].empty())
@@ -99,9 +125,11 @@ void paintInstants(QPainter& p, const InstantRow& row, const CapInstants& instan
     p.restore();
 }
 
-QString describeInstants(const InstantRow& row, const CapInstants& instants, uint32_t mask, const TimeMapping& m,
-                         double x, const LogIndex& index)
+QString describeInstants(const InstantRow& row, uint32_t mask, const TimeMapping& m, double x, const LogIndex& index)
 {
+    if (!row.error.isEmpty())
+        return row.error;
+    const CapInstants& instants = row.instants;
     auto threadText = [&](uint32_t id) {
         QString s = QObject::tr("thread %1").arg(id);
         if (const ThreadInfo* t = index.thread(id); t && !t->label.empty())

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/detail/detailstore.h"
 #include "core/index/instantspart.h"
 #include "core/index/logindex.h"
 #include "core/time/viewrange.h"
@@ -30,24 +31,29 @@ constexpr int kInstantPixelsPerTallMark = 40;
 constexpr double kTallMarkNsPerPixel = 2000;
 constexpr double kShortMarkHeight = 3;
 struct InstantRow {
-    std::array<std::vector<uint32_t>, kInstantKinds> shown;
+    CapInstants instants; // those in the view, read back from the file (time order)
+    std::array<std::vector<uint32_t>, kInstantKinds> shown; // indices into `instants`
     std::array<uint64_t, kInstantKinds> count{}; // in the view, drawn or not
     std::array<bool, kInstantKinds> dense{};
     std::array<bool, kInstantKinds> tall{}; // shown as lines across the lane (else short ticks)
+    bool pending = false; // being read from the file: drawn when it lands
+    QString error;        // the file could not give them (said on the row)
 };
 // Rows of every capability. A view holding more than kMaxScan instants on
-// a capability is not scanned at all: every kind is dense there.
+// a capability (the index's marks tell) is not read at all: every kind is
+// dense there. The rest are read back from the file through `store`:
+// now when `wait` (exports), else from its cache, and the units not there
+// yet are added to `missing` (the view has them read and draws again).
 constexpr size_t kMaxInstantScanPerPixel = 8;
-std::vector<InstantRow> collectInstants(const LogIndex& index, ViewRange view, int width);
+std::vector<InstantRow> collectInstants(const LogIndex& index, DetailStore* store, bool wait, ViewRange view,
+                                        int width, std::vector<InstantUnitKey>* missing = nullptr);
 
 QColor instantColor(InstantKind kind);
 QString instantName(InstantKind kind); // "spark created", "thread woken", ...
 // Draws the shown instants of the kinds in `mask` into the run lane `lane`.
-void paintInstants(QPainter& p, const InstantRow& row, const CapInstants& instants, uint32_t mask,
-                   const TimeMapping& m, const QRectF& lane);
+void paintInstants(QPainter& p, const InstantRow& row, uint32_t mask, const TimeMapping& m, const QRectF& lane);
 // What the instants within 2 pixels of x say ("" when none): kind, time and
 // what each is about (thread labels from the index).
-QString describeInstants(const InstantRow& row, const CapInstants& instants, uint32_t mask, const TimeMapping& m,
-                         double x, const LogIndex& index);
+QString describeInstants(const InstantRow& row, uint32_t mask, const TimeMapping& m, double x, const LogIndex& index);
 
 } // namespace hecscope

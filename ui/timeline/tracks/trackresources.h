@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/detail/detailstore.h"
 #include "core/index/logindex.h"
 #include "core/time/viewrange.h"
 #include "ui/charts/chartpainter.h"
@@ -33,6 +34,9 @@ public:
     // The thread rows of `o` when made for this index, else every thread by id.
     std::shared_ptr<const ThreadRowsView> threadRows(const RenderOptions& o);
     ChartPainter& charts() { return m_charts; }
+    // Units of detail a track wanted and did not find cached: the view
+    // has them read (TimelineRenderer::takeWantedInstants).
+    std::vector<InstantUnitKey>& wantedInstants() { return m_wantedInstants; }
 
 private:
     std::shared_ptr<const LogIndex> m_index;
@@ -42,6 +46,7 @@ private:
     int m_lodWidth = -1;
     std::shared_ptr<const CapabilityLods> m_lods;
     ChartPainter m_charts; // reused between paints
+    std::vector<InstantUnitKey> m_wantedInstants;
 };
 
 } // namespace hecscope

@@ -1,0 +1,101 @@
+#pragma once
+
+#include "core/index/logindex.h"
+#include "core/io/bytesource.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <list>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace hecscope {
+
+// Detail read back from the file. The index keeps summaries and marks
+// (where each stretch of detail begins in the file, and the state reading
+// on from there needs); a view that needs the detail of a range asks for
+// it here, a worker reads it, and it is kept in a cache with a memory
+// budget (least recently used first out).
+
+// A unit of a capability's instants (CapInstantMarks::kUnitInstants of
+// them, the last unit fewer) as read back, or why it could not be.
+struct InstantUnit {
+    CapInstants instants; // file order
+    std::string error;    // "" when read; else the problem and its byte offset
+};
+
+// Reads unit `unit` of capability `cap`'s instants from `source`, the file
+// `index` was made from. Checks what it reads against the index's marks: a
+// file that was changed, truncated or replaced since gives an error, never
+// other instants.
+InstantUnit readInstantUnit(ByteSource& source, const LogIndex& index, uint16_t cap, uint64_t unit);
+
+// Which unit: the capability, the unit and how many instants it held
+// when asked for (the last unit of a growing log grows: a fuller one is
+// another unit).
+struct InstantUnitKey {
+    uint16_t cap = 0;
+    uint64_t unit = 0;
+    uint64_t count = 0;
+    auto operator<=>(const InstantUnitKey&) const = default;
+};
+
+// The detail of one open log: its source and the cache of what was read.
+// Thread-safe: views find and ask on the UI thread, workers load.
+class DetailStore {
+public:
+    static constexpr size_t kDefaultBudget = size_t(64) << 20;
+    explicit DetailStore(std::shared_ptr<ByteSource> source, size_t budgetBytes = kDefaultBudget);
+
+    // The unit if it is cached (then the most recently used), else null.
+    std::shared_ptr<const InstantUnit> find(const InstantUnitKey& key) const;
+    // Notes that a view wants the unit: true if it is neither cached nor
+    // asked for already (the caller then has it loaded, off the UI thread).
+    bool ask(const InstantUnitKey& key);
+    // Reads the unit (or finds it) and caches it. Any thread.
+    std::shared_ptr<const InstantUnit> load(const LogIndex& index, const InstantUnitKey& key);
+    // Forgets that `key` was asked for (its load was cancelled).
+    void forget(const InstantUnitKey& key);
+
+    // Grows by one whenever a unit is added: what views compare to know
+    // that they may draw more now.
+    uint64_t generation() const;
+    size_t cachedBytes() const;
+    size_t budget() const { return m_budget; }
+    const std::shared_ptr<ByteSource>& source() const { return m_source; }
+
+private:
+    struct Entry {
+        std::shared_ptr<const InstantUnit> unit;
+        size_t bytes = 0;
+        std::list<InstantUnitKey>::iterator lru;
+    };
+    void insertLocked(const InstantUnitKey& key, std::shared_ptr<const InstantUnit> unit);
+
+    std::shared_ptr<ByteSource> m_source;
+    size_t m_budget;
+    mutable std::mutex m_mutex;
+    std::map<InstantUnitKey, Entry> m_units;
+    mutable std::list<InstantUnitKey> m_lru; // most recently used first
+    std::set<InstantUnitKey> m_asked;
+    size_t m_bytes = 0;
+    uint64_t m_generation = 0;
+};
+
+// The instants of one capability with times in [t0, t1), in time order,
+// gathered from the store's units: what a view draws.
+struct ViewInstants {
+    CapInstants instants;
+    std::string error;                 // a unit that could not be read
+    std::vector<InstantUnitKey> missing; // units not cached yet (then `instants` is incomplete)
+};
+// `wait`: load missing units now, on this thread (exports, the command line).
+ViewInstants viewInstants(DetailStore& store, const LogIndex& index, uint16_t cap, uint64_t t0, uint64_t t1,
+                          bool wait);
+
+} // namespace hecscope
