@@ -5,12 +5,19 @@
 // thread's life (created, RUN/STOP alternating, migrations and wakeups only
 // between runs, ThreadFinished last), and for spans, the START/STOP user
 // messages paired per running thread (a user message belongs to the thread
-// running on its capability).
+// running on its capability). And the index of a synthesized scheduler log
+// stays within the bytes per event docs/architecture.md promises for it.
 #include "testsupport.h"
 
 #include "core/format/eventtags.h"
+#include "core/index/logindex.h"
+#include "core/io/bytesource.h"
 #include "core/synth/synthetic.h"
 
+#include <QFile>
+#include <QFileInfo>
+#include <QRegularExpression>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
@@ -363,6 +370,7 @@ private slots:
     void spansLogEdgeCases_data();
     void spansLogEdgeCases();
     void deterministic();
+    void indexBytesPerEvent();
 };
 
 void TestSynthetic::threadsLog()
@@ -506,6 +514,53 @@ void TestSynthetic::deterministic()
     QVERIFY(synthesizeThreadsLog(200, 7, 3, 9) != synthesizeThreadsLog(200, 7, 3, 10));
     QVERIFY(synthesizeSpansLog(2000, 16, 3, 9) == synthesizeSpansLog(2000, 16, 3, 9));
     QVERIFY(synthesizeSpansLog(2000, 16, 3, 9) != synthesizeSpansLog(2000, 16, 3, 10));
+}
+
+// The index of `hecscope synthesize scheduler OUT N` (the same bytes: the
+// synthesizer's defaults), loaded from a file as `info` and `bench` load it,
+// holds at most the bytes per event that docs/architecture.md ("Index
+// memory") documents for it: LogIndex::memoryBytes(), counted, not timed.
+void TestSynthetic::indexBytesPerEvent()
+{
+    const QString docPath = QStringLiteral(HECSCOPE_TESTDATA_DIR "/../docs/architecture.md");
+    const std::string doc = readText(docPath);
+    static const QRegularExpression line(
+        QStringLiteral(R"(Index bytes per event \(synthesize scheduler, (\d+) MB\): (\d+(?:\.\d+)?))"));
+    const QRegularExpressionMatch m = line.match(QString::fromStdString(doc));
+    QVERIFY2(m.hasMatch(), qPrintable(docPath + QStringLiteral(" has no line \"Index bytes per event "
+                                                               "(synthesize scheduler, N MB): X\"")));
+    const size_t megabytes = m.captured(1).toULongLong();
+    const double documented = m.captured(2).toDouble();
+    QVERIFY(megabytes > 0 && documented > 0);
+
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("scheduler.eventlog"));
+    {
+        const std::vector<uint8_t> bytes = synthesizeSchedulerLog(megabytes << 20);
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        QCOMPARE(f.write(reinterpret_cast<const char*>(bytes.data()), qint64(bytes.size())), qint64(bytes.size()));
+    }
+    std::string error;
+    const auto source = FileSource::open(path.toStdString(), error);
+    QVERIFY2(source, error.c_str());
+    const LoadResult loaded = loadIndex(*source, uint64_t(QFileInfo(path).size()));
+    QVERIFY(loaded.index);
+    const LogIndex& ix = *loaded.index;
+    QVERIFY(ix.scan.diagnostics.empty());
+    QVERIFY(ix.scan.events > 0);
+    const double perEvent = double(ix.memoryBytes()) / double(ix.scan.events);
+    const QString figures = QStringLiteral(
+                                "index of synthesize scheduler %1 MB: %2 bytes for %3 events = %4 bytes "
+                                "per event; documented in docs/architecture.md: %5")
+                                .arg(megabytes)
+                                .arg(ix.memoryBytes())
+                                .arg(ix.scan.events)
+                                .arg(perEvent, 0, 'f', 3)
+                                .arg(documented);
+    qInfo("%s", qPrintable(figures));
+    QVERIFY2(perEvent <= documented, qPrintable(figures));
 }
 
 QTEST_GUILESS_MAIN(TestSynthetic)
