@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <array>
+#include <thread>
 #include <map>
 #include <optional>
 
@@ -107,6 +108,7 @@ private slots:
     void instantsAreTheLogsEvents_data();
     void instantsAreTheLogsEvents();
     void changedFileIsToldNotRead();
+    void detailStoreServesSeveralThreads();
     void growingLogExtendsTheIndex_data();
     void growingLogExtendsTheIndex();
     void infoJsonGolden_data();
@@ -781,6 +783,43 @@ void TestIndex::changedFileIsToldNotRead()
     const ViewInstants v = viewInstants(store, *ix, 1, m.time, m.time + 1000, true);
     QVERIFY(!v.error.empty());
     QCOMPARE(v.instants.size(), size_t(0));
+}
+
+// A view's workers and an export read units while the UI thread finds and
+// asks (ThreadSanitizer runs this): every reader gets the same instants,
+// each unit is cached once, a small budget keeps the cache under it.
+void TestIndex::detailStoreServesSeveralThreads()
+{
+    const std::vector<uint8_t> bytes = readFile(QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/sparks-lf-N2.eventlog"));
+    const auto ix = load(bytes);
+    auto source = std::make_shared<MemorySource>(bytes);
+    for (const size_t budget : {DetailStore::kDefaultBudget, size_t(64) << 10}) {
+        DetailStore store(source, budget);
+        std::vector<std::vector<size_t>> sizes(4);
+        std::vector<std::thread> threads;
+        for (size_t k = 0; k < sizes.size(); ++k)
+            threads.emplace_back([&, k] {
+                for (uint16_t c = 0; c < ix->instants.size(); ++c)
+                    for (uint64_t u = 0; u < ix->instants[c].units(); ++u) {
+                        const InstantUnitKey key{c, u, ix->instants[c].unitCount(u)};
+                        store.ask(key);
+                        sizes[k].push_back(store.load(*ix, key)->instants.size());
+                        store.find(key);
+                    }
+            });
+        for (std::thread& t : threads)
+            t.join();
+        for (size_t k = 1; k < sizes.size(); ++k)
+            QCOMPARE(sizes[k], sizes[0]);
+        uint64_t total = 0;
+        for (const size_t n : sizes[0])
+            total += n;
+        uint64_t want = 0;
+        for (const CapInstantMarks& m : ix->instants)
+            want += m.count();
+        QCOMPARE(total, want);
+        QVERIFY(store.cachedBytes() <= std::max<size_t>(budget, 200 << 10)); // (one unit may exceed a tiny budget)
+    }
 }
 
 void TestIndex::growingLogExtendsTheIndex_data()

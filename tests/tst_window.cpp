@@ -4,6 +4,7 @@
 #include "ui/events/eventlistpane.h"
 #include "ui/heap/heappanel.h"
 #include "ui/timeline/timelineview.h"
+#include "ui/timeline/tracks/instantmarks.h"
 #include "ui/timeline/viewcontroller.h"
 #include "ui/window/helpmenu.h"
 #include "ui/window/mainwindow.h"
@@ -34,6 +35,7 @@ private slots:
     void openingAnotherFileReleasesTheOldIndex();
     void aFailedOpenKeepsTheLogOnScreen();
     void anIdleWindowProcessesNoEvents();
+    void zoomedInMarksAreReadBackFromTheFile();
     void everyPaneIsOneClickAway_data();
     void everyPaneIsOneClickAway();
     void helpListsEveryShortcut();
@@ -385,6 +387,47 @@ void TestWindow::anIdleWindowProcessesNoEvents()
                                                      .arg(path.isEmpty() ? QStringLiteral("no log") : path, types)));
         w.close();
     }
+}
+
+// The HEC rows' instants are not in the index: zoomed in, the window reads
+// those it shows back from the file on a worker and draws them when they
+// land (sparks-lf-N2: a spark created on capability 1, in its colour).
+void TestWindow::zoomedInMarksAreReadBackFromTheFile()
+{
+    QSettings().clear();
+    const QString path = QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/sparks-lf-N2.eventlog");
+    MainWindow w;
+    w.resize(1600, 1000);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QSignalSpy finished(&w, &MainWindow::loadFinished);
+    w.openFile(path);
+    QVERIFY(finished.wait(20000));
+    TimelineView* view = w.timeline();
+    QVERIFY(view->detail());
+    QCOMPARE(view->detail()->cachedBytes(), size_t(0)); // zoomed out: dense, nothing read
+    std::string error;
+    DetailStore own(std::shared_ptr<ByteSource>(FileSource::open(path.toStdString(), error)));
+    const CapInstants all = viewInstants(own, *w.index(), 1, 0, UINT64_MAX, true).instants;
+    uint64_t t = kNoTime;
+    for (size_t i = all.size() / 2; i < all.size() && t == kNoTime; ++i)
+        if (all.kind(i) == InstantKind::SparkCreate)
+            t = all.time(i);
+    QVERIFY(t != kNoTime);
+    const auto marks = [&] {
+        const QImage image = view->grab().toImage();
+        const QRgb colour = instantColor(InstantKind::SparkCreate).rgb();
+        int n = 0;
+        for (int y = 0; y < image.height(); ++y)
+            for (int x = 0; x < image.width(); ++x)
+                n += (image.pixel(x, y) & 0xFFFFFF) == (colour & 0xFFFFFF);
+        return n;
+    };
+    w.controller()->setRange(ViewRange{t - 20'000, t + 20'000}, false);
+    QTRY_VERIFY_WITH_TIMEOUT(view->detail()->cachedBytes() > 0 && !view->isReadingDetail(), 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(marks() > 0, 5000);
+    QVERIFY(view->renderer().takeWantedInstants().empty()); // everything shown was read
+    w.close();
 }
 
 QTEST_MAIN(TestWindow)
