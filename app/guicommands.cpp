@@ -346,6 +346,8 @@ void benchGui(std::shared_ptr<const LogIndex> index, const std::string& path)
                 const uint64_t slack = bounds.duration() - std::min(bounds.duration(), width);
                 const uint64_t start = bounds.start + (slack ? rng() % (slack + 1) : 0);
                 const ViewRange view = fitInto({start, start + width}, bounds);
+                if (o.detail)
+                    o.detail->beginView();
                 QElapsedTimer t;
                 t.start();
                 {
@@ -392,6 +394,7 @@ void benchGui(std::shared_ptr<const LogIndex> index, const std::string& path)
             const uint64_t slack = bounds.duration() - std::min(bounds.duration(), width);
             const uint64_t start = bounds.start + (slack ? rng() % (slack + 1) : 0);
             const ViewRange view = fitInto({start, start + width}, bounds);
+            cold.detail->beginView();
             QElapsedTimer t;
             t.start();
             {

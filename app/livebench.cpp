@@ -22,6 +22,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <thread>
@@ -185,6 +186,7 @@ void benchLive(const std::string& path)
     std::vector<double> latencies;
     bool finished = false;
     LiveStatus last;
+    size_t lastIndexBytes = 0;
     Clock::time_point end{};
     StallMeter stalls; // from the first update on
     stalls.setCounting(false);
@@ -194,7 +196,8 @@ void benchLive(const std::string& path)
     // Connected after the window's own handler: when this runs, every pane
     // has the update; the repaint puts it into pixels.
     if (LiveJob* job = window.liveJob())
-        QObject::connect(job, &LiveJob::updated, &loop, [&](std::shared_ptr<const LogIndex>, const LiveStatus& status, qint64 at) {
+        QObject::connect(job, &LiveJob::updated, &loop, [&](std::shared_ptr<const LogIndex> index, const LiveStatus& status, qint64 at) {
+            lastIndexBytes = index ? index->memoryBytes() : 0;
             window.timeline()->repaint();
             const auto now = Clock::now();
             last = status;
@@ -216,6 +219,13 @@ void benchLive(const std::string& path)
     std::printf("live_latency_max_ms: %.1f\n", percentile(latencies, 1.0));
     std::printf("live_ingest_mb_s: %.1f\n", seconds > 0 ? double(last.bytes) / 1e6 / seconds : -1.0);
     std::printf("live_ui_max_stall_ms: %.1f\n", stalls.worstMs());
+    // The last snapshot's index against the bytes received; and the whole
+    // process (the window, its panes, the session and its builder).
+    std::printf("live_index_mb: %.1f\n", double(lastIndexBytes) / (1 << 20));
+    std::printf("live_index_bytes_per_byte: %.3f\n", last.bytes ? double(lastIndexBytes) / double(last.bytes) : 0.0);
+    struct rusage usage {};
+    ::getrusage(RUSAGE_SELF, &usage);
+    std::printf("live_peak_rss_mb: %.1f\n", double(usage.ru_maxrss) / 1024.0);
     std::fflush(stdout);
     ::rmdir(dir);
 }

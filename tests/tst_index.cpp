@@ -802,6 +802,7 @@ void TestIndex::detailStoreServesSeveralThreads()
                 for (uint16_t c = 0; c < ix->instants.size(); ++c)
                     for (uint64_t u = 0; u < ix->instants[c].units(); ++u) {
                         const InstantUnitKey key{c, u, ix->instants[c].unitCount(u)};
+                        store.beginView();
                         store.ask(key);
                         sizes[k].push_back(store.load(*ix, key)->instants.size());
                         store.find(key);
@@ -818,8 +819,26 @@ void TestIndex::detailStoreServesSeveralThreads()
         for (const CapInstantMarks& m : ix->instants)
             want += m.count();
         QCOMPARE(total, want);
-        QVERIFY(store.cachedBytes() <= std::max<size_t>(budget, 200 << 10)); // (one unit may exceed a tiny budget)
+        QVERIFY(store.cachedBytes() <= std::max<size_t>(budget, 200 << 10)); // (the units being shown stay)
     }
+    // What one view shows stays cached over the budget (no view reads its
+    // units forever); the next view's reads evict it.
+    DetailStore small(source, 1);
+    std::vector<InstantUnitKey> keys;
+    for (uint16_t c = 0; c < ix->instants.size(); ++c)
+        for (uint64_t u = 0; u < ix->instants[c].units(); ++u)
+            keys.push_back({c, u, ix->instants[c].unitCount(u)});
+    QVERIFY(keys.size() >= 3);
+    small.beginView();
+    for (size_t i = 0; i + 1 < keys.size(); ++i)
+        small.load(*ix, keys[i]);
+    for (size_t i = 0; i + 1 < keys.size(); ++i)
+        QVERIFY(small.find(keys[i]));
+    small.beginView();
+    small.load(*ix, keys.back());
+    for (size_t i = 0; i + 1 < keys.size(); ++i)
+        QVERIFY(!small.find(keys[i])); // not shown by this view: over the budget, out
+    QVERIFY(small.find(keys.back()));
 }
 
 void TestIndex::growingLogExtendsTheIndex_data()

@@ -147,14 +147,21 @@ DetailStore::DetailStore(std::shared_ptr<ByteSource> source, size_t budgetBytes)
 {
 }
 
-std::shared_ptr<const InstantUnit> DetailStore::find(const InstantUnitKey& key) const
+std::shared_ptr<const InstantUnit> DetailStore::find(const InstantUnitKey& key)
 {
     std::lock_guard lock(m_mutex);
     const auto it = m_units.find(key);
     if (it == m_units.end())
         return nullptr;
     m_lru.splice(m_lru.begin(), m_lru, it->second.lru);
+    it->second.view = m_view;
     return it->second.unit;
+}
+
+void DetailStore::beginView()
+{
+    std::lock_guard lock(m_mutex);
+    ++m_view;
 }
 
 bool DetailStore::ask(const InstantUnitKey& key)
@@ -191,15 +198,19 @@ void DetailStore::insertLocked(const InstantUnitKey& key, std::shared_ptr<const 
 {
     const size_t bytes = sizeof(InstantUnit) + unit->instants.memoryBytes() + unit->error.size() + 64;
     m_lru.push_front(key);
-    m_units.emplace(key, Entry{std::move(unit), bytes, m_lru.begin()});
+    m_units.emplace(key, Entry{std::move(unit), bytes, m_lru.begin(), m_view});
     m_bytes += bytes;
     ++m_generation;
-    // Over budget: the least recently used go (never the one just read).
-    while (m_bytes > m_budget && m_lru.size() > 1) {
-        const auto last = m_units.find(m_lru.back());
-        m_bytes -= last->second.bytes;
-        m_units.erase(last);
-        m_lru.pop_back();
+    // Over budget: the least recently used go, but none the current view
+    // found or read (the one just read included).
+    for (auto it = m_lru.end(); m_bytes > m_budget && it != m_lru.begin();) {
+        --it;
+        const auto entry = m_units.find(*it);
+        if (entry->second.view == m_view)
+            continue;
+        m_bytes -= entry->second.bytes;
+        m_units.erase(entry);
+        it = m_lru.erase(it);
     }
 }
 

@@ -53,7 +53,7 @@ public:
     explicit DetailStore(std::shared_ptr<ByteSource> source, size_t budgetBytes = kDefaultBudget);
 
     // The unit if it is cached (then the most recently used), else null.
-    std::shared_ptr<const InstantUnit> find(const InstantUnitKey& key) const;
+    std::shared_ptr<const InstantUnit> find(const InstantUnitKey& key);
     // Notes that a view wants the unit: true if it is neither cached nor
     // asked for already (the caller then has it loaded, off the UI thread).
     bool ask(const InstantUnitKey& key);
@@ -61,6 +61,11 @@ public:
     std::shared_ptr<const InstantUnit> load(const LogIndex& index, const InstantUnitKey& key);
     // Forgets that `key` was asked for (its load was cancelled).
     void forget(const InstantUnitKey& key);
+    // A view begins painting: the units it finds and those read until the
+    // next call are what it shows, and stay cached however far over the
+    // budget (else a view needing more than the budget would read its
+    // units forever, each evicting another it needs).
+    void beginView();
 
     // Grows by one whenever a unit is added: what views compare to know
     // that they may draw more now.
@@ -74,6 +79,7 @@ private:
         std::shared_ptr<const InstantUnit> unit;
         size_t bytes = 0;
         std::list<InstantUnitKey>::iterator lru;
+        uint64_t view = 0; // the last view that found or read it
     };
     void insertLocked(const InstantUnitKey& key, std::shared_ptr<const InstantUnit> unit);
 
@@ -81,10 +87,11 @@ private:
     size_t m_budget;
     mutable std::mutex m_mutex;
     std::map<InstantUnitKey, Entry> m_units;
-    mutable std::list<InstantUnitKey> m_lru; // most recently used first
+    std::list<InstantUnitKey> m_lru; // most recently used first
     std::set<InstantUnitKey> m_asked;
     size_t m_bytes = 0;
     uint64_t m_generation = 0;
+    uint64_t m_view = 0;
 };
 
 // The instants of one capability with times in [t0, t1), in time order,

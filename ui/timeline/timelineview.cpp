@@ -219,6 +219,8 @@ TimeMapping TimelineView::mapping() const
 void TimelineView::paintEvent(QPaintEvent*)
 {
     QPainter p(this);
+    if (m_detail)
+        m_detail->beginView();
     const RenderOptions o = options();
     m_renderer.paint(p, rect(), m_controller->range(), o);
     m_renderer.paintPinned(p, rect(), visibleRect(), m_controller->range(), o);
