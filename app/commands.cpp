@@ -421,7 +421,20 @@ int bench(int argc, char** argv)
                     mb(ix.timeProfile.samples.capacity() * sizeof(TimeProfileData::Sample)
                        + ix.heapProfile.samples.capacity() * sizeof(HeapProfileData::Entry)),
                     mb(ix.userSpans ? ix.userSpans->memoryBytes() : 0));
+        const ThreadStates& ts = ix.threadStates;
+        std::printf("thread_states_mb: packed %.1f, chunked %.1f, checks %.1f, far %.1f, infos %.1f, overviews %.1f "
+                    "(%zu threads, %zu segments)\n",
+                    mb(ts.packed.capacityBytes()), mb(ts.chunkedBytes()),
+                    mb((ts.offsets.capacity() + ts.checkTimes.capacity() + ts.checkOffsets.capacity()) * sizeof(uint64_t)),
+                    mb(ts.farTimes.capacity() * sizeof(ts.farTimes[0])), mb(ts.infos.capacity() * sizeof(ts.infos[0])),
+                    mb(ts.overviews.capacity() * sizeof(BinPyramid) + ts.overviewKeys.capacity()), ts.count(),
+                    size_t(ts.offsets.empty() ? 0 : ts.offsets.back()));
+        std::printf("index_bytes_per_byte: %.3f\n", ix.scan.bytes ? double(ix.memoryBytes()) / double(ix.scan.bytes) : 0.0);
+        std::printf("index_bytes_per_event: %.2f\n", ix.scan.events ? double(ix.memoryBytes()) / double(ix.scan.events) : 0.0);
     }
+    // Only the load and the index's size (for logs of several GB).
+    if (const char* only = std::getenv("HECSCOPE_BENCH_ONLY"); only && std::string_view(only) == "index")
+        return 0;
 
     // Views: the whole run, then random zooms from 1/10 down to 1/100000.
     const uint64_t end = ix.lastTime;

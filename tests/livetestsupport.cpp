@@ -79,6 +79,8 @@ std::vector<uint8_t> longRunningLog(int slices, uint64_t slice)
                 if (i == 20 && k == 5 && cap == 0) // a label given in mid-run
                     w.write(OwnedEvent(tag::ThreadLabel, t, {2}, {"worker"}).event);
                 w.write(OwnedEvent(tag::RunThread, t, {thread}).event);
+                if (i % 8 == 1) // an instant on the HEC row, by the running thread
+                    w.write(OwnedEvent(tag::SparkCreate, t + slice / 164).event);
                 w.write(OwnedEvent(tag::StopThread, t + slice / 82, {thread, i % 5 == 4 ? 7u : 3u, 0}).event);
             }
             if (k % 4 == 3) {

@@ -7,6 +7,7 @@
 #include "livetestsupport.h"
 #include "testsupport.h"
 
+#include "core/detail/detailstore.h"
 #include "core/format/encoder.h"
 #include "core/format/eventtags.h"
 #include "core/index/logindex.h"
@@ -784,6 +785,21 @@ void TestLive::keepsOnlyTheLatestStretch()
     TimeOrder(ix.scan).visit(*session->recording(), sink);
     QCOMPARE(sink.events, ix.scan.events);
     QVERIFY(sink.ordered);
+    // So do the HEC rows' instants: read back from the recording, they are
+    // the whole log's from the stretch on, with the thread that ran.
+    DetailStore store(session->recording());
+    DetailStore wholeStore(std::make_shared<MemorySource>(bytes));
+    for (uint16_t c = 0; c < 2; ++c) {
+        const ViewInstants kept = viewInstants(store, ix, c, 0, UINT64_MAX, true);
+        QVERIFY2(kept.error.empty(), kept.error.c_str());
+        QCOMPARE(uint64_t(kept.instants.size()), ix.instants[c].count());
+        QVERIFY(kept.instants.size() > 20);
+        const ViewInstants all = viewInstants(wholeStore, *whole, c, kept.instants.time(0), UINT64_MAX, true);
+        QCOMPARE(all.instants.size(), kept.instants.size());
+        for (size_t i = 0; i < kept.instants.size(); ++i)
+            QVERIFY(kept.instants.time(i) == all.instants.time(i) && kept.instants.arg(i) == all.instants.arg(i)
+                    && kept.instants.arg(i) != 0);
+    }
 }
 
 // GHC writes a .hp as the program runs, a census at a time (GHC's guide,
