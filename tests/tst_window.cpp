@@ -36,6 +36,7 @@ private slots:
     void aFailedOpenKeepsTheLogOnScreen();
     void anIdleWindowProcessesNoEvents();
     void zoomedInMarksAreReadBackFromTheFile();
+    void aFileCutUnderTheViewIsSaidOnTheRow();
     void everyPaneIsOneClickAway_data();
     void everyPaneIsOneClickAway();
     void helpListsEveryShortcut();
@@ -427,6 +428,47 @@ void TestWindow::zoomedInMarksAreReadBackFromTheFile()
     QTRY_VERIFY_WITH_TIMEOUT(view->detail()->cachedBytes() > 0 && !view->isReadingDetail(), 5000);
     QTRY_VERIFY_WITH_TIMEOUT(marks() > 0, 5000);
     QVERIFY(view->renderer().takeWantedInstants().empty()); // everything shown was read
+    w.close();
+}
+
+// The log is cut short while it is open: zoomed in past the cut, the HEC
+// row says the file changed (and where) instead of drawing marks, and its
+// tooltip says so too.
+void TestWindow::aFileCutUnderTheViewIsSaidOnTheRow()
+{
+    QSettings().clear();
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("cut.eventlog"));
+    QVERIFY(QFile::copy(QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/sparks-lf-N2.eventlog"), path));
+    MainWindow w;
+    w.resize(1600, 1000);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QSignalSpy finished(&w, &MainWindow::loadFinished);
+    w.openFile(path);
+    QVERIFY(finished.wait(20000));
+    const auto index = w.index();
+    QVERIFY(index->instants.size() > 1 && index->instants[1].marks() > 8);
+    const InstantMark& late = index->instants[1].mark(index->instants[1].marks() - 2);
+    QFile file(path);
+    QVERIFY(file.resize(qint64(late.offset) - 1000)); // in place: the open file shrinks
+    TimelineView* view = w.timeline();
+    const ViewRange near{late.time - 20'000, late.time + 20'000};
+    w.controller()->setRange(near, false);
+    QTRY_VERIFY_WITH_TIMEOUT(view->detail()->cachedBytes() > 0 && !view->isReadingDetail(), 5000);
+    view->grab(); // painted with what was read
+    const RenderOptions o = view->options();
+    const QRect area = view->rect();
+    const TrackRow* hec1 = nullptr;
+    const auto rows = view->renderer().layout(area, o);
+    for (const TrackRow& row : rows)
+        if (row.id() == QLatin1String("hecs") && row.cap == 1)
+            hec1 = &row;
+    QVERIFY(hec1);
+    const QRect plot = view->renderer().plotArea(area, o);
+    const QString said = view->renderer().describeAt(QPoint(plot.center().x(), hec1->rect.top() + 8), area, near, o);
+    QVERIFY2(said.contains(QLatin1String("changed since it was opened")) && said.contains(QLatin1String("at byte")),
+             qPrintable(said));
     w.close();
 }
 

@@ -99,9 +99,12 @@ void paintInstants(QPainter& p, const InstantRow& row, uint32_t mask, const Time
     const CapInstants& instants = row.instants;
     p.save();
     if (!row.error.isEmpty()) { // the file would not give them: say so on the row, never draw others
+        const QString text = p.fontMetrics().elidedText(row.error, Qt::ElideRight, int(lane.width()) - 12);
+        QRectF box = p.fontMetrics().boundingRect(text);
+        box.moveTopLeft(QPointF(lane.left() + 4, lane.center().y() - box.height() / 2));
+        p.fillRect(box.adjusted(-2, 0, 2, 0), QColor(255, 255, 255, 230)); // legible over any run
         p.setPen(QColor(0xb0, 0x00, 0x20));
-        p.drawText(lane.adjusted(4, 0, -4, 0), Qt::AlignVCenter | Qt::AlignLeft | Qt::TextSingleLine,
-                   p.fontMetrics().elidedText(row.error, Qt::ElideRight, int(lane.width()) - 8));
+        p.drawText(box, Qt::AlignVCenter | Qt::AlignLeft | Qt::TextSingleLine, text);
     }
     p.setRenderHint(QPainter::Antialiasing, false);
     for (size_t k = 0; k < size_t(kInstantKinds); ++k) {
