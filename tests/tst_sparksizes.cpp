@@ -28,10 +28,24 @@ using namespace hecscope::test;
 
 namespace {
 
-std::unique_ptr<LogIndex> load(const std::vector<uint8_t>& bytes)
+// An index with the bytes it was made from: spark events are read back
+// from them.
+struct Loaded {
+    std::unique_ptr<LogIndex> index;
+    std::shared_ptr<MemorySource> source;
+    const LogIndex* operator->() const { return index.get(); }
+    const LogIndex& operator*() const { return *index; }
+};
+
+Loaded load(const std::vector<uint8_t>& bytes)
 {
-    MemorySource source(bytes);
-    return loadIndex(source, bytes.size()).index;
+    auto source = std::make_shared<MemorySource>(bytes);
+    return {loadIndex(*source, bytes.size()).index, source};
+}
+
+SparkEvaluations evaluate(const Loaded& ix, std::optional<ViewRange> range = std::nullopt)
+{
+    return sparkEvaluations(*ix.index, *ix.source, range);
 }
 
 OwnedEvent ev(uint16_t tag, uint64_t t, std::initializer_list<uint64_t> n = {})
@@ -179,7 +193,7 @@ void TestSparkSizes::realLogMatchesTextWalk()
     const std::vector<uint8_t> bytes = readFile(kSparksLf);
     const std::vector<Walked> walked = walkDump(dumpBytes(bytes));
     const auto ix = load(bytes);
-    const SparkEvaluations evals = sparkEvaluations(*ix);
+    const SparkEvaluations evals = evaluate(ix);
     QVERIFY(evals.fineGrained);
     QCOMPARE(evals.unattributed, uint64_t(0));
     // The text has 848 of them (7 local, 841 stolen): a test on a handful
@@ -220,7 +234,7 @@ void TestSparkSizes::realLogRangesAndCapsAddUp()
     const std::vector<uint8_t> bytes = readFile(kSparksLf);
     const std::vector<Walked> walked = walkDump(dumpBytes(bytes));
     const auto ix = load(bytes);
-    const SparkEvaluations evals = sparkEvaluations(*ix);
+    const SparkEvaluations evals = evaluate(ix);
     const SparkSizes whole = sparkSizes(evals, std::nullopt);
     QCOMPARE(whole.status, SparkSizesStatus::Ok);
     QCOMPARE(whole.count, uint64_t(walked.size()));
@@ -262,7 +276,7 @@ void TestSparkSizes::realLogHistogram()
     const std::vector<uint8_t> bytes = readFile(kSparksLf);
     std::vector<Walked> walked = walkDump(dumpBytes(bytes));
     const auto ix = load(bytes);
-    const SparkSizes s = sparkSizes(sparkEvaluations(*ix), std::nullopt);
+    const SparkSizes s = sparkSizes(evaluate(ix), std::nullopt);
     std::vector<uint64_t> d;
     uint64_t total = 0;
     for (const Walked& w : walked) {
@@ -317,7 +331,7 @@ void TestSparkSizes::logsWithoutFineGrainedEvents()
     // The text agrees that there is no spark event to measure.
     QVERIFY(walkDump(dumpBytes(bytes)).empty());
     const auto ix = load(bytes);
-    const SparkEvaluations evals = sparkEvaluations(*ix);
+    const SparkEvaluations evals = evaluate(ix);
     QVERIFY(!evals.fineGrained);
     QCOMPARE(evals.countersSparks > 0, counters);
     for (const auto& range : {std::optional<ViewRange>(), std::optional<ViewRange>(ViewRange{0, ix->lastTime / 2})}) {
@@ -345,7 +359,7 @@ void TestSparkSizes::rangeWithoutSpark()
 {
     const std::vector<uint8_t> bytes = readFile(kSparksLf);
     const auto ix = load(bytes);
-    const SparkEvaluations evals = sparkEvaluations(*ix);
+    const SparkEvaluations evals = evaluate(ix);
     // Before the first spark thread ran (the first evaluation's start).
     const uint64_t first = evals.evaluations.front().start;
     const SparkSizes s = sparkSizes(evals, ViewRange{0, first});
@@ -363,7 +377,7 @@ void TestSparkSizes::sparksCreatedButNoneRan()
     LogBuilder b;
     b.block(0, {ev(tag::RunThread, 10, {1}), ev(tag::SparkCreate, 20), ev(tag::SparkFizzle, 30), ev(tag::StopThread, 40, {1, 5, 0})});
     const auto ix = load(b.bytes());
-    const SparkEvaluations evals = sparkEvaluations(*ix);
+    const SparkEvaluations evals = evaluate(ix);
     QVERIFY(evals.fineGrained);
     const SparkSizes s = sparkSizes(evals, std::nullopt);
     QCOMPARE(s.status, SparkSizesStatus::NoSparkRan);
@@ -376,7 +390,7 @@ void TestSparkSizes::twoSparksInOneRun()
     LogBuilder b;
     b.block(0, {ev(tag::CreateSparkThread, 5, {7}), ev(tag::RunThread, 10, {7}), ev(tag::SparkRun, 12), ev(tag::SparkSteal, 40, {1}), ev(tag::StopThread, 100, {7, 5, 0})});
     const auto ix = load(b.bytes());
-    const SparkEvaluations evals = sparkEvaluations(*ix);
+    const SparkEvaluations evals = evaluate(ix);
     QCOMPARE(evals.evaluations.size(), size_t(2));
     const SparkEvaluation &a = evals.evaluations[0], &c = evals.evaluations[1];
     QCOMPARE(a.duration, uint64_t(28));
@@ -395,7 +409,7 @@ void TestSparkSizes::collectionPausesASpark()
     LogBuilder b;
     b.block(0, {ev(tag::RunThread, 100, {7}), ev(tag::SparkRun, 110), ev(tag::StopThread, 200, {7, 1, 0}), ev(tag::GcStart, 210), ev(tag::GcEnd, 300), ev(tag::RunThread, 310, {7}), ev(tag::StopThread, 400, {7, 5, 0})});
     const auto ix = load(b.bytes());
-    const SparkEvaluations evals = sparkEvaluations(*ix);
+    const SparkEvaluations evals = evaluate(ix);
     QCOMPARE(evals.evaluations.size(), size_t(1));
     QCOMPARE(evals.evaluations[0].duration, uint64_t(90 + 90));
     QCOMPARE(evals.evaluations[0].end, SparkEnd::ThreadFinished);
@@ -408,7 +422,7 @@ void TestSparkSizes::gcWithoutStopPausesASpark()
     LogBuilder b;
     b.block(0, {ev(tag::RunThread, 100, {7}), ev(tag::SparkRun, 150), ev(tag::GcStart, 200), ev(tag::GcEnd, 260), ev(tag::RunThread, 270, {7}), ev(tag::SparkRun, 280), ev(tag::StopThread, 330, {7, 5, 0})});
     const auto ix = load(b.bytes());
-    const SparkEvaluations evals = sparkEvaluations(*ix);
+    const SparkEvaluations evals = evaluate(ix);
     QCOMPARE(evals.evaluations.size(), size_t(2));
     QCOMPARE(evals.evaluations[0].duration, uint64_t(50 + 10));
     QCOMPARE(evals.evaluations[1].duration, uint64_t(50));
@@ -422,7 +436,7 @@ void TestSparkSizes::runCutByEndOfLog()
     b.block(0, {ev(tag::RunThread, 10, {7}), ev(tag::SparkRun, 20)});
     b.block(1, {ev(tag::RunThread, 15, {8}), ev(tag::SparkSteal, 25, {0}), ev(tag::StopThread, 45, {8, 3, 0}), ev(tag::UserMarker, 100)});
     const auto ix = load(b.bytes());
-    const SparkEvaluations evals = sparkEvaluations(*ix);
+    const SparkEvaluations evals = evaluate(ix);
     QCOMPARE(evals.evaluations.size(), size_t(2));
     const SparkEvaluation &running = evals.evaluations[0], &stopped = evals.evaluations[1];
     QCOMPARE(running.cap, uint16_t(0));
@@ -442,7 +456,7 @@ void TestSparkSizes::sparkFollowsItsThreadToAnotherCap()
     b.block(0, {ev(tag::RunThread, 10, {7}), ev(tag::SparkRun, 20), ev(tag::StopThread, 50, {7, 3, 0}), ev(tag::MigrateThread, 51, {7, 1})});
     b.block(1, {ev(tag::RunThread, 80, {7}), ev(tag::SparkSteal, 95, {0}), ev(tag::StopThread, 120, {7, 5, 0})});
     const auto ix = load(b.bytes());
-    const SparkEvaluations evals = sparkEvaluations(*ix);
+    const SparkEvaluations evals = evaluate(ix);
     QCOMPARE(evals.evaluations.size(), size_t(2));
     QCOMPARE(evals.evaluations[0].duration, uint64_t(30 + 15));
     QCOMPARE(evals.evaluations[0].cap, uint16_t(0));
@@ -458,7 +472,7 @@ void TestSparkSizes::sparkWithoutThread()
     LogBuilder b;
     b.block(0, {ev(tag::SparkRun, 5), ev(tag::RunThread, 10, {7}), ev(tag::SparkRun, 20), ev(tag::StopThread, 30, {7, 5, 0}), ev(tag::SparkRun, 40)});
     const auto ix = load(b.bytes());
-    const SparkEvaluations evals = sparkEvaluations(*ix);
+    const SparkEvaluations evals = evaluate(ix);
     QCOMPARE(evals.unattributed, uint64_t(2));
     QCOMPARE(evals.evaluations.size(), size_t(1));
     QCOMPARE(evals.evaluations[0].duration, uint64_t(10));
@@ -471,7 +485,7 @@ void TestSparkSizes::sparkAtTheStopInstant()
     LogBuilder b;
     b.block(0, {ev(tag::RunThread, 10, {7}), ev(tag::SparkRun, 20), ev(tag::SparkRun, 30), ev(tag::StopThread, 30, {7, 3, 0}), ev(tag::RunThread, 50, {7}), ev(tag::StopThread, 70, {7, 5, 0})});
     const auto ix = load(b.bytes());
-    const SparkEvaluations evals = sparkEvaluations(*ix);
+    const SparkEvaluations evals = evaluate(ix);
     QCOMPARE(evals.unattributed, uint64_t(0));
     QCOMPARE(evals.evaluations.size(), size_t(2));
     QCOMPARE(evals.evaluations[0].duration, uint64_t(10));
@@ -486,7 +500,7 @@ void TestSparkSizes::binsAndPercentiles()
     // One thread, sparks back to back: durations are the gaps.
     b.block(0, {ev(tag::RunThread, 100, {7}), ev(tag::SparkRun, 100), ev(tag::SparkRun, 100), ev(tag::SparkRun, 101), ev(tag::SparkRun, 103), ev(tag::SparkRun, 106), ev(tag::SparkRun, 110), ev(tag::StopThread, 1110, {7, 5, 0})});
     const auto ix = load(b.bytes());
-    const SparkEvaluations evals = sparkEvaluations(*ix);
+    const SparkEvaluations evals = evaluate(ix);
     std::vector<uint64_t> d;
     for (const SparkEvaluation& e : evals.evaluations)
         d.push_back(e.duration);
