@@ -78,6 +78,7 @@ private slots:
     void wholeRunRangeAndCapability();
     void barsAreDrawnWhereTheyArePointedAt();
     void logWithoutFineGrainedEvents();
+    void changedFileIsSaidNotDrawn();
     void windowTabFollowsSelectionAndFile();
 };
 
@@ -194,6 +195,29 @@ void TestSparkSizesPane::logWithoutFineGrainedEvents()
     pane.setRange(ViewRange{0, 1000000});
     QVERIFY(waitShown(shown, 1));
     QVERIFY(pane.chart()->message().contains(QStringLiteral("+RTS -lf")));
+}
+
+// The pane reads the spark events back from the log's bytes: changed since
+// the index was made, they give the error (with the byte) in place of the
+// chart, never other figures.
+void TestSparkSizesPane::changedFileIsSaidNotDrawn()
+{
+    const Loaded log = load(kSparksLf);
+    const InstantMark& m = log.index->instants[1].mark(2);
+    std::vector<uint8_t> bytes = test::readFile(kSparksLf);
+    bytes[m.offset + 9] ^= 0x01; // the time's lowest byte (big-endian, after the tag)
+    SparkSizesPane pane;
+    QSignalSpy shown(&pane, &SparkSizesPane::sizesShown);
+    pane.setIndex(log.index, std::make_shared<MemorySource>(bytes));
+    QVERIFY(waitShown(shown, 0));
+    QVERIFY(!pane.sizes());
+    const QString message = pane.chart()->message();
+    QVERIFY2(message.contains(QStringLiteral("changed")) && message.contains(QStringLiteral("byte %1").arg(m.offset)),
+             qPrintable(message));
+    // The same index with its own bytes: the figures.
+    pane.setIndex(log.index, log.source);
+    QVERIFY(waitShown(shown, 1));
+    QVERIFY(pane.sizes() && pane.sizes()->count > 800);
 }
 
 void TestSparkSizesPane::windowTabFollowsSelectionAndFile()
