@@ -15,16 +15,13 @@ std::string changedAt(uint64_t offset, const std::string& what)
         + " (open it again)";
 }
 
-bool isSparkInstant(uint16_t t)
-{
-    return t == tag::SparkCreate || t == tag::SparkRun || t == tag::SparkFizzle || t == tag::SparkSteal;
-}
 
 struct CapReader {
     ByteSource& source;
     const LogIndex& index;
     const LogFormat& format;
     const std::function<bool()>& cancelled;
+    uint32_t tags;
     std::vector<uint8_t> buffer;
     bool wasCancelled = false;
 
@@ -107,7 +104,8 @@ std::string CapReader::read(uint16_t cap, uint64_t t0, uint64_t t1, std::vector<
                 ++got;
                 if (marks.sorted() && e.time >= t1)
                     return {};
-                if (e.time >= t0 && e.time < t1 && isSparkInstant(e.tag))
+                if (e.time >= t0 && e.time < t1 && e.tag >= tag::SparkCreate
+                    && e.tag <= tag::SparkGc && (tags & sparkTagBit(e.tag)))
                     out.push_back({e.time, e.tag == tag::SparkSteal ? uint32_t(e.n[0]) : 0u, cap, e.tag});
                 if (got == count)
                     return {}; // the last the index knows (a live recording may have more)
@@ -127,12 +125,12 @@ std::string CapReader::read(uint16_t cap, uint64_t t0, uint64_t t1, std::vector<
 } // namespace
 
 SparkEventsRead readSparkEvents(ByteSource& source, const LogIndex& index, uint64_t t0, uint64_t t1,
-                                const std::function<bool()>& cancelled)
+                                const std::function<bool()>& cancelled, uint32_t tags)
 {
     SparkEventsRead out;
     if (!index.scan.format)
         return out;
-    CapReader reader{source, index, *index.scan.format, cancelled, {}};
+    CapReader reader{source, index, *index.scan.format, cancelled, tags, {}};
     for (size_t c = 0; c < index.instants.size(); ++c) {
         out.error = reader.read(uint16_t(c), t0, t1, out.events);
         if (reader.wasCancelled || !out.error.empty()) {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/format/eventtags.h"
 #include "core/index/logindex.h"
 #include "core/io/bytesource.h"
 
@@ -39,7 +40,11 @@ struct SparkEventsRead {
 // and offset), and a capability read to its last indexed instant must hold
 // them all: a file changed, cut or replaced since it was indexed gives an
 // error naming the byte, never other events.
+// `tags`: which of them, as sparkTagBit(tag)s.
+constexpr uint32_t sparkTagBit(uint16_t t) { return 1u << (t - tag::SparkCreate); }
+constexpr uint32_t kSparkInstantTags = sparkTagBit(tag::SparkCreate) | sparkTagBit(tag::SparkRun)
+    | sparkTagBit(tag::SparkFizzle) | sparkTagBit(tag::SparkSteal);
 SparkEventsRead readSparkEvents(ByteSource& source, const LogIndex& index, uint64_t t0, uint64_t t1,
-                                const std::function<bool()>& cancelled = {});
+                                const std::function<bool()>& cancelled = {}, uint32_t tags = kSparkInstantTags);
 
 } // namespace hecscope

@@ -60,6 +60,8 @@ void measure(std::span<SparkEvaluation* const> evals, const std::vector<Run>& ru
     }
 }
 
+constexpr uint32_t kRuns = sparkTagBit(tag::SparkRun) | sparkTagBit(tag::SparkSteal);
+
 bool isRun(const SparkEvent& s)
 {
     return s.tag == tag::SparkRun || s.tag == tag::SparkSteal;
@@ -90,7 +92,7 @@ SparkEvaluations sparkEvaluations(const LogIndex& index, ByteSource& source, std
     if (out.logSparkRuns == 0) // no spark ran (a log without -lf: most logs): nothing to read
         return out;
     const uint64_t t0 = range ? range->start : 0, t1 = range ? range->end : UINT64_MAX;
-    SparkEventsRead read = readSparkEvents(source, index, t0, t1, cancelled);
+    SparkEventsRead read = readSparkEvents(source, index, t0, t1, cancelled, kRuns);
     if (read.cancelled)
         return {};
     if (!read.error.empty()) {
@@ -166,7 +168,7 @@ SparkEvaluations sparkEvaluations(const LogIndex& index, ByteSource& source, std
             if (a > limit)
                 break;
             const uint64_t b = std::min(a + std::min(w, UINT64_MAX - a), limit + 1);
-            read = readSparkEvents(source, index, a, b, cancelled);
+            read = readSparkEvents(source, index, a, b, cancelled, kRuns);
             if (read.cancelled)
                 return {};
             if (!read.error.empty()) {
