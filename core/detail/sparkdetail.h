@@ -17,7 +17,8 @@ namespace hecscope {
 // and SPARK_STEAL (+RTS -lf), are found again through those marks
 // (CapInstantMarks: every 128th instant by time and byte offset) and the
 // capability's blocks (LogScan::blocks), so reading a time range decodes
-// only the records of its stretch of each capability's blocks.
+// only the records of its stretch of each capability's blocks. (Events
+// later than 78 hours are not instants, so not read back.)
 
 // One spark event: kind is the tag.
 struct SparkEvent {

@@ -162,11 +162,18 @@ SparkEvaluations sparkEvaluations(const LogIndex& index, ByteSource& source, std
             lastRunEnd[thread] = runs[thread].empty() ? 0 : runs[thread].back().end;
         uint64_t a = t1, w = std::max<uint64_t>(t1 - t0, 1'000'000);
         while (!lastRunEnd.empty()) {
-            uint64_t limit = 0;
-            for (const auto& [thread, e] : lastRunEnd)
+            // Skip to the first time one of them runs again.
+            uint64_t limit = 0, next = UINT64_MAX;
+            for (const auto& [thread, e] : lastRunEnd) {
                 limit = std::max(limit, e);
-            if (a > limit)
+                const std::vector<Run>& r = runs[thread];
+                const auto it = std::lower_bound(r.begin(), r.end(), a, [](const Run& x, uint64_t t) { return x.end < t; });
+                if (it != r.end())
+                    next = std::min(next, it->start);
+            }
+            if (a > limit || next == UINT64_MAX)
                 break;
+            a = std::max(a, next);
             const uint64_t b = std::min(a + std::min(w, UINT64_MAX - a), limit + 1);
             read = readSparkEvents(source, index, a, b, cancelled, kRuns);
             if (read.cancelled)

@@ -108,6 +108,7 @@ enum class SparkSizesStatus {
 // The histogram of the evaluations that start in `range` ([start, end);
 // the whole log when absent) on capability `cap` (-1: all). Adjacent ranges
 // add up: each evaluation belongs to the range of its start, whole.
+// `evals` must cover `range` (read for it, or for the whole log).
 struct SparkSizes {
     SparkSizesStatus status = SparkSizesStatus::NoFineGrainedEvents;
     std::vector<SparkSizeBin> bins; // from the lowest to the highest non-empty bin, none skipped
