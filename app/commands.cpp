@@ -550,7 +550,7 @@ int bench(int argc, char** argv)
         const std::vector<uint64_t> atCursor = bytesAtCensus(ix.heapProfile, bands, bands.times.size() / 2);
         std::printf("heap_at_cursor_ms: %.3f\n", seconds(start) * 1e3);
     }
-    benchSparkSizes(ix);
+    benchSparkSizes(ix, *source);
     std::fflush(stdout);
     const bool hasError = ix.scan.hasError;
     if (path != "-")

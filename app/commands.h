@@ -23,7 +23,7 @@ int profile(int argc, char** argv);    // profilecommand.cpp
 int sparks(int argc, char** argv);     // sparkscommand.cpp
 int watch(int argc, char** argv);      // watchcommand.cpp
 // Spark-size timings for `bench` (only when FILE has -lf spark events).
-void benchSparkSizes(const LogIndex& index); // sparkscommand.cpp
+void benchSparkSizes(const LogIndex& index, ByteSource& source); // sparkscommand.cpp
 int printUsage(bool toStderr);
 // The window while a log arrives (livebench.cpp): first_paint_ms of a
 // progressive open, and a live session fed through a local socket.

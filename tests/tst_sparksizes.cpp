@@ -6,6 +6,8 @@
 // spark with no thread) are logs written by the project's encoder.
 #include "testsupport.h"
 
+#include "core/detail/sparkdetail.h"
+#include "core/format/encoder.h"
 #include "core/format/eventtags.h"
 #include "core/index/logindex.h"
 #include "core/io/bytesource.h"
@@ -28,10 +30,24 @@ using namespace hecscope::test;
 
 namespace {
 
-std::unique_ptr<LogIndex> load(const std::vector<uint8_t>& bytes)
+// An index with the bytes it was made from: spark events are read back
+// from them.
+struct Loaded {
+    std::unique_ptr<LogIndex> index;
+    std::shared_ptr<MemorySource> source;
+    const LogIndex* operator->() const { return index.get(); }
+    const LogIndex& operator*() const { return *index; }
+};
+
+Loaded load(const std::vector<uint8_t>& bytes)
 {
-    MemorySource source(bytes);
-    return loadIndex(source, bytes.size()).index;
+    auto source = std::make_shared<MemorySource>(bytes);
+    return {loadIndex(*source, bytes.size()).index, source};
+}
+
+SparkEvaluations evaluate(const Loaded& ix, std::optional<ViewRange> range = std::nullopt)
+{
+    return sparkEvaluations(*ix.index, *ix.source, range);
 }
 
 OwnedEvent ev(uint16_t tag, uint64_t t, std::initializer_list<uint64_t> n = {})
@@ -170,6 +186,10 @@ private slots:
     void commandLineWithoutFineGrainedEvents();
     void commandLineUsageErrors_data();
     void commandLineUsageErrors();
+    void sparkEventsReadBackByRange();
+    void rangedEvaluationsAreTheWholeRunsOnes();
+    void changedFileIsToldNotMeasured();
+    void indexKeepsNoSparkEvent();
 };
 
 // Every SPARK_RUN and SPARK_STEAL of the log is one evaluation, with the
@@ -179,7 +199,7 @@ void TestSparkSizes::realLogMatchesTextWalk()
     const std::vector<uint8_t> bytes = readFile(kSparksLf);
     const std::vector<Walked> walked = walkDump(dumpBytes(bytes));
     const auto ix = load(bytes);
-    const SparkEvaluations evals = sparkEvaluations(*ix);
+    const SparkEvaluations evals = evaluate(ix);
     QVERIFY(evals.fineGrained);
     QCOMPARE(evals.unattributed, uint64_t(0));
     // The text has 848 of them (7 local, 841 stolen): a test on a handful
@@ -220,7 +240,7 @@ void TestSparkSizes::realLogRangesAndCapsAddUp()
     const std::vector<uint8_t> bytes = readFile(kSparksLf);
     const std::vector<Walked> walked = walkDump(dumpBytes(bytes));
     const auto ix = load(bytes);
-    const SparkEvaluations evals = sparkEvaluations(*ix);
+    const SparkEvaluations evals = evaluate(ix);
     const SparkSizes whole = sparkSizes(evals, std::nullopt);
     QCOMPARE(whole.status, SparkSizesStatus::Ok);
     QCOMPARE(whole.count, uint64_t(walked.size()));
@@ -262,7 +282,7 @@ void TestSparkSizes::realLogHistogram()
     const std::vector<uint8_t> bytes = readFile(kSparksLf);
     std::vector<Walked> walked = walkDump(dumpBytes(bytes));
     const auto ix = load(bytes);
-    const SparkSizes s = sparkSizes(sparkEvaluations(*ix), std::nullopt);
+    const SparkSizes s = sparkSizes(evaluate(ix), std::nullopt);
     std::vector<uint64_t> d;
     uint64_t total = 0;
     for (const Walked& w : walked) {
@@ -317,7 +337,7 @@ void TestSparkSizes::logsWithoutFineGrainedEvents()
     // The text agrees that there is no spark event to measure.
     QVERIFY(walkDump(dumpBytes(bytes)).empty());
     const auto ix = load(bytes);
-    const SparkEvaluations evals = sparkEvaluations(*ix);
+    const SparkEvaluations evals = evaluate(ix);
     QVERIFY(!evals.fineGrained);
     QCOMPARE(evals.countersSparks > 0, counters);
     for (const auto& range : {std::optional<ViewRange>(), std::optional<ViewRange>(ViewRange{0, ix->lastTime / 2})}) {
@@ -345,7 +365,7 @@ void TestSparkSizes::rangeWithoutSpark()
 {
     const std::vector<uint8_t> bytes = readFile(kSparksLf);
     const auto ix = load(bytes);
-    const SparkEvaluations evals = sparkEvaluations(*ix);
+    const SparkEvaluations evals = evaluate(ix);
     // Before the first spark thread ran (the first evaluation's start).
     const uint64_t first = evals.evaluations.front().start;
     const SparkSizes s = sparkSizes(evals, ViewRange{0, first});
@@ -363,7 +383,7 @@ void TestSparkSizes::sparksCreatedButNoneRan()
     LogBuilder b;
     b.block(0, {ev(tag::RunThread, 10, {1}), ev(tag::SparkCreate, 20), ev(tag::SparkFizzle, 30), ev(tag::StopThread, 40, {1, 5, 0})});
     const auto ix = load(b.bytes());
-    const SparkEvaluations evals = sparkEvaluations(*ix);
+    const SparkEvaluations evals = evaluate(ix);
     QVERIFY(evals.fineGrained);
     const SparkSizes s = sparkSizes(evals, std::nullopt);
     QCOMPARE(s.status, SparkSizesStatus::NoSparkRan);
@@ -376,7 +396,7 @@ void TestSparkSizes::twoSparksInOneRun()
     LogBuilder b;
     b.block(0, {ev(tag::CreateSparkThread, 5, {7}), ev(tag::RunThread, 10, {7}), ev(tag::SparkRun, 12), ev(tag::SparkSteal, 40, {1}), ev(tag::StopThread, 100, {7, 5, 0})});
     const auto ix = load(b.bytes());
-    const SparkEvaluations evals = sparkEvaluations(*ix);
+    const SparkEvaluations evals = evaluate(ix);
     QCOMPARE(evals.evaluations.size(), size_t(2));
     const SparkEvaluation &a = evals.evaluations[0], &c = evals.evaluations[1];
     QCOMPARE(a.duration, uint64_t(28));
@@ -395,7 +415,7 @@ void TestSparkSizes::collectionPausesASpark()
     LogBuilder b;
     b.block(0, {ev(tag::RunThread, 100, {7}), ev(tag::SparkRun, 110), ev(tag::StopThread, 200, {7, 1, 0}), ev(tag::GcStart, 210), ev(tag::GcEnd, 300), ev(tag::RunThread, 310, {7}), ev(tag::StopThread, 400, {7, 5, 0})});
     const auto ix = load(b.bytes());
-    const SparkEvaluations evals = sparkEvaluations(*ix);
+    const SparkEvaluations evals = evaluate(ix);
     QCOMPARE(evals.evaluations.size(), size_t(1));
     QCOMPARE(evals.evaluations[0].duration, uint64_t(90 + 90));
     QCOMPARE(evals.evaluations[0].end, SparkEnd::ThreadFinished);
@@ -408,7 +428,7 @@ void TestSparkSizes::gcWithoutStopPausesASpark()
     LogBuilder b;
     b.block(0, {ev(tag::RunThread, 100, {7}), ev(tag::SparkRun, 150), ev(tag::GcStart, 200), ev(tag::GcEnd, 260), ev(tag::RunThread, 270, {7}), ev(tag::SparkRun, 280), ev(tag::StopThread, 330, {7, 5, 0})});
     const auto ix = load(b.bytes());
-    const SparkEvaluations evals = sparkEvaluations(*ix);
+    const SparkEvaluations evals = evaluate(ix);
     QCOMPARE(evals.evaluations.size(), size_t(2));
     QCOMPARE(evals.evaluations[0].duration, uint64_t(50 + 10));
     QCOMPARE(evals.evaluations[1].duration, uint64_t(50));
@@ -422,7 +442,7 @@ void TestSparkSizes::runCutByEndOfLog()
     b.block(0, {ev(tag::RunThread, 10, {7}), ev(tag::SparkRun, 20)});
     b.block(1, {ev(tag::RunThread, 15, {8}), ev(tag::SparkSteal, 25, {0}), ev(tag::StopThread, 45, {8, 3, 0}), ev(tag::UserMarker, 100)});
     const auto ix = load(b.bytes());
-    const SparkEvaluations evals = sparkEvaluations(*ix);
+    const SparkEvaluations evals = evaluate(ix);
     QCOMPARE(evals.evaluations.size(), size_t(2));
     const SparkEvaluation &running = evals.evaluations[0], &stopped = evals.evaluations[1];
     QCOMPARE(running.cap, uint16_t(0));
@@ -442,7 +462,7 @@ void TestSparkSizes::sparkFollowsItsThreadToAnotherCap()
     b.block(0, {ev(tag::RunThread, 10, {7}), ev(tag::SparkRun, 20), ev(tag::StopThread, 50, {7, 3, 0}), ev(tag::MigrateThread, 51, {7, 1})});
     b.block(1, {ev(tag::RunThread, 80, {7}), ev(tag::SparkSteal, 95, {0}), ev(tag::StopThread, 120, {7, 5, 0})});
     const auto ix = load(b.bytes());
-    const SparkEvaluations evals = sparkEvaluations(*ix);
+    const SparkEvaluations evals = evaluate(ix);
     QCOMPARE(evals.evaluations.size(), size_t(2));
     QCOMPARE(evals.evaluations[0].duration, uint64_t(30 + 15));
     QCOMPARE(evals.evaluations[0].cap, uint16_t(0));
@@ -458,7 +478,7 @@ void TestSparkSizes::sparkWithoutThread()
     LogBuilder b;
     b.block(0, {ev(tag::SparkRun, 5), ev(tag::RunThread, 10, {7}), ev(tag::SparkRun, 20), ev(tag::StopThread, 30, {7, 5, 0}), ev(tag::SparkRun, 40)});
     const auto ix = load(b.bytes());
-    const SparkEvaluations evals = sparkEvaluations(*ix);
+    const SparkEvaluations evals = evaluate(ix);
     QCOMPARE(evals.unattributed, uint64_t(2));
     QCOMPARE(evals.evaluations.size(), size_t(1));
     QCOMPARE(evals.evaluations[0].duration, uint64_t(10));
@@ -471,7 +491,7 @@ void TestSparkSizes::sparkAtTheStopInstant()
     LogBuilder b;
     b.block(0, {ev(tag::RunThread, 10, {7}), ev(tag::SparkRun, 20), ev(tag::SparkRun, 30), ev(tag::StopThread, 30, {7, 3, 0}), ev(tag::RunThread, 50, {7}), ev(tag::StopThread, 70, {7, 5, 0})});
     const auto ix = load(b.bytes());
-    const SparkEvaluations evals = sparkEvaluations(*ix);
+    const SparkEvaluations evals = evaluate(ix);
     QCOMPARE(evals.unattributed, uint64_t(0));
     QCOMPARE(evals.evaluations.size(), size_t(2));
     QCOMPARE(evals.evaluations[0].duration, uint64_t(10));
@@ -486,7 +506,7 @@ void TestSparkSizes::binsAndPercentiles()
     // One thread, sparks back to back: durations are the gaps.
     b.block(0, {ev(tag::RunThread, 100, {7}), ev(tag::SparkRun, 100), ev(tag::SparkRun, 100), ev(tag::SparkRun, 101), ev(tag::SparkRun, 103), ev(tag::SparkRun, 106), ev(tag::SparkRun, 110), ev(tag::StopThread, 1110, {7, 5, 0})});
     const auto ix = load(b.bytes());
-    const SparkEvaluations evals = sparkEvaluations(*ix);
+    const SparkEvaluations evals = evaluate(ix);
     std::vector<uint64_t> d;
     for (const SparkEvaluation& e : evals.evaluations)
         d.push_back(e.duration);
@@ -579,6 +599,159 @@ void TestSparkSizes::commandLineUsageErrors()
     QCOMPARE(r.exitCode, 2);
     QVERIFY(r.err.contains("hecscope sparks: "));
     QVERIFY(r.out.isEmpty());
+}
+
+// The spark events read back from the file: all of them are the index's
+// counts per kind; a range's are exactly those of the whole read in it.
+void TestSparkSizes::sparkEventsReadBackByRange()
+{
+    const auto ix = load(readFile(kSparksLf));
+    const SparkEventsRead all = readSparkEvents(*ix.source, *ix, 0, UINT64_MAX);
+    QVERIFY2(all.error.empty(), all.error.c_str());
+    std::map<uint16_t, uint64_t> byTag;
+    for (const SparkEvent& e : all.events)
+        ++byTag[e.tag];
+    uint64_t counted[7] = {};
+    for (const Capability& c : ix->caps)
+        for (int k = 0; k < 7; ++k)
+            counted[k] += c.sparkEvents[k];
+    for (uint16_t t : {tag::SparkCreate, tag::SparkRun, tag::SparkFizzle, tag::SparkSteal})
+        QCOMPARE(byTag[t], counted[t - tag::SparkCreate]);
+    QVERIFY(byTag[tag::SparkCreate] > 800 && byTag[tag::SparkSteal] > 800);
+    QVERIFY(std::is_sorted(all.events.begin(), all.events.end(),
+                           [](const SparkEvent& a, const SparkEvent& b) { return a.time < b.time; }));
+    const uint64_t end = ix->lastTime + 1;
+    for (uint64_t i = 0; i < 16; ++i) {
+        const uint64_t t0 = end / 16 * i + i * 7919, t1 = i == 15 ? end : end / 16 * (i + 1) + 13 * i;
+        const SparkEventsRead part = readSparkEvents(*ix.source, *ix, t0, t1);
+        QVERIFY2(part.error.empty(), part.error.c_str());
+        std::vector<SparkEvent> want;
+        std::copy_if(all.events.begin(), all.events.end(), std::back_inserter(want),
+                     [&](const SparkEvent& e) { return e.time >= t0 && e.time < t1; });
+        QCOMPARE(part.events.size(), want.size());
+        for (size_t k = 0; k < want.size(); ++k) {
+            QCOMPARE(part.events[k].time, want[k].time);
+            QCOMPARE(part.events[k].cap, want[k].cap);
+            QCOMPARE(part.events[k].tag, want[k].tag);
+            QCOMPARE(part.events[k].other, want[k].other);
+        }
+    }
+}
+
+// What the pane computes for a range (its spark events read for it, and on
+// past it for each thread's next spark) is what the whole run's evaluations
+// say of that range: same evaluations, same durations and ends.
+void TestSparkSizes::rangedEvaluationsAreTheWholeRunsOnes()
+{
+    const auto ix = load(readFile(kSparksLf));
+    const SparkEvaluations whole = evaluate(ix);
+    QVERIFY(whole.evaluations.size() > 800);
+    const uint64_t end = ix->lastTime + 1;
+    std::vector<ViewRange> ranges;
+    for (uint64_t parts : {2, 3, 8, 40})
+        for (uint64_t i = 0; i < parts; ++i)
+            ranges.push_back({end / parts * i, i + 1 == parts ? end : end / parts * (i + 1)});
+    for (size_t i = 0; i < whole.evaluations.size(); i += 97) // ranges starting or ending at a spark
+        ranges.push_back({whole.evaluations[i].start, whole.evaluations[i].start + 1});
+    ranges.push_back({whole.evaluations.back().start, end});
+    int endedPastTheRange = 0;
+    for (const ViewRange& r : ranges) {
+        const SparkEvaluations ranged = evaluate(ix, r);
+        const QString where = QStringLiteral("range %1-%2").arg(r.start).arg(r.end);
+        QVERIFY2(ranged.error.empty(), ranged.error.c_str());
+        QCOMPARE(ranged.unattributed, uint64_t(0));
+        std::vector<SparkEvaluation> want;
+        std::copy_if(whole.evaluations.begin(), whole.evaluations.end(), std::back_inserter(want),
+                     [&](const SparkEvaluation& e) { return e.start >= r.start && e.start < r.end; });
+        QVERIFY2(ranged.evaluations.size() == want.size(), qPrintable(where));
+        for (size_t k = 0; k < want.size(); ++k) {
+            const SparkEvaluation& g = ranged.evaluations[k];
+            QVERIFY2(g.start == want[k].start && g.cap == want[k].cap && g.thread == want[k].thread, qPrintable(where));
+            QVERIFY2(g.duration == want[k].duration && g.end == want[k].end && g.stolen == want[k].stolen,
+                     qPrintable(where + QStringLiteral(": evaluation at %1: %2 ns, whole run %3 ns").arg(g.start).arg(g.duration).arg(want[k].duration)));
+            endedPastTheRange += g.end == SparkEnd::NextSpark && g.start + g.duration >= r.end;
+        }
+        for (int cap : {-1, 0, 1}) {
+            const SparkSizes a = sparkSizes(ranged, r, cap), b = sparkSizes(whole, r, cap);
+            QCOMPARE(a.status, b.status);
+            QCOMPARE(a.count, b.count);
+            QCOMPARE(a.total, b.total);
+            QCOMPARE(a.median, b.median);
+            QCOMPARE(a.p99, b.p99);
+            QCOMPARE(a.bins.size(), b.bins.size());
+            QCOMPARE(sparkSizesMessage(a, ranged), sparkSizesMessage(b, whole));
+        }
+    }
+    QVERIFY(endedPastTheRange > 10); // the reading on past a range was needed
+}
+
+// A file changed or cut since it was indexed: an error naming the byte, no
+// figures (the pane and the command line say it).
+void TestSparkSizes::changedFileIsToldNotMeasured()
+{
+    const std::vector<uint8_t> bytes = readFile(kSparksLf);
+    const auto ix = load(bytes);
+    QVERIFY(ix->instants.size() > 1 && ix->instants[1].marks() > 2);
+    const InstantMark& m = ix->instants[1].mark(2);
+    std::vector<uint8_t> retimed = bytes;
+    retimed[m.offset + 9] ^= 0x01; // the time's lowest byte (big-endian, after the tag)
+    std::vector<uint8_t> cut(bytes.begin(), bytes.begin() + ptrdiff_t(m.offset + 5));
+    for (const auto* changed : {&retimed, &cut}) {
+        MemorySource source(*changed);
+        const SparkEvaluations evals = sparkEvaluations(*ix, source);
+        QVERIFY2(evals.error.find("changed") != std::string::npos, evals.error.c_str());
+        QVERIFY2(evals.error.find("byte " + std::to_string(changed == &retimed ? m.offset : m.offset + 5)) != std::string::npos
+                     || (changed == &cut && evals.error.find("byte ") != std::string::npos),
+                 evals.error.c_str());
+        QVERIFY(evals.evaluations.empty());
+        const SparkSizes s = sparkSizes(evals, std::nullopt);
+        QCOMPARE(s.status, SparkSizesStatus::Unreadable);
+        QCOMPARE(s.count, uint64_t(0));
+        QVERIFY(sparkSizesMessage(s, evals).find(evals.error) != std::string::npos);
+        // A range after the change reads from a later mark: not told.
+        // One that covers it is.
+        const SparkEvaluations around = sparkEvaluations(*ix, source, ViewRange{m.time, m.time + 1});
+        QVERIFY2(!around.error.empty(), "a range over the changed record");
+    }
+    MemorySource same(bytes);
+    QVERIFY(sparkEvaluations(*ix, same).error.empty());
+}
+
+// The index keeps counts of spark events, never the events: a log with
+// 100,000 more of them takes (almost) no more index memory.
+void TestSparkSizes::indexKeepsNoSparkEvent()
+{
+    // One thread runs on capability 0 for the whole log; SPARK_CREATE and
+    // SPARK_DUD (one kind the instant marks cover, one they do not) every
+    // nanosecond, in blocks of 1,000 events.
+    const auto build = [](uint64_t sparks) {
+        EventlogWriter w(EventlogWriter::allDeclarations());
+        const auto write = [&w](uint16_t t, uint64_t time, std::initializer_list<uint64_t> n) { w.write(OwnedEvent(t, time, n).event); };
+        w.beginBlock(0, 10);
+        write(tag::RunThread, 10, {1});
+        for (uint64_t i = 0; i < sparks; ++i) {
+            if (i % 1000 == 999) {
+                w.endBlock(20 + i);
+                w.beginBlock(0, 20 + i);
+            }
+            write(i % 2 ? tag::SparkDud : tag::SparkCreate, 20 + i, {});
+        }
+        write(tag::StopThread, 20 + sparks, {1, 5, 0});
+        w.endBlock(20 + sparks);
+        w.writeDataEnd();
+        return w.takeBytes();
+    };
+    const uint64_t n = 100000;
+    const auto without = load(build(0));
+    const auto with = load(build(n));
+    QVERIFY(with->scan.diagnostics.empty());
+    QCOMPARE(with->caps[0].sparkEvents[0] + with->caps[0].sparkEvents[tag::SparkDud - tag::SparkCreate], n);
+    const size_t grown = with->memoryBytes() - without->memoryBytes();
+    QVERIFY2(grown < n, qPrintable(QStringLiteral("%1 bytes more for %2 spark events").arg(grown).arg(n)));
+    // And they are read back.
+    const SparkEventsRead read = readSparkEvents(*with.source, *with, 0, UINT64_MAX);
+    QVERIFY2(read.error.empty(), read.error.c_str());
+    QCOMPARE(uint64_t(read.events.size()), n / 2); // the SPARK_CREATEs
 }
 
 QTEST_GUILESS_MAIN(TestSparkSizes)

@@ -30,10 +30,17 @@ namespace {
 const QString kSparksLf = QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/sparks-lf-N2.eventlog");
 const QString kSparksL = QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/sparks-N2.eventlog");
 
-std::shared_ptr<const LogIndex> load(const QString& path)
+// An index with the bytes it was made from (the pane reads spark events
+// back from them).
+struct Loaded {
+    std::shared_ptr<const LogIndex> index;
+    std::shared_ptr<ByteSource> source;
+};
+
+Loaded load(const QString& path)
 {
-    MemorySource source(test::readFile(path));
-    return std::shared_ptr<const LogIndex>(loadIndex(source).index);
+    auto source = std::make_shared<MemorySource>(test::readFile(path));
+    return {std::shared_ptr<const LogIndex>(loadIndex(*source).index), source};
 }
 
 // Waits for the pane's next result (the spy counts them).
@@ -71,6 +78,7 @@ private slots:
     void wholeRunRangeAndCapability();
     void barsAreDrawnWhereTheyArePointedAt();
     void logWithoutFineGrainedEvents();
+    void changedFileIsSaidNotDrawn();
     void windowTabFollowsSelectionAndFile();
 };
 
@@ -83,12 +91,13 @@ void TestSparkSizesPane::initTestCase()
 
 void TestSparkSizesPane::wholeRunRangeAndCapability()
 {
-    const auto ix = load(kSparksLf);
-    const SparkEvaluations evals = sparkEvaluations(*ix);
+    const Loaded log = load(kSparksLf);
+    const auto& ix = log.index;
+    const SparkEvaluations evals = sparkEvaluations(*ix, *log.source);
     SparkSizesPane pane;
     QSignalSpy shown(&pane, &SparkSizesPane::sizesShown);
     QVERIFY(pane.headerText().contains(QStringLiteral("no log loaded")));
-    pane.setIndex(ix);
+    pane.setIndex(ix, log.source);
     QVERIFY(waitShown(shown, 0));
     QVERIFY(!pane.isComputing());
     QVERIFY(pane.headerText().startsWith(QStringLiteral("Spark sizes (whole run, all capabilities): ")));
@@ -129,11 +138,11 @@ void TestSparkSizesPane::wholeRunRangeAndCapability()
 // and total.
 void TestSparkSizesPane::barsAreDrawnWhereTheyArePointedAt()
 {
-    const auto ix = load(kSparksLf);
+    const Loaded log = load(kSparksLf);
     SparkSizesPane pane;
     QSignalSpy shown(&pane, &SparkSizesPane::sizesShown);
     pane.resize(900, 420);
-    pane.setIndex(ix);
+    pane.setIndex(log.index, log.source);
     QVERIFY(waitShown(shown, 0));
     pane.show();
     QVERIFY(QTest::qWaitForWindowExposed(&pane));
@@ -175,7 +184,8 @@ void TestSparkSizesPane::logWithoutFineGrainedEvents()
 {
     SparkSizesPane pane;
     QSignalSpy shown(&pane, &SparkSizesPane::sizesShown);
-    pane.setIndex(load(kSparksL));
+    const Loaded log = load(kSparksL);
+    pane.setIndex(log.index, log.source);
     QVERIFY(waitShown(shown, 0));
     QVERIFY(!pane.sizes());
     QVERIFY(pane.chart()->message().contains(QStringLiteral("+RTS -lf")));
@@ -185,6 +195,29 @@ void TestSparkSizesPane::logWithoutFineGrainedEvents()
     pane.setRange(ViewRange{0, 1000000});
     QVERIFY(waitShown(shown, 1));
     QVERIFY(pane.chart()->message().contains(QStringLiteral("+RTS -lf")));
+}
+
+// The pane reads the spark events back from the log's bytes: changed since
+// the index was made, they give the error (with the byte) in place of the
+// chart, never other figures.
+void TestSparkSizesPane::changedFileIsSaidNotDrawn()
+{
+    const Loaded log = load(kSparksLf);
+    const InstantMark& m = log.index->instants[1].mark(2);
+    std::vector<uint8_t> bytes = test::readFile(kSparksLf);
+    bytes[m.offset + 9] ^= 0x01; // the time's lowest byte (big-endian, after the tag)
+    SparkSizesPane pane;
+    QSignalSpy shown(&pane, &SparkSizesPane::sizesShown);
+    pane.setIndex(log.index, std::make_shared<MemorySource>(bytes));
+    QVERIFY(waitShown(shown, 0));
+    QVERIFY(!pane.sizes());
+    const QString message = pane.chart()->message();
+    QVERIFY2(message.contains(QStringLiteral("changed")) && message.contains(QStringLiteral("byte %1").arg(m.offset)),
+             qPrintable(message));
+    // The same index with its own bytes: the figures.
+    pane.setIndex(log.index, log.source);
+    QVERIFY(waitShown(shown, 1));
+    QVERIFY(pane.sizes() && pane.sizes()->count > 800);
 }
 
 void TestSparkSizesPane::windowTabFollowsSelectionAndFile()
@@ -202,7 +235,8 @@ void TestSparkSizesPane::windowTabFollowsSelectionAndFile()
     w.openFile(kSparksLf);
     QVERIFY(finished.wait(20000));
     QVERIFY(waitShown(shown, 0));
-    const SparkEvaluations evals = sparkEvaluations(*w.index());
+    MemorySource file(test::readFile(kSparksLf));
+    const SparkEvaluations evals = sparkEvaluations(*w.index(), file);
     compareWithCore(*pane, sparkSizes(evals, std::nullopt));
 
     const ViewRange firstHalf{0, w.index()->lastTime / 2};

@@ -50,7 +50,7 @@ size_t LogIndex::memoryBytes() const
         + scan.checkpoints.capacity() * sizeof(Checkpoint) + scan.blocks.capacity() * sizeof(LogScan::Block)
         + scan.startupRecords.capacity() * sizeof(scan.startupRecords[0]) + tagCounts.capacity() * sizeof(uint64_t)
         + threads.capacity() * sizeof(ThreadInfo) + collections.capacity() * sizeof(Collection)
-        + sparkEvents.capacity() * sizeof(SparkEvent) + messages.capacity() * sizeof(Message)
+        + messages.capacity() * sizeof(Message)
         + text.capacity() + heapProfile.samples.capacity() * sizeof(HeapProfileData::Entry)
         + timeProfile.samples.capacity() * sizeof(TimeProfileData::Sample)
         + (heapAllocated.capacity() + heapSize.capacity() + heapLive.capacity()

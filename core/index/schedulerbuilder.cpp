@@ -175,7 +175,6 @@ void SchedulerBuilder::consumeCapEvent(const Event& e)
     case tag::SparkFizzle:
     case tag::SparkGc:
         ++capability.sparkEvents[e.tag - tag::SparkCreate];
-        m_part.sparkEvents.push_back({e.time, e.tag == tag::SparkSteal ? uint32_t(e.n[0]) : 0u, c, e.tag});
         break;
     default:
         break;

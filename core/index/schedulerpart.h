@@ -14,14 +14,6 @@ struct SparkCounters {
     uint64_t created = 0, dud = 0, overflowed = 0, converted = 0, gcd = 0, fizzled = 0, remaining = 0;
 };
 
-// Individual spark events (-lf): kind is the tag (SPARK_CREATE ... SPARK_GC).
-struct SparkEvent {
-    uint64_t time = 0;  // ns
-    uint32_t other = 0; // SPARK_STEAL: the victim capability
-    uint16_t cap = 0;
-    uint16_t tag = 0;
-};
-
 // One capability: its run/GC timeline and the facts about its own events.
 struct Capability {
     CapTimeline timeline;
@@ -29,15 +21,17 @@ struct Capability {
     uint64_t created = kNoTime, deleted = kNoTime; // ns
     uint64_t firstEvent = kNoTime, lastEvent = 0;  // ns
     uint64_t events = 0;
-    uint64_t sparkEvents[7] = {}; // SPARK_CREATE .. SPARK_GC
+    // Individual spark events (-lf) by tag, SPARK_CREATE .. SPARK_GC: the
+    // events themselves are read back from the file (core/detail/sparkdetail.h).
+    uint64_t sparkEvents[7] = {};
     uint64_t outOfOrder = 0;      // events earlier than the capability's previous one
 };
 
 // What SchedulerBuilder makes: per-capability timelines, spark counters
-// and spark events. Indexed by capability number; gaps are empty entries.
+// and counts of spark events. Indexed by capability number; gaps are empty
+// entries.
 struct SchedulerPart {
     std::vector<Capability> caps;
-    std::vector<SparkEvent> sparkEvents;
     uint64_t unrepresentableSpans = 0; // starting after 78 hours: not in timelines
     uint64_t clippedSpans = 0;         // long runs cut to 2^32 ns (damaged timestamps)
     // One more than the highest capability a thread migrated to or was

@@ -1,5 +1,6 @@
 #include "core/stats/sparksizes.h"
 
+#include "core/detail/sparkdetail.h"
 #include "core/format/eventtags.h"
 #include "core/index/logindex.h"
 #include "core/text/units.h"
@@ -32,8 +33,9 @@ uint32_t threadAt(const CapTimeline& tl, uint64_t t)
 }
 
 // Measures the evaluations of one thread, `evals` (its own, by start),
-// over `runs` (its Running spans on every capability, by start).
-void measure(std::span<SparkEvaluation* const> evals, const std::vector<Run>& runs)
+// over `runs` (its Running spans on every capability, by start); `after`:
+// the start of the thread's next evaluation past these (UINT64_MAX: none).
+void measure(std::span<SparkEvaluation* const> evals, const std::vector<Run>& runs, uint64_t after)
 {
     // Runs do not overlap, so their ends are in order too. j: the first run
     // that ends at or after the current evaluation's start (one that ends
@@ -41,7 +43,7 @@ void measure(std::span<SparkEvaluation* const> evals, const std::vector<Run>& ru
     size_t j = 0;
     for (size_t e = 0; e < evals.size(); ++e) {
         SparkEvaluation& ev = *evals[e];
-        const uint64_t until = e + 1 < evals.size() ? evals[e + 1]->start : UINT64_MAX;
+        const uint64_t until = e + 1 < evals.size() ? evals[e + 1]->start : after;
         while (j < runs.size() && runs[j].end < ev.start)
             ++j;
         uint64_t ran = 0;
@@ -58,26 +60,53 @@ void measure(std::span<SparkEvaluation* const> evals, const std::vector<Run>& ru
     }
 }
 
+constexpr uint32_t kRuns = sparkTagBit(tag::SparkRun) | sparkTagBit(tag::SparkSteal);
+
+bool isRun(const SparkEvent& s)
+{
+    return s.tag == tag::SparkRun || s.tag == tag::SparkSteal;
+}
+
+uint32_t threadOf(const LogIndex& index, const SparkEvent& s)
+{
+    return s.cap < index.caps.size() ? threadAt(index.caps[s.cap].timeline, s.time) : UINT32_MAX;
+}
+
 } // namespace
 
-SparkEvaluations sparkEvaluations(const LogIndex& index, const std::function<bool()>& cancelled)
+SparkEvaluations sparkEvaluations(const LogIndex& index, ByteSource& source, std::optional<ViewRange> range,
+                                  const std::function<bool()>& cancelled)
 {
     SparkEvaluations out;
-    out.fineGrained = !index.sparkEvents.empty();
-    for (const Capability& c : index.caps)
+    out.range = range;
+    for (const Capability& c : index.caps) {
+        for (const uint64_t n : c.sparkEvents)
+            out.fineGrained |= n > 0;
+        out.logSparkRuns += c.sparkEvents[tag::SparkRun - tag::SparkCreate] + c.sparkEvents[tag::SparkSteal - tag::SparkCreate];
         if (!c.sparks.empty()) {
             const SparkCounters& last = c.sparks.back();
             out.countersSparks += last.created + last.dud + last.overflowed;
             out.countersConverted += last.converted;
         }
+    }
+    if (out.logSparkRuns == 0) // no spark ran (a log without -lf: most logs): nothing to read
+        return out;
+    const uint64_t t0 = range ? range->start : 0, t1 = range ? range->end : UINT64_MAX;
+    SparkEventsRead read = readSparkEvents(source, index, t0, t1, cancelled, kRuns);
+    if (read.cancelled)
+        return {};
+    if (!read.error.empty()) {
+        out.error = std::move(read.error);
+        return out;
+    }
 
     // The evaluations' starts, each given the thread running at it.
     std::unordered_map<uint32_t, std::vector<SparkEvaluation*>> byThread;
     std::vector<SparkEvaluation>& evals = out.evaluations;
-    for (const SparkEvent& s : index.sparkEvents) {
-        if (s.tag != tag::SparkRun && s.tag != tag::SparkSteal)
+    for (const SparkEvent& s : read.events) {
+        if (!isRun(s))
             continue;
-        const uint32_t thread = s.cap < index.caps.size() ? threadAt(index.caps[s.cap].timeline, s.time) : UINT32_MAX;
+        const uint32_t thread = threadOf(index, s);
         if (thread == UINT32_MAX) {
             ++out.unattributed;
             continue;
@@ -89,26 +118,28 @@ SparkEvaluations sparkEvaluations(const LogIndex& index, const std::function<boo
         ev.stolen = s.tag == tag::SparkSteal;
         evals.push_back(ev);
     }
-    // Capabilities' blocks interleave in the file: one order by time (the
-    // capability breaks ties, so the order never depends on the file's).
+    read = {};
+    // One order by time (the capability breaks ties, so the order never
+    // depends on the file's).
     std::sort(evals.begin(), evals.end(), [](const SparkEvaluation& a, const SparkEvaluation& b) {
         return a.start != b.start ? a.start < b.start : a.cap < b.cap;
     });
     for (SparkEvaluation& ev : evals)
         byThread[ev.thread].push_back(&ev);
-    if (evals.empty()) // no run to read (a log without -lf: most logs)
+    if (evals.empty())
         return out;
     if (cancelled && cancelled())
         return {};
 
-    // The spark threads' runs: one sweep over every capability's timeline.
+    // The spark threads' runs from the range on: one sweep over every
+    // capability's timeline.
     std::unordered_map<uint32_t, std::vector<Run>> runs;
     runs.reserve(byThread.size());
     for (const auto& [thread, list] : byThread)
         runs[thread];
     for (const Capability& c : index.caps) {
         const CapTimeline& tl = c.timeline;
-        for (size_t i = 0; i < tl.size(); ++i) {
+        for (size_t i = t0 > 0 ? tl.firstEndingAfter(t0 - 1) : 0; i < tl.size(); ++i) {
             const Span& s = tl[i];
             if (s.kind() != SpanKind::Running)
                 continue;
@@ -118,11 +149,55 @@ SparkEvaluations sparkEvaluations(const LogIndex& index, const std::function<boo
                 return {};
         }
     }
-    for (auto& [thread, list] : byThread) {
-        std::vector<Run>& r = runs[thread];
-        // A thread runs on one capability at a time: by start is by time.
+    for (auto& [thread, r] : runs) // a thread runs on one capability at a time: by start is by time
         std::sort(r.begin(), r.end(), [](const Run& a, const Run& b) { return a.start < b.start; });
-        measure(list, r);
+
+    // Each thread's next spark past the range ends its last evaluation in
+    // it: read on, in windows growing twice as long, until every thread's
+    // is found or its last run is passed (a spark is picked while running).
+    std::unordered_map<uint32_t, uint64_t> after;
+    if (range) {
+        std::unordered_map<uint32_t, uint64_t> lastRunEnd; // of the threads still looked for
+        for (const auto& [thread, list] : byThread)
+            lastRunEnd[thread] = runs[thread].empty() ? 0 : runs[thread].back().end;
+        uint64_t a = t1, w = std::max<uint64_t>(t1 - t0, 1'000'000);
+        while (!lastRunEnd.empty()) {
+            // Skip to the first time one of them runs again.
+            uint64_t limit = 0, next = UINT64_MAX;
+            for (const auto& [thread, e] : lastRunEnd) {
+                limit = std::max(limit, e);
+                const std::vector<Run>& r = runs[thread];
+                const auto it = std::lower_bound(r.begin(), r.end(), a, [](const Run& x, uint64_t t) { return x.end < t; });
+                if (it != r.end())
+                    next = std::min(next, it->start);
+            }
+            if (a > limit || next == UINT64_MAX)
+                break;
+            a = std::max(a, next);
+            const uint64_t b = std::min(a + std::min(w, UINT64_MAX - a), limit + 1);
+            read = readSparkEvents(source, index, a, b, cancelled, kRuns);
+            if (read.cancelled)
+                return {};
+            if (!read.error.empty()) {
+                SparkEvaluations failed = std::move(out);
+                failed.evaluations.clear();
+                failed.unattributed = 0;
+                failed.error = std::move(read.error);
+                return failed;
+            }
+            for (const SparkEvent& s : read.events)
+                if (isRun(s))
+                    if (auto it = lastRunEnd.find(threadOf(index, s)); it != lastRunEnd.end()) {
+                        after[it->first] = s.time;
+                        lastRunEnd.erase(it);
+                    }
+            a = b;
+            w = w > UINT64_MAX / 2 ? UINT64_MAX : w * 2;
+        }
+    }
+    for (auto& [thread, list] : byThread) {
+        const auto it = after.find(thread);
+        measure(list, runs[thread], it == after.end() ? UINT64_MAX : it->second);
     }
     return out;
 }
@@ -130,6 +205,10 @@ SparkEvaluations sparkEvaluations(const LogIndex& index, const std::function<boo
 SparkSizes sparkSizes(const SparkEvaluations& evals, std::optional<ViewRange> range, int cap)
 {
     SparkSizes out;
+    if (!evals.error.empty()) {
+        out.status = SparkSizesStatus::Unreadable;
+        return out;
+    }
     if (!evals.fineGrained)
         return out;
     out.status = SparkSizesStatus::NoSparkRan;
@@ -190,8 +269,10 @@ std::string sparkSizesMessage(const SparkSizes& s, const SparkEvaluations& evals
                 + " sparks, " + formatGrouped(evals.countersConverted)
                 + " converted). Run the program with +RTS -lf to see how long each spark took.";
         return "No fine-grained spark events in this log: run the program with +RTS -lf to see how long each spark took.";
+    case SparkSizesStatus::Unreadable:
+        return "Cannot read the spark events: " + evals.error;
     case SparkSizesStatus::NoSparkRan:
-        if (evals.evaluations.empty())
+        if (evals.evaluations.empty() && (!evals.range || evals.logSparkRuns == 0))
             return "No spark ran in this log: sparks were created but none was evaluated by a spark thread "
                    "(they fizzled, were duds, or were collected).";
         return "No spark ran in this range.";

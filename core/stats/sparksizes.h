@@ -10,6 +10,7 @@
 
 namespace hecscope {
 
+class ByteSource;
 struct LogIndex;
 
 // Spark sizes: how long each spark took to evaluate, as ThreadScope's
@@ -65,18 +66,28 @@ struct SparkEvaluation {
     SparkEnd end = SparkEnd::NextSpark;
 };
 
-// Every evaluation of a log, by start time.
+// The evaluations that start in a range (or the whole log), by start time.
+// Each is measured to its end, wherever that is: the thread's next spark
+// may lie past the range (the file is read on until it is found).
 struct SparkEvaluations {
     std::vector<SparkEvaluation> evaluations;
-    uint64_t unattributed = 0; // SPARK_RUN/STEAL with no running thread
-    bool fineGrained = false;  // the log has individual spark events (+RTS -lf)
+    std::optional<ViewRange> range; // the range read; absent: the whole log
+    uint64_t unattributed = 0;      // SPARK_RUN/STEAL (in the range) with no running thread
+    bool fineGrained = false;       // the log has individual spark events (+RTS -lf)
+    uint64_t logSparkRuns = 0;      // SPARK_RUN + SPARK_STEAL events in the whole log (the index's counts)
     // From the SPARK_COUNTERS (all a log without -lf has): sparks offered
     // (created + dud + overflowed, as +RTS -s totals them) and converted.
     uint64_t countersSparks = 0, countersConverted = 0;
+    // The spark events could not be read back from the file (changed or
+    // cut since it was indexed: the byte is named); then no evaluations.
+    std::string error;
 };
 
-// Empty (with the flags) once `cancelled` says so.
-SparkEvaluations sparkEvaluations(const LogIndex& index, const std::function<bool()>& cancelled = {});
+// The evaluations starting in `range` (the whole log when absent), their
+// spark events read back from `source`, the file `index` was made from
+// (core/detail/sparkdetail.h). Empty (with the flags) once `cancelled` says so.
+SparkEvaluations sparkEvaluations(const LogIndex& index, ByteSource& source, std::optional<ViewRange> range = std::nullopt,
+                                  const std::function<bool()>& cancelled = {});
 
 // Log-scale bins: bin k holds the durations d with floor(log2 d) == k, i.e.
 // [2^k, 2^(k+1)) ns (ThreadScope's log2 bins, in ns); 0 and 1 ns go to bin 0.
@@ -91,11 +102,13 @@ enum class SparkSizesStatus {
     Ok,
     NoFineGrainedEvents, // no SPARK_* event at all: the log was not written with -lf
     NoSparkRan,          // fine-grained events, but no evaluation in the range (cap)
+    Unreadable,          // the spark events could not be read back (SparkEvaluations::error)
 };
 
 // The histogram of the evaluations that start in `range` ([start, end);
 // the whole log when absent) on capability `cap` (-1: all). Adjacent ranges
 // add up: each evaluation belongs to the range of its start, whole.
+// `evals` must cover `range` (read for it, or for the whole log).
 struct SparkSizes {
     SparkSizesStatus status = SparkSizesStatus::NoFineGrainedEvents;
     std::vector<SparkSizeBin> bins; // from the lowest to the highest non-empty bin, none skipped

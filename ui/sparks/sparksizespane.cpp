@@ -53,13 +53,12 @@ SparkSizesPane::SparkSizesPane(QWidget* parent)
 
 SparkSizesPane::~SparkSizesPane() = default;
 
-void SparkSizesPane::setIndex(std::shared_ptr<const LogIndex> index)
+void SparkSizesPane::setIndex(std::shared_ptr<const LogIndex> index, std::shared_ptr<ByteSource> source)
 {
     m_index = std::move(index);
-    m_evals.reset();
+    m_source = std::move(source);
     m_sizes.reset();
-    m_measureRunner.cancel();
-    m_binRunner.cancel();
+    m_runner.cancel();
     fillCapabilityBox(m_cap, m_index.get());
     if (!m_index) {
         // (Also while a log loads: the window drops the old index first.)
@@ -67,7 +66,8 @@ void SparkSizesPane::setIndex(std::shared_ptr<const LogIndex> index)
         m_chart->setMessage(tr("How long each spark took appears here once an eventlog written with +RTS -lf is loaded."));
         return;
     }
-    measure();
+    m_chart->setMessage(tr("Measuring the sparks…"));
+    recompute();
 }
 
 void SparkSizesPane::setRange(std::optional<ViewRange> range)
@@ -92,7 +92,7 @@ QString SparkSizesPane::headerText() const
 
 bool SparkSizesPane::isComputing() const
 {
-    return m_measureRunner.isBusy() || m_binRunner.isBusy();
+    return m_runner.isBusy();
 }
 
 QString SparkSizesPane::scopeText() const
@@ -102,48 +102,44 @@ QString SparkSizesPane::scopeText() const
     return (cap >= 0 ? tr("%1, capability %2").arg(range).arg(cap) : tr("%1, all capabilities").arg(range));
 }
 
-// The log's evaluations, once per index.
-void SparkSizesPane::measure()
-{
-    m_header->setText(tr("Spark sizes (%1): measuring the sparks…").arg(scopeText()));
-    m_chart->setMessage(tr("Measuring the sparks…"));
-    m_measureRunner.start(
-        [index = m_index](const JobContext& ctx) {
-            auto evals = std::make_shared<SparkEvaluations>(sparkEvaluations(*index, [&ctx] { return ctx.isCancelled(); }));
-            return std::shared_ptr<const SparkEvaluations>(std::move(evals));
-        },
-        [this](std::shared_ptr<const SparkEvaluations> evals) {
-            m_evals = std::move(evals);
-            recompute();
-        });
-}
-
-// The histogram of the range and capability shown, from the evaluations.
+// The histogram of the range and capability shown: the range's spark
+// events read back from the file, measured, binned.
 void SparkSizesPane::recompute()
 {
-    if (!m_index || !m_evals)
-        return; // measure() calls back once the evaluations are there
+    if (!m_index)
+        return;
     const int cap = m_cap->currentData().toInt();
-    m_header->setText(tr("Spark sizes (%1): computing…").arg(scopeText()));
-    m_binRunner.start(
-        [evals = m_evals, range = m_range, cap](const JobContext&) {
-            return std::make_shared<const SparkSizes>(sparkSizes(*evals, range, cap));
+    m_header->setText(tr("Spark sizes (%1): measuring the sparks…").arg(scopeText()));
+    m_runner.start(
+        [index = m_index, source = m_source, range = m_range, cap](const JobContext& ctx) {
+            const auto cancelled = [&ctx] { return ctx.isCancelled(); };
+            MemorySource none({});
+            SparkEvaluations evals = sparkEvaluations(*index, source ? *source : none, range, cancelled);
+            if (!source && !evals.error.empty())
+                evals.error = "the log's file is not open";
+            Result r;
+            const SparkSizes sizes = sparkSizes(evals, range, cap);
+            r.message = sparkSizesMessage(sizes, evals);
+            r.unattributed = evals.unattributed;
+            r.ranged = range.has_value();
+            r.sizes = std::make_shared<const SparkSizes>(sizes);
+            return r;
         },
-        [this](std::shared_ptr<const SparkSizes> sizes) { showSizes(std::move(sizes)); });
+        [this](const Result& r) { showResult(r); });
 }
 
-void SparkSizesPane::showSizes(std::shared_ptr<const SparkSizes> sizes)
+void SparkSizesPane::showResult(const Result& r)
 {
-    const SparkSizes& s = *sizes;
+    const SparkSizes& s = *r.sizes;
     const QString scope = scopeText();
     if (s.status != SparkSizesStatus::Ok) {
         m_sizes.reset();
         m_header->setText(tr("Spark sizes (%1).").arg(scope));
-        m_chart->setMessage(QString::fromStdString(sparkSizesMessage(s, *m_evals)));
+        m_chart->setMessage(QString::fromStdString(r.message));
         emit sizesShown();
         return;
     }
-    m_sizes = std::move(sizes);
+    m_sizes = r.sizes;
     QString text = tr("Spark sizes (%1): %2 evaluated (%3 stolen from another capability), %4 in all. "
                       "Median %5, mean %6; percentiles 10th %7, 90th %8, 99th %9; longest %10.")
                        .arg(scope, s.count == 1 ? tr("1 spark") : tr("%1 sparks").arg(countText(s.count)),
@@ -152,9 +148,10 @@ void SparkSizesPane::showSizes(std::shared_ptr<const SparkSizes> sizes)
                        .arg(durationText(s.max));
     if (s.cut > 0)
         text += tr(" %1 cut by the end of the log: their times are lower bounds.").arg(countText(s.cut));
-    if (m_evals->unattributed > 0)
-        text += tr(" %1 spark events of the log had no thread running on their capability and are not measured.")
-                    .arg(countText(m_evals->unattributed));
+    if (r.unattributed > 0)
+        text += (r.ranged ? tr(" %1 spark events of the range had no thread running on their capability and are not measured.")
+                          : tr(" %1 spark events of the log had no thread running on their capability and are not measured."))
+                    .arg(countText(r.unattributed));
     m_header->setText(text);
     m_chart->setSizes(m_sizes);
     emit sizesShown();

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/index/logindex.h"
+#include "core/io/bytesource.h"
 #include "core/stats/sparksizes.h"
 #include "core/time/viewrange.h"
 #include "ui/jobs/jobrunner.h"
@@ -9,6 +10,7 @@
 
 #include <memory>
 #include <optional>
+#include <string>
 
 class QComboBox;
 class QLabel;
@@ -22,16 +24,19 @@ class SparkSizesChart;
 // on all capabilities or one. A header says what it covers and the figures
 // (count, total, median, mean, percentiles); the chart says instead why
 // there is nothing to draw (a log without -lf, a range where no spark ran).
-// The log's evaluations are measured once per index on a worker, then
-// each range or capability is binned on a worker too (a big -lf log has
-// millions of sparks to sort); the UI thread never waits for either.
+// The spark events of the range are read back from the log's file, their
+// evaluations measured and binned on a worker for each range or capability
+// (a big -lf log has millions of sparks); the UI thread never waits, and
+// the pane keeps only the figures shown. A file changed or cut since it
+// was indexed is said in place of the chart.
 class SparkSizesPane : public QWidget {
     Q_OBJECT
 public:
     explicit SparkSizesPane(QWidget* parent = nullptr);
     ~SparkSizesPane() override;
 
-    void setIndex(std::shared_ptr<const LogIndex> index);
+    // `source`: the log's bytes, where the spark events are read back from.
+    void setIndex(std::shared_ptr<const LogIndex> index, std::shared_ptr<ByteSource> source = {});
     void setRange(std::optional<ViewRange> range);
     void setCapability(int cap); // -1: all
 
@@ -46,10 +51,16 @@ signals:
     void sizesShown(); // a computation landed (figures or a message)
 
 private:
-    void measure();
+    // What a computation brings back: the figures, or why there are none.
+    struct Result {
+        std::shared_ptr<const SparkSizes> sizes;
+        std::string message;       // sparkSizesMessage
+        uint64_t unattributed = 0; // spark events in the range with no running thread
+        bool ranged = false;
+    };
     void recompute();
     QString scopeText() const;
-    void showSizes(std::shared_ptr<const SparkSizes> sizes);
+    void showResult(const Result& result);
 
     QLabel* m_header;
     QComboBox* m_cap;
@@ -57,11 +68,10 @@ private:
     SparkSizesChart* m_chart;
 
     std::shared_ptr<const LogIndex> m_index;
+    std::shared_ptr<ByteSource> m_source;
     std::optional<ViewRange> m_range;
-    std::shared_ptr<const SparkEvaluations> m_evals; // of m_index, once measured
-    std::shared_ptr<const SparkSizes> m_sizes;       // shown
-    JobRunner m_measureRunner;                       // the log's evaluations
-    JobRunner m_binRunner;                           // the histogram of a range; last: destroyed first
+    std::shared_ptr<const SparkSizes> m_sizes; // shown
+    JobRunner m_runner;                        // reads, measures and bins; last: destroyed first
 };
 
 } // namespace hecscope

@@ -1061,6 +1061,7 @@ void MainWindow::showIndex(std::shared_ptr<const LogIndex> index)
 void MainWindow::applyIndex(std::shared_ptr<ByteSource> events, bool grown)
 {
     m_view->setDetailSource(events); // before the index: the first paint reads through it
+    const std::shared_ptr<ByteSource> sparkSource = events; // the Spark Sizes pane reads its range's spark events
     if (grown) {
         m_view->updateIndex(m_index);
     } else {
@@ -1091,7 +1092,7 @@ void MainWindow::applyIndex(std::shared_ptr<ByteSource> events, bool grown)
     }
     m_profilePane->setRange(m_controller->selection()); // first: the index then computes once, for it
     m_profilePane->setIndex(m_index);
-    m_sparkSizes->setIndex(m_index); // its range follows the selection from the start
+    m_sparkSizes->setIndex(m_index, sparkSource); // its range follows the selection from the start
     m_threadsPane->setRange(m_controller->selection());
     m_spansPane->setRange(m_controller->selection());
     m_bookmarks->setLog(m_path, m_index.get());
