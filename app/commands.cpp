@@ -412,15 +412,22 @@ int bench(int argc, char** argv)
         for (const CapInstantMarks& c : ix.instants)
             instants += c.memoryBytes();
         const auto mb = [](size_t b) { return double(b) / (1 << 20); };
-        std::printf("index_parts_mb: cap_spans %.1f, thread_states %.1f, instants %.1f, scan %.1f, "
+        std::printf("index_parts_mb: cap_spans %.1f, thread_states %.1f, thread_checkpoints %.2f, instants %.1f, scan %.1f, "
                     "messages %.1f, samples %.1f, spans %.1f\n",
-                    mb(spans), mb(ix.threadStates.memoryBytes()), mb(instants),
+                    mb(spans), mb(ix.threadStates.memoryBytes()), mb(ix.threadCheckpoints.memoryBytes()), mb(instants),
                     mb(ix.scan.pieces.capacity() * sizeof(Piece) + ix.scan.checkpoints.capacity() * sizeof(Checkpoint)
                        + ix.scan.blocks.capacity() * sizeof(LogScan::Block)),
                     mb(ix.messages.capacity() * sizeof(Message) + ix.text.capacity()),
                     mb(ix.timeProfile.samples.capacity() * sizeof(TimeProfileData::Sample)
                        + ix.heapProfile.samples.capacity() * sizeof(HeapProfileData::Entry)),
                     mb(ix.userSpans ? ix.userSpans->memoryBytes() : 0));
+    }
+
+    {
+        const ThreadCheckpoints& cp = ix.threadCheckpoints;
+        std::printf("thread_checkpoints: %llu every %llu ns, %zu thread entries (%zu segments)\n",
+                    (unsigned long long)cp.count(), (unsigned long long)cp.spacing, cp.entryChecks.size(),
+                    ix.threadStates.segmentCount());
     }
 
     // Views: the whole run, then random zooms from 1/10 down to 1/100000.
