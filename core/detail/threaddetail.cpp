@@ -264,7 +264,7 @@ ThreadDetail readThreadSegments(ByteSource& source, const LogIndex& index, uint6
             uint64_t pos = p == s.startPiece ? s.start : piece.begin;
             uint64_t last = piece.firstTime; // the piece's times never decrease
             while (pos < piece.end && !s.done) {
-                const size_t chunk = size_t(std::min<uint64_t>(piece.end - pos, uint64_t(1) << 20));
+                const size_t chunk = size_t(std::min<uint64_t>(piece.end - pos, uint64_t(64) << 10)); // (a stream may end early)
                 buffer.resize(chunk);
                 const size_t n = source.read(pos, buffer.data(), chunk);
                 out.bytesRead += n;
