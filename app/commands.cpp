@@ -452,9 +452,11 @@ int bench(int argc, char** argv)
                     error = d.error;
             }
             std::sort(ms.begin(), ms.end());
-            std::printf("thread_detail_ms_%s: %.2f (max %.2f; %llu segments, %.1f MB read per range)%s%s\n", name, ms[ms.size() / 2],
-                        ms.back(), (unsigned long long)(segments / ms.size()), double(bytes) / double(ms.size()) / (1 << 20),
-                        error.empty() ? "" : " error: ", error.c_str());
+            std::printf("thread_detail_ms_%s: %.2f\n", name, ms[ms.size() / 2]);
+            std::printf("thread_detail_max_ms_%s: %.2f\n", name, ms.back());
+            std::printf("thread_detail_%s: %llu segments, %.1f MB read per range%s%s\n", name,
+                        (unsigned long long)(segments / ms.size()), double(bytes) / double(ms.size()) / (1 << 20),
+                        error.empty() ? "" : "; error: ", error.c_str());
         }
     }
 
