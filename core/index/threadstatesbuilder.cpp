@@ -778,19 +778,20 @@ void ThreadCheckpoints::forEachEntry(const SegmentView& segs, uint64_t spacing, 
     // segments too (a read from that checkpoint walks this interval's
     // events again, see ThreadCheckpoints).
     const size_t n = segs.size();
+    const int shift = std::countr_zero(spacing); // (a power of two)
     size_t i = 0;
     uint64_t t = n ? segs.timeAt(0) : 0;
     while (i < n) {
-        const uint64_t interval = t / spacing;
+        const uint64_t interval = t >> shift;
         bool synced = false;
         size_t last = i;
-        while (i < n && t / spacing == interval) {
+        while (i < n && (t >> shift) == interval) {
             synced = synced || synchronises(ThreadCause((segs.packedAt(i).bits >> 3) & 7));
             last = i;
             if (++i < n)
                 t = segs.timeAt(i);
         }
-        const bool nextActive = i < n && t / spacing == interval + 1;
+        const bool nextActive = i < n && (t >> shift) == interval + 1;
         if (!synced || !nextActive)
             note(interval + 1, last);
     }
@@ -834,14 +835,27 @@ void ThreadCheckpoints::makeThreadEntries(const ThreadStates& states)
         logBytes = std::max(logBytes, global.back().offset);
     const uint64_t segments = states.segmentCount();
     const double budget = std::max(kBudgetFloor, kBudgetPerSegment * double(segments));
+    constexpr double kEntryBytes = sizeof(uint16_t) + sizeof(PackedSegment);
     for (;;) {
-        uint64_t entries = 0;
-        for (size_t k = 0; k < states.count(); ++k)
-            forEachEntry(states.of(k), spacing, [&](uint64_t, size_t) { ++entries; });
         uint64_t crossings = global.size();
         for (const auto& v : caps)
             crossings += v.size();
-        const double bytes = double(entries) * (sizeof(uint16_t) + sizeof(PackedSegment)) + double(crossings) * sizeof(Crossing);
+        // At most an entry per interval a thread's segments span (a pass
+        // over the threads, not their segments): often enough.
+        const int shift = std::countr_zero(spacing);
+        uint64_t bound = 0;
+        for (size_t k = 0; k < states.count(); ++k) {
+            const SegmentView segs = states.of(k);
+            if (!segs.empty())
+                bound += std::min<uint64_t>(segs.size(), (segs.timeAt(segs.size() - 1) >> shift) - (segs.timeAt(0) >> shift) + 1);
+        }
+        if (double(bound) * kEntryBytes + double(crossings) * sizeof(Crossing) <= budget)
+            break;
+        uint64_t entries = 0; // (counted until over the budget)
+        const double over = (budget - double(crossings) * sizeof(Crossing)) / kEntryBytes;
+        for (size_t k = 0; k < states.count() && double(entries) <= over; ++k)
+            forEachEntry(states.of(k), spacing, [&](uint64_t, size_t) { ++entries; });
+        const double bytes = double(entries) * kEntryBytes + double(crossings) * sizeof(Crossing);
         if (bytes <= budget || logBytes / std::max<uint64_t>(1, count() / 2) > kMaxIntervalBytes)
             break;
         spacing *= 2;
