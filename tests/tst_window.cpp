@@ -390,6 +390,18 @@ void TestWindow::anIdleWindowProcessesNoEvents()
     }
 }
 
+// Shows `w` at 1600x1000 and opens `path` in it: true once loaded.
+static bool showAndOpen(MainWindow& w, const QString& path)
+{
+    w.resize(1600, 1000);
+    w.show();
+    if (!QTest::qWaitForWindowExposed(&w))
+        return false;
+    QSignalSpy finished(&w, &MainWindow::loadFinished);
+    w.openFile(path);
+    return finished.wait(20000);
+}
+
 // The HEC rows' instants are not in the index: zoomed in, the window reads
 // those it shows back from the file on a worker and draws them when they
 // land (sparks-lf-N2: a spark created on capability 1, in its colour).
@@ -398,12 +410,7 @@ void TestWindow::zoomedInMarksAreReadBackFromTheFile()
     QSettings().clear();
     const QString path = QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/sparks-lf-N2.eventlog");
     MainWindow w;
-    w.resize(1600, 1000);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QSignalSpy finished(&w, &MainWindow::loadFinished);
-    w.openFile(path);
-    QVERIFY(finished.wait(20000));
+    QVERIFY(showAndOpen(w, path));
     TimelineView* view = w.timeline();
     QVERIFY(view->detail());
     QCOMPARE(view->detail()->cachedBytes(), size_t(0)); // zoomed out: dense, nothing read
@@ -441,12 +448,7 @@ void TestWindow::aFileCutUnderTheViewIsSaidOnTheRow()
     const QString path = dir.filePath(QStringLiteral("cut.eventlog"));
     QVERIFY(QFile::copy(QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/sparks-lf-N2.eventlog"), path));
     MainWindow w;
-    w.resize(1600, 1000);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QSignalSpy finished(&w, &MainWindow::loadFinished);
-    w.openFile(path);
-    QVERIFY(finished.wait(20000));
+    QVERIFY(showAndOpen(w, path));
     const auto index = w.index();
     QVERIFY(index->instants.size() > 1 && index->instants[1].marks() > 8);
     const InstantMark& late = index->instants[1].mark(index->instants[1].marks() - 2);
