@@ -1,5 +1,7 @@
 #include "app/commands.h"
 
+#include "core/detail/threaddetail.h"
+
 #include "core/io/bytesource.h"
 #include "core/text/dump.h"
 #include "core/text/info.h"
@@ -11,6 +13,7 @@
 #include "core/profile/profreport.h"
 #include "core/stats/stats.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <random>
@@ -412,9 +415,9 @@ int bench(int argc, char** argv)
         for (const CapInstantMarks& c : ix.instants)
             instants += c.memoryBytes();
         const auto mb = [](size_t b) { return double(b) / (1 << 20); };
-        std::printf("index_parts_mb: cap_spans %.1f, thread_states %.1f, instants %.1f, scan %.1f, "
+        std::printf("index_parts_mb: cap_spans %.1f, thread_states %.1f, thread_checkpoints %.2f, instants %.1f, scan %.1f, "
                     "messages %.1f, samples %.1f, spans %.1f\n",
-                    mb(spans), mb(ix.threadStates.memoryBytes()), mb(instants),
+                    mb(spans), mb(ix.threadStates.memoryBytes()), mb(ix.threadCheckpoints.memoryBytes()), mb(instants),
                     mb(ix.scan.pieces.capacity() * sizeof(Piece) + ix.scan.checkpoints.capacity() * sizeof(Checkpoint)
                        + ix.scan.blocks.capacity() * sizeof(LogScan::Block)),
                     mb(ix.messages.capacity() * sizeof(Message) + ix.text.capacity()),
@@ -435,6 +438,40 @@ int bench(int argc, char** argv)
     // Only the load and the index's size (for logs of several GB).
     if (const char* only = std::getenv("HECSCOPE_BENCH_ONLY"); only && std::string_view(only) == "index")
         return 0;
+
+    {
+        const ThreadCheckpoints& cp = ix.threadCheckpoints;
+        std::printf("thread_checkpoints: %llu every %llu ns, %zu thread entries (%zu segments)\n",
+                    (unsigned long long)cp.count(), (unsigned long long)cp.spacing, cp.entryChecks.size(),
+                    ix.threadStates.segmentCount());
+        // Every thread's segments of a range read back from the file
+        // (core/detail/threaddetail.h): median and maximum of 7 random
+        // ranges of 1/1000, 1/100 and 1/2 of the run.
+        const uint64_t first = ix.firstTime == kNoTime ? 0 : ix.firstTime, run = ix.lastTime - std::min(ix.lastTime, first);
+        std::mt19937_64 rng(7);
+        for (const auto& [name, fraction] : {std::pair{"1e-3", 1e-3}, std::pair{"1e-2", 1e-2}, std::pair{"half", 0.5}}) {
+            const uint64_t width = std::max<uint64_t>(1, uint64_t(double(run) * fraction));
+            std::vector<double> ms;
+            uint64_t segments = 0, bytes = 0;
+            std::string error;
+            for (int i = 0; i < 7; ++i) {
+                const uint64_t from = first + rng() % (run - std::min(run, width) + 1);
+                const auto t = Clock::now();
+                const ThreadDetail d = readThreadSegments(*source, ix, from, from + width);
+                ms.push_back(seconds(t) * 1e3);
+                segments += d.states.segmentCount();
+                bytes += d.bytesRead;
+                if (error.empty())
+                    error = d.error;
+            }
+            std::sort(ms.begin(), ms.end());
+            std::printf("thread_detail_ms_%s: %.2f\n", name, ms[ms.size() / 2]);
+            std::printf("thread_detail_max_ms_%s: %.2f\n", name, ms.back());
+            std::printf("thread_detail_%s: %llu segments, %.1f MB read per range%s%s\n", name,
+                        (unsigned long long)(segments / ms.size()), double(bytes) / double(ms.size()) / (1 << 20),
+                        error.empty() ? "" : "; error: ", error.c_str());
+        }
+    }
 
     // Views: the whole run, then random zooms from 1/10 down to 1/100000.
     const uint64_t end = ix.lastTime;

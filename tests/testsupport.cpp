@@ -272,6 +272,17 @@ void compareIndexes(const LogIndex& a, const LogIndex& b)
     }
     for (size_t k = 0; k < size_t(kInstantKinds); ++k)
         QCOMPARE(a.instantCounts[k], b.instantCounts[k]);
+    // Where reading thread events back starts, and each thread's state there.
+    const ThreadCheckpoints &p = a.threadCheckpoints, &q = b.threadCheckpoints;
+    if (p.hasThreadEntries() == q.hasThreadEntries()) { // (made at the final seal, with the spacing)
+        QCOMPARE(p.spacing, q.spacing);
+        QVERIFY(p.caps == q.caps);
+        QVERIFY(p.global == q.global);
+        QCOMPARE(p.entryOffsets, q.entryOffsets);
+        QCOMPARE(p.entryChecks, q.entryChecks);
+        for (uint64_t e = 0; e < p.entryChecks.size(); ++e)
+            QVERIFY(p.entry(e) == q.entry(e));
+    }
     QCOMPARE(a.heapProfile.censuses.size(), b.heapProfile.censuses.size());
     QCOMPARE(a.heapProfile.samples.size(), b.heapProfile.samples.size());
     QCOMPARE(a.lastTime, b.lastTime);

@@ -59,7 +59,7 @@ size_t LogIndex::memoryBytes() const
         + (messagesByTime.capacity() + collectionsByStart.capacity()) * sizeof(uint32_t)
         + (heap.size.capacity() + heap.blocks.capacity() + heap.live.capacity() + heap.allocated.capacity())
             * sizeof(SeriesPoint)
-        + threadStates.memoryBytes() + (userSpans ? userSpans->memoryBytes() : 0)
+        + threadStates.memoryBytes() + threadCheckpoints.memoryBytes() + (userSpans ? userSpans->memoryBytes() : 0)
         + (timeProfile.tree ? timeProfile.tree->memoryBytes() : 0);
     for (const auto& stack : timeProfile.stacks)
         bytes += sizeof(stack) + stack.capacity() * sizeof(uint32_t);

@@ -17,6 +17,12 @@ void ThreadStatesBuilder::add(uint64_t time, uint64_t thread, ThreadCause cause,
 {
     if (time > Span::kMaxStart || thread > UINT32_MAX)
         return; // as the capability timelines: not representable
+    if (m_readBack) {
+        if (time < m_from || time >= m_to || (m_filtered && !std::binary_search(m_only.begin(), m_only.end(), uint32_t(thread))))
+            return;
+        if (const auto it = m_eventsFrom.find(uint32_t(thread)); it != m_eventsFrom.end() && time < it->second)
+            return;
+    }
     if (time < m_settledBefore)
         m_rewalk = true; // before what is settled: walk everything again
     Raw r{};
@@ -29,8 +35,82 @@ void ThreadStatesBuilder::add(uint64_t time, uint64_t thread, ThreadCause cause,
     m_raw.push_back(r);
 }
 
+void ThreadStatesBuilder::readBack(uint64_t from, uint64_t clip, uint64_t to)
+{
+    m_readBack = true;
+    m_from = from;
+    m_clip = clip;
+    m_to = to;
+}
+
+void ThreadStatesBuilder::seedThread(uint32_t id, const ThreadSegment& s, uint64_t eventsFrom)
+{
+    if (s.time > Span::kMaxStart)
+        return;
+    m_seeds[id] = s;
+    if (eventsFrom > m_from)
+        m_eventsFrom[id] = eventsFrom;
+    Raw r{};
+    r.time = s.time;
+    r.cap = s.cap;
+    r.thread = id;
+    r.cause = kSeed;
+    m_raw.push_back(r);
+}
+
+void ThreadStatesBuilder::seedRunning(uint16_t cap, uint64_t running)
+{
+    if (cap == kNoCap)
+        return;
+    if (cap >= m_running.size())
+        m_running.resize(size_t(cap) + 1, 0);
+    m_running[cap] = running;
+}
+
+// The checkpoints' streams: the first thread event of each stream at or
+// after each checkpoint, with the thread running before it.
+void ThreadStatesBuilder::noteCheckpoint(const Event& e)
+{
+    if (e.time > Span::kMaxStart)
+        return; // never walked (add): no checkpoint for it
+    ThreadCheckpoints& cp = m_part.threadCheckpoints;
+    using Crossing = ThreadCheckpoints::Crossing;
+    if (e.time / cp.spacing >= ThreadCheckpoints::kMaxCheckpoints) {
+        // Too many: wider apart, keeping every `factor`-th.
+        uint64_t factor = 1;
+        while (e.time / (cp.spacing * factor) >= ThreadCheckpoints::kMaxCheckpoints)
+            factor *= 2;
+        cp.spacing *= factor;
+        const auto thin = [factor](std::vector<Crossing>& v) {
+            size_t n = 0;
+            for (size_t j = 0; j < v.size(); j += factor)
+                v[n++] = v[j];
+            v.resize(n);
+        };
+        for (auto& v : cp.caps)
+            thin(v);
+        thin(cp.global);
+    }
+    std::vector<Crossing>* v = &cp.global;
+    if (e.cap != kNoCap) {
+        if (cp.caps.size() <= e.cap)
+            cp.caps.resize(size_t(e.cap) + 1);
+        v = &cp.caps[e.cap];
+    }
+    const uint64_t need = e.time / cp.spacing + 1;
+    if (v->size() < need)
+        v->resize(need, Crossing{e.offset, e.cap < m_running.size() ? m_running[e.cap] : 0, e.time});
+}
+
+void ThreadStatesBuilder::fillThreadEntries()
+{
+    m_part.threadCheckpoints.makeThreadEntries(m_part.threadStates);
+}
+
 void ThreadStatesBuilder::consume(const Event& e)
 {
+    if (!m_readBack)
+        noteCheckpoint(e);
     const uint64_t id = e.n[0];
     switch (e.tag) {
     case tag::CreateThread: add(e.time, id, ThreadCause::Created, e.cap); break;
@@ -462,23 +542,49 @@ bool ThreadStatesBuilder::sealAll(uint64_t end, bool final, const LoadObserver* 
             std::stable_sort(first, last, byTime);
         bool any = false;
         ThreadSegment cur{};
+        // Read back: the segment in force at m_clip is held until the next
+        // one starts after it.
+        ThreadSegment held{};
+        bool holding = false;
+        const auto emit = [&](const ThreadSegment& s) {
+            // Packed at `written`, at or before `at` in bytes: already read
+            // (never more segments than events, a seed counting as one).
+            dest[written] = packSegment(s, written - offsets[k], written, out.checkTimes, out.farTimes, out.infos);
+            ++written;
+        };
         for (Raw* at = first; at != last; ++at) {
             const Raw raw = *at; // read before its bytes can be written over
             ThreadSegment s;
-            if (!walkStep(raw, cur, any, s))
+            if (raw.cause == kSeed) // (only ever a thread's first, being earlier than its events)
+                s = m_seeds.at(raw.thread);
+            else if (!walkStep(raw, cur, any, s))
                 continue;
-            // Packed at `written`, at or before `at` in bytes: already read.
-            dest[written] = packSegment(s, written - offsets[k], written, out.checkTimes, out.farTimes, out.infos);
-            ++written;
             cur = s;
             any = true;
+            if (m_readBack) {
+                if (s.time <= m_clip) {
+                    held = s;
+                    holding = true;
+                    continue;
+                }
+                if (holding)
+                    emit(held);
+                holding = false;
+            }
+            emit(s);
         }
+        if (holding)
+            emit(held);
     }
     packed.shrinkTo(written);
     offsets.back() = written;
     out.offsets = std::move(offsets);
     out.checkOffsets.back() = out.checkTimes.size();
-    return buildOverviews(out, observer);
+    if (!buildOverviews(out, observer))
+        return false;
+    if (!m_readBack)
+        fillThreadEntries();
+    return true;
 }
 
 bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, const LoadObserver* observer,
@@ -599,7 +705,196 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
     out.checkOffsets.push_back(out.checkTimes.size());
     if (isCancelled(observer))
         return false;
-    return buildOverviews(out, observer, &previous);
+    if (!buildOverviews(out, observer, &previous))
+        return false;
+    if (final)
+        fillThreadEntries();
+    else
+        m_part.threadCheckpoints.entryOffsets.clear(); // (made at the final seal)
+    return true;
+}
+
+uint64_t ThreadCheckpoints::count() const
+{
+    size_t n = global.size();
+    for (const auto& v : caps)
+        n = std::max(n, v.size());
+    return n;
+}
+
+ThreadSegment ThreadCheckpoints::entry(uint64_t e) const
+{
+    const PackedSegment& p = entrySegments[e];
+    ThreadSegment s{};
+    if (p.offset != PackedSegment::kFar) {
+        s.time = time(entryChecks[e] - 1u) + p.offset;
+    } else {
+        const auto it = std::lower_bound(entryFarTimes.begin(), entryFarTimes.end(), std::pair<uint64_t, uint64_t>(e, 0));
+        s.time = it != entryFarTimes.end() && it->first == e ? it->second : 0;
+    }
+    s.cap = p.cap;
+    s.stop = p.stop;
+    s.state = ThreadState(p.bits & 7);
+    s.cause = ThreadCause((p.bits >> 3) & 7);
+    if (p.bits & (1u << 6)) {
+        const auto it = std::lower_bound(entryInfos.begin(), entryInfos.end(), std::pair<uint64_t, uint16_t>(e, 0));
+        if (it != entryInfos.end() && it->first == e)
+            s.info = it->second;
+    }
+    return s;
+}
+
+bool ThreadCheckpoints::segmentAt(size_t k, uint64_t j, ThreadSegment& out, uint64_t* check) const
+{
+    if (k + 1 >= entryOffsets.size())
+        return false;
+    const auto first = entryChecks.begin() + ptrdiff_t(entryOffsets[k]);
+    const auto last = entryChecks.begin() + ptrdiff_t(entryOffsets[k + 1]);
+    const auto it = std::upper_bound(first, last, uint16_t(std::min<uint64_t>(j, UINT16_MAX)));
+    if (it == first)
+        return false;
+    out = entry(uint64_t(it - entryChecks.begin()) - 1);
+    if (check)
+        *check = *(it - 1);
+    return true;
+}
+
+namespace {
+
+// A segment that its thread's walk makes whatever state the thread was in.
+bool synchronises(ThreadCause c)
+{
+    return c == ThreadCause::Created || c == ThreadCause::Run || c == ThreadCause::Stop;
+}
+
+} // namespace
+
+template <class Note>
+void ThreadCheckpoints::forEachEntry(const SegmentView& segs, uint64_t spacing, Note note)
+{
+    // Interval by interval of the thread's segments: the last one of an
+    // interval is noted at the next checkpoint unless the interval holds a
+    // segment that synchronises the walk and the next interval has
+    // segments too (a read from that checkpoint walks this interval's
+    // events again, see ThreadCheckpoints).
+    const size_t n = segs.size();
+    const int shift = std::countr_zero(spacing); // (a power of two)
+    size_t i = 0;
+    uint64_t t = n ? segs.timeAt(0) : 0;
+    while (i < n) {
+        const uint64_t interval = t >> shift;
+        bool synced = false;
+        size_t last = i;
+        while (i < n && (t >> shift) == interval) {
+            synced = synced || synchronises(ThreadCause((segs.packedAt(i).bits >> 3) & 7));
+            last = i;
+            if (++i < n)
+                t = segs.timeAt(i);
+        }
+        const bool nextActive = i < n && (t >> shift) == interval + 1;
+        if (!synced || !nextActive)
+            note(interval + 1, last);
+    }
+}
+
+void ThreadCheckpoints::addThread(const SegmentView& segs)
+{
+    forEachEntry(segs, spacing, [&](uint64_t j, size_t i) {
+        const ThreadSegment s = segs[i];
+        const uint64_t e = entryChecks.size();
+        PackedSegment p{};
+        const uint64_t offset = s.time - time(j - 1);
+        if (offset < PackedSegment::kFar) {
+            p.offset = uint32_t(offset);
+        } else {
+            p.offset = PackedSegment::kFar;
+            entryFarTimes.emplace_back(e, s.time);
+        }
+        p.cap = s.cap;
+        p.stop = s.stop;
+        p.bits = uint8_t(uint8_t(s.state) | uint8_t(s.cause) << 3 | (s.info ? 1u << 6 : 0u));
+        if (s.info)
+            entryInfos.emplace_back(e, s.info);
+        entryChecks.push_back(uint16_t(j));
+        entrySegments.push_back(p);
+    });
+    entryOffsets.push_back(entryChecks.size());
+}
+
+void ThreadCheckpoints::makeThreadEntries(const ThreadStates& states)
+{
+    // The spacing: widened (every other checkpoint dropped) while the
+    // entries and streams would take more than the budget and the log
+    // between two checkpoints (the last crossing's offset, over their
+    // number) stays under kMaxIntervalBytes.
+    uint64_t logBytes = 0;
+    for (const auto& v : caps)
+        if (!v.empty())
+            logBytes = std::max(logBytes, v.back().offset);
+    if (!global.empty())
+        logBytes = std::max(logBytes, global.back().offset);
+    const uint64_t segments = states.segmentCount();
+    const double budget = std::max(kBudgetFloor, kBudgetPerSegment * double(segments));
+    constexpr double kEntryBytes = sizeof(uint16_t) + sizeof(PackedSegment);
+    for (;;) {
+        uint64_t crossings = global.size();
+        for (const auto& v : caps)
+            crossings += v.size();
+        // At most an entry per interval a thread's segments span (a pass
+        // over the threads, not their segments): often enough.
+        const int shift = std::countr_zero(spacing);
+        uint64_t bound = 0;
+        for (size_t k = 0; k < states.count(); ++k) {
+            const SegmentView segs = states.of(k);
+            if (!segs.empty())
+                bound += std::min<uint64_t>(segs.size(), (segs.timeAt(segs.size() - 1) >> shift) - (segs.timeAt(0) >> shift) + 1);
+        }
+        if (double(bound) * kEntryBytes + double(crossings) * sizeof(Crossing) <= budget)
+            break;
+        uint64_t entries = 0; // (counted until over the budget)
+        const double over = (budget - double(crossings) * sizeof(Crossing)) / kEntryBytes;
+        for (size_t k = 0; k < states.count() && double(entries) <= over; ++k)
+            forEachEntry(states.of(k), spacing, [&](uint64_t, size_t) { ++entries; });
+        const double bytes = double(entries) * kEntryBytes + double(crossings) * sizeof(Crossing);
+        if (bytes <= budget || logBytes / std::max<uint64_t>(1, count() / 2) > kMaxIntervalBytes)
+            break;
+        spacing *= 2;
+        const auto thin = [](std::vector<Crossing>& v) {
+            size_t n = 0;
+            for (size_t j = 0; j < v.size(); j += 2)
+                v[n++] = v[j];
+            v.resize(n);
+        };
+        for (auto& v : caps)
+            thin(v);
+        thin(global);
+    }
+    entryOffsets.assign(1, 0);
+    entryChecks.clear();
+    entrySegments.clear();
+    entryFarTimes.clear();
+    entryInfos.clear();
+    entryOffsets.reserve(states.count() + 1);
+    for (size_t k = 0; k < states.count(); ++k)
+        addThread(states.of(k));
+    entryChecks.shrink_to_fit();
+    entrySegments.shrink_to_fit();
+    entryFarTimes.shrink_to_fit();
+    entryInfos.shrink_to_fit();
+    for (auto& v : caps)
+        v.shrink_to_fit();
+    global.shrink_to_fit();
+}
+
+size_t ThreadCheckpoints::memoryBytes() const
+{
+    size_t bytes = caps.capacity() * sizeof(caps[0]) + global.capacity() * sizeof(Crossing)
+        + entryOffsets.capacity() * sizeof(uint64_t) + entryChecks.capacity() * sizeof(uint16_t)
+        + entrySegments.capacity() * sizeof(PackedSegment) + entryFarTimes.capacity() * sizeof(entryFarTimes[0])
+        + entryInfos.capacity() * sizeof(entryInfos[0]);
+    for (const auto& v : caps)
+        bytes += v.capacity() * sizeof(Crossing);
+    return bytes;
 }
 
 uint8_t ThreadStates::stateKey(const ThreadSegment& s)

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <map>
+#include <unordered_map>
 #include <vector>
 
 namespace hecscope {
@@ -35,9 +36,29 @@ public:
     {
     }
     void setEncoding(StopEncoding e) { m_encoding = e; }
+    // `e.offset` is the record's byte offset (for the checkpoints).
     void consume(const Event& e);
     // Segments of every thread up to `end` (ns). False once cancelled.
     bool seal(uint64_t end, bool final, const LoadObserver* observer, uint64_t settleBefore = 0);
+
+    // Reading back (core/detail/threaddetail.h): the same walk over the
+    // events of a stretch of the log, from a checkpoint on, giving the
+    // segments of a time range. Call before consuming; then seal(end,
+    // true, …) once. Events before `from` (ns, the checkpoint's time) and
+    // at or after `to` make no segment (they still move the running
+    // threads); of each thread's segments only the one in force at `clip`
+    // (the last starting at or before it, else its first) and the later
+    // ones are kept; no checkpoints are made.
+    void readBack(uint64_t from, uint64_t clip, uint64_t to);
+    // Thread `id`'s walk starts in `s` (starting before its events walked):
+    // the first segment of the thread. Its events before `eventsFrom`
+    // (ns, if later than `from`) make no segment.
+    void seedThread(uint32_t id, const ThreadSegment& s, uint64_t eventsFrom = 0);
+    // The thread running on `cap` at the start (thread + 1, 0: none).
+    void seedRunning(uint16_t cap, uint64_t running);
+    uint64_t running(uint16_t cap) const { return cap < m_running.size() ? m_running[cap] : 0; }
+    // Only these threads (ascending ids) get segments.
+    void onlyThreads(std::vector<uint32_t> ids) { m_only = std::move(ids); m_filtered = true; }
 
 private:
     // One event as it came; events of a thread at equal times keep their
@@ -61,7 +82,11 @@ private:
         ThreadSegment cur{};
         bool any = false;
     };
+    // A Raw whose cause is kSeed stands for the thread's seed segment.
+    static constexpr uint32_t kSeed = 15;
     void add(uint64_t time, uint64_t thread, ThreadCause cause, uint16_t cap, uint8_t stop = 0, uint32_t info = 0);
+    void noteCheckpoint(const Event& e);
+    void fillThreadEntries();
     bool sealAll(uint64_t end, bool final, const LoadObserver* observer);
     bool sealIncremental(uint64_t end, uint64_t settleBefore, const LoadObserver* observer, bool final = false);
 
@@ -78,6 +103,13 @@ private:
     uint64_t m_settledBefore = 0;
     std::vector<uint64_t> m_cleanBefore; // per thread of the last seal: its last settled segment's time
     bool m_rewalk = false;
+    // Read back: the window, the seeds (by id) and the threads wanted.
+    bool m_readBack = false;
+    uint64_t m_from = 0, m_clip = 0, m_to = UINT64_MAX;
+    std::unordered_map<uint32_t, ThreadSegment> m_seeds;
+    std::unordered_map<uint32_t, uint64_t> m_eventsFrom;
+    std::vector<uint32_t> m_only;
+    bool m_filtered = false;
 };
 
 } // namespace hecscope

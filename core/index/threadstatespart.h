@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/format/logformat.h"
 #include "core/index/binpyramid.h"
 #include "core/index/threadspart.h"
 #include "core/index/timeline.h"
@@ -202,9 +203,101 @@ inline const PackedSegment& SegmentView::packedAt(size_t i) const
     return m_chunked ? (*m_chunked)[i] : m_states->packed[m_base + i];
 }
 
+// Where to start decoding thread events again, and the state that decoding
+// needs there (core/detail/threaddetail.h reads the segments of a time
+// range back from the file with them). Checkpoint j is at time j * spacing
+// (ns, a power of two).
+//
+// Per stream of records (each capability's, and the events outside any
+// capability's block): for each checkpoint, the first thread event record
+// (CREATE/RUN/STOP_THREAD, THREAD_RUNNABLE/WAKEUP, MIGRATE_THREAD) in file
+// order with a time at or after it (its offset and time), and the thread
+// running on the capability just before that record (as
+// ThreadStatesBuilder tracks it for its Replaced segments). A stream has no
+// entry for checkpoints after its last thread event. While the log is read
+// the checkpoints are at most kMaxCheckpoints (the spacing doubles as it
+// grows).
+//
+// Per thread (numbered as in ThreadStates), sparsely: its segment in force
+// at a checkpoint j (the last one starting before it, in interval j - 1),
+// noted when the thread had segments in interval j - 1 and either none of
+// them synchronises its walk (CREATE/RUN/STOP_THREAD: the state after one
+// does not depend on the state before) or it has none in interval j. A
+// read from checkpoint j (core/detail/threaddetail.h) decodes from
+// checkpoint j - 1 on: a thread with an entry at j starts there in that
+// segment (its events before j ignored); any other thread starts at j - 1
+// in the segment of its last entry before j (if any) and walks its events
+// of interval j - 1, which either are none (it was idle: that entry is its
+// state) or hold a synchronising one (the segments before it, which may be
+// wrong, all end before checkpoint j). So neither a busy thread nor an
+// idle one costs an entry per checkpoint: a thread costs one per stretch
+// of activity and per interval in which it only woke, migrated or became
+// runnable. 10 bytes an entry: the checkpoint's number and the segment
+// packed as ThreadStates packs one, its time an offset from checkpoint
+// j - 1. Made at the final seal, where the spacing is widened (while the
+// log between checkpoints stays under kMaxIntervalBytes, so a read decodes
+// at most about twice that more than its range) until the entries and
+// streams take at most kBudgetPerSegment bytes per segment (or
+// kBudgetFloor): a log of many threads that block for long gets fewer
+// checkpoints. A provisional
+// index (a live session's or a progressive load's snapshot) has the
+// streams but no thread entries: reading starts at the log's beginning.
+struct ThreadCheckpoints {
+    static constexpr uint64_t kMaxCheckpoints = 2048;
+    static constexpr uint64_t kMaxIntervalBytes = uint64_t(4) << 20; // of log between checkpoints, when widened
+    static constexpr double kBudgetPerSegment = 0.25; // bytes (the segments themselves: 8)
+    static constexpr double kBudgetFloor = 64 << 10;  // bytes: a small log keeps every checkpoint
+    static constexpr uint64_t kFirstSpacing = uint64_t(1) << 10;
+    struct Crossing {
+        uint64_t offset = 0;  // of the first thread event record at or after the checkpoint
+        uint64_t running = 0; // thread + 1 running on the capability before it, 0 if none
+        uint64_t time = 0;    // the record's (ns): checked when read back
+        bool operator==(const Crossing&) const = default;
+    };
+    uint64_t spacing = kFirstSpacing; // ns
+    std::vector<std::vector<Crossing>> caps; // by capability
+    std::vector<Crossing> global;            // events outside a capability's block
+    // Thread entries: thread k's are [entryOffsets[k], entryOffsets[k + 1]).
+    std::vector<uint64_t> entryOffsets; // empty when not made (provisional)
+    std::vector<uint16_t> entryChecks;  // checkpoint number, ascending per thread
+    std::vector<PackedSegment> entrySegments; // offset: from time(check - 1)
+    std::vector<std::pair<uint64_t, uint64_t>> entryFarTimes; // (entry, time) when the offset is kFar
+    std::vector<std::pair<uint64_t, uint16_t>> entryInfos;    // (entry, info) where not 0
+
+    uint64_t time(uint64_t j) const { return j * spacing; }
+    // The checkpoint at or before t.
+    uint64_t before(uint64_t t) const { return t / spacing; }
+    uint64_t count() const;
+    bool hasThreadEntries() const { return !entryOffsets.empty(); }
+    // The stream of `cap` (kNoCap: the global one), or null.
+    const std::vector<Crossing>* stream(uint16_t cap) const
+    {
+        if (cap == kNoCap)
+            return &global;
+        return cap < caps.size() ? &caps[cap] : nullptr;
+    }
+    // Thread k's last entry at or before checkpoint j: false if none;
+    // `check` its checkpoint.
+    bool segmentAt(size_t k, uint64_t j, ThreadSegment& out, uint64_t* check = nullptr) const;
+    // Entry e's segment.
+    ThreadSegment entry(uint64_t e) const;
+    // Makes the thread entries from `states` (in time order per thread),
+    // choosing the spacing first (see above).
+    void makeThreadEntries(const ThreadStates& states);
+    size_t memoryBytes() const;
+
+    // Calls note(j, i) for each entry of a thread: checkpoint j, segment i.
+    template <class Note>
+    static void forEachEntry(const SegmentView& segs, uint64_t spacing, Note note);
+
+private:
+    void addThread(const SegmentView& segs);
+};
+
 // What ThreadStatesBuilder makes.
 struct ThreadStatesPart {
     ThreadStates threadStates;
+    ThreadCheckpoints threadCheckpoints;
 };
 
 // "blocked on an MVar", "running", … for a segment.

@@ -1,0 +1,351 @@
+#include "core/detail/threaddetail.h"
+
+#include "core/format/eventtags.h"
+#include "core/format/recorddecoder.h"
+#include "core/index/threadstatesbuilder.h"
+
+#include <algorithm>
+
+namespace hecscope {
+namespace {
+
+std::string changedAt(uint64_t offset, const std::string& what)
+{
+    return "The log file changed since it was opened: " + what + " at byte " + std::to_string(offset)
+        + " (open it again)";
+}
+
+bool isThreadEvent(uint16_t t)
+{
+    switch (t) {
+    case tag::CreateThread:
+    case tag::RunThread:
+    case tag::StopThread:
+    case tag::ThreadRunnable:
+    case tag::MigrateThread:
+    case tag::ThreadWakeup: return true;
+    default: return false;
+    }
+}
+
+using Crossing = ThreadCheckpoints::Crossing;
+
+// One stream of records (a capability's, or those outside any block) read
+// from its crossing of the start checkpoint on.
+struct Stream {
+    uint16_t cap = kNoCap;
+    const std::vector<Crossing>* crossings = nullptr;
+    uint64_t start = 0;   // offset of its first thread event at or after the start checkpoint
+    size_t startPiece = 0;
+    uint64_t next = 0;    // the next checkpoint whose crossing is checked
+    bool begun = false;
+    bool done = false;
+};
+
+// Hands the thread events read to the walk, checking them against the
+// checkpoints' crossings on the way.
+class Reader {
+public:
+    Reader(const ThreadCheckpoints& cp, ThreadStatesBuilder& walk)
+        : m_cp(cp)
+        , m_walk(walk)
+    {
+    }
+    // `e` with its offset and capability. False (and `error` set) when it
+    // is not what the index says is there.
+    bool record(const Event& e, Stream& s)
+    {
+        if (!s.begun) {
+            s.begun = true;
+            const Crossing& c = (*s.crossings)[s.next - 1];
+            if (e.offset != s.start || !e.known || !isThreadEvent(e.tag) || e.time != c.time) {
+                error = changedAt(s.start, "not the thread event the index holds");
+                return false;
+            }
+        }
+        if (e.tag == tag::BlockMarker || !e.known || !isThreadEvent(e.tag))
+            return true;
+        const std::vector<Crossing>& cross = *s.crossings;
+        if (e.time <= Span::kMaxStart) {
+            // The first thread event at or after a checkpoint is where the
+            // index says, with the same thread running before it.
+            while (s.next < cross.size() && e.time >= m_cp.time(s.next)) {
+                const Crossing& c = cross[s.next];
+                if (c.offset != e.offset || c.time != e.time || c.running != m_walk.running(e.cap)) {
+                    error = changedAt(e.offset, "another thread event than the index holds");
+                    return false;
+                }
+                ++s.next;
+            }
+        }
+        if (s.next < cross.size() && e.offset > cross[s.next].offset) {
+            error = changedAt(cross[s.next].offset, "no thread event where the index holds one");
+            return false;
+        }
+        m_walk.consume(e);
+        ++events;
+        return true;
+    }
+    std::string error;
+    uint64_t events = 0;
+
+private:
+    const ThreadCheckpoints& m_cp;
+    ThreadStatesBuilder& m_walk;
+};
+
+// Unordered logs (no pieces): the whole log, through the decoder.
+class WholeLogSink final : public EventSink {
+public:
+    WholeLogSink(Reader& reader, std::vector<Stream>& streams, size_t globalSlot)
+        : m_reader(reader)
+        , m_streams(streams)
+        , m_global(globalSlot)
+    {
+    }
+    void onEvent(const Event& e) override
+    {
+        if (failed)
+            return;
+        const size_t slot = e.cap == kNoCap ? m_global : e.cap;
+        if (slot >= m_streams.size() || !m_streams[slot].crossings || e.offset < m_streams[slot].start)
+            return;
+        if (!m_reader.record(e, m_streams[slot]))
+            failed = true;
+    }
+    bool failed = false;
+
+private:
+    Reader& m_reader;
+    std::vector<Stream>& m_streams;
+    size_t m_global;
+};
+
+} // namespace
+
+ThreadDetail readThreadSegments(ByteSource& source, const LogIndex& index, uint64_t t0, uint64_t t1,
+                                const std::vector<uint32_t>* threads)
+{
+    ThreadDetail out;
+    out.from = t0;
+    out.to = t1;
+    if (t1 <= t0)
+        return out;
+    if (!index.scan.format) {
+        out.error = "The log has no thread events to read";
+        return out;
+    }
+    const ThreadCheckpoints& cp = index.threadCheckpoints;
+    const ThreadStates& all = index.threadStates;
+    const bool ordered = !index.scan.pieces.empty();
+    // The checkpoint to start from (a provisional index's threads have no
+    // entries, nor has an unordered log a place to start but its first
+    // byte: then the log's beginning).
+    // Reading from checkpoint j decodes from checkpoint j - 1 on (see
+    // ThreadCheckpoints).
+    const uint64_t j = cp.hasThreadEntries() && ordered ? cp.before(t0) : 0;
+    const uint64_t from = j > 0 ? j - 1 : 0;
+    ThreadStatesPart part;
+    ThreadStatesBuilder walk(part);
+    walk.setEncoding(index.scan.format->stopEncoding());
+    walk.readBack(cp.time(from), t0, t1);
+    std::vector<uint32_t> wanted;
+    if (threads) {
+        wanted = *threads;
+        std::sort(wanted.begin(), wanted.end());
+        wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
+        walk.onlyThreads(wanted);
+    }
+    // Each thread's walk starts in its last entry's segment: one at j is
+    // its state there (its events before j ignored); an earlier one its
+    // state at j - 1 unless its events from there on synchronise its walk.
+    if (j > 0) {
+        const auto seed = [&](size_t k) {
+            ThreadSegment s;
+            uint64_t check = 0;
+            if (cp.segmentAt(k, j, s, &check))
+                walk.seedThread(all.ids[k], s, check == j ? cp.time(j) : 0);
+        };
+        if (threads) {
+            for (const uint32_t id : wanted)
+                if (const size_t k = all.find(id); k != SIZE_MAX)
+                    seed(k);
+        } else {
+            for (size_t k = 0; k < all.count(); ++k)
+                seed(k);
+        }
+    }
+    // Each stream from its first thread event at or after the checkpoint,
+    // with the thread running there: slot c for capability c, the last
+    // for records outside any capability's block.
+    std::vector<Stream> streams(cp.caps.size() + 1);
+    uint64_t readFrom = UINT64_MAX; // the first record read
+    const size_t globalSlot = cp.caps.size();
+    const auto slotOf = [&](uint16_t cap) { return cap == kNoCap ? globalSlot : size_t(cap); };
+    for (size_t slot = 0; slot < streams.size(); ++slot) {
+        Stream& s = streams[slot];
+        s.cap = slot == globalSlot ? kNoCap : uint16_t(slot);
+        const std::vector<Crossing>* cross = cp.stream(s.cap);
+        if (!cross || cross->size() <= from)
+            continue; // every thread event of it is before the checkpoint
+        s.crossings = cross;
+        s.start = (*cross)[from].offset;
+        s.next = from + 1;
+        readFrom = std::min(readFrom, s.start);
+        walk.seedRunning(s.cap, (*cross)[from].running);
+    }
+    Reader reader(cp, walk);
+    std::vector<uint8_t> buffer;
+    if (!ordered) {
+        WholeLogSink sink(reader, streams, globalSlot);
+        StreamDecoder decoder(sink);
+        buffer.resize(size_t(1) << 20);
+        for (;;) {
+            const size_t n = source.read(out.bytesRead, buffer.data(), buffer.size());
+            if (n == 0)
+                break;
+            out.bytesRead += n;
+            if (!decoder.feed({buffer.data(), n}) || sink.failed)
+                break;
+        }
+        if (!reader.error.empty()) {
+            out.error = reader.error;
+            return out;
+        }
+    } else {
+        const std::vector<Piece>& pieces = index.scan.pieces;
+        // Where each stream starts: the piece holding its first record.
+        size_t first = pieces.size();
+        size_t active = 0;
+        for (Stream& s : streams) {
+            if (!s.crossings)
+                continue;
+            const auto it = std::upper_bound(pieces.begin(), pieces.end(), s.start,
+                                             [](uint64_t o, const Piece& p) { return o < p.begin; });
+            if (it == pieces.begin() || (it - 1)->cap != s.cap || s.start >= (it - 1)->end) {
+                out.error = changedAt(s.start, "no record of " + (s.cap == kNoCap ? std::string("the global block")
+                                                                               : "capability " + std::to_string(s.cap))
+                                                   + " there");
+                return out;
+            }
+            s.startPiece = size_t(it - pieces.begin()) - 1;
+            first = std::min(first, s.startPiece);
+            ++active;
+        }
+        // A stream is read until every record of it still to come has a
+        // time at or after t1: per piece, the earliest first time of the
+        // stream's later pieces (a stream steps back in time between pieces).
+        std::vector<uint64_t> laterMin(pieces.size() - std::min(first, pieces.size()));
+        {
+            std::vector<uint64_t> minOf(streams.size(), UINT64_MAX);
+            for (size_t p = pieces.size(); p-- > first;) {
+                const size_t slot = slotOf(pieces[p].cap);
+                if (slot >= streams.size())
+                    continue;
+                laterMin[p - first] = minOf[slot];
+                minOf[slot] = std::min(minOf[slot], pieces[p].firstTime);
+            }
+        }
+        const LogFormat& format = *index.scan.format;
+        for (size_t p = first; p < pieces.size() && active > 0; ++p) {
+            const Piece& piece = pieces[p];
+            const size_t slot = slotOf(piece.cap);
+            if (slot >= streams.size())
+                continue;
+            Stream& s = streams[slot];
+            if (!s.crossings || s.done || p < s.startPiece)
+                continue;
+            const uint64_t later = laterMin[p - first];
+            if (piece.firstTime >= t1 && later >= t1) {
+                s.done = true;
+                --active;
+                continue;
+            }
+            uint64_t pos = p == s.startPiece ? s.start : piece.begin;
+            uint64_t last = piece.firstTime; // the piece's times never decrease
+            while (pos < piece.end && !s.done) {
+                const size_t chunk = size_t(std::min<uint64_t>(piece.end - pos, uint64_t(64) << 10)); // (a stream may end early)
+                buffer.resize(chunk);
+                const size_t n = source.read(pos, buffer.data(), chunk);
+                out.bytesRead += n;
+                if (n < chunk) {
+                    const std::string io = source.error();
+                    out.error = io.empty() ? changedAt(pos + n, "it now ends")
+                                           : "Cannot read the log: " + io + " (at byte " + std::to_string(pos + n) + ")";
+                    return out;
+                }
+                size_t at = 0;
+                while (at < n) {
+                    Event e;
+                    const RecordResult r = decodeRecord(format, buffer.data() + at, n - at, e);
+                    if (r.status == RecordStatus::NeedMore) {
+                        if (at == 0) {
+                            out.error = changedAt(pos, "a record runs past where the index says its piece ends");
+                            return out;
+                        }
+                        break; // read again from this record
+                    }
+                    if (r.status != RecordStatus::Ok) {
+                        out.error = changedAt(pos + at, "a record that does not decode");
+                        return out;
+                    }
+                    e.offset = pos + at;
+                    e.cap = piece.cap;
+                    if (e.time < last || e.time > piece.lastTime) {
+                        out.error = changedAt(e.offset, "a time out of the index's order");
+                        return out;
+                    }
+                    last = e.time;
+                    if (!reader.record(e, s)) {
+                        out.error = reader.error;
+                        return out;
+                    }
+                    at += r.size;
+                    if (e.time >= t1 && later >= t1) { // the rest of the stream is later
+                        s.done = true;
+                        --active;
+                        break;
+                    }
+                }
+                pos += at;
+            }
+        }
+    }
+    out.events = reader.events;
+    if (!walk.seal(std::min(t1, index.lastTime), true, nullptr)) {
+        out.error = "Reading thread states was cancelled";
+        return out;
+    }
+    out.states = std::move(part.threadStates);
+
+    // What was walked agrees with the checkpoints inside the range: a
+    // thread's entry at a checkpoint after j and up to t1 is its segment
+    // in force there.
+    if (cp.hasThreadEntries() && ordered) {
+        const ThreadStates& got = out.states;
+        const uint64_t lastCheck = cp.before(t1);
+        for (size_t g = 0; g < got.count(); ++g) {
+            const size_t k = all.find(got.ids[g]);
+            if (k == SIZE_MAX)
+                continue;
+            const SegmentView segs = got.of(g);
+            const auto first = cp.entryChecks.begin() + ptrdiff_t(cp.entryOffsets[k]);
+            const auto last = cp.entryChecks.begin() + ptrdiff_t(cp.entryOffsets[k + 1]);
+            for (auto it = std::upper_bound(first, last, uint16_t(std::min<uint64_t>(j, UINT16_MAX)));
+                 it != last && *it <= lastCheck; ++it) {
+                const uint64_t at = cp.time(*it);
+                size_t i = ThreadStates::firstEndingAfter(segs, at - 1); // the last starting before `at`
+                const bool found = !segs.empty() && segs.timeAt(i) < at;
+                if (!found || !(segs[i] == cp.entry(uint64_t(it - cp.entryChecks.begin())))) {
+                    out.error = changedAt(readFrom, "thread " + std::to_string(got.ids[g]) + " is not in the state the index holds at "
+                                              + std::to_string(at) + " ns, in the records read from here on");
+                    out.states = ThreadStates{};
+                    return out;
+                }
+            }
+        }
+    }
+    return out;
+}
+
+} // namespace hecscope

@@ -1,0 +1,40 @@
+#pragma once
+
+#include "core/index/logindex.h"
+#include "core/io/bytesource.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace hecscope {
+
+// The thread state segments of a time range, read back from the file
+// instead of kept in the index (issue #26): the thread events of every
+// capability from the checkpoint at or before the range
+// (ThreadCheckpoints) up to its end, walked by ThreadStatesBuilder's own
+// walk, each thread's walk starting in its state at that checkpoint.
+struct ThreadDetail {
+    uint64_t from = 0, to = 0; // the range asked for, ns
+    // Each thread with a segment in force in the range (ids ascending; not
+    // the index's numbering: ThreadStates::find): the segment in force at
+    // `from` (the last starting at or before it, else the thread's first)
+    // and every later one starting before `to`, exactly as the index's
+    // walk makes them; `states.end` is min(to, the log's end), so the last
+    // segment ends there. With bin pyramids as the index's (a thread of 64
+    // segments or more), so a thread row can be drawn from it.
+    ThreadStates states;
+    std::string error;     // "" when read; else the problem and its byte offset (then `states` is empty)
+    uint64_t bytesRead = 0; // of the file
+    uint64_t events = 0;    // thread events decoded
+};
+
+// Reads the segments of [t0, t1) (empty when t1 <= t0) from `source`, the
+// file `index` was made from; `threads`, if given, are the only thread ids
+// wanted. Checks what it reads against the index's checkpoints: a file that
+// was changed, truncated or replaced since gives an error, never other
+// segments. Any thread (the index is only read).
+ThreadDetail readThreadSegments(ByteSource& source, const LogIndex& index, uint64_t t0, uint64_t t1,
+                                const std::vector<uint32_t>* threads = nullptr);
+
+} // namespace hecscope
