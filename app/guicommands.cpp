@@ -2,6 +2,7 @@
 // window's renderer on the offscreen platform.
 #include "app/commands.h"
 #include "app/stallmeter.h"
+#include "core/detail/threaddetail.h"
 #include "core/text/units.h"
 #include "core/threads/threadstats.h"
 #include "core/threads/userspans.h"
@@ -442,7 +443,7 @@ void benchGui(std::shared_ptr<const LogIndex> index, const std::string& path)
                 ? std::optional<ViewRange>(ViewRange{bounds.start + bounds.duration() / 3, bounds.start + 2 * bounds.duration() / 3})
                 : std::nullopt;
             ThreadsTableModel model;
-            model.setFigures(index, allThreadFigures(*index, range));
+            model.setFigures(index, threadFiguresIn(source.get(), *index, range));
             model.sort(ThreadsTableModel::Blocked, Qt::DescendingOrder);
             std::printf(ranged ? "threads_pane_range_ms: %.3f\n" : "threads_pane_ms: %.3f\n", double(timer.nsecsElapsed()) / 1e6);
         }

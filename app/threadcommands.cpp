@@ -2,6 +2,7 @@
 // Spans panes as text or CSV.
 #include "app/commands.h"
 
+#include "core/detail/threaddetail.h"
 #include "core/index/logindex.h"
 #include "core/text/units.h"
 #include "core/threads/threadstats.h"
@@ -76,6 +77,7 @@ struct Args {
     std::optional<ViewRange> range;
     std::string rangeText;
     SpanRules rules;
+    std::unique_ptr<ByteSource> source; // the log (thread segments of a range are read back from it)
 };
 
 // Parses the common options; false after printing why (status set).
@@ -181,6 +183,7 @@ std::unique_ptr<LogIndex> start(int argc, char** argv, const char* command, cons
         return nullptr;
     }
     std::unique_ptr<LogIndex> ix = loadIndex(*source).index;
+    a.source = std::move(source);
     if (!resolveRange(a, *ix, command, usage, status))
         return nullptr;
     return ix;
@@ -196,7 +199,12 @@ int threads(int argc, char** argv)
     if (!index)
         return status;
     const LogIndex& ix = *index;
-    const std::vector<ThreadFigures> all = allThreadFigures(ix, a.range);
+    std::string error;
+    const std::vector<ThreadFigures> all = threadFiguresIn(a.source.get(), ix, a.range, {}, &error);
+    if (!error.empty()) {
+        std::fprintf(stderr, "hecscope threads: %s: %s\n", a.path.c_str(), error.c_str());
+        return 1;
+    }
     std::string out;
     char line[512];
     if (a.csv) {

@@ -37,7 +37,7 @@ OwnedEvent marker(uint64_t t, std::string_view text)
 std::unique_ptr<LogIndex> load(const std::vector<uint8_t>& bytes)
 {
     MemorySource source(bytes);
-    return loadIndex(source, bytes.size()).index;
+    return loadIndex(source, bytes.size(), nullptr, KeepInMemory{true}).index; // (segments compared with a walk)
 }
 
 const char* stateName(ThreadState s)

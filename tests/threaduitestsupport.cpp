@@ -79,13 +79,13 @@ std::shared_ptr<const LogIndex> loadLog(const QString& name)
     const auto source = FileSource::open(QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/%1.eventlog").arg(name).toStdString(), error);
     if (!source)
         qFatal("%s", error.c_str());
-    return std::shared_ptr<const LogIndex>(loadIndex(*source).index);
+    return std::shared_ptr<const LogIndex>(loadIndex(*source, 0, nullptr, KeepInMemory{true}).index); // (segments compared)
 }
 
 std::shared_ptr<const LogIndex> loadBytes(const std::vector<uint8_t>& bytes)
 {
     MemorySource source(bytes);
-    return std::shared_ptr<const LogIndex>(loadIndex(source, bytes.size()).index);
+    return std::shared_ptr<const LogIndex>(loadIndex(source, bytes.size(), nullptr, KeepInMemory{true}).index);
 }
 
 uint64_t timeIn(const LogIndex& ix, size_t number, ThreadState state)

@@ -3,6 +3,7 @@
 // case, and on real GHC logs checked against brute-force recomputation.
 #include "core/detail/detailstore.h"
 #include "core/detail/threaddetail.h"
+#include "core/threads/threadstats.h"
 #include "testsupport.h"
 
 #include "core/io/bytesource.h"
@@ -39,6 +40,13 @@ std::unique_ptr<LogIndex> load(const std::vector<uint8_t>& bytes)
 {
     MemorySource source(bytes);
     return loadIndex(source, bytes.size()).index;
+}
+
+// With every thread's segments kept in memory (what the read-back is compared with).
+std::unique_ptr<LogIndex> loadKept(const std::vector<uint8_t>& bytes)
+{
+    MemorySource source(bytes);
+    return loadIndex(source, bytes.size(), nullptr, KeepInMemory{true}).index;
 }
 
 OwnedEvent ev(uint16_t tag, uint64_t t, std::initializer_list<uint64_t> n = {},
@@ -794,6 +802,21 @@ void TestIndex::changedFileIsToldNotRead()
 
 namespace {
 
+void compareFigures(const std::vector<ThreadFigures>& got, const std::vector<ThreadFigures>& want)
+{
+    QCOMPARE(got.size(), want.size());
+    for (size_t i = 0; i < got.size(); ++i) {
+        const ThreadFigures &a = got[i], &b = want[i];
+        const QString where = QStringLiteral("thread %1").arg(b.id);
+        QVERIFY2(a.id == b.id && a.number == b.number && a.label == b.label && a.created == b.created
+                     && a.finished == b.finished,
+                 qPrintable(where));
+        QVERIFY2(a.time == b.time && a.blocked == b.blocked, qPrintable(where + QStringLiteral(": times")));
+        QVERIFY2(a.runs == b.runs && a.migrations == b.migrations && a.wakeups == b.wakeups,
+                 qPrintable(where + QStringLiteral(": counts")));
+    }
+}
+
 // What readThreadSegments promises: the index's own segments of each
 // thread (of `only`, if given) clipped to [t0, t1), every field equal.
 void compareThreadDetail(const LogIndex& ix, const ThreadDetail& got, uint64_t t0, uint64_t t1,
@@ -944,7 +967,8 @@ void TestIndex::threadSegmentsReadBack()
 {
     QFETCH(QString, log);
     const std::vector<uint8_t> bytes = readFile(log);
-    const auto ix = load(bytes);
+    const auto ix = loadKept(bytes); // what is compared with
+    const auto dropped = load(bytes); // what reads back: its long threads' segments are in the file only
     QRandomGenerator rng(uint32_t(qHash(log)));
     checkThreadCheckpoints(bytes, *ix, rng);
     if (QTest::currentTestFailed())
@@ -991,13 +1015,33 @@ void TestIndex::threadSegmentsReadBack()
     MemorySource source(bytes);
     size_t segmentsRead = 0;
     for (const auto& [t0, t1] : ranges) {
-        const ThreadDetail got = readThreadSegments(source, *ix, t0, t1);
+        const ThreadDetail got = readThreadSegments(source, *dropped, t0, t1);
         compareThreadDetail(*ix, got, t0, t1);
         if (QTest::currentTestFailed())
             QFAIL(qPrintable(QStringLiteral("range [%1, %2)").arg(t0).arg(t1)));
         segmentsRead += got.states.segmentCount();
+        // The figures of the range, read back, are the kept segments' own.
+        if (t1 > t0) {
+            const ViewRange range{t0, t1};
+            std::string error;
+            compareFigures(threadFiguresIn(&source, *dropped, range, {}, &error), allThreadFigures(*ix, range));
+            QVERIFY2(error.empty(), error.c_str());
+            if (QTest::currentTestFailed())
+                QFAIL(qPrintable(QStringLiteral("figures of [%1, %2)").arg(t0).arg(t1)));
+        }
     }
     QVERIFY(st.segmentCount() == 0 || segmentsRead > 0);
+    // Whole-run figures from the totals the index keeps.
+    compareFigures(allThreadFigures(*dropped, std::nullopt), allThreadFigures(*ix, std::nullopt));
+    // The threads with bins keep no segments, the others all theirs.
+    const ThreadStates& ds = dropped->threadStates;
+    QVERIFY(ds.segmentsInFile);
+    for (size_t k = 0; k < st.count(); ++k) {
+        QCOMPARE(ds.inFileOnly(k), st.overviews[k].bins > 0);
+        QCOMPARE(ds.of(k).size(), ds.inFileOnly(k) ? size_t(0) : st.of(k).size());
+        for (size_t i = 0; i < ds.of(k).size(); ++i)
+            QVERIFY(ds.of(k)[i] == st.of(k)[i]);
+    }
     // Some threads only.
     std::vector<uint32_t> only;
     for (size_t k = 0; k < st.count(); k += 2)
@@ -1025,7 +1069,7 @@ void TestIndex::threadSegmentsReadBackEdgeCases()
     b.block(1, {ev(tag::StopThread, 9500, {1, 4, 0}), ev(tag::RunThread, 10000, {5}), ev(tag::StopThread, 20000, {5, 5, 0})});
     b.block(0, {ev(tag::StopThread, 1500000, {2, 3, 0}), ev(tag::RunThread, 1600000, {2}), ev(tag::StopThread, 1700000, {2, 5, 0})});
     const std::vector<uint8_t> bytes = b.bytes();
-    const auto ix = load(bytes);
+    const auto ix = loadKept(bytes);
     QVERIFY(!ix->scan.hasError);
     QRandomGenerator rng(7);
     checkThreadCheckpoints(bytes, *ix, rng);

@@ -7,6 +7,8 @@
 #include "threadwalk.h"
 
 #include "core/index/indexbuilder.h"
+#include "core/index/loader.h"
+#include "core/io/bytesource.h"
 #include "core/index/logindex.h"
 
 #include "core/format/eventtags.h"
@@ -28,6 +30,9 @@ void compareThreadStates(const ThreadStates& a, const ThreadStates& b)
 {
     QVERIFY(a.ids == b.ids);
     QVERIFY(a.offsets == b.offsets);
+    QCOMPARE(a.segmentsInFile, b.segmentsInFile);
+    QVERIFY(a.summarised == b.summarised);
+    QVERIFY(a.wholeRun == b.wholeRun);
     QCOMPARE(a.end, b.end);
     QCOMPARE(a.segmentCount(), b.segmentCount());
     for (size_t k = 0; k < a.count(); ++k) {
@@ -148,12 +153,16 @@ void TestThreadsIncremental::growingLogGivesTheSameStatesAndSpans()
     QVERIFY(!bytes.empty());
     QRandomGenerator rng(uint32_t(bytes.size()));
     IndexBuilder growing;
+    growing.keepThreadSegments(); // (compared with a walk)
+    IndexBuilder dropping; // as a live session builds: the final seal leaves the long threads' segments in the file
     size_t pos = 0;
     int publishes = 0;
     std::deque<std::pair<std::shared_ptr<const LogIndex>, size_t>> snapshots;
     while (pos < bytes.size()) {
         const size_t n = std::min<size_t>(bytes.size() - pos, 1 + rng.bounded(uint32_t(bytes.size() / 20)));
         growing.feed({bytes.data() + pos, n});
+        dropping.feed({bytes.data() + pos, n});
+        dropping.publish(false);
         pos += n;
         const LogIndex& now = growing.publish(false);
         const std::vector<uint8_t> prefix(bytes.begin(), bytes.begin() + ptrdiff_t(pos));
@@ -184,6 +193,15 @@ void TestThreadsIncremental::growingLogGivesTheSameStatesAndSpans()
     const LogIndex& final = growing.publish(true);
     const auto whole = load(bytes);
     compareThreadStates(final.threadStates, whole->threadStates);
+    {
+        MemorySource source(bytes);
+        const auto wholeDropped = loadIndex(source, bytes.size()).index;
+        const LogIndex& finalDropped = dropping.publish(true);
+        QVERIFY(finalDropped.threadStates.segmentsInFile);
+        compareThreadStates(finalDropped.threadStates, wholeDropped->threadStates);
+        QCOMPARE(finalDropped.threadStates.summarised.size(), size_t(std::count_if(
+            whole->threadStates.overviews.begin(), whole->threadStates.overviews.end(), [](const BinPyramid& ov) { return ov.bins > 0; })));
+    }
     checkOverviews(final.threadStates);
     compareUserSpans(*final.userSpans, *whole->userSpans);
     if (log.isEmpty())
@@ -219,6 +237,7 @@ void TestThreadsIncremental::lateCapabilityBlockIsWalkedAgain()
     const std::vector<uint8_t> bytes = w.takeBytes();
 
     IndexBuilder growing;
+    growing.keepThreadSegments(); // (compared with a walk)
     growing.feed({bytes.data(), firstPart});
     compareWithWalk(growing.publish(false), walkThreads({bytes.begin(), bytes.begin() + ptrdiff_t(firstPart)}));
     QVERIFY(growing.index().threadStates.of(0).size() > 100);
@@ -260,6 +279,7 @@ void TestThreadsIncremental::idleThreadKeepsItsBinsAsTheLogGrows()
     const std::vector<uint8_t> bytes = w.takeBytes();
 
     IndexBuilder growing;
+    growing.keepThreadSegments(); // (compared with a walk)
     size_t fed = 0;
     uint64_t firstWidth = 0;
     for (const size_t cut : cuts) {

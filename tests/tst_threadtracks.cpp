@@ -9,6 +9,9 @@
 // worker-2 and a START never stopped on worker-6.
 #include "threaduitestsupport.h"
 
+#include "core/detail/detailstore.h"
+#include "core/index/loader.h"
+#include "core/io/bytesource.h"
 #include "core/index/logindex.h"
 #include "core/synth/synthetic.h"
 #include "core/threads/threadstats.h"
@@ -158,6 +161,8 @@ private slots:
     void spanBarHoverNamesTheSpan();
     void spansTrackRowsAreNamesByTotal();
     void pinnedThreadsTrackHasOneRowPerPin();
+    void rowsReadBackAreTheKeptSegmentsRows_data();
+    void rowsReadBackAreTheKeptSegmentsRows();
 
     void windowDiagnosticsNameUnmatchedSpans();
     void windowChoosingAThreadFollowsEverywhere();
@@ -196,6 +201,91 @@ const std::shared_ptr<const LogIndex>& TestThreadTracks::big()
 }
 
 // --- tracks ---
+
+void TestThreadTracks::rowsReadBackAreTheKeptSegmentsRows_data()
+{
+    QTest::addColumn<QString>("log");
+    for (const char* log : {"spans-N2", "threads-N2", "sparks-N4", "leak-nonmoving-N2"})
+        QTest::newRow(log) << QString::fromLatin1(log);
+}
+
+// A row zoomed in past its bins, drawn from segments read back from the
+// file (the index keeps none of that thread's), is the row drawn from an
+// index that keeps them: the same pixels, marks, items and hover texts;
+// zoomed out, both draw from the bins. Views around random segments of
+// every thread in the file only, at several zooms.
+void TestThreadTracks::rowsReadBackAreTheKeptSegmentsRows()
+{
+    QFETCH(QString, log);
+    const auto kept = loadLog(log);
+    const std::string path = QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/%1.eventlog").arg(log).toStdString();
+    std::string error;
+    const std::shared_ptr<ByteSource> source = FileSource::open(path, error);
+    QVERIFY2(source, error.c_str());
+    const std::unique_ptr<LogIndex> dropped = loadIndex(*source).index;
+    const ThreadStates& st = dropped->threadStates;
+    QVERIFY(st.segmentsInFile);
+    QVERIFY(!st.summarised.empty());
+    DetailStore store(source);
+    QRandomGenerator rng(uint32_t(qHash(log)));
+    const int width = 900;
+    size_t readBack = 0, compared = 0;
+    for (const uint32_t k : st.summarised) {
+        const SegmentView segs = kept->threadStates.of(k);
+        const BinPyramid& ov = st.overviews[k];
+        for (int r = 0; r < 6; ++r) {
+            const uint64_t at = segs.timeAt(rng.bounded(quint64(segs.size())));
+            // Pixels from a twentieth of a bin up to four bins (zoomed out).
+            const double nsPerPixel = double(ov.binWidth) * std::pow(2.0, -4.3 + r * 1.3);
+            const uint64_t span = std::max<uint64_t>(width, uint64_t(nsPerPixel * width));
+            const ViewRange view{at > span / 3 ? at - span / 3 : 0, (at > span / 3 ? at - span / 3 : 0) + span};
+            std::vector<std::pair<uint64_t, uint64_t>> wanted;
+            const auto detail = threadDetailFor(*dropped, &store, false, {k}, view, width, &wanted);
+            const bool needs = threadRowNeedsDetail(*dropped, k, view, width);
+            QCOMPARE(detail != nullptr || !wanted.empty(), needs);
+            std::shared_ptr<const ThreadDetail> got = detail;
+            if (needs && !got) {
+                // Before it is read: the row is drawn from the finest bins, marked pending.
+                const PreparedThreadRow pending = prepareThreadRow(*dropped, nullptr, k, view, width, nullptr);
+                QVERIFY(pending.pending);
+                QVERIFY(!pending.items.empty() || view.end <= ov.start);
+                QCOMPARE(wanted.size(), size_t(1));
+                got = store.loadThreads(*dropped, wanted[0].first, wanted[0].second);
+                QVERIFY(got && got->error.empty());
+                QCOMPARE(threadDetailFor(*dropped, &store, false, {k}, view, width, nullptr), got);
+                ++readBack;
+            }
+            const PreparedThreadRow a = prepareThreadRow(*dropped, nullptr, k, view, width, got);
+            const PreparedThreadRow b = prepareThreadRow(*kept, nullptr, k, view, width);
+            const QString where = QStringLiteral("thread %1, view %2–%3").arg(st.ids[k]).arg(view.start).arg(view.end);
+            QVERIFY2(!a.pending, qPrintable(where));
+            QVERIFY2(a.strip == b.strip, qPrintable(where + QStringLiteral(": pixels")));
+            QCOMPARE(a.items.size(), b.items.size());
+            for (size_t i = 0; i < a.items.size(); ++i) {
+                const ThreadRowItem &x = a.items[i], &y = b.items[i];
+                QVERIFY2(x.x0 == y.x0 && x.x1 == y.x1 && x.colour == y.colour && x.cap == y.cap
+                             && (x.segment == UINT32_MAX) == (y.segment == UINT32_MAX),
+                         qPrintable(where + QStringLiteral(": item %1").arg(i)));
+                // Hover texts, for items ending inside the view (a segment
+                // going on past the stretch read says so instead).
+                if (x.x1 < float(width - 1)) {
+                    const double mid = (x.x0 + x.x1) / 2;
+                    QCOMPARE(describeThreadRow(*dropped, nullptr, a, mid, threadrow::kBarTop + 2, ThreadRowsView::kRowHeight),
+                             describeThreadRow(*kept, nullptr, b, mid, threadrow::kBarTop + 2, ThreadRowsView::kRowHeight));
+                    QVERIFY(threadRowItemAt(*dropped, nullptr, a, mid, threadrow::kBarTop + 2, ThreadRowsView::kRowHeight)
+                            == threadRowItemAt(*kept, nullptr, b, mid, threadrow::kBarTop + 2, ThreadRowsView::kRowHeight));
+                    ++compared;
+                }
+            }
+            QCOMPARE(a.marks.size(), b.marks.size());
+            for (size_t i = 0; i < a.marks.size(); ++i)
+                QVERIFY2(a.marks[i].x == b.marks[i].x && a.marks[i].kind == b.marks[i].kind, qPrintable(where));
+            QCOMPARE(a.finishedAt, b.finishedAt);
+        }
+    }
+    QVERIFY(readBack > 0);
+    QVERIFY(compared > 0);
+}
 
 // With 100,000 threads the track shows its window: the rows from `first`,
 // each the thread order[first + r], hit-tested on the drawn segment.
@@ -510,12 +600,21 @@ void TestThreadTracks::windowTrackLabelsAndClicks()
     QCOMPARE(w.eventList()->model()->filter().thread, std::optional<uint32_t>(w.index()->threadStates.ids[fifth]));
     // A click on a running segment of a row selects it and chooses its
     // thread (without filtering the event list again).
+    // The window's index keeps this thread's segments in the file only:
+    // zoomed in, the row reads them back, and the click finds the segment
+    // the whole walk has (from an index that keeps them).
     const auto& ix = w.index();
     const uint32_t thread = w.threadRows()->view()->order[5]; // row 2
-    const size_t i = longestSegment(*ix, thread, ThreadState::Running);
-    const auto segs = ix->threadStates.of(thread);
-    const uint64_t start = segs[i].time, end = ix->threadStates.segmentEnd(segs, i);
+    QVERIFY(ix->threadStates.inFileOnly(thread));
+    const auto kept = loadLog(QStringLiteral("spans-N2"));
+    QVERIFY(!kept->threadStates.inFileOnly(thread));
+    const size_t i = longestSegment(*kept, thread, ThreadState::Running);
+    const auto segs = kept->threadStates.of(thread);
+    const uint64_t start = segs[i].time, end = kept->threadStates.segmentEnd(segs, i);
     w.controller()->setRange(around(start, end));
+    tl->repaint(); // asks for the segments
+    QTRY_VERIFY(!tl->isReadingDetail());
+    tl->repaint();
     const ViewRange range = w.controller()->range();
     const QRect plot = tl->renderer().plotArea(tl->rect(), tl->options());
     const int x = int(TimeMapping(range, plot.left(), plot.width()).toPixel(start + (end - start) / 2));
@@ -591,8 +690,11 @@ void TestThreadTracks::windowSpanChosenAndSelectionStatistics()
     // (Its status names the selection while it computes, too: wait for the figures.)
     QTRY_VERIFY(w.threadsPane()->statusText().contains(QStringLiteral("selection"))
                 && !w.threadsPane()->statusText().startsWith(QStringLiteral("Computing")));
-    CHECKED(checkThreadRows(*w.threadsPane()->model(), allThreadFigures(*w.index(), sel), ThreadsTableModel::Id,
-                            Qt::AscendingOrder));
+    // (The window's index has the long threads' segments in the file
+    // only: the pane read them back. Compared with an index keeping them.)
+    QVERIFY(w.index()->threadStates.segmentsInFile && !w.index()->threadStates.summarised.empty());
+    CHECKED(checkThreadRows(*w.threadsPane()->model(), allThreadFigures(*loadLog(QStringLiteral("spans-N2")), sel),
+                            ThreadsTableModel::Id, Qt::AscendingOrder));
 }
 
 QTEST_MAIN(TestThreadTracks)

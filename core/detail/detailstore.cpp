@@ -220,6 +220,70 @@ uint64_t DetailStore::generation() const
     return m_generation;
 }
 
+std::shared_ptr<const ThreadDetail> DetailStore::findThreads(uint64_t t0, uint64_t t1)
+{
+    std::lock_guard lock(m_mutex);
+    for (auto it = m_threadWindows.begin(); it != m_threadWindows.end(); ++it)
+        if (it->detail->from <= t0 && t1 <= it->detail->to) {
+            it->view = m_view;
+            m_threadWindows.splice(m_threadWindows.begin(), m_threadWindows, it);
+            return m_threadWindows.front().detail;
+        }
+    return nullptr;
+}
+
+bool DetailStore::askThreads(uint64_t from, uint64_t to)
+{
+    std::lock_guard lock(m_mutex);
+    for (const ThreadWindow& w : m_threadWindows)
+        if (w.detail->from <= from && to <= w.detail->to)
+            return false;
+    return m_threadsAsked.emplace(from, to).second;
+}
+
+std::shared_ptr<const ThreadDetail> DetailStore::loadThreads(const LogIndex& index, uint64_t from, uint64_t to,
+                                                             const std::function<bool()>& cancelled)
+{
+    if (auto found = findThreads(from, to)) {
+        std::lock_guard lock(m_mutex);
+        m_threadsAsked.erase({from, to});
+        return found;
+    }
+    auto detail = std::make_shared<ThreadDetail>();
+    if (m_source) {
+        *detail = readThreadSegments(*m_source, index, from, to, nullptr, cancelled);
+    } else {
+        detail->from = from;
+        detail->to = to;
+        detail->error = "The log's file is not open: its detail cannot be read";
+    }
+    std::lock_guard lock(m_mutex);
+    m_threadsAsked.erase({from, to});
+    if (cancelled && cancelled())
+        return nullptr; // (not kept: asked again when still wanted)
+    const size_t bytes = sizeof(ThreadDetail) + detail->states.memoryBytes() + detail->error.size() + 64;
+    m_threadWindows.push_front({detail, bytes, m_view});
+    m_bytes += bytes;
+    ++m_threadGeneration;
+    // Too many: the least recently used go, but none the current view found or read.
+    size_t kept = 0;
+    for (auto it = m_threadWindows.begin(); it != m_threadWindows.end();) {
+        if (++kept > kThreadWindows && it->view != m_view) {
+            m_bytes -= it->bytes;
+            it = m_threadWindows.erase(it);
+        } else {
+            ++it;
+        }
+    }
+    return detail;
+}
+
+uint64_t DetailStore::threadGeneration() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_threadGeneration;
+}
+
 size_t DetailStore::cachedBytes() const
 {
     std::lock_guard lock(m_mutex);

@@ -1,10 +1,12 @@
 #pragma once
 
+#include "core/detail/threaddetail.h"
 #include "core/index/logindex.h"
 #include "core/io/bytesource.h"
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <list>
 #include <map>
 #include <memory>
@@ -70,6 +72,21 @@ public:
     // Grows by one whenever a unit is added: what views compare to know
     // that they may draw more now.
     uint64_t generation() const;
+
+    // Windows of every thread's segments (readThreadSegments), for the
+    // thread rows zoomed in past their bins. At most kThreadWindows are
+    // kept (the least recently used go first, never the current view's).
+    static constexpr size_t kThreadWindows = 4;
+    // A cached window holding [t0, t1) (then the most recently used), else null.
+    std::shared_ptr<const ThreadDetail> findThreads(uint64_t t0, uint64_t t1);
+    // Notes that a view wants the window [from, to): true if no window
+    // holds it and it is not asked for already (the caller has it loaded).
+    bool askThreads(uint64_t from, uint64_t to);
+    // Reads the window (or finds it) and caches it, unless cancelled. Any thread.
+    std::shared_ptr<const ThreadDetail> loadThreads(const LogIndex& index, uint64_t from, uint64_t to,
+                                                    const std::function<bool()>& cancelled = {});
+    // Grows by one whenever a window is added.
+    uint64_t threadGeneration() const;
     size_t cachedBytes() const;
     size_t budget() const { return m_budget; }
     const std::shared_ptr<ByteSource>& source() const { return m_source; }
@@ -92,6 +109,14 @@ private:
     size_t m_bytes = 0;
     uint64_t m_generation = 0;
     uint64_t m_view = 0;
+    struct ThreadWindow {
+        std::shared_ptr<const ThreadDetail> detail;
+        size_t bytes = 0;
+        uint64_t view = 0;
+    };
+    std::list<ThreadWindow> m_threadWindows; // most recently used first
+    std::set<std::pair<uint64_t, uint64_t>> m_threadsAsked;
+    uint64_t m_threadGeneration = 0;
 };
 
 // The instants of one capability with times in [t0, t1), in time order,

@@ -1,6 +1,7 @@
 #include "core/detail/threaddetail.h"
 
 #include "core/format/eventtags.h"
+#include "core/threads/threadstats.h"
 #include "core/format/recorddecoder.h"
 #include "core/index/threadstatesbuilder.h"
 
@@ -124,7 +125,8 @@ private:
 } // namespace
 
 ThreadDetail readThreadSegments(ByteSource& source, const LogIndex& index, uint64_t t0, uint64_t t1,
-                                const std::vector<uint32_t>* threads)
+                                const std::vector<uint32_t>* threads,
+                                const std::function<bool()>& cancelled)
 {
     ThreadDetail out;
     out.from = t0;
@@ -207,6 +209,10 @@ ThreadDetail readThreadSegments(ByteSource& source, const LogIndex& index, uint6
             out.bytesRead += n;
             if (!decoder.feed({buffer.data(), n}) || sink.failed)
                 break;
+            if (cancelled && cancelled()) {
+                out.error = "Reading thread states was cancelled";
+                return out;
+            }
         }
         if (!reader.error.empty()) {
             out.error = reader.error;
@@ -255,6 +261,10 @@ ThreadDetail readThreadSegments(ByteSource& source, const LogIndex& index, uint6
             Stream& s = streams[slot];
             if (!s.crossings || s.done || p < s.startPiece)
                 continue;
+            if (cancelled && (p & 63) == 0 && cancelled()) {
+                out.error = "Reading thread states was cancelled";
+                return out;
+            }
             const uint64_t later = laterMin[p - first];
             if (piece.firstTime >= t1 && later >= t1) {
                 s.done = true;
@@ -346,6 +356,25 @@ ThreadDetail readThreadSegments(ByteSource& source, const LogIndex& index, uint6
         }
     }
     return out;
+}
+
+std::vector<ThreadFigures> threadFiguresIn(ByteSource* source, const LogIndex& ix, std::optional<ViewRange> range,
+                                           const std::function<bool()>& cancelled, std::string* error)
+{
+    if (!range || !ix.threadStates.segmentsInFile || ix.threadStates.summarised.empty())
+        return allThreadFigures(ix, range, cancelled);
+    if (!source) {
+        if (error)
+            *error = "The log's thread states of a range are read from its file, which is not open";
+        return {};
+    }
+    const ThreadDetail detail = readThreadSegments(*source, ix, range->start, range->end, nullptr, cancelled);
+    if (!detail.error.empty()) {
+        if (error)
+            *error = detail.error;
+        return {};
+    }
+    return allThreadFigures(ix, range, cancelled, &detail.states);
 }
 
 } // namespace hecscope

@@ -2,8 +2,11 @@
 
 #include "core/index/logindex.h"
 #include "core/io/bytesource.h"
+#include "core/threads/threadstats.h"
 
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +38,14 @@ struct ThreadDetail {
 // was changed, truncated or replaced since gives an error, never other
 // segments. Any thread (the index is only read).
 ThreadDetail readThreadSegments(ByteSource& source, const LogIndex& index, uint64_t t0, uint64_t t1,
-                                const std::vector<uint32_t>* threads = nullptr);
+                                const std::vector<uint32_t>* threads = nullptr,
+                                const std::function<bool()>& cancelled = {});
+
+// The figures of every thread in `range` (nullopt: the whole run), as
+// allThreadFigures counts them, reading the range's segments back from
+// `source` when the index keeps some thread's in the file only. On a
+// failure (the file changed, cancelled) empty, with `error` saying why.
+std::vector<ThreadFigures> threadFiguresIn(ByteSource* source, const LogIndex& ix, std::optional<ViewRange> range,
+                                           const std::function<bool()>& cancelled = {}, std::string* error = nullptr);
 
 } // namespace hecscope

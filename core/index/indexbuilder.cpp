@@ -36,6 +36,11 @@ void IndexBuilder::keepInstants()
     m_impl->dispatcher.keepInstants();
 }
 
+void IndexBuilder::keepThreadSegments()
+{
+    m_impl->dispatcher.keepThreadSegments();
+}
+
 bool IndexBuilder::feed(std::span<const uint8_t> bytes)
 {
     Impl& d = *m_impl;

@@ -23,6 +23,10 @@ public:
     // Keep every instant in memory as well as its marks (before feeding):
     // what a test compares with the instants read back from the file.
     void keepInstants();
+    // Keep every thread's segments in the final index, as a live session's
+    // snapshots have them (ThreadStates::moveSegmentsToFile): what a test
+    // compares with the segments read back from the file.
+    void keepThreadSegments();
     // False once decoding has ended (end-of-data marker or an error).
     bool feed(std::span<const uint8_t> bytes);
     // A live connection broke; the next one continues the stream with its

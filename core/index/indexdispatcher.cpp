@@ -155,6 +155,8 @@ bool IndexDispatcher::seal(bool final, const LoadObserver* observer)
         // Vectors that grew by doubling keep up to half their capacity
         // unused: on a 4 GB log the far segment times alone held 2 GB.
         ThreadStates& ts = m_ix.threadStates;
+        if (!m_keepThreadSegments)
+            ts.moveSegmentsToFile();
         for (auto* v : {&ts.offsets, &ts.checkTimes, &ts.checkOffsets})
             v->shrink_to_fit();
         ts.ids.shrink_to_fit();

@@ -39,6 +39,8 @@ public:
     void unseal();
     // Keep every instant in memory too (InstantsPart::keptInstants).
     void keepInstants() { m_instants.keepAll(); }
+    // Every thread's segments stay in the final index (tests compare them).
+    void keepThreadSegments() { m_keepThreadSegments = true; }
 
 private:
     LogIndex& m_ix;
@@ -52,6 +54,7 @@ private:
     TimeProfileBuilder m_timeProfile;
     MessagesBuilder m_messages;
     InstantsBuilder m_instants;
+    bool m_keepThreadSegments = false;
     ProcessBuilder m_process;
     ConcurrentGcBuilder m_concurrent;
 };

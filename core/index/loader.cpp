@@ -47,10 +47,17 @@ void loadHeapProfile(ReadAhead& reader, std::span<const uint8_t> first, uint64_t
 
 LoadResult loadIndex(ByteSource& source, uint64_t totalBytes, LoadObserver* observer)
 {
+    return loadIndex(source, totalBytes, observer, {});
+}
+
+LoadResult loadIndex(ByteSource& source, uint64_t totalBytes, LoadObserver* observer, KeepInMemory keep)
+{
     LoadResult result;
     const auto t0 = Clock::now();
     bool heapProfile = false;
     IndexBuilder builder;
+    if (keep.threadSegments)
+        builder.keepThreadSegments();
     {
         ReadAhead reader(source, kChunk); // joined at the end of this scope
         const std::span<const uint8_t> first = reader.next();

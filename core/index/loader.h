@@ -23,5 +23,11 @@ struct LoadResult {
 // The calling thread decodes; one reader thread reads the next chunk
 // meanwhile and is joined before returning.
 LoadResult loadIndex(ByteSource& source, uint64_t totalBytes = 0, LoadObserver* observer = nullptr);
+// What a test keeps in memory that the index otherwise reads back from the
+// file, to compare the two (IndexBuilder::keepThreadSegments).
+struct KeepInMemory {
+    bool threadSegments = false;
+};
+LoadResult loadIndex(ByteSource& source, uint64_t totalBytes, LoadObserver* observer, KeepInMemory keep);
 
 } // namespace hecscope

@@ -949,7 +949,8 @@ size_t ThreadStates::memoryBytes() const
     return ids.capacity() * sizeof(uint32_t)
         + (offsets.capacity() + checkTimes.capacity() + checkOffsets.capacity()) * sizeof(uint64_t)
         + packed.capacityBytes() + chunkedBytes() + farTimes.capacity() * sizeof(farTimes[0]) + infos.capacity() * sizeof(infos[0])
-        + overviews.capacity() * sizeof(BinPyramid) + overviewKeys.capacity();
+        + overviews.capacity() * sizeof(BinPyramid) + overviewKeys.capacity()
+        + summarised.capacity() * sizeof(uint32_t) + wholeRun.capacity() * sizeof(ThreadTotals);
 }
 
 void PackedSegments::allocate(size_t bytes)
@@ -1047,6 +1048,93 @@ const char* threadStateName(const ThreadSegment& s)
     case BlockReason::Other: break;
     }
     return "blocked";
+}
+
+ThreadTotals threadTotals(const ThreadStates& states, size_t number, uint64_t t0, uint64_t t1)
+{
+    ThreadTotals f;
+    const auto segs = states.of(number);
+    if (segs.empty())
+        return f;
+    // Start at the last segment beginning before t0 (it may reach into the
+    // range), so that every segment beginning at t0 counts its event, the
+    // empty ones there too (several events at one time), which
+    // firstEndingAfter(t0) passes over.
+    const auto atOrAfter = std::lower_bound(segs.begin(), segs.end(), t0,
+                                            [](const ThreadSegment& s, uint64_t v) { return s.time < v; });
+    const size_t first = atOrAfter == segs.begin() ? 0 : size_t(atOrAfter - segs.begin()) - 1;
+    for (size_t i = first; i < segs.size() && segs.timeAt(i) < t1; ++i) {
+        const ThreadSegment s = segs[i];
+        const uint64_t a = std::max(s.time, t0), b = std::min(states.segmentEnd(segs, i), t1);
+        if (b > a) {
+            f.time[size_t(s.state)] += b - a;
+            if (s.state == ThreadState::Blocked)
+                f.blocked[size_t(stopClass(s.stop) == StopClass::ForeignCall ? BlockReason::CCall : blockReason(s.stop))] += b - a;
+        }
+        if (s.time < t0)
+            continue;
+        switch (s.cause) {
+        case ThreadCause::Run: ++f.runs; break;
+        case ThreadCause::Migrate: ++f.migrations; break;
+        case ThreadCause::Wakeup: ++f.wakeups; break;
+        default: break;
+        }
+    }
+    return f;
+}
+
+const ThreadTotals* ThreadStates::wholeRunOf(size_t k) const
+{
+    const auto it = std::lower_bound(summarised.begin(), summarised.end(), k);
+    return it != summarised.end() && *it == k ? &wholeRun[size_t(it - summarised.begin())] : nullptr;
+}
+
+void ThreadStates::moveSegmentsToFile()
+{
+    if (segmentsInFile)
+        return;
+    size_t keptSegments = 0;
+    for (size_t k = 0; k < count(); ++k) {
+        if (overviews.size() > k && overviews[k].bins > 0) {
+            summarised.push_back(uint32_t(k));
+            wholeRun.push_back(threadTotals(*this, k, 0, UINT64_MAX));
+        } else {
+            keptSegments += offsets[k + 1] - offsets[k];
+        }
+    }
+    // The other threads' segments packed again, numbered afresh.
+    PackedSegments kept;
+    kept.allocate(std::max<size_t>(keptSegments, 1) * sizeof(PackedSegment));
+    auto* dest = static_cast<PackedSegment*>(kept.bytes());
+    std::vector<uint64_t> newOffsets(count() + 1, 0), newCheckOffsets(count() + 1, 0), newChecks;
+    std::vector<std::pair<uint64_t, uint64_t>> newFar;
+    std::vector<std::pair<uint64_t, uint16_t>> newInfos;
+    uint64_t written = 0;
+    size_t s = 0;
+    for (size_t k = 0; k < count(); ++k) {
+        newOffsets[k] = written;
+        newCheckOffsets[k] = newChecks.size();
+        if (s < summarised.size() && summarised[s] == k) {
+            ++s;
+            continue;
+        }
+        const SegmentView segs = of(k);
+        for (size_t i = 0; i < segs.size(); ++i, ++written)
+            dest[written] = packSegment(segs[i], i, written, newChecks, newFar, newInfos);
+    }
+    newOffsets[count()] = written;
+    newCheckOffsets[count()] = newChecks.size();
+    kept.shrinkTo(written);
+    packed = std::move(kept);
+    chunked = {}; // (a live session's: its snapshots keep theirs)
+    offsets = std::move(newOffsets);
+    checkOffsets = std::move(newCheckOffsets);
+    checkTimes = std::move(newChecks);
+    farTimes = std::move(newFar);
+    infos = std::move(newInfos);
+    summarised.shrink_to_fit();
+    wholeRun.shrink_to_fit();
+    segmentsInFile = true;
 }
 
 } // namespace hecscope

@@ -5,6 +5,7 @@
 #include "core/index/threadspart.h"
 #include "core/index/timeline.h"
 
+#include <array>
 #include <cstdint>
 #include <cstdlib>
 #include <iterator>
@@ -100,10 +101,22 @@ private:
 
 struct ThreadStates;
 
+// What one thread did in a time range, counted from its segments: time per
+// ThreadState (Finished: after it finished), blocked time per BlockReason
+// (a foreign call: CCall), and the runs, migrations and wake-ups beginning
+// in the range. Times in ns.
+struct ThreadTotals {
+    std::array<uint64_t, kThreadStates> time{};
+    std::array<uint64_t, kBlockReasons> blocked{};
+    uint32_t runs = 0, migrations = 0, wakeups = 0;
+    bool operator==(const ThreadTotals&) const = default;
+};
+
 // One thread's segments, decoded on access (by value). Random access.
 class SegmentView {
 public:
     SegmentView(const ThreadStates& states, size_t thread);
+    SegmentView() = default; // no segments
     size_t size() const { return m_n; }
     bool empty() const { return m_n == 0; }
     ThreadSegment operator[](size_t i) const;
@@ -140,10 +153,10 @@ public:
     iterator end() const { return iterator(this, m_n); }
 
 private:
-    const ThreadStates* m_states;
-    size_t m_thread, m_base, m_n;
-    const uint64_t* m_checks;
-    const ChunkedArray<PackedSegment>* m_chunked; // the thread's own, or null: in ThreadStates::packed
+    const ThreadStates* m_states = nullptr;
+    size_t m_thread = 0, m_base = 0, m_n = 0;
+    const uint64_t* m_checks = nullptr;
+    const ChunkedArray<PackedSegment>* m_chunked = nullptr; // the thread's own, or null: in ThreadStates::packed
 };
 
 // The state segments of every thread seen in scheduler events, 8 bytes
@@ -172,6 +185,23 @@ struct ThreadStates {
     std::vector<uint8_t> overviewKeys;
     // 0 running, 1 runnable, 2 unknown, 3 + BlockReason blocked; kNoKey finished.
     static uint8_t stateKey(const ThreadSegment& s);
+
+    // Once a whole log is indexed, the threads with a bin pyramid keep no
+    // segments in memory (`segmentsInFile`): their rows are drawn from the
+    // pyramid until zoomed in past its bins, and their segments of a range
+    // are read back from the file (core/detail/threaddetail.h). Their
+    // whole-run totals are kept instead: `summarised` (their numbers,
+    // ascending) and `wholeRun` beside it.
+    bool segmentsInFile = false;
+    std::vector<uint32_t> summarised;
+    std::vector<ThreadTotals> wholeRun;
+    // Thread k's segments are in the file only (of() is empty).
+    bool inFileOnly(size_t k) const { return wholeRunOf(k) != nullptr; }
+    // Thread k's whole-run totals if its segments are in the file only.
+    const ThreadTotals* wholeRunOf(size_t k) const;
+    // Drops the segments of every thread with a pyramid, keeping their
+    // whole-run totals (a whole log's final seal).
+    void moveSegmentsToFile();
 
     size_t count() const { return ids.size(); }
     size_t segmentCount() const { return offsets.empty() ? 0 : size_t(offsets.back()); }
@@ -293,6 +323,9 @@ struct ThreadCheckpoints {
 private:
     void addThread(const SegmentView& segs);
 };
+
+// The totals of thread `number` of `states` over [t0, t1).
+ThreadTotals threadTotals(const ThreadStates& states, size_t number, uint64_t t0, uint64_t t1);
 
 // What ThreadStatesBuilder makes.
 struct ThreadStatesPart {

@@ -11,7 +11,25 @@ BlockReason blockReasonOf(const ThreadSegment& s)
     return stopClass(s.stop) == StopClass::ForeignCall ? BlockReason::CCall : blockReason(s.stop);
 }
 
-ThreadFigures threadFigures(const LogIndex& ix, size_t number, std::optional<ViewRange> range)
+namespace {
+
+// Where thread `number`'s segments of `range` are: the index's, or the
+// detail read back (its own numbering); null when neither has them.
+std::pair<const ThreadStates*, size_t> segmentsOf(const LogIndex& ix, size_t number, const ThreadStates* detail)
+{
+    const ThreadStates& states = ix.threadStates;
+    if (!states.inFileOnly(number))
+        return {&states, number};
+    if (!detail)
+        return {nullptr, 0};
+    const size_t g = detail->find(states.ids[number]);
+    return g == SIZE_MAX ? std::pair<const ThreadStates*, size_t>{nullptr, 0} : std::pair{detail, g};
+}
+
+} // namespace
+
+ThreadFigures threadFigures(const LogIndex& ix, size_t number, std::optional<ViewRange> range,
+                            const ThreadStates* detail)
 {
     const ThreadStates& states = ix.threadStates;
     ThreadFigures f;
@@ -22,40 +40,21 @@ ThreadFigures threadFigures(const LogIndex& ix, size_t number, std::optional<Vie
         f.created = info->created;
         f.finished = info->finished;
     }
-    const auto segs = states.of(number);
-    if (segs.empty())
-        return f;
-    const uint64_t t0 = range ? range->start : 0;
-    const uint64_t t1 = range ? range->end : UINT64_MAX;
-    // Start at the last segment beginning before t0 (it may reach into the
-    // range), so that every segment beginning at t0 counts its event, the
-    // empty ones there too (several events at one time), which
-    // firstEndingAfter(t0) passes over.
-    const auto atOrAfter = std::lower_bound(segs.begin(), segs.end(), t0,
-                                            [](const ThreadSegment& s, uint64_t v) { return s.time < v; });
-    const size_t first = atOrAfter == segs.begin() ? 0 : size_t(atOrAfter - segs.begin()) - 1;
-    for (size_t i = first; i < segs.size() && segs[i].time < t1; ++i) {
-        const ThreadSegment& s = segs[i];
-        const uint64_t a = std::max(s.time, t0), b = std::min(states.segmentEnd(segs, i), t1);
-        if (b > a) {
-            f.time[size_t(s.state)] += b - a;
-            if (s.state == ThreadState::Blocked)
-                f.blocked[size_t(blockReasonOf(s))] += b - a;
-        }
-        if (s.time < t0)
-            continue;
-        switch (s.cause) {
-        case ThreadCause::Run: ++f.runs; break;
-        case ThreadCause::Migrate: ++f.migrations; break;
-        case ThreadCause::Wakeup: ++f.wakeups; break;
-        default: break;
-        }
-    }
+    ThreadTotals totals;
+    if (const ThreadTotals* whole = states.wholeRunOf(number); whole && !range)
+        totals = *whole;
+    else if (const auto [from, k] = segmentsOf(ix, number, detail); from)
+        totals = threadTotals(*from, k, range ? range->start : 0, range ? range->end : UINT64_MAX);
+    f.time = totals.time;
+    f.blocked = totals.blocked;
+    f.runs = totals.runs;
+    f.migrations = totals.migrations;
+    f.wakeups = totals.wakeups;
     return f;
 }
 
 std::vector<ThreadFigures> allThreadFigures(const LogIndex& ix, std::optional<ViewRange> range,
-                                            const std::function<bool()>& cancelled)
+                                            const std::function<bool()>& cancelled, const ThreadStates* detail)
 {
     const ThreadStates& states = ix.threadStates;
     std::vector<ThreadFigures> out;
@@ -64,15 +63,18 @@ std::vector<ThreadFigures> allThreadFigures(const LogIndex& ix, std::optional<Vi
         if ((k & 0x3FF) == 0 && cancelled && cancelled())
             return {};
         if (range) {
-            const auto segs = states.of(k);
+            const auto [from, number] = segmentsOf(ix, k, detail);
+            if (!from)
+                continue;
+            const auto segs = from->of(number);
             // A thread finished before the range is not in it.
             const uint64_t lastEnd = segs.empty()                              ? 0
                 : segs.back().state == ThreadState::Finished ? segs.back().time
-                                                             : states.segmentEnd(segs, segs.size() - 1);
+                                                             : from->segmentEnd(segs, segs.size() - 1);
             if (segs.empty() || segs.front().time >= range->end || lastEnd <= range->start)
                 continue;
         }
-        out.push_back(threadFigures(ix, k, range));
+        out.push_back(threadFigures(ix, k, range, detail));
     }
     return out;
 }

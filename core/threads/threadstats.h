@@ -32,11 +32,19 @@ struct ThreadFigures {
 // Why a Blocked segment is blocked.
 BlockReason blockReasonOf(const ThreadSegment& s);
 
-// Figures of one thread (by its number in ThreadStates).
-ThreadFigures threadFigures(const LogIndex& ix, size_t number, std::optional<ViewRange> range);
+// Figures of one thread (by its number in ThreadStates). A thread whose
+// segments are in the file only (ThreadStates::inFileOnly) has its
+// whole-run figures in the index; for a range they are counted from
+// `detail`, the segments of that range read back from the file
+// (readThreadSegments; core/detail/threaddetail.h has threadFiguresIn,
+// which reads them): without it such a thread's times are zero.
+ThreadFigures threadFigures(const LogIndex& ix, size_t number, std::optional<ViewRange> range,
+                            const ThreadStates* detail = nullptr);
 // Every thread with scheduler events, by id; for a range, only those
-// with a segment overlapping it. Empty once `cancelled` says so.
+// with a segment overlapping it (a thread in the file only: in `detail`).
+// Empty once `cancelled` says so.
 std::vector<ThreadFigures> allThreadFigures(const LogIndex& ix, std::optional<ViewRange> range,
-                                            const std::function<bool()>& cancelled = {});
+                                            const std::function<bool()>& cancelled = {},
+                                            const ThreadStates* detail = nullptr);
 
 } // namespace hecscope

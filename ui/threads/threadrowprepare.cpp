@@ -3,6 +3,7 @@
 #include "core/index/gallop.h"
 #include "core/threads/threadstats.h"
 #include "core/threads/userspans.h"
+#include "core/detail/detailstore.h"
 
 #include <algorithm>
 #include <array>
@@ -51,9 +52,10 @@ std::pair<uint64_t, uint64_t> binsOf(const std::vector<uint64_t>& edges, int px,
 
 // Zoomed out past a bin per pixel: each pixel shows the commonest state of
 // its bins; marks for creation and the end only.
-void prepareFromOverview(const ThreadStates& states, uint32_t number, int level, const TimeMapping& m, int width,
+void prepareFromOverview(const LogIndex& ix, uint32_t number, int level, const TimeMapping& m, int width,
                          const std::vector<uint64_t>& edges, PreparedThreadRow& row)
 {
+    const ThreadStates& states = ix.threadStates;
     const auto segs = states.of(number);
     const BinPyramid& ov = states.overviews[number];
     const uint8_t* keys = states.overviewKeys.data() + ov.offset + ov.levelOffset(level);
@@ -78,9 +80,18 @@ void prepareFromOverview(const ThreadStates& states, uint32_t number, int level,
             row.items.push_back({float(px), float(px + 1), colour, 0, UINT32_MAX});
     }
     const ViewRange view = m.range();
-    if (segs.front().cause == ThreadCause::Created && segs.front().time >= view.start && segs.front().time < view.end)
+    const auto inView = [&](uint64_t t) { return t != kNoTime && t >= view.start && t < view.end; };
+    if (segs.empty()) { // in the file only: the thread's creation and end as the index has them
+        const ThreadInfo* info = ix.thread(states.ids[number]);
+        if (info && inView(info->created))
+            row.marks.push_back({float(m.toPixel(info->created)), uint8_t(ThreadCause::Created), UINT32_MAX});
+        if (info && inView(info->finished))
+            row.finishedAt = float(m.toPixel(info->finished));
+        return;
+    }
+    if (segs.front().cause == ThreadCause::Created && inView(segs.front().time))
         row.marks.push_back({float(m.toPixel(segs.front().time)), uint8_t(ThreadCause::Created), 0});
-    if (segs.back().state == ThreadState::Finished && segs.back().time >= view.start && segs.back().time < view.end)
+    if (segs.back().state == ThreadState::Finished && inView(segs.back().time))
         row.finishedAt = float(m.toPixel(segs.back().time));
 }
 
@@ -109,24 +120,73 @@ void spansFromOverview(const UserSpans& spans, const BinPyramid& ov, int pyramid
 
 } // namespace
 
+bool threadRowNeedsDetail(const LogIndex& ix, uint32_t number, ViewRange view, int width)
+{
+    const ThreadStates& states = ix.threadStates;
+    if (number >= states.count() || !states.inFileOnly(number))
+        return false;
+    const TimeMapping m(view, 0, std::max(width, 1));
+    return states.overviews[number].levelFor(m.nsPerPixel()) < 0;
+}
+
+std::shared_ptr<const ThreadDetail> threadDetailFor(const LogIndex& ix, DetailStore* store, bool wait,
+                                                    const std::vector<uint32_t>& numbers, ViewRange view, int width,
+                                                    std::vector<std::pair<uint64_t, uint64_t>>* wanted)
+{
+    if (!store || !std::any_of(numbers.begin(), numbers.end(),
+                               [&](uint32_t k) { return threadRowNeedsDetail(ix, k, view, width); }))
+        return nullptr;
+    if (auto found = store->findThreads(view.start, view.end))
+        return found;
+    // Half a view more on each side: panning a little reads nothing.
+    const uint64_t margin = view.duration() / 2;
+    const uint64_t from = view.start > margin ? view.start - margin : 0;
+    const uint64_t to = std::max(view.end, std::min(view.end + margin, ix.lastTime));
+    if (wait)
+        return store->loadThreads(ix, from, to);
+    if (wanted)
+        wanted->emplace_back(from, to);
+    return nullptr;
+}
+
 PreparedThreadRow prepareThreadRow(const LogIndex& ix, const UserSpans* spans, uint32_t number, ViewRange view,
-                                   int width)
+                                   int width, const std::shared_ptr<const ThreadDetail>& detail)
 {
     PreparedThreadRow row;
     row.number = number;
-    const ThreadStates& states = ix.threadStates;
-    if (number >= states.count())
+    if (number >= ix.threadStates.count())
         return row;
-    const auto segs = states.of(number);
     width = std::max(width, 1);
     const TimeMapping m(view, 0, width);
 
     const double nsPerPixel = m.nsPerPixel();
-    const int overviewLevel = states.overviews.empty() ? -1 : states.overviews[number].levelFor(nsPerPixel);
+    const ThreadStates& index = ix.threadStates;
+    int overviewLevel = index.overviews.empty() ? -1 : index.overviews[number].levelFor(nsPerPixel);
+    // A thread whose segments are in the file only, zoomed in past its
+    // bins: the segments read back for the view, or until they are, its
+    // finest bins.
+    static const ThreadStates kNone;
+    const ThreadStates* from = &index;
+    size_t inStates = number;
+    if (overviewLevel < 0 && index.inFileOnly(number)) {
+        if (detail && detail->error.empty() && detail->from <= view.start && view.end <= detail->to) {
+            row.detail = detail;
+            inStates = detail->states.find(index.ids[number]);
+            from = inStates == SIZE_MAX ? &kNone : &detail->states;
+        } else {
+            overviewLevel = 0;
+            row.pending = !detail;
+            if (detail)
+                row.error = QString::fromStdString(detail->error);
+        }
+    }
+    const ThreadStates& states = *from;
+    const SegmentView segs = inStates == SIZE_MAX ? SegmentView() : states.of(inStates);
+    row.detailNumber = inStates;
     std::vector<uint64_t> edges; // made when an overview is read
     if (overviewLevel >= 0) {
         edges = pixelEdges(m, width);
-        prepareFromOverview(states, number, overviewLevel, m, width, edges, row);
+        prepareFromOverview(ix, number, overviewLevel, m, width, edges, row);
     } else {
     // Segments: exact where one covers a pixel boundary, else the dominant
     // state of the pixel's segments (reading at most kSamplesPerPixel of
@@ -189,7 +249,7 @@ PreparedThreadRow prepareThreadRow(const LogIndex& ix, const UserSpans* spans, u
             pixelTime[colour] += std::max<uint64_t>(end - std::max(s.time, view.start), 1);
             if (++pixelSamples >= kSamplesPerPixel) {
                 // Skip to the segment covering the next pixel's start.
-                const size_t j = states.firstEndingAfterFrom(number, i, m.toTime(pixel + 1));
+                const size_t j = states.firstEndingAfterFrom(inStates, i, m.toTime(pixel + 1));
                 if (j > i + 1)
                     i = j - 1;
                 flushPixel();
@@ -207,7 +267,7 @@ PreparedThreadRow prepareThreadRow(const LogIndex& ix, const UserSpans* spans, u
     // pixel stands for every span of its level that ends in that pixel:
     // the running maximum of ends finds the next one to read.
     if (spans) {
-        const uint32_t id = states.ids[number];
+        const uint32_t id = index.ids[number];
         const auto t = std::lower_bound(spans->threadIds.begin(), spans->threadIds.end(), id);
         if (t != spans->threadIds.end() && *t == id) {
             const size_t thread = size_t(t - spans->threadIds.begin());

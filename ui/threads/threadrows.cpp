@@ -255,6 +255,14 @@ QString causeText(const ThreadSegment& s)
     return {};
 }
 
+// The segments a row's items index: read back, or the index's.
+std::pair<const ThreadStates*, SegmentView> rowSegments(const LogIndex& ix, const PreparedThreadRow& row)
+{
+    if (row.detail)
+        return {&row.detail->states, row.detailNumber == SIZE_MAX ? SegmentView() : row.detail->states.of(row.detailNumber)};
+    return {&ix.threadStates, ix.threadStates.of(row.number)};
+}
+
 QString dur(uint64_t ns)
 {
     return qs(formatDuration(ns));
@@ -287,11 +295,21 @@ QString describeThreadRow(const LogIndex& ix, const UserSpans* spans, const Prep
     const ThreadRowItem* item = itemAtX(row, x);
     if (!item)
         return name;
-    if (item->segment == UINT32_MAX)
+    if (item->segment == UINT32_MAX) {
+        if (!row.error.isEmpty())
+            return QObject::tr("%1\nmostly %2 here; its states could not be read: %3").arg(name, threadColourName(item->colour), row.error);
+        if (row.pending)
+            return QObject::tr("%1\nmostly %2 here (reading each state from the file…)").arg(name, threadColourName(item->colour));
         return QObject::tr("%1\nmostly %2 in this pixel (zoom in for each state)").arg(name, threadColourName(item->colour));
-    const auto segs = states.of(row.number);
+    }
+    const auto [from, segs] = rowSegments(ix, row);
     const ThreadSegment& s = segs[item->segment];
-    const uint64_t end = states.segmentEnd(segs, item->segment);
+    const uint64_t end = from->segmentEnd(segs, item->segment);
+    // The last segment of a window read back may go on past it.
+    const bool past = row.detail && item->segment + 1 == segs.size() && end < ix.lastTime;
+    if (past)
+        return QObject::tr("%1: %2, at least %3 (from %4 on, past the stretch read around the view)\nbegan: %5")
+            .arg(name, QString::fromLatin1(threadStateName(s)), dur(end - s.time), dur(s.time), causeText(s));
     QString state = QString::fromLatin1(threadStateName(s));
     if (s.state == ThreadState::Running)
         state = QObject::tr("running on HEC %1").arg(s.cap);
@@ -319,8 +337,8 @@ std::optional<std::pair<uint64_t, uint64_t>> threadRowItemAt(const LogIndex& ix,
     const ThreadRowItem* item = itemAtX(row, x);
     if (!item || item->segment == UINT32_MAX)
         return std::nullopt;
-    const auto segs = ix.threadStates.of(row.number);
-    return std::pair{segs[item->segment].time, ix.threadStates.segmentEnd(segs, item->segment)};
+    const auto [from, segs] = rowSegments(ix, row);
+    return std::pair{segs[item->segment].time, from->segmentEnd(segs, item->segment)};
 }
 
 } // namespace hecscope

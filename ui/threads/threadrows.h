@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/detail/detailstore.h"
 #include "core/index/logindex.h"
 #include "core/time/viewrange.h"
 
@@ -68,6 +69,13 @@ struct SpanBar {
 };
 struct PreparedThreadRow {
     uint32_t number = 0;
+    // Where the items' segments are: `detail` (read back from the file;
+    // the thread is number `detailNumber` there, SIZE_MAX: no segment in
+    // the window) or, when null, the index.
+    std::shared_ptr<const ThreadDetail> detail;
+    size_t detailNumber = SIZE_MAX;
+    bool pending = false; // drawn from bins until the segments are read back
+    QString error;        // why they could not be
     std::vector<ThreadRowItem> items; // by x
     std::vector<ThreadMark> marks;    // by x
     std::vector<SpanBar> spans;       // by depth, then x
@@ -96,8 +104,20 @@ QColor threadColour(int colour);
 QString threadColourName(int colour);
 uint8_t threadColourOf(const ThreadSegment& s);
 
+// Whether thread `number`'s row needs its segments read back from the file
+// for (view, width): they are in the file only and the view is zoomed in
+// past its bins.
+bool threadRowNeedsDetail(const LogIndex& ix, uint32_t number, ViewRange view, int width);
+// The window of segments the rows `numbers` need for (view, width): null
+// when none needs one, else a cached window holding the view; if none is
+// cached, read now when `wait` (exports), else null with the window to
+// read added to `wanted` (the view has it read and paints again).
+std::shared_ptr<const ThreadDetail> threadDetailFor(const LogIndex& ix, DetailStore* store, bool wait,
+                                                    const std::vector<uint32_t>& numbers, ViewRange view, int width,
+                                                    std::vector<std::pair<uint64_t, uint64_t>>* wanted);
+// `detail`: a window from threadDetailFor (or null).
 PreparedThreadRow prepareThreadRow(const LogIndex& ix, const UserSpans* spans, uint32_t number, ViewRange view,
-                                   int width);
+                                   int width, const std::shared_ptr<const ThreadDetail>& detail = nullptr);
 // Draws the row into `plot` (its time area); `chosen` tints it.
 void paintThreadRow(QPainter& p, const QRect& plot, const PreparedThreadRow& row, const QPalette& pal, bool chosen);
 // Tooltip text at x (pixels from the plot's left), y (from the row's top).

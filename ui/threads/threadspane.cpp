@@ -2,6 +2,8 @@
 
 #include "ui/threads/tablehelpers.h"
 
+#include "core/detail/threaddetail.h"
+
 #include "ui/formatting.h"
 #include "ui/models/tablemodels.h"
 #include "ui/threads/threadrows.h"
@@ -309,17 +311,33 @@ void ThreadsPane::recompute()
                        [this](std::vector<ThreadFigures> figures) { show(std::move(figures)); });
         return;
     }
+    struct Result {
+        std::vector<ThreadFigures> figures;
+        std::string error;
+    };
+    // (A range's segments are read back from the file on this worker.)
     m_runner.start(
-        [index = m_index, range = m_range, re, filtering = !pattern.isEmpty()](const JobContext& ctx) {
-            std::vector<ThreadFigures> all = allThreadFigures(*index, range, [&ctx] { return ctx.isCancelled(); });
+        [index = m_index, source = m_source, range = m_range, re, filtering = !pattern.isEmpty()](const JobContext& ctx) {
+            Result r;
+            r.figures = threadFiguresIn(source.get(), *index, range, [&ctx] { return ctx.isCancelled(); }, &r.error);
             if (filtering)
-                std::erase_if(all, [&](const ThreadFigures& f) {
+                std::erase_if(r.figures, [&](const ThreadFigures& f) {
                     const QString label = QString::fromUtf8(f.label.data(), qsizetype(f.label.size()));
                     return !re.match(label).hasMatch() && !re.match(QString::number(f.id)).hasMatch();
                 });
-            return all;
+            return r;
         },
-        [this](std::vector<ThreadFigures> all) { show(std::move(all)); });
+        [this](Result r) {
+            show(std::move(r.figures));
+            if (!r.error.empty())
+                m_status->setText(tr("The threads' figures of %1 could not be read: %2")
+                                      .arg(rangeText(m_range), QString::fromStdString(r.error)));
+        });
+}
+
+void ThreadsPane::setSource(std::shared_ptr<ByteSource> source)
+{
+    m_source = std::move(source);
 }
 
 void ThreadsPane::show(std::vector<ThreadFigures> all)

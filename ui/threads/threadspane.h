@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/io/bytesource.h"
 #include "core/index/logindex.h"
 #include "core/threads/threadstats.h"
 #include "core/time/viewrange.h"
@@ -61,6 +62,8 @@ class ThreadsPane : public QWidget {
 public:
     explicit ThreadsPane(ThreadRowsController* rows, QWidget* parent = nullptr);
     void setIndex(std::shared_ptr<const LogIndex> index);
+    // Where a range's thread segments are read back from (set before the index).
+    void setSource(std::shared_ptr<ByteSource> source);
     // The same log grown (a live update): the table keeps showing the last
     // figures until the new ones land.
     void updateIndex(std::shared_ptr<const LogIndex> index);
@@ -89,6 +92,7 @@ private:
     QSpinBox* m_rowCount;
     QLabel* m_status;
     std::shared_ptr<const LogIndex> m_index;
+    std::shared_ptr<ByteSource> m_source;
     std::optional<ViewRange> m_range;
     JobRunner m_runner; // last: destroyed first
 };

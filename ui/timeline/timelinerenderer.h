@@ -169,6 +169,10 @@ public:
     // The units of detail the last paints wanted and did not find cached
     // (RenderOptions::detail); emptied by the call.
     std::vector<InstantUnitKey> takeWantedInstants() const { return std::exchange(m_resources.wantedInstants(), {}); }
+    std::vector<std::pair<uint64_t, uint64_t>> takeWantedThreads() const
+    {
+        return std::exchange(m_resources.wantedThreads(), {});
+    }
     void recordCharts(std::shared_ptr<ChartRecording> r) const { m_resources.charts().recordInto(std::move(r)); }
     void replayCharts(std::shared_ptr<const ChartRecording> r) const { m_resources.charts().replayFrom(std::move(r)); }
     // Whether the user may set the row's height (RenderOptions::rowHeights).

@@ -79,16 +79,22 @@ void TimelineView::readWantedDetail()
     for (const InstantUnitKey& k : m_renderer.takeWantedInstants())
         if (m_detail && m_detail->ask(k))
             keys.push_back(k);
-    if (keys.empty() || !m_index)
+    std::vector<std::pair<uint64_t, uint64_t>> windows;
+    for (const auto& w : m_renderer.takeWantedThreads())
+        if (m_detail && m_detail->askThreads(w.first, w.second))
+            windows.push_back(w);
+    if ((keys.empty() && windows.empty()) || !m_index)
         return;
     m_detailJobs.run(
-        [store = m_detail, index = m_index, keys](const JobContext& ctx) {
+        [store = m_detail, index = m_index, keys, windows](const JobContext& ctx) {
             for (const InstantUnitKey& k : keys) {
                 if (ctx.isCancelled())
                     store->forget(k);
                 else
                     store->load(*index, k);
             }
+            for (const auto& [from, to] : windows)
+                store->loadThreads(*index, from, to, [&ctx] { return ctx.isCancelled(); });
             return true;
         },
         [this](bool) { update(); });

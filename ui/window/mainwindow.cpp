@@ -1061,7 +1061,7 @@ void MainWindow::showIndex(std::shared_ptr<const LogIndex> index)
 void MainWindow::applyIndex(std::shared_ptr<ByteSource> events, bool grown)
 {
     m_view->setDetailSource(events); // before the index: the first paint reads through it
-    const std::shared_ptr<ByteSource> sparkSource = events; // the Spark Sizes pane reads its range's spark events
+    const std::shared_ptr<ByteSource> sparkSource = events; // the Spark Sizes and Threads panes read their range's detail
     if (grown) {
         m_view->updateIndex(m_index);
     } else {
@@ -1083,6 +1083,7 @@ void MainWindow::applyIndex(std::shared_ptr<ByteSource> events, bool grown)
     m_bandModel->setRange(m_controller->selection());
     m_ccTree->setIndex(m_index);
     m_threadRows->setIndex(m_index);
+    m_threadsPane->setSource(sparkSource); // (a range's thread segments are read back too)
     if (grown) { // the user's choices there stay
         m_threadsPane->updateIndex(m_index);
         m_spansPane->updateIndex(m_index);

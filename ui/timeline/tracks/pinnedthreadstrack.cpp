@@ -34,14 +34,17 @@ public:
             return {};
         return QStringLiteral("📌 ") + threadName(ctx.index, ctx.index.threadStates.ids[rows->pinned[size_t(row)]]);
     }
-    const void* variant(const TrackContext& ctx) const override { return ctx.resources.threadRows(ctx.options).get(); }
+    // The rows shown, and the windows of segments read back so far.
+    const void* variant(const TrackContext& ctx) const override { return ctx.resources.threadRowsVariant(ctx.options); }
 
     std::shared_ptr<const DrawList> prepare(const TrackContext& ctx, ViewRange view, int width) const override
     {
         auto list = std::make_shared<PinnedList>();
         list->rows = ctx.resources.threadRows(ctx.options);
+        const auto detail = threadDetailFor(ctx.index, ctx.options.detail.get(), ctx.options.waitForDetail,
+                                            list->rows->pinned, view, width, &ctx.resources.wantedThreads());
         for (uint32_t thread : list->rows->pinned)
-            list->prepared.push_back(prepareThreadRow(ctx.index, list->rows->spans.get(), thread, view, width));
+            list->prepared.push_back(prepareThreadRow(ctx.index, list->rows->spans.get(), thread, view, width, detail));
         return list;
     }
 

@@ -67,16 +67,22 @@ public:
         v->first = std::min(v->first, v->order.size() - std::min(v->order.size(), size_t(v->visibleRows)));
         o.threadRows = std::move(v);
     }
-    const void* variant(const TrackContext& ctx) const override { return ctx.resources.threadRows(ctx.options).get(); }
+    // The rows shown, and the windows of segments read back so far.
+    const void* variant(const TrackContext& ctx) const override { return ctx.resources.threadRowsVariant(ctx.options); }
 
     std::shared_ptr<const DrawList> prepare(const TrackContext& ctx, ViewRange view, int width) const override
     {
         auto list = std::make_shared<ThreadsList>();
         list->rows = ctx.resources.threadRows(ctx.options);
         const int shown = list->rows->shownRows();
+        std::vector<uint32_t> threads;
         for (int r = 0; r < shown; ++r)
             if (const auto thread = list->rows->threadAtRow(r))
-                list->prepared.push_back(prepareThreadRow(ctx.index, list->rows->spans.get(), *thread, view, width));
+                threads.push_back(*thread);
+        const auto detail = threadDetailFor(ctx.index, ctx.options.detail.get(), ctx.options.waitForDetail, threads,
+                                            view, width, &ctx.resources.wantedThreads());
+        for (const uint32_t thread : threads)
+            list->prepared.push_back(prepareThreadRow(ctx.index, list->rows->spans.get(), thread, view, width, detail));
         return list;
     }
 

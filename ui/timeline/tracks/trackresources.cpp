@@ -56,4 +56,10 @@ std::shared_ptr<const ThreadRowsView> TrackResources::threadRows(const RenderOpt
     return m_defaultThreadRows;
 }
 
+const void* TrackResources::threadRowsVariant(const RenderOptions& o)
+{
+    const uint64_t generation = o.detail ? o.detail->threadGeneration() : 0;
+    return reinterpret_cast<const void*>(uintptr_t(threadRows(o).get()) ^ uintptr_t(generation * 0x9E3779B97F4A7C15ull));
+}
+
 } // namespace hecscope

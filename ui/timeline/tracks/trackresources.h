@@ -33,10 +33,16 @@ public:
     std::shared_ptr<const HeapView> heapView(const RenderOptions& o);
     // The thread rows of `o` when made for this index, else every thread by id.
     std::shared_ptr<const ThreadRowsView> threadRows(const RenderOptions& o);
+    // What the thread tracks' drawing depends on besides the view: the
+    // rows, and the windows of segments read back so far (the rows' address
+    // mixed with the store's thread generation).
+    const void* threadRowsVariant(const RenderOptions& o);
     ChartPainter& charts() { return m_charts; }
     // Units of detail a track wanted and did not find cached: the view
     // has them read (TimelineRenderer::takeWantedInstants).
     std::vector<InstantUnitKey>& wantedInstants() { return m_wantedInstants; }
+    // Windows of thread segments wanted (TimelineRenderer::takeWantedThreads).
+    std::vector<std::pair<uint64_t, uint64_t>>& wantedThreads() { return m_wantedThreads; }
 
 private:
     std::shared_ptr<const LogIndex> m_index;
@@ -47,6 +53,7 @@ private:
     std::shared_ptr<const CapabilityLods> m_lods;
     ChartPainter m_charts; // reused between paints
     std::vector<InstantUnitKey> m_wantedInstants;
+    std::vector<std::pair<uint64_t, uint64_t>> m_wantedThreads;
 };
 
 } // namespace hecscope
