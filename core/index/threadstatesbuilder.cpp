@@ -71,6 +71,10 @@ void ThreadStatesBuilder::seedRunning(uint16_t cap, uint64_t running)
 // after each checkpoint, with the thread running before it.
 void ThreadStatesBuilder::noteCheckpoint(const Event& e)
 {
+    // Most events: before their stream's next checkpoint.
+    const size_t slot = e.cap == kNoCap ? 0 : size_t(e.cap) + 1;
+    if (slot < m_nextCrossing.size() && e.time < m_nextCrossing[slot])
+        return;
     if (e.time > Span::kMaxStart)
         return; // never walked (add): no checkpoint for it
     ThreadCheckpoints& cp = m_part.threadCheckpoints;
@@ -100,6 +104,12 @@ void ThreadStatesBuilder::noteCheckpoint(const Event& e)
     const uint64_t need = e.time / cp.spacing + 1;
     if (v->size() < need)
         v->resize(need, Crossing{e.offset, e.cap < m_running.size() ? m_running[e.cap] : 0, e.time});
+    // Where each stream's next crossing is (all of them: the spacing may
+    // have widened).
+    m_nextCrossing.resize(std::max(m_nextCrossing.size(), cp.caps.size() + 1), 0);
+    m_nextCrossing[0] = cp.global.size() * cp.spacing;
+    for (size_t c = 0; c < cp.caps.size(); ++c)
+        m_nextCrossing[c + 1] = cp.caps[c].size() * cp.spacing;
 }
 
 void ThreadStatesBuilder::fillThreadEntries()
@@ -1063,9 +1073,14 @@ ThreadTotals threadTotals(const ThreadStates& states, size_t number, uint64_t t0
     const auto atOrAfter = std::lower_bound(segs.begin(), segs.end(), t0,
                                             [](const ThreadSegment& s, uint64_t v) { return s.time < v; });
     const size_t first = atOrAfter == segs.begin() ? 0 : size_t(atOrAfter - segs.begin()) - 1;
-    for (size_t i = first; i < segs.size() && segs.timeAt(i) < t1; ++i) {
-        const ThreadSegment s = segs[i];
-        const uint64_t a = std::max(s.time, t0), b = std::min(states.segmentEnd(segs, i), t1);
+    // (Each segment decoded once: the next one gives this one's end.)
+    ThreadSegment next = segs[first];
+    for (size_t i = first; i < segs.size() && next.time < t1; ++i) {
+        const ThreadSegment s = next;
+        if (i + 1 < segs.size())
+            next = segs[i + 1];
+        const uint64_t end = i + 1 < segs.size() ? next.time : std::max(states.end, s.time);
+        const uint64_t a = std::max(s.time, t0), b = std::min(end, t1);
         if (b > a) {
             f.time[size_t(s.state)] += b - a;
             if (s.state == ThreadState::Blocked)

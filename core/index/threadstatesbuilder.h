@@ -94,6 +94,9 @@ private:
     StopEncoding m_encoding = StopEncoding::Standard;
     ChunkedArray<Raw> m_raw;
     std::vector<uint64_t> m_running; // per capability: thread + 1 running there, 0 if none
+    // Per stream (0: outside any capability's block, c + 1: capability c):
+    // the time of its next checkpoint, before which an event needs no crossing.
+    std::vector<uint64_t> m_nextCrossing;
     // Incremental seals: the settled threads by id, the raw events (by
     // index, in log order) not settled yet, how many raw events have been
     // looked at, and the bound settled up to.
