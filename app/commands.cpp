@@ -435,15 +435,18 @@ int bench(int argc, char** argv)
         std::printf("index_bytes_per_byte: %.3f\n", ix.scan.bytes ? double(ix.memoryBytes()) / double(ix.scan.bytes) : 0.0);
         std::printf("index_bytes_per_event: %.2f\n", ix.scan.events ? double(ix.memoryBytes()) / double(ix.scan.events) : 0.0);
     }
+    {
+        const ThreadCheckpoints& cp = ix.threadCheckpoints;
+        std::printf("thread_checkpoints: %llu every %llu ns, %zu thread entries (%zu far, %zu with info), %zu segments kept, %zu threads summarised\n",
+                    (unsigned long long)cp.count(), (unsigned long long)cp.spacing, cp.entryChecks.size(),
+                    cp.entryFarTimes.size(), cp.entryInfos.size(), ix.threadStates.segmentCount(),
+                    ix.threadStates.summarised.size());
+    }
     // Only the load and the index's size (for logs of several GB).
     if (const char* only = std::getenv("HECSCOPE_BENCH_ONLY"); only && std::string_view(only) == "index")
         return 0;
 
     {
-        const ThreadCheckpoints& cp = ix.threadCheckpoints;
-        std::printf("thread_checkpoints: %llu every %llu ns, %zu thread entries (%zu segments)\n",
-                    (unsigned long long)cp.count(), (unsigned long long)cp.spacing, cp.entryChecks.size(),
-                    ix.threadStates.segmentCount());
         // Every thread's segments of a range read back from the file
         // (core/detail/threaddetail.h): median and maximum of 7 random
         // ranges of 1/1000, 1/100 and 1/2 of the run.

@@ -312,11 +312,14 @@ double uiMaxStallMs(const std::string& path)
 static bool readWanted(const TimelineRenderer& renderer, const RenderOptions& o)
 {
     const std::vector<InstantUnitKey> wanted = renderer.takeWantedInstants();
+    const auto windows = renderer.takeWantedThreads();
     if (!o.detail || !renderer.index())
         return false;
     for (const InstantUnitKey& k : wanted)
         o.detail->load(*renderer.index(), k);
-    return !wanted.empty();
+    for (const auto& [from, to] : windows)
+        o.detail->loadThreads(*renderer.index(), from, to);
+    return !wanted.empty() || !windows.empty();
 }
 
 void benchGui(std::shared_ptr<const LogIndex> index, const std::string& path)
