@@ -191,6 +191,19 @@ LogBuilder::LogBuilder()
 {
 }
 
+LogBuilder& LogBuilder::block(uint16_t cap, const std::deque<OwnedEvent>& events)
+{
+    const uint64_t first = events.empty() ? 0 : events.front().event.time;
+    uint64_t last = first;
+    m_w.beginBlock(cap, first);
+    for (const OwnedEvent& e : events) {
+        m_w.write(e.event);
+        last = e.event.time;
+    }
+    m_w.endBlock(last);
+    return *this;
+}
+
 LogBuilder& LogBuilder::block(uint16_t cap, std::initializer_list<OwnedEvent> events)
 {
     const uint64_t first = events.size() ? events.begin()->event.time : 0;

@@ -11,6 +11,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <deque>
 #include <vector>
 
 // Helpers shared by the tests: where the real logs are, and a canonical text
@@ -53,6 +54,7 @@ class LogBuilder {
 public:
     LogBuilder();
     LogBuilder& block(uint16_t cap, std::initializer_list<OwnedEvent> events);
+    LogBuilder& block(uint16_t cap, const std::deque<OwnedEvent>& events); // (made in a loop)
     std::vector<uint8_t> bytes(bool dataEnd = true);
 
 private:

@@ -10,6 +10,8 @@
 #include "core/format/encoder.h"
 #include "core/format/eventtags.h"
 #include "core/text/info.h"
+#include "core/index/indexbuilder.h"
+#include "core/index/loader.h"
 #include "core/index/logindex.h"
 #include "core/stats/stats.h"
 
@@ -123,6 +125,9 @@ private slots:
     void threadSegmentsReadBack();
     void threadSegmentsReadBackEdgeCases();
     void threadSegmentsFromAChangedFile();
+    void threadEventsSettledAsTheLoadGoes_data() { threadSegmentsReadBack_data(); }
+    void threadEventsSettledAsTheLoadGoes();
+    void aLateCapabilityAfterSettlingReadsTheLogAgain();
     void detailStoreServesSeveralThreads();
     void growingLogExtendsTheIndex_data();
     void growingLogExtendsTheIndex();
@@ -1099,6 +1104,97 @@ void TestIndex::threadSegmentsReadBackEdgeCases()
 // at a checkpoint inside the range retimed, the file cut short, a thread's
 // stop status changed each give an error naming a byte offset, and no
 // segments.
+namespace {
+
+std::unique_ptr<LogIndex> loadWith(const std::vector<uint8_t>& bytes, KeepInMemory keep)
+{
+    MemorySource source(bytes);
+    return loadIndex(source, bytes.size(), nullptr, keep).index;
+}
+
+// Two indexes' thread states and checkpoints, every field.
+void compareThreadParts(const LogIndex& x, const LogIndex& y)
+{
+    const ThreadStates &a = x.threadStates, &b = y.threadStates;
+    QVERIFY(a.ids == b.ids);
+    QCOMPARE(a.end, b.end);
+    QCOMPARE(a.segmentsInFile, b.segmentsInFile);
+    QVERIFY(a.summarised == b.summarised);
+    QVERIFY(a.wholeRun == b.wholeRun);
+    for (size_t k = 0; k < a.count(); ++k) {
+        const SegmentView sa = a.of(k), sb = b.of(k);
+        QCOMPARE(sa.size(), sb.size());
+        for (size_t i = 0; i < sa.size(); ++i)
+            QVERIFY2(sa[i] == sb[i], qPrintable(QStringLiteral("thread %1 segment %2").arg(a.ids[k]).arg(i)));
+        const BinPyramid &p = a.overviews[k], &q = b.overviews[k];
+        QVERIFY(p.start == q.start && p.binWidth == q.binWidth && p.bins == q.bins && p.levels == q.levels);
+        QVERIFY(std::equal(a.overviewKeys.begin() + ptrdiff_t(p.offset), a.overviewKeys.begin() + ptrdiff_t(p.offset + p.totalBins()),
+                           b.overviewKeys.begin() + ptrdiff_t(q.offset)));
+    }
+    const ThreadCheckpoints &c = x.threadCheckpoints, &d = y.threadCheckpoints;
+    QCOMPARE(c.spacing, d.spacing);
+    QVERIFY(c.caps == d.caps);
+    QVERIFY(c.global == d.global);
+    QVERIFY(c.entryOffsets == d.entryOffsets);
+    QVERIFY(c.entryChecks == d.entryChecks);
+    QCOMPARE(c.entrySegments.size(), d.entrySegments.size());
+    for (size_t e = 0; e < c.entrySegments.size(); ++e)
+        QVERIFY(c.entry(e) == d.entry(e));
+}
+
+} // namespace
+
+// A load walks the thread events for good as it goes (every
+// KeepInMemory::settleEvery of them) and lets them go: the index is the one
+// a load keeping every event to the end makes, with the segments kept or
+// left in the file. Settled every 37 events, so that every log settles often.
+void TestIndex::threadEventsSettledAsTheLoadGoes()
+{
+    QFETCH(QString, log);
+    const std::vector<uint8_t> bytes = readFile(log);
+    for (const bool keepSegments : {true, false}) {
+        const auto settled = loadWith(bytes, KeepInMemory{keepSegments, false, 37});
+        const auto raw = loadWith(bytes, KeepInMemory{keepSegments, true});
+        compareIndexes(*settled, *raw);
+        compareThreadParts(*settled, *raw);
+        if (QTest::currentTestFailed())
+            QFAIL(keepSegments ? "segments kept" : "segments in the file");
+    }
+}
+
+// A capability whose first block comes after events of others later than
+// its own: settled before it came, the other threads' events cannot be
+// walked again, so the builder says so and the loader reads the log once
+// more keeping every event. The index equals one that never settled.
+void TestIndex::aLateCapabilityAfterSettlingReadsTheLogAgain()
+{
+    LogBuilder b;
+    std::deque<OwnedEvent> early, late;
+    for (uint64_t i = 0; i < 40; ++i) {
+        early.emplace_back(tag::RunThread, 1000 + i * 100, std::initializer_list<uint64_t>{1 + i % 3});
+        early.emplace_back(tag::StopThread, 1050 + i * 100, std::initializer_list<uint64_t>{1 + i % 3, 3, 0});
+    }
+    b.block(0, early);
+    // Capability 1, unnamed so far: its events interleave with the first's.
+    for (uint64_t i = 0; i < 20; ++i) {
+        late.emplace_back(tag::ThreadWakeup, 1020 + i * 200, std::initializer_list<uint64_t>{1 + i % 3, 1});
+        late.emplace_back(tag::RunThread, 1030 + i * 200, std::initializer_list<uint64_t>{4 + i % 2});
+        late.emplace_back(tag::StopThread, 1040 + i * 200, std::initializer_list<uint64_t>{4 + i % 2, 2, 0});
+    }
+    b.block(1, late);
+    const std::vector<uint8_t> bytes = b.bytes();
+    IndexBuilder builder;
+    builder.settleThreadEventsEvery(8);
+    builder.feed(bytes);
+    builder.publish(true);
+    QVERIFY(builder.threadEventsLost()); // (else this log does not test the fallback)
+    const auto again = loadWith(bytes, KeepInMemory{false, false, 8});
+    const auto raw = loadWith(bytes, KeepInMemory{false, true});
+    compareIndexes(*again, *raw);
+    compareThreadParts(*again, *raw);
+    QVERIFY(raw->threadStates.segmentCount() > 0);
+}
+
 void TestIndex::threadSegmentsFromAChangedFile()
 {
     const std::vector<uint8_t> bytes = readFile(QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/threads-N2.eventlog"));

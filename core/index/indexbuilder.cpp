@@ -41,6 +41,16 @@ void IndexBuilder::keepThreadSegments()
     m_impl->dispatcher.keepThreadSegments();
 }
 
+void IndexBuilder::settleThreadEventsEvery(size_t n)
+{
+    m_impl->dispatcher.settleThreadEventsEvery(n);
+}
+
+bool IndexBuilder::threadEventsLost() const
+{
+    return m_impl->dispatcher.threadEventsLost();
+}
+
 bool IndexBuilder::feed(std::span<const uint8_t> bytes)
 {
     Impl& d = *m_impl;

@@ -27,6 +27,12 @@ public:
     // snapshots have them (ThreadStates::moveSegmentsToFile): what a test
     // compares with the segments read back from the file.
     void keepThreadSegments();
+    // Walk the thread events for good every `n` of them and let them go
+    // (a whole log's load; 0: keep them to the end). If a capability's
+    // events then come earlier than what was settled, threadEventsLost()
+    // is true after the final publish: read the log again without.
+    void settleThreadEventsEvery(size_t n);
+    bool threadEventsLost() const;
     // False once decoding has ended (end-of-data marker or an error).
     bool feed(std::span<const uint8_t> bytes);
     // A live connection broke; the next one continues the stream with its

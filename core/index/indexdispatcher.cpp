@@ -54,7 +54,13 @@ void IndexDispatcher::onEvent(const Event& e)
     case tag::StopThread:
     case tag::ThreadRunnable:
     case tag::MigrateThread:
-    case tag::ThreadWakeup: m_threadStates.consume(e); break;
+    case tag::ThreadWakeup:
+        m_threadStates.consume(e);
+        if (m_settleEvery && m_threadStates.rawEvents() >= m_nextSettle) {
+            m_threadStates.settle(settleBound());
+            m_nextSettle = m_threadStates.rawEvents() + m_settleEvery;
+        }
+        break;
     default: break;
     }
     switch (e.tag) {
@@ -130,10 +136,10 @@ void IndexDispatcher::onEvent(const Event& e)
     }
 }
 
-bool IndexDispatcher::seal(bool final, const LoadObserver* observer)
+// Every capability's events are in up to its newest one; one that the
+// log names but whose events have not come holds everything back.
+uint64_t IndexDispatcher::settleBound() const
 {
-    // Every capability's events are in up to its newest one; one that the
-    // log names but whose events have not come holds everything back.
     uint64_t settleBefore = m_ix.caps.empty() ? 0 : UINT64_MAX;
     for (size_t c = 0; c < std::max<size_t>(m_ix.caps.size(), m_ix.capsNamed); ++c) {
         const bool known = c < m_ix.caps.size();
@@ -142,6 +148,12 @@ bool IndexDispatcher::seal(bool final, const LoadObserver* observer)
         else if (c < m_ix.capsNamed || (known && m_ix.caps[c].created != kNoTime))
             settleBefore = 0;
     }
+    return settleBefore;
+}
+
+bool IndexDispatcher::seal(bool final, const LoadObserver* observer)
+{
+    const uint64_t settleBefore = settleBound();
     // The collections first: sealing the timelines splits each
     // capability's GC spans by its collection.
     m_scheduler.unseal();

@@ -41,6 +41,10 @@ public:
     void keepInstants() { m_instants.keepAll(); }
     // Every thread's segments stay in the final index (tests compare them).
     void keepThreadSegments() { m_keepThreadSegments = true; }
+    // Settle the thread events every `n` of them (0: never; see
+    // ThreadStatesBuilder::settle): a whole log's load.
+    void settleThreadEventsEvery(size_t n) { m_settleEvery = n; m_nextSettle = n; }
+    bool threadEventsLost() const { return m_threadStates.lostEvents(); }
 
 private:
     LogIndex& m_ix;
@@ -55,6 +59,8 @@ private:
     MessagesBuilder m_messages;
     InstantsBuilder m_instants;
     bool m_keepThreadSegments = false;
+    size_t m_settleEvery = 0, m_nextSettle = 0;
+    uint64_t settleBound() const;
     ProcessBuilder m_process;
     ConcurrentGcBuilder m_concurrent;
 };

@@ -58,6 +58,8 @@ LoadResult loadIndex(ByteSource& source, uint64_t totalBytes, LoadObserver* obse
     IndexBuilder builder;
     if (keep.threadSegments)
         builder.keepThreadSegments();
+    if (!keep.rawThreadEvents)
+        builder.settleThreadEventsEvery(keep.settleEvery);
     {
         ReadAhead reader(source, kChunk); // joined at the end of this scope
         const std::span<const uint8_t> first = reader.next();
@@ -129,6 +131,12 @@ LoadResult loadIndex(ByteSource& source, uint64_t totalBytes, LoadObserver* obse
     // returned as far as it got, not prepared for drawing.
     if (!builder.publish(true, observer))
         result.cancelled = true;
+    if (!result.cancelled && builder.threadEventsLost()) {
+        // A capability's thread events came earlier than those walked for
+        // good (its first block late in the file): once more, keeping them.
+        keep.rawThreadEvents = true;
+        return loadIndex(source, totalBytes, observer, keep);
+    }
     const auto t2 = Clock::now();
     result.index = builder.take();
     result.index->scan.ioError = source.error();

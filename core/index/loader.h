@@ -27,6 +27,10 @@ LoadResult loadIndex(ByteSource& source, uint64_t totalBytes = 0, LoadObserver* 
 // file, to compare the two (IndexBuilder::keepThreadSegments).
 struct KeepInMemory {
     bool threadSegments = false;
+    // Every thread event as it came, to the end (else they are walked for
+    // good every kSettleEvery of them: IndexBuilder::settleThreadEventsEvery).
+    bool rawThreadEvents = false;
+    size_t settleEvery = size_t(1) << 19;
 };
 LoadResult loadIndex(ByteSource& source, uint64_t totalBytes, LoadObserver* observer, KeepInMemory keep);
 

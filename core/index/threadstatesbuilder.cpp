@@ -23,8 +23,10 @@ void ThreadStatesBuilder::add(uint64_t time, uint64_t thread, ThreadCause cause,
         if (const auto it = m_eventsFrom.find(uint32_t(thread)); it != m_eventsFrom.end() && time < it->second)
             return;
     }
-    if (time < m_settledBefore)
+    if (time < m_settledBefore) {
         m_rewalk = true; // before what is settled: walk everything again
+        m_lost = m_lost || m_released; // (which needs the raw events let go)
+    }
     Raw r{};
     r.time = time;
     r.cap = cap;
@@ -410,7 +412,7 @@ bool buildOverviews(ThreadStates& out, const LoadObserver* observer, const Previ
 // `raws` (in log order) grouped by thread, ascending, each thread's in
 // time order with ties in log order.
 template <class Raw>
-void groupByThread(std::vector<Raw>& raws)
+void groupByThread(std::vector<Raw>& raws, std::vector<Raw>& scratch)
 {
     if (raws.empty())
         return;
@@ -428,7 +430,8 @@ void groupByThread(std::vector<Raw>& raws)
             ++next[r.thread - lo + 1];
         for (size_t k = 1; k <= span; ++k)
             next[k] += next[k - 1];
-        std::vector<Raw> grouped(raws.size());
+        std::vector<Raw>& grouped = scratch; // (memory reused between calls)
+        grouped.resize(raws.size());
         for (const Raw& r : raws)
             grouped[next[r.thread - lo]++] = r;
         raws.swap(grouped);
@@ -455,7 +458,7 @@ bool ThreadStatesBuilder::seal(uint64_t end, bool final, const LoadObserver* obs
     // more, over the raw events' own memory, with the settled segments
     // freed first. Both give the same states.
     const size_t unsettled = m_pending.size() + (m_raw.size() - m_scanned);
-    if (!m_rewalk && m_scanned > 0 && unsettled < m_raw.size() / 4) {
+    if (!m_rewalk && (m_released || (m_scanned > 0 && unsettled < m_raw.size() / 4))) {
         if (!sealIncremental(end, UINT64_MAX, observer, true))
             return false;
         m_settled.clear();
@@ -597,21 +600,15 @@ bool ThreadStatesBuilder::sealAll(uint64_t end, bool final, const LoadObserver* 
     return true;
 }
 
-bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, const LoadObserver* observer,
-                                          bool final)
+// Walks the events before `settleBefore` (and the last bound) for good
+// into each thread's settled segments; the rest stay pending.
+void ThreadStatesBuilder::settleUpTo(uint64_t settleBefore)
 {
-    if (m_rewalk) {
-        m_settled.clear();
-        m_pending = {};
-        m_scanned = 0;
-        m_settledBefore = 0;
-        m_rewalk = false;
-        m_cleanBefore.clear();
-    }
     // The events to settle now (before the bound), and the indices of
     // those still pending, each in log order.
     const uint64_t bound = std::max(m_settledBefore, settleBefore);
-    std::vector<Raw> settle;
+    std::vector<Raw>& settle = m_scratch; // (its memory kept from one settle to the next)
+    settle.clear();
     std::vector<uint64_t> pending;
     pending.reserve(m_pending.size());
     const auto sort = [&](uint64_t i) {
@@ -627,9 +624,7 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
     m_scanned = m_raw.size();
     m_settledBefore = bound;
     m_pending = std::move(pending);
-    groupByThread(settle);
-    if (isCancelled(observer))
-        return false;
+    groupByThread(settle, m_scratch2);
     Settled* walked = nullptr;
     for (size_t j = 0; j < settle.size(); ++j) {
         const Raw& raw = settle[j];
@@ -643,12 +638,47 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
         walked->cur = s;
         walked->any = true;
     }
-    settle = {};
+    settle.clear();
+}
+
+void ThreadStatesBuilder::settle(uint64_t settleBefore)
+{
+    if (m_rewalk || settleBefore <= m_settledBefore)
+        return;
+    settleUpTo(settleBefore);
+    // The settled events' raw copies go: the pending ones move to a new array.
+    ChunkedArray<Raw> kept;
+    for (const uint64_t i : m_pending)
+        kept.push_back(m_raw[i]);
+    m_raw = std::move(kept);
+    m_pending.resize(m_raw.size());
+    for (size_t i = 0; i < m_pending.size(); ++i)
+        m_pending[i] = i;
+    m_pending.shrink_to_fit();
+    m_scanned = m_raw.size();
+    m_released = true;
+}
+
+bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, const LoadObserver* observer,
+                                          bool final)
+{
+    if (m_rewalk) {
+        m_settled.clear();
+        m_pending = {};
+        m_scanned = 0;
+        m_settledBefore = 0;
+        m_rewalk = false;
+        m_cleanBefore.clear();
+    }
+    settleUpTo(settleBefore);
+    if (isCancelled(observer))
+        return false;
     std::vector<Raw> tail;
     tail.reserve(m_pending.size());
     for (const uint64_t i : m_pending)
         tail.push_back(m_raw[i]);
-    groupByThread(tail);
+    std::vector<Raw> scratch;
+    groupByThread(tail, scratch);
     if (isCancelled(observer))
         return false;
     if (final) {
@@ -715,7 +745,8 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
     out.checkOffsets.push_back(out.checkTimes.size());
     if (isCancelled(observer))
         return false;
-    if (!buildOverviews(out, observer, &previous))
+    // (The final seal's pyramids are shaped as a whole load's: exactly.)
+    if (!buildOverviews(out, observer, final ? nullptr : &previous))
         return false;
     if (final)
         fillThreadEntries();
@@ -1141,7 +1172,7 @@ void ThreadStates::moveSegmentsToFile()
     newCheckOffsets[count()] = newChecks.size();
     kept.shrinkTo(written);
     packed = std::move(kept);
-    chunked = {}; // (a live session's: its snapshots keep theirs)
+    std::vector<ChunkedArray<PackedSegment>>().swap(chunked); // (a live session's: its snapshots keep theirs)
     offsets = std::move(newOffsets);
     checkOffsets = std::move(newCheckOffsets);
     checkTimes = std::move(newChecks);

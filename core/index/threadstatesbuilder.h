@@ -40,6 +40,15 @@ public:
     void consume(const Event& e);
     // Segments of every thread up to `end` (ns). False once cancelled.
     bool seal(uint64_t end, bool final, const LoadObserver* observer, uint64_t settleBefore = 0);
+    // A whole log's load as it goes: walks the events before `settleBefore`
+    // (no event still to come can precede it) for good, as a provisional
+    // seal does, and lets their raw copies go (16 bytes each; the settled
+    // segments take 8). An event that then comes earlier than that bound
+    // cannot be walked with them: lostEvents() says so, and the log must be
+    // read again without settling (the loader does).
+    void settle(uint64_t settleBefore);
+    bool lostEvents() const { return m_lost; }
+    size_t rawEvents() const { return m_raw.size(); }
 
     // Reading back (core/detail/threaddetail.h): the same walk over the
     // events of a stretch of the log, from a checkpoint on, giving the
@@ -89,6 +98,7 @@ private:
     void fillThreadEntries();
     bool sealAll(uint64_t end, bool final, const LoadObserver* observer);
     bool sealIncremental(uint64_t end, uint64_t settleBefore, const LoadObserver* observer, bool final = false);
+    void settleUpTo(uint64_t settleBefore);
 
     ThreadStatesPart& m_part;
     StopEncoding m_encoding = StopEncoding::Standard;
@@ -106,6 +116,9 @@ private:
     uint64_t m_settledBefore = 0;
     std::vector<uint64_t> m_cleanBefore; // per thread of the last seal: its last settled segment's time
     bool m_rewalk = false;
+    bool m_released = false; // settle() let raw events go
+    std::vector<Raw> m_scratch, m_scratch2; // the events being settled (memory reused)
+    bool m_lost = false;     // and then an event came before what it had settled
     // Read back: the window, the seeds (by id) and the threads wanted.
     bool m_readBack = false;
     uint64_t m_from = 0, m_clip = 0, m_to = UINT64_MAX;
