@@ -191,20 +191,8 @@ LogBuilder::LogBuilder()
 {
 }
 
-LogBuilder& LogBuilder::block(uint16_t cap, const std::deque<OwnedEvent>& events)
-{
-    const uint64_t first = events.empty() ? 0 : events.front().event.time;
-    uint64_t last = first;
-    m_w.beginBlock(cap, first);
-    for (const OwnedEvent& e : events) {
-        m_w.write(e.event);
-        last = e.event.time;
-    }
-    m_w.endBlock(last);
-    return *this;
-}
-
-LogBuilder& LogBuilder::block(uint16_t cap, std::initializer_list<OwnedEvent> events)
+template <class Events>
+LogBuilder& LogBuilder::writeBlock(uint16_t cap, const Events& events)
 {
     const uint64_t first = events.size() ? events.begin()->event.time : 0;
     uint64_t last = first;
@@ -215,6 +203,16 @@ LogBuilder& LogBuilder::block(uint16_t cap, std::initializer_list<OwnedEvent> ev
     }
     m_w.endBlock(last);
     return *this;
+}
+
+LogBuilder& LogBuilder::block(uint16_t cap, const std::deque<OwnedEvent>& events)
+{
+    return writeBlock(cap, events);
+}
+
+LogBuilder& LogBuilder::block(uint16_t cap, std::initializer_list<OwnedEvent> events)
+{
+    return writeBlock(cap, events);
 }
 
 std::vector<uint8_t> LogBuilder::bytes(bool dataEnd)

@@ -58,6 +58,8 @@ public:
     std::vector<uint8_t> bytes(bool dataEnd = true);
 
 private:
+    template <class Events>
+    LogBuilder& writeBlock(uint16_t cap, const Events& events);
     EventlogWriter m_w;
 };
 

@@ -206,16 +206,16 @@ bool walkStep(const Raw& raw, const ThreadSegment& cur, bool any, ThreadSegment&
 // Segment `local` of its thread, stored at `index`: its time against the
 // thread's checkpoints (`checks`, whose last is the thread's), and far
 // times and infos noted by `index`.
-PackedSegment packSegment(const ThreadSegment& s, size_t local, uint64_t index, std::vector<uint64_t>& checks,
-                          std::vector<std::pair<uint64_t, uint64_t>>& farTimes,
-                          std::vector<std::pair<uint64_t, uint16_t>>& infos)
+// `s` packed with its time as an offset from `base` (kFar, and the time in
+// `farTimes`, when it does not fit); its info, if any, in `infos`. Both
+// under `index`.
+PackedSegment packFrom(const ThreadSegment& s, uint64_t base, uint64_t index,
+                       std::vector<std::pair<uint64_t, uint64_t>>& farTimes,
+                       std::vector<std::pair<uint64_t, uint16_t>>& infos)
 {
     PackedSegment p{};
-    if (local % ThreadStates::kCheckEvery == 0) {
-        checks.push_back(s.time);
-        p.offset = 0;
-    } else if (s.time - checks.back() < PackedSegment::kFar) {
-        p.offset = uint32_t(s.time - checks.back());
+    if (s.time - base < PackedSegment::kFar) {
+        p.offset = uint32_t(s.time - base);
     } else {
         p.offset = PackedSegment::kFar;
         farTimes.emplace_back(index, s.time);
@@ -226,6 +226,17 @@ PackedSegment packSegment(const ThreadSegment& s, size_t local, uint64_t index, 
     if (s.info)
         infos.emplace_back(index, s.info);
     return p;
+}
+
+// Segment `local` of a thread (`index` among all), its time an offset from
+// the thread's last check time (every kCheckEvery-th segment's).
+PackedSegment packSegment(const ThreadSegment& s, size_t local, uint64_t index, std::vector<uint64_t>& checks,
+                          std::vector<std::pair<uint64_t, uint64_t>>& farTimes,
+                          std::vector<std::pair<uint64_t, uint16_t>>& infos)
+{
+    if (local % ThreadStates::kCheckEvery == 0)
+        checks.push_back(s.time);
+    return packFrom(s, checks.back(), index, farTimes, infos);
 }
 
 } // namespace
@@ -842,22 +853,8 @@ void ThreadCheckpoints::addThread(const SegmentView& segs)
 {
     forEachEntry(segs, spacing, [&](uint64_t j, size_t i) {
         const ThreadSegment s = segs[i];
-        const uint64_t e = entryChecks.size();
-        PackedSegment p{};
-        const uint64_t offset = s.time - time(j - 1);
-        if (offset < PackedSegment::kFar) {
-            p.offset = uint32_t(offset);
-        } else {
-            p.offset = PackedSegment::kFar;
-            entryFarTimes.emplace_back(e, s.time);
-        }
-        p.cap = s.cap;
-        p.stop = s.stop;
-        p.bits = uint8_t(uint8_t(s.state) | uint8_t(s.cause) << 3 | (s.info ? 1u << 6 : 0u));
-        if (s.info)
-            entryInfos.emplace_back(e, s.info);
+        entrySegments.push_back(packFrom(s, time(j - 1), entryChecks.size(), entryFarTimes, entryInfos));
         entryChecks.push_back(uint16_t(j));
-        entrySegments.push_back(p);
     });
     entryOffsets.push_back(entryChecks.size());
 }
