@@ -1,5 +1,6 @@
 #include "core/detail/detailstore.h"
 
+#include "core/detail/recordwalk.h"
 #include "core/format/eventtags.h"
 #include "core/format/recorddecoder.h"
 #include "core/index/instantsbuilder.h"
@@ -7,13 +8,14 @@
 #include <algorithm>
 
 namespace hecscope {
-namespace {
 
 std::string changedAt(uint64_t offset, const std::string& what)
 {
     return "The log file changed since it was opened: " + what + " at byte " + std::to_string(offset)
         + " (open it again)";
 }
+
+namespace {
 
 // The state SchedulerBuilder keeps that decides an instant's thread: the
 // thread running on the capability and whether it is inside a collection.
@@ -59,86 +61,35 @@ InstantUnit readInstantUnit(ByteSource& source, const LogIndex& index, uint16_t 
         return out;
     const size_t firstMark = size_t(unit * CapInstantMarks::kUnitMarks);
     const InstantMark& start = marks.mark(firstMark);
-    const LogFormat& format = *index.scan.format;
-    const auto& blocks = index.scan.blocks;
-    // The block holding the first instant's record.
-    size_t b = size_t(std::upper_bound(blocks.begin(), blocks.end(), start.offset,
-                                       [](uint64_t o, const LogScan::Block& x) { return o < x.offset; })
-                      - blocks.begin());
-    if (b == 0 || blocks[b - 1].cap != cap || start.offset >= blocks[b - 1].end) {
-        out.error = changedAt(start.offset, "no block of capability " + std::to_string(cap) + " there");
-        return out;
-    }
-    --b;
     uint32_t running = start.running;
     bool inGc = start.inGc;
-    uint64_t pos = start.offset;
     std::vector<uint8_t> buffer;
     uint64_t got = 0;
-    for (;;) {
-        const uint64_t end = blocks[b].end;
-        // Decode the records in [pos, end), reading up to 1 MiB at a time.
-        while (pos < end && got < want) {
-            const size_t chunk = size_t(std::min<uint64_t>(end - pos, uint64_t(1) << 20));
-            buffer.resize(chunk);
-            const size_t n = source.read(pos, buffer.data(), chunk);
-            if (n < chunk) {
-                const std::string io = source.error();
-                out.error = io.empty() ? changedAt(pos + n, "it now ends") : "Cannot read the log: " + io
-                        + " (at byte " + std::to_string(pos + n) + ")";
-                return out;
+    out.error = walkCapabilityBlocks(
+        source, index, cap, start.offset, buffer, "fewer instants on capability " + std::to_string(cap) + " than indexed",
+        [&](const Event& e, std::string& error) {
+            if (e.tag == tag::BlockMarker || !e.known)
+                return WalkOn::Next;
+            InstantsBuilder::Instant in;
+            if (!InstantsBuilder::classify(e, running, in)) {
+                track(e, running, inGc);
+                return WalkOn::Next;
             }
-            size_t at = 0;
-            while (at < n && got < want) {
-                Event e;
-                const RecordResult r = decodeRecord(format, buffer.data() + at, n - at, e);
-                if (r.status == RecordStatus::NeedMore) {
-                    if (at == 0) { // a record longer than the rest of the block
-                        out.error = changedAt(pos, "a record crosses its block's end");
-                        return out;
-                    }
-                    break; // read again from this record
+            if (e.time > CapInstants::kMaxTime)
+                return WalkOn::Next;
+            if (got % CapInstantMarks::kMarkEvery == 0) {
+                const InstantMark& m = marks.mark(firstMark + size_t(got / CapInstantMarks::kMarkEvery));
+                if (m.offset != e.offset || m.time != e.time) {
+                    error = changedAt(e.offset, "another event than the index holds");
+                    return WalkOn::Stop;
                 }
-                if (r.status != RecordStatus::Ok) {
-                    out.error = changedAt(pos + at, "a record that does not decode");
-                    return out;
-                }
-                e.offset = pos + at;
-                e.cap = cap;
-                at += r.size;
-                if (e.tag == tag::BlockMarker || !e.known)
-                    continue;
-                InstantsBuilder::Instant in;
-                if (!InstantsBuilder::classify(e, running, in)) {
-                    track(e, running, inGc);
-                    continue;
-                }
-                if (e.time > CapInstants::kMaxTime)
-                    continue;
-                if (got % CapInstantMarks::kMarkEvery == 0) {
-                    const InstantMark& m = marks.mark(firstMark + size_t(got / CapInstantMarks::kMarkEvery));
-                    if (m.offset != e.offset || m.time != e.time) {
-                        out.error = changedAt(e.offset, "another event than the index holds");
-                        return out;
-                    }
-                }
-                out.instants.append(e.time, in.kind, in.arg, in.other);
-                ++got;
             }
-            pos += at;
-        }
-        if (got == want)
-            return out;
-        // On to the capability's next block.
-        do
-            ++b;
-        while (b < blocks.size() && blocks[b].cap != cap);
-        if (b == blocks.size()) {
-            out.error = changedAt(pos, "fewer instants on capability " + std::to_string(cap) + " than indexed");
-            return out;
-        }
-        pos = blocks[b].offset;
-    }
+            out.instants.append(e.time, in.kind, in.arg, in.other);
+            return ++got == want ? WalkOn::Stop : WalkOn::Next;
+        });
+    if (!out.error.empty())
+        out.instants = CapInstants{};
+    return out;
 }
 
 DetailStore::DetailStore(std::shared_ptr<ByteSource> source, size_t budgetBytes)

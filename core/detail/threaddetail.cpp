@@ -1,5 +1,6 @@
 #include "core/detail/threaddetail.h"
 
+#include "core/detail/recordwalk.h"
 #include "core/format/eventtags.h"
 #include "core/threads/threadstats.h"
 #include "core/format/recorddecoder.h"
@@ -9,12 +10,6 @@
 
 namespace hecscope {
 namespace {
-
-std::string changedAt(uint64_t offset, const std::string& what)
-{
-    return "The log file changed since it was opened: " + what + " at byte " + std::to_string(offset)
-        + " (open it again)";
-}
 
 bool isThreadEvent(uint16_t t)
 {
@@ -273,51 +268,29 @@ ThreadDetail readThreadSegments(ByteSource& source, const LogIndex& index, uint6
             }
             uint64_t pos = p == s.startPiece ? s.start : piece.begin;
             uint64_t last = piece.firstTime; // the piece's times never decrease
-            while (pos < piece.end && !s.done) {
-                const size_t chunk = size_t(std::min<uint64_t>(piece.end - pos, uint64_t(64) << 10)); // (a stream may end early)
-                buffer.resize(chunk);
-                const size_t n = source.read(pos, buffer.data(), chunk);
-                out.bytesRead += n;
-                if (n < chunk) {
-                    const std::string io = source.error();
-                    out.error = io.empty() ? changedAt(pos + n, "it now ends")
-                                           : "Cannot read the log: " + io + " (at byte " + std::to_string(pos + n) + ")";
-                    return out;
-                }
-                size_t at = 0;
-                while (at < n) {
-                    Event e;
-                    const RecordResult r = decodeRecord(format, buffer.data() + at, n - at, e);
-                    if (r.status == RecordStatus::NeedMore) {
-                        if (at == 0) {
-                            out.error = changedAt(pos, "a record runs past where the index says its piece ends");
-                            return out;
-                        }
-                        break; // read again from this record
-                    }
-                    if (r.status != RecordStatus::Ok) {
-                        out.error = changedAt(pos + at, "a record that does not decode");
-                        return out;
-                    }
-                    e.offset = pos + at;
-                    e.cap = piece.cap;
+            bool stopped = false;
+            // (64 KB reads: a stream may end early.)
+            out.error = walkRecords(
+                source, format, pos, piece.end, piece.cap, buffer, size_t(64) << 10,
+                [&](const Event& e, std::string& error) {
                     if (e.time < last || e.time > piece.lastTime) {
-                        out.error = changedAt(e.offset, "a time out of the index's order");
-                        return out;
+                        error = changedAt(e.offset, "a time out of the index's order");
+                        return WalkOn::Stop;
                     }
                     last = e.time;
                     if (!reader.record(e, s)) {
-                        out.error = reader.error;
-                        return out;
+                        error = reader.error;
+                        return WalkOn::Stop;
                     }
-                    at += r.size;
-                    if (e.time >= t1 && later >= t1) { // the rest of the stream is later
-                        s.done = true;
-                        --active;
-                        break;
-                    }
-                }
-                pos += at;
+                    // The rest of the stream is later.
+                    return e.time >= t1 && later >= t1 ? WalkOn::Stop : WalkOn::Next;
+                },
+                stopped, &out.bytesRead);
+            if (!out.error.empty())
+                return out;
+            if (stopped) {
+                s.done = true;
+                --active;
             }
         }
     }

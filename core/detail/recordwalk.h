@@ -1,0 +1,107 @@
+#pragma once
+
+#include "core/format/event.h"
+#include "core/format/logformat.h"
+#include "core/format/recorddecoder.h"
+#include "core/index/logindex.h"
+#include "core/io/bytesource.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+// Decoding the records of a stretch of the file again, for the detail read
+// back from it (instants, spark events, thread segments): one loop over
+// reads and records, and one way of saying that the file is not what the
+// index was made from.
+namespace hecscope {
+
+// "The log file changed since it was opened: <what> at byte <offset> (open it again)".
+std::string changedAt(uint64_t offset, const std::string& what);
+
+// What a record's handler says: go on, or stop here.
+enum class WalkOn : bool { Next, Stop };
+
+// Decodes the records in [pos, end) of `source`, a stretch of one block of
+// capability `cap` (kNoCap: records outside any), reading at most
+// `chunkBytes` at a time into `buffer`. Each record, its offset and
+// capability set, goes to `handle(e, error)`; a handler that sets `error`
+// stops the walk with it. Returns "" or the problem, naming the byte; `pos`
+// is left after the last record handed over, `stopped` set if the handler
+// stopped, and `bytesRead` (if given) grown by the bytes read.
+template <class Handle>
+std::string walkRecords(ByteSource& source, const LogFormat& format, uint64_t& pos, uint64_t end, uint16_t cap,
+                        std::vector<uint8_t>& buffer, size_t chunkBytes, Handle&& handle, bool& stopped,
+                        uint64_t* bytesRead = nullptr)
+{
+    stopped = false;
+    std::string error;
+    while (pos < end) {
+        const size_t chunk = size_t(std::min<uint64_t>(end - pos, chunkBytes));
+        buffer.resize(chunk);
+        const size_t n = source.read(pos, buffer.data(), chunk);
+        if (bytesRead)
+            *bytesRead += n;
+        if (n < chunk) {
+            const std::string io = source.error();
+            return io.empty() ? changedAt(pos + n, "it now ends")
+                              : "Cannot read the log: " + io + " (at byte " + std::to_string(pos + n) + ")";
+        }
+        size_t at = 0;
+        while (at < n) {
+            Event e;
+            const RecordResult r = decodeRecord(format, buffer.data() + at, n - at, e);
+            if (r.status == RecordStatus::NeedMore) {
+                if (at == 0) // a record longer than the rest of its block
+                    return changedAt(pos, "a record runs past the end of its block");
+                break; // read again from this record
+            }
+            if (r.status != RecordStatus::Ok)
+                return changedAt(pos + at, "a record that does not decode");
+            e.offset = pos + at;
+            e.cap = cap;
+            at += r.size;
+            if (handle(e, error) == WalkOn::Stop || !error.empty()) {
+                pos += at;
+                stopped = true;
+                return error;
+            }
+        }
+        pos += at;
+    }
+    return {};
+}
+
+// The records of capability `cap` from `offset` (inside one of its blocks,
+// LogScan::blocks) on, block after block, through walkRecords, until the
+// handler stops. Its blocks ending first gives changedAt(…, `atEnd`).
+template <class Handle>
+std::string walkCapabilityBlocks(ByteSource& source, const LogIndex& index, uint16_t cap, uint64_t offset,
+                                 std::vector<uint8_t>& buffer, const std::string& atEnd, Handle&& handle)
+{
+    const auto& blocks = index.scan.blocks;
+    size_t b = size_t(std::upper_bound(blocks.begin(), blocks.end(), offset,
+                                       [](uint64_t o, const LogScan::Block& x) { return o < x.offset; })
+                      - blocks.begin());
+    if (b == 0 || blocks[b - 1].cap != cap || offset >= blocks[b - 1].end)
+        return changedAt(offset, "no block of capability " + std::to_string(cap) + " there");
+    --b;
+    uint64_t pos = offset;
+    for (;;) {
+        bool stopped = false;
+        const std::string error =
+            walkRecords(source, *index.scan.format, pos, blocks[b].end, cap, buffer, size_t(1) << 20, handle, stopped);
+        if (stopped || !error.empty())
+            return error;
+        // On to the capability's next block.
+        do
+            ++b;
+        while (b < blocks.size() && blocks[b].cap != cap);
+        if (b == blocks.size())
+            return changedAt(pos, atEnd);
+        pos = blocks[b].offset;
+    }
+}
+
+} // namespace hecscope
