@@ -11,6 +11,7 @@
 #include "core/format/eventtags.h"
 #include "core/text/info.h"
 #include "core/index/indexbuilder.h"
+#include "core/synth/synthetic.h"
 #include "core/index/loader.h"
 #include "core/index/logindex.h"
 #include "core/stats/stats.h"
@@ -128,6 +129,7 @@ private slots:
     void threadEventsSettledAsTheLoadGoes_data() { threadSegmentsReadBack_data(); }
     void threadEventsSettledAsTheLoadGoes();
     void aLateCapabilityAfterSettlingReadsTheLogAgain();
+    void manyShortThreadsAreNotSettled();
     void detailStoreServesSeveralThreads();
     void growingLogExtendsTheIndex_data();
     void growingLogExtendsTheIndex();
@@ -1153,7 +1155,7 @@ void TestIndex::threadEventsSettledAsTheLoadGoes()
     QFETCH(QString, log);
     const std::vector<uint8_t> bytes = readFile(log);
     for (const bool keepSegments : {true, false}) {
-        const auto settled = loadWith(bytes, KeepInMemory{keepSegments, false, 37});
+        const auto settled = loadWith(bytes, KeepInMemory{keepSegments, false, 37, 0});
         const auto raw = loadWith(bytes, KeepInMemory{keepSegments, true});
         compareIndexes(*settled, *raw);
         compareThreadParts(*settled, *raw);
@@ -1184,15 +1186,40 @@ void TestIndex::aLateCapabilityAfterSettlingReadsTheLogAgain()
     b.block(1, late);
     const std::vector<uint8_t> bytes = b.bytes();
     IndexBuilder builder;
-    builder.settleThreadEventsEvery(8);
+    builder.settleThreadEventsEvery(8, 0);
     builder.feed(bytes);
     builder.publish(true);
     QVERIFY(builder.threadEventsLost()); // (else this log does not test the fallback)
-    const auto again = loadWith(bytes, KeepInMemory{false, false, 8});
+    const auto again = loadWith(bytes, KeepInMemory{false, false, 8, 0});
     const auto raw = loadWith(bytes, KeepInMemory{false, true});
     compareIndexes(*again, *raw);
     compareThreadParts(*again, *raw);
     QVERIFY(raw->threadStates.segmentCount() > 0);
+}
+
+// Settling pays for threads of many events, not for many short-lived ones
+// (each settled thread costs its own arrays): a synthesized log of 20,000
+// threads of a few runs each declines at its first settle and keeps every
+// event; one of 8 threads of 3,000 runs each settles. Both give the index
+// of a load that never settles. (The first also once made the checkpoints'
+// widening loop forever: an entry per thread is over any budget.)
+void TestIndex::manyShortThreadsAreNotSettled()
+{
+    const std::vector<uint8_t> many = synthesizeThreadsLog(20000, 3);
+    const std::vector<uint8_t> few = synthesizeThreadsLog(8, 3000);
+    for (const bool manyThreads : {true, false}) {
+        const std::vector<uint8_t>& bytes = manyThreads ? many : few;
+        IndexBuilder builder;
+        builder.settleThreadEventsEvery(4096);
+        builder.feed(bytes);
+        builder.publish(true);
+        QCOMPARE(builder.threadSettlingDeclined(), manyThreads);
+        QVERIFY(!builder.threadEventsLost());
+        const auto settled = loadWith(bytes, KeepInMemory{false, false, 4096});
+        const auto raw = loadWith(bytes, KeepInMemory{false, true});
+        compareIndexes(*settled, *raw);
+        compareThreadParts(*settled, *raw);
+    }
 }
 
 void TestIndex::threadSegmentsFromAChangedFile()

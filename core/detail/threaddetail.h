@@ -24,8 +24,7 @@ struct ThreadDetail {
     // `from` (the last starting at or before it, else the thread's first)
     // and every later one starting before `to`, exactly as the index's
     // walk makes them; `states.end` is min(to, the log's end), so the last
-    // segment ends there. With bin pyramids as the index's (a thread of 64
-    // segments or more), so a thread row can be drawn from it.
+    // segment ends there. No bin pyramids (rows take theirs from the index).
     ThreadStates states;
     std::string error;     // "" when read; else the problem and its byte offset (then `states` is empty)
     uint64_t bytesRead = 0; // of the file

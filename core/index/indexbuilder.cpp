@@ -41,9 +41,14 @@ void IndexBuilder::keepThreadSegments()
     m_impl->dispatcher.keepThreadSegments();
 }
 
-void IndexBuilder::settleThreadEventsEvery(size_t n)
+void IndexBuilder::settleThreadEventsEvery(size_t n, size_t minEventsPerThread)
 {
-    m_impl->dispatcher.settleThreadEventsEvery(n);
+    m_impl->dispatcher.settleThreadEventsEvery(n, minEventsPerThread);
+}
+
+bool IndexBuilder::threadSettlingDeclined() const
+{
+    return m_impl->dispatcher.threadSettlingDeclined();
 }
 
 bool IndexBuilder::threadEventsLost() const

@@ -31,8 +31,11 @@ public:
     // (a whole log's load; 0: keep them to the end). If a capability's
     // events then come earlier than what was settled, threadEventsLost()
     // is true after the final publish: read the log again without.
-    void settleThreadEventsEvery(size_t n);
+    // Declined (every event kept) when the first settle finds fewer than
+    // `minEventsPerThread` per thread (ThreadStatesBuilder::settle).
+    void settleThreadEventsEvery(size_t n, size_t minEventsPerThread = 256);
     bool threadEventsLost() const;
+    bool threadSettlingDeclined() const;
     // False once decoding has ended (end-of-data marker or an error).
     bool feed(std::span<const uint8_t> bytes);
     // A live connection broke; the next one continues the stream with its

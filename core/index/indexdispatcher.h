@@ -43,7 +43,13 @@ public:
     void keepThreadSegments() { m_keepThreadSegments = true; }
     // Settle the thread events every `n` of them (0: never; see
     // ThreadStatesBuilder::settle): a whole log's load.
-    void settleThreadEventsEvery(size_t n) { m_settleEvery = n; m_nextSettle = n; }
+    void settleThreadEventsEvery(size_t n, size_t minEventsPerThread)
+    {
+        m_settleEvery = n;
+        m_nextSettle = n;
+        m_threadStates.setSettleEventsPerThread(minEventsPerThread);
+    }
+    bool threadSettlingDeclined() const { return m_threadStates.settleDeclined(); }
     bool threadEventsLost() const { return m_threadStates.lostEvents(); }
 
 private:

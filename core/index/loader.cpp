@@ -59,7 +59,7 @@ LoadResult loadIndex(ByteSource& source, uint64_t totalBytes, LoadObserver* obse
     if (keep.threadSegments)
         builder.keepThreadSegments();
     if (!keep.rawThreadEvents)
-        builder.settleThreadEventsEvery(keep.settleEvery);
+        builder.settleThreadEventsEvery(keep.settleEvery, keep.settleMinEventsPerThread);
     {
         ReadAhead reader(source, kChunk); // joined at the end of this scope
         const std::span<const uint8_t> first = reader.next();

@@ -31,6 +31,7 @@ struct KeepInMemory {
     // good every kSettleEvery of them: IndexBuilder::settleThreadEventsEvery).
     bool rawThreadEvents = false;
     size_t settleEvery = size_t(1) << 19;
+    size_t settleMinEventsPerThread = 256; // (IndexBuilder::settleThreadEventsEvery)
 };
 LoadResult loadIndex(ByteSource& source, uint64_t totalBytes, LoadObserver* observer, KeepInMemory keep);
 

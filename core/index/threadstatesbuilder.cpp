@@ -604,10 +604,15 @@ bool ThreadStatesBuilder::sealAll(uint64_t end, bool final, const LoadObserver* 
     offsets.back() = written;
     out.offsets = std::move(offsets);
     out.checkOffsets.back() = out.checkTimes.size();
+    if (m_readBack) {
+        // Segments read back are drawn and counted as they are: rows take
+        // their bins from the index.
+        out.overviews.assign(out.ids.size(), {});
+        return true;
+    }
     if (!buildOverviews(out, observer))
         return false;
-    if (!m_readBack)
-        fillThreadEntries();
+    fillThreadEntries();
     return true;
 }
 
@@ -654,8 +659,24 @@ void ThreadStatesBuilder::settleUpTo(uint64_t settleBefore)
 
 void ThreadStatesBuilder::settle(uint64_t settleBefore)
 {
-    if (m_rewalk || settleBefore <= m_settledBefore)
+    if (m_rewalk || m_settleDeclined || settleBefore <= m_settledBefore)
         return;
+    if (!m_released) {
+        // A settled thread costs its own arrays (a few hundred bytes) and
+        // each settle a pass over every thread number: worth it only for
+        // threads of many events (a server's handful), not for a log of
+        // many short-lived ones, whose events the final seal sorts in place.
+        std::vector<uint32_t> ids;
+        ids.reserve(m_raw.size());
+        for (size_t i = 0; i < m_raw.size(); ++i)
+            ids.push_back(m_raw[i].thread);
+        std::sort(ids.begin(), ids.end());
+        const size_t threads = size_t(std::unique(ids.begin(), ids.end()) - ids.begin());
+        if (threads * m_settleEventsPerThread > m_raw.size()) {
+            m_settleDeclined = true;
+            return;
+        }
+    }
     settleUpTo(settleBefore);
     // The settled events' raw copies go: the pending ones move to a new array.
     ChunkedArray<Raw> kept;
@@ -894,7 +915,10 @@ void ThreadCheckpoints::makeThreadEntries(const ThreadStates& states)
         for (size_t k = 0; k < states.count() && double(entries) <= over; ++k)
             forEachEntry(states.of(k), spacing, [&](uint64_t, size_t) { ++entries; });
         const double bytes = double(entries) * kEntryBytes + double(crossings) * sizeof(Crossing);
-        if (bytes <= budget || logBytes / std::max<uint64_t>(1, count() / 2) > kMaxIntervalBytes)
+        // (Two checkpoints or fewer left: wider gains nothing, as a log of
+        // many threads needs an entry per thread whatever the spacing.)
+        if (bytes <= budget || logBytes / std::max<uint64_t>(1, count() / 2) > kMaxIntervalBytes || count() <= 2
+            || spacing >= (uint64_t(1) << 62))
             break;
         spacing *= 2;
         const auto thin = [](std::vector<Crossing>& v) {

@@ -45,8 +45,12 @@ public:
     // seal does, and lets their raw copies go (16 bytes each; the settled
     // segments take 8). An event that then comes earlier than that bound
     // cannot be walked with them: lostEvents() says so, and the log must be
-    // read again without settling (the loader does).
+    // read again without settling (the loader does). Declined for good
+    // when the first call finds fewer than `eventsPerThread` events per
+    // thread.
     void settle(uint64_t settleBefore);
+    void setSettleEventsPerThread(size_t eventsPerThread) { m_settleEventsPerThread = eventsPerThread; }
+    bool settleDeclined() const { return m_settleDeclined; }
     bool lostEvents() const { return m_lost; }
     size_t rawEvents() const { return m_raw.size(); }
 
@@ -116,6 +120,8 @@ private:
     uint64_t m_settledBefore = 0;
     std::vector<uint64_t> m_cleanBefore; // per thread of the last seal: its last settled segment's time
     bool m_rewalk = false;
+    size_t m_settleEventsPerThread = 256; // at the first settle, or never
+    bool m_settleDeclined = false;
     bool m_released = false; // settle() let raw events go
     std::vector<Raw> m_scratch, m_scratch2; // the events being settled (memory reused)
     bool m_lost = false;     // and then an event came before what it had settled
