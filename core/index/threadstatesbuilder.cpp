@@ -777,8 +777,10 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
     out.checkOffsets.push_back(out.checkTimes.size());
     if (isCancelled(observer))
         return false;
-    // (The final seal's pyramids are shaped as a whole load's: exactly.)
-    if (!buildOverviews(out, observer, final ? nullptr : &previous))
+    // (A load's final seal shapes the pyramids as a load that kept every
+    // event does: exactly. A live session's keeps growing its own: its
+    // last update stays as quick as the others.)
+    if (!buildOverviews(out, observer, final && m_released ? nullptr : &previous))
         return false;
     if (final)
         fillThreadEntries();
