@@ -6,6 +6,20 @@
 #include <algorithm>
 
 namespace hecscope::test {
+
+bool isThreadEventTag(uint16_t t)
+{
+    switch (t) {
+    case tag::CreateThread:
+    case tag::RunThread:
+    case tag::StopThread:
+    case tag::ThreadRunnable:
+    case tag::MigrateThread:
+    case tag::ThreadWakeup: return true;
+    default: return false;
+    }
+}
+
 namespace {
 
 struct ThreadEvent {
@@ -38,16 +52,11 @@ public:
         m_walk.end = std::max(m_walk.end, e.time);
         if (!e.known)
             return; // its fields were not decoded
-        switch (e.tag) {
-        case tag::CreateThread:
-        case tag::RunThread:
-        case tag::StopThread:
-        case tag::ThreadRunnable:
-        case tag::MigrateThread:
-        case tag::ThreadWakeup:
+        if (isThreadEventTag(e.tag)) {
             events.push_back({e.time, e.tag, e.cap, uint32_t(e.n[0]), e.n[1]});
             m_walk.threadEventsWithoutCap += e.cap == kNoCap;
-            break;
+        }
+        switch (e.tag) {
         case tag::ThreadLabel: labels[uint32_t(e.n[0])] = std::string(e.s[0]); break;
         case tag::UserMsg:
         case tag::UserMarker:

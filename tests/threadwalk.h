@@ -78,5 +78,8 @@ struct Walk {
 // Decodes whatever complete events `bytes` holds (a truncated or corrupt
 // log: the events before the cut) and walks them.
 Walk walkThreads(const std::vector<uint8_t>& bytes);
+// CREATE/RUN/STOP_THREAD, THREAD_RUNNABLE, MIGRATE_THREAD, THREAD_WAKEUP:
+// the events the walk follows.
+bool isThreadEventTag(uint16_t tag);
 
 } // namespace hecscope::test

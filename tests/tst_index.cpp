@@ -5,6 +5,7 @@
 #include "core/detail/threaddetail.h"
 #include "core/threads/threadstats.h"
 #include "testsupport.h"
+#include "threadwalk.h"
 
 #include "core/io/bytesource.h"
 #include "core/format/encoder.h"
@@ -917,17 +918,8 @@ void checkThreadCheckpoints(const std::vector<uint8_t>& bytes, const LogIndex& i
         explicit Walk(uint64_t spacing) : sp(spacing) {}
         void onEvent(const Event& e) override
         {
-            if (!e.known || e.tag == tag::BlockMarker)
+            if (!e.known || e.tag == tag::BlockMarker || !isThreadEventTag(e.tag))
                 return;
-            switch (e.tag) {
-            case tag::CreateThread:
-            case tag::RunThread:
-            case tag::StopThread:
-            case tag::ThreadRunnable:
-            case tag::MigrateThread:
-            case tag::ThreadWakeup: break;
-            default: return;
-            }
             const uint64_t before = running.count(e.cap) ? running[e.cap] : 0;
             if (e.time <= Span::kMaxStart) {
                 auto& v = streams[e.cap];
