@@ -76,6 +76,7 @@ private slots:
     void searchFindsMarkersAndLabels();
     void refilteringKeepsOnlyTheLatest();
     void rowForTime();
+    void onlyTheLatestFindSelects();
     void windowLinksListAndTimeline();
     void tableKeysAndClicks();
     void threadBoxTakesIdsAndLabels();
@@ -297,6 +298,26 @@ void TestEventList::rowForTime()
     const int row = found.takeFirst().at(0).toInt();
     QCOMPARE(rowAt(model, row)->time, t); // the first event at that time
     QVERIFY(row == 0 || rowAt(model, row - 1)->time < t);
+}
+
+// A click asks for the nearest event, then for the run's own event; the two
+// run side by side, and the first may answer last: only the latest selects.
+void TestEventList::onlyTheLatestFindSelects()
+{
+    EventListModel model;
+    model.setLog(m_log, m_index);
+    QSignalSpy found(&model, &EventListModel::rowForTimeFound);
+    const int probe = model.rowCount() / 3;
+    const EventRow first = *rowAt(model, probe);
+    const EventRow last = *rowAt(model, 2 * probe);
+    for (int i = 0; i < 20; ++i) {
+        model.findRowAt(first.time);
+        model.findRowAt(last.time, last.cap);
+    }
+    model.waitForIdle();
+    QCoreApplication::processEvents();
+    QCOMPARE(found.count(), 1);
+    QCOMPARE(rowAt(model, found.takeFirst().at(0).toInt())->time, last.time);
 }
 
 void TestEventList::windowLinksListAndTimeline()

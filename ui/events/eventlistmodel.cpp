@@ -312,6 +312,7 @@ void EventListModel::findRowAt(uint64_t t, std::optional<uint16_t> cap)
     if (!m_shared)
         return;
     auto shared = m_shared;
+    const uint64_t find = ++m_finds;
     m_jobs.run([shared, t, cap](const JobContext&) {
                    uint64_t position = shared->order->countBefore(*shared->source, t);
                    if (cap) // the first event at t on that capability; the search stops past t
@@ -324,8 +325,8 @@ void EventListModel::findRowAt(uint64_t t, std::optional<uint16_t> cap)
                            1);
                    return position;
                },
-               [this](uint64_t before) {
-                if (rowCount() == 0)
+               [this, find](uint64_t before) {
+                if (rowCount() == 0 || find != m_finds)
                     return;
                 uint64_t row = before;
                 if (listsMatches())

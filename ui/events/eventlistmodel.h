@@ -64,7 +64,8 @@ public:
     // else the last before it); answered by rowForTimeFound.
     // With `cap`: the event at exactly `t` on that capability when there is
     // one (a run's own RUN_THREAD, not another capability's event at the
-    // same moment), else as without.
+    // same moment), else as without. A later call supersedes one whose
+    // answer has not arrived.
     void findRowAt(uint64_t t, std::optional<uint16_t> cap = std::nullopt);
     // Waits for background work (tests and shutdown).
     void waitForIdle();
@@ -99,6 +100,9 @@ private:
     bool m_highlight = false;
     std::vector<Match> m_matches; // filtered: the matching events in time order
     bool m_scanning = false;
+    // Finds run side by side: only the latest one's answer selects a row
+    // (a click asks for the nearest event, then for the run's own event).
+    uint64_t m_finds = 0;
     mutable std::unordered_map<qint64, std::shared_ptr<Page>> m_pages;
     mutable std::list<qint64> m_lru;
     mutable QSet<qint64> m_pending;
