@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace hecscope {
 namespace {
@@ -47,52 +48,322 @@ SpanTotals& SpanTotals::operator-=(const SpanTotals& o)
     return *this;
 }
 
+namespace {
+
+std::atomic<uint64_t> g_nextTimelineId{1};
+
+uint64_t newTimelineId()
+{
+    return g_nextTimelineId.fetch_add(1, std::memory_order_relaxed);
+}
+
+// The blocks this thread decoded last.
+struct DecodedBlock {
+    uint64_t id = 0;
+    size_t block = 0;
+    std::array<Span, CapTimeline::kBlock> spans;
+};
+constexpr size_t kCachedBlocks = 4;
+thread_local std::array<DecodedBlock, kCachedBlocks> t_decoded;
+thread_local size_t t_nextDecoded = 0;
+
+// A span's first byte: its kind, and which fields follow.
+constexpr uint8_t kKindMask = 0x7;
+constexpr uint8_t kContinued = 0x8;
+constexpr uint8_t kHasStop = 0x10;
+constexpr uint8_t kHasGap = 0x20;
+constexpr uint8_t kHasThread = 0x40;
+
+uint8_t* putVarint(uint8_t* p, uint64_t v)
+{
+    while (v >= 0x80) {
+        *p++ = uint8_t(v) | 0x80;
+        v >>= 7;
+    }
+    *p++ = uint8_t(v);
+    return p;
+}
+
+uint64_t getVarint(const uint8_t*& p)
+{
+    uint64_t v = 0;
+    for (unsigned shift = 0;; shift += 7) {
+        const uint8_t b = *p++;
+        v |= uint64_t(b & 0x7F) << shift;
+        if (!(b & 0x80))
+            return v;
+    }
+}
+
+// Spans start at or after the previous one's end; a gap is stored zigzagged
+// all the same, so a timeline given an overlap keeps it.
+uint64_t zigzag(int64_t v) { return (uint64_t(v) << 1) ^ uint64_t(v >> 63); }
+int64_t unzigzag(uint64_t v) { return int64_t(v >> 1) ^ -int64_t(v & 1); }
+
+} // namespace
+
+CapTimeline::CapTimeline()
+    : m_id(newTimelineId())
+{
+}
+
+CapTimeline::CapTimeline(const CapTimeline& o)
+    : m_bytes(o.m_bytes)
+    , m_blockOffsets(o.m_blockOffsets)
+    , m_encoded(o.m_encoded)
+    , m_tail(o.m_tail)
+    , m_blockTotals(o.m_blockTotals)
+    , m_blockStarts(o.m_blockStarts)
+    , m_blockThreads(o.m_blockThreads)
+    , m_total(o.m_total)
+    , m_id(newTimelineId())
+{
+}
+
+CapTimeline& CapTimeline::operator=(const CapTimeline& o)
+{
+    if (this != &o)
+        *this = CapTimeline(o);
+    return *this;
+}
+
+CapTimeline::CapTimeline(CapTimeline&& o) noexcept
+    : m_bytes(std::move(o.m_bytes))
+    , m_blockOffsets(std::move(o.m_blockOffsets))
+    , m_encoded(std::exchange(o.m_encoded, 0))
+    , m_tail(std::move(o.m_tail))
+    , m_blockTotals(std::move(o.m_blockTotals))
+    , m_blockStarts(std::move(o.m_blockStarts))
+    , m_blockThreads(std::move(o.m_blockThreads))
+    , m_total(std::exchange(o.m_total, {}))
+    , m_id(std::exchange(o.m_id, newTimelineId()))
+{
+    o.m_tail.clear();
+}
+
+CapTimeline& CapTimeline::operator=(CapTimeline&& o) noexcept
+{
+    if (this != &o) {
+        m_bytes = std::move(o.m_bytes);
+        m_blockOffsets = std::move(o.m_blockOffsets);
+        m_encoded = std::exchange(o.m_encoded, 0);
+        m_tail = std::move(o.m_tail);
+        o.m_tail.clear();
+        m_blockTotals = std::move(o.m_blockTotals);
+        m_blockStarts = std::move(o.m_blockStarts);
+        m_blockThreads = std::move(o.m_blockThreads);
+        m_total = std::exchange(o.m_total, {});
+        m_id = std::exchange(o.m_id, newTimelineId());
+    }
+    return *this;
+}
+
 void CapTimeline::append(const Span& s)
 {
-    if (m_spans.size() % kBlock == 0) {
+    if (size() % kBlock == 0) {
         m_blockTotals.push_back(m_total);
         m_blockStarts.push_back(s.start());
         m_blockThreads.push_back(0);
     }
-    m_spans.push_back(s);
+    m_tail.push_back(s);
     if (s.kind() == SpanKind::Running)
         m_blockThreads.back() |= uint64_t(1) << (s.thread() % 64);
     m_total.time[size_t(s.kind())] += s.length();
     if (s.kind() == SpanKind::Running && !s.continued())
         ++m_total.runs;
+    if (m_tail.size() == kBlock)
+        encodeTail();
 }
 
-void CapTimeline::truncateKeeping(size_t first)
+void CapTimeline::encodeTail()
 {
-    m_total = totalsBeforeIndex(first);
-    m_spans.truncateKeeping(first);
-    // A kept block's thread mask may keep bits of the dropped spans: that
-    // only costs a block visit, never a wrong answer (as popBack).
-    const size_t blocks = (first + kBlock - 1) / kBlock;
-    m_blockTotals.resize(blocks);
-    m_blockStarts.resize(blocks);
-    m_blockThreads.resize(blocks);
+    std::array<uint8_t, kBlock * kMaxSpanBytes> buffer;
+    uint8_t* p = buffer.data();
+    uint64_t end = m_tail.front().start();
+    uint32_t thread = 0;
+    for (const Span& s : m_tail) {
+        uint8_t* head = p++;
+        uint8_t flags = uint8_t(s.kind()) | (s.continued() ? kContinued : 0);
+        if (s.stop() != 0) {
+            flags |= kHasStop;
+            *p++ = s.stop();
+        }
+        if (s.start() != end) {
+            flags |= kHasGap;
+            p = putVarint(p, zigzag(int64_t(s.start() - end)));
+        }
+        p = putVarint(p, s.length());
+        if (s.thread() != thread) {
+            flags |= kHasThread;
+            p = putVarint(p, s.thread());
+            thread = s.thread();
+        }
+        *head = flags;
+        end = s.end();
+    }
+    const size_t length = size_t(p - buffer.data());
+    // A block never crosses a chunk's end: it is read in place.
+    constexpr size_t chunk = decltype(m_bytes)::kChunk;
+    uint64_t at = m_bytes.size();
+    if (at / chunk != (at + length - 1) / chunk) {
+        m_bytes.grow(chunk - at % chunk);
+        at = m_bytes.size();
+    }
+    if (m_rewrite) // old blocks about to be written over are read first
+        for (Rewrite& r = *m_rewrite; r.nextBlock < r.offsets.size() && r.offsets[r.nextBlock] < at + length;
+             ++r.nextBlock) {
+            std::array<Span, kBlock> old;
+            decode(&m_bytes.rawAt(r.offsets[r.nextBlock]), r.starts[r.nextBlock], old.data());
+            r.ahead.insert(r.ahead.end(), old.begin(), old.end());
+        }
+    std::copy(buffer.data(), p, m_bytes.grow(length));
+    m_blockOffsets.push_back(at);
+    m_encoded += kBlock;
+    m_tail.clear();
+}
+
+void CapTimeline::decode(const uint8_t* p, uint64_t start, Span* out) const
+{
+    uint64_t end = start;
+    uint32_t thread = 0;
+    for (size_t k = 0; k < kBlock; ++k) {
+        const uint8_t flags = *p++;
+        const uint8_t stop = flags & kHasStop ? *p++ : 0;
+        uint64_t begin = end;
+        if (flags & kHasGap)
+            begin = uint64_t(int64_t(end) + unzigzag(getVarint(p)));
+        const uint32_t length = uint32_t(getVarint(p));
+        if (flags & kHasThread)
+            thread = uint32_t(getVarint(p));
+        out[k] = Span(begin, length, SpanKind(flags & kKindMask), thread, stop, flags & kContinued);
+        end = begin + length;
+    }
+}
+
+const Span* CapTimeline::blockSpans(size_t b) const
+{
+    if (b * kBlock >= m_encoded)
+        return m_tail.data();
+    for (DecodedBlock& d : t_decoded)
+        if (d.id == m_id && d.block == b)
+            return d.spans.data();
+    DecodedBlock& d = t_decoded[t_nextDecoded++ % kCachedBlocks];
+    d.id = 0; // (a decode that throws leaves no half-written block named)
+    decode(&m_bytes[m_blockOffsets[b]], m_blockStarts[b], d.spans.data());
+    d.id = m_id;
+    d.block = b;
+    return d.spans.data();
+}
+
+size_t CapTimeline::copyBlock(size_t b, Span* out) const
+{
+    if (b * kBlock >= m_encoded) {
+        std::copy(m_tail.begin(), m_tail.end(), out);
+        return m_tail.size();
+    }
+    decode(&m_bytes[m_blockOffsets[b]], m_blockStarts[b], out);
+    return kBlock;
+}
+
+Span CapTimeline::operator[](size_t i) const
+{
+    if (i >= m_encoded)
+        return m_tail[i - m_encoded];
+    return blockSpans(i / kBlock)[i % kBlock];
 }
 
 void CapTimeline::popBack()
 {
-    const Span& s = m_spans.back();
+    if (m_tail.empty()) { // the last encoded block becomes the tail again
+        const size_t b = m_blockOffsets.size() - 1;
+        m_tail.resize(kBlock);
+        decode(&m_bytes[m_blockOffsets[b]], m_blockStarts[b], m_tail.data());
+        m_bytes.shrinkTo(m_blockOffsets[b]);
+        m_blockOffsets.pop_back();
+        m_encoded -= kBlock;
+        m_id = newTimelineId();
+    }
+    const Span s = m_tail.back();
     m_total.time[size_t(s.kind())] -= s.length();
     if (s.kind() == SpanKind::Running && !s.continued())
         --m_total.runs;
-    m_spans.pop_back();
+    m_tail.pop_back();
     // A block's thread mask may keep a bit the removed span set: that only
     // costs a block visit, never a wrong answer.
-    if (m_spans.size() % kBlock == 0) {
+    if (size() % kBlock == 0) {
         m_blockTotals.pop_back();
         m_blockStarts.pop_back();
         m_blockThreads.pop_back();
     }
 }
 
+void CapTimeline::beginRewrite(size_t first, Rewrite& r)
+{
+    const size_t firstBlock = first / kBlock;
+    std::vector<Span> keep; // the spans of first's block before it
+    if (first < m_encoded) {
+        std::array<Span, kBlock> spans;
+        copyBlock(firstBlock, spans.data());
+        keep.assign(spans.begin(), spans.begin() + (first - firstBlock * kBlock));
+        r.ahead.assign(spans.begin() + (first - firstBlock * kBlock), spans.end());
+        r.offsets = m_blockOffsets;
+        r.starts = m_blockStarts;
+        r.offsets.resize(m_encoded / kBlock);
+        r.starts.resize(m_encoded / kBlock);
+        r.nextBlock = firstBlock + 1;
+        r.tail = std::move(m_tail);
+        const uint64_t from = m_blockOffsets[firstBlock];
+        if (m_bytes.size() <= decltype(m_bytes)::kChunk) {
+            // The first chunk grows by copying what it holds: read it all now.
+            for (; r.nextBlock < r.offsets.size(); ++r.nextBlock) {
+                copyBlock(r.nextBlock, spans.data());
+                r.ahead.insert(r.ahead.end(), spans.begin(), spans.end());
+            }
+            m_bytes.shrinkTo(from);
+        } else {
+            m_bytes.truncateKeeping(from);
+        }
+        m_blockOffsets.resize(firstBlock);
+        m_encoded = firstBlock * kBlock;
+        m_id = newTimelineId();
+    } else {
+        r.tail.assign(m_tail.begin() + (first - m_encoded), m_tail.end());
+        keep.assign(m_tail.begin(), m_tail.begin() + (first - m_encoded));
+    }
+    m_tail.clear();
+    m_total = m_blockTotals[firstBlock];
+    m_blockTotals.resize(firstBlock);
+    m_blockStarts.resize(firstBlock);
+    // A kept block's thread mask may keep bits of the dropped spans: that
+    // only costs a block visit, never a wrong answer (as popBack).
+    m_blockThreads.resize(firstBlock);
+    for (const Span& s : keep)
+        append(s);
+}
+
+bool CapTimeline::nextOld(Rewrite& r, Span& s)
+{
+    if (r.ahead.empty() && r.nextBlock < r.offsets.size()) {
+        std::array<Span, kBlock> old;
+        decode(&m_bytes.rawAt(r.offsets[r.nextBlock]), r.starts[r.nextBlock], old.data());
+        ++r.nextBlock;
+        r.ahead.assign(old.begin(), old.end());
+    }
+    if (!r.ahead.empty()) {
+        s = r.ahead.front();
+        r.ahead.pop_front();
+        return true;
+    }
+    if (r.nextTail < r.tail.size()) {
+        s = r.tail[r.nextTail++];
+        return true;
+    }
+    return false;
+}
+
 size_t CapTimeline::firstStartingAtFrom(size_t from, uint64_t t) const
 {
-    const size_t n = m_spans.size();
+    const size_t n = size();
     if (from >= n)
         return n;
     // Blocks first (their starts are contiguous), galloping from `from`'s
@@ -106,9 +377,15 @@ size_t CapTimeline::firstStartingAtFrom(size_t from, uint64_t t) const
     // The last block starting before t is in [b, b + step].
     const size_t hiBlock = std::min(blocks, b + step + 1);
     const size_t last = partitionPoint(b, hiBlock, [&](size_t k) { return m_blockStarts[k] >= t; });
-    const size_t lo = std::max(from, last == 0 ? 0 : (last - 1) * kBlock);
-    const size_t hi = std::min(n, std::max(lo, last * kBlock + 1));
-    return partitionPoint(lo, hi, [&](size_t k) { return m_spans[k].start() >= t; });
+    // Block `last` (if any) starts at or after t, the blocks before it
+    // before t: the answer is in block last - 1 from `from` on, else the
+    // first of block `last`.
+    const size_t hi = std::min(n, last * kBlock);
+    if (last == 0 || hi <= from)
+        return from;
+    const size_t base = (last - 1) * kBlock;
+    const Span* spans = blockSpans(last - 1);
+    return partitionPoint(std::max(from, base), hi, [&](size_t k) { return spans[k - base].start() >= t; });
 }
 
 size_t CapTimeline::firstEndingAfter(uint64_t t) const
@@ -116,7 +393,7 @@ size_t CapTimeline::firstEndingAfter(uint64_t t) const
     // Spans never overlap: the one before the first starting at or after t
     // is the only one that can cover t.
     const size_t k = firstStartingAt(t);
-    return k > 0 && m_spans[k - 1].end() > t ? k - 1 : k;
+    return k > 0 && (*this)[k - 1].end() > t ? k - 1 : k;
 }
 
 size_t CapTimeline::firstStartingAt(uint64_t t) const
@@ -126,12 +403,13 @@ size_t CapTimeline::firstStartingAt(uint64_t t) const
 
 SpanTotals CapTimeline::totalsBeforeIndex(size_t i) const
 {
-    if (i >= m_spans.size())
+    if (i >= size())
         return m_total;
     const size_t block = i / kBlock;
     SpanTotals t = m_blockTotals[block];
-    for (size_t k = block * kBlock; k < i; ++k) {
-        const Span& s = m_spans[k];
+    const Span* spans = blockSpans(block);
+    for (size_t k = 0; k < i % kBlock; ++k) {
+        const Span& s = spans[k];
         t.time[size_t(s.kind())] += s.length();
         if (s.kind() == SpanKind::Running && !s.continued())
             ++t.runs;
@@ -144,7 +422,7 @@ SpanTotals CapTimeline::totalsBefore(uint64_t t) const
     const size_t i = firstStartingAt(t);
     SpanTotals totals = totalsBeforeIndex(i);
     if (i > 0) {
-        const Span& last = m_spans[i - 1];
+        const Span last = (*this)[i - 1];
         if (last.end() > t)
             totals.time[size_t(last.kind())] -= last.end() - t;
     }
@@ -165,10 +443,10 @@ void CapTimeline::lod(uint64_t t0, uint64_t t1, uint32_t pixels, std::vector<Lod
     if (pixels == 0 || t1 <= t0)
         return;
     const double width = double(t1 - t0) / pixels;
-    const size_t n = m_spans.size();
+    const size_t n = size();
     size_t i = firstEndingAfter(t0);
     while (i < n) {
-        const Span& s = m_spans[i];
+        const Span s = (*this)[i];
         if (s.start() >= t1)
             break;
         LodItem item;
@@ -196,11 +474,11 @@ void CapTimeline::lod(uint64_t t0, uint64_t t1, uint32_t pixels, std::vector<Lod
         // i + 1 that starts at the pixel's end or later, or the one before
         // it when that one crosses the end.
         size_t j = firstStartingAtFrom(i + 1, bucketEnd);
-        if (j > i + 1 && m_spans[j - 1].end() > bucketEnd)
+        if (j > i + 1 && (*this)[j - 1].end() > bucketEnd)
             --j;
         if (j - i > 1) {
             item.aggregate = true;
-            item.end = m_spans[j - 1].end();
+            item.end = (*this)[j - 1].end();
             item.count = uint32_t(std::min<size_t>(j - i, UINT32_MAX));
             item.totals = totalsBeforeIndex(j);
             item.totals -= totalsBeforeIndex(i);
@@ -216,8 +494,9 @@ void CapTimeline::lod(uint64_t t0, uint64_t t1, uint32_t pixels, std::vector<Lod
 
 size_t CapTimeline::memoryBytes() const
 {
-    return m_spans.memoryBytes() + m_blockTotals.capacity() * sizeof(SpanTotals)
-        + (m_blockStarts.capacity() + m_blockThreads.capacity()) * sizeof(uint64_t);
+    return m_bytes.memoryBytes() + m_tail.capacity() * sizeof(Span)
+        + m_blockTotals.capacity() * sizeof(SpanTotals)
+        + (m_blockOffsets.capacity() + m_blockStarts.capacity() + m_blockThreads.capacity()) * sizeof(uint64_t);
 }
 
 } // namespace hecscope

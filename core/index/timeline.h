@@ -157,6 +157,31 @@ public:
         m_size = n;
     }
     const T& rawAt(size_t i) const { return m_chunks[i >> kShift][i & (kChunk - 1)]; }
+    // Appends n elements that lie in one chunk (n <= kChunk - size() % kChunk)
+    // and returns them to be written.
+    T* grow(size_t n)
+    {
+        if (n == 0)
+            return nullptr;
+        const size_t c = m_size >> kShift;
+        if (c == m_chunks.size()) {
+            const size_t capacity = m_chunks.empty() ? std::max(kFirst, n) : kChunk;
+            m_chunks.push_back(std::shared_ptr<T[]>(new T[capacity]));
+            if (m_chunks.size() == 1)
+                m_firstCapacity = capacity;
+        } else if (c == 0 && m_size + n > m_firstCapacity) {
+            const size_t capacity = std::min(kChunk, std::max(2 * m_firstCapacity, m_size + n));
+            std::shared_ptr<T[]> grown(new T[capacity]);
+            std::copy(m_chunks[0].get(), m_chunks[0].get() + m_size, grown.get());
+            m_chunks[0] = std::move(grown);
+            m_firstCapacity = capacity;
+        }
+        T* at = writable(c) + (m_size & (kChunk - 1));
+        m_size += n;
+        return at;
+    }
+    // Drops the elements from `n` on (the chunks stay for later pushes).
+    void shrinkTo(size_t n) { m_size = std::min(m_size, n); }
     // Frees the chunks wholly before index i (which must not be read again).
     void releaseBefore(size_t i)
     {
@@ -201,9 +226,22 @@ private:
 // every kBlock spans: an implicit tree whose leaves are blocks of spans and
 // whose node summaries are prefix sums, so that the totals of any time range
 // cost two binary searches and at most 2 * kBlock span reads.
+//
+// Full blocks are kept encoded (about 6 bytes a span instead of 16: each
+// span as its gap after the previous one, its length, its kind and stop in
+// a byte and its thread only when it changed); the last, partial block is
+// kept as spans. A read decodes its block into a small cache of the
+// reading thread (the last few blocks read), so reads in time order and
+// searches cost one decode a block.
 class CapTimeline {
 public:
     static constexpr size_t kBlock = 64;
+
+    CapTimeline();
+    CapTimeline(const CapTimeline& o);
+    CapTimeline& operator=(const CapTimeline& o);
+    CapTimeline(CapTimeline&& o) noexcept;
+    CapTimeline& operator=(CapTimeline&& o) noexcept;
 
     // `s` must start at or after the previous span's end.
     void append(const Span& s);
@@ -213,13 +251,13 @@ public:
     // emits for each of them, in order (each emitted span starts at or
     // after the previous one's end). One pass over the spans in place:
     // beyond the timeline it holds only the old spans that the new ones
-    // have overtaken (as many as extra spans were emitted so far).
+    // have overtaken (as many as their encoding grew by, in blocks).
     template <class F>
     void rewriteFrom(size_t first, F&& f);
 
-    size_t size() const { return m_spans.size(); }
-    const Span& operator[](size_t i) const { return m_spans[i]; }
-    uint64_t endTime() const { return m_spans.empty() ? 0 : m_spans.back().end(); }
+    size_t size() const { return m_encoded + m_tail.size(); }
+    Span operator[](size_t i) const;
+    uint64_t endTime() const { return size() == 0 ? 0 : (*this)[size() - 1].end(); }
 
     // First span that ends after `t` (or starts at or after it): the one
     // covering t, if any, else the next.
@@ -249,67 +287,76 @@ public:
     void forEachRunOf(uint32_t thread, F f) const
     {
         const uint64_t bit = uint64_t(1) << (thread % 64);
+        std::array<Span, kBlock> block;
         for (size_t b = 0; b < m_blockThreads.size(); ++b) {
             if (!(m_blockThreads[b] & bit))
                 continue;
-            const size_t end = std::min(m_spans.size(), (b + 1) * kBlock);
-            for (size_t i = b * kBlock; i < end; ++i) {
-                const Span& s = m_spans[i];
+            const size_t n = copyBlock(b, block.data());
+            for (size_t k = 0; k < n; ++k) {
+                const Span& s = block[k];
                 if (s.kind() == SpanKind::Running && s.thread() == thread)
-                    f(i, s);
+                    f(b * kBlock + k, s);
             }
         }
     }
 
     size_t memoryBytes() const;
 
+    // The most bytes one span takes encoded.
+    static constexpr size_t kMaxSpanBytes = 2 + 10 + 5 + 5;
+
 private:
+    struct Rewrite;
     // First span at or after index `from` that starts at or after `t`.
     size_t firstStartingAtFrom(size_t from, uint64_t t) const;
-    // Drops the spans from `first` on, leaving them readable by rawAt.
-    void truncateKeeping(size_t first);
+    // Block b's spans (kBlock of them, or the tail's), decoded: valid until
+    // this thread decodes a few more blocks.
+    const Span* blockSpans(size_t b) const;
+    // Copies block b's spans to `out`; returns how many.
+    size_t copyBlock(size_t b, Span* out) const;
+    // Encodes the full tail block after the encoded ones.
+    void encodeTail();
+    void decode(const uint8_t* bytes, uint64_t start, Span* out) const;
+    // Starts a rewrite: drops the spans from `first` on, keeping them
+    // readable by next().
+    void beginRewrite(size_t first, Rewrite& r);
+    bool nextOld(Rewrite& r, Span& s);
 
-    ChunkedArray<Span> m_spans;
+    ChunkedArray<uint8_t, 16> m_bytes;     // the encoded blocks (none crosses a chunk's end)
+    std::vector<uint64_t> m_blockOffsets;  // [b]: where encoded block b starts in m_bytes
+    size_t m_encoded = 0;                  // spans in encoded blocks (a multiple of kBlock)
+    std::vector<Span> m_tail;              // the spans after them (fewer than kBlock)
     std::vector<SpanTotals> m_blockTotals; // [b]: totals of spans [0, b * kBlock)
     std::vector<uint64_t> m_blockStarts;   // [b]: start of span b * kBlock (searches stay in cache)
     std::vector<uint64_t> m_blockThreads;  // [b]: bit (thread % 64) set for each thread run in block b
     SpanTotals m_total;
+    uint64_t m_id;                         // names the encoded blocks in the readers' caches
+    Rewrite* m_rewrite = nullptr;          // during rewriteFrom
+};
+
+// The old spans of a rewrite, read while the new ones are written over them.
+struct CapTimeline::Rewrite {
+    std::vector<uint64_t> offsets; // the old encoded blocks not yet read: [nextBlock, size)
+    std::vector<uint64_t> starts;
+    size_t nextBlock = 0;
+    std::deque<Span> ahead; // old spans read ahead of their turn
+    std::vector<Span> tail; // the old tail
+    size_t nextTail = 0;
 };
 
 template <class F>
 void CapTimeline::rewriteFrom(size_t first, F&& f)
 {
-    const size_t n = size();
-    if (n <= ChunkedArray<Span>::kChunk) { // the first chunk may still grow: a copy
-        std::vector<Span> tail;
-        for (size_t k = first; k < n; ++k)
-            tail.push_back(m_spans[k]);
-        while (size() > first)
-            popBack();
-        for (const Span& s : tail)
-            f(s, [this](const Span& out) { append(out); });
+    if (first >= size())
         return;
-    }
-    truncateKeeping(first);
-    std::deque<Span> overtaken; // old spans whose places new ones took before they were read
-    size_t read = first;        // the next old span still in place
-    const auto put = [&](const Span& out) {
-        for (const size_t at = m_spans.size(); read <= at && read < n; ++read)
-            overtaken.push_back(m_spans.rawAt(read));
-        append(out);
-    };
-    for (;;) {
-        Span s;
-        if (!overtaken.empty()) {
-            s = overtaken.front();
-            overtaken.pop_front();
-        } else if (read < n) {
-            s = m_spans.rawAt(read++);
-        } else {
-            break;
-        }
+    Rewrite r;
+    beginRewrite(first, r);
+    m_rewrite = &r;
+    const auto put = [this](const Span& out) { append(out); };
+    Span s;
+    while (nextOld(r, s))
         f(s, put);
-    }
+    m_rewrite = nullptr;
 }
 
 } // namespace hecscope
