@@ -466,8 +466,8 @@ void TestIndex::lodAggregatesHonestly()
 // CapTimeline::rewriteFrom (how a seal splits GC spans by their collection)
 // gives what appending the new spans to a fresh timeline gives, whether it
 // reads the old spans first (their encoding still in its first chunk of
-// bytes: 5000 spans) or rewrites in place (past it: 49275 spans take about
-// 290 KB), and a copy made before (a live snapshot sharing its chunks)
+// bytes: 5000 spans) or rewrites in place (past it: 49275 spans), and a
+// copy made before (a live snapshot sharing its chunks)
 // keeps the old spans.
 void TestIndex::rewriteInPlaceEqualsAFreshTimeline()
 {
@@ -483,6 +483,7 @@ void TestIndex::rewriteInPlaceEqualsAFreshTimeline()
             CapTimeline tl;
             for (const Span& sp : old)
                 tl.append(sp);
+            QCOMPARE(tl.memoryBytes() > 64 * 1024, n > 10000); // (bytes: the first chunk's end)
             const CapTimeline snapshot = tl;
             // Each GC span in three: waiting, the collection, parked.
             const auto split = [](const Span& sp, const auto& put) {

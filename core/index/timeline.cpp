@@ -57,10 +57,21 @@ uint64_t newTimelineId()
     return g_nextTimelineId.fetch_add(1, std::memory_order_relaxed);
 }
 
-// The blocks this thread decoded last.
+// Where decoding a block has got to: the next span's byte, the previous
+// span's end, thread and stop reason.
+struct DecodeState {
+    uint64_t at = 0; // (an offset: a growing first chunk of bytes moves)
+    uint64_t end = 0;
+    uint32_t thread = 0;
+    uint8_t stop = 0;
+};
+
+// The blocks this thread read last, decoded as far as was read.
 struct DecodedBlock {
     uint64_t id = 0;
     size_t block = 0;
+    size_t decoded = 0;
+    DecodeState state;
     std::array<Span, CapTimeline::kBlock> spans;
 };
 constexpr size_t kCachedBlocks = 4;
@@ -70,9 +81,14 @@ thread_local size_t t_nextDecoded = 0;
 // A span's first byte: its kind, and which fields follow.
 constexpr uint8_t kKindMask = 0x7;
 constexpr uint8_t kContinued = 0x8;
-constexpr uint8_t kHasStop = 0x10;
-constexpr uint8_t kHasGap = 0x20;
-constexpr uint8_t kHasThread = 0x40;
+constexpr uint8_t kHasGap = 0x10;
+constexpr uint8_t kHasThread = 0x20;
+// The stop reason: none, the previous span's (most runs of a program end
+// alike), or in the next byte.
+constexpr uint8_t kStopMask = 0xC0;
+constexpr uint8_t kStopNone = 0x00;
+constexpr uint8_t kStopSame = 0x40;
+constexpr uint8_t kStopByte = 0x80;
 
 uint8_t* putVarint(uint8_t* p, uint64_t v)
 {
@@ -181,13 +197,19 @@ void CapTimeline::encodeTail()
     uint8_t* p = buffer.data();
     uint64_t end = m_tail.front().start();
     uint32_t thread = 0;
+    uint8_t stop = 0;
     for (const Span& s : m_tail) {
         uint8_t* head = p++;
         uint8_t flags = uint8_t(s.kind()) | (s.continued() ? kContinued : 0);
-        if (s.stop() != 0) {
-            flags |= kHasStop;
+        if (s.stop() == 0) {
+            flags |= kStopNone;
+        } else if (s.stop() == stop) {
+            flags |= kStopSame;
+        } else {
+            flags |= kStopByte;
             *p++ = s.stop();
         }
+        stop = s.stop();
         if (s.start() != end) {
             flags |= kHasGap;
             p = putVarint(p, zigzag(int64_t(s.start() - end)));
@@ -222,36 +244,62 @@ void CapTimeline::encodeTail()
     m_tail.clear();
 }
 
-void CapTimeline::decode(const uint8_t* p, uint64_t start, Span* out) const
+namespace {
+
+// The next span of a block from `p`.
+Span decodeSpan(const uint8_t*& p, DecodeState& st)
 {
-    uint64_t end = start;
-    uint32_t thread = 0;
-    for (size_t k = 0; k < kBlock; ++k) {
-        const uint8_t flags = *p++;
-        const uint8_t stop = flags & kHasStop ? *p++ : 0;
-        uint64_t begin = end;
-        if (flags & kHasGap)
-            begin = uint64_t(int64_t(end) + unzigzag(getVarint(p)));
-        const uint32_t length = uint32_t(getVarint(p));
-        if (flags & kHasThread)
-            thread = uint32_t(getVarint(p));
-        out[k] = Span(begin, length, SpanKind(flags & kKindMask), thread, stop, flags & kContinued);
-        end = begin + length;
+    const uint8_t flags = *p++;
+    switch (flags & kStopMask) {
+    case kStopNone: st.stop = 0; break;
+    case kStopSame: break;
+    default: st.stop = *p++; break;
     }
+    uint64_t begin = st.end;
+    if (flags & kHasGap)
+        begin = uint64_t(int64_t(st.end) + unzigzag(getVarint(p)));
+    const uint32_t length = uint32_t(getVarint(p));
+    if (flags & kHasThread)
+        st.thread = uint32_t(getVarint(p));
+    st.end = begin + length;
+    return Span(begin, length, SpanKind(flags & kKindMask), st.thread, st.stop, flags & kContinued);
 }
 
-const Span* CapTimeline::blockSpans(size_t b) const
+} // namespace
+
+void CapTimeline::decode(const uint8_t* p, uint64_t start, Span* out) const
+{
+    DecodeState st;
+    st.end = start;
+    for (size_t k = 0; k < kBlock; ++k)
+        out[k] = decodeSpan(p, st);
+}
+
+const Span* CapTimeline::blockSpans(size_t b, size_t upto) const
 {
     if (b * kBlock >= m_encoded)
         return m_tail.data();
+    DecodedBlock* found = nullptr;
     for (DecodedBlock& d : t_decoded)
-        if (d.id == m_id && d.block == b)
-            return d.spans.data();
-    DecodedBlock& d = t_decoded[t_nextDecoded++ % kCachedBlocks];
-    d.id = 0; // (a decode that throws leaves no half-written block named)
-    decode(&m_bytes[m_blockOffsets[b]], m_blockStarts[b], d.spans.data());
-    d.id = m_id;
-    d.block = b;
+        if (d.id == m_id && d.block == b) {
+            found = &d;
+            break;
+        }
+    if (!found) {
+        found = &t_decoded[t_nextDecoded++ % kCachedBlocks];
+        found->id = m_id;
+        found->block = b;
+        found->decoded = 0;
+        found->state = DecodeState{m_blockOffsets[b], m_blockStarts[b], 0, 0};
+    }
+    DecodedBlock& d = *found;
+    if (d.decoded < upto) {
+        const uint8_t* const from = &m_bytes[d.state.at];
+        const uint8_t* p = from;
+        for (; d.decoded < upto; ++d.decoded)
+            d.spans[d.decoded] = decodeSpan(p, d.state);
+        d.state.at += uint64_t(p - from);
+    }
     return d.spans.data();
 }
 
@@ -269,7 +317,7 @@ Span CapTimeline::operator[](size_t i) const
 {
     if (i >= m_encoded)
         return m_tail[i - m_encoded];
-    return blockSpans(i / kBlock)[i % kBlock];
+    return blockSpans(i / kBlock, i % kBlock + 1)[i % kBlock];
 }
 
 void CapTimeline::popBack()
@@ -383,9 +431,13 @@ size_t CapTimeline::firstStartingAtFrom(size_t from, uint64_t t) const
     const size_t hi = std::min(n, last * kBlock);
     if (last == 0 || hi <= from)
         return from;
+    // (Decoded in order as far as the answer: a scan, not a binary search.)
     const size_t base = (last - 1) * kBlock;
-    const Span* spans = blockSpans(last - 1);
-    return partitionPoint(std::max(from, base), hi, [&](size_t k) { return spans[k - base].start() >= t; });
+    size_t k = std::max(from, base);
+    for (; k < hi; ++k)
+        if (blockSpans(last - 1, k - base + 1)[k - base].start() >= t)
+            break;
+    return k;
 }
 
 size_t CapTimeline::firstEndingAfter(uint64_t t) const
@@ -407,7 +459,7 @@ SpanTotals CapTimeline::totalsBeforeIndex(size_t i) const
         return m_total;
     const size_t block = i / kBlock;
     SpanTotals t = m_blockTotals[block];
-    const Span* spans = blockSpans(block);
+    const Span* spans = blockSpans(block, i % kBlock);
     for (size_t k = 0; k < i % kBlock; ++k) {
         const Span& s = spans[k];
         t.time[size_t(s.kind())] += s.length();
@@ -480,8 +532,21 @@ void CapTimeline::lod(uint64_t t0, uint64_t t1, uint32_t pixels, std::vector<Lod
             item.aggregate = true;
             item.end = (*this)[j - 1].end();
             item.count = uint32_t(std::min<size_t>(j - i, UINT32_MAX));
-            item.totals = totalsBeforeIndex(j);
-            item.totals -= totalsBeforeIndex(i);
+            if (j - i <= kBlock / 2) { // summed where the prefix sums would read more
+                for (size_t k = i; k < j;) {
+                    const size_t blockEnd = std::min(j, (k / kBlock + 1) * kBlock);
+                    const Span* spans = blockSpans(k / kBlock, blockEnd - k / kBlock * kBlock);
+                    for (; k < blockEnd; ++k) {
+                        const Span& x = spans[k % kBlock];
+                        item.totals.time[size_t(x.kind())] += x.length();
+                        if (x.kind() == SpanKind::Running && !x.continued())
+                            ++item.totals.runs;
+                    }
+                }
+            } else {
+                item.totals = totalsBeforeIndex(j);
+                item.totals -= totalsBeforeIndex(i);
+            }
             const auto& time = item.totals.time;
             item.kind = SpanKind(std::max_element(time.begin(), time.end()) - time.begin());
             item.stop = 0;

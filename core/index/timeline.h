@@ -227,15 +227,16 @@ private:
 // whose node summaries are prefix sums, so that the totals of any time range
 // cost two binary searches and at most 2 * kBlock span reads.
 //
-// Full blocks are kept encoded (about 6 bytes a span instead of 16: each
-// span as its gap after the previous one, its length, its kind and stop in
-// a byte and its thread only when it changed); the last, partial block is
-// kept as spans. A read decodes its block into a small cache of the
-// reading thread (the last few blocks read), so reads in time order and
-// searches cost one decode a block.
+// Full blocks are kept encoded (about 5 bytes a span instead of 16: each
+// span as a byte of its kind and which fields follow, its stop reason when
+// it is not the previous span's, its gap after the previous span, its
+// length, and its thread when it changed); the last, partial block is kept
+// as spans. A read decodes its block as far as it needs into a small cache
+// of the reading thread (the last few blocks read, resumed by later reads),
+// so reads in time order and searches decode each span once.
 class CapTimeline {
 public:
-    static constexpr size_t kBlock = 64;
+    static constexpr size_t kBlock = 128;
 
     CapTimeline();
     CapTimeline(const CapTimeline& o);
@@ -309,9 +310,9 @@ private:
     struct Rewrite;
     // First span at or after index `from` that starts at or after `t`.
     size_t firstStartingAtFrom(size_t from, uint64_t t) const;
-    // Block b's spans (kBlock of them, or the tail's), decoded: valid until
-    // this thread decodes a few more blocks.
-    const Span* blockSpans(size_t b) const;
+    // Block b's spans (or the tail's), decoded at least up to `upto`: valid
+    // until this thread reads a few more blocks.
+    const Span* blockSpans(size_t b, size_t upto) const;
     // Copies block b's spans to `out`; returns how many.
     size_t copyBlock(size_t b, Span* out) const;
     // Encodes the full tail block after the encoded ones.
