@@ -249,11 +249,8 @@ namespace {
 constexpr size_t kKeys = 3 + kBlockReasons;
 using BinTimes = std::vector<std::array<uint64_t, kKeys>>;
 
-// Scratch space kept between threads: each segment's time and state key,
-// decoded in one pass, and the bins' times.
+// Scratch space kept between threads: the bins' times.
 struct OverviewScratch {
-    std::vector<uint64_t> times;
-    std::vector<uint8_t> keys;
     BinTimes binTime;
 };
 
@@ -308,35 +305,28 @@ void buildOverview(ThreadStates& out, size_t k, OverviewScratch& scratch, bool g
     }
     if (from == 0)
         reused = nullptr;
-    // The segments from the one covering bin `from`, decoded in order:
-    // times from the checkpoints (far ones from farTimes, in index order
-    // as well).
+    // The segments from the one covering bin `from`, decoded in order
+    // (one ahead: its time ends the one before): times from the
+    // checkpoints (far ones from farTimes, in index order as well).
     const uint64_t fromTime = ov.start + from * ov.binWidth;
     const size_t first = from ? ThreadStates::firstEndingAfter(segs, fromTime) : 0;
     const uint64_t* checks = out.checkTimes.data() + out.checkOffsets[k];
     auto far = std::lower_bound(out.farTimes.begin(), out.farTimes.end(), std::pair<uint64_t, uint64_t>(base + first, 0));
-    auto& times = scratch.times;
-    auto& keys = scratch.keys;
-    times.resize(n - first);
-    keys.resize(n - first);
-    for (size_t i = first; i < n; ++i) {
+    const auto timeOf = [&](size_t i) {
         const PackedSegment& p = segs.packedAt(i);
-        uint64_t t;
-        if (p.offset != PackedSegment::kFar) [[likely]] {
-            t = checks[i / ThreadStates::kCheckEvery] + p.offset;
-        } else {
-            while (far != out.farTimes.end() && far->first < base + i)
-                ++far;
-            t = far != out.farTimes.end() && far->first == base + i ? far->second : checks[i / ThreadStates::kCheckEvery];
-        }
+        if (p.offset != PackedSegment::kFar) [[likely]]
+            return checks[i / ThreadStates::kCheckEvery] + p.offset;
+        while (far != out.farTimes.end() && far->first < base + i)
+            ++far;
+        return far != out.farTimes.end() && far->first == base + i ? far->second : checks[i / ThreadStates::kCheckEvery];
+    };
+    const auto keyOf = [&](size_t i) {
+        const PackedSegment& p = segs.packedAt(i);
         ThreadSegment s{};
         s.state = ThreadState(p.bits & 7);
         s.stop = p.stop;
-        times[i - first] = t;
-        keys[i - first] = ThreadStates::stateKey(s);
-    }
-    const size_t m = n - first;
-    const auto segmentEnd = [&](size_t i) { return i + 1 < m ? times[i + 1] : std::max(out.end, times[i]); };
+        return ThreadStates::stateKey(s);
+    };
     BinTimes& binTime = scratch.binTime;
     binTime.assign(ov.bins - from, {});
     // The segments are in time order: the bins are walked along with them
@@ -344,12 +334,17 @@ void buildOverview(ThreadStates& out, size_t k, OverviewScratch& scratch, bool g
     const uint64_t limit = uint64_t(ov.bins) * ov.binWidth;
     size_t at = 0;
     uint64_t binStart = from * ov.binWidth;
-    for (size_t i = 0; i < m; ++i) {
-        const uint8_t key = keys[i];
+    uint64_t next = first < n ? timeOf(first) : 0;
+    for (size_t i = first; i < n; ++i) {
+        const uint64_t time = next;
+        if (i + 1 < n)
+            next = timeOf(i + 1);
+        const uint8_t key = keyOf(i);
         if (key == ThreadStates::kNoKey)
             continue;
-        uint64_t a = std::max(times[i] - ov.start, from * ov.binWidth);
-        const uint64_t b = std::min(segmentEnd(i) - ov.start, limit);
+        const uint64_t end = i + 1 < n ? next : std::max(out.end, time);
+        uint64_t a = std::max(time - ov.start, from * ov.binWidth);
+        const uint64_t b = std::min(end - ov.start, limit);
         while (a < b) {
             while (binStart + ov.binWidth <= a) {
                 ++at;
@@ -703,6 +698,10 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
         m_cleanBefore.clear();
     }
     settleUpTo(settleBefore);
+    if (final) { // (the settles' scratch: up to 2^19 events each)
+        std::vector<Raw>().swap(m_scratch);
+        std::vector<Raw>().swap(m_scratch2);
+    }
     if (isCancelled(observer))
         return false;
     std::vector<Raw> tail;
