@@ -116,6 +116,34 @@ uint64_t getVarint(const uint8_t*& p)
 uint64_t zigzag(int64_t v) { return (uint64_t(v) << 1) ^ uint64_t(v >> 63); }
 int64_t unzigzag(uint64_t v) { return int64_t(v >> 1) ^ -int64_t(v & 1); }
 
+// The next span of a block from `p`.
+Span decodeSpan(const uint8_t*& p, DecodeState& st)
+{
+    const uint8_t flags = *p++;
+    switch (flags & kStopMask) {
+    case kStopNone: st.stop = 0; break;
+    case kStopSame: break;
+    default: st.stop = *p++; break;
+    }
+    uint64_t begin = st.end;
+    if (flags & kHasGap)
+        begin = uint64_t(int64_t(st.end) + unzigzag(getVarint(p)));
+    const uint32_t length = uint32_t(getVarint(p));
+    if (flags & kHasThread)
+        st.thread = uint32_t(getVarint(p));
+    st.end = begin + length;
+    return Span(begin, length, SpanKind(flags & kKindMask), st.thread, st.stop, flags & kContinued);
+}
+
+// A whole block's spans, from its first byte and its first span's start.
+void decodeBlock(const uint8_t* p, uint64_t start, Span* out)
+{
+    DecodeState st;
+    st.end = start;
+    for (size_t k = 0; k < CapTimeline::kBlock; ++k)
+        out[k] = decodeSpan(p, st);
+}
+
 } // namespace
 
 CapTimeline::CapTimeline()
@@ -232,47 +260,12 @@ void CapTimeline::encodeTail()
         at = m_bytes.size();
     }
     if (m_rewrite) // old blocks about to be written over are read first
-        for (Rewrite& r = *m_rewrite; r.nextBlock < r.offsets.size() && r.offsets[r.nextBlock] < at + length;
-             ++r.nextBlock) {
-            std::array<Span, kBlock> old;
-            decode(&m_bytes.rawAt(r.offsets[r.nextBlock]), r.starts[r.nextBlock], old.data());
-            r.ahead.insert(r.ahead.end(), old.begin(), old.end());
-        }
+        while (m_rewrite->nextBlock < m_rewrite->offsets.size() && m_rewrite->offsets[m_rewrite->nextBlock] < at + length)
+            readAhead(*m_rewrite);
     std::copy(buffer.data(), p, m_bytes.grow(length));
     m_blockOffsets.push_back(at);
     m_encoded += kBlock;
     m_tail.clear();
-}
-
-namespace {
-
-// The next span of a block from `p`.
-Span decodeSpan(const uint8_t*& p, DecodeState& st)
-{
-    const uint8_t flags = *p++;
-    switch (flags & kStopMask) {
-    case kStopNone: st.stop = 0; break;
-    case kStopSame: break;
-    default: st.stop = *p++; break;
-    }
-    uint64_t begin = st.end;
-    if (flags & kHasGap)
-        begin = uint64_t(int64_t(st.end) + unzigzag(getVarint(p)));
-    const uint32_t length = uint32_t(getVarint(p));
-    if (flags & kHasThread)
-        st.thread = uint32_t(getVarint(p));
-    st.end = begin + length;
-    return Span(begin, length, SpanKind(flags & kKindMask), st.thread, st.stop, flags & kContinued);
-}
-
-} // namespace
-
-void CapTimeline::decode(const uint8_t* p, uint64_t start, Span* out) const
-{
-    DecodeState st;
-    st.end = start;
-    for (size_t k = 0; k < kBlock; ++k)
-        out[k] = decodeSpan(p, st);
 }
 
 const Span* CapTimeline::blockSpans(size_t b, size_t upto) const
@@ -309,7 +302,7 @@ size_t CapTimeline::copyBlock(size_t b, Span* out) const
         std::copy(m_tail.begin(), m_tail.end(), out);
         return m_tail.size();
     }
-    decode(&m_bytes[m_blockOffsets[b]], m_blockStarts[b], out);
+    decodeBlock(&m_bytes[m_blockOffsets[b]], m_blockStarts[b], out);
     return kBlock;
 }
 
@@ -325,7 +318,7 @@ void CapTimeline::popBack()
     if (m_tail.empty()) { // the last encoded block becomes the tail again
         const size_t b = m_blockOffsets.size() - 1;
         m_tail.resize(kBlock);
-        decode(&m_bytes[m_blockOffsets[b]], m_blockStarts[b], m_tail.data());
+        decodeBlock(&m_bytes[m_blockOffsets[b]], m_blockStarts[b], m_tail.data());
         m_bytes.shrinkTo(m_blockOffsets[b]);
         m_blockOffsets.pop_back();
         m_encoded -= kBlock;
@@ -354,10 +347,8 @@ void CapTimeline::beginRewrite(size_t first, Rewrite& r)
         copyBlock(firstBlock, spans.data());
         keep.assign(spans.begin(), spans.begin() + (first - firstBlock * kBlock));
         r.ahead.assign(spans.begin() + (first - firstBlock * kBlock), spans.end());
-        r.offsets = m_blockOffsets;
-        r.starts = m_blockStarts;
-        r.offsets.resize(m_encoded / kBlock);
-        r.starts.resize(m_encoded / kBlock);
+        r.offsets = m_blockOffsets; // (one per encoded block; the tail has a start too)
+        r.starts.assign(m_blockStarts.begin(), m_blockStarts.begin() + ptrdiff_t(r.offsets.size()));
         r.nextBlock = firstBlock + 1;
         r.tail = std::move(m_tail);
         const uint64_t from = m_blockOffsets[firstBlock];
@@ -389,14 +380,18 @@ void CapTimeline::beginRewrite(size_t first, Rewrite& r)
         append(s);
 }
 
+void CapTimeline::readAhead(Rewrite& r) const
+{
+    std::array<Span, kBlock> old;
+    decodeBlock(&m_bytes.rawAt(r.offsets[r.nextBlock]), r.starts[r.nextBlock], old.data());
+    r.ahead.insert(r.ahead.end(), old.begin(), old.end());
+    ++r.nextBlock;
+}
+
 bool CapTimeline::nextOld(Rewrite& r, Span& s)
 {
-    if (r.ahead.empty() && r.nextBlock < r.offsets.size()) {
-        std::array<Span, kBlock> old;
-        decode(&m_bytes.rawAt(r.offsets[r.nextBlock]), r.starts[r.nextBlock], old.data());
-        ++r.nextBlock;
-        r.ahead.assign(old.begin(), old.end());
-    }
+    if (r.ahead.empty() && r.nextBlock < r.offsets.size())
+        readAhead(r);
     if (!r.ahead.empty()) {
         s = r.ahead.front();
         r.ahead.pop_front();

@@ -317,10 +317,11 @@ private:
     size_t copyBlock(size_t b, Span* out) const;
     // Encodes the full tail block after the encoded ones.
     void encodeTail();
-    void decode(const uint8_t* bytes, uint64_t start, Span* out) const;
     // Starts a rewrite: drops the spans from `first` on, keeping them
-    // readable by next().
+    // readable by nextOld().
     void beginRewrite(size_t first, Rewrite& r);
+    // Decodes the rewrite's next old block into its spans read ahead.
+    void readAhead(Rewrite& r) const;
     bool nextOld(Rewrite& r, Span& s);
 
     ChunkedArray<uint8_t, 16> m_bytes;     // the encoded blocks (none crosses a chunk's end)
