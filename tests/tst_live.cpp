@@ -733,7 +733,9 @@ void TestLive::keepsOnlyTheLatestStretch()
             if (!writeAll(fd, bytes.data() + pos, n))
                 break;
             pos += n;
-            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            // (Paced so that even a slow build, ThreadSanitizer's, publishes
+            // several updates after the first rebuild.)
+            std::this_thread::sleep_for(std::chrono::milliseconds(2));
         }
         ::close(fd);
     });
