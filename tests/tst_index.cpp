@@ -8,6 +8,7 @@
 #include "threadwalk.h"
 
 #include "core/io/bytesource.h"
+#include "core/io/spillfile.h"
 #include "core/format/encoder.h"
 #include "core/format/eventtags.h"
 #include "core/text/info.h"
@@ -32,6 +33,7 @@
 #include <bit>
 #include <thread>
 #include <map>
+#include <numeric>
 #include <optional>
 
 using namespace hecscope;
@@ -132,6 +134,8 @@ private slots:
     void threadEventsSettledAsTheLoadGoes();
     void aLateCapabilityAfterSettlingReadsTheLogAgain();
     void manyShortThreadsAreNotSettled();
+    void settledSegmentsSpillToAFile();
+    void aSpillFileReadsBackWhatItWrote();
     void detailStoreServesSeveralThreads();
     void growingLogExtendsTheIndex_data();
     void growingLogExtendsTheIndex();
@@ -1286,6 +1290,55 @@ void TestIndex::manyShortThreadsAreNotSettled()
         compareIndexes(*settled, *raw);
         compareThreadParts(*settled, *raw);
     }
+}
+
+// A load's settled thread segments that fill a chunk go to a temporary
+// file as they do: a snapshot taken on the way reads them back, and the
+// final seal reads them thread by thread. Both equal what a load that
+// keeps every event in memory makes at the same point: the snapshot every
+// segment, the final index every part (the segments left in the file).
+void TestIndex::settledSegmentsSpillToAFile()
+{
+    const std::vector<uint8_t> bytes = synthesizeThreadsLog(4, 40000, 2);
+    const size_t half = bytes.size() / 2;
+    IndexBuilder spilling, keeping;
+    spilling.settleThreadEventsEvery(4096);
+    keeping.settleThreadEventsEvery(0);
+    spilling.feed(std::span(bytes).first(half));
+    keeping.feed(std::span(bytes).first(half));
+    QVERIFY(spilling.threadSegmentsSpilled() > 0); // (else this log does not test it)
+    const LogIndex a = spilling.publish(false), b = keeping.publish(false);
+    QVERIFY(!spilling.threadEventsLost());
+    QCOMPARE(a.threadStates.segmentCount(), b.threadStates.segmentCount());
+    compareThreadParts(a, b);
+    spilling.feed(std::span(bytes).subspan(half));
+    QVERIFY(spilling.publish(true, nullptr));
+    QVERIFY(!spilling.threadEventsLost());
+    QVERIFY(spilling.threadSegmentsSpilled() >= bytes.size() / 4); // (3.5 MB of 7.9)
+    const auto raw = loadWith(bytes, KeepInMemory{false, true});
+    compareIndexes(spilling.index(), *raw);
+    compareThreadParts(spilling.index(), *raw);
+    QVERIFY(raw->threadStates.segmentsInFile && raw->threadStates.summarised.size() == 4);
+    // The snapshot is untouched by what came after it.
+    compareThreadParts(a, b);
+}
+
+void TestIndex::aSpillFileReadsBackWhatItWrote()
+{
+    SpillFile file;
+    QVERIFY2(file.open(), file.error().c_str());
+    std::vector<uint32_t> one(100000), two(3);
+    std::iota(one.begin(), one.end(), 7u);
+    std::iota(two.begin(), two.end(), 1u);
+    uint64_t at1 = 1, at2 = 0;
+    QVERIFY(file.append(one.data(), one.size() * 4, at1) && file.append(two.data(), two.size() * 4, at2));
+    QCOMPARE(at1, uint64_t(0));
+    QCOMPARE(at2, uint64_t(400000));
+    std::vector<uint32_t> back(one.size());
+    QVERIFY(file.read(at2, back.data(), 12) && std::equal(two.begin(), two.end(), back.begin()));
+    QVERIFY(file.read(at1, back.data(), 400000) && back == one);
+    QVERIFY(!file.read(at2, back.data(), 16)); // past its end
+    QCOMPARE(file.size(), uint64_t(400012));
 }
 
 void TestIndex::threadSegmentsFromAChangedFile()

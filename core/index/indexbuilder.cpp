@@ -51,6 +51,11 @@ bool IndexBuilder::threadSettlingDeclined() const
     return m_impl->dispatcher.threadSettlingDeclined();
 }
 
+uint64_t IndexBuilder::threadSegmentsSpilled() const
+{
+    return m_impl->dispatcher.threadSegmentsSpilled();
+}
+
 bool IndexBuilder::threadEventsLost() const
 {
     return m_impl->dispatcher.threadEventsLost();

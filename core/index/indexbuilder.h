@@ -36,6 +36,9 @@ public:
     void settleThreadEventsEvery(size_t n, size_t minEventsPerThread = 256);
     bool threadEventsLost() const;
     bool threadSettlingDeclined() const;
+    // Bytes of settled thread segments moved to a temporary file so far
+    // (ThreadStatesBuilder::setSpill).
+    uint64_t threadSegmentsSpilled() const;
     // False once decoding has ended (end-of-data marker or an error).
     bool feed(std::span<const uint8_t> bytes);
     // A live connection broke; the next one continues the stream with its

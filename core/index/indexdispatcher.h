@@ -40,7 +40,11 @@ public:
     // Keep every instant in memory too (InstantsPart::keptInstants).
     void keepInstants() { m_instants.keepAll(); }
     // Every thread's segments stay in the final index (tests compare them).
-    void keepThreadSegments() { m_keepThreadSegments = true; }
+    void keepThreadSegments()
+    {
+        m_keepThreadSegments = true;
+        m_threadStates.setSpill(false);
+    }
     // Settle the thread events every `n` of them (0: never; see
     // ThreadStatesBuilder::settle): a whole log's load.
     void settleThreadEventsEvery(size_t n, size_t minEventsPerThread)
@@ -48,7 +52,9 @@ public:
         m_settleEvery = n;
         m_nextSettle = n;
         m_threadStates.setSettleEventsPerThread(minEventsPerThread);
+        m_threadStates.setSpill(n > 0 && !m_keepThreadSegments);
     }
+    uint64_t threadSegmentsSpilled() const { return m_threadStates.spilledBytes(); }
     bool threadSettlingDeclined() const { return m_threadStates.settleDeclined(); }
     bool threadEventsLost() const { return m_threadStates.lostEvents(); }
 

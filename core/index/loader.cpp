@@ -100,6 +100,8 @@ LoadResult loadIndex(ByteSource& source, uint64_t totalBytes, LoadObserver* obse
                     if (now >= nextPartial && expected < now / 20) {
                         const auto p0 = Clock::now();
                         if (!builder.publish(false, observer)) {
+                            if (builder.threadEventsLost() && !observer->cancelled())
+                                break; // (read again below)
                             result.cancelled = true;
                             break;
                         }
@@ -129,8 +131,9 @@ LoadResult loadIndex(ByteSource& source, uint64_t totalBytes, LoadObserver* obse
     }
     // The finish stage also gives way to a cancel: the index is then
     // returned as far as it got, not prepared for drawing.
-    if (!builder.publish(true, observer))
-        result.cancelled = true;
+    // (Thread events lost already: what a seal would make is thrown away.)
+    if (!builder.threadEventsLost() && !builder.publish(true, observer))
+        result.cancelled = !builder.threadEventsLost() || isCancelled(observer);
     if (!result.cancelled && builder.threadEventsLost()) {
         // A capability's thread events came earlier than those walked for
         // good (its first block late in the file): once more, keeping them.

@@ -639,8 +639,11 @@ void ThreadStatesBuilder::settleUpTo(uint64_t settleBefore)
     Settled* walked = nullptr;
     for (size_t j = 0; j < settle.size(); ++j) {
         const Raw& raw = settle[j];
-        if (j == 0 || settle[j - 1].thread != raw.thread)
+        if (j == 0 || settle[j - 1].thread != raw.thread) {
+            if (walked && m_spillOn)
+                spillFull(*walked);
             walked = &m_settled[raw.thread];
+        }
         ThreadSegment s;
         if (!walkStep(raw, walked->cur, walked->any, s))
             continue;
@@ -649,7 +652,87 @@ void ThreadStatesBuilder::settleUpTo(uint64_t settleBefore)
         walked->cur = s;
         walked->any = true;
     }
+    if (walked && m_spillOn)
+        spillFull(*walked);
     settle.clear();
+}
+
+void ThreadStatesBuilder::spillFull(Settled& w)
+{
+    constexpr size_t kChunk = ChunkedArray<PackedSegment>::kChunk;
+    // A chunk goes once a later segment is in: a thread's last segment
+    // stays in memory (ThreadCheckpoints::chooseSpacing reads it).
+    while (m_spillOn && (w.spilled.size() + 1) * kChunk < w.packed.size()) {
+        if (!m_spill)
+            m_spill = std::make_unique<SpillFile>();
+        uint64_t offset = 0;
+        const PackedSegment* chunk = w.packed.chunk(w.spilled.size());
+        if (!m_spill->open() || !m_spill->append(chunk, kChunk * sizeof(PackedSegment), offset)) {
+            m_spillOn = false; // (what is not in the file stays in memory)
+            return;
+        }
+        m_spilledBytes += kChunk * sizeof(PackedSegment);
+        w.spilled.push_back(offset);
+        w.packed.releaseBefore(w.spilled.size() * kChunk);
+    }
+}
+
+bool ThreadStatesBuilder::restoreSpilled(ChunkedArray<PackedSegment>& segs, const std::vector<uint64_t>& spilled)
+{
+    constexpr size_t kChunk = ChunkedArray<PackedSegment>::kChunk;
+    for (size_t c = 0; c < spilled.size(); ++c) {
+        if (segs.chunk(c))
+            continue;
+        if (!m_spill || !m_spill->read(spilled[c], segs.restoreChunk(c), kChunk * sizeof(PackedSegment))) {
+            m_lost = true; // (the loader reads the log again, keeping the events)
+            m_spillOn = false;
+            return false;
+        }
+    }
+    return true;
+}
+
+// A load's final seal with segments in the spill file: each thread's read
+// back in turn, binned, totalled and walked for its checkpoint entries,
+// then let go (see setSpill).
+bool ThreadStatesBuilder::sealSpilled(std::vector<std::vector<uint64_t>>& spilled, const LoadObserver* observer)
+{
+    constexpr size_t kChunk = ChunkedArray<PackedSegment>::kChunk;
+    ThreadStates& out = m_part.threadStates;
+    ThreadCheckpoints& cp = m_part.threadCheckpoints;
+    const auto visit = [&](size_t k, bool load) {
+        if (k >= spilled.size() || spilled[k].empty())
+            return true;
+        if (load)
+            return restoreSpilled(out.chunked[k], spilled[k]);
+        out.chunked[k].releaseBefore(spilled[k].size() * kChunk);
+        return true;
+    };
+    if (!cp.chooseSpacing(out, visit))
+        return false;
+    out.overviews.assign(out.ids.size(), {});
+    cp.beginThreadEntries(out.count());
+    OverviewScratch scratch;
+    std::vector<uint32_t> pyramidThreads;
+    std::vector<ThreadTotals> totals;
+    for (size_t k = 0; k < out.count(); ++k) {
+        if ((k & 0xFF) == 0 && isCancelled(observer))
+            return false;
+        if (!visit(k, true))
+            return false;
+        if (out.offsets[k + 1] - out.offsets[k] >= ThreadStates::kOverviewMinSegments)
+            buildOverview(out, k, scratch, false);
+        if (out.overviews[k].bins > 0) {
+            pyramidThreads.push_back(uint32_t(k));
+            totals.push_back(threadTotals(out, k, 0, UINT64_MAX));
+        }
+        cp.addThread(out.of(k));
+        visit(k, false);
+    }
+    cp.endThreadEntries();
+    out.moveSegmentsToFile(std::move(pyramidThreads), std::move(totals));
+    m_spill.reset();
+    return true;
 }
 
 void ThreadStatesBuilder::settle(uint64_t settleBefore)
@@ -728,6 +811,7 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
     out = ThreadStates{};
     out.end = end;
     out.chunked.reserve(m_settled.size());
+    std::vector<std::vector<uint64_t>> spilled; // by thread number, the final seal's
     size_t written = 0;
     auto settled = m_settled.begin();
     size_t t = 0;
@@ -747,6 +831,16 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
         if (settled != m_settled.end() && settled->first == id) {
             Settled& w = settled->second;
             segs = final ? std::move(w.packed) : w.packed;
+            // Chunks in the spill file: a snapshot's copy has them read
+            // back; the final seal reads them thread by thread.
+            if (!w.spilled.empty()) {
+                if (final) {
+                    spilled.resize(out.ids.size());
+                    spilled.back() = std::move(w.spilled);
+                } else if (!restoreSpilled(segs, w.spilled)) {
+                    return false;
+                }
+            }
             out.checkTimes.insert(out.checkTimes.end(), w.checks.begin(), w.checks.end());
             for (const auto& [local, time] : w.farTimes)
                 out.farTimes.emplace_back(written + local, time);
@@ -776,6 +870,8 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
     out.checkOffsets.push_back(out.checkTimes.size());
     if (isCancelled(observer))
         return false;
+    if (!spilled.empty())
+        return sealSpilled(spilled, observer);
     // (A load's final seal shapes the pyramids as a load that kept every
     // event does: exactly. A live session's keeps growing its own: its
     // last update stays as quick as the others.)
@@ -883,6 +979,15 @@ void ThreadCheckpoints::addThread(const SegmentView& segs)
 
 void ThreadCheckpoints::makeThreadEntries(const ThreadStates& states)
 {
+    chooseSpacing(states, {});
+    beginThreadEntries(states.count());
+    for (size_t k = 0; k < states.count(); ++k)
+        addThread(states.of(k));
+    endThreadEntries();
+}
+
+bool ThreadCheckpoints::chooseSpacing(const ThreadStates& states, const Visit& visit)
+{
     // The spacing: widened (every other checkpoint dropped) while the
     // entries and streams would take more than the budget and the log
     // between two checkpoints (the last crossing's offset, over their
@@ -901,20 +1006,28 @@ void ThreadCheckpoints::makeThreadEntries(const ThreadStates& states)
         for (const auto& v : caps)
             crossings += v.size();
         // At most an entry per interval a thread's segments span (a pass
-        // over the threads, not their segments): often enough.
+        // over the threads, not their segments): often enough. (A thread's
+        // first segment's time is its first check time; its last segment
+        // is always in memory.)
         const int shift = std::countr_zero(spacing);
         uint64_t bound = 0;
         for (size_t k = 0; k < states.count(); ++k) {
             const SegmentView segs = states.of(k);
             if (!segs.empty())
-                bound += std::min<uint64_t>(segs.size(), (segs.timeAt(segs.size() - 1) >> shift) - (segs.timeAt(0) >> shift) + 1);
+                bound += std::min<uint64_t>(segs.size(), (segs.timeAt(segs.size() - 1) >> shift)
+                                                             - (states.checkTimes[states.checkOffsets[k]] >> shift) + 1);
         }
         if (double(bound) * kEntryBytes + double(crossings) * sizeof(Crossing) <= budget)
             break;
         uint64_t entries = 0; // (counted until over the budget)
         const double over = (budget - double(crossings) * sizeof(Crossing)) / kEntryBytes;
-        for (size_t k = 0; k < states.count() && double(entries) <= over; ++k)
+        for (size_t k = 0; k < states.count() && double(entries) <= over; ++k) {
+            if (visit && !visit(k, true))
+                return false;
             forEachEntry(states.of(k), spacing, [&](uint64_t, size_t) { ++entries; });
+            if (visit && !visit(k, false))
+                return false;
+        }
         const double bytes = double(entries) * kEntryBytes + double(crossings) * sizeof(Crossing);
         // (Two checkpoints or fewer left: wider gains nothing, as a log of
         // many threads needs an entry per thread whatever the spacing.)
@@ -932,14 +1045,21 @@ void ThreadCheckpoints::makeThreadEntries(const ThreadStates& states)
             thin(v);
         thin(global);
     }
+    return true;
+}
+
+void ThreadCheckpoints::beginThreadEntries(size_t threads)
+{
     entryOffsets.assign(1, 0);
     entryChecks.clear();
     entrySegments.clear();
     entryFarTimes.clear();
     entryInfos.clear();
-    entryOffsets.reserve(states.count() + 1);
-    for (size_t k = 0; k < states.count(); ++k)
-        addThread(states.of(k));
+    entryOffsets.reserve(threads + 1);
+}
+
+void ThreadCheckpoints::endThreadEntries()
+{
     entryChecks.shrink_to_fit();
     entrySegments.shrink_to_fit();
     entryFarTimes.shrink_to_fit();
@@ -1161,14 +1281,29 @@ void ThreadStates::moveSegmentsToFile()
 {
     if (segmentsInFile)
         return;
-    size_t keptSegments = 0;
+    std::vector<uint32_t> pyramidThreads;
+    std::vector<ThreadTotals> totals;
     for (size_t k = 0; k < count(); ++k) {
         if (overviews.size() > k && overviews[k].bins > 0) {
-            summarised.push_back(uint32_t(k));
-            wholeRun.push_back(threadTotals(*this, k, 0, UINT64_MAX));
-        } else {
-            keptSegments += offsets[k + 1] - offsets[k];
+            pyramidThreads.push_back(uint32_t(k));
+            totals.push_back(threadTotals(*this, k, 0, UINT64_MAX));
         }
+    }
+    moveSegmentsToFile(std::move(pyramidThreads), std::move(totals));
+}
+
+void ThreadStates::moveSegmentsToFile(std::vector<uint32_t> pyramidThreads, std::vector<ThreadTotals> totals)
+{
+    if (segmentsInFile)
+        return;
+    summarised = std::move(pyramidThreads);
+    wholeRun = std::move(totals);
+    size_t keptSegments = 0;
+    for (size_t k = 0, s = 0; k < count(); ++k) {
+        if (s < summarised.size() && summarised[s] == k)
+            ++s;
+        else
+            keptSegments += offsets[k + 1] - offsets[k];
     }
     // The other threads' segments packed again, numbered afresh.
     PackedSegments kept;

@@ -3,11 +3,13 @@
 #include "core/format/event.h"
 #include "core/format/logformat.h"
 #include "core/index/loadobserver.h"
+#include "core/io/spillfile.h"
 #include "core/index/threadstatespart.h"
 #include "core/index/timeline.h"
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <unordered_map>
 #include <vector>
 
@@ -50,6 +52,17 @@ public:
     // thread.
     void settle(uint64_t settleBefore);
     void setSettleEventsPerThread(size_t eventsPerThread) { m_settleEventsPerThread = eventsPerThread; }
+    // With settle(): a thread's settled segments that fill a chunk
+    // (16,384) go to a temporary file (SpillFile) as they do, so that the
+    // load's memory does not hold them all until the final seal; that seal
+    // reads them back one thread at a time (the thread certainly has a bin
+    // pyramid, so the final index keeps no segments of it:
+    // ThreadStates::moveSegmentsToFile, which it then calls itself). Off
+    // when the final index must keep every segment. A file that cannot be
+    // made or written leaves the segments in memory; one that cannot be
+    // read back makes lostEvents() true (the log is read again).
+    void setSpill(bool on) { m_spillOn = on; }
+    uint64_t spilledBytes() const { return m_spilledBytes; } // (all written, the file gone or not)
     bool settleDeclined() const { return m_settleDeclined; }
     bool lostEvents() const { return m_lost; }
     size_t rawEvents() const { return m_raw.size(); }
@@ -92,9 +105,14 @@ private:
         std::vector<uint64_t> checks;
         std::vector<std::pair<uint64_t, uint64_t>> farTimes;
         std::vector<std::pair<uint64_t, uint16_t>> infos;
+        std::vector<uint64_t> spilled; // chunk c of `packed` (released) is at spilled[c] in m_spill
         ThreadSegment cur{};
         bool any = false;
     };
+    void spillFull(Settled& w);
+    // Chunks c of `segs` that `spilled` names, read back. False on error.
+    bool restoreSpilled(ChunkedArray<PackedSegment>& segs, const std::vector<uint64_t>& spilled);
+    bool sealSpilled(std::vector<std::vector<uint64_t>>& spilled, const LoadObserver* observer);
     // A Raw whose cause is kSeed stands for the thread's seed segment.
     static constexpr uint32_t kSeed = 15;
     void add(uint64_t time, uint64_t thread, ThreadCause cause, uint16_t cap, uint8_t stop = 0, uint32_t info = 0);
@@ -125,6 +143,9 @@ private:
     bool m_released = false; // settle() let raw events go
     std::vector<Raw> m_scratch, m_scratch2; // the events being settled (memory reused)
     bool m_lost = false;     // and then an event came before what it had settled
+    bool m_spillOn = false;
+    std::unique_ptr<SpillFile> m_spill;
+    uint64_t m_spilledBytes = 0;
     // Read back: the window, the seeds (by id) and the threads wanted.
     bool m_readBack = false;
     uint64_t m_from = 0, m_clip = 0, m_to = UINT64_MAX;

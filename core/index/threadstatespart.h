@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 #include <cstdlib>
+#include <functional>
 #include <iterator>
 #include <memory>
 #include <span>
@@ -200,8 +201,11 @@ struct ThreadStates {
     // Thread k's whole-run totals if its segments are in the file only.
     const ThreadTotals* wholeRunOf(size_t k) const;
     // Drops the segments of every thread with a pyramid, keeping their
-    // whole-run totals (a whole log's final seal).
+    // whole-run totals (a whole log's final seal). The totals, when given,
+    // are those of exactly the threads with a pyramid (numbers ascending),
+    // counted before their segments went.
     void moveSegmentsToFile();
+    void moveSegmentsToFile(std::vector<uint32_t> pyramidThreads, std::vector<ThreadTotals> totals);
 
     size_t count() const { return ids.size(); }
     size_t segmentCount() const { return offsets.empty() ? 0 : size_t(offsets.back()); }
@@ -314,14 +318,23 @@ struct ThreadCheckpoints {
     // Makes the thread entries from `states` (in time order per thread),
     // choosing the spacing first (see above).
     void makeThreadEntries(const ThreadStates& states);
+    // The same in steps, for a caller that has a thread's segments in
+    // memory one at a time (ThreadStatesBuilder's spill): the spacing
+    // (`visit(k, true)` before thread k's segments are read, `visit(k,
+    // false)` after; only threads with many entries are read, and only
+    // when the first and last segments of every thread do not settle it),
+    // then each thread's entries in order, then done.
+    using Visit = std::function<bool(size_t thread, bool load)>;
+    bool chooseSpacing(const ThreadStates& states, const Visit& visit);
+    void beginThreadEntries(size_t threads);
+    void addThread(const SegmentView& segs);
+    void endThreadEntries();
     size_t memoryBytes() const;
 
     // Calls note(j, i) for each entry of a thread: checkpoint j, segment i.
     template <class Note>
     static void forEachEntry(const SegmentView& segs, uint64_t spacing, Note note);
 
-private:
-    void addThread(const SegmentView& segs);
 };
 
 // The totals of thread `number` of `states` over [t0, t1).

@@ -188,6 +188,16 @@ public:
         for (size_t c = 0; c < m_chunks.size() && (c + 1) * kChunk <= i; ++c)
             m_chunks[c].reset();
     }
+    // Full chunk c (one wholly before size()), to be moved elsewhere and
+    // released; or null if it is released.
+    const T* chunk(size_t c) const { return c < m_chunks.size() ? m_chunks[c].get() : nullptr; }
+    // Chunk c, released (releaseBefore), made anew for the caller to fill
+    // with what it held: kChunk elements.
+    T* restoreChunk(size_t c)
+    {
+        m_chunks[c] = std::shared_ptr<T[]>(new T[kChunk]);
+        return m_chunks[c].get();
+    }
     size_t memoryBytes() const
     {
         return m_chunks.empty() ? 0 : ((m_chunks.size() - 1) * kChunk + m_firstCapacity) * sizeof(T);

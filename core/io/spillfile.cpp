@@ -1,0 +1,83 @@
+#include "core/io/spillfile.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace hecscope {
+
+SpillFile::~SpillFile()
+{
+    if (m_fd >= 0)
+        ::close(m_fd);
+}
+
+bool SpillFile::open()
+{
+    if (m_fd >= 0)
+        return true;
+    if (!m_error.empty())
+        return false; // (tried: not again)
+    std::string dirs[3];
+    if (const char* env = std::getenv("TMPDIR"); env && *env)
+        dirs[0] = env;
+    dirs[1] = "/var/tmp";
+    dirs[2] = "/tmp";
+    for (const std::string& dir : dirs) {
+        if (dir.empty())
+            continue;
+        std::string path = dir + "/hecscope-spill-XXXXXX";
+        const int fd = ::mkstemp(path.data());
+        if (fd < 0) {
+            m_error = "cannot create a temporary file in " + dir + ": " + std::strerror(errno);
+            continue;
+        }
+        ::unlink(path.c_str());
+        m_fd = fd;
+        m_error.clear();
+        return true;
+    }
+    return false;
+}
+
+bool SpillFile::append(const void* data, size_t bytes, uint64_t& offset)
+{
+    if (m_fd < 0)
+        return false;
+    const auto* p = static_cast<const char*>(data);
+    size_t done = 0;
+    while (done < bytes) {
+        const ssize_t n = ::pwrite(m_fd, p + done, bytes - done, off_t(m_size + done));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            m_error = std::string("cannot write the temporary file: ") + (n < 0 ? std::strerror(errno) : "no space");
+            return false; // (what was written past m_size is overwritten by the next append)
+        }
+        done += size_t(n);
+    }
+    offset = m_size;
+    m_size += bytes;
+    return true;
+}
+
+bool SpillFile::read(uint64_t offset, void* out, size_t bytes) const
+{
+    if (m_fd < 0 || offset + bytes > m_size)
+        return false;
+    auto* p = static_cast<char*>(out);
+    size_t done = 0;
+    while (done < bytes) {
+        const ssize_t n = ::pread(m_fd, p + done, bytes - done, off_t(offset + done));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return false;
+        done += size_t(n);
+    }
+    return true;
+}
+
+} // namespace hecscope

@@ -1,0 +1,41 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace hecscope {
+
+// A temporary file that a builder moves part of its memory to while a log
+// loads and reads back before it finishes: created in $TMPDIR, else
+// /var/tmp (on disk where /tmp is in memory), else /tmp, and unlinked at
+// once, so that nothing is left behind whatever happens to the process.
+// Append-only; reads at any offset already written. Not thread-safe: one
+// builder's, on one thread.
+//
+// Failure behaviour: a file that cannot be made or written says so
+// (open() or append() false, error() why) and the caller keeps its memory
+// instead; a read that fails returns false.
+class SpillFile {
+public:
+    SpillFile() = default;
+    SpillFile(const SpillFile&) = delete;
+    SpillFile& operator=(const SpillFile&) = delete;
+    ~SpillFile();
+    // Creates the file (once; true if it is open).
+    bool open();
+    bool isOpen() const { return m_fd >= 0; }
+    // Writes `bytes` at the end; `offset` where they went. False on error
+    // (a full disk): the file keeps what it had.
+    bool append(const void* data, size_t bytes, uint64_t& offset);
+    bool read(uint64_t offset, void* out, size_t bytes) const;
+    uint64_t size() const { return m_size; }
+    const std::string& error() const { return m_error; }
+
+private:
+    int m_fd = -1;
+    uint64_t m_size = 0;
+    std::string m_error;
+};
+
+} // namespace hecscope
