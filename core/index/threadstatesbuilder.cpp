@@ -618,24 +618,61 @@ void ThreadStatesBuilder::settleUpTo(uint64_t settleBefore)
     // The events to settle now (before the bound), and the indices of
     // those still pending, each in log order.
     const uint64_t bound = std::max(m_settledBefore, settleBefore);
+    // The events before the bound copied once, straight to their place
+    // grouped by thread (a count per thread first), log order kept within
+    // a thread; the indices of the others kept pending.
     std::vector<Raw>& settle = m_scratch; // (its memory kept from one settle to the next)
-    settle.clear();
     std::vector<uint64_t> pending;
     pending.reserve(m_pending.size());
-    const auto sort = [&](uint64_t i) {
-        if (m_raw[i].time < bound)
-            settle.push_back(m_raw[i]);
-        else
+    uint32_t lo = UINT32_MAX, hi = 0;
+    size_t n = 0;
+    const auto classify = [&](uint64_t i) {
+        const Raw& r = m_raw[i];
+        if (r.time < bound) {
+            ++n;
+            lo = std::min(lo, r.thread);
+            hi = std::max(hi, r.thread);
+        } else {
             pending.push_back(i);
+        }
     };
     for (const uint64_t i : m_pending)
-        sort(i);
+        classify(i);
     for (size_t i = m_scanned; i < m_raw.size(); ++i)
-        sort(i);
+        classify(i);
+    const bool dense = n > 0 && size_t(hi - lo) + 1 <= 4 * n + 65536;
+    std::vector<size_t> next(dense ? size_t(hi - lo) + 2 : 0, 0);
+    const auto each = [&](auto f) {
+        for (const uint64_t i : m_pending)
+            if (m_raw[i].time < bound)
+                f(m_raw[i]);
+        for (size_t i = m_scanned; i < m_raw.size(); ++i)
+            if (m_raw[i].time < bound)
+                f(m_raw[i]);
+    };
+    settle.resize(n);
+    if (dense) {
+        each([&](const Raw& r) { ++next[r.thread - lo + 1]; });
+        for (size_t k = 1; k < next.size(); ++k)
+            next[k] += next[k - 1];
+        each([&](const Raw& r) { settle[next[r.thread - lo]++] = r; });
+    } else if (n > 0) {
+        size_t at = 0;
+        each([&](const Raw& r) { settle[at++] = r; });
+        std::stable_sort(settle.begin(), settle.end(), [](const Raw& a, const Raw& b) { return a.thread < b.thread; });
+    }
+    std::vector<size_t>().swap(next);
     m_scanned = m_raw.size();
     m_settledBefore = bound;
     m_pending = std::move(pending);
-    groupByThread(settle, m_scratch2);
+    const auto byTime = [](const Raw& a, const Raw& b) { return a.time < b.time; };
+    for (auto first = settle.begin(); first != settle.end();) {
+        const uint32_t thread = first->thread;
+        const auto last = std::find_if(first, settle.end(), [thread](const Raw& r) { return r.thread != thread; });
+        if (!std::is_sorted(first, last, byTime))
+            std::stable_sort(first, last, byTime);
+        first = last;
+    }
     Settled* walked = nullptr;
     for (size_t j = 0; j < settle.size(); ++j) {
         const Raw& raw = settle[j];
@@ -757,9 +794,17 @@ void ThreadStatesBuilder::settle(uint64_t settleBefore)
     }
     settleUpTo(settleBefore);
     // The settled events' raw copies go: the pending ones move to a new array.
+    // (Each chunk of the old ones freed once passed: the indices ascend.)
     ChunkedArray<Raw> kept;
-    for (const uint64_t i : m_pending)
+    constexpr size_t kChunk = decltype(m_raw)::kChunk;
+    size_t released = 0;
+    for (const uint64_t i : m_pending) {
         kept.push_back(m_raw[i]);
+        if (i >= released + kChunk) {
+            released = size_t(i) & ~(kChunk - 1);
+            m_raw.releaseBefore(released);
+        }
+    }
     m_raw = std::move(kept);
     m_pending.resize(m_raw.size());
     for (size_t i = 0; i < m_pending.size(); ++i)
@@ -783,7 +828,6 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
     settleUpTo(settleBefore);
     if (final) { // (the settles' scratch: up to 2^19 events each)
         std::vector<Raw>().swap(m_scratch);
-        std::vector<Raw>().swap(m_scratch2);
     }
     if (isCancelled(observer))
         return false;

@@ -141,7 +141,7 @@ private:
     size_t m_settleEventsPerThread = 256; // at the first settle, or never
     bool m_settleDeclined = false;
     bool m_released = false; // settle() let raw events go
-    std::vector<Raw> m_scratch, m_scratch2; // the events being settled (memory reused)
+    std::vector<Raw> m_scratch; // the events being settled (memory reused)
     bool m_lost = false;     // and then an event came before what it had settled
     bool m_spillOn = false;
     std::unique_ptr<SpillFile> m_spill;
