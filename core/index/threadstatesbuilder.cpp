@@ -415,6 +415,21 @@ bool buildOverviews(ThreadStates& out, const LoadObserver* observer, const Previ
     return true;
 }
 
+// Each thread's run of `raws` (grouped by thread) in time order, ties in
+// the order they are in.
+template <class Raw>
+void sortEachThreadByTime(std::vector<Raw>& raws)
+{
+    const auto byTime = [](const Raw& a, const Raw& b) { return a.time < b.time; };
+    for (auto first = raws.begin(); first != raws.end();) {
+        const uint32_t thread = first->thread;
+        const auto last = std::find_if(first, raws.end(), [thread](const Raw& r) { return r.thread != thread; });
+        if (!std::is_sorted(first, last, byTime))
+            std::stable_sort(first, last, byTime);
+        first = last;
+    }
+}
+
 // `raws` (in log order) grouped by thread, ascending, each thread's in
 // time order with ties in log order.
 template <class Raw>
@@ -427,7 +442,6 @@ void groupByThread(std::vector<Raw>& raws, std::vector<Raw>& scratch)
         lo = std::min(lo, r.thread);
         hi = std::max(hi, r.thread);
     }
-    const auto byTime = [](const Raw& a, const Raw& b) { return a.time < b.time; };
     const size_t span = size_t(hi - lo) + 1;
     if (span <= 4 * raws.size() + 65536) {
         // Counting sort by thread, keeping log order within a thread.
@@ -444,13 +458,7 @@ void groupByThread(std::vector<Raw>& raws, std::vector<Raw>& scratch)
     } else {
         std::stable_sort(raws.begin(), raws.end(), [](const Raw& a, const Raw& b) { return a.thread < b.thread; });
     }
-    for (auto first = raws.begin(); first != raws.end();) {
-        const uint32_t thread = first->thread;
-        const auto last = std::find_if(first, raws.end(), [thread](const Raw& r) { return r.thread != thread; });
-        if (!std::is_sorted(first, last, byTime))
-            std::stable_sort(first, last, byTime);
-        first = last;
-    }
+    sortEachThreadByTime(raws);
 }
 
 } // namespace
@@ -665,14 +673,7 @@ void ThreadStatesBuilder::settleUpTo(uint64_t settleBefore)
     m_scanned = m_raw.size();
     m_settledBefore = bound;
     m_pending = std::move(pending);
-    const auto byTime = [](const Raw& a, const Raw& b) { return a.time < b.time; };
-    for (auto first = settle.begin(); first != settle.end();) {
-        const uint32_t thread = first->thread;
-        const auto last = std::find_if(first, settle.end(), [thread](const Raw& r) { return r.thread != thread; });
-        if (!std::is_sorted(first, last, byTime))
-            std::stable_sort(first, last, byTime);
-        first = last;
-    }
+    sortEachThreadByTime(settle);
     Settled* walked = nullptr;
     for (size_t j = 0; j < settle.size(); ++j) {
         const Raw& raw = settle[j];
