@@ -9,6 +9,7 @@
 #include <bit>
 #include <array>
 #include <unordered_map>
+#include <utility>
 
 namespace hecscope {
 
@@ -495,14 +496,14 @@ bool ThreadStatesBuilder::sealAll(uint64_t end, bool final, const LoadObserver* 
     // count up from 1), a hash map for stray far ids.
     uint32_t maxId = 0;
     for (size_t i = 0; i < n; ++i)
-        maxId = std::max(maxId, m_raw[i].thread);
+        maxId = std::max(maxId, std::as_const(m_raw)[i].thread);
     std::vector<uint32_t> numberOf; // by id (dense case)
     std::unordered_map<uint32_t, uint32_t> numberOfSparse;
     const bool dense = maxId < (1u << 26) && maxId <= 4 * n + 65536;
     if (dense) {
         numberOf.assign(size_t(maxId) + 1, 0);
         for (size_t i = 0; i < n; ++i)
-            numberOf[m_raw[i].thread] = 1;
+            numberOf[std::as_const(m_raw)[i].thread] = 1;
         for (uint32_t id = 0; id <= maxId; ++id)
             if (numberOf[id]) {
                 numberOf[id] = uint32_t(out.ids.size());
@@ -512,7 +513,7 @@ bool ThreadStatesBuilder::sealAll(uint64_t end, bool final, const LoadObserver* 
             }
     } else {
         for (size_t i = 0; i < n; ++i)
-            numberOfSparse.emplace(m_raw[i].thread, 0);
+            numberOfSparse.emplace(std::as_const(m_raw)[i].thread, 0);
         for (const auto& [id, _] : numberOfSparse)
             out.ids.push_back(id);
         std::sort(out.ids.begin(), out.ids.end());
@@ -526,7 +527,7 @@ bool ThreadStatesBuilder::sealAll(uint64_t end, bool final, const LoadObserver* 
     // Counting sort by thread, keeping log order within a thread.
     out.offsets.assign(out.ids.size() + 1, 0);
     for (size_t i = 0; i < n; ++i)
-        ++out.offsets[number(m_raw[i].thread) + 1];
+        ++out.offsets[number(std::as_const(m_raw)[i].thread) + 1];
     for (size_t k = 1; k < out.offsets.size(); ++k)
         out.offsets[k] += out.offsets[k - 1];
     // The raw events sorted by thread go into one malloc'd block; each
@@ -541,7 +542,7 @@ bool ThreadStatesBuilder::sealAll(uint64_t end, bool final, const LoadObserver* 
         std::vector<uint64_t> next(out.offsets.begin(), out.offsets.end() - 1);
         constexpr size_t kChunk = decltype(m_raw)::kChunk;
         for (size_t i = 0; i < n; ++i) {
-            raws[next[number(m_raw[i].thread)]++] = m_raw[i];
+            raws[next[number(std::as_const(m_raw)[i].thread)]++] = std::as_const(m_raw)[i];
             // For good: each chunk of raw events is freed once copied.
             if (final && (i + 1) % kChunk == 0)
                 m_raw.releaseBefore(i + 1);
@@ -626,16 +627,17 @@ void ThreadStatesBuilder::settleUpTo(uint64_t settleBefore)
     // The events to settle now (before the bound), and the indices of
     // those still pending, each in log order.
     const uint64_t bound = std::max(m_settledBefore, settleBefore);
+    const ChunkedArray<Raw>& raws = m_raw; // (read only: no check for a copy's chunks)
     // The events before the bound copied once, straight to their place
     // grouped by thread (a count per thread first), log order kept within
     // a thread; the indices of the others kept pending.
     std::vector<Raw>& settle = m_scratch; // (its memory kept from one settle to the next)
-    std::vector<uint64_t> pending;
-    pending.reserve(m_pending.size());
+    std::vector<uint64_t>& pending = m_pendingNext; // (memory reused)
+    pending.clear();
     uint32_t lo = UINT32_MAX, hi = 0;
     size_t n = 0;
     const auto classify = [&](uint64_t i) {
-        const Raw& r = m_raw[i];
+        const Raw& r = raws[i];
         if (r.time < bound) {
             ++n;
             lo = std::min(lo, r.thread);
@@ -652,11 +654,11 @@ void ThreadStatesBuilder::settleUpTo(uint64_t settleBefore)
     std::vector<size_t> next(dense ? size_t(hi - lo) + 2 : 0, 0);
     const auto each = [&](auto f) {
         for (const uint64_t i : m_pending)
-            if (m_raw[i].time < bound)
-                f(m_raw[i]);
+            if (raws[i].time < bound)
+                f(raws[i]);
         for (size_t i = m_scanned; i < m_raw.size(); ++i)
-            if (m_raw[i].time < bound)
-                f(m_raw[i]);
+            if (raws[i].time < bound)
+                f(raws[i]);
     };
     settle.resize(n);
     if (dense) {
@@ -672,7 +674,7 @@ void ThreadStatesBuilder::settleUpTo(uint64_t settleBefore)
     std::vector<size_t>().swap(next);
     m_scanned = m_raw.size();
     m_settledBefore = bound;
-    m_pending = std::move(pending);
+    m_pending.swap(pending);
     sortEachThreadByTime(settle);
     Settled* walked = nullptr;
     for (size_t j = 0; j < settle.size(); ++j) {
@@ -773,7 +775,7 @@ bool ThreadStatesBuilder::sealSpilled(std::vector<std::vector<uint64_t>>& spille
     return true;
 }
 
-void ThreadStatesBuilder::settle(uint64_t settleBefore)
+void ThreadStatesBuilder::settle(uint64_t settleBefore, size_t upcoming)
 {
     if (m_rewalk || m_settleDeclined || settleBefore <= m_settledBefore)
         return;
@@ -785,7 +787,7 @@ void ThreadStatesBuilder::settle(uint64_t settleBefore)
         std::vector<uint32_t> ids;
         ids.reserve(m_raw.size());
         for (size_t i = 0; i < m_raw.size(); ++i)
-            ids.push_back(m_raw[i].thread);
+            ids.push_back(std::as_const(m_raw)[i].thread);
         std::sort(ids.begin(), ids.end());
         const size_t threads = size_t(std::unique(ids.begin(), ids.end()) - ids.begin());
         if (threads * m_settleEventsPerThread > m_raw.size()) {
@@ -794,23 +796,17 @@ void ThreadStatesBuilder::settle(uint64_t settleBefore)
         }
     }
     settleUpTo(settleBefore);
-    // The settled events' raw copies go: the pending ones move to a new array.
-    // (Each chunk of the old ones freed once passed: the indices ascend.)
-    ChunkedArray<Raw> kept;
-    constexpr size_t kChunk = decltype(m_raw)::kChunk;
-    size_t released = 0;
-    for (const uint64_t i : m_pending) {
-        kept.push_back(m_raw[i]);
-        if (i >= released + kChunk) {
-            released = size_t(i) & ~(kChunk - 1);
-            m_raw.releaseBefore(released);
-        }
-    }
-    m_raw = std::move(kept);
-    m_pending.resize(m_raw.size());
+    // The settled events' raw copies go: the pending ones move to the
+    // front (their indices ascend, so none is written over before it is
+    // moved), and the array keeps its chunks for the events to come (no
+    // memory given back and faulted in again at every settle).
+    size_t kept = 0;
+    for (const uint64_t i : m_pending)
+        m_raw[kept++] = std::as_const(m_raw)[i];
+    m_raw.shrinkTo(kept);
+    m_raw.releaseFrom(kept + upcoming); // (what an unusually late bound left)
     for (size_t i = 0; i < m_pending.size(); ++i)
         m_pending[i] = i;
-    m_pending.shrink_to_fit();
     m_scanned = m_raw.size();
     m_released = true;
 }
@@ -829,13 +825,14 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
     settleUpTo(settleBefore);
     if (final) { // (the settles' scratch: up to 2^19 events each)
         std::vector<Raw>().swap(m_scratch);
+        std::vector<uint64_t>().swap(m_pendingNext);
     }
     if (isCancelled(observer))
         return false;
     std::vector<Raw> tail;
     tail.reserve(m_pending.size());
     for (const uint64_t i : m_pending)
-        tail.push_back(m_raw[i]);
+        tail.push_back(std::as_const(m_raw)[i]);
     std::vector<Raw> scratch;
     groupByThread(tail, scratch);
     if (isCancelled(observer))

@@ -50,7 +50,9 @@ public:
     // read again without settling (the loader does). Declined for good
     // when the first call finds fewer than `eventsPerThread` events per
     // thread.
-    void settle(uint64_t settleBefore);
+    // `upcoming`: how many events come before the next call (the raw
+    // events' memory for them is kept).
+    void settle(uint64_t settleBefore, size_t upcoming = 0);
     void setSettleEventsPerThread(size_t eventsPerThread) { m_settleEventsPerThread = eventsPerThread; }
     // With settle(): a thread's settled segments that fill a chunk
     // (16,384) go to a temporary file (SpillFile) as they do, so that the
@@ -133,7 +135,7 @@ private:
     // index, in log order) not settled yet, how many raw events have been
     // looked at, and the bound settled up to.
     std::map<uint32_t, Settled> m_settled;
-    std::vector<uint64_t> m_pending;
+    std::vector<uint64_t> m_pending, m_pendingNext; // (the next: the memory of the one before, reused)
     size_t m_scanned = 0;
     uint64_t m_settledBefore = 0;
     std::vector<uint64_t> m_cleanBefore; // per thread of the last seal: its last settled segment's time

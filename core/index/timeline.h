@@ -125,6 +125,13 @@ public:
     ChunkedArray& operator=(ChunkedArray&&) noexcept = default;
     void push_back(const T& v)
     {
+        // Most pushes: into a chunk of this array's own with room.
+        const size_t c = m_size >> kShift;
+        if (c < m_chunks.size() && c >= m_shared && (c > 0 || m_size < m_firstCapacity)) [[likely]] {
+            m_chunks[c][m_size & (kChunk - 1)] = v;
+            ++m_size;
+            return;
+        }
         if ((m_size >> kShift) == m_chunks.size()) {
             const size_t capacity = m_chunks.empty() ? kFirst : kChunk;
             m_chunks.push_back(std::shared_ptr<T[]>(new T[capacity]));
@@ -182,6 +189,15 @@ public:
     }
     // Drops the elements from `n` on (the chunks stay for later pushes).
     void shrinkTo(size_t n) { m_size = std::min(m_size, n); }
+    // Frees the chunks that neither hold an element nor will hold one of
+    // the first `n` (the size at most n reaches before they are needed).
+    void releaseFrom(size_t n)
+    {
+        n = std::max(n, m_size);
+        while (m_chunks.size() > 1 && (m_chunks.size() - 1) * kChunk >= n)
+            m_chunks.pop_back();
+        m_shared = std::min(m_shared, m_chunks.size());
+    }
     // Frees the chunks wholly before index i (which must not be read again).
     void releaseBefore(size_t i)
     {
