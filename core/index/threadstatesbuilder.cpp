@@ -277,8 +277,11 @@ BinPyramid overviewShape(uint64_t start, uint64_t extent, size_t segments, bool 
 // last seal (same start and bin width, no more levels), whose segments
 // before `cleanBefore` (ns) are still the same: the keys of the bins that
 // end by then are copied and only the rest is binned again.
+// With `totals`, also the thread's whole-run totals (threadTotals over
+// everything), counted in the same pass (not with `reused`).
 void buildOverview(ThreadStates& out, size_t k, OverviewScratch& scratch, bool growing,
-                   const BinPyramid* reused = nullptr, const uint8_t* reusedKeys = nullptr, uint64_t cleanBefore = 0)
+                   const BinPyramid* reused = nullptr, const uint8_t* reusedKeys = nullptr, uint64_t cleanBefore = 0,
+                   ThreadTotals* totals = nullptr)
 {
     const SegmentView segs = out.of(k);
     const size_t base = out.offsets[k], n = segs.size();
@@ -306,6 +309,8 @@ void buildOverview(ThreadStates& out, size_t k, OverviewScratch& scratch, bool g
     }
     if (from == 0)
         reused = nullptr;
+    if (totals && from != 0)
+        totals = nullptr; // (not asked for: see above)
     // The segments from the one covering bin `from`, decoded in order
     // (one ahead: its time ends the one before): times from the
     // checkpoints (far ones from farTimes, in index order as well).
@@ -341,9 +346,24 @@ void buildOverview(ThreadStates& out, size_t k, OverviewScratch& scratch, bool g
         if (i + 1 < n)
             next = timeOf(i + 1);
         const uint8_t key = keyOf(i);
+        const uint64_t end = i + 1 < n ? next : std::max(out.end, time);
+        if (totals) {
+            const uint8_t bits = segs.packedAt(i).bits;
+            const auto state = ThreadState(bits & 7);
+            if (end > time) {
+                totals->time[size_t(state)] += end - time;
+                if (state == ThreadState::Blocked)
+                    totals->blocked[key - 3] += end - time; // (a blocked key is 3 + its reason)
+            }
+            switch (ThreadCause((bits >> 3) & 7)) {
+            case ThreadCause::Run: ++totals->runs; break;
+            case ThreadCause::Migrate: ++totals->migrations; break;
+            case ThreadCause::Wakeup: ++totals->wakeups; break;
+            default: break;
+            }
+        }
         if (key == ThreadStates::kNoKey)
             continue;
-        const uint64_t end = i + 1 < n ? next : std::max(out.end, time);
         uint64_t a = std::max(time - ov.start, from * ov.binWidth);
         const uint64_t b = std::min(end - ov.start, limit);
         while (a < b) {
@@ -717,13 +737,20 @@ void ThreadStatesBuilder::spillFull(Settled& w)
     }
 }
 
-bool ThreadStatesBuilder::restoreSpilled(ChunkedArray<PackedSegment>& segs, const std::vector<uint64_t>& spilled)
+bool ThreadStatesBuilder::restoreSpilled(ChunkedArray<PackedSegment>& segs, const std::vector<uint64_t>& spilled,
+                                         std::vector<std::shared_ptr<PackedSegment[]>>* pool)
 {
     constexpr size_t kChunk = ChunkedArray<PackedSegment>::kChunk;
     for (size_t c = 0; c < spilled.size(); ++c) {
         if (segs.chunk(c))
             continue;
-        if (!m_spill || !m_spill->read(spilled[c], segs.restoreChunk(c), kChunk * sizeof(PackedSegment))) {
+        std::shared_ptr<PackedSegment[]> buffer;
+        if (pool && !pool->empty()) {
+            buffer = std::move(pool->back());
+            pool->pop_back();
+        }
+        PackedSegment* into = segs.restoreChunk(c, std::move(buffer));
+        if (!m_spill || !m_spill->read(spilled[c], into, kChunk * sizeof(PackedSegment))) {
             m_lost = true; // (the loader reads the log again, keeping the events)
             m_spillOn = false;
             return false;
@@ -737,15 +764,19 @@ bool ThreadStatesBuilder::restoreSpilled(ChunkedArray<PackedSegment>& segs, cons
 // then let go (see setSpill).
 bool ThreadStatesBuilder::sealSpilled(std::vector<std::vector<uint64_t>>& spilled, const LoadObserver* observer)
 {
-    constexpr size_t kChunk = ChunkedArray<PackedSegment>::kChunk;
     ThreadStates& out = m_part.threadStates;
     ThreadCheckpoints& cp = m_part.threadCheckpoints;
+    // (The chunks' memory goes from one thread to the next: no memory
+    // given back and faulted in again.)
+    std::vector<std::shared_ptr<PackedSegment[]>> pool;
     const auto visit = [&](size_t k, bool load) {
         if (k >= spilled.size() || spilled[k].empty())
             return true;
         if (load)
-            return restoreSpilled(out.chunked[k], spilled[k]);
-        out.chunked[k].releaseBefore(spilled[k].size() * kChunk);
+            return restoreSpilled(out.chunked[k], spilled[k], &pool);
+        for (size_t c = 0; c < spilled[k].size(); ++c)
+            if (auto chunk = out.chunked[k].takeChunk(c))
+                pool.push_back(std::move(chunk));
         return true;
     };
     if (!cp.chooseSpacing(out, visit))
@@ -760,11 +791,12 @@ bool ThreadStatesBuilder::sealSpilled(std::vector<std::vector<uint64_t>>& spille
             return false;
         if (!visit(k, true))
             return false;
+        ThreadTotals whole;
         if (out.offsets[k + 1] - out.offsets[k] >= ThreadStates::kOverviewMinSegments)
-            buildOverview(out, k, scratch, false);
+            buildOverview(out, k, scratch, false, nullptr, nullptr, 0, &whole);
         if (out.overviews[k].bins > 0) {
             pyramidThreads.push_back(uint32_t(k));
-            totals.push_back(threadTotals(out, k, 0, UINT64_MAX));
+            totals.push_back(whole);
         }
         cp.addThread(out.of(k));
         visit(k, false);

@@ -113,7 +113,9 @@ private:
     };
     void spillFull(Settled& w);
     // Chunks c of `segs` that `spilled` names, read back. False on error.
-    bool restoreSpilled(ChunkedArray<PackedSegment>& segs, const std::vector<uint64_t>& spilled);
+    // (Into chunks from `pool`, if it has some.)
+    bool restoreSpilled(ChunkedArray<PackedSegment>& segs, const std::vector<uint64_t>& spilled,
+                        std::vector<std::shared_ptr<PackedSegment[]>>* pool = nullptr);
     bool sealSpilled(std::vector<std::vector<uint64_t>>& spilled, const LoadObserver* observer);
     // A Raw whose cause is kSeed stands for the thread's seed segment.
     static constexpr uint32_t kSeed = 15;

@@ -208,11 +208,19 @@ public:
     // released; or null if it is released.
     const T* chunk(size_t c) const { return c < m_chunks.size() ? m_chunks[c].get() : nullptr; }
     // Chunk c, released (releaseBefore), made anew for the caller to fill
-    // with what it held: kChunk elements.
-    T* restoreChunk(size_t c)
+    // with what it held: kChunk elements, in `buffer` (one takeChunk gave)
+    // if given.
+    T* restoreChunk(size_t c, std::shared_ptr<T[]> buffer = nullptr)
     {
-        m_chunks[c] = std::shared_ptr<T[]>(new T[kChunk]);
+        m_chunks[c] = buffer ? std::move(buffer) : std::shared_ptr<T[]>(new T[kChunk]);
         return m_chunks[c].get();
+    }
+    // Full chunk c released, its memory handed to the caller to reuse
+    // (null if a copy of the array holds it too).
+    std::shared_ptr<T[]> takeChunk(size_t c)
+    {
+        std::shared_ptr<T[]> chunk = std::move(m_chunks[c]);
+        return chunk.use_count() == 1 ? chunk : nullptr;
     }
     size_t memoryBytes() const
     {
