@@ -28,13 +28,9 @@ void ThreadStatesBuilder::add(uint64_t time, uint64_t thread, ThreadCause cause,
         m_rewalk = true; // before what is settled: walk everything again
         m_lost = m_lost || m_released; // (which needs the raw events let go)
     }
-    Raw r{};
-    r.time = time;
-    r.cap = cap;
-    r.thread = uint32_t(thread);
-    r.info = info < (1u << 20) ? info : 0;
-    r.cause = uint32_t(cause);
-    r.stop = stop;
+    // (Made in one piece: field by field, the compiler wrote the
+    // bit-fields through memory and read them back, a stall per event.)
+    const Raw r{time, cap, uint32_t(thread), info < (1u << 20) ? info : 0, uint32_t(cause), stop};
     m_raw.push_back(r);
 }
 
