@@ -29,6 +29,9 @@
 #include <QTest>
 
 #include <algorithm>
+#include <csignal>
+#include <sys/resource.h>
+#include <unistd.h>
 #include <array>
 #include <bit>
 #include <thread>
@@ -136,6 +139,8 @@ private slots:
     void manyShortThreadsAreNotSettled();
     void settledSegmentsSpillToAFile();
     void aSpillFileReadsBackWhatItWrote();
+    void aSpillFileThatFillsUpKeepsTheRestInMemory();
+    void aSpillFileThatCannotBeReadReadsTheLogAgain();
     void detailStoreServesSeveralThreads();
     void growingLogExtendsTheIndex_data();
     void growingLogExtendsTheIndex();
@@ -1321,6 +1326,70 @@ void TestIndex::settledSegmentsSpillToAFile()
     QVERIFY(raw->threadStates.segmentsInFile && raw->threadStates.summarised.size() == 4);
     // The snapshot is untouched by what came after it.
     compareThreadParts(a, b);
+}
+
+namespace {
+
+// The spill file of this process (unlinked: "/…/hecscope-spill-XXXXXX
+// (deleted)" under /proc/self/fd), or -1.
+int openSpillFile()
+{
+    const QDir fds(QStringLiteral("/proc/self/fd"));
+    for (const QString& name : fds.entryList(QDir::NoDotAndDotDot | QDir::System | QDir::Files)) {
+        const QString target = QFileInfo(fds.filePath(name)).symLinkTarget();
+        if (target.contains(QLatin1String("hecscope-spill-")))
+            return name.toInt();
+    }
+    return -1;
+}
+
+} // namespace
+
+// A spill file that cannot take more (here the process's file size limit,
+// as a full disk would) keeps what it took: the rest of the segments stay
+// in memory and the index is the same.
+void TestIndex::aSpillFileThatFillsUpKeepsTheRestInMemory()
+{
+    const std::vector<uint8_t> bytes = synthesizeThreadsLog(4, 40000, 2);
+    rlimit old{};
+    QVERIFY(::getrlimit(RLIMIT_FSIZE, &old) == 0);
+    const auto oldHandler = std::signal(SIGXFSZ, SIG_IGN); // (a write past the limit then fails with EFBIG)
+    rlimit small = old;
+    small.rlim_cur = 3 * 128 * 1024; // three chunks
+    QVERIFY(::setrlimit(RLIMIT_FSIZE, &small) == 0);
+    IndexBuilder builder;
+    builder.settleThreadEventsEvery(4096);
+    builder.feed(bytes);
+    const bool sealed = builder.publish(true, nullptr);
+    ::setrlimit(RLIMIT_FSIZE, &old);
+    std::signal(SIGXFSZ, oldHandler);
+    QVERIFY(sealed);
+    QVERIFY(!builder.threadEventsLost());
+    QCOMPARE(builder.threadSegmentsSpilled(), uint64_t(3 * 128 * 1024));
+    const auto raw = loadWith(bytes, KeepInMemory{false, true});
+    compareIndexes(builder.index(), *raw);
+    compareThreadParts(builder.index(), *raw);
+}
+
+// A spill file cut short under the builder (as a failing disk would): the
+// final seal cannot read a thread back, says the thread events are lost,
+// and the loader would read the log again (as
+// aLateCapabilityAfterSettlingReadsTheLogAgain shows it does).
+void TestIndex::aSpillFileThatCannotBeReadReadsTheLogAgain()
+{
+    const std::vector<uint8_t> bytes = synthesizeThreadsLog(4, 40000, 2);
+    QCOMPARE(openSpillFile(), -1); // (no other builder's left open: the one found below is this one's)
+    IndexBuilder builder;
+    builder.settleThreadEventsEvery(4096);
+    builder.feed(bytes);
+    const LogIndex half = builder.publish(false); // (a snapshot reads chunks back: still all there)
+    QVERIFY(!builder.threadEventsLost());
+    QVERIFY(builder.threadSegmentsSpilled() > 0);
+    const int fd = openSpillFile();
+    QVERIFY(fd >= 0);
+    QVERIFY(::ftruncate(fd, 1000) == 0);
+    QVERIFY(!builder.publish(true, nullptr));
+    QVERIFY(builder.threadEventsLost());
 }
 
 void TestIndex::aSpillFileReadsBackWhatItWrote()
