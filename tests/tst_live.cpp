@@ -10,6 +10,7 @@
 #include "core/detail/detailstore.h"
 #include "core/format/encoder.h"
 #include "core/format/eventtags.h"
+#include "core/index/indexbuilder.h"
 #include "core/index/logindex.h"
 #include "core/live/livesession.h"
 #include "core/order/timeorder.h"
@@ -24,6 +25,7 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <deque>
 #include <thread>
 #include <unistd.h>
 
@@ -157,6 +159,7 @@ private slots:
     void cancelAtAnyTime();
     void watchPrintsUpdatesAndTheRecordingsSummary();
     void keepsOnlyTheLatestStretch();
+    void lateCapabilityReadsTheRecordingAgain();
     void growingHeapProfileShowsCompleteCensuses_data();
     void growingHeapProfileShowsCompleteCensuses();
     void watchFollowsAHeapProfile();
@@ -285,6 +288,80 @@ void TestLive::fileWithoutEndEndsWhenItsWriterIsGone()
     QVERIFY2(last.status.message.find("no process has it open for writing") != std::string::npos, last.status.message.c_str());
     QVERIFY(last.index->scan.truncated);
     compareIndexes(*last.index, *load(bytes));
+}
+
+// A session's builder lets go of the thread events it has walked for good
+// at each update. A capability whose first block comes after that, with
+// events earlier than those (here: no event names it before), cannot be
+// walked with them: the builder says so, and the session reads its
+// recording again into a builder that keeps them. The final index is the
+// one-shot load's, every thread's segments included.
+void TestLive::lateCapabilityReadsTheRecordingAgain()
+{
+    LogBuilder b;
+    std::deque<OwnedEvent> early, late;
+    for (uint64_t i = 0; i < 40; ++i) {
+        early.emplace_back(tag::RunThread, 1000 + i * 100, std::initializer_list<uint64_t>{1 + i % 3});
+        early.emplace_back(tag::StopThread, 1050 + i * 100, std::initializer_list<uint64_t>{1 + i % 3, 3, 0});
+    }
+    b.block(0, early);
+    for (uint64_t i = 0; i < 20; ++i) {
+        late.emplace_back(tag::ThreadWakeup, 1020 + i * 200, std::initializer_list<uint64_t>{1 + i % 3, 1});
+        late.emplace_back(tag::RunThread, 1030 + i * 200, std::initializer_list<uint64_t>{4 + i % 2});
+        late.emplace_back(tag::StopThread, 1040 + i * 200, std::initializer_list<uint64_t>{4 + i % 2, 2, 0});
+    }
+    b.block(1, late);
+    const std::vector<uint8_t> bytes = b.bytes();
+    const size_t cut = layoutOf(bytes).blockStarts.at(1);
+    {
+        // (What the session meets: the builder's own account.)
+        IndexBuilder builder;
+        builder.releaseSettledThreadEvents();
+        builder.feed(std::span(bytes).first(cut));
+        builder.publish(false);
+        QVERIFY(!builder.threadEventsLost());
+        builder.feed(std::span(bytes).subspan(cut));
+        builder.publish(false);
+        QVERIFY(builder.threadEventsLost());
+    }
+    QTemporaryDir dir;
+    const std::string path = dir.filePath(QStringLiteral("late.eventlog")).toStdString();
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    QVERIFY(fd >= 0);
+    QVERIFY(writeAll(fd, bytes.data(), cut));
+    UpdateCollector collector;
+    LiveOptions options;
+    options.publishIntervalMs = 5;
+    auto session = sessionOn(path, options, collector);
+    QVERIFY(session);
+    // An update with the first block in it (its thread events let go).
+    for (;;) {
+        const std::optional<LiveUpdate> u = collector.next(*session);
+        QVERIFY2(u, "no update with the first block");
+        QVERIFY(!isFinal(u->status.state));
+        if (u->status.bytes >= cut && u->index->threadStates.segmentCount() > 0)
+            break;
+    }
+    QVERIFY(writeAll(fd, bytes.data() + cut, bytes.size() - cut));
+    ::close(fd);
+    const std::vector<LiveUpdate> updates = collector.untilFinal(*session);
+    QVERIFY(!updates.empty());
+    const LogIndex& last = *updates.back().index;
+    QCOMPARE(updates.back().status.state, LiveState::Ended);
+    const auto oneShot = load(bytes);
+    compareIndexes(last, *oneShot);
+    const ThreadStates &x = last.threadStates, &y = oneShot->threadStates;
+    QVERIFY(x.ids == y.ids);
+    QVERIFY(x.segmentCount() > 0);
+    for (size_t k = 0; k < x.count(); ++k) {
+        QCOMPARE(x.of(k).size(), y.of(k).size());
+        for (size_t i = 0; i < x.of(k).size(); ++i)
+            QVERIFY2(x.of(k)[i] == y.of(k)[i], qPrintable(QStringLiteral("thread %1 segment %2").arg(x.ids[k]).arg(i)));
+    }
+    // So does every update after the second block came.
+    for (const LiveUpdate& u : updates)
+        if (u.status.bytes == bytes.size())
+            QCOMPARE(u.index->threadStates.segmentCount(), y.segmentCount());
 }
 
 // A file that shrinks under the reader: said with the byte offset, and

@@ -56,6 +56,11 @@ uint64_t IndexBuilder::threadSegmentsSpilled() const
     return m_impl->dispatcher.threadSegmentsSpilled();
 }
 
+void IndexBuilder::releaseSettledThreadEvents()
+{
+    m_impl->dispatcher.releaseSettledThreadEvents();
+}
+
 bool IndexBuilder::threadEventsLost() const
 {
     return m_impl->dispatcher.threadEventsLost();

@@ -34,6 +34,11 @@ public:
     // Declined (every event kept) when the first settle finds fewer than
     // `minEventsPerThread` per thread (ThreadStatesBuilder::settle).
     void settleThreadEventsEvery(size_t n, size_t minEventsPerThread = 256);
+    // A live session's: each publish lets the thread events it walked for
+    // good go; if events then come earlier than those, threadEventsLost()
+    // is true after the publish (whose thread states are then not to be
+    // shown): read the recording again into a builder without this.
+    void releaseSettledThreadEvents();
     bool threadEventsLost() const;
     bool threadSettlingDeclined() const;
     // Bytes of settled thread segments moved to a temporary file so far

@@ -54,6 +54,8 @@ public:
         m_threadStates.setSettleEventsPerThread(minEventsPerThread);
         m_threadStates.setSpill(n > 0 && !m_keepThreadSegments);
     }
+    // A live session's (ThreadStatesBuilder::setReleaseSettled).
+    void releaseSettledThreadEvents() { m_threadStates.setReleaseSettled(true); }
     uint64_t threadSegmentsSpilled() const { return m_threadStates.spilledBytes(); }
     bool threadSettlingDeclined() const { return m_threadStates.settleDeclined(); }
     bool threadEventsLost() const { return m_threadStates.lostEvents(); }

@@ -482,6 +482,8 @@ void groupByThread(std::vector<Raw>& raws, std::vector<Raw>& scratch)
 
 bool ThreadStatesBuilder::seal(uint64_t end, bool final, const LoadObserver* observer, uint64_t settleBefore)
 {
+    if (m_lost)
+        return false; // (what a walk would give is wrong: the log is read again)
     if (!final)
         return sealIncremental(end, settleBefore, observer);
     // After provisional seals that settled most events (a live session),
@@ -824,6 +826,11 @@ void ThreadStatesBuilder::settle(uint64_t settleBefore, size_t upcoming)
         }
     }
     settleUpTo(settleBefore);
+    releaseSettledRaw(upcoming);
+}
+
+void ThreadStatesBuilder::releaseSettledRaw(size_t upcoming)
+{
     // The settled events' raw copies go: the pending ones move to the
     // front (their indices ascend, so none is written over before it is
     // moved), and the array keeps its chunks for the events to come (no
@@ -843,6 +850,8 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
                                           bool final)
 {
     if (m_rewalk) {
+        if (m_released)
+            return false; // (lostEvents(): the raw events to walk again are gone)
         m_settled.clear();
         m_pending = {};
         m_scanned = 0;
@@ -851,6 +860,8 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
         m_cleanBefore.clear();
     }
     settleUpTo(settleBefore);
+    if (m_releaseSettled && !final)
+        releaseSettledRaw(std::min<size_t>(m_raw.size(), size_t(1) << 19)); // (room for as many as came since the last seal, up to 8 MB)
     if (final) { // (the settles' scratch: up to 2^19 events each)
         std::vector<Raw>().swap(m_scratch);
         std::vector<uint64_t>().swap(m_pendingNext);

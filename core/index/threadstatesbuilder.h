@@ -64,6 +64,12 @@ public:
     // made or written leaves the segments in memory; one that cannot be
     // read back makes lostEvents() true (the log is read again).
     void setSpill(bool on) { m_spillOn = on; }
+    // A live session's: each provisional seal lets the raw events it
+    // settled go, as settle() does (their segments are kept, 8 bytes each,
+    // not 16 more for the event). An event that then comes earlier than
+    // what was settled makes lostEvents() true and every seal after fail:
+    // the session reads its recording again into a builder without this.
+    void setReleaseSettled(bool on) { m_releaseSettled = on; }
     uint64_t spilledBytes() const { return m_spilledBytes; } // (all written, the file gone or not)
     bool settleDeclined() const { return m_settleDeclined; }
     bool lostEvents() const { return m_lost; }
@@ -125,6 +131,7 @@ private:
     bool sealAll(uint64_t end, bool final, const LoadObserver* observer);
     bool sealIncremental(uint64_t end, uint64_t settleBefore, const LoadObserver* observer, bool final = false);
     void settleUpTo(uint64_t settleBefore);
+    void releaseSettledRaw(size_t upcoming);
 
     ThreadStatesPart& m_part;
     StopEncoding m_encoding = StopEncoding::Standard;
@@ -148,6 +155,7 @@ private:
     std::vector<Raw> m_scratch; // the events being settled (memory reused)
     bool m_lost = false;     // and then an event came before what it had settled
     bool m_spillOn = false;
+    bool m_releaseSettled = false;
     std::unique_ptr<SpillFile> m_spill;
     uint64_t m_spilledBytes = 0;
     // Read back: the window, the seeds (by id) and the threads wanted.

@@ -50,8 +50,19 @@ struct LiveSession::Impl {
     std::mutex mailboxMutex;
     std::optional<LiveUpdate> mailbox;
 
-    // The session thread's own state.
-    std::unique_ptr<IndexBuilder> builder = std::make_unique<IndexBuilder>();
+    // The session thread's own state. Its builders let the thread events
+    // they have walked for good go (IndexBuilder::releaseSettledThreadEvents)
+    // until one loses some: then the recording is read again, and every
+    // builder after keeps them.
+    bool keepThreadEvents = false;
+    static std::unique_ptr<IndexBuilder> newBuilder(bool keepThreadEvents)
+    {
+        auto b = std::make_unique<IndexBuilder>();
+        if (!keepThreadEvents)
+            b->releaseSettledThreadEvents();
+        return b;
+    }
+    std::unique_ptr<IndexBuilder> builder = newBuilder(false);
     std::unique_ptr<HpFileReader> hp; // the source is a .hp heap profile: read by this instead
     LiveStatus status;
     uint64_t written = 0;        // bytes in the recording
@@ -86,6 +97,7 @@ struct LiveSession::Impl {
     uint64_t headerSize = 0;
 
     void maybeRebuild(const LogIndex& index);
+    bool readAgainKeepingThreadEvents();
     void finishRebuild();
     void cancelRebuild();
 
@@ -415,7 +427,7 @@ bool LiveSession::Impl::beginConnection()
     }
     if (!builder->headerRead()) {
         // Not even the first header arrived whole: start again.
-        builder = std::make_unique<IndexBuilder>();
+        builder = newBuilder(keepThreadEvents);
         written = 0;
         if (::ftruncate(fd, 0) != 0) {
             fail(std::string("cannot rewrite the recording: ") + std::strerror(errno));
@@ -512,6 +524,37 @@ bool feedRange(ByteSource& recording, IndexBuilder& builder, uint64_t from, uint
     return true;
 }
 
+// The index of a stretch of the recording: its header (`header` bytes),
+// the start-up records before the stretch at their own offsets, then the
+// bytes [from, to). False once cancelled or on a short read (`error` says
+// which).
+bool feedStretch(ByteSource& recording, IndexBuilder& builder, uint64_t header,
+                 const std::vector<std::pair<uint64_t, uint32_t>>& startup, uint64_t from, uint64_t to,
+                 const std::atomic<bool>* cancel, std::string& error)
+{
+    std::vector<uint8_t> head(header);
+    if (recording.read(0, head.data(), header) != header) {
+        error = "the recording's header could not be read again";
+        return false;
+    }
+    builder.feed(head);
+    for (const auto& [offset, size] : startup) {
+        if (cancel && *cancel)
+            return false;
+        std::vector<uint8_t> record(size);
+        if (recording.read(offset, record.data(), size) != size || !builder.skipTo(offset))
+            continue;
+        builder.feed(record);
+    }
+    if (cancel && *cancel)
+        return false;
+    if (!builder.skipTo(from)) {
+        error = "the stretch to keep could not be read from byte offset " + std::to_string(from);
+        return false;
+    }
+    return feedRange(recording, builder, from, to, cancel, error);
+}
+
 } // namespace
 
 // Once the index spans half as much again as the stretch to keep: a new
@@ -555,32 +598,42 @@ void LiveSession::Impl::maybeRebuild(const LogIndex& index)
     Rebuild& job = *r;
     const uint64_t header = headerSize;
     ByteSource& recording = *s.m_recording;
+    job.builder = newBuilder(keepThreadEvents);
     job.thread = std::thread([&job, &recording, header] {
-        std::vector<uint8_t> head(header);
-        if (recording.read(0, head.data(), header) != header) {
-            job.error = "the recording's header could not be read again";
-            job.done = true;
-            return;
-        }
-        // The header, the start-up records at their own offsets, then the
-        // stretch.
-        job.builder = std::make_unique<IndexBuilder>();
-        job.builder->feed(head);
-        for (const auto& [offset, size] : job.startup) {
-            if (job.cancel)
-                break;
-            std::vector<uint8_t> record(size);
-            if (recording.read(offset, record.data(), size) != size || !job.builder->skipTo(offset))
-                continue;
-            job.builder->feed(record);
-        }
-        if (!job.cancel && job.builder->skipTo(job.from))
-            feedRange(recording, *job.builder, job.from, job.fedTo, &job.cancel, job.error);
-        else if (!job.cancel)
-            job.error = "the stretch to keep could not be read from byte offset " + std::to_string(job.from);
+        feedStretch(recording, *job.builder, header, job.startup, job.from, job.fedTo, &job.cancel, job.error);
         job.done = true;
     });
     rebuild = std::move(r);
+}
+
+// A builder lost thread events it had let go (a capability's events came
+// earlier than those it walked for good): the index of the same stretch,
+// read again from the recording into one that keeps them. On the session
+// thread (this is rare, and the index is wrong until it is done); false
+// if the recording could not be read (said in the status).
+bool LiveSession::Impl::readAgainKeepingThreadEvents()
+{
+    keepThreadEvents = true;
+    cancelRebuild();
+    auto fresh = newBuilder(true);
+    std::string error;
+    bool read = false;
+    if (dropped.fromByte == 0) {
+        read = feedRange(*s.m_recording, *fresh, 0, written, &cancelled, error);
+    } else {
+        std::vector<std::pair<uint64_t, uint32_t>> startup;
+        for (const auto& record : builder->index().scan.startupRecords)
+            if (record.first < dropped.fromByte)
+                startup.push_back(record);
+        read = feedStretch(*s.m_recording, *fresh, headerSize, startup, dropped.fromByte, written, &cancelled, error);
+    }
+    if (!read) {
+        if (!error.empty())
+            status.message = "could not read the recording again (thread events came out of order): " + error;
+        return false;
+    }
+    builder = std::move(fresh);
+    return true;
 }
 
 // The new index catches up with the bytes received meanwhile and takes
@@ -636,9 +689,14 @@ void LiveSession::Impl::publish(bool final)
         fresh = final ? std::shared_ptr<LogIndex>(hp->finish()) : std::shared_ptr<LogIndex>(hp->snapshot());
     } else if (final) {
         builder->publish(true);
+        if (builder->threadEventsLost() && readAgainKeepingThreadEvents())
+            builder->publish(true);
         fresh = std::shared_ptr<LogIndex>(builder->take());
     } else {
-        fresh = std::make_shared<LogIndex>(builder->publish(false));
+        const LogIndex* index = &builder->publish(false);
+        if (builder->threadEventsLost() && readAgainKeepingThreadEvents())
+            index = &builder->publish(false);
+        fresh = std::make_shared<LogIndex>(*index);
         maybeRebuild(*fresh);
     }
     fresh->dropped = dropped;
