@@ -1,5 +1,7 @@
 #include "testsupport.h"
 
+#include "core/format/eventtags.h"
+
 #include <QTest>
 
 #include "core/index/logindex.h"
@@ -220,6 +222,25 @@ std::vector<uint8_t> LogBuilder::bytes(bool dataEnd)
     if (dataEnd)
         m_w.writeDataEnd();
     return m_w.takeBytes();
+}
+
+std::vector<uint8_t> lateCapabilityLog()
+{
+    LogBuilder b;
+    std::deque<OwnedEvent> early, late;
+    for (uint64_t i = 0; i < 40; ++i) {
+        early.emplace_back(tag::RunThread, 1000 + i * 100, std::initializer_list<uint64_t>{1 + i % 3});
+        early.emplace_back(tag::StopThread, 1050 + i * 100, std::initializer_list<uint64_t>{1 + i % 3, 3, 0});
+    }
+    b.block(0, early);
+    // Capability 1, unnamed so far: its events interleave with the first's.
+    for (uint64_t i = 0; i < 20; ++i) {
+        late.emplace_back(tag::ThreadWakeup, 1020 + i * 200, std::initializer_list<uint64_t>{1 + i % 3, 1});
+        late.emplace_back(tag::RunThread, 1030 + i * 200, std::initializer_list<uint64_t>{4 + i % 2});
+        late.emplace_back(tag::StopThread, 1040 + i * 200, std::initializer_list<uint64_t>{4 + i % 2, 2, 0});
+    }
+    b.block(1, late);
+    return b.bytes();
 }
 
 // What the index holds, part by part: equal for a log indexed in one go

@@ -63,6 +63,12 @@ private:
     EventlogWriter m_w;
 };
 
+// A log whose capability 1 has its first block after capability 0's,
+// with events earlier than the end of that block and no event naming
+// capability 1 before: a load or live session that walked capability 0's
+// thread events for good before it came has to walk them again.
+std::vector<uint8_t> lateCapabilityLog();
+
 // The built binary run to completion with `args` (and `input` on stdin).
 // The wait is a guard against a hung child, not a timing assertion;
 // exitCode is -1 when it did not start, crashed or hung.

@@ -1245,21 +1245,7 @@ void TestIndex::threadEventsSettledAsTheLoadGoes()
 // more keeping every event. The index equals one that never settled.
 void TestIndex::aLateCapabilityAfterSettlingReadsTheLogAgain()
 {
-    LogBuilder b;
-    std::deque<OwnedEvent> early, late;
-    for (uint64_t i = 0; i < 40; ++i) {
-        early.emplace_back(tag::RunThread, 1000 + i * 100, std::initializer_list<uint64_t>{1 + i % 3});
-        early.emplace_back(tag::StopThread, 1050 + i * 100, std::initializer_list<uint64_t>{1 + i % 3, 3, 0});
-    }
-    b.block(0, early);
-    // Capability 1, unnamed so far: its events interleave with the first's.
-    for (uint64_t i = 0; i < 20; ++i) {
-        late.emplace_back(tag::ThreadWakeup, 1020 + i * 200, std::initializer_list<uint64_t>{1 + i % 3, 1});
-        late.emplace_back(tag::RunThread, 1030 + i * 200, std::initializer_list<uint64_t>{4 + i % 2});
-        late.emplace_back(tag::StopThread, 1040 + i * 200, std::initializer_list<uint64_t>{4 + i % 2, 2, 0});
-    }
-    b.block(1, late);
-    const std::vector<uint8_t> bytes = b.bytes();
+    const std::vector<uint8_t> bytes = lateCapabilityLog();
     IndexBuilder builder;
     builder.settleThreadEventsEvery(8, 0);
     builder.feed(bytes);

@@ -298,20 +298,7 @@ void TestLive::fileWithoutEndEndsWhenItsWriterIsGone()
 // one-shot load's, every thread's segments included.
 void TestLive::lateCapabilityReadsTheRecordingAgain()
 {
-    LogBuilder b;
-    std::deque<OwnedEvent> early, late;
-    for (uint64_t i = 0; i < 40; ++i) {
-        early.emplace_back(tag::RunThread, 1000 + i * 100, std::initializer_list<uint64_t>{1 + i % 3});
-        early.emplace_back(tag::StopThread, 1050 + i * 100, std::initializer_list<uint64_t>{1 + i % 3, 3, 0});
-    }
-    b.block(0, early);
-    for (uint64_t i = 0; i < 20; ++i) {
-        late.emplace_back(tag::ThreadWakeup, 1020 + i * 200, std::initializer_list<uint64_t>{1 + i % 3, 1});
-        late.emplace_back(tag::RunThread, 1030 + i * 200, std::initializer_list<uint64_t>{4 + i % 2});
-        late.emplace_back(tag::StopThread, 1040 + i * 200, std::initializer_list<uint64_t>{4 + i % 2, 2, 0});
-    }
-    b.block(1, late);
-    const std::vector<uint8_t> bytes = b.bytes();
+    const std::vector<uint8_t> bytes = lateCapabilityLog();
     const size_t cut = layoutOf(bytes).blockStarts.at(1);
     {
         // (What the session meets: the builder's own account.)
