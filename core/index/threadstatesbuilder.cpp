@@ -956,7 +956,7 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
     // (A load's final seal shapes the pyramids as a load that kept every
     // event does: exactly. A live session's keeps growing its own: its
     // last update stays as quick as the others.)
-    if (!buildOverviews(out, observer, final && m_released ? nullptr : &previous))
+    if (!buildOverviews(out, observer, final && m_released && !m_releaseSettled ? nullptr : &previous))
         return false;
     if (final)
         fillThreadEntries();
