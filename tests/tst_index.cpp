@@ -139,6 +139,7 @@ private slots:
     void manyShortThreadsAreNotSettled();
     void settledSegmentsSpillToAFile();
     void aSpillFileReadsBackWhatItWrote();
+    void aLiveSessionsSpilledSegmentsAreMappedNotCopied();
     void aSpillFileThatFillsUpKeepsTheRestInMemory();
     void aSpillFileThatCannotBeReadReadsTheLogAgain();
     void detailStoreServesSeveralThreads();
@@ -1394,6 +1395,45 @@ void TestIndex::aSpillFileReadsBackWhatItWrote()
     QVERIFY(file.read(at1, back.data(), 400000) && back == one);
     QVERIFY(!file.read(at2, back.data(), 16)); // past its end
     QCOMPARE(file.size(), uint64_t(400012));
+}
+
+// A live session's builder (releaseSettledThreadEvents) spills a long
+// thread's full chunks as a load does, and maps them back from the file in
+// their place: every snapshot reads the same segments as a builder that
+// keeps them in memory, without counting them as the index's memory, and
+// stays as it was while the session goes on.
+void TestIndex::aLiveSessionsSpilledSegmentsAreMappedNotCopied()
+{
+    const std::vector<uint8_t> bytes = synthesizeThreadsLog(4, 40000, 2);
+    IndexBuilder live, keeping;
+    live.releaseSettledThreadEvents();
+    const size_t step = bytes.size() / 8 + 1;
+    std::vector<std::pair<LogIndex, LogIndex>> snapshots;
+    size_t mapped = 0;
+    for (size_t at = 0; at < bytes.size(); at += step) {
+        const auto piece = std::span(bytes).subspan(at, std::min(step, bytes.size() - at));
+        live.feed(piece);
+        keeping.feed(piece);
+        if (at + step >= bytes.size())
+            break;
+        LogIndex a = live.publish(false), b = keeping.publish(false);
+        QVERIFY(!live.threadEventsLost());
+        compareThreadParts(a, b);
+        QCOMPARE(b.threadStates.mappedBytes, size_t(0));
+        QCOMPARE(a.threadStates.memoryBytes() + a.threadStates.mappedBytes, b.threadStates.memoryBytes());
+        mapped = std::max(mapped, a.threadStates.mappedBytes);
+        snapshots.emplace_back(std::move(a), std::move(b));
+    }
+    QVERIFY(live.threadSegmentsSpilled() > 0); // (else this log does not test it)
+    QCOMPARE(mapped, size_t(live.threadSegmentsSpilled())); // (every spilled chunk mapped, counted once)
+    QVERIFY(live.publish(true, nullptr));
+    QVERIFY(!live.threadEventsLost());
+    QCOMPARE(live.index().threadStates.mappedBytes, size_t(0));
+    const auto raw = loadWith(bytes, KeepInMemory{false, true});
+    compareIndexes(live.index(), *raw);
+    compareThreadParts(live.index(), *raw);
+    for (const auto& [a, b] : snapshots)
+        compareThreadParts(a, b);
 }
 
 void TestIndex::threadSegmentsFromAChangedFile()

@@ -55,7 +55,11 @@ public:
         m_threadStates.setSpill(n > 0 && !m_keepThreadSegments);
     }
     // A live session's (ThreadStatesBuilder::setReleaseSettled).
-    void releaseSettledThreadEvents() { m_threadStates.setReleaseSettled(true); }
+    void releaseSettledThreadEvents()
+    {
+        m_threadStates.setReleaseSettled(true);
+        m_threadStates.setSpill(!m_keepThreadSegments);
+    }
     uint64_t threadSegmentsSpilled() const { return m_threadStates.spilledBytes(); }
     bool threadSettlingDeclined() const { return m_threadStates.settleDeclined(); }
     bool threadEventsLost() const { return m_threadStates.lostEvents(); }

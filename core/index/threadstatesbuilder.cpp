@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <new>
 #include <bit>
+#include <functional>
 #include <array>
 #include <unordered_map>
 #include <utility>
@@ -408,7 +409,9 @@ struct PreviousOverviews {
     std::vector<uint64_t> cleanBefore;
 };
 
-bool buildOverviews(ThreadStates& out, const LoadObserver* observer, const PreviousOverviews* previous = nullptr)
+// `done(k)` after thread k's pyramid, if given.
+bool buildOverviews(ThreadStates& out, const LoadObserver* observer, const PreviousOverviews* previous = nullptr,
+                    const std::function<void(size_t)>& done = {})
 {
     out.overviews.assign(out.ids.size(), {});
     OverviewScratch scratch;
@@ -424,10 +427,14 @@ bool buildOverviews(ThreadStates& out, const LoadObserver* observer, const Previ
             if (j < previous->ids.size() && previous->ids[j] == out.ids[k] && previous->overviews[j].bins > 0) {
                 const BinPyramid& old = previous->overviews[j];
                 buildOverview(out, k, scratch, true, &old, previous->keys.data() + old.offset, previous->cleanBefore[j]);
+                if (done)
+                    done(k);
                 continue;
             }
         }
         buildOverview(out, k, scratch, previous != nullptr);
+        if (done)
+            done(k);
     }
     return true;
 }
@@ -730,8 +737,18 @@ void ThreadStatesBuilder::spillFull(Settled& w)
             return;
         }
         m_spilledBytes += kChunk * sizeof(PackedSegment);
+        const size_t c = w.spilled.size();
         w.spilled.push_back(offset);
-        w.packed.releaseBefore(w.spilled.size() * kChunk);
+        // A live session's chunk mapped back in its place (the snapshots
+        // read it there); a load's released, or one that cannot be mapped.
+        std::shared_ptr<const void> view = m_releaseSettled ? m_spill->map(offset, kChunk * sizeof(PackedSegment)) : nullptr;
+        if (view) {
+            auto* at = static_cast<PackedSegment*>(const_cast<void*>(view.get())); // (read only: a full chunk is never written)
+            w.packed.restoreChunk(c, std::shared_ptr<PackedSegment[]>(std::move(view), at));
+            ++w.mapped;
+        } else {
+            w.packed.takeChunk(c);
+        }
     }
 }
 
@@ -770,8 +787,15 @@ bool ThreadStatesBuilder::sealSpilled(std::vector<std::vector<uint64_t>>& spille
     const auto visit = [&](size_t k, bool load) {
         if (k >= spilled.size() || spilled[k].empty())
             return true;
-        if (load)
+        if (load) {
+            // (Mapped chunks are read into memory too: the pages of the
+            // mapping would stay in the process as long as a snapshot holds
+            // them, one thread after another.)
+            for (size_t c = 0; c < spilled[k].size(); ++c)
+                if (m_releaseSettled)
+                    out.chunked[k].takeChunk(c);
             return restoreSpilled(out.chunked[k], spilled[k], &pool);
+        }
         for (size_t c = 0; c < spilled[k].size(); ++c)
             if (auto chunk = out.chunked[k].takeChunk(c))
                 pool.push_back(std::move(chunk));
@@ -893,6 +917,7 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
     out.end = end;
     out.chunked.reserve(m_settled.size());
     std::vector<std::vector<uint64_t>> spilled; // by thread number, the final seal's
+    std::vector<size_t> mapped;                 // by thread number, a snapshot's chunks mapped
     size_t written = 0;
     auto settled = m_settled.begin();
     size_t t = 0;
@@ -913,13 +938,18 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
             Settled& w = settled->second;
             segs = final ? std::move(w.packed) : w.packed;
             // Chunks in the spill file: a snapshot's copy has them read
-            // back; the final seal reads them thread by thread.
+            // back (a live session's are mapped: see setReleaseSettled);
+            // the final seal reads them thread by thread.
             if (!w.spilled.empty()) {
                 if (final) {
                     spilled.resize(out.ids.size());
                     spilled.back() = std::move(w.spilled);
                 } else if (!restoreSpilled(segs, w.spilled)) {
                     return false;
+                } else if (w.mapped > 0) {
+                    out.mappedBytes += w.mapped * ChunkedArray<PackedSegment>::kChunk * sizeof(PackedSegment);
+                    mapped.resize(out.ids.size());
+                    mapped.back() = w.spilled.size();
                 }
             }
             out.checkTimes.insert(out.checkTimes.end(), w.checks.begin(), w.checks.end());
@@ -949,6 +979,7 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
     }
     out.offsets.push_back(written);
     out.checkOffsets.push_back(out.checkTimes.size());
+    out.checkTimes.shrink_to_fit(); // (grown by doubling: each snapshot's own)
     if (isCancelled(observer))
         return false;
     if (!spilled.empty())
@@ -956,7 +987,17 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
     // (A load's final seal shapes the pyramids as a load that kept every
     // event does: exactly. A live session's keeps growing its own: its
     // last update stays as quick as the others.)
-    if (!buildOverviews(out, observer, final && m_released && !m_releaseSettled ? nullptr : &previous))
+    // (A snapshot's pyramids read the mapped chunks of a thread again from
+    // their first bin that changed, often half the thread: its pages are
+    // let go after, so that the process does not hold them all.)
+    const auto letGo = [&](size_t k) {
+        constexpr size_t kChunk = ChunkedArray<PackedSegment>::kChunk;
+        for (size_t c = 0; k < mapped.size() && c < mapped[k]; ++c)
+            if (const PackedSegment* chunk = out.chunked[k].chunk(c))
+                SpillFile::releasePages(chunk, kChunk * sizeof(PackedSegment));
+    };
+    if (!buildOverviews(out, observer, final && m_released && !m_releaseSettled ? nullptr : &previous,
+                        mapped.empty() ? std::function<void(size_t)>() : letGo))
         return false;
     if (final)
         fillThreadEntries();

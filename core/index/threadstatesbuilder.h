@@ -69,6 +69,10 @@ public:
     // not 16 more for the event). An event that then comes earlier than
     // what was settled makes lostEvents() true and every seal after fail:
     // the session reads its recording again into a builder without this.
+    // With setSpill, the spilled chunks are then mapped back from the file
+    // at once (SpillFile::map), so that the session's snapshots share them
+    // with no copy in memory (ThreadStates::mappedBytes); its final seal
+    // reads them as a load's does.
     void setReleaseSettled(bool on) { m_releaseSettled = on; }
     uint64_t spilledBytes() const { return m_spilledBytes; } // (all written, the file gone or not)
     bool settleDeclined() const { return m_settleDeclined; }
@@ -113,7 +117,8 @@ private:
         std::vector<uint64_t> checks;
         std::vector<std::pair<uint64_t, uint64_t>> farTimes;
         std::vector<std::pair<uint64_t, uint16_t>> infos;
-        std::vector<uint64_t> spilled; // chunk c of `packed` (released) is at spilled[c] in m_spill
+        std::vector<uint64_t> spilled; // chunk c of `packed` (released or mapped) is at spilled[c] in m_spill
+        size_t mapped = 0;             // of those, chunks of `packed` that are the file's pages mapped
         ThreadSegment cur{};
         bool any = false;
     };

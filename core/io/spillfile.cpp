@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 namespace hecscope {
@@ -78,6 +79,21 @@ bool SpillFile::read(uint64_t offset, void* out, size_t bytes) const
         done += size_t(n);
     }
     return true;
+}
+
+std::shared_ptr<const void> SpillFile::map(uint64_t offset, size_t bytes) const
+{
+    if (m_fd < 0 || bytes == 0 || offset + bytes > m_size || offset % uint64_t(::sysconf(_SC_PAGESIZE)) != 0)
+        return nullptr;
+    void* at = ::mmap(nullptr, bytes, PROT_READ, MAP_SHARED, m_fd, off_t(offset));
+    if (at == MAP_FAILED)
+        return nullptr;
+    return std::shared_ptr<const void>(at, [bytes](const void* p) { ::munmap(const_cast<void*>(p), bytes); });
+}
+
+void SpillFile::releasePages(const void* at, size_t bytes)
+{
+    ::madvise(const_cast<void*>(at), bytes, MADV_DONTNEED); // (a shared file mapping: nothing is lost)
 }
 
 } // namespace hecscope

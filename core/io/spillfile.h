@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 
 namespace hecscope {
@@ -29,6 +30,15 @@ public:
     // (a full disk): the file keeps what it had.
     bool append(const void* data, size_t bytes, uint64_t& offset);
     bool read(uint64_t offset, void* out, size_t bytes) const;
+    // `bytes` written at `offset` (a multiple of the page size), mapped
+    // read-only: pages of the file, not of the process's heap, which the
+    // system reads in when touched and may drop again (they are on disk).
+    // The mapping outlives this object. Null on error.
+    std::shared_ptr<const void> map(uint64_t offset, size_t bytes) const;
+    // The pages of a mapping that map() gave (`at`: its start or a page
+    // within it) let go from the process: read again from the file (or the
+    // system's cache of it) when next touched.
+    static void releasePages(const void* at, size_t bytes);
     uint64_t size() const { return m_size; }
     const std::string& error() const { return m_error; }
 
