@@ -56,6 +56,11 @@ uint64_t IndexBuilder::threadSegmentsSpilled() const
     return m_impl->dispatcher.threadSegmentsSpilled();
 }
 
+void IndexBuilder::keepSpansInMemory()
+{
+    m_impl->dispatcher.keepSpansInMemory();
+}
+
 void IndexBuilder::releaseSettledThreadEvents()
 {
     m_impl->dispatcher.releaseSettledThreadEvents();

@@ -27,6 +27,10 @@ public:
     // snapshots have them (ThreadStates::moveSegmentsToFile): what a test
     // compares with the segments read back from the file.
     void keepThreadSegments();
+    // Keep the capabilities' encoded spans in memory: by default those
+    // before each capability's newest 64 KB of them go to a temporary file
+    // as they come and are mapped back from it (CapTimeline::spillTo).
+    void keepSpansInMemory();
     // Walk the thread events for good every `n` of them and let them go
     // (a whole log's load; 0: keep them to the end). If a capability's
     // events then come earlier than what was settled, threadEventsLost()

@@ -48,6 +48,10 @@ void IndexDispatcher::onEvent(const Event& e)
         m_scheduler.consumeCapEvent(e);
     else
         ++m_ix.eventsWithoutCap;
+    if (m_events >= m_nextSpanSpill) [[unlikely]] {
+        m_scheduler.spillSpans();
+        m_nextSpanSpill = m_events + kSpillSpansEvery;
+    }
     switch (e.tag) {
     case tag::CreateThread:
     case tag::RunThread:
@@ -161,6 +165,7 @@ bool IndexDispatcher::seal(bool final, const LoadObserver* observer)
     if (isCancelled(observer) || !m_collections.build(m_scheduler.gcSpans(), open, observer))
         return false;
     m_scheduler.seal(m_ix.lastTime, final, m_ix.collections, settleBefore);
+    m_scheduler.spillSpans();
     if (isCancelled(observer) || !m_threadStates.seal(m_ix.lastTime, final, observer, settleBefore))
         return false;
     if (final) {

@@ -45,6 +45,8 @@ public:
         m_keepThreadSegments = true;
         m_threadStates.setSpill(false);
     }
+    // (IndexBuilder::keepSpansInMemory)
+    void keepSpansInMemory() { m_scheduler.setSpill(false); }
     // Settle the thread events every `n` of them (0: never; see
     // ThreadStatesBuilder::settle): a whole log's load.
     void settleThreadEventsEvery(size_t n, size_t minEventsPerThread)
@@ -78,6 +80,8 @@ private:
     InstantsBuilder m_instants;
     bool m_keepThreadSegments = false;
     size_t m_settleEvery = 0, m_nextSettle = 0;
+    static constexpr uint64_t kSpillSpansEvery = uint64_t(1) << 20; // events
+    uint64_t m_nextSpanSpill = kSpillSpansEvery;
     uint64_t settleBound() const;
     ProcessBuilder m_process;
     ConcurrentGcBuilder m_concurrent;

@@ -58,6 +58,8 @@ LoadResult loadIndex(ByteSource& source, uint64_t totalBytes, LoadObserver* obse
     IndexBuilder builder;
     if (keep.threadSegments)
         builder.keepThreadSegments();
+    if (keep.spans)
+        builder.keepSpansInMemory();
     if (!keep.rawThreadEvents)
         builder.settleThreadEventsEvery(keep.settleEvery, keep.settleMinEventsPerThread);
     {

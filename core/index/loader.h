@@ -32,6 +32,9 @@ struct KeepInMemory {
     bool rawThreadEvents = false;
     size_t settleEvery = size_t(1) << 19;
     size_t settleMinEventsPerThread = 256; // (IndexBuilder::settleThreadEventsEvery)
+    // The capabilities' encoded spans all in memory (else moved to a
+    // temporary file as the load goes and mapped back: IndexBuilder::keepSpansInMemory).
+    bool spans = false;
 };
 LoadResult loadIndex(ByteSource& source, uint64_t totalBytes, LoadObserver* observer, KeepInMemory keep);
 

@@ -315,6 +315,20 @@ void SchedulerBuilder::placeInCollections(const std::vector<Collection>& collect
     }
 }
 
+void SchedulerBuilder::spillSpans()
+{
+    if (m_spillFailed)
+        return;
+    if (!m_spill)
+        m_spill = std::make_unique<SpillFile>();
+    for (Capability& c : m_part.caps) {
+        if (!c.timeline.spillTo(*m_spill)) {
+            m_spillFailed = true;
+            return;
+        }
+    }
+}
+
 void SchedulerBuilder::unseal()
 {
     for (const Provisional& p : m_provisional) {

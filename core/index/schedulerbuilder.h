@@ -6,8 +6,10 @@
 #include "core/index/gcspan.h"
 #include "core/index/schedulerpart.h"
 #include "core/index/threadruns.h"
+#include "core/io/spillfile.h"
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace hecscope {
@@ -44,6 +46,12 @@ public:
     // once. `settled`: every capability's events are in up to this time.
     void seal(uint64_t end, bool final, const std::vector<Collection>& collections, uint64_t settled);
     void unseal();
+    // Moves each capability's encoded spans but the newest to a temporary
+    // file, mapped back in their place (CapTimeline::spillTo): the index's
+    // memory then holds the timelines' block summaries. Once the file
+    // fails, the spans stay in memory.
+    void spillSpans();
+    void setSpill(bool on) { m_spillFailed = !on; }
     const std::vector<GcSpan>& gcSpans() const { return m_gcSpans; }
     // Capability `c` is inside a collection now (GC_START or a GC phase,
     // until its GC_END).
@@ -97,6 +105,8 @@ private:
     std::vector<GcSpan> m_gcSpans;          // closed, in order of GC_END
     std::vector<uint8_t> m_placed;          // [i]: m_gcSpans[i] split by its collection (or needs none)
     uint64_t m_continuations = 0;           // spans added by splitting long runs
+    std::unique_ptr<SpillFile> m_spill;     // spillSpans()'s
+    bool m_spillFailed = false; // (or turned off)
 };
 
 } // namespace hecscope

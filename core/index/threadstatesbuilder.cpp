@@ -744,7 +744,7 @@ void ThreadStatesBuilder::spillFull(Settled& w)
         std::shared_ptr<const void> view = m_releaseSettled ? m_spill->map(offset, kChunk * sizeof(PackedSegment)) : nullptr;
         if (view) {
             auto* at = static_cast<PackedSegment*>(const_cast<void*>(view.get())); // (read only: a full chunk is never written)
-            w.packed.restoreChunk(c, std::shared_ptr<PackedSegment[]>(std::move(view), at));
+            w.packed.mapChunk(c, std::shared_ptr<PackedSegment[]>(std::move(view), at));
             ++w.mapped;
         } else {
             w.packed.takeChunk(c);
@@ -947,7 +947,6 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
                 } else if (!restoreSpilled(segs, w.spilled)) {
                     return false;
                 } else if (w.mapped > 0) {
-                    out.mappedBytes += w.mapped * ChunkedArray<PackedSegment>::kChunk * sizeof(PackedSegment);
                     mapped.resize(out.ids.size());
                     mapped.back() = w.spilled.size();
                 }

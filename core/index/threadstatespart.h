@@ -224,16 +224,22 @@ struct ThreadStates {
     // onwards (through the checkpoints).
     size_t firstEndingAfterFrom(size_t number, size_t from, uint64_t t) const;
     size_t memoryBytes() const;
-    // A live session's snapshot: the bytes of `chunked` that are pages of
-    // the builder's spill file mapped into memory, not memory of the index
-    // (ThreadStatesBuilder::setSpill); not counted by memoryBytes().
-    size_t mappedBytes = 0;
     size_t chunkedBytes() const
     {
         size_t bytes = chunked.capacity() * sizeof(chunked[0]);
         for (const auto& c : chunked)
             bytes += c.memoryBytes();
-        return bytes - std::min(bytes, mappedBytes);
+        return bytes;
+    }
+    // A live session's snapshot: the bytes of `chunked` that are pages of
+    // the builder's spill file mapped into memory, not memory of the index
+    // (ThreadStatesBuilder::setReleaseSettled); not counted by memoryBytes().
+    size_t mappedBytes() const
+    {
+        size_t bytes = 0;
+        for (const auto& c : chunked)
+            bytes += c.mappedBytes();
+        return bytes;
     }
 };
 

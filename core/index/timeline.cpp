@@ -1,5 +1,7 @@
 #include "core/index/timeline.h"
 
+#include "core/io/spillfile.h"
+
 #include <algorithm>
 #include <cmath>
 #include <utility>
@@ -318,7 +320,7 @@ void CapTimeline::popBack()
     if (m_tail.empty()) { // the last encoded block becomes the tail again
         const size_t b = m_blockOffsets.size() - 1;
         m_tail.resize(kBlock);
-        decodeBlock(&m_bytes[m_blockOffsets[b]], m_blockStarts[b], m_tail.data());
+        decodeBlock(&std::as_const(m_bytes)[m_blockOffsets[b]], m_blockStarts[b], m_tail.data());
         m_bytes.shrinkTo(m_blockOffsets[b]);
         m_blockOffsets.pop_back();
         m_encoded -= kBlock;
@@ -550,6 +552,26 @@ void CapTimeline::lod(uint64_t t0, uint64_t t1, uint32_t pixels, std::vector<Lod
         out.push_back(item);
         i = j;
     }
+}
+
+bool CapTimeline::spillTo(SpillFile& file)
+{
+    constexpr size_t kChunk = decltype(m_bytes)::kChunk;
+    const size_t full = m_bytes.size() / kChunk; // chunks wholly written
+    for (size_t c = 0; c + 1 < full; ++c) {
+        const uint8_t* chunk = m_bytes.chunk(c);
+        if (!chunk || m_bytes.isMapped(c))
+            continue;
+        uint64_t offset = 0;
+        if (!file.open() || !file.append(chunk, kChunk, offset))
+            return false;
+        std::shared_ptr<const void> view = file.map(offset, kChunk);
+        if (!view)
+            return false;
+        auto* at = static_cast<uint8_t*>(const_cast<void*>(view.get())); // (never written: see mapChunk)
+        m_bytes.mapChunk(c, std::shared_ptr<uint8_t[]>(std::move(view), at));
+    }
+    return true;
 }
 
 size_t CapTimeline::memoryBytes() const

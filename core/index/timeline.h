@@ -11,6 +11,8 @@
 
 namespace hecscope {
 
+class SpillFile;
+
 // What a capability is doing during a span. Idle is the absence of a span.
 // A capability's GC_START..GC_END is split by its collection (the leader's
 // GC_START..GC_END, which +RTS -s counts as GC elapsed): `GcSync` before
@@ -111,7 +113,8 @@ public:
     ChunkedArray() = default;
     // Chunks released by releaseBefore stay released.
     ChunkedArray(const ChunkedArray& o)
-        : m_chunks(o.m_chunks), m_size(o.m_size), m_firstCapacity(o.m_firstCapacity), m_shared(m_chunks.size())
+        : m_chunks(o.m_chunks), m_size(o.m_size), m_firstCapacity(o.m_firstCapacity), m_mapped(o.m_mapped)
+        , m_mappedCount(o.m_mappedCount), m_shared(m_chunks.size())
     {
         o.m_shared = o.m_chunks.size();
     }
@@ -194,16 +197,36 @@ public:
     void releaseFrom(size_t n)
     {
         n = std::max(n, m_size);
-        while (m_chunks.size() > 1 && (m_chunks.size() - 1) * kChunk >= n)
+        while (m_chunks.size() > 1 && (m_chunks.size() - 1) * kChunk >= n) {
+            unmark(m_chunks.size() - 1);
             m_chunks.pop_back();
+        }
         m_shared = std::min(m_shared, m_chunks.size());
     }
     // Frees the chunks wholly before index i (which must not be read again).
     void releaseBefore(size_t i)
     {
-        for (size_t c = 0; c < m_chunks.size() && (c + 1) * kChunk <= i; ++c)
+        for (size_t c = 0; c < m_chunks.size() && (c + 1) * kChunk <= i; ++c) {
+            unmark(c);
             m_chunks[c].reset();
+        }
     }
+    // Full chunk c (one wholly before size()) replaced by `pages`: read-only
+    // memory holding the same elements (pages of a file: SpillFile::map).
+    // Never written in place (a write copies it first); not counted by
+    // memoryBytes() but by mappedBytes(). Copies of the array share it.
+    void mapChunk(size_t c, std::shared_ptr<T[]> pages)
+    {
+        m_chunks[c] = std::move(pages);
+        if (m_mapped.size() <= c)
+            m_mapped.resize(c + 1, false);
+        if (!m_mapped[c])
+            ++m_mappedCount;
+        m_mapped[c] = true;
+    }
+    bool isMapped(size_t c) const { return c < m_mapped.size() && m_mapped[c]; }
+    size_t mappedBytes() const { return m_mappedCount * kChunk * sizeof(T); }
+    size_t chunkCount() const { return m_chunks.size(); }
     // Full chunk c (one wholly before size()), to be moved elsewhere and
     // released; or null if it is released.
     const T* chunk(size_t c) const { return c < m_chunks.size() ? m_chunks[c].get() : nullptr; }
@@ -212,6 +235,7 @@ public:
     // if given.
     T* restoreChunk(size_t c, std::shared_ptr<T[]> buffer = nullptr)
     {
+        unmark(c);
         m_chunks[c] = buffer ? std::move(buffer) : std::shared_ptr<T[]>(new T[kChunk]);
         return m_chunks[c].get();
     }
@@ -219,19 +243,35 @@ public:
     // (null if a copy of the array holds it too).
     std::shared_ptr<T[]> takeChunk(size_t c)
     {
+        const bool mapped = isMapped(c);
+        unmark(c);
         std::shared_ptr<T[]> chunk = std::move(m_chunks[c]);
-        return chunk.use_count() == 1 ? chunk : nullptr;
+        return chunk.use_count() == 1 && !mapped ? chunk : nullptr;
     }
     size_t memoryBytes() const
     {
-        return m_chunks.empty() ? 0 : ((m_chunks.size() - 1) * kChunk + m_firstCapacity) * sizeof(T);
+        return m_chunks.empty() ? 0 : ((m_chunks.size() - 1) * kChunk + m_firstCapacity) * sizeof(T) - mappedBytes();
     }
 
 private:
-    // Chunk c, copied first if a copy of the array may hold it.
+    void unmark(size_t c)
+    {
+        if (isMapped(c)) {
+            m_mapped[c] = false;
+            --m_mappedCount;
+        }
+    }
+    // Chunk c, copied first if a copy of the array may hold it (or it is
+    // mapped).
     T* writable(size_t c)
     {
         std::shared_ptr<T[]>& chunk = m_chunks[c];
+        if (isMapped(c)) [[unlikely]] {
+            std::shared_ptr<T[]> own(new T[kChunk]);
+            std::copy(chunk.get(), chunk.get() + kChunk, own.get());
+            chunk = std::move(own);
+            unmark(c);
+        }
         if (c < m_shared) [[unlikely]] {
             if (chunk.use_count() > 1) {
                 const size_t capacity = c == 0 ? m_firstCapacity : kChunk;
@@ -253,6 +293,8 @@ private:
     std::vector<std::shared_ptr<T[]>> m_chunks;
     size_t m_size = 0;
     size_t m_firstCapacity = 0;
+    std::vector<bool> m_mapped; // [c]: chunk c is mapped (mapChunk)
+    size_t m_mappedCount = 0;
     mutable size_t m_shared = 0; // chunks below this may be held by a copy
 };
 
@@ -335,6 +377,16 @@ public:
         }
     }
 
+    // Moves the encoded blocks' full chunks (64 KB; all but the newest
+    // full one, which popBack and a rewrite of recent spans may still
+    // touch) to `file` and maps them back in their place: read as before,
+    // not counted by memoryBytes() but by mappedBytes() (pages of a file
+    // that the system reads in when touched and may drop). A chunk written
+    // again later (a rewrite reaching that far back) is copied into memory
+    // first. False, and nothing more moved, once the file cannot be written
+    // or mapped (what it holds stays in memory).
+    bool spillTo(SpillFile& file);
+    size_t mappedBytes() const { return m_bytes.mappedBytes(); }
     size_t memoryBytes() const;
 
     // The most bytes one span takes encoded.
