@@ -30,6 +30,7 @@
 
 #include <algorithm>
 #include <csignal>
+#include <cstring>
 #include <sys/resource.h>
 #include <unistd.h>
 #include <array>
@@ -139,6 +140,7 @@ private slots:
     void manyShortThreadsAreNotSettled();
     void settledSegmentsSpillToAFile();
     void aSpillFileReadsBackWhatItWrote();
+    void aSpillFileMapsWhatItWrote();
     void aLiveSessionsSpilledSegmentsAreMappedNotCopied();
     void capabilitySpansSpillToAFile();
     void aSpillFileThatFillsUpKeepsTheRestInMemory();
@@ -1408,6 +1410,45 @@ void TestIndex::aSpillFileReadsBackWhatItWrote()
     QVERIFY(file.read(at1, back.data(), 400000) && back == one);
     QVERIFY(!file.read(at2, back.data(), 16)); // past its end
     QCOMPARE(file.size(), uint64_t(400012));
+}
+
+// What SpillFile::map gives reads what was written there: in a window
+// mapped before the bytes were written (the window reaches past the end),
+// in the next window, across two windows; still after the file is gone.
+void TestIndex::aSpillFileMapsWhatItWrote()
+{
+    constexpr size_t kPiece = 64 * 1024;
+    const size_t pieces = SpillFile::kWindow / kPiece + 3; // into the second window
+    std::vector<std::shared_ptr<const void>> views;
+    std::vector<uint64_t> offsets;
+    const auto fill = [](size_t i) {
+        std::vector<uint32_t> v(kPiece / 4);
+        std::iota(v.begin(), v.end(), uint32_t(i * 100000));
+        return v;
+    };
+    {
+        SpillFile file;
+        QVERIFY2(file.open(), file.error().c_str());
+        for (size_t i = 0; i < pieces; ++i) {
+            const std::vector<uint32_t> v = fill(i);
+            uint64_t at = 0;
+            QVERIFY(file.append(v.data(), kPiece, at));
+            offsets.push_back(at);
+            views.push_back(file.map(at, kPiece));
+            QVERIFY(views.back());
+            QVERIFY(std::memcmp(views.back().get(), v.data(), kPiece) == 0);
+        }
+        // Across the first two windows.
+        const uint64_t across = SpillFile::kWindow - kPiece;
+        auto both = file.map(across, 2 * kPiece);
+        QVERIFY(both);
+        QVERIFY(std::memcmp(both.get(), fill(across / kPiece).data(), kPiece) == 0);
+        QVERIFY(std::memcmp(static_cast<const char*>(both.get()) + kPiece, fill(across / kPiece + 1).data(), kPiece) == 0);
+        QVERIFY(!file.map(4097, 100));                          // not at a page
+        QVERIFY(!file.map(file.size() - kPiece, 2 * kPiece));   // past what was written
+    }
+    for (size_t i = 0; i < pieces; ++i)
+        QVERIFY(std::memcmp(views[i].get(), fill(i).data(), kPiece) == 0);
 }
 
 // A live session's builder (releaseSettledThreadEvents) spills a long

@@ -81,14 +81,25 @@ bool SpillFile::read(uint64_t offset, void* out, size_t bytes) const
     return true;
 }
 
-std::shared_ptr<const void> SpillFile::map(uint64_t offset, size_t bytes) const
+std::shared_ptr<const void> SpillFile::map(uint64_t offset, size_t bytes)
 {
     if (m_fd < 0 || bytes == 0 || offset + bytes > m_size || offset % uint64_t(::sysconf(_SC_PAGESIZE)) != 0)
         return nullptr;
-    void* at = ::mmap(nullptr, bytes, PROT_READ, MAP_SHARED, m_fd, off_t(offset));
-    if (at == MAP_FAILED)
+    const auto mapping = [this](uint64_t at, size_t length) -> std::shared_ptr<const void> {
+        void* p = ::mmap(nullptr, length, PROT_READ, MAP_SHARED, m_fd, off_t(at));
+        if (p == MAP_FAILED)
+            return nullptr;
+        return std::shared_ptr<const void>(p, [length](const void* q) { ::munmap(const_cast<void*>(q), length); });
+    };
+    const uint64_t w = offset / kWindow;
+    if ((offset + bytes - 1) / kWindow != w)
+        return mapping(offset, bytes); // (across two windows: a mapping of its own)
+    if (m_windows.size() <= w)
+        m_windows.resize(w + 1);
+    if (!m_windows[w] && !(m_windows[w] = mapping(w * kWindow, kWindow)))
         return nullptr;
-    return std::shared_ptr<const void>(at, [bytes](const void* p) { ::munmap(const_cast<void*>(p), bytes); });
+    const auto* base = static_cast<const char*>(m_windows[w].get());
+    return std::shared_ptr<const void>(m_windows[w], base + (offset - w * kWindow));
 }
 
 void SpillFile::releasePages(const void* at, size_t bytes)

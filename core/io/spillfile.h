@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace hecscope {
 
@@ -33,8 +34,12 @@ public:
     // `bytes` written at `offset` (a multiple of the page size), mapped
     // read-only: pages of the file, not of the process's heap, which the
     // system reads in when touched and may drop again (they are on disk).
-    // The mapping outlives this object. Null on error.
-    std::shared_ptr<const void> map(uint64_t offset, size_t bytes) const;
+    // The mapping outlives this object. Null on error. (Mapped 8 MB at a
+    // time, each window once, so that a long log does not run into the
+    // system's limit on mappings: a window reaches past what is written,
+    // and only written bytes are handed out.)
+    std::shared_ptr<const void> map(uint64_t offset, size_t bytes);
+    static constexpr uint64_t kWindow = uint64_t(8) << 20;
     // The pages of a mapping that map() gave (`at`: its start or a page
     // within it) let go from the process: read again from the file (or the
     // system's cache of it) when next touched.
@@ -45,6 +50,7 @@ public:
 private:
     int m_fd = -1;
     uint64_t m_size = 0;
+    std::vector<std::shared_ptr<const void>> m_windows; // [w]: bytes [w * kWindow, (w + 1) * kWindow), once mapped
     std::string m_error;
 };
 
