@@ -1357,7 +1357,7 @@ void TestIndex::aSpillFileThatFillsUpKeepsTheRestInMemory()
     QVERIFY(::getrlimit(RLIMIT_FSIZE, &old) == 0);
     const auto oldHandler = std::signal(SIGXFSZ, SIG_IGN); // (a write past the limit then fails with EFBIG)
     rlimit small = old;
-    small.rlim_cur = 3 * 128 * 1024; // three chunks
+    small.rlim_cur = 3 * 128 * 1024; // twelve chunks
     QVERIFY(::setrlimit(RLIMIT_FSIZE, &small) == 0);
     IndexBuilder builder;
     builder.settleThreadEventsEvery(4096);

@@ -724,7 +724,7 @@ void ThreadStatesBuilder::settleUpTo(uint64_t settleBefore)
 
 void ThreadStatesBuilder::spillFull(Settled& w)
 {
-    constexpr size_t kChunk = ChunkedArray<PackedSegment>::kChunk;
+    constexpr size_t kChunk = SegmentChunks::kChunk;
     // A chunk goes once a later segment is in: a thread's last segment
     // stays in memory (ThreadCheckpoints::chooseSpacing reads it).
     while (m_spillOn && (w.spilled.size() + 1) * kChunk < w.packed.size()) {
@@ -752,10 +752,10 @@ void ThreadStatesBuilder::spillFull(Settled& w)
     }
 }
 
-bool ThreadStatesBuilder::restoreSpilled(ChunkedArray<PackedSegment>& segs, const std::vector<uint64_t>& spilled,
+bool ThreadStatesBuilder::restoreSpilled(SegmentChunks& segs, const std::vector<uint64_t>& spilled,
                                          std::vector<std::shared_ptr<PackedSegment[]>>* pool)
 {
-    constexpr size_t kChunk = ChunkedArray<PackedSegment>::kChunk;
+    constexpr size_t kChunk = SegmentChunks::kChunk;
     for (size_t c = 0; c < spilled.size(); ++c) {
         if (segs.chunk(c))
             continue;
@@ -933,7 +933,7 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
         // The settled segments are shared, not copied (the chunks a
         // snapshot holds are copied before the builder writes them again);
         // the final seal hands them over.
-        ChunkedArray<PackedSegment>& segs = out.chunked.emplace_back();
+        SegmentChunks& segs = out.chunked.emplace_back();
         if (settled != m_settled.end() && settled->first == id) {
             Settled& w = settled->second;
             segs = final ? std::move(w.packed) : w.packed;
@@ -990,7 +990,7 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
     // their first bin that changed, often half the thread: its pages are
     // let go after, so that the process does not hold them all.)
     const auto letGo = [&](size_t k) {
-        constexpr size_t kChunk = ChunkedArray<PackedSegment>::kChunk;
+        constexpr size_t kChunk = SegmentChunks::kChunk;
         for (size_t c = 0; k < mapped.size() && c < mapped[k]; ++c)
             if (const PackedSegment* chunk = out.chunked[k].chunk(c))
                 SpillFile::releasePages(chunk, kChunk * sizeof(PackedSegment));
@@ -1450,7 +1450,7 @@ void ThreadStates::moveSegmentsToFile(std::vector<uint32_t> pyramidThreads, std:
     newCheckOffsets[count()] = newChecks.size();
     kept.shrinkTo(written);
     packed = std::move(kept);
-    std::vector<ChunkedArray<PackedSegment>>().swap(chunked); // (a live session's: its snapshots keep theirs)
+    std::vector<SegmentChunks>().swap(chunked); // (a live session's: its snapshots keep theirs)
     offsets = std::move(newOffsets);
     checkOffsets = std::move(newCheckOffsets);
     checkTimes = std::move(newChecks);

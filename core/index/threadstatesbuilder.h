@@ -55,7 +55,7 @@ public:
     void settle(uint64_t settleBefore, size_t upcoming = 0);
     void setSettleEventsPerThread(size_t eventsPerThread) { m_settleEventsPerThread = eventsPerThread; }
     // With settle(): a thread's settled segments that fill a chunk
-    // (16,384) go to a temporary file (SpillFile) as they do, so that the
+    // (SegmentChunks: 4,096) go to a temporary file (SpillFile) as they do, so that the
     // load's memory does not hold them all until the final seal; that seal
     // reads them back one thread at a time (the thread certainly has a bin
     // pyramid, so the final index keeps no segments of it:
@@ -113,7 +113,7 @@ private:
     // A thread's segments walked for good, packed as ThreadStates keeps
     // them (indices local to the thread), and the state its walk is in.
     struct Settled {
-        ChunkedArray<PackedSegment> packed;
+        SegmentChunks packed;
         std::vector<uint64_t> checks;
         std::vector<std::pair<uint64_t, uint64_t>> farTimes;
         std::vector<std::pair<uint64_t, uint16_t>> infos;
@@ -125,7 +125,7 @@ private:
     void spillFull(Settled& w);
     // Chunks c of `segs` that `spilled` names, read back. False on error.
     // (Into chunks from `pool`, if it has some.)
-    bool restoreSpilled(ChunkedArray<PackedSegment>& segs, const std::vector<uint64_t>& spilled,
+    bool restoreSpilled(SegmentChunks& segs, const std::vector<uint64_t>& spilled,
                         std::vector<std::shared_ptr<PackedSegment[]>>* pool = nullptr);
     bool sealSpilled(std::vector<std::vector<uint64_t>>& spilled, const LoadObserver* observer);
     // A Raw whose cause is kSeed stands for the thread's seed segment.

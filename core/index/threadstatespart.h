@@ -73,6 +73,12 @@ struct PackedSegment {
 };
 static_assert(sizeof(PackedSegment) == 8);
 
+// A thread's segments as they grow (a live session's, a load's settled
+// ones): chunks of 4,096 segments (32 KB). A full chunk can go to a file
+// (ThreadStatesBuilder::setSpill); the newest stays in memory, so the
+// chunk size is what a long thread costs in memory at least.
+using SegmentChunks = ChunkedArray<PackedSegment, 12>;
+
 // A block of PackedSegment from malloc, so that the builder can write it
 // over the raw events it came from and give back the rest with realloc.
 // Copies share the block (a live session's snapshots): the builder writes
@@ -158,7 +164,7 @@ private:
     const ThreadStates* m_states = nullptr;
     size_t m_thread = 0, m_base = 0, m_n = 0;
     const uint64_t* m_checks = nullptr;
-    const ChunkedArray<PackedSegment>* m_chunked = nullptr; // the thread's own, or null: in ThreadStates::packed
+    const SegmentChunks* m_chunked = nullptr; // the thread's own, or null: in ThreadStates::packed
 };
 
 // The state segments of every thread seen in scheduler events, 8 bytes
@@ -171,7 +177,7 @@ struct ThreadStates {
     std::vector<uint32_t> ids;     // thread ids, ascending
     std::vector<uint64_t> offsets; // ids.size() + 1 entries: where each thread's segments are numbered from
     PackedSegments packed;         // all threads' segments, when `chunked` is empty
-    std::vector<ChunkedArray<PackedSegment>> chunked; // else each thread's
+    std::vector<SegmentChunks> chunked; // else each thread's
     std::vector<uint64_t> checkTimes;   // per thread, the time of its segments 0, 16, 32, …
     std::vector<uint64_t> checkOffsets; // ids.size() + 1 entries into checkTimes
     std::vector<std::pair<uint64_t, uint64_t>> farTimes; // (index into packed, time), by index
