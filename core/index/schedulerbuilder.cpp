@@ -327,6 +327,9 @@ void SchedulerBuilder::spillSpans()
             return;
         }
     }
+    // The pages read since (the spans a seal rewrote, which it copied into
+    // memory and this moved out again; queries) let go from the process.
+    m_spill->releaseAllPages();
 }
 
 void SchedulerBuilder::unseal()

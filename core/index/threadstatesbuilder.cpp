@@ -744,7 +744,7 @@ void ThreadStatesBuilder::spillFull(Settled& w)
         std::shared_ptr<const void> view = m_releaseSettled ? m_spill->map(offset, kChunk * sizeof(PackedSegment)) : nullptr;
         if (view) {
             auto* at = static_cast<PackedSegment*>(const_cast<void*>(view.get())); // (read only: a full chunk is never written)
-            w.packed.mapChunk(c, std::shared_ptr<PackedSegment[]>(std::move(view), at));
+            w.packed.mapChunk(c, std::shared_ptr<PackedSegment[]>(std::move(view), at), &SpillFile::releasePages);
             ++w.mapped;
         } else {
             w.packed.takeChunk(c);

@@ -569,7 +569,7 @@ bool CapTimeline::spillTo(SpillFile& file)
         if (!view)
             return false;
         auto* at = static_cast<uint8_t*>(const_cast<void*>(view.get())); // (never written: see mapChunk)
-        m_bytes.mapChunk(c, std::shared_ptr<uint8_t[]>(std::move(view), at));
+        m_bytes.mapChunk(c, std::shared_ptr<uint8_t[]>(std::move(view), at), &SpillFile::releasePages);
     }
     return true;
 }

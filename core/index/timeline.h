@@ -114,7 +114,7 @@ public:
     // Chunks released by releaseBefore stay released.
     ChunkedArray(const ChunkedArray& o)
         : m_chunks(o.m_chunks), m_size(o.m_size), m_firstCapacity(o.m_firstCapacity), m_mapped(o.m_mapped)
-        , m_mappedCount(o.m_mappedCount), m_shared(m_chunks.size())
+        , m_mappedCount(o.m_mappedCount), m_release(o.m_release), m_shared(m_chunks.size())
     {
         o.m_shared = o.m_chunks.size();
     }
@@ -215,8 +215,11 @@ public:
     // memory holding the same elements (pages of a file: SpillFile::map).
     // Never written in place (a write copies it first); not counted by
     // memoryBytes() but by mappedBytes(). Copies of the array share it.
-    void mapChunk(size_t c, std::shared_ptr<T[]> pages)
+    // `release(pages, bytes)`, if given, lets the pages go from the
+    // process once the chunk is copied for a write (SpillFile::releasePages).
+    void mapChunk(size_t c, std::shared_ptr<T[]> pages, void (*release)(const void*, size_t) = nullptr)
     {
+        m_release = release;
         m_chunks[c] = std::move(pages);
         if (m_mapped.size() <= c)
             m_mapped.resize(c + 1, false);
@@ -269,6 +272,8 @@ private:
         if (isMapped(c)) [[unlikely]] {
             std::shared_ptr<T[]> own(new T[kChunk]);
             std::copy(chunk.get(), chunk.get() + kChunk, own.get());
+            if (m_release)
+                m_release(chunk.get(), kChunk * sizeof(T));
             chunk = std::move(own);
             unmark(c);
         }
@@ -295,6 +300,7 @@ private:
     size_t m_firstCapacity = 0;
     std::vector<bool> m_mapped; // [c]: chunk c is mapped (mapChunk)
     size_t m_mappedCount = 0;
+    void (*m_release)(const void*, size_t) = nullptr;
     mutable size_t m_shared = 0; // chunks below this may be held by a copy
 };
 

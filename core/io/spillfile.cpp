@@ -107,4 +107,11 @@ void SpillFile::releasePages(const void* at, size_t bytes)
     ::madvise(const_cast<void*>(at), bytes, MADV_DONTNEED); // (a shared file mapping: nothing is lost)
 }
 
+void SpillFile::releaseAllPages()
+{
+    for (const auto& w : m_windows)
+        if (w)
+            releasePages(w.get(), kWindow);
+}
+
 } // namespace hecscope

@@ -44,6 +44,8 @@ public:
     // within it) let go from the process: read again from the file (or the
     // system's cache of it) when next touched.
     static void releasePages(const void* at, size_t bytes);
+    // The same for every page map() gave.
+    void releaseAllPages();
     uint64_t size() const { return m_size; }
     const std::string& error() const { return m_error; }
 
