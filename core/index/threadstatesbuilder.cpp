@@ -992,8 +992,8 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
     const auto letGo = [&](size_t k) {
         constexpr size_t kChunk = SegmentChunks::kChunk;
         for (size_t c = 0; k < mapped.size() && c < mapped[k]; ++c)
-            if (const PackedSegment* chunk = out.chunked[k].chunk(c))
-                SpillFile::releasePages(chunk, kChunk * sizeof(PackedSegment));
+            if (out.chunked[k].isMapped(c)) // (never a chunk read back into memory: that would be lost)
+                SpillFile::releasePages(out.chunked[k].chunk(c), kChunk * sizeof(PackedSegment));
     };
     if (!buildOverviews(out, observer, final && m_released && !m_releaseSettled ? nullptr : &previous,
                         mapped.empty() ? std::function<void(size_t)>() : letGo))
