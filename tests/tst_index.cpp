@@ -522,9 +522,11 @@ void TestIndex::rewriteInPlaceEqualsAFreshTimeline()
                     split(old[i], [&](const Span& sp) { fresh.append(sp); });
             }
             tl.rewriteFrom(first, split);
-            spilled.rewriteFrom(first, split);
+            spilled.rewriteFrom(first, split, &file); // (the chunks it rewrote go to the file as it goes)
             const QString where = QStringLiteral("n %1, from %2").arg(n).arg(first);
             QVERIFY2(spilled.size() == fresh.size(), qPrintable(where));
+            if (n > 10000 && first < kChunk)
+                QVERIFY2(spilled.mappedBytes() >= 2 * 64 * 1024, qPrintable(where)); // (rewritten and moved out again)
             for (size_t i = 0; i < spilled.size(); ++i)
                 QVERIFY2(spilled[i].start() == fresh[i].start() && spilled[i].length() == fresh[i].length()
                              && spilled[i].kind() == fresh[i].kind(),

@@ -311,7 +311,7 @@ void SchedulerBuilder::placeInCollections(const std::vector<Collection>& collect
             piece(s.start(), std::min(s.end(), cut.from), SpanKind::GcSync);
             piece(std::max(s.start(), cut.from), std::min(s.end(), cut.to), s.kind());
             piece(std::max(s.start(), cut.to), s.end(), SpanKind::GcParked);
-        });
+        }, m_spillFailed ? nullptr : m_spill.get());
     }
 }
 

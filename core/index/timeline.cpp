@@ -268,6 +268,11 @@ void CapTimeline::encodeTail()
     m_blockOffsets.push_back(at);
     m_encoded += kBlock;
     m_tail.clear();
+    // A rewrite's chunks wholly behind this block hold only new blocks (the
+    // old ones there were read first, above): to the file, if it has one.
+    if (m_rewrite && m_rewrite->spill && at % chunk < length && at / chunk >= 2
+        && !spillChunksBefore(*m_rewrite->spill, at / chunk - 1))
+        m_rewrite->spill = nullptr;
 }
 
 const Span* CapTimeline::blockSpans(size_t b, size_t upto) const
@@ -554,11 +559,11 @@ void CapTimeline::lod(uint64_t t0, uint64_t t1, uint32_t pixels, std::vector<Lod
     }
 }
 
-bool CapTimeline::spillTo(SpillFile& file)
+bool CapTimeline::spillChunksBefore(SpillFile& file, size_t end)
 {
     constexpr size_t kChunk = decltype(m_bytes)::kChunk;
     const size_t full = m_bytes.size() / kChunk; // chunks wholly written
-    for (size_t c = 0; c + 1 < full; ++c) {
+    for (size_t c = 0; c + 1 < full && c < end; ++c) {
         const uint8_t* chunk = m_bytes.chunk(c);
         if (!chunk || m_bytes.isMapped(c))
             continue;

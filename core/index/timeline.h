@@ -335,8 +335,11 @@ public:
     // after the previous one's end). One pass over the spans in place:
     // beyond the timeline it holds only the old spans that the new ones
     // have overtaken (as many as their encoding grew by, in blocks).
+    // With `spill`, the chunks it has rewritten go to that file as it goes
+    // (spillTo): a rewrite of spans that were mapped from it does not hold
+    // them all in memory at once.
     template <class F>
-    void rewriteFrom(size_t first, F&& f);
+    void rewriteFrom(size_t first, F&& f, SpillFile* spill = nullptr);
 
     size_t size() const { return m_encoded + m_tail.size(); }
     Span operator[](size_t i) const;
@@ -391,7 +394,7 @@ public:
     // again later (a rewrite reaching that far back) is copied into memory
     // first. False, and nothing more moved, once the file cannot be written
     // or mapped (what it holds stays in memory).
-    bool spillTo(SpillFile& file);
+    bool spillTo(SpillFile& file) { return spillChunksBefore(file, SIZE_MAX); }
     size_t mappedBytes() const { return m_bytes.mappedBytes(); }
     size_t memoryBytes() const;
 
@@ -400,6 +403,8 @@ public:
 
 private:
     struct Rewrite;
+    // spillTo, for the chunks before chunk `end` only.
+    bool spillChunksBefore(SpillFile& file, size_t end);
     // First span at or after index `from` that starts at or after `t`.
     size_t firstStartingAtFrom(size_t from, uint64_t t) const;
     // Block b's spans (or the tail's), decoded at least up to `upto`: valid
@@ -436,14 +441,16 @@ struct CapTimeline::Rewrite {
     std::deque<Span> ahead; // old spans read ahead of their turn
     std::vector<Span> tail; // the old tail
     size_t nextTail = 0;
+    SpillFile* spill = nullptr; // where the rewritten chunks go (rewriteFrom)
 };
 
 template <class F>
-void CapTimeline::rewriteFrom(size_t first, F&& f)
+void CapTimeline::rewriteFrom(size_t first, F&& f, SpillFile* spill)
 {
     if (first >= size())
         return;
     Rewrite r;
+    r.spill = spill;
     beginRewrite(first, r);
     m_rewrite = &r;
     const auto put = [this](const Span& out) { append(out); };
