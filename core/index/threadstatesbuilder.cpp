@@ -745,7 +745,6 @@ void ThreadStatesBuilder::spillFull(Settled& w)
         if (view) {
             auto* at = static_cast<PackedSegment*>(const_cast<void*>(view.get())); // (read only: a full chunk is never written)
             w.packed.mapChunk(c, std::shared_ptr<PackedSegment[]>(std::move(view), at), &SpillFile::releasePages);
-            ++w.mapped;
         } else {
             w.packed.takeChunk(c);
         }
@@ -792,7 +791,7 @@ bool ThreadStatesBuilder::sealSpilled(std::vector<std::vector<uint64_t>>& spille
             // mapping would stay in the process as long as a snapshot holds
             // them, one thread after another.)
             for (size_t c = 0; c < spilled[k].size(); ++c)
-                if (m_releaseSettled)
+                if (out.chunked[k].isMapped(c))
                     out.chunked[k].takeChunk(c);
             return restoreSpilled(out.chunked[k], spilled[k], &pool);
         }
@@ -917,7 +916,7 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
     out.end = end;
     out.chunked.reserve(m_settled.size());
     std::vector<std::vector<uint64_t>> spilled; // by thread number, the final seal's
-    std::vector<size_t> mapped;                 // by thread number, a snapshot's chunks mapped
+    bool mapped = false;                        // a snapshot holds mapped chunks
     size_t written = 0;
     auto settled = m_settled.begin();
     size_t t = 0;
@@ -946,9 +945,8 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
                     spilled.back() = std::move(w.spilled);
                 } else if (!restoreSpilled(segs, w.spilled)) {
                     return false;
-                } else if (w.mapped > 0) {
-                    mapped.resize(out.ids.size());
-                    mapped.back() = w.spilled.size();
+                } else {
+                    mapped = mapped || segs.mappedBytes() > 0;
                 }
             }
             out.checkTimes.insert(out.checkTimes.end(), w.checks.begin(), w.checks.end());
@@ -990,13 +988,13 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
     // their first bin that changed, often half the thread: its pages are
     // let go after, so that the process does not hold them all.)
     const auto letGo = [&](size_t k) {
-        constexpr size_t kChunk = SegmentChunks::kChunk;
-        for (size_t c = 0; k < mapped.size() && c < mapped[k]; ++c)
-            if (out.chunked[k].isMapped(c)) // (never a chunk read back into memory: that would be lost)
-                SpillFile::releasePages(out.chunked[k].chunk(c), kChunk * sizeof(PackedSegment));
+        const SegmentChunks& segs = out.chunked[k];
+        for (size_t c = 0; c < segs.chunkCount(); ++c)
+            if (segs.isMapped(c)) // (never a chunk read back into memory: that would be lost)
+                SpillFile::releasePages(segs.chunk(c), SegmentChunks::kChunk * sizeof(PackedSegment));
     };
     if (!buildOverviews(out, observer, final && m_released && !m_releaseSettled ? nullptr : &previous,
-                        mapped.empty() ? std::function<void(size_t)>() : letGo))
+                        mapped ? std::function<void(size_t)>(letGo) : std::function<void(size_t)>()))
         return false;
     if (final)
         fillThreadEntries();

@@ -118,7 +118,6 @@ private:
         std::vector<std::pair<uint64_t, uint64_t>> farTimes;
         std::vector<std::pair<uint64_t, uint16_t>> infos;
         std::vector<uint64_t> spilled; // chunk c of `packed` (released or mapped) is at spilled[c] in m_spill
-        size_t mapped = 0;             // of those, chunks of `packed` that are the file's pages mapped
         ThreadSegment cur{};
         bool any = false;
     };

@@ -5,7 +5,6 @@
 #include "core/index/threadspart.h"
 #include "core/index/timeline.h"
 
-#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstdlib>

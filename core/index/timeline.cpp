@@ -270,7 +270,8 @@ void CapTimeline::encodeTail()
     m_tail.clear();
     // A rewrite's chunks wholly behind this block hold only new blocks (the
     // old ones there were read first, above): to the file, if it has one.
-    if (m_rewrite && m_rewrite->spill && at % chunk < length && at / chunk >= 2
+    const bool newChunk = m_blockOffsets.size() < 2 || m_blockOffsets[m_blockOffsets.size() - 2] / chunk != at / chunk;
+    if (m_rewrite && m_rewrite->spill && newChunk && at / chunk >= 2
         && !spillChunksBefore(*m_rewrite->spill, at / chunk - 1))
         m_rewrite->spill = nullptr;
 }
