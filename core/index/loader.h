@@ -30,7 +30,7 @@ struct KeepInMemory {
     // Every thread event as it came, to the end (else they are walked for
     // good every kSettleEvery of them: IndexBuilder::settleThreadEventsEvery).
     bool rawThreadEvents = false;
-    size_t settleEvery = size_t(1) << 19;
+    size_t settleEvery = size_t(1) << 18;
     size_t settleMinEventsPerThread = 256; // (IndexBuilder::settleThreadEventsEvery)
     // The capabilities' encoded spans all in memory (else moved to a
     // temporary file as the load goes and mapped back: IndexBuilder::keepSpansInMemory).

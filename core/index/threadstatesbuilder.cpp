@@ -32,7 +32,13 @@ void ThreadStatesBuilder::add(uint64_t time, uint64_t thread, ThreadCause cause,
     // (Made in one piece: field by field, the compiler wrote the
     // bit-fields through memory and read them back, a stall per event.)
     const Raw r{time, cap, uint32_t(thread), info < (1u << 20) ? info : 0, uint32_t(cause), stop};
-    m_raw.push_back(r);
+    (m_async ? m_inbox : m_raw).push_back(r);
+}
+
+ThreadStatesBuilder::~ThreadStatesBuilder()
+{
+    if (m_walk.valid())
+        m_walk.wait(); // (it uses this builder; what it threw goes with it)
 }
 
 void ThreadStatesBuilder::readBack(uint64_t from, uint64_t clip, uint64_t to)
@@ -276,16 +282,19 @@ BinPyramid overviewShape(uint64_t start, uint64_t extent, size_t segments, bool 
 // end by then are copied and only the rest is binned again.
 // With `totals`, also the thread's whole-run totals (threadTotals over
 // everything), counted in the same pass (not with `reused`).
+// The keys go to `keysOut` if given (its offset then from there), else to
+// out.overviewKeys.
 void buildOverview(ThreadStates& out, size_t k, OverviewScratch& scratch, bool growing,
                    const BinPyramid* reused = nullptr, const uint8_t* reusedKeys = nullptr, uint64_t cleanBefore = 0,
-                   ThreadTotals* totals = nullptr)
+                   ThreadTotals* totals = nullptr, std::vector<uint8_t>* keysOut = nullptr)
 {
+    std::vector<uint8_t>& keys = keysOut ? *keysOut : out.overviewKeys;
     const SegmentView segs = out.of(k);
     const size_t base = out.offsets[k], n = segs.size();
     BinPyramid& ov = out.overviews[k];
     const uint64_t start = segs.timeAt(0);
     ov = overviewShape(start, out.segmentEnd(segs, n - 1) - start, n, growing);
-    ov.offset = out.overviewKeys.size();
+    ov.offset = keys.size();
     // The level-0 bins binned again: from a bin that starts a bin of every
     // level, so that each coarser bin from there has all its halves.
     // When the thread's extent has doubled since, its bins have too: the
@@ -390,12 +399,12 @@ void buildOverview(ThreadStates& out, size_t k, OverviewScratch& scratch, bool g
         const uint64_t kept = from >> level;
         if (reused) {
             const uint8_t* old = reusedKeys + reused->levelOffset(level + shift);
-            out.overviewKeys.insert(out.overviewKeys.end(), old, old + kept);
+            keys.insert(keys.end(), old, old + kept);
         }
         for (size_t bin = 0; bin < count; ++bin) {
             const auto& times2 = binTime[bin];
             const auto best = std::max_element(times2.begin(), times2.end());
-            out.overviewKeys.push_back(*best ? uint8_t(best - times2.begin()) : ThreadStates::kNoKey);
+            keys.push_back(*best ? uint8_t(best - times2.begin()) : ThreadStates::kNoKey);
         }
     }
 }
@@ -489,6 +498,7 @@ void groupByThread(std::vector<Raw>& raws, std::vector<Raw>& scratch)
 
 bool ThreadStatesBuilder::seal(uint64_t end, bool final, const LoadObserver* observer, uint64_t settleBefore)
 {
+    drain();
     if (m_lost)
         return false; // (what a walk would give is wrong: the log is read again)
     if (!final)
@@ -647,12 +657,15 @@ bool ThreadStatesBuilder::sealAll(uint64_t end, bool final, const LoadObserver* 
 
 // Walks the events before `settleBefore` (and the last bound) for good
 // into each thread's settled segments; the rest stay pending.
-void ThreadStatesBuilder::settleUpTo(uint64_t settleBefore)
+void ThreadStatesBuilder::settleUpTo(uint64_t bound)
 {
     // The events to settle now (before the bound), and the indices of
     // those still pending, each in log order.
-    const uint64_t bound = std::max(m_settledBefore, settleBefore);
-    const ChunkedArray<Raw>& raws = m_raw; // (read only: no check for a copy's chunks)
+    // Event i: in m_raw, or past its end in the batch handed to settle()'s
+    // walk (not copied into m_raw: only the events left pending go there).
+    const ChunkedArray<Raw>& own = m_raw; // (read only: no check for a copy's chunks)
+    const size_t ownSize = own.size(), total = ownSize + (m_batch ? m_batch->size() : 0);
+    const auto raws = [&](uint64_t i) -> const Raw& { return i < ownSize ? own[i] : (*m_batch)[i - ownSize]; };
     // The events before the bound copied once, straight to their place
     // grouped by thread (a count per thread first), log order kept within
     // a thread; the indices of the others kept pending.
@@ -662,7 +675,7 @@ void ThreadStatesBuilder::settleUpTo(uint64_t settleBefore)
     uint32_t lo = UINT32_MAX, hi = 0;
     size_t n = 0;
     const auto classify = [&](uint64_t i) {
-        const Raw& r = raws[i];
+        const Raw& r = raws(i);
         if (r.time < bound) {
             ++n;
             lo = std::min(lo, r.thread);
@@ -673,17 +686,17 @@ void ThreadStatesBuilder::settleUpTo(uint64_t settleBefore)
     };
     for (const uint64_t i : m_pending)
         classify(i);
-    for (size_t i = m_scanned; i < m_raw.size(); ++i)
+    for (size_t i = m_scanned; i < total; ++i)
         classify(i);
     const bool dense = n > 0 && size_t(hi - lo) + 1 <= 4 * n + 65536;
     std::vector<size_t> next(dense ? size_t(hi - lo) + 2 : 0, 0);
     const auto each = [&](auto f) {
         for (const uint64_t i : m_pending)
-            if (raws[i].time < bound)
-                f(raws[i]);
-        for (size_t i = m_scanned; i < m_raw.size(); ++i)
-            if (raws[i].time < bound)
-                f(raws[i]);
+            if (raws(i).time < bound)
+                f(raws(i));
+        for (size_t i = m_scanned; i < total; ++i)
+            if (raws(i).time < bound)
+                f(raws(i));
     };
     settle.resize(n);
     if (dense) {
@@ -697,8 +710,7 @@ void ThreadStatesBuilder::settleUpTo(uint64_t settleBefore)
         std::stable_sort(settle.begin(), settle.end(), [](const Raw& a, const Raw& b) { return a.thread < b.thread; });
     }
     std::vector<size_t>().swap(next);
-    m_scanned = m_raw.size();
-    m_settledBefore = bound;
+    m_scanned = total;
     m_pending.swap(pending);
     sortEachThreadByTime(settle);
     Settled* walked = nullptr;
@@ -754,6 +766,16 @@ void ThreadStatesBuilder::spillFull(Settled& w)
 bool ThreadStatesBuilder::restoreSpilled(SegmentChunks& segs, const std::vector<uint64_t>& spilled,
                                          std::vector<std::shared_ptr<PackedSegment[]>>* pool)
 {
+    if (readSpilled(segs, spilled, pool))
+        return true;
+    m_lost = true; // (the loader reads the log again, keeping the events)
+    m_spillOn = false;
+    return false;
+}
+
+bool ThreadStatesBuilder::readSpilled(SegmentChunks& segs, const std::vector<uint64_t>& spilled,
+                                      std::vector<std::shared_ptr<PackedSegment[]>>* pool) const
+{
     constexpr size_t kChunk = SegmentChunks::kChunk;
     for (size_t c = 0; c < spilled.size(); ++c) {
         if (segs.chunk(c))
@@ -764,11 +786,8 @@ bool ThreadStatesBuilder::restoreSpilled(SegmentChunks& segs, const std::vector<
             pool->pop_back();
         }
         PackedSegment* into = segs.restoreChunk(c, std::move(buffer));
-        if (!m_spill || !m_spill->read(spilled[c], into, kChunk * sizeof(PackedSegment))) {
-            m_lost = true; // (the loader reads the log again, keeping the events)
-            m_spillOn = false;
+        if (!m_spill || !m_spill->read(spilled[c], into, kChunk * sizeof(PackedSegment)))
             return false;
-        }
     }
     return true;
 }
@@ -781,9 +800,9 @@ bool ThreadStatesBuilder::sealSpilled(std::vector<std::vector<uint64_t>>& spille
     ThreadStates& out = m_part.threadStates;
     ThreadCheckpoints& cp = m_part.threadCheckpoints;
     // (The chunks' memory goes from one thread to the next: no memory
-    // given back and faulted in again.)
-    std::vector<std::shared_ptr<PackedSegment[]>> pool;
-    const auto visit = [&](size_t k, bool load) {
+    // given back and faulted in again. A pool for each thread of ours.)
+    using Pool = std::vector<std::shared_ptr<PackedSegment[]>>;
+    const auto visit = [&](size_t k, bool load, Pool& pool) {
         if (k >= spilled.size() || spilled[k].empty())
             return true;
         if (load) {
@@ -793,34 +812,81 @@ bool ThreadStatesBuilder::sealSpilled(std::vector<std::vector<uint64_t>>& spille
             for (size_t c = 0; c < spilled[k].size(); ++c)
                 if (out.chunked[k].isMapped(c))
                     out.chunked[k].takeChunk(c);
-            return restoreSpilled(out.chunked[k], spilled[k], &pool);
+            return readSpilled(out.chunked[k], spilled[k], &pool);
         }
         for (size_t c = 0; c < spilled[k].size(); ++c)
             if (auto chunk = out.chunked[k].takeChunk(c))
                 pool.push_back(std::move(chunk));
         return true;
     };
-    if (!cp.chooseSpacing(out, visit))
+    Pool pool;
+    const auto lost = [this] {
+        m_lost = true; // (the loader reads the log again, keeping the events)
+        m_spillOn = false;
         return false;
+    };
+    if (!cp.chooseSpacing(out, [&](size_t k, bool load) { return visit(k, load, pool) || lost(); }))
+        return false;
+    // Each Haskell thread read back, binned, totalled and walked for its
+    // checkpoint entries on its own: two threads of ours take them in turn
+    // (this one and a helper; each holds one Haskell thread's segments at
+    // a time), and their results are then put together in order.
     out.overviews.assign(out.ids.size(), {});
+    struct Sealed {
+        std::vector<uint8_t> keys;
+        ThreadTotals whole;
+        ThreadCheckpoints entries; // (this thread's alone)
+    };
+    std::vector<Sealed> sealed(out.count());
+    std::atomic<size_t> next = 0;
+    std::atomic<bool> stop = false, failed = false;
+    const auto work = [&](Pool& own, bool checkCancel) {
+        OverviewScratch scratch;
+        for (size_t k = next++; k < out.count() && !stop; k = next++) {
+            if (checkCancel && (k & 0x3F) == 0 && isCancelled(observer)) {
+                stop = true;
+                return;
+            }
+            Sealed& r = sealed[k];
+            if (!visit(k, true, own)) {
+                failed = true;
+                stop = true;
+                return;
+            }
+            if (out.offsets[k + 1] - out.offsets[k] >= ThreadStates::kOverviewMinSegments)
+                buildOverview(out, k, scratch, false, nullptr, nullptr, 0, &r.whole, &r.keys);
+            r.entries.spacing = cp.spacing;
+            r.entries.beginThreadEntries(1);
+            r.entries.addThread(out.of(k));
+            visit(k, false, own);
+        }
+    };
+    {
+        Pool helperPool;
+        std::future<void> helper;
+        if (out.count() > 1)
+            helper = std::async(std::launch::async, [&] { work(helperPool, false); });
+        work(pool, true);
+        if (helper.valid())
+            helper.get();
+    }
+    if (failed)
+        return lost();
+    if (stop)
+        return false; // (cancelled)
     cp.beginThreadEntries(out.count());
-    OverviewScratch scratch;
     std::vector<uint32_t> pyramidThreads;
     std::vector<ThreadTotals> totals;
     for (size_t k = 0; k < out.count(); ++k) {
-        if ((k & 0xFF) == 0 && isCancelled(observer))
-            return false;
-        if (!visit(k, true))
-            return false;
-        ThreadTotals whole;
-        if (out.offsets[k + 1] - out.offsets[k] >= ThreadStates::kOverviewMinSegments)
-            buildOverview(out, k, scratch, false, nullptr, nullptr, 0, &whole);
+        Sealed& r = sealed[k];
         if (out.overviews[k].bins > 0) {
+            out.overviews[k].offset = out.overviewKeys.size();
+            out.overviewKeys.insert(out.overviewKeys.end(), r.keys.begin(), r.keys.end());
             pyramidThreads.push_back(uint32_t(k));
-            totals.push_back(whole);
+            totals.push_back(r.whole);
         }
-        cp.addThread(out.of(k));
-        visit(k, false);
+        cp.appendThreadEntries(r.entries);
+        r = Sealed{};
     }
     cp.endThreadEntries();
     out.moveSegmentsToFile(std::move(pyramidThreads), std::move(totals));
@@ -848,8 +914,38 @@ void ThreadStatesBuilder::settle(uint64_t settleBefore, size_t upcoming)
             return;
         }
     }
-    settleUpTo(settleBefore);
-    releaseSettledRaw(upcoming);
+    // From here on, an event earlier than the bound is lost (add()).
+    m_settledBefore = settleBefore;
+    m_released = true;
+    // The walk before this one done, the events since handed over (the
+    // first time, they are all in m_raw already) and a new walk begun,
+    // on its own thread: it takes about a fifth of a load's time.
+    ChunkedArray<Raw> batch = std::move(m_inbox);
+    m_inbox = join();
+    m_async = true;
+    (void)upcoming; // (the batch's memory is kept instead)
+    m_walk = std::async(std::launch::async, [this, bound = settleBefore, batch = std::move(batch)]() mutable {
+        m_batch = &batch;
+        settleUpTo(bound);
+        releaseSettledRaw(0);
+        m_batch = nullptr;
+        batch.shrinkTo(0); // (its chunks kept for the next events)
+        return std::move(batch);
+    });
+}
+
+ChunkedArray<ThreadStatesBuilder::Raw> ThreadStatesBuilder::join()
+{
+    return m_walk.valid() ? m_walk.get() : ChunkedArray<Raw>();
+}
+
+void ThreadStatesBuilder::drain()
+{
+    join();
+    for (size_t i = 0; i < m_inbox.size(); ++i)
+        m_raw.push_back(std::as_const(m_inbox)[i]);
+    m_inbox.shrinkTo(0);
+    m_async = false; // (a settle() after hands the events over again)
 }
 
 void ThreadStatesBuilder::releaseSettledRaw(size_t upcoming)
@@ -858,15 +954,22 @@ void ThreadStatesBuilder::releaseSettledRaw(size_t upcoming)
     // front (their indices ascend, so none is written over before it is
     // moved), and the array keeps its chunks for the events to come (no
     // memory given back and faulted in again at every settle).
+    // (From settle()'s batch too, past m_raw's end: appended.)
+    const size_t ownSize = m_raw.size();
     size_t kept = 0;
-    for (const uint64_t i : m_pending)
-        m_raw[kept++] = std::as_const(m_raw)[i];
+    for (const uint64_t i : m_pending) {
+        const Raw r = i < ownSize ? std::as_const(m_raw)[i] : (*m_batch)[i - ownSize];
+        if (kept < m_raw.size())
+            m_raw[kept] = r;
+        else
+            m_raw.push_back(r);
+        ++kept;
+    }
     m_raw.shrinkTo(kept);
     m_raw.releaseFrom(kept + upcoming); // (what an unusually late bound left)
     for (size_t i = 0; i < m_pending.size(); ++i)
         m_pending[i] = i;
     m_scanned = m_raw.size();
-    m_released = true;
 }
 
 bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, const LoadObserver* observer,
@@ -882,9 +985,12 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
         m_rewalk = false;
         m_cleanBefore.clear();
     }
-    settleUpTo(settleBefore);
-    if (m_releaseSettled && !final)
+    m_settledBefore = std::max(m_settledBefore, settleBefore);
+    settleUpTo(m_settledBefore);
+    if (m_releaseSettled && !final) {
         releaseSettledRaw(std::min<size_t>(m_raw.size(), size_t(1) << 19)); // (room for as many as came since the last seal, up to 8 MB)
+        m_released = true;
+    }
     if (final) { // (the settles' scratch: up to 2^19 events each)
         std::vector<Raw>().swap(m_scratch);
         std::vector<uint64_t>().swap(m_pendingNext);
@@ -1093,6 +1199,18 @@ void ThreadCheckpoints::addThread(const SegmentView& segs)
         entrySegments.push_back(packFrom(s, time(j - 1), entryChecks.size(), entryFarTimes, entryInfos));
         entryChecks.push_back(uint16_t(j));
     });
+    entryOffsets.push_back(entryChecks.size());
+}
+
+void ThreadCheckpoints::appendThreadEntries(const ThreadCheckpoints& one)
+{
+    const uint64_t base = entryChecks.size();
+    entryChecks.insert(entryChecks.end(), one.entryChecks.begin(), one.entryChecks.end());
+    entrySegments.insert(entrySegments.end(), one.entrySegments.begin(), one.entrySegments.end());
+    for (const auto& [e, time] : one.entryFarTimes)
+        entryFarTimes.emplace_back(base + e, time);
+    for (const auto& [e, info] : one.entryInfos)
+        entryInfos.emplace_back(base + e, info);
     entryOffsets.push_back(entryChecks.size());
 }
 

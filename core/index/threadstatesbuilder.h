@@ -7,7 +7,9 @@
 #include "core/index/threadstatespart.h"
 #include "core/index/timeline.h"
 
+#include <atomic>
 #include <cstdint>
+#include <future>
 #include <map>
 #include <memory>
 #include <unordered_map>
@@ -37,6 +39,9 @@ public:
         : m_part(part)
     {
     }
+    ~ThreadStatesBuilder();
+    ThreadStatesBuilder(const ThreadStatesBuilder&) = delete;
+    ThreadStatesBuilder& operator=(const ThreadStatesBuilder&) = delete;
     void setEncoding(StopEncoding e) { m_encoding = e; }
     // `e.offset` is the record's byte offset (for the checkpoints).
     void consume(const Event& e);
@@ -52,6 +57,11 @@ public:
     // thread.
     // `upcoming`: how many events come before the next call (the raw
     // events' memory for them is kept).
+    // After the first call, the walking is done on a thread of its own
+    // while decoding goes on: each call hands it the events that came
+    // since the last (waiting first for the last call's walk), and the
+    // events that come meanwhile are kept apart until the next call or a
+    // seal (which waits for the walk and takes them in).
     void settle(uint64_t settleBefore, size_t upcoming = 0);
     void setSettleEventsPerThread(size_t eventsPerThread) { m_settleEventsPerThread = eventsPerThread; }
     // With settle(): a thread's settled segments that fill a chunk
@@ -74,10 +84,14 @@ public:
     // with no copy in memory (ThreadStates::mappedBytes); its final seal
     // reads them as a load's does.
     void setReleaseSettled(bool on) { m_releaseSettled = on; }
-    uint64_t spilledBytes() const { return m_spilledBytes; } // (all written, the file gone or not)
+    // (All written, the file gone or not; a walk still running on its own
+    // thread, see settle(), counts once a seal has waited for it.)
+    uint64_t spilledBytes() const { return m_spilledBytes; }
     bool settleDeclined() const { return m_settleDeclined; }
     bool lostEvents() const { return m_lost; }
-    size_t rawEvents() const { return m_raw.size(); }
+    // The raw events kept (once settle() walks on its own thread: those
+    // that came since its last call).
+    size_t rawEvents() const { return m_async ? m_inbox.size() : m_raw.size(); }
 
     // Reading back (core/detail/threaddetail.h): the same walk over the
     // events of a stretch of the log, from a checkpoint on, giving the
@@ -126,6 +140,10 @@ private:
     // (Into chunks from `pool`, if it has some.)
     bool restoreSpilled(SegmentChunks& segs, const std::vector<uint64_t>& spilled,
                         std::vector<std::shared_ptr<PackedSegment[]>>* pool = nullptr);
+    // The same, without noting a failure (lostEvents()): callable from
+    // several threads at once, for different `segs`.
+    bool readSpilled(SegmentChunks& segs, const std::vector<uint64_t>& spilled,
+                     std::vector<std::shared_ptr<PackedSegment[]>>* pool) const;
     bool sealSpilled(std::vector<std::vector<uint64_t>>& spilled, const LoadObserver* observer);
     // A Raw whose cause is kSeed stands for the thread's seed segment.
     static constexpr uint32_t kSeed = 15;
@@ -134,8 +152,14 @@ private:
     void fillThreadEntries();
     bool sealAll(uint64_t end, bool final, const LoadObserver* observer);
     bool sealIncremental(uint64_t end, uint64_t settleBefore, const LoadObserver* observer, bool final = false);
-    void settleUpTo(uint64_t settleBefore);
+    // (`bound`: m_settledBefore, already moved up to it.)
+    void settleUpTo(uint64_t bound);
     void releaseSettledRaw(size_t upcoming);
+    // settle()'s walk on its own thread: waited for (the array it was
+    // handed given back, empty); and then the events kept apart meanwhile
+    // appended to m_raw as well (what a seal needs).
+    ChunkedArray<Raw> join();
+    void drain();
 
     ThreadStatesPart& m_part;
     StopEncoding m_encoding = StopEncoding::Standard;
@@ -161,7 +185,15 @@ private:
     bool m_spillOn = false;
     bool m_releaseSettled = false;
     std::unique_ptr<SpillFile> m_spill;
-    uint64_t m_spilledBytes = 0;
+    std::atomic<uint64_t> m_spilledBytes = 0;
+    // settle() on its own thread: while a walk runs, it alone touches
+    // m_raw, m_pending, m_scanned, m_scratch, m_settled and the spill file
+    // (m_spill, m_spillOn); the decoding thread adds to m_inbox. The walk
+    // gives back the array it was handed, emptied, to be the next inbox.
+    bool m_async = false;
+    ChunkedArray<Raw> m_inbox;
+    const ChunkedArray<Raw>* m_batch = nullptr; // the walk's events after m_raw's (settleUpTo)
+    std::future<ChunkedArray<Raw>> m_walk;
     // Read back: the window, the seeds (by id) and the threads wanted.
     bool m_readBack = false;
     uint64_t m_from = 0, m_clip = 0, m_to = UINT64_MAX;

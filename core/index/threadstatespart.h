@@ -344,6 +344,9 @@ struct ThreadCheckpoints {
     bool chooseSpacing(const ThreadStates& states, const Visit& visit);
     void beginThreadEntries(size_t threads);
     void addThread(const SegmentView& segs);
+    // Or a thread's entries made apart (`one`: begun with the same
+    // spacing, holding that thread's alone), added as the next thread's.
+    void appendThreadEntries(const ThreadCheckpoints& one);
     void endThreadEntries();
     size_t memoryBytes() const;
 

@@ -12,8 +12,9 @@ namespace hecscope {
 // loads and reads back before it finishes: created in $TMPDIR, else
 // /var/tmp (on disk where /tmp is in memory), else /tmp, and unlinked at
 // once, so that nothing is left behind whatever happens to the process.
-// Append-only; reads at any offset already written. Not thread-safe: one
-// builder's, on one thread.
+// Append-only; reads at any offset already written. One builder's: not
+// thread-safe, but for read(), which several threads may call at once
+// while nothing is appended or mapped.
 //
 // Failure behaviour: a file that cannot be made or written says so
 // (open() or append() false, error() why) and the caller keeps its memory
