@@ -991,7 +991,7 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
         releaseSettledRaw(std::min<size_t>(m_raw.size(), size_t(1) << 19)); // (room for as many as came since the last seal, up to 8 MB)
         m_released = true;
     }
-    if (final) { // (the settles' scratch: up to 2^19 events each)
+    if (final) { // (the settles' scratch: up to 2^18 events each in a load, 2^19 in a live session)
         std::vector<Raw>().swap(m_scratch);
         std::vector<uint64_t>().swap(m_pendingNext);
     }
