@@ -3,6 +3,7 @@
 #include "core/format/eventtags.h"
 
 #include <algorithm>
+#include <future>
 
 namespace hecscope {
 
@@ -158,6 +159,14 @@ uint64_t IndexDispatcher::settleBound() const
 bool IndexDispatcher::seal(bool final, const LoadObserver* observer)
 {
     const uint64_t settleBefore = settleBound();
+    // A load's final seal: the thread states (their own part of the
+    // index, from their own builder) on a thread of their own beside the
+    // collections and timelines (on the 1.1 GB log these take 0.8 s).
+    // (Waited for however this returns: the future's destructor.)
+    std::future<bool> threads;
+    if (final)
+        threads = std::async(std::launch::async,
+                             [&] { return m_threadStates.seal(m_ix.lastTime, true, observer, settleBefore); });
     // The collections first: sealing the timelines splits each
     // capability's GC spans by its collection.
     m_scheduler.unseal();
@@ -166,7 +175,9 @@ bool IndexDispatcher::seal(bool final, const LoadObserver* observer)
         return false;
     m_scheduler.seal(m_ix.lastTime, final, m_ix.collections, settleBefore);
     m_scheduler.spillSpans();
-    if (isCancelled(observer) || !m_threadStates.seal(m_ix.lastTime, final, observer, settleBefore))
+    const bool threadsSealed = final ? threads.get() : !isCancelled(observer)
+                                       && m_threadStates.seal(m_ix.lastTime, final, observer, settleBefore);
+    if (isCancelled(observer) || !threadsSealed)
         return false;
     if (final) {
         // Vectors that grew by doubling keep up to half their capacity
