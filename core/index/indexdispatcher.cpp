@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <future>
+#include <system_error>
 
 namespace hecscope {
 
@@ -164,9 +165,14 @@ bool IndexDispatcher::seal(bool final, const LoadObserver* observer)
     // collections and timelines (on the 1.1 GB log these take 0.8 s).
     // (Waited for however this returns: the future's destructor.)
     std::future<bool> threads;
-    if (final)
-        threads = std::async(std::launch::async,
-                             [&] { return m_threadStates.seal(m_ix.lastTime, true, observer, settleBefore); });
+    if (final) {
+        try {
+            threads = std::async(std::launch::async,
+                                 [&] { return m_threadStates.seal(m_ix.lastTime, true, observer, settleBefore); });
+        } catch (const std::system_error&) {
+            // (No thread to be had: sealed after the rest, on this one.)
+        }
+    }
     // The collections first: sealing the timelines splits each
     // capability's GC spans by its collection.
     m_scheduler.unseal();
@@ -175,8 +181,9 @@ bool IndexDispatcher::seal(bool final, const LoadObserver* observer)
         return false;
     m_scheduler.seal(m_ix.lastTime, final, m_ix.collections, settleBefore);
     m_scheduler.spillSpans();
-    const bool threadsSealed = final ? threads.get() : !isCancelled(observer)
-                                       && m_threadStates.seal(m_ix.lastTime, final, observer, settleBefore);
+    const bool threadsSealed = threads.valid() ? threads.get()
+                                               : !isCancelled(observer)
+            && m_threadStates.seal(m_ix.lastTime, final, observer, settleBefore);
     if (isCancelled(observer) || !threadsSealed)
         return false;
     if (final) {

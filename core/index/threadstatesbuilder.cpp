@@ -10,6 +10,7 @@
 #include <functional>
 #include <array>
 #include <unordered_map>
+#include <system_error>
 #include <utility>
 
 namespace hecscope {
@@ -664,8 +665,9 @@ void ThreadStatesBuilder::settleUpTo(uint64_t bound)
     // Event i: in m_raw, or past its end in the batch handed to settle()'s
     // walk (not copied into m_raw: only the events left pending go there).
     const ChunkedArray<Raw>& own = m_raw; // (read only: no check for a copy's chunks)
-    const size_t ownSize = own.size(), total = ownSize + (m_batch ? m_batch->size() : 0);
-    const auto raws = [&](uint64_t i) -> const Raw& { return i < ownSize ? own[i] : (*m_batch)[i - ownSize]; };
+    const ChunkedArray<Raw>& batch = m_batch;
+    const size_t ownSize = own.size(), total = ownSize + batch.size();
+    const auto raws = [&](uint64_t i) -> const Raw& { return i < ownSize ? own[i] : batch[i - ownSize]; };
     // The events before the bound copied once, straight to their place
     // grouped by thread (a count per thread first), log order kept within
     // a thread; the indices of the others kept pending.
@@ -864,8 +866,12 @@ bool ThreadStatesBuilder::sealSpilled(std::vector<std::vector<uint64_t>>& spille
     {
         Pool helperPool;
         std::future<void> helper;
-        if (out.count() > 1)
-            helper = std::async(std::launch::async, [&] { work(helperPool, false); });
+        try {
+            if (out.count() > 1)
+                helper = std::async(std::launch::async, [&] { work(helperPool, false); });
+        } catch (const std::system_error&) {
+            // (No thread to be had: this one does them all.)
+        }
         work(pool, true);
         if (helper.valid())
             helper.get();
@@ -920,23 +926,30 @@ void ThreadStatesBuilder::settle(uint64_t settleBefore, size_t upcoming)
     // The walk before this one done, the events since handed over (the
     // first time, they are all in m_raw already) and a new walk begun,
     // on its own thread: it takes about a fifth of a load's time.
-    ChunkedArray<Raw> batch = std::move(m_inbox);
-    m_inbox = join();
-    m_async = true;
     (void)upcoming; // (the batch's memory is kept instead)
-    m_walk = std::async(std::launch::async, [this, bound = settleBefore, batch = std::move(batch)]() mutable {
-        m_batch = &batch;
+    ChunkedArray<Raw> spare = join();
+    m_batch = std::move(m_inbox);
+    m_inbox = std::move(spare);
+    m_async = true;
+    const auto walk = [this, bound = settleBefore] {
         settleUpTo(bound);
         releaseSettledRaw(0);
-        m_batch = nullptr;
-        batch.shrinkTo(0); // (its chunks kept for the next events)
-        return std::move(batch);
-    });
+        m_batch.shrinkTo(0); // (its chunks kept for the next events)
+    };
+    try {
+        m_walk = std::async(std::launch::async, walk);
+    } catch (const std::system_error&) {
+        walk(); // (no thread to be had: here, then)
+    }
 }
 
 ChunkedArray<ThreadStatesBuilder::Raw> ThreadStatesBuilder::join()
 {
-    return m_walk.valid() ? m_walk.get() : ChunkedArray<Raw>();
+    if (m_walk.valid())
+        m_walk.get();
+    ChunkedArray<Raw> emptied = std::move(m_batch);
+    m_batch = {};
+    return emptied;
 }
 
 void ThreadStatesBuilder::drain()
@@ -958,7 +971,7 @@ void ThreadStatesBuilder::releaseSettledRaw(size_t upcoming)
     const size_t ownSize = m_raw.size();
     size_t kept = 0;
     for (const uint64_t i : m_pending) {
-        const Raw r = i < ownSize ? std::as_const(m_raw)[i] : (*m_batch)[i - ownSize];
+        const Raw r = i < ownSize ? std::as_const(m_raw)[i] : std::as_const(m_batch)[i - ownSize];
         if (kept < m_raw.size())
             m_raw[kept] = r;
         else

@@ -156,8 +156,8 @@ private:
     void settleUpTo(uint64_t bound);
     void releaseSettledRaw(size_t upcoming);
     // settle()'s walk on its own thread: waited for (the array it was
-    // handed given back, empty); and then the events kept apart meanwhile
-    // appended to m_raw as well (what a seal needs).
+    // handed given back, empty, to be the next inbox); and then the events
+    // kept apart meanwhile appended to m_raw as well (what a seal needs).
     ChunkedArray<Raw> join();
     void drain();
 
@@ -187,13 +187,14 @@ private:
     std::unique_ptr<SpillFile> m_spill;
     std::atomic<uint64_t> m_spilledBytes = 0;
     // settle() on its own thread: while a walk runs, it alone touches
-    // m_raw, m_pending, m_scanned, m_scratch, m_settled and the spill file
-    // (m_spill, m_spillOn); the decoding thread adds to m_inbox. The walk
-    // gives back the array it was handed, emptied, to be the next inbox.
+    // m_raw, m_batch, m_pending, m_scanned, m_scratch, m_settled and the
+    // spill file (m_spill, m_spillOn); the decoding thread adds to m_inbox.
+    // The walk empties the array it was handed (m_batch), which is then the
+    // next inbox.
     bool m_async = false;
     ChunkedArray<Raw> m_inbox;
-    const ChunkedArray<Raw>* m_batch = nullptr; // the walk's events after m_raw's (settleUpTo)
-    std::future<ChunkedArray<Raw>> m_walk;
+    ChunkedArray<Raw> m_batch; // the walk's events, after m_raw's (settleUpTo); empty when none
+    std::future<void> m_walk;
     // Read back: the window, the seeds (by id) and the threads wanted.
     bool m_readBack = false;
     uint64_t m_from = 0, m_clip = 0, m_to = UINT64_MAX;
