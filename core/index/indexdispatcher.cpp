@@ -63,7 +63,7 @@ void IndexDispatcher::onEvent(const Event& e)
     case tag::ThreadWakeup:
         m_threadStates.consume(e);
         if (m_settleEvery && m_threadStates.rawEvents() >= m_nextSettle) {
-            m_threadStates.settle(settleBound(), m_settleEvery);
+            m_threadStates.settle(settleBound());
             m_nextSettle = m_threadStates.rawEvents() + m_settleEvery;
         }
         break;

@@ -900,7 +900,7 @@ bool ThreadStatesBuilder::sealSpilled(std::vector<std::vector<uint64_t>>& spille
     return true;
 }
 
-void ThreadStatesBuilder::settle(uint64_t settleBefore, size_t upcoming)
+void ThreadStatesBuilder::settle(uint64_t settleBefore)
 {
     if (m_rewalk || m_settleDeclined || settleBefore <= m_settledBefore)
         return;
@@ -926,7 +926,6 @@ void ThreadStatesBuilder::settle(uint64_t settleBefore, size_t upcoming)
     // The walk before this one done, the events since handed over (the
     // first time, they are all in m_raw already) and a new walk begun,
     // on its own thread: it takes about a fifth of a load's time.
-    (void)upcoming; // (the batch's memory is kept instead)
     ChunkedArray<Raw> spare = join();
     m_batch = std::move(m_inbox);
     m_inbox = std::move(spare);

@@ -55,14 +55,12 @@ public:
     // read again without settling (the loader does). Declined for good
     // when the first call finds fewer than `eventsPerThread` events per
     // thread.
-    // `upcoming`: how many events come before the next call (the raw
-    // events' memory for them is kept).
     // After the first call, the walking is done on a thread of its own
     // while decoding goes on: each call hands it the events that came
     // since the last (waiting first for the last call's walk), and the
     // events that come meanwhile are kept apart until the next call or a
     // seal (which waits for the walk and takes them in).
-    void settle(uint64_t settleBefore, size_t upcoming = 0);
+    void settle(uint64_t settleBefore);
     void setSettleEventsPerThread(size_t eventsPerThread) { m_settleEventsPerThread = eventsPerThread; }
     // With settle(): a thread's settled segments that fill a chunk
     // (SegmentChunks: 4,096) go to a temporary file (SpillFile) as they do, so that the
