@@ -120,7 +120,7 @@ void TestThreadPanes::threadsPaneShowsEveryThreadAndFilters()
         trackIds.insert(m_spans->threadStates.ids[number]);
     QCOMPARE(ids, (std::set<uint32_t>{6, 7}));
     QCOMPARE(trackIds, ids);
-    QVERIFY2(pane.statusText().startsWith(QStringLiteral("2 of 12 threads")), qPrintable(pane.statusText()));
+    QTRY_VERIFY2(pane.statusText().startsWith(QStringLiteral("2 of 12 threads")), qPrintable(pane.statusText()));
 
     // Ids match too: 10 and 11 are worker-5 and worker-6, whose labels do not.
     const auto shownIds = [&] {

@@ -50,6 +50,9 @@ public:
     const std::vector<ThreadFigures>& wholeRun() const { return m_whole; }
     // True while a new order is being computed.
     bool busy() const { return m_busy; }
+    // The filter and index of the order published next (busy) or now.
+    const QString& pendingFilter() const { return m_filter; }
+    const std::shared_ptr<const LogIndex>& pendingIndex() const { return m_index; }
 
 signals:
     void viewChanged(std::shared_ptr<const hecscope::ThreadRowsView> view);

@@ -295,6 +295,10 @@ void ThreadsPane::recompute()
     // The whole run with the track's filter: the row controller has just
     // computed those figures for its order; take them rather than again.
     const auto rows = m_rows->view();
+    if (!m_range && m_rows->busy() && m_rows->pendingIndex() == m_index && m_rows->pendingFilter() == pattern) {
+        m_runner.cancel();
+        return; // the controller is computing them; orderChanged brings them
+    }
     if (!m_range && rows->indexSerial == m_index->serial && rows->filter == pattern) {
         if (m_rows->busy()) {
             m_runner.cancel();
