@@ -287,6 +287,7 @@ void LiveSession::Impl::run()
             if (status.state != LiveState::Disconnected) {
                 status.state = LiveState::Disconnected;
                 status.message = r.message;
+                ++status.disconnects;
                 dirty = true;
             }
             if (s.m_options.autoReconnect)

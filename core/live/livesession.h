@@ -55,6 +55,7 @@ struct LiveStatus {
     uint64_t pendingBytes = 0;    // an incomplete record, not yet decoded
     double bytesPerSecond = 0;    // over the last two seconds or so
     uint32_t connections = 0;     // sockets: connections made
+    uint32_t disconnects = 0;     // sockets: connections lost (each seen, even between two updates)
     uint64_t sequence = 0;        // 1, 2, …: one per published update
     // Keeping only the latest stretch (LiveOptions::keepNs): events left
     // out of the index so far, and the time before which they were.
