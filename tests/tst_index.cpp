@@ -32,6 +32,7 @@
 #include <csignal>
 #include <cstring>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <array>
 #include <bit>
@@ -138,6 +139,8 @@ private slots:
     void threadEventsSettledAsTheLoadGoes();
     void aLateCapabilityAfterSettlingReadsTheLogAgain();
     void manyShortThreadsAreNotSettled();
+    void declinedEventsGoToSortedRuns();
+    void runsThatCannotBeWrittenOrReadLoseNothing();
     void settledSegmentsSpillToAFile();
     void aSpillFileReadsBackWhatItWrote();
     void aSpillFileMapsWhatItWrote();
@@ -1243,6 +1246,9 @@ void compareThreadParts(const LogIndex& x, const LogIndex& y)
 // KeepInMemory::settleEvery of them) and lets them go: the index is the one
 // a load keeping every event to the end makes, with the segments kept or
 // left in the file. Settled every 37 events, so that every log settles often.
+// And a load that declines to settle (as one of many short threads does)
+// moves the raw events to a file in sorted runs of 50 and merges them: the
+// same index again.
 void TestIndex::threadEventsSettledAsTheLoadGoes()
 {
     QFETCH(QString, log);
@@ -1255,6 +1261,12 @@ void TestIndex::threadEventsSettledAsTheLoadGoes()
         if (QTest::currentTestFailed())
             QFAIL(keepSegments ? "segments kept" : "segments in the file");
     }
+    const auto runs = loadWith(bytes, KeepInMemory{false, false, 37, size_t(1) << 30, 50});
+    const auto raw = loadWith(bytes, KeepInMemory{false, true});
+    compareIndexes(*runs, *raw);
+    compareThreadParts(*runs, *raw);
+    if (QTest::currentTestFailed())
+        QFAIL("events in sorted runs");
 }
 
 // A capability whose first block comes after events of others later than
@@ -1301,6 +1313,60 @@ void TestIndex::manyShortThreadsAreNotSettled()
     }
 }
 
+// A log of many short threads declines to settle; its raw thread events
+// then go to a temporary file in runs sorted by thread and time, so that
+// the load's memory does not grow with them, and each seal merges the runs.
+// A snapshot half way and the final index equal those of a load that keeps
+// every event in memory; so does a load whose capability's first block
+// comes late (nothing was walked for good, so nothing is read again).
+void TestIndex::declinedEventsGoToSortedRuns()
+{
+    // (Its capabilities' blocks interleave, as the RTS writes them: the
+    // first settle comes early, and declines.)
+    const std::vector<uint8_t> bytes = synthesizeSchedulerLog(size_t(8) << 20, 2, 7);
+    const size_t half = bytes.size() / 2;
+    IndexBuilder runs, keeping;
+    runs.settleThreadEventsEvery(4096, 256, 5000);
+    keeping.settleThreadEventsEvery(0);
+    runs.feed(std::span(bytes).first(half));
+    keeping.feed(std::span(bytes).first(half));
+    const LogIndex a = runs.publish(false), b = keeping.publish(false);
+    QVERIFY(runs.threadSettlingDeclined());
+    const uint64_t halfWay = runs.threadEventsInRuns();
+    QVERIFY2(halfWay >= 3 * 5000, qPrintable(QString::number(halfWay))); // (several runs and events since)
+    QVERIFY(!runs.threadEventsLost());
+    // (The snapshot's segments: its bins are cut as a final seal's, the
+    // other's grow from snapshot to snapshot.)
+    QVERIFY(a.threadStates.ids == b.threadStates.ids);
+    QCOMPARE(a.threadStates.segmentCount(), b.threadStates.segmentCount());
+    for (size_t k = 0; k < a.threadStates.count(); ++k) {
+        const SegmentView sa = a.threadStates.of(k), sb = b.threadStates.of(k);
+        QCOMPARE(sa.size(), sb.size());
+        for (size_t i = 0; i < sa.size(); ++i)
+            QVERIFY(sa[i] == sb[i]);
+    }
+    QVERIFY(!a.threadCheckpoints.hasThreadEntries()); // (as any snapshot's)
+    runs.feed(std::span(bytes).subspan(half));
+    keeping.feed(std::span(bytes).subspan(half));
+    QVERIFY(runs.publish(true, nullptr));
+    QVERIFY(keeping.publish(true, nullptr));
+    QVERIFY(runs.threadEventsInRuns() > halfWay);
+    QVERIFY(!runs.threadEventsLost());
+    compareIndexes(runs.index(), keeping.index());
+    compareThreadParts(runs.index(), keeping.index());
+
+    const std::vector<uint8_t> late = lateCapabilityLog();
+    IndexBuilder lateRuns;
+    lateRuns.settleThreadEventsEvery(8, size_t(1) << 30, 16);
+    lateRuns.feed(late);
+    QVERIFY(lateRuns.publish(true, nullptr));
+    QVERIFY(lateRuns.threadEventsInRuns() > 0);
+    QVERIFY(!lateRuns.threadEventsLost());
+    const auto raw = loadWith(late, KeepInMemory{false, true});
+    compareIndexes(lateRuns.index(), *raw);
+    compareThreadParts(lateRuns.index(), *raw);
+}
+
 // A load's settled thread segments that fill a chunk go to a temporary
 // file as they do: a snapshot taken on the way reads them back, and the
 // final seal reads them thread by thread. Both equal what a load that
@@ -1336,12 +1402,15 @@ namespace {
 
 // The spill file of this process (unlinked: "/…/hecscope-spill-XXXXXX
 // (deleted)" under /proc/self/fd), or -1.
-int openSpillFile()
+// (Of `size` bytes, if not 0.)
+int openSpillFile(uint64_t size = 0)
 {
     const QDir fds(QStringLiteral("/proc/self/fd"));
     for (const QString& name : fds.entryList(QDir::NoDotAndDotDot | QDir::System | QDir::Files)) {
         const QString target = QFileInfo(fds.filePath(name)).symLinkTarget();
-        if (target.contains(QLatin1String("hecscope-spill-")))
+        struct stat st {};
+        if (target.contains(QLatin1String("hecscope-spill-"))
+            && (size == 0 || (::fstat(name.toInt(), &st) == 0 && uint64_t(st.st_size) == size)))
             return name.toInt();
     }
     return -1;
@@ -1394,6 +1463,49 @@ void TestIndex::aSpillFileThatCannotBeReadReadsTheLogAgain()
     QVERIFY(::ftruncate(fd, 1000) == 0);
     QVERIFY(!builder.publish(true, nullptr));
     QVERIFY(builder.threadEventsLost());
+}
+
+// A run file that fills up keeps the events it could not take in memory
+// (the index is the same); one cut short under the builder makes the seal
+// say the events are lost, so that the loader reads the log again.
+void TestIndex::runsThatCannotBeWrittenOrReadLoseNothing()
+{
+    const std::vector<uint8_t> bytes = synthesizeSchedulerLog(size_t(8) << 20, 2, 7);
+    const auto raw = loadWith(bytes, KeepInMemory{false, true});
+    {
+        rlimit old{};
+        QVERIFY(::getrlimit(RLIMIT_FSIZE, &old) == 0);
+        const auto oldHandler = std::signal(SIGXFSZ, SIG_IGN); // (a write past the limit then fails with EFBIG)
+        rlimit small = old;
+        small.rlim_cur = 4 << 20; // (about half the runs)
+        QVERIFY(::setrlimit(RLIMIT_FSIZE, &small) == 0);
+        IndexBuilder builder;
+        builder.settleThreadEventsEvery(4096, 256, 5000);
+        builder.feed(bytes);
+        const bool sealed = builder.publish(true, nullptr);
+        ::setrlimit(RLIMIT_FSIZE, &old);
+        std::signal(SIGXFSZ, oldHandler);
+        QVERIFY(sealed);
+        QVERIFY(!builder.threadEventsLost());
+        // Full: the next run (at most 5,000 + 4,095 events, 16 bytes each) did not fit.
+        const uint64_t inRuns = builder.threadEventsInRuns() * 16;
+        QVERIFY2(inRuns <= small.rlim_cur && inRuns + 9095 * 16 > small.rlim_cur, qPrintable(QString::number(inRuns)));
+        compareIndexes(builder.index(), *raw);
+        compareThreadParts(builder.index(), *raw);
+    }
+    IndexBuilder builder;
+    builder.settleThreadEventsEvery(4096, 256, 5000);
+    builder.feed(bytes);
+    QVERIFY(builder.threadEventsInRuns() > 0);
+    // (The run file is the one of exactly the runs' size: the capability
+    // spans may have a spill file of their own.)
+    const int fd = openSpillFile(builder.threadEventsInRuns() * 16);
+    QVERIFY(fd >= 0);
+    QVERIFY(::ftruncate(fd, 1000) == 0);
+    QVERIFY(!builder.publish(true, nullptr));
+    QVERIFY(builder.threadEventsLost());
+    // (And a load of it would read it again: loadIndex does on threadEventsLost,
+    // as aLateCapabilityAfterSettlingReadsTheLogAgain shows.)
 }
 
 void TestIndex::aSpillFileReadsBackWhatItWrote()

@@ -41,9 +41,14 @@ void IndexBuilder::keepThreadSegments()
     m_impl->dispatcher.keepThreadSegments();
 }
 
-void IndexBuilder::settleThreadEventsEvery(size_t n, size_t minEventsPerThread)
+void IndexBuilder::settleThreadEventsEvery(size_t n, size_t minEventsPerThread, size_t runEvents)
 {
-    m_impl->dispatcher.settleThreadEventsEvery(n, minEventsPerThread);
+    m_impl->dispatcher.settleThreadEventsEvery(n, minEventsPerThread, runEvents);
+}
+
+uint64_t IndexBuilder::threadEventsInRuns() const
+{
+    return m_impl->dispatcher.threadEventsInRuns();
 }
 
 bool IndexBuilder::threadSettlingDeclined() const

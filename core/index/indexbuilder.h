@@ -37,7 +37,10 @@ public:
     // is true after the final publish: read the log again without.
     // Declined (every event kept) when the first settle finds fewer than
     // `minEventsPerThread` per thread (ThreadStatesBuilder::settle).
-    void settleThreadEventsEvery(size_t n, size_t minEventsPerThread = 256);
+    // `runEvents`: a log that declines settling (many short threads) moves
+    // its raw thread events to a temporary file every that many of them
+    // (ThreadStatesBuilder::setRunEvents).
+    void settleThreadEventsEvery(size_t n, size_t minEventsPerThread = 256, size_t runEvents = size_t(1) << 20);
     // A live session's: each publish lets the thread events it walked for
     // good go; if events then come earlier than those, threadEventsLost()
     // is true after the publish (whose thread states are then not to be
@@ -48,6 +51,8 @@ public:
     // Bytes of settled thread segments moved to a temporary file so far
     // (ThreadStatesBuilder::setSpill).
     uint64_t threadSegmentsSpilled() const;
+    // Raw thread events moved to a temporary file in sorted runs so far.
+    uint64_t threadEventsInRuns() const;
     // False once decoding has ended (end-of-data marker or an error).
     bool feed(std::span<const uint8_t> bytes);
     // A live connection broke; the next one continues the stream with its

@@ -49,11 +49,12 @@ public:
     void keepSpansInMemory() { m_scheduler.setSpill(false); }
     // Settle the thread events every `n` of them (0: never; see
     // ThreadStatesBuilder::settle): a whole log's load.
-    void settleThreadEventsEvery(size_t n, size_t minEventsPerThread)
+    void settleThreadEventsEvery(size_t n, size_t minEventsPerThread, size_t runEvents)
     {
         m_settleEvery = n;
         m_nextSettle = n;
         m_threadStates.setSettleEventsPerThread(minEventsPerThread);
+        m_threadStates.setRunEvents(runEvents);
         m_threadStates.setSpill(n > 0 && !m_keepThreadSegments);
     }
     // A live session's (ThreadStatesBuilder::setReleaseSettled).
@@ -65,6 +66,7 @@ public:
     uint64_t threadSegmentsSpilled() const { return m_threadStates.spilledBytes(); }
     bool threadSettlingDeclined() const { return m_threadStates.settleDeclined(); }
     bool threadEventsLost() const { return m_threadStates.lostEvents(); }
+    uint64_t threadEventsInRuns() const { return m_threadStates.eventsInRuns(); }
 
 private:
     LogIndex& m_ix;

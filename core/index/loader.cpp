@@ -61,7 +61,7 @@ LoadResult loadIndex(ByteSource& source, uint64_t totalBytes, LoadObserver* obse
     if (keep.spans)
         builder.keepSpansInMemory();
     if (!keep.rawThreadEvents)
-        builder.settleThreadEventsEvery(keep.settleEvery, keep.settleMinEventsPerThread);
+        builder.settleThreadEventsEvery(keep.settleEvery, keep.settleMinEventsPerThread, keep.threadEventRun);
     {
         ReadAhead reader(source, kChunk); // joined at the end of this scope
         const std::span<const uint8_t> first = reader.next();

@@ -502,6 +502,8 @@ bool ThreadStatesBuilder::seal(uint64_t end, bool final, const LoadObserver* obs
     drain();
     if (m_lost)
         return false; // (what a walk would give is wrong: the log is read again)
+    if (!m_runs.empty())
+        return sealRuns(end, final, observer);
     if (!final)
         return sealIncremental(end, settleBefore, observer);
     // After provisional seals that settled most events (a live session),
@@ -902,7 +904,12 @@ bool ThreadStatesBuilder::sealSpilled(std::vector<std::vector<uint64_t>>& spille
 
 void ThreadStatesBuilder::settle(uint64_t settleBefore)
 {
-    if (m_rewalk || m_settleDeclined || settleBefore <= m_settledBefore)
+    if (m_settleDeclined) {
+        if (m_raw.size() >= m_runEvents)
+            writeRun();
+        return;
+    }
+    if (m_rewalk || settleBefore <= m_settledBefore)
         return;
     if (!m_released) {
         // A settled thread costs its own arrays (a few hundred bytes) and
@@ -917,6 +924,8 @@ void ThreadStatesBuilder::settle(uint64_t settleBefore)
         const size_t threads = size_t(std::unique(ids.begin(), ids.end()) - ids.begin());
         if (threads * m_settleEventsPerThread > m_raw.size()) {
             m_settleDeclined = true;
+            if (m_raw.size() >= m_runEvents)
+                writeRun();
             return;
         }
     }
@@ -940,6 +949,195 @@ void ThreadStatesBuilder::settle(uint64_t settleBefore)
     } catch (const std::system_error&) {
         walk(); // (no thread to be had: here, then)
     }
+}
+
+void ThreadStatesBuilder::writeRun()
+{
+    if (!m_spillOn || m_runsFailed || m_readBack || m_releaseSettled || m_async || m_raw.empty())
+        return;
+    // Grouped by thread straight from the raw events (a count per thread
+    // first; a stable sort for stray far ids), then each thread's by time.
+    const ChunkedArray<Raw>& raw = m_raw;
+    const size_t n = raw.size();
+    uint32_t lo = UINT32_MAX, hi = 0;
+    for (size_t i = 0; i < n; ++i) {
+        lo = std::min(lo, raw[i].thread);
+        hi = std::max(hi, raw[i].thread);
+    }
+    std::vector<Raw>& run = m_scratch; // (its memory kept from one run to the next)
+    run.resize(n);
+    const size_t span = size_t(hi - lo) + 1;
+    if (span <= 4 * n + 65536) {
+        std::vector<size_t> next(span + 1, 0);
+        for (size_t i = 0; i < n; ++i)
+            ++next[raw[i].thread - lo + 1];
+        for (size_t k = 1; k <= span; ++k)
+            next[k] += next[k - 1];
+        for (size_t i = 0; i < n; ++i)
+            run[next[raw[i].thread - lo]++] = raw[i];
+    } else {
+        for (size_t i = 0; i < n; ++i)
+            run[i] = raw[i];
+        std::stable_sort(run.begin(), run.end(), [](const Raw& a, const Raw& b) { return a.thread < b.thread; });
+    }
+    sortEachThreadByTime(run);
+    if (!m_runFile)
+        m_runFile = std::make_unique<SpillFile>();
+    uint64_t offset = 0;
+    const bool written = m_runFile->open() && m_runFile->append(run.data(), n * sizeof(Raw), offset);
+    run.clear();
+    if (!written) {
+        m_runsFailed = true; // (what is not in the file stays in memory)
+        return;
+    }
+    m_runs.push_back({offset, n});
+    m_eventsInRuns += n;
+    m_raw.shrinkTo(0); // (its chunks kept for the next run's events)
+    // What a snapshot before settled (by index into m_raw) is let go:
+    // with runs, every seal walks all the events (sealRuns).
+    m_settled.clear();
+    m_pending = {};
+    m_scanned = 0;
+    m_settledBefore = 0;
+    m_cleanBefore.clear();
+    m_rewalk = false;
+}
+
+// The whole walk over the runs in the file and the raw events since,
+// merged thread by thread: each thread's events from every run in log
+// order, then by time (equal times in log order), as sealAll sorts them.
+bool ThreadStatesBuilder::sealRuns(uint64_t end, bool final, const LoadObserver* observer)
+{
+    ThreadStates& out = m_part.threadStates;
+    out = ThreadStates{};
+    out.end = end;
+    // The events since the last run, sorted as a run is (a copy: a
+    // snapshot's seal leaves them for the next).
+    std::vector<Raw> tail(m_raw.size());
+    for (size_t i = 0; i < tail.size(); ++i)
+        tail[i] = std::as_const(m_raw)[i];
+    {
+        std::vector<Raw> scratch;
+        groupByThread(tail, scratch);
+    }
+    if (final) {
+        m_raw = {};
+        std::vector<Raw>().swap(m_scratch);
+    }
+    const auto lost = [this] {
+        m_lost = true; // (the loader reads the log again, keeping the events)
+        m_spillOn = false;
+        return false;
+    };
+    // Each run read through a buffer of its own (64 KB); the events since
+    // the last run last.
+    struct Reader {
+        const SpillFile* file = nullptr;
+        uint64_t offset = 0, left = 0; // in the file, not read yet
+        std::vector<Raw> buffer;
+        size_t at = 0;
+        bool done() const { return at == buffer.size() && left == 0; }
+        const Raw& head() const { return buffer[at]; }
+        bool fill()
+        {
+            const size_t n = size_t(std::min<uint64_t>(left, 4096));
+            buffer.resize(n);
+            at = 0;
+            if (n > 0 && !file->read(offset, buffer.data(), n * sizeof(Raw)))
+                return false;
+            offset += n * sizeof(Raw);
+            left -= n;
+            return true;
+        }
+        bool advance() { return ++at < buffer.size() || left == 0 || fill(); }
+    };
+    std::vector<Reader> readers(m_runs.size() + 1);
+    for (size_t r = 0; r < m_runs.size(); ++r) {
+        readers[r].file = m_runFile.get();
+        readers[r].offset = m_runs[r].offset;
+        readers[r].left = m_runs[r].count;
+        if (!readers[r].fill())
+            return lost();
+    }
+    readers.back().buffer = std::move(tail);
+    // The readers by the thread at their head, lowest first (then the
+    // earlier run).
+    const auto later = [&](size_t a, size_t b) {
+        const uint32_t ta = readers[a].head().thread, tb = readers[b].head().thread;
+        return ta != tb ? ta > tb : a > b;
+    };
+    std::vector<size_t> heap;
+    for (size_t r = 0; r < readers.size(); ++r)
+        if (!readers[r].done())
+            heap.push_back(r);
+    std::make_heap(heap.begin(), heap.end(), later);
+
+    // Segments are never more than events: room for as many, of which
+    // only the pages written are ever touched.
+    const uint64_t total = m_eventsInRuns + readers.back().buffer.size();
+    PackedSegments& packed = out.packed;
+    packed.allocate(std::max<uint64_t>(total, 1) * sizeof(PackedSegment));
+    PackedSegment* dest = static_cast<PackedSegment*>(packed.bytes());
+    size_t written = 0;
+    std::vector<Raw> events;
+    std::vector<size_t> from;
+    const auto byTime = [](const Raw& a, const Raw& b) { return a.time < b.time; };
+    while (!heap.empty()) {
+        if ((out.ids.size() & 0xFFF) == 0 && isCancelled(observer))
+            return false;
+        const uint32_t id = readers[heap.front()].head().thread;
+        from.clear();
+        while (!heap.empty() && readers[heap.front()].head().thread == id) {
+            std::pop_heap(heap.begin(), heap.end(), later);
+            from.push_back(heap.back());
+            heap.pop_back();
+        }
+        std::sort(from.begin(), from.end()); // (log order)
+        events.clear();
+        for (const size_t r : from) {
+            Reader& reader = readers[r];
+            while (!reader.done() && reader.head().thread == id) {
+                events.push_back(reader.head());
+                if (!reader.advance())
+                    return lost();
+            }
+            if (!reader.done()) {
+                heap.push_back(r);
+                std::push_heap(heap.begin(), heap.end(), later);
+            }
+        }
+        if (!std::is_sorted(events.begin(), events.end(), byTime))
+            std::stable_sort(events.begin(), events.end(), byTime);
+        const size_t first = written;
+        out.ids.push_back(id);
+        out.offsets.push_back(first);
+        out.checkOffsets.push_back(out.checkTimes.size());
+        ThreadSegment cur{};
+        bool any = false;
+        for (const Raw& raw : events) {
+            ThreadSegment s;
+            if (!walkStep(raw, cur, any, s))
+                continue;
+            cur = s;
+            any = true;
+            dest[written] = packSegment(s, written - first, written, out.checkTimes, out.farTimes, out.infos);
+            ++written;
+        }
+    }
+    out.offsets.push_back(written);
+    out.checkOffsets.push_back(out.checkTimes.size());
+    packed.shrinkTo(written);
+    if (final) {
+        m_runs.clear();
+        m_runFile.reset();
+    }
+    if (!buildOverviews(out, observer))
+        return false;
+    if (final)
+        fillThreadEntries();
+    else
+        m_part.threadCheckpoints.entryOffsets.clear(); // (made at the final seal, as sealIncremental's)
+    return true;
 }
 
 ChunkedArray<ThreadStatesBuilder::Raw> ThreadStatesBuilder::join()

@@ -7,6 +7,7 @@
 #include "core/index/threadstatespart.h"
 #include "core/index/timeline.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <future>
@@ -62,6 +63,18 @@ public:
     // seal (which waits for the walk and takes them in).
     void settle(uint64_t settleBefore);
     void setSettleEventsPerThread(size_t eventsPerThread) { m_settleEventsPerThread = eventsPerThread; }
+    // Settling declined, in a load that spills (setSpill): the raw events
+    // go to a temporary file (SpillFile) every `events` of them, as a run
+    // sorted by thread and time (log order kept for equal times), so that
+    // the load holds at most one run's in memory, not 16 bytes for every
+    // thread event of the log; a seal merges the runs thread by thread
+    // (each run read through a small buffer) and walks each thread's events
+    // as the whole walk does, writing only the segments (8 bytes each) to
+    // memory. A file that cannot be made or written keeps the rest in
+    // memory; one that cannot be read back makes lostEvents() true (the log
+    // is read again).
+    void setRunEvents(size_t events) { m_runEvents = std::max<size_t>(events, 1); }
+    uint64_t eventsInRuns() const { return m_eventsInRuns; }
     // With settle(): a thread's settled segments that fill a chunk
     // (SegmentChunks: 4,096) go to a temporary file (SpillFile) as they do, so that the
     // load's memory does not hold them all until the final seal; that seal
@@ -143,6 +156,13 @@ private:
     bool readSpilled(SegmentChunks& segs, const std::vector<uint64_t>& spilled,
                      std::vector<std::shared_ptr<PackedSegment[]>>* pool) const;
     bool sealSpilled(std::vector<std::vector<uint64_t>>& spilled, const LoadObserver* observer);
+    // (setRunEvents)
+    struct Run {
+        uint64_t offset = 0; // in m_runFile
+        uint64_t count = 0;  // events
+    };
+    void writeRun();
+    bool sealRuns(uint64_t end, bool final, const LoadObserver* observer);
     // A Raw whose cause is kSeed stands for the thread's seed segment.
     static constexpr uint32_t kSeed = 15;
     void add(uint64_t time, uint64_t thread, ThreadCause cause, uint16_t cap, uint8_t stop = 0, uint32_t info = 0);
@@ -193,6 +213,12 @@ private:
     ChunkedArray<Raw> m_inbox;
     ChunkedArray<Raw> m_batch; // the walk's events, after m_raw's (settleUpTo); empty when none
     std::future<void> m_walk;
+    // Runs of raw events in a file (setRunEvents), in log order.
+    size_t m_runEvents = size_t(1) << 20;
+    std::vector<Run> m_runs;
+    std::unique_ptr<SpillFile> m_runFile;
+    bool m_runsFailed = false;
+    uint64_t m_eventsInRuns = 0; // (all written, for good)
     // Read back: the window, the seeds (by id) and the threads wanted.
     bool m_readBack = false;
     uint64_t m_from = 0, m_clip = 0, m_to = UINT64_MAX;
