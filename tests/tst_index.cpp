@@ -1496,6 +1496,7 @@ void TestIndex::runsThatCannotBeWrittenOrReadLoseNothing()
     IndexBuilder builder;
     builder.settleThreadEventsEvery(4096, 256, 5000);
     builder.feed(bytes);
+    const LogIndex snapshot = builder.publish(false); // (the last run written: the seal waits for it)
     QVERIFY(builder.threadEventsInRuns() > 0);
     // (The run file is the one of exactly the runs' size: the capability
     // spans may have a spill file of their own.)

@@ -953,46 +953,17 @@ void ThreadStatesBuilder::settle(uint64_t settleBefore)
 
 void ThreadStatesBuilder::writeRun()
 {
-    if (!m_spillOn || m_runsFailed || m_readBack || m_releaseSettled || m_async || m_raw.empty())
+    if (!m_spillOn || m_readBack || m_releaseSettled || m_async || m_raw.empty())
         return;
-    // Grouped by thread straight from the raw events (a count per thread
-    // first; a stable sort for stray far ids), then each thread's by time.
-    const ChunkedArray<Raw>& raw = m_raw;
-    const size_t n = raw.size();
-    uint32_t lo = UINT32_MAX, hi = 0;
-    for (size_t i = 0; i < n; ++i) {
-        lo = std::min(lo, raw[i].thread);
-        hi = std::max(hi, raw[i].thread);
-    }
-    std::vector<Raw>& run = m_scratch; // (its memory kept from one run to the next)
-    run.resize(n);
-    const size_t span = size_t(hi - lo) + 1;
-    if (span <= 4 * n + 65536) {
-        std::vector<size_t> next(span + 1, 0);
-        for (size_t i = 0; i < n; ++i)
-            ++next[raw[i].thread - lo + 1];
-        for (size_t k = 1; k <= span; ++k)
-            next[k] += next[k - 1];
-        for (size_t i = 0; i < n; ++i)
-            run[next[raw[i].thread - lo]++] = raw[i];
-    } else {
-        for (size_t i = 0; i < n; ++i)
-            run[i] = raw[i];
-        std::stable_sort(run.begin(), run.end(), [](const Raw& a, const Raw& b) { return a.thread < b.thread; });
-    }
-    sortEachThreadByTime(run);
-    if (!m_runFile)
-        m_runFile = std::make_unique<SpillFile>();
-    uint64_t offset = 0;
-    const bool written = m_runFile->open() && m_runFile->append(run.data(), n * sizeof(Raw), offset);
-    run.clear();
-    if (!written) {
-        m_runsFailed = true; // (what is not in the file stays in memory)
-        return;
-    }
-    m_runs.push_back({offset, n});
-    m_eventsInRuns += n;
-    m_raw.shrinkTo(0); // (its chunks kept for the next run's events)
+    // The run before written first (its events back in m_raw, before the
+    // newer ones, if it could not be).
+    ChunkedArray<Raw> spare = join();
+    if (m_runsFailed)
+        return; // (what is not in the file stays in memory)
+    // The events handed to a writer of their own (as settle()'s walk is):
+    // the decoding thread stores the next ones meanwhile.
+    m_batch = std::move(m_raw);
+    m_raw = std::move(spare);
     // What a snapshot before settled (by index into m_raw) is let go:
     // with runs, every seal walks all the events (sealRuns).
     m_settled.clear();
@@ -1001,6 +972,52 @@ void ThreadStatesBuilder::writeRun()
     m_settledBefore = 0;
     m_cleanBefore.clear();
     m_rewalk = false;
+    const auto write = [this] {
+        // Grouped by thread straight from the raw events (a count per
+        // thread first; a stable sort for stray far ids), then each
+        // thread's by time.
+        const ChunkedArray<Raw>& raw = m_batch;
+        const size_t n = raw.size();
+        uint32_t lo = UINT32_MAX, hi = 0;
+        for (size_t i = 0; i < n; ++i) {
+            lo = std::min(lo, raw[i].thread);
+            hi = std::max(hi, raw[i].thread);
+        }
+        std::vector<Raw>& run = m_scratch; // (its memory kept from one run to the next)
+        run.resize(n);
+        const size_t span = size_t(hi - lo) + 1;
+        if (span <= 4 * n + 65536) {
+            std::vector<size_t> next(span + 1, 0);
+            for (size_t i = 0; i < n; ++i)
+                ++next[raw[i].thread - lo + 1];
+            for (size_t k = 1; k <= span; ++k)
+                next[k] += next[k - 1];
+            for (size_t i = 0; i < n; ++i)
+                run[next[raw[i].thread - lo]++] = raw[i];
+        } else {
+            for (size_t i = 0; i < n; ++i)
+                run[i] = raw[i];
+            std::stable_sort(run.begin(), run.end(), [](const Raw& a, const Raw& b) { return a.thread < b.thread; });
+        }
+        sortEachThreadByTime(run);
+        if (!m_runFile)
+            m_runFile = std::make_unique<SpillFile>();
+        uint64_t offset = 0;
+        const bool written = m_runFile->open() && m_runFile->append(run.data(), n * sizeof(Raw), offset);
+        run.clear();
+        if (!written) {
+            m_runsFailed = true; // (join() puts the events back)
+            return;
+        }
+        m_runs.push_back({offset, n});
+        m_eventsInRuns += n;
+        m_batch.shrinkTo(0); // (its chunks kept for the next run's events)
+    };
+    try {
+        m_walk = std::async(std::launch::async, write);
+    } catch (const std::system_error&) {
+        write(); // (no thread to be had: here, then)
+    }
 }
 
 // The whole walk over the runs in the file and the raw events since,
@@ -1146,6 +1163,14 @@ ChunkedArray<ThreadStatesBuilder::Raw> ThreadStatesBuilder::join()
         m_walk.get();
     ChunkedArray<Raw> emptied = std::move(m_batch);
     m_batch = {};
+    if (!emptied.empty()) {
+        // A run that could not be written (writeRun): its events go back,
+        // before those that came since.
+        for (size_t i = 0; i < m_raw.size(); ++i)
+            emptied.push_back(std::as_const(m_raw)[i]);
+        m_raw = std::move(emptied);
+        return {};
+    }
     return emptied;
 }
 

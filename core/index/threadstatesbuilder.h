@@ -72,7 +72,9 @@ public:
     // as the whole walk does, writing only the segments (8 bytes each) to
     // memory. A file that cannot be made or written keeps the rest in
     // memory; one that cannot be read back makes lostEvents() true (the log
-    // is read again).
+    // is read again). Each run is sorted and written on a thread of its
+    // own, as settle()'s walk is, while decoding goes on (eventsInRuns()
+    // counts it once written; a seal waits for it).
     void setRunEvents(size_t events) { m_runEvents = std::max<size_t>(events, 1); }
     uint64_t eventsInRuns() const { return m_eventsInRuns; }
     // With settle(): a thread's settled segments that fill a chunk
@@ -209,6 +211,9 @@ private:
     // spill file (m_spill, m_spillOn); the decoding thread adds to m_inbox.
     // The walk empties the array it was handed (m_batch), which is then the
     // next inbox.
+    // writeRun()'s writer, on its own thread, alone touches m_batch,
+    // m_scratch, m_runFile, m_runs and m_runsFailed (the decoding thread
+    // stores into m_raw); join() waits for it.
     bool m_async = false;
     ChunkedArray<Raw> m_inbox;
     ChunkedArray<Raw> m_batch; // the walk's events, after m_raw's (settleUpTo); empty when none
@@ -218,7 +223,7 @@ private:
     std::vector<Run> m_runs;
     std::unique_ptr<SpillFile> m_runFile;
     bool m_runsFailed = false;
-    uint64_t m_eventsInRuns = 0; // (all written, for good)
+    std::atomic<uint64_t> m_eventsInRuns = 0; // (all written, for good)
     // Read back: the window, the seeds (by id) and the threads wanted.
     bool m_readBack = false;
     uint64_t m_from = 0, m_clip = 0, m_to = UINT64_MAX;
