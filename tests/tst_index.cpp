@@ -1416,6 +1416,26 @@ int openSpillFile(uint64_t size = 0)
     return -1;
 }
 
+// Feeds `bytes` and makes the final seal with the process's files limited
+// to `limit` bytes (as a full disk would be: a write past it fails with
+// EFBIG). False if the limit could not be set.
+bool sealUnderFileSizeLimit(IndexBuilder& builder, const std::vector<uint8_t>& bytes, rlim_t limit, bool& sealed)
+{
+    rlimit old{};
+    if (::getrlimit(RLIMIT_FSIZE, &old) != 0)
+        return false;
+    const auto oldHandler = std::signal(SIGXFSZ, SIG_IGN);
+    rlimit small = old;
+    small.rlim_cur = limit;
+    if (::setrlimit(RLIMIT_FSIZE, &small) != 0)
+        return false;
+    builder.feed(bytes);
+    sealed = builder.publish(true, nullptr);
+    ::setrlimit(RLIMIT_FSIZE, &old);
+    std::signal(SIGXFSZ, oldHandler);
+    return true;
+}
+
 } // namespace
 
 // A spill file that cannot take more (here the process's file size limit,
@@ -1424,18 +1444,10 @@ int openSpillFile(uint64_t size = 0)
 void TestIndex::aSpillFileThatFillsUpKeepsTheRestInMemory()
 {
     const std::vector<uint8_t> bytes = synthesizeThreadsLog(4, 40000, 2);
-    rlimit old{};
-    QVERIFY(::getrlimit(RLIMIT_FSIZE, &old) == 0);
-    const auto oldHandler = std::signal(SIGXFSZ, SIG_IGN); // (a write past the limit then fails with EFBIG)
-    rlimit small = old;
-    small.rlim_cur = 3 * 128 * 1024; // twelve chunks
-    QVERIFY(::setrlimit(RLIMIT_FSIZE, &small) == 0);
     IndexBuilder builder;
     builder.settleThreadEventsEvery(4096);
-    builder.feed(bytes);
-    const bool sealed = builder.publish(true, nullptr);
-    ::setrlimit(RLIMIT_FSIZE, &old);
-    std::signal(SIGXFSZ, oldHandler);
+    bool sealed = false;
+    QVERIFY(sealUnderFileSizeLimit(builder, bytes, 3 * 128 * 1024, sealed)); // twelve chunks
     QVERIFY(sealed);
     QVERIFY(!builder.threadEventsLost());
     QCOMPARE(builder.threadSegmentsSpilled(), uint64_t(3 * 128 * 1024));
@@ -1473,23 +1485,16 @@ void TestIndex::runsThatCannotBeWrittenOrReadLoseNothing()
     const std::vector<uint8_t> bytes = synthesizeSchedulerLog(size_t(8) << 20, 2, 7);
     const auto raw = loadWith(bytes, KeepInMemory{false, true});
     {
-        rlimit old{};
-        QVERIFY(::getrlimit(RLIMIT_FSIZE, &old) == 0);
-        const auto oldHandler = std::signal(SIGXFSZ, SIG_IGN); // (a write past the limit then fails with EFBIG)
-        rlimit small = old;
-        small.rlim_cur = 4 << 20; // (about half the runs)
-        QVERIFY(::setrlimit(RLIMIT_FSIZE, &small) == 0);
+        constexpr rlim_t kLimit = 4 << 20; // (about half the runs)
         IndexBuilder builder;
         builder.settleThreadEventsEvery(4096, 256, 5000);
-        builder.feed(bytes);
-        const bool sealed = builder.publish(true, nullptr);
-        ::setrlimit(RLIMIT_FSIZE, &old);
-        std::signal(SIGXFSZ, oldHandler);
+        bool sealed = false;
+        QVERIFY(sealUnderFileSizeLimit(builder, bytes, kLimit, sealed));
         QVERIFY(sealed);
         QVERIFY(!builder.threadEventsLost());
         // Full: the next run (at most 5,000 + 4,095 events, 16 bytes each) did not fit.
         const uint64_t inRuns = builder.threadEventsInRuns() * 16;
-        QVERIFY2(inRuns <= small.rlim_cur && inRuns + 9095 * 16 > small.rlim_cur, qPrintable(QString::number(inRuns)));
+        QVERIFY2(inRuns <= kLimit && inRuns + 9095 * 16 > kLimit, qPrintable(QString::number(inRuns)));
         compareIndexes(builder.index(), *raw);
         compareThreadParts(builder.index(), *raw);
     }
