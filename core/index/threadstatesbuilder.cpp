@@ -464,35 +464,45 @@ void sortEachThreadByTime(std::vector<Raw>& raws)
     }
 }
 
-// `raws` (in log order) grouped by thread, ascending, each thread's in
-// time order with ties in log order.
+// `raws` (an array of n, in log order: std::vector or ChunkedArray) into
+// `out`, grouped by thread, ascending, each thread's in time order with
+// ties in log order.
+template <class Raws, class Raw>
+void groupByThreadInto(const Raws& raws, std::vector<Raw>& out)
+{
+    const size_t n = raws.size();
+    out.resize(n);
+    if (n == 0)
+        return;
+    uint32_t lo = UINT32_MAX, hi = 0;
+    for (size_t i = 0; i < n; ++i) {
+        lo = std::min(lo, raws[i].thread);
+        hi = std::max(hi, raws[i].thread);
+    }
+    const size_t span = size_t(hi - lo) + 1;
+    if (span <= 4 * n + 65536) {
+        // Counting sort by thread, keeping log order within a thread.
+        std::vector<size_t> next(span + 1, 0);
+        for (size_t i = 0; i < n; ++i)
+            ++next[raws[i].thread - lo + 1];
+        for (size_t k = 1; k <= span; ++k)
+            next[k] += next[k - 1];
+        for (size_t i = 0; i < n; ++i)
+            out[next[raws[i].thread - lo]++] = raws[i];
+    } else {
+        for (size_t i = 0; i < n; ++i)
+            out[i] = raws[i];
+        std::stable_sort(out.begin(), out.end(), [](const Raw& a, const Raw& b) { return a.thread < b.thread; });
+    }
+    sortEachThreadByTime(out);
+}
+
+// The same in place (`scratch`: memory reused between calls).
 template <class Raw>
 void groupByThread(std::vector<Raw>& raws, std::vector<Raw>& scratch)
 {
-    if (raws.empty())
-        return;
-    uint32_t lo = UINT32_MAX, hi = 0;
-    for (const Raw& r : raws) {
-        lo = std::min(lo, r.thread);
-        hi = std::max(hi, r.thread);
-    }
-    const size_t span = size_t(hi - lo) + 1;
-    if (span <= 4 * raws.size() + 65536) {
-        // Counting sort by thread, keeping log order within a thread.
-        std::vector<size_t> next(span + 1, 0);
-        for (const Raw& r : raws)
-            ++next[r.thread - lo + 1];
-        for (size_t k = 1; k <= span; ++k)
-            next[k] += next[k - 1];
-        std::vector<Raw>& grouped = scratch; // (memory reused between calls)
-        grouped.resize(raws.size());
-        for (const Raw& r : raws)
-            grouped[next[r.thread - lo]++] = r;
-        raws.swap(grouped);
-    } else {
-        std::stable_sort(raws.begin(), raws.end(), [](const Raw& a, const Raw& b) { return a.thread < b.thread; });
-    }
-    sortEachThreadByTime(raws);
+    groupByThreadInto(raws, scratch);
+    raws.swap(scratch);
 }
 
 } // namespace
@@ -770,8 +780,11 @@ void ThreadStatesBuilder::spillFull(Settled& w)
 bool ThreadStatesBuilder::restoreSpilled(SegmentChunks& segs, const std::vector<uint64_t>& spilled,
                                          std::vector<std::shared_ptr<PackedSegment[]>>* pool)
 {
-    if (readSpilled(segs, spilled, pool))
-        return true;
+    return readSpilled(segs, spilled, pool) || lose();
+}
+
+bool ThreadStatesBuilder::lose()
+{
     m_lost = true; // (the loader reads the log again, keeping the events)
     m_spillOn = false;
     return false;
@@ -824,12 +837,7 @@ bool ThreadStatesBuilder::sealSpilled(std::vector<std::vector<uint64_t>>& spille
         return true;
     };
     Pool pool;
-    const auto lost = [this] {
-        m_lost = true; // (the loader reads the log again, keeping the events)
-        m_spillOn = false;
-        return false;
-    };
-    if (!cp.chooseSpacing(out, [&](size_t k, bool load) { return visit(k, load, pool) || lost(); }))
+    if (!cp.chooseSpacing(out, [&](size_t k, bool load) { return visit(k, load, pool) || lose(); }))
         return false;
     // Each Haskell thread read back, binned, totalled and walked for its
     // checkpoint entries on its own: two threads of ours take them in turn
@@ -879,7 +887,7 @@ bool ThreadStatesBuilder::sealSpilled(std::vector<std::vector<uint64_t>>& spille
             helper.get();
     }
     if (failed)
-        return lost();
+        return lose();
     if (stop)
         return false; // (cancelled)
     cp.beginThreadEntries(out.count());
@@ -973,33 +981,10 @@ void ThreadStatesBuilder::writeRun()
     m_cleanBefore.clear();
     m_rewalk = false;
     const auto write = [this] {
-        // Grouped by thread straight from the raw events (a count per
-        // thread first; a stable sort for stray far ids), then each
-        // thread's by time.
-        const ChunkedArray<Raw>& raw = m_batch;
-        const size_t n = raw.size();
-        uint32_t lo = UINT32_MAX, hi = 0;
-        for (size_t i = 0; i < n; ++i) {
-            lo = std::min(lo, raw[i].thread);
-            hi = std::max(hi, raw[i].thread);
-        }
+        // Grouped by thread straight from the raw events.
         std::vector<Raw>& run = m_scratch; // (its memory kept from one run to the next)
-        run.resize(n);
-        const size_t span = size_t(hi - lo) + 1;
-        if (span <= 4 * n + 65536) {
-            std::vector<size_t> next(span + 1, 0);
-            for (size_t i = 0; i < n; ++i)
-                ++next[raw[i].thread - lo + 1];
-            for (size_t k = 1; k <= span; ++k)
-                next[k] += next[k - 1];
-            for (size_t i = 0; i < n; ++i)
-                run[next[raw[i].thread - lo]++] = raw[i];
-        } else {
-            for (size_t i = 0; i < n; ++i)
-                run[i] = raw[i];
-            std::stable_sort(run.begin(), run.end(), [](const Raw& a, const Raw& b) { return a.thread < b.thread; });
-        }
-        sortEachThreadByTime(run);
+        groupByThreadInto(std::as_const(m_batch), run);
+        const size_t n = run.size();
         if (!m_runFile)
             m_runFile = std::make_unique<SpillFile>();
         uint64_t offset = 0;
@@ -1030,22 +1015,12 @@ bool ThreadStatesBuilder::sealRuns(uint64_t end, bool final, const LoadObserver*
     out.end = end;
     // The events since the last run, sorted as a run is (a copy: a
     // snapshot's seal leaves them for the next).
-    std::vector<Raw> tail(m_raw.size());
-    for (size_t i = 0; i < tail.size(); ++i)
-        tail[i] = std::as_const(m_raw)[i];
-    {
-        std::vector<Raw> scratch;
-        groupByThread(tail, scratch);
-    }
+    std::vector<Raw> tail;
+    groupByThreadInto(std::as_const(m_raw), tail);
     if (final) {
         m_raw = {};
         std::vector<Raw>().swap(m_scratch);
     }
-    const auto lost = [this] {
-        m_lost = true; // (the loader reads the log again, keeping the events)
-        m_spillOn = false;
-        return false;
-    };
     // Each run read through a buffer of its own (64 KB); the events since
     // the last run last.
     struct Reader {
@@ -1074,7 +1049,7 @@ bool ThreadStatesBuilder::sealRuns(uint64_t end, bool final, const LoadObserver*
         readers[r].offset = m_runs[r].offset;
         readers[r].left = m_runs[r].count;
         if (!readers[r].fill())
-            return lost();
+            return lose();
     }
     readers.back().buffer = std::move(tail);
     // The readers by the thread at their head, lowest first (then the
@@ -1116,7 +1091,7 @@ bool ThreadStatesBuilder::sealRuns(uint64_t end, bool final, const LoadObserver*
             while (!reader.done() && reader.head().thread == id) {
                 events.push_back(reader.head());
                 if (!reader.advance())
-                    return lost();
+                    return lose();
             }
             if (!reader.done()) {
                 heap.push_back(r);

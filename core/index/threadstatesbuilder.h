@@ -158,6 +158,9 @@ private:
     bool readSpilled(SegmentChunks& segs, const std::vector<uint64_t>& spilled,
                      std::vector<std::shared_ptr<PackedSegment[]>>* pool) const;
     bool sealSpilled(std::vector<std::vector<uint64_t>>& spilled, const LoadObserver* observer);
+    // A spill or run file that cannot be read back: lostEvents(), and no
+    // more spilling. False.
+    bool lose();
     // (setRunEvents)
     struct Run {
         uint64_t offset = 0; // in m_runFile
