@@ -62,9 +62,9 @@ void IndexDispatcher::onEvent(const Event& e)
     case tag::MigrateThread:
     case tag::ThreadWakeup:
         m_threadStates.consume(e);
-        if (m_settleEvery && m_threadStates.rawEvents() >= m_nextSettle) {
+        if (m_settleEvery && ++m_sinceSettle >= m_settleEvery) {
             m_threadStates.settle(settleBound());
-            m_nextSettle = m_threadStates.rawEvents() + m_settleEvery;
+            m_sinceSettle = 0;
         }
         break;
     default: break;

@@ -52,7 +52,7 @@ public:
     void settleThreadEventsEvery(size_t n, size_t minEventsPerThread, size_t runEvents)
     {
         m_settleEvery = n;
-        m_nextSettle = n;
+        m_sinceSettle = 0;
         m_threadStates.setSettleEventsPerThread(minEventsPerThread);
         m_threadStates.setRunEvents(runEvents);
         m_threadStates.setSpill(n > 0 && !m_keepThreadSegments);
@@ -81,7 +81,9 @@ private:
     MessagesBuilder m_messages;
     InstantsBuilder m_instants;
     bool m_keepThreadSegments = false;
-    size_t m_settleEvery = 0, m_nextSettle = 0;
+    // (Counted here, on the decoding thread: the builder's own arrays
+    // are a settle's walk's while it runs.)
+    size_t m_settleEvery = 0, m_sinceSettle = 0;
     static constexpr uint64_t kSpillSpansEvery = uint64_t(1) << 20; // events
     uint64_t m_nextSpanSpill = kSpillSpansEvery;
     uint64_t settleBound() const;

@@ -102,9 +102,6 @@ public:
     uint64_t spilledBytes() const { return m_spilledBytes; }
     bool settleDeclined() const { return m_settleDeclined; }
     bool lostEvents() const { return m_lost; }
-    // The raw events kept (once settle() walks on its own thread: those
-    // that came since its last call).
-    size_t rawEvents() const { return m_async ? m_inbox.size() : m_raw.size(); }
 
     // Reading back (core/detail/threaddetail.h): the same walk over the
     // events of a stretch of the log, from a checkpoint on, giving the
