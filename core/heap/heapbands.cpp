@@ -335,7 +335,8 @@ BandTrends bandTrendsIn(const HeapProfileData& hp, const HeapBands& bands, uint6
 {
     BandTrends out;
     out.labels.resize(bands.stats.size());
-    const auto [first, last] = bands.censusesIn(t0, t1);
+    const auto range = bands.censusesIn(t0, t1);
+    const size_t first = range.first, last = range.second; // (not a structured binding: lambdas below use them)
     out.censuses = last - first;
     if (out.censuses < 2)
         return out;
