@@ -277,7 +277,7 @@ void compareIndexes(const LogIndex& a, const LogIndex& b)
         QCOMPARE(x->lastStop, y->lastStop);
         QCOMPARE(x->finished, y->finished);
         QCOMPARE(x->blocked, y->blocked);
-        QCOMPARE(x->label, y->label);
+        QCOMPARE(x->label.str(), y->label.str());
     }
     QCOMPARE(a.collections.size(), b.collections.size());
     for (size_t i = 0; i < a.collections.size(); ++i) {

@@ -22,8 +22,14 @@ ThreadInfo& ThreadsBuilder::newThread(uint64_t id)
             return it->second;
     }
     const bool dense = id < kMaxDenseThread && id < 2 * m_threadsSeen + 65536;
-    if (dense && id >= threads.size())
-        threads.resize(std::min<size_t>(kMaxDenseThread, std::max<size_t>(size_t(id) + 1, threads.size() * 3 / 2)));
+    if (dense && id >= threads.size()) {
+        // Room grows by half, the size only to the id: a copy (a
+        // snapshot) takes no unused tail, and the final seal shrinks the
+        // room to the size.
+        if (id >= threads.capacity())
+            threads.reserve(std::min<size_t>(kMaxDenseThread, std::max<size_t>(size_t(id) + 1, threads.capacity() * 3 / 2)));
+        threads.resize(size_t(id) + 1);
+    }
     ThreadInfo& t = id < threads.size() ? threads[id]
                                         : m_part.largeThreads[uint32_t(std::min<uint64_t>(id, UINT32_MAX))];
     if (!t.seen) {
@@ -47,7 +53,10 @@ void ThreadsBuilder::consume(const Event& e)
     case tag::ThreadRunnable: ++thread(id).runnable; break;
     case tag::MigrateThread: ++thread(id).migrations; break;
     case tag::ThreadWakeup: ++thread(id).wakeups; break;
-    case tag::ThreadLabel: thread(id).label = std::string(e.s[0]); break;
+    case tag::ThreadLabel:
+        m_part.labelTexts->emplace_back(e.s[0]);
+        thread(id).label.m_text = &m_part.labelTexts->back();
+        break;
     default: break;
     }
 }
