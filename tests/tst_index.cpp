@@ -153,6 +153,7 @@ private slots:
     void growingLogExtendsTheIndex();
     void infoJsonGolden_data();
     void infoJsonGolden();
+    void keptTotalsGiveBackWhatWasKept();
 };
 
 void TestIndex::threadStatesAndGcPhases()
@@ -1841,6 +1842,37 @@ void TestIndex::growingLogExtendsTheIndex()
     const LogIndex& final = growing.publish(true);
     compareIndexes(final, *load(bytes));
     QVERIFY(!final.scan.truncated);
+}
+
+// The summarised threads' whole-run totals as the index keeps them
+// (KeptTotals): every shape of blocked time comes back as it went in.
+void TestIndex::keptTotalsGiveBackWhatWasKept()
+{
+    const auto blockedIndex = size_t(ThreadState::Blocked);
+    std::vector<ThreadTotals> in;
+    ThreadTotals t;
+    t.time = {5, 7, 0, 0, 11};
+    t.runs = 3, t.migrations = 1, t.wakeups = 2;
+    in.push_back(t); // never blocked
+    t.time[blockedIndex] = 40;
+    t.blocked[size_t(BlockReason::MVar)] = 40;
+    in.push_back(t); // one reason, all the blocked time
+    t.blocked = {};
+    t.blocked[size_t(BlockReason::Delay)] = 25;
+    in.push_back(t); // one reason, not all of it (kept apart)
+    t.blocked[size_t(BlockReason::MVar)] = 15;
+    in.push_back(t); // two reasons
+    t.blocked = {};
+    t.blocked[kBlockReasons - 1] = 40;
+    t.runs = UINT32_MAX;
+    in.push_back(t); // the last reason
+    KeptTotals kept;
+    for (const ThreadTotals& x : in)
+        kept.push_back(x);
+    QCOMPARE(kept.size(), in.size());
+    for (size_t i = 0; i < in.size(); ++i)
+        QVERIFY2(kept[i] == in[i], qPrintable(QStringLiteral("totals %1").arg(i)));
+    QVERIFY(kept.memoryBytes() < in.size() * sizeof(ThreadTotals));
 }
 
 void TestIndex::infoJsonGolden_data()

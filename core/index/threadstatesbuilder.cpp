@@ -892,7 +892,7 @@ bool ThreadStatesBuilder::sealSpilled(std::vector<std::vector<uint64_t>>& spille
         return false; // (cancelled)
     cp.beginThreadEntries(out.count());
     std::vector<uint32_t> pyramidThreads;
-    std::vector<ThreadTotals> totals;
+    KeptTotals totals;
     for (size_t k = 0; k < out.count(); ++k) {
         Sealed& r = sealed[k];
         if (out.overviews[k].bins > 0) {
@@ -1580,7 +1580,7 @@ size_t ThreadStates::memoryBytes() const
         + (offsets.capacity() + checkTimes.capacity() + checkOffsets.capacity()) * sizeof(uint64_t)
         + packed.capacityBytes() + chunkedBytes() + farTimes.capacity() * sizeof(farTimes[0]) + infos.capacity() * sizeof(infos[0])
         + overviews.capacity() * sizeof(BinPyramid) + overviewKeys.capacity()
-        + summarised.capacity() * sizeof(uint32_t) + wholeRun.capacity() * sizeof(ThreadTotals);
+        + summarised.capacity() * sizeof(uint32_t) + wholeRun.memoryBytes();
 }
 
 void PackedSegments::allocate(size_t bytes)
@@ -1718,10 +1718,61 @@ ThreadTotals threadTotals(const ThreadStates& states, size_t number, uint64_t t0
     return f;
 }
 
-const ThreadTotals* ThreadStates::wholeRunOf(size_t k) const
+std::optional<ThreadTotals> ThreadStates::wholeRunOf(size_t k) const
 {
     const auto it = std::lower_bound(summarised.begin(), summarised.end(), k);
-    return it != summarised.end() && *it == k ? &wholeRun[size_t(it - summarised.begin())] : nullptr;
+    if (it == summarised.end() || *it != k)
+        return std::nullopt;
+    return wholeRun[size_t(it - summarised.begin())];
+}
+
+void KeptTotals::push_back(const ThreadTotals& t)
+{
+    Main m;
+    m.time = t.time;
+    m.runs = t.runs;
+    m.migrations = t.migrations;
+    m.wakeups = t.wakeups;
+    const auto blockedFor = std::count_if(t.blocked.begin(), t.blocked.end(), [](uint64_t ns) { return ns > 0; });
+    if (blockedFor == 1) {
+        const auto r = size_t(std::find_if(t.blocked.begin(), t.blocked.end(), [](uint64_t ns) { return ns > 0; })
+                              - t.blocked.begin());
+        m.reason = t.blocked[r] == t.time[size_t(ThreadState::Blocked)] ? uint8_t(r) : kSeveral;
+    } else if (blockedFor > 1) {
+        m.reason = kSeveral;
+    }
+    if (m.reason == kSeveral)
+        m_blocked.emplace_back(uint32_t(m_main.size()), t.blocked);
+    m_main.push_back(m);
+}
+
+ThreadTotals KeptTotals::operator[](size_t i) const
+{
+    const Main& m = m_main[i];
+    ThreadTotals t;
+    t.time = m.time;
+    t.runs = m.runs;
+    t.migrations = m.migrations;
+    t.wakeups = m.wakeups;
+    if (m.reason == kSeveral) {
+        const auto it = std::lower_bound(m_blocked.begin(), m_blocked.end(), uint32_t(i),
+                                         [](const auto& e, uint32_t at) { return e.first < at; });
+        t.blocked = it->second;
+    } else if (m.reason != kNotBlocked) {
+        t.blocked[m.reason] = m.time[size_t(ThreadState::Blocked)];
+    }
+    return t;
+}
+
+void KeptTotals::shrink_to_fit()
+{
+    m_main.shrink_to_fit();
+    m_blocked.shrink_to_fit();
+}
+
+size_t KeptTotals::memoryBytes() const
+{
+    return m_main.capacity() * sizeof(Main) + m_blocked.capacity() * sizeof(m_blocked[0]);
 }
 
 void ThreadStates::moveSegmentsToFile()
@@ -1729,7 +1780,7 @@ void ThreadStates::moveSegmentsToFile()
     if (segmentsInFile)
         return;
     std::vector<uint32_t> pyramidThreads;
-    std::vector<ThreadTotals> totals;
+    KeptTotals totals;
     for (size_t k = 0; k < count(); ++k) {
         if (overviews.size() > k && overviews[k].bins > 0) {
             pyramidThreads.push_back(uint32_t(k));
@@ -1739,7 +1790,7 @@ void ThreadStates::moveSegmentsToFile()
     moveSegmentsToFile(std::move(pyramidThreads), std::move(totals));
 }
 
-void ThreadStates::moveSegmentsToFile(std::vector<uint32_t> pyramidThreads, std::vector<ThreadTotals> totals)
+void ThreadStates::moveSegmentsToFile(std::vector<uint32_t> pyramidThreads, KeptTotals totals)
 {
     if (segmentsInFile)
         return;

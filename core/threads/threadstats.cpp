@@ -41,7 +41,7 @@ ThreadFigures threadFigures(const LogIndex& ix, size_t number, std::optional<Vie
         f.finished = info->finished;
     }
     ThreadTotals totals;
-    if (const ThreadTotals* whole = states.wholeRunOf(number); whole && !range)
+    if (const std::optional<ThreadTotals> whole = states.wholeRunOf(number); whole && !range)
         totals = *whole;
     else if (const auto [from, k] = segmentsOf(ix, number, detail); from)
         totals = threadTotals(*from, k, range ? range->start : 0, range ? range->end : UINT64_MAX);
