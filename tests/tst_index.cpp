@@ -141,6 +141,7 @@ private slots:
     void manyShortThreadsAreNotSettled();
     void declinedEventsGoToSortedRuns();
     void runsThatCannotBeWrittenOrReadLoseNothing();
+    void threadsOfRunsBinnedAsMerged();
     void settledSegmentsSpillToAFile();
     void aSpillFileReadsBackWhatItWrote();
     void aSpillFileMapsWhatItWrote();
@@ -1513,6 +1514,63 @@ void TestIndex::runsThatCannotBeWrittenOrReadLoseNothing()
     QVERIFY(builder.threadEventsLost());
     // (And a load of it would read it again: loadIndex does on threadEventsLost,
     // as aLateCapabilityAfterSettlingReadsTheLogAgain shows.)
+}
+
+// A load's final seal over sorted runs bins each thread of a pyramid as
+// the merge gives it, and its segments wait for the checkpoint entries in
+// a file of their own, not in memory: the index is the one a load keeping
+// every event makes. A file that fills up (the process's file size limit,
+// as a full disk) keeps its last buffer in memory, and the threads after
+// it stay in memory until their entries are made: the same index again.
+// Both for many short threads and for a few long ones (whose segments are
+// written as they are, not through the buffer; runs forced: such a log
+// settles).
+void TestIndex::threadsOfRunsBinnedAsMerged()
+{
+    {
+        const std::vector<uint8_t> bytes = synthesizeThreadsLog(8, 20000, 2);
+        const auto raw = loadWith(bytes, KeepInMemory{false, true});
+        QCOMPARE(raw->threadStates.summarised.size(), size_t(8));
+        IndexBuilder builder;
+        builder.settleThreadEventsEvery(4096, size_t(1) << 30, 5000);
+        bool sealed = false;
+        // (Each thread's segments about 480 KB: four fit in the file.)
+        QVERIFY(sealUnderFileSizeLimit(builder, bytes, 2 << 20, sealed));
+        QVERIFY(builder.threadEventsInRuns() > 0);
+        QVERIFY(sealed);
+        QVERIFY(!builder.threadEventsLost());
+        const uint64_t binned = builder.threadsBinnedAsMerged();
+        QVERIFY2(binned > 0 && binned < 8, qPrintable(QString::number(binned)));
+        compareIndexes(builder.index(), *raw);
+        compareThreadParts(builder.index(), *raw);
+    }
+    const std::vector<uint8_t> bytes = synthesizeSchedulerLog(size_t(8) << 20, 2, 7);
+    const auto raw = loadWith(bytes, KeepInMemory{false, true});
+    const uint64_t summarised = raw->threadStates.summarised.size();
+    QVERIFY2(summarised > 100, qPrintable(QString::number(summarised)));
+    {
+        IndexBuilder builder;
+        builder.settleThreadEventsEvery(4096, 256, 5000);
+        builder.feed(bytes);
+        QVERIFY(builder.publish(true, nullptr));
+        QVERIFY(builder.threadEventsInRuns() > 0);
+        QCOMPARE(builder.threadsBinnedAsMerged(), summarised);
+        compareIndexes(builder.index(), *raw);
+        compareThreadParts(builder.index(), *raw);
+    }
+    IndexBuilder builder;
+    builder.settleThreadEventsEvery(4096, 256, 5000);
+    bool sealed = false;
+    // (2 MB: the first run fits, where 1 MB would not; the binned
+    // threads' segments take more.)
+    QVERIFY(sealUnderFileSizeLimit(builder, bytes, 2 << 20, sealed));
+    QVERIFY(builder.threadEventsInRuns() > 0);
+    QVERIFY(sealed);
+    QVERIFY(!builder.threadEventsLost());
+    const uint64_t binned = builder.threadsBinnedAsMerged();
+    QVERIFY2(binned > 0 && binned < summarised, qPrintable(QStringLiteral("%1 of %2").arg(binned).arg(summarised)));
+    compareIndexes(builder.index(), *raw);
+    compareThreadParts(builder.index(), *raw);
 }
 
 void TestIndex::aSpillFileReadsBackWhatItWrote()

@@ -53,6 +53,8 @@ public:
     uint64_t threadSegmentsSpilled() const;
     // Raw thread events moved to a temporary file in sorted runs so far.
     uint64_t threadEventsInRuns() const;
+    // (ThreadStatesBuilder::threadsBinnedAsMerged)
+    uint64_t threadsBinnedAsMerged() const;
     // False once decoding has ended (end-of-data marker or an error).
     bool feed(std::span<const uint8_t> bytes);
     // A live connection broke; the next one continues the stream with its

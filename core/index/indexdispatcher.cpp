@@ -197,6 +197,8 @@ bool IndexDispatcher::seal(bool final, const LoadObserver* observer)
         ts.ids.shrink_to_fit();
         ts.farTimes.shrink_to_fit();
         ts.infos.shrink_to_fit();
+        ts.overviews.shrink_to_fit();
+        ts.overviewKeys.shrink_to_fit();
         // (A log of many threads: 136 bytes a thread; the table has no unused tail.)
         m_ix.threads.shrink_to_fit();
         m_ix.collections.shrink_to_fit();

@@ -5,6 +5,7 @@
 #include "core/index/gallop.h"
 
 #include <algorithm>
+#include <cstring>
 #include <new>
 #include <bit>
 #include <functional>
@@ -1008,6 +1009,172 @@ void ThreadStatesBuilder::writeRun()
 // The whole walk over the runs in the file and the raw events since,
 // merged thread by thread: each thread's events from every run in log
 // order, then by time (equal times in log order), as sealAll sorts them.
+namespace {
+
+// The segments of the threads that a load's final seal bins as the merge
+// gives them (sealRuns): their pyramid and whole-run totals made, they
+// wait in a temporary file of their own, not in memory, until the spacing
+// of the checkpoints is chosen and their entries are made; the index then
+// keeps none of them (ThreadStates::moveSegmentsToFile). 8 bytes a segment
+// and its check times, far times and infos, written through a buffer of
+// 1 MB. When the file cannot take the buffer, the buffer stays in memory
+// and no more threads are taken (they stay where they are): nothing lost.
+class DroppedSegments {
+public:
+    bool open() { return m_file.open(); }
+    // Thread k of `states`, the last one there, whose segments are
+    // [first, written) (offsets[k + 1] not pushed yet), taken out of
+    // `states` (the caller lets the segments go). False if no more can be
+    // taken: they stay.
+    bool take(ThreadStates& states, size_t k, uint64_t first, uint64_t written)
+    {
+        if (m_failed)
+            return false;
+        const uint64_t checkFrom = states.checkOffsets[k];
+        const auto from = [first](auto& v) {
+            return std::lower_bound(v.begin(), v.end(), first, [](const auto& e, uint64_t at) { return e.first < at; });
+        };
+        const auto far = from(states.farTimes);
+        const auto info = from(states.infos);
+        Entry e;
+        e.segments = uint32_t(written - first);
+        e.checks = uint32_t(states.checkTimes.size() - checkFrom);
+        e.far = uint32_t(states.farTimes.end() - far);
+        e.infos = uint32_t(states.infos.end() - info);
+        e.first = states.checkTimes[checkFrom];
+        const PackedSegment& last = states.packed[written - 1];
+        e.last = last.offset != PackedSegment::kFar
+            ? states.checkTimes[checkFrom + (e.segments - 1) / ThreadStates::kCheckEvery] + last.offset
+            : states.farTimes.back().second; // (the last far time is the last segment's)
+        const size_t segmentBytes = e.segments * sizeof(PackedSegment);
+        if (segmentBytes >= kDirect) {
+            // (A long thread's segments written as they are, not copied
+            // into the buffer first.)
+            flush();
+            if (m_failed || !m_file.append(&states.packed[first], segmentBytes, e.offset)) {
+                m_failed = true;
+                return false;
+            }
+            m_written += segmentBytes;
+        } else {
+            e.offset = m_written + m_buffer.size();
+            put(&states.packed[first], segmentBytes);
+        }
+        put(states.checkTimes.data() + checkFrom, e.checks * sizeof(uint64_t));
+        for (auto it = far; it != states.farTimes.end(); ++it)
+            put(uint64_t(it->first - first), it->second);
+        for (auto it = info; it != states.infos.end(); ++it)
+            put(uint64_t(it->first - first), it->second);
+        states.checkTimes.resize(checkFrom);
+        states.farTimes.erase(far, states.farTimes.end());
+        states.infos.erase(info, states.infos.end());
+        m_threads.push_back(uint32_t(k));
+        m_entries.push_back(e);
+        if (m_buffer.size() >= kBuffer)
+            flush();
+        return true;
+    }
+    void flush()
+    {
+        uint64_t at = 0;
+        if (m_failed || m_buffer.empty())
+            return;
+        if (!m_file.append(m_buffer.data(), m_buffer.size(), at)) {
+            m_failed = true;
+            return;
+        }
+        m_written += m_buffer.size();
+        m_buffer.clear();
+    }
+    size_t count() const { return m_threads.size(); }
+    // The place of thread k among those taken, or SIZE_MAX.
+    size_t find(size_t k) const
+    {
+        const auto it = std::lower_bound(m_threads.begin(), m_threads.end(), uint32_t(k));
+        return it != m_threads.end() && *it == k ? size_t(it - m_threads.begin()) : SIZE_MAX;
+    }
+    ThreadCheckpoints::Extent extent(size_t d) const
+    {
+        return {m_entries[d].segments, m_entries[d].first, m_entries[d].last};
+    }
+    uint64_t segments() const
+    {
+        uint64_t n = 0;
+        for (const Entry& e : m_entries)
+            n += e.segments;
+        return n;
+    }
+    // Taken thread d read back into `one` as its only thread (whose
+    // segments end at `end`).
+    bool read(size_t d, uint64_t end, ThreadStates& one)
+    {
+        const Entry& e = m_entries[d];
+        const size_t bytes = e.segments * sizeof(PackedSegment) + e.checks * sizeof(uint64_t)
+            + (size_t(e.far) + e.infos) * 2 * sizeof(uint64_t);
+        // (From the file, and from the buffer what is not written.)
+        m_read.resize(bytes);
+        const size_t inFile = size_t(std::min<uint64_t>(bytes, m_written - std::min(m_written, e.offset)));
+        if (inFile > 0 && !m_file.read(e.offset, m_read.data(), inFile))
+            return false;
+        if (inFile < bytes)
+            std::memcpy(m_read.data() + inFile, m_buffer.data() + (e.offset + inFile - m_written), bytes - inFile);
+        const char* p = m_read.data();
+        const auto get = [&p] {
+            uint64_t v;
+            std::memcpy(&v, p, sizeof(v));
+            p += sizeof(v);
+            return v;
+        };
+        one.ids.assign(1, m_threads[d]);
+        one.offsets = {0, e.segments};
+        one.checkOffsets = {0, e.checks};
+        one.end = end;
+        one.packed.allocate(std::max<size_t>(e.segments, 1) * sizeof(PackedSegment));
+        std::memcpy(one.packed.bytes(), p, e.segments * sizeof(PackedSegment));
+        p += e.segments * sizeof(PackedSegment);
+        one.checkTimes.resize(e.checks);
+        for (uint64_t& t : one.checkTimes)
+            t = get();
+        one.farTimes.resize(e.far);
+        for (auto& [at, time] : one.farTimes) {
+            at = get();
+            time = get();
+        }
+        one.infos.resize(e.infos);
+        for (auto& [at, info] : one.infos) {
+            at = get();
+            info = uint16_t(get());
+        }
+        return true;
+    }
+
+private:
+    static constexpr size_t kBuffer = size_t(1) << 20;
+    static constexpr size_t kDirect = size_t(64) << 10; // bytes of segments
+    void put(const void* data, size_t bytes)
+    {
+        const auto* p = static_cast<const char*>(data);
+        m_buffer.insert(m_buffer.end(), p, p + bytes);
+    }
+    void put(uint64_t a, uint64_t b)
+    {
+        const uint64_t pair[2] = {a, b};
+        put(pair, sizeof(pair));
+    }
+    struct Entry {
+        uint64_t offset = 0, first = 0, last = 0;
+        uint32_t segments = 0, checks = 0, far = 0, infos = 0;
+    };
+    SpillFile m_file;
+    std::vector<char> m_buffer, m_read;
+    uint64_t m_written = 0; // bytes in the file
+    bool m_failed = false;
+    std::vector<uint32_t> m_threads; // ascending
+    std::vector<Entry> m_entries;    // beside them
+};
+
+} // namespace
+
 bool ThreadStatesBuilder::sealRuns(uint64_t end, bool final, const LoadObserver* observer)
 {
     ThreadStates& out = m_part.threadStates;
@@ -1074,6 +1241,15 @@ bool ThreadStatesBuilder::sealRuns(uint64_t end, bool final, const LoadObserver*
     std::vector<Raw> events;
     std::vector<size_t> from;
     const auto byTime = [](const Raw& a, const Raw& b) { return a.time < b.time; };
+    // A load's final seal (whose index keeps no segments of a thread with a
+    // pyramid) bins each such thread as the merge gives it, and its
+    // segments wait in a file for the checkpoint entries: the seal never
+    // holds them all (DroppedSegments).
+    DroppedSegments dropped;
+    const bool binAsMerged = final && m_dropPyramidSegments && dropped.open();
+    std::vector<uint32_t> pyramidThreads;
+    KeptTotals totals;
+    OverviewScratch scratch;
     while (!heap.empty()) {
         if ((out.ids.size() & 0xFFF) == 0 && isCancelled(observer))
             return false;
@@ -1115,6 +1291,20 @@ bool ThreadStatesBuilder::sealRuns(uint64_t end, bool final, const LoadObserver*
             dest[written] = packSegment(s, written - first, written, out.checkTimes, out.farTimes, out.infos);
             ++written;
         }
+        if (binAsMerged && written - first >= ThreadStates::kOverviewMinSegments) {
+            const size_t k = out.ids.size() - 1;
+            out.overviews.resize(k + 1);
+            out.offsets.push_back(written); // (for of(k), until the next thread's)
+            out.checkOffsets.push_back(out.checkTimes.size());
+            ThreadTotals whole;
+            buildOverview(out, k, scratch, false, nullptr, nullptr, 0, &whole);
+            out.offsets.pop_back();
+            out.checkOffsets.pop_back();
+            pyramidThreads.push_back(uint32_t(k));
+            totals.push_back(whole);
+            if (dropped.take(out, k, first, written))
+                written = first;
+        }
     }
     out.offsets.push_back(written);
     out.checkOffsets.push_back(out.checkTimes.size());
@@ -1122,6 +1312,45 @@ bool ThreadStatesBuilder::sealRuns(uint64_t end, bool final, const LoadObserver*
     if (final) {
         m_runs.clear();
         m_runFile.reset();
+    }
+    if (binAsMerged) {
+        out.overviews.resize(out.count());
+        dropped.flush();
+        ThreadCheckpoints::Source source;
+        source.threads = out.count();
+        source.segments = written + dropped.segments();
+        source.extent = [&](size_t k) {
+            const size_t d = dropped.find(k);
+            if (d != SIZE_MAX)
+                return dropped.extent(d);
+            const SegmentView segs = out.of(k);
+            ThreadCheckpoints::Extent e;
+            if (!segs.empty())
+                e = {segs.size(), segs.timeAt(0), segs.timeAt(segs.size() - 1)};
+            return e;
+        };
+        ThreadStates one;
+        bool cancelled = false;
+        source.read = [&](size_t k, const std::function<void(const SegmentView&)>& use) {
+            if ((k & 0xFFF) == 0 && isCancelled(observer)) {
+                cancelled = true;
+                return false;
+            }
+            const size_t d = dropped.find(k);
+            if (d == SIZE_MAX) {
+                use(out.of(k));
+                return true;
+            }
+            if (!dropped.read(d, out.end, one))
+                return false;
+            use(one.of(0));
+            return true;
+        };
+        if (!m_part.threadCheckpoints.makeThreadEntries(source))
+            return cancelled ? false : lose();
+        m_binnedAsMerged = dropped.count();
+        out.moveSegmentsToFile(std::move(pyramidThreads), std::move(totals));
+        return true;
     }
     if (!buildOverviews(out, observer))
         return false;
@@ -1424,16 +1653,62 @@ void ThreadCheckpoints::appendThreadEntries(const ThreadCheckpoints& one)
     entryOffsets.push_back(entryChecks.size());
 }
 
+namespace {
+
+// The threads of `states` as a source of segments (`visit` around each
+// read, if given: see ThreadCheckpoints::chooseSpacing).
+ThreadCheckpoints::Source sourceOf(const ThreadStates& states, const ThreadCheckpoints::Visit& visit)
+{
+    ThreadCheckpoints::Source source;
+    source.threads = states.count();
+    source.segments = states.segmentCount();
+    source.extent = [&states](size_t k) {
+        // (A thread's first segment's time is its first check time; its
+        // last segment is always in memory.)
+        const SegmentView segs = states.of(k);
+        ThreadCheckpoints::Extent e;
+        if (!segs.empty()) {
+            e.segments = segs.size();
+            e.first = states.checkTimes[states.checkOffsets[k]];
+            e.last = segs.timeAt(segs.size() - 1);
+        }
+        return e;
+    };
+    source.read = [&states, visit](size_t k, const std::function<void(const SegmentView&)>& use) {
+        if (visit && !visit(k, true))
+            return false;
+        use(states.of(k));
+        return !visit || visit(k, false);
+    };
+    return source;
+}
+
+} // namespace
+
 void ThreadCheckpoints::makeThreadEntries(const ThreadStates& states)
 {
-    chooseSpacing(states, {});
-    beginThreadEntries(states.count());
-    for (size_t k = 0; k < states.count(); ++k)
-        addThread(states.of(k));
+    makeThreadEntries(sourceOf(states, {}));
+}
+
+bool ThreadCheckpoints::makeThreadEntries(const Source& source)
+{
+    if (!chooseSpacing(source))
+        return false;
+    beginThreadEntries(source.threads);
+    const auto add = [this](const SegmentView& segs) { addThread(segs); };
+    for (size_t k = 0; k < source.threads; ++k)
+        if (!source.read(k, add))
+            return false;
     endThreadEntries();
+    return true;
 }
 
 bool ThreadCheckpoints::chooseSpacing(const ThreadStates& states, const Visit& visit)
+{
+    return chooseSpacing(sourceOf(states, visit));
+}
+
+bool ThreadCheckpoints::chooseSpacing(const Source& source)
 {
     // The spacing: widened (every other checkpoint dropped) while the
     // entries and streams would take more than the budget and the log
@@ -1445,41 +1720,36 @@ bool ThreadCheckpoints::chooseSpacing(const ThreadStates& states, const Visit& v
             logBytes = std::max(logBytes, v.back().offset);
     if (!global.empty())
         logBytes = std::max(logBytes, global.back().offset);
-    const uint64_t segments = states.segmentCount();
-    const double budget = std::max(kBudgetFloor, kBudgetPerSegment * double(segments));
+    const double budget = std::max(kBudgetFloor, kBudgetPerSegment * double(source.segments));
     constexpr double kEntryBytes = sizeof(uint16_t) + sizeof(PackedSegment);
     for (;;) {
         uint64_t crossings = global.size();
         for (const auto& v : caps)
             crossings += v.size();
         // At most an entry per interval a thread's segments span (a pass
-        // over the threads, not their segments): often enough. (A thread's
-        // first segment's time is its first check time; its last segment
-        // is always in memory.)
+        // over the threads, not their segments): often enough.
         const int shift = std::countr_zero(spacing);
         uint64_t bound = 0;
-        for (size_t k = 0; k < states.count(); ++k) {
-            const SegmentView segs = states.of(k);
-            if (!segs.empty())
-                bound += std::min<uint64_t>(segs.size(), (segs.timeAt(segs.size() - 1) >> shift)
-                                                             - (states.checkTimes[states.checkOffsets[k]] >> shift) + 1);
+        for (size_t k = 0; k < source.threads; ++k) {
+            const Extent e = source.extent(k);
+            if (e.segments > 0)
+                bound += std::min<uint64_t>(e.segments, (e.last >> shift) - (e.first >> shift) + 1);
         }
         if (double(bound) * kEntryBytes + double(crossings) * sizeof(Crossing) <= budget)
             break;
         uint64_t entries = 0; // (counted until over the budget)
         const double over = (budget - double(crossings) * sizeof(Crossing)) / kEntryBytes;
-        for (size_t k = 0; k < states.count() && double(entries) <= over; ++k) {
-            if (visit && !visit(k, true))
+        const auto count = [&](const SegmentView& segs) {
+            forEachEntry(segs, spacing, [&](uint64_t, size_t) { ++entries; });
+        };
+        for (size_t k = 0; k < source.threads && double(entries) <= over; ++k)
+            if (!source.read(k, count))
                 return false;
-            forEachEntry(states.of(k), spacing, [&](uint64_t, size_t) { ++entries; });
-            if (visit && !visit(k, false))
-                return false;
-        }
         const double bytes = double(entries) * kEntryBytes + double(crossings) * sizeof(Crossing);
         // (Two checkpoints or fewer left: wider gains nothing, as a log of
         // many threads needs an entry per thread whatever the spacing.)
-        if (bytes <= budget || logBytes / std::max<uint64_t>(1, count() / 2) > kMaxIntervalBytes || count() <= 2
-            || spacing >= (uint64_t(1) << 62))
+        if (bytes <= budget || logBytes / std::max<uint64_t>(1, this->count() / 2) > kMaxIntervalBytes
+            || this->count() <= 2 || spacing >= (uint64_t(1) << 62))
             break;
         spacing *= 2;
         const auto thin = [](std::vector<Crossing>& v) {

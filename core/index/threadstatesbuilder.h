@@ -77,6 +77,12 @@ public:
     // counts it once written; a seal waits for it).
     void setRunEvents(size_t events) { m_runEvents = std::max<size_t>(events, 1); }
     uint64_t eventsInRuns() const { return m_eventsInRuns; }
+    // Of the final seal over runs: the threads binned as the merge gave
+    // them, whose segments then waited for their checkpoint entries in a
+    // file of their own (or its last buffer, when the file could take no
+    // more), not in memory. The other threads of a pyramid stayed in
+    // memory until then.
+    uint64_t threadsBinnedAsMerged() const { return m_binnedAsMerged; }
     // With settle(): a thread's settled segments that fill a chunk
     // (SegmentChunks: 4,096) go to a temporary file (SpillFile) as they do, so that the
     // load's memory does not hold them all until the final seal; that seal
@@ -86,7 +92,7 @@ public:
     // when the final index must keep every segment. A file that cannot be
     // made or written leaves the segments in memory; one that cannot be
     // read back makes lostEvents() true (the log is read again).
-    void setSpill(bool on) { m_spillOn = on; }
+    void setSpill(bool on) { m_spillOn = m_dropPyramidSegments = on; }
     // A live session's: each provisional seal lets the raw events it
     // settled go, as settle() does (their segments are kept, 8 bytes each,
     // not 16 more for the event). An event that then comes earlier than
@@ -203,6 +209,7 @@ private:
     std::vector<Raw> m_scratch; // the events being settled (memory reused)
     bool m_lost = false;     // and then an event came before what it had settled
     bool m_spillOn = false;
+    bool m_dropPyramidSegments = false; // (setSpill's: the final index keeps none; m_spillOn goes on a failure)
     bool m_releaseSettled = false;
     std::unique_ptr<SpillFile> m_spill;
     std::atomic<uint64_t> m_spilledBytes = 0;
@@ -224,6 +231,7 @@ private:
     std::unique_ptr<SpillFile> m_runFile;
     bool m_runsFailed = false;
     std::atomic<uint64_t> m_eventsInRuns = 0; // (all written, for good)
+    uint64_t m_binnedAsMerged = 0;
     // Read back: the window, the seeds (by id) and the threads wanted.
     bool m_readBack = false;
     uint64_t m_from = 0, m_clip = 0, m_to = UINT64_MAX;

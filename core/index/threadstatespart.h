@@ -361,6 +361,20 @@ struct ThreadCheckpoints {
     // Makes the thread entries from `states` (in time order per thread),
     // choosing the spacing first (see above).
     void makeThreadEntries(const ThreadStates& states);
+    // Where the threads' segments come from, for a caller that does not
+    // hold them all in memory: how many threads and segments; a thread's
+    // extent without reading its segments; and its segments, read (false
+    // on an error, which ends the making).
+    struct Extent {
+        uint64_t segments = 0, first = 0, last = 0; // first: its first segment's time; last: its last's
+    };
+    struct Source {
+        size_t threads = 0;
+        uint64_t segments = 0;
+        std::function<Extent(size_t)> extent;
+        std::function<bool(size_t, const std::function<void(const SegmentView&)>&)> read;
+    };
+    bool makeThreadEntries(const Source& source);
     // The same in steps, for a caller that has a thread's segments in
     // memory one at a time (ThreadStatesBuilder's spill): the spacing
     // (`visit(k, true)` before thread k's segments are read, `visit(k,
@@ -369,6 +383,7 @@ struct ThreadCheckpoints {
     // then each thread's entries in order, then done.
     using Visit = std::function<bool(size_t thread, bool load)>;
     bool chooseSpacing(const ThreadStates& states, const Visit& visit);
+    bool chooseSpacing(const Source& source);
     void beginThreadEntries(size_t threads);
     void addThread(const SegmentView& segs);
     // Or a thread's entries made apart (`one`: begun with the same
