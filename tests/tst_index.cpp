@@ -142,6 +142,7 @@ private slots:
     void declinedEventsGoToSortedRuns();
     void runsThatCannotBeWrittenOrReadLoseNothing();
     void threadsOfRunsBinnedAsMerged();
+    void checkpointEntriesAreMappedFromAFile();
     void settledSegmentsSpillToAFile();
     void aSpillFileReadsBackWhatItWrote();
     void aSpillFileMapsWhatItWrote();
@@ -1571,6 +1572,33 @@ void TestIndex::threadsOfRunsBinnedAsMerged()
     QVERIFY2(binned > 0 && binned < summarised, qPrintable(QStringLiteral("%1 of %2").arg(binned).arg(summarised)));
     compareIndexes(builder.index(), *raw);
     compareThreadParts(builder.index(), *raw);
+}
+
+// A final index's checkpoint entry segments are in a temporary file,
+// mapped back chunk by chunk (not counted in memory): the same entries as
+// ones made in memory.
+void TestIndex::checkpointEntriesAreMappedFromAFile()
+{
+    const std::vector<uint8_t> bytes = synthesizeSchedulerLog(size_t(24) << 20, 2, 7);
+    const auto ix = loadWith(bytes, KeepInMemory{true});
+    const ThreadCheckpoints& loaded = ix->threadCheckpoints;
+    QVERIFY2(loaded.entrySegments.size() > 2 * EntrySegments::kChunk,
+             qPrintable(QString::number(loaded.entrySegments.size())));
+    // Every full chunk mapped.
+    QCOMPARE(loaded.mappedBytes(),
+             loaded.entrySegments.size() / EntrySegments::kChunk * EntrySegments::kChunk * sizeof(PackedSegment));
+    ThreadCheckpoints inMemory = loaded, mapped = loaded;
+    inMemory.makeThreadEntries(ix->threadStates, false);
+    mapped.makeThreadEntries(ix->threadStates, true);
+    QCOMPARE(inMemory.mappedBytes(), size_t(0));
+    QCOMPARE(mapped.mappedBytes(), loaded.mappedBytes());
+    QCOMPARE(inMemory.memoryBytes(), mapped.memoryBytes() + mapped.mappedBytes());
+    QCOMPARE(inMemory.spacing, loaded.spacing);
+    QVERIFY(inMemory.entryOffsets == loaded.entryOffsets && mapped.entryOffsets == loaded.entryOffsets);
+    QCOMPARE(inMemory.entrySegments.size(), loaded.entrySegments.size());
+    for (uint64_t e = 0; e < loaded.entrySegments.size(); ++e)
+        QVERIFY2(loaded.entry(e) == inMemory.entry(e) && mapped.entry(e) == inMemory.entry(e),
+                 qPrintable(QString::number(e)));
 }
 
 void TestIndex::aSpillFileReadsBackWhatItWrote()

@@ -122,7 +122,7 @@ void ThreadStatesBuilder::noteCheckpoint(const Event& e)
 
 void ThreadStatesBuilder::fillThreadEntries()
 {
-    m_part.threadCheckpoints.makeThreadEntries(m_part.threadStates);
+    m_part.threadCheckpoints.makeThreadEntries(m_part.threadStates, true);
 }
 
 void ThreadStatesBuilder::consume(const Event& e)
@@ -891,7 +891,7 @@ bool ThreadStatesBuilder::sealSpilled(std::vector<std::vector<uint64_t>>& spille
         return lose();
     if (stop)
         return false; // (cancelled)
-    cp.beginThreadEntries(out.count());
+    cp.beginThreadEntries(out.count(), true);
     std::vector<uint32_t> pyramidThreads;
     KeptTotals totals;
     for (size_t k = 0; k < out.count(); ++k) {
@@ -1346,7 +1346,7 @@ bool ThreadStatesBuilder::sealRuns(uint64_t end, bool final, const LoadObserver*
             use(one.of(0));
             return true;
         };
-        if (!m_part.threadCheckpoints.makeThreadEntries(source))
+        if (!m_part.threadCheckpoints.makeThreadEntries(source, true))
             return cancelled ? false : lose();
         m_binnedAsMerged = dropped.count();
         out.moveSegmentsToFile(std::move(pyramidThreads), std::move(totals));
@@ -1639,18 +1639,40 @@ void ThreadCheckpoints::addThread(const SegmentView& segs)
         entryChecks.push_back(uint16_t(j));
     });
     entryOffsets.push_back(entryChecks.size());
+    mapFullEntries();
 }
 
 void ThreadCheckpoints::appendThreadEntries(const ThreadCheckpoints& one)
 {
     const uint64_t base = entryChecks.size();
     entryChecks.insert(entryChecks.end(), one.entryChecks.begin(), one.entryChecks.end());
-    entrySegments.insert(entrySegments.end(), one.entrySegments.begin(), one.entrySegments.end());
+    for (size_t e = 0; e < one.entrySegments.size(); ++e)
+        entrySegments.push_back(one.entrySegments[e]);
     for (const auto& [e, time] : one.entryFarTimes)
         entryFarTimes.emplace_back(base + e, time);
     for (const auto& [e, info] : one.entryInfos)
         entryInfos.emplace_back(base + e, info);
     entryOffsets.push_back(entryChecks.size());
+    mapFullEntries();
+}
+
+void ThreadCheckpoints::mapFullEntries()
+{
+    constexpr size_t kChunk = EntrySegments::kChunk;
+    constexpr size_t kBytes = kChunk * sizeof(PackedSegment);
+    while (m_entriesFile && (m_entriesMapped + 1) * kChunk <= entrySegments.size()) {
+        uint64_t offset = 0;
+        std::shared_ptr<const void> view;
+        if (m_entriesFile->open() && m_entriesFile->append(entrySegments.chunk(m_entriesMapped), kBytes, offset))
+            view = m_entriesFile->map(offset, kBytes);
+        if (!view) {
+            m_entriesFile.reset(); // (this chunk and the rest stay in memory)
+            return;
+        }
+        auto* at = static_cast<PackedSegment*>(const_cast<void*>(view.get())); // (read only: a full chunk is never written)
+        entrySegments.mapChunk(m_entriesMapped++, std::shared_ptr<PackedSegment[]>(std::move(view), at),
+                               &SpillFile::releasePages);
+    }
 }
 
 namespace {
@@ -1685,16 +1707,16 @@ ThreadCheckpoints::Source sourceOf(const ThreadStates& states, const ThreadCheck
 
 } // namespace
 
-void ThreadCheckpoints::makeThreadEntries(const ThreadStates& states)
+void ThreadCheckpoints::makeThreadEntries(const ThreadStates& states, bool toFile)
 {
-    makeThreadEntries(sourceOf(states, {}));
+    makeThreadEntries(sourceOf(states, {}), toFile);
 }
 
-bool ThreadCheckpoints::makeThreadEntries(const Source& source)
+bool ThreadCheckpoints::makeThreadEntries(const Source& source, bool toFile)
 {
     if (!chooseSpacing(source))
         return false;
-    beginThreadEntries(source.threads);
+    beginThreadEntries(source.threads, toFile);
     const auto add = [this](const SegmentView& segs) { addThread(segs); };
     for (size_t k = 0; k < source.threads; ++k)
         if (!source.read(k, add))
@@ -1765,11 +1787,13 @@ bool ThreadCheckpoints::chooseSpacing(const Source& source)
     return true;
 }
 
-void ThreadCheckpoints::beginThreadEntries(size_t threads)
+void ThreadCheckpoints::beginThreadEntries(size_t threads, bool toFile)
 {
     entryOffsets.assign(1, 0);
     entryChecks.clear();
-    entrySegments.clear();
+    entrySegments = {};
+    m_entriesFile = toFile ? std::make_shared<SpillFile>() : nullptr;
+    m_entriesMapped = 0;
     entryFarTimes.clear();
     entryInfos.clear();
     entryOffsets.reserve(threads + 1);
@@ -1777,8 +1801,8 @@ void ThreadCheckpoints::beginThreadEntries(size_t threads)
 
 void ThreadCheckpoints::endThreadEntries()
 {
+    m_entriesFile.reset(); // (the mapped chunks keep what they map)
     entryChecks.shrink_to_fit();
-    entrySegments.shrink_to_fit();
     entryFarTimes.shrink_to_fit();
     entryInfos.shrink_to_fit();
     for (auto& v : caps)
@@ -1790,7 +1814,7 @@ size_t ThreadCheckpoints::memoryBytes() const
 {
     size_t bytes = caps.capacity() * sizeof(caps[0]) + global.capacity() * sizeof(Crossing)
         + entryOffsets.capacity() * sizeof(uint64_t) + entryChecks.capacity() * sizeof(uint16_t)
-        + entrySegments.capacity() * sizeof(PackedSegment) + entryFarTimes.capacity() * sizeof(entryFarTimes[0])
+        + entrySegments.memoryBytes() + entryFarTimes.capacity() * sizeof(entryFarTimes[0])
         + entryInfos.capacity() * sizeof(entryInfos[0]);
     for (const auto& v : caps)
         bytes += v.capacity() * sizeof(Crossing);

@@ -319,6 +319,14 @@ inline const PackedSegment& SegmentView::packedAt(size_t i) const
 // checkpoints. A provisional
 // index (a live session's or a progressive load's snapshot) has the
 // streams but no thread entries: reading starts at the log's beginning.
+// The final index's entry segments (8 of the 10 bytes) are not in memory:
+// made `toFile`, each full chunk of them (EntrySegments: 8,192, 64 KB)
+// goes to a temporary file as the entries are made and is mapped back in
+// its place (read-only pages of the file, which the system reads in when
+// touched and may drop; counted by mappedBytes(), not memoryBytes()). A
+// chunk that cannot be written or mapped stays in memory, and so do the
+// rest.
+using EntrySegments = ChunkedArray<PackedSegment, 13>;
 struct ThreadCheckpoints {
     static constexpr uint64_t kMaxCheckpoints = 2048;
     static constexpr uint64_t kMaxIntervalBytes = uint64_t(4) << 20; // of log between checkpoints, when widened
@@ -337,7 +345,7 @@ struct ThreadCheckpoints {
     // Thread entries: thread k's are [entryOffsets[k], entryOffsets[k + 1]).
     std::vector<uint64_t> entryOffsets; // empty when not made (provisional)
     std::vector<uint16_t> entryChecks;  // checkpoint number, ascending per thread
-    std::vector<PackedSegment> entrySegments; // offset: from time(check - 1)
+    EntrySegments entrySegments; // offset: from time(check - 1)
     std::vector<std::pair<uint64_t, uint64_t>> entryFarTimes; // (entry, time) when the offset is kFar
     std::vector<std::pair<uint64_t, uint16_t>> entryInfos;    // (entry, info) where not 0
 
@@ -360,7 +368,7 @@ struct ThreadCheckpoints {
     ThreadSegment entry(uint64_t e) const;
     // Makes the thread entries from `states` (in time order per thread),
     // choosing the spacing first (see above).
-    void makeThreadEntries(const ThreadStates& states);
+    void makeThreadEntries(const ThreadStates& states, bool toFile = false);
     // Where the threads' segments come from, for a caller that does not
     // hold them all in memory: how many threads and segments; a thread's
     // extent without reading its segments; and its segments, read (false
@@ -374,7 +382,7 @@ struct ThreadCheckpoints {
         std::function<Extent(size_t)> extent;
         std::function<bool(size_t, const std::function<void(const SegmentView&)>&)> read;
     };
-    bool makeThreadEntries(const Source& source);
+    bool makeThreadEntries(const Source& source, bool toFile = false);
     // The same in steps, for a caller that has a thread's segments in
     // memory one at a time (ThreadStatesBuilder's spill): the spacing
     // (`visit(k, true)` before thread k's segments are read, `visit(k,
@@ -384,18 +392,23 @@ struct ThreadCheckpoints {
     using Visit = std::function<bool(size_t thread, bool load)>;
     bool chooseSpacing(const ThreadStates& states, const Visit& visit);
     bool chooseSpacing(const Source& source);
-    void beginThreadEntries(size_t threads);
+    void beginThreadEntries(size_t threads, bool toFile = false);
     void addThread(const SegmentView& segs);
     // Or a thread's entries made apart (`one`: begun with the same
     // spacing, holding that thread's alone), added as the next thread's.
     void appendThreadEntries(const ThreadCheckpoints& one);
     void endThreadEntries();
     size_t memoryBytes() const;
+    size_t mappedBytes() const { return entrySegments.mappedBytes(); }
 
     // Calls note(j, i) for each entry of a thread: checkpoint j, segment i.
     template <class Note>
     static void forEachEntry(const SegmentView& segs, uint64_t spacing, Note note);
 
+private:
+    void mapFullEntries();
+    std::shared_ptr<SpillFile> m_entriesFile; // while entries are made toFile
+    size_t m_entriesMapped = 0;                // chunks
 };
 
 // The totals of thread `number` of `states` over [t0, t1).
