@@ -487,7 +487,7 @@ int bench(int argc, char** argv)
         views.emplace_back(from, from + width);
     }
     double lodMax = 0, lodSum = 0, statsMax = 0, statsSum = 0;
-    size_t lodCount = 0, items = 0, maxItems = 0;
+    size_t lodCount = 0, maxItems = 0;
     std::vector<LodItem> out;
     for (const auto& [from, to] : views) {
         for (const Capability& cap : ix.caps) {
@@ -498,7 +498,6 @@ int bench(int argc, char** argv)
             lodMax = std::max(lodMax, ms);
             lodSum += ms;
             ++lodCount;
-            items += out.size();
             maxItems = std::max(maxItems, out.size());
         }
         start = Clock::now();
