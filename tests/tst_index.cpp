@@ -1528,50 +1528,99 @@ void TestIndex::runsThatCannotBeWrittenOrReadLoseNothing()
 // settles).
 void TestIndex::threadsOfRunsBinnedAsMerged()
 {
-    {
-        const std::vector<uint8_t> bytes = synthesizeThreadsLog(8, 20000, 2);
-        const auto raw = loadWith(bytes, KeepInMemory{false, true});
-        QCOMPARE(raw->threadStates.summarised.size(), size_t(8));
+    // Sealed over runs of `runEvents` (settles every `every` events,
+    // declined below `perThread` events a thread), under a file size limit
+    // if given: the threads binned so, and the index the same as `raw`.
+    const auto sealOverRuns = [](const std::vector<uint8_t>& bytes, size_t every, size_t perThread, size_t runEvents,
+                                 rlim_t limit, const LogIndex& raw, uint64_t& binned) {
         IndexBuilder builder;
-        builder.settleThreadEventsEvery(4096, size_t(1) << 30, 5000);
+        builder.settleThreadEventsEvery(every, perThread, runEvents);
         bool sealed = false;
-        // (Each thread's segments about 480 KB: four fit in the file.)
-        QVERIFY(sealUnderFileSizeLimit(builder, bytes, 2 << 20, sealed));
-        QVERIFY(builder.threadEventsInRuns() > 0);
+        if (limit) {
+            QVERIFY(sealUnderFileSizeLimit(builder, bytes, limit, sealed));
+        } else {
+            builder.feed(bytes);
+            sealed = builder.publish(true, nullptr);
+        }
         QVERIFY(sealed);
-        QVERIFY(!builder.threadEventsLost());
-        const uint64_t binned = builder.threadsBinnedAsMerged();
-        QVERIFY2(binned > 0 && binned < 8, qPrintable(QString::number(binned)));
-        compareIndexes(builder.index(), *raw);
-        compareThreadParts(builder.index(), *raw);
-    }
-    const std::vector<uint8_t> bytes = synthesizeSchedulerLog(size_t(8) << 20, 2, 7);
-    const auto raw = loadWith(bytes, KeepInMemory{false, true});
-    const uint64_t summarised = raw->threadStates.summarised.size();
-    QVERIFY2(summarised > 100, qPrintable(QString::number(summarised)));
-    {
-        IndexBuilder builder;
-        builder.settleThreadEventsEvery(4096, 256, 5000);
-        builder.feed(bytes);
-        QVERIFY(builder.publish(true, nullptr));
         QVERIFY(builder.threadEventsInRuns() > 0);
-        QCOMPARE(builder.threadsBinnedAsMerged(), summarised);
-        compareIndexes(builder.index(), *raw);
-        compareThreadParts(builder.index(), *raw);
+        QVERIFY(!builder.threadEventsLost());
+        binned = builder.threadsBinnedAsMerged();
+        compareIndexes(builder.index(), raw);
+        compareThreadParts(builder.index(), raw);
+    };
+    // Three threads of 100 runs each, every run blocked with an info (as
+    // on a black hole), and every 5 runs blocked for 5 s: longer than a
+    // packed segment's time offset reaches (far times). The checkpoint
+    // entries are the segments in force over those 5 s: blocked, with an
+    // info, and some far from their thread's check time.
+    std::deque<OwnedEvent> events;
+    uint64_t t = 1000;
+    using Fields = std::initializer_list<uint64_t>;
+    for (uint64_t k = 1; k <= 3; ++k)
+        events.emplace_back(tag::CreateThread, t++, Fields{k});
+    for (int i = 0; i < 100; ++i) {
+        const bool last = i == 99, beforeGap = i % 5 == 4;
+        for (uint64_t k = 1; k <= 3; ++k) {
+            if (i > 0 && i % 5 == 0)
+                events.emplace_back(tag::ThreadWakeup, t - 5, Fields{k, 0}); // (after the gap)
+            events.emplace_back(tag::RunThread, t, Fields{k});
+            events.emplace_back(tag::StopThread, t + 10, last ? Fields{k, 5, 0} : Fields{k, 7, 100 + k});
+            if (!last && !beforeGap)
+                events.emplace_back(tag::ThreadWakeup, t + 15, Fields{k, 0});
+            t += 20;
+        }
+        if (beforeGap)
+            t += 5'000'000'000;
     }
-    IndexBuilder builder;
-    builder.settleThreadEventsEvery(4096, 256, 5000);
-    bool sealed = false;
-    // (2 MB: the first run fits, where 1 MB would not; the binned
-    // threads' segments take more.)
-    QVERIFY(sealUnderFileSizeLimit(builder, bytes, 2 << 20, sealed));
-    QVERIFY(builder.threadEventsInRuns() > 0);
-    QVERIFY(sealed);
-    QVERIFY(!builder.threadEventsLost());
-    const uint64_t binned = builder.threadsBinnedAsMerged();
-    QVERIFY2(binned > 0 && binned < summarised, qPrintable(QStringLiteral("%1 of %2").arg(binned).arg(summarised)));
-    compareIndexes(builder.index(), *raw);
-    compareThreadParts(builder.index(), *raw);
+    LogBuilder far;
+    far.block(0, events);
+    struct Case {
+        const char* name;
+        std::vector<uint8_t> bytes;
+        size_t every, perThread, runEvents;
+        uint64_t summarised; // at least
+    };
+    const Case cases[] = {
+        {"long threads", synthesizeThreadsLog(8, 20000, 2), 4096, size_t(1) << 30, 5000, 8},
+        {"short threads", synthesizeSchedulerLog(size_t(8) << 20, 2, 7), 4096, 256, 5000, 100},
+        {"far times and infos", far.bytes(), 37, size_t(1) << 30, 50, 3},
+    };
+    // (2 MB: the first run fits, where 1 MB would not; the binned threads'
+    // segments take more: each long thread's about 480 KB.)
+    constexpr rlim_t kLimit = 2 << 20;
+    for (const Case& c : cases) {
+        const auto raw = loadWith(c.bytes, KeepInMemory{false, true});
+        const uint64_t summarised = raw->threadStates.summarised.size();
+        QVERIFY2(summarised >= c.summarised, c.name);
+        uint64_t binned = 0;
+        sealOverRuns(c.bytes, c.every, c.perThread, c.runEvents, 0, *raw, binned);
+        if (QTest::currentTestFailed())
+            QFAIL(c.name);
+        QCOMPARE(binned, summarised);
+        if (c.bytes.size() < 2 * kLimit)
+            continue;
+        sealOverRuns(c.bytes, c.every, c.perThread, c.runEvents, kLimit, *raw, binned);
+        if (QTest::currentTestFailed())
+            QFAIL(qPrintable(QStringLiteral("%1, a file size limit").arg(c.name)));
+        QVERIFY2(binned > 0 && binned < summarised, qPrintable(QStringLiteral("%1: %2 of %3").arg(c.name).arg(binned).arg(summarised)));
+    }
+    // (The far times and infos are there to be binned, and the entries
+    // made from them.)
+    const auto raw = loadWith(cases[2].bytes, KeepInMemory{true});
+    QVERIFY(!raw->threadStates.farTimes.empty() && !raw->threadStates.infos.empty());
+    const ThreadCheckpoints& cp = raw->threadCheckpoints;
+    bool farEntry = false, infoEntry = false;
+    for (size_t k = 0; k < raw->threadStates.count(); ++k) {
+        const SegmentView segs = raw->threadStates.of(k);
+        for (uint64_t e = cp.entryOffsets[k]; e < cp.entryOffsets[k + 1]; ++e) {
+            const ThreadSegment s = cp.entry(e);
+            infoEntry = infoEntry || s.info != 0;
+            const size_t i = ThreadStates::firstEndingAfter(segs, s.time);
+            farEntry = farEntry || segs.packedAt(i).offset == PackedSegment::kFar;
+        }
+    }
+    QVERIFY(farEntry && infoEntry);
 }
 
 // A final index's checkpoint entry segments are in a temporary file,
