@@ -312,14 +312,12 @@ ThreadDetail readThreadSegments(ByteSource& source, const LogIndex& index, uint6
             if (k == SIZE_MAX)
                 continue;
             const SegmentView segs = got.of(g);
-            const auto first = cp.entryChecks.begin() + ptrdiff_t(cp.entryOffsets[k]);
-            const auto last = cp.entryChecks.begin() + ptrdiff_t(cp.entryOffsets[k + 1]);
-            for (auto it = std::upper_bound(first, last, uint16_t(std::min<uint64_t>(j, UINT16_MAX)));
-                 it != last && *it <= lastCheck; ++it) {
-                const uint64_t at = cp.time(*it);
+            const uint64_t last = cp.entryOffsets[k + 1];
+            for (uint64_t e = cp.firstEntryAfter(k, j); e < last && cp.entryChecks[e] <= lastCheck; ++e) {
+                const uint64_t at = cp.time(cp.entryChecks[e]);
                 size_t i = ThreadStates::firstEndingAfter(segs, at - 1); // the last starting before `at`
                 const bool found = !segs.empty() && segs.timeAt(i) < at;
-                if (!found || !(segs[i] == cp.entry(uint64_t(it - cp.entryChecks.begin())))) {
+                if (!found || !(segs[i] == cp.entry(e))) {
                     out.error = changedAt(readFrom, "thread " + std::to_string(got.ids[g]) + " is not in the state the index holds at "
                                               + std::to_string(at) + " ns, in the records read from here on");
                     out.states = ThreadStates{};

@@ -1582,15 +1582,27 @@ bool ThreadCheckpoints::segmentAt(size_t k, uint64_t j, ThreadSegment& out, uint
 {
     if (k + 1 >= entryOffsets.size())
         return false;
-    const auto first = entryChecks.begin() + ptrdiff_t(entryOffsets[k]);
-    const auto last = entryChecks.begin() + ptrdiff_t(entryOffsets[k + 1]);
-    const auto it = std::upper_bound(first, last, uint16_t(std::min<uint64_t>(j, UINT16_MAX)));
-    if (it == first)
+    const uint64_t e = firstEntryAfter(k, j);
+    if (e == entryOffsets[k])
         return false;
-    out = entry(uint64_t(it - entryChecks.begin()) - 1);
+    out = entry(e - 1);
     if (check)
-        *check = *(it - 1);
+        *check = entryChecks[e - 1];
     return true;
+}
+
+uint64_t ThreadCheckpoints::firstEntryAfter(size_t k, uint64_t j) const
+{
+    const uint16_t key = uint16_t(std::min<uint64_t>(j, UINT16_MAX));
+    uint64_t lo = entryOffsets[k], hi = entryOffsets[k + 1];
+    while (lo < hi) {
+        const uint64_t mid = lo + (hi - lo) / 2;
+        if (entryChecks[mid] <= key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
 }
 
 namespace {
@@ -1645,9 +1657,10 @@ void ThreadCheckpoints::addThread(const SegmentView& segs)
 void ThreadCheckpoints::appendThreadEntries(const ThreadCheckpoints& one)
 {
     const uint64_t base = entryChecks.size();
-    entryChecks.insert(entryChecks.end(), one.entryChecks.begin(), one.entryChecks.end());
-    for (size_t e = 0; e < one.entrySegments.size(); ++e)
+    for (size_t e = 0; e < one.entrySegments.size(); ++e) {
+        entryChecks.push_back(one.entryChecks[e]);
         entrySegments.push_back(one.entrySegments[e]);
+    }
     for (const auto& [e, time] : one.entryFarTimes)
         entryFarTimes.emplace_back(base + e, time);
     for (const auto& [e, info] : one.entryInfos)
@@ -1656,23 +1669,35 @@ void ThreadCheckpoints::appendThreadEntries(const ThreadCheckpoints& one)
     mapFullEntries();
 }
 
-void ThreadCheckpoints::mapFullEntries()
+namespace {
+
+// Each full chunk of `array` from `mapped` on written to `file` and mapped
+// back in its place; when one cannot be, the file is let go (the rest stay).
+template <class T, unsigned kShift>
+void mapFullChunks(ChunkedArray<T, kShift>& array, size_t& mapped, std::shared_ptr<SpillFile>& file)
 {
-    constexpr size_t kChunk = EntrySegments::kChunk;
-    constexpr size_t kBytes = kChunk * sizeof(PackedSegment);
-    while (m_entriesFile && (m_entriesMapped + 1) * kChunk <= entrySegments.size()) {
+    constexpr size_t kChunk = ChunkedArray<T, kShift>::kChunk;
+    constexpr size_t kBytes = kChunk * sizeof(T);
+    while (file && (mapped + 1) * kChunk <= array.size()) {
         uint64_t offset = 0;
         std::shared_ptr<const void> view;
-        if (m_entriesFile->open() && m_entriesFile->append(entrySegments.chunk(m_entriesMapped), kBytes, offset))
-            view = m_entriesFile->map(offset, kBytes);
+        if (file->open() && file->append(array.chunk(mapped), kBytes, offset))
+            view = file->map(offset, kBytes);
         if (!view) {
-            m_entriesFile.reset(); // (this chunk and the rest stay in memory)
+            file.reset(); // (this chunk and the rest stay in memory)
             return;
         }
-        auto* at = static_cast<PackedSegment*>(const_cast<void*>(view.get())); // (read only: a full chunk is never written)
-        entrySegments.mapChunk(m_entriesMapped++, std::shared_ptr<PackedSegment[]>(std::move(view), at),
-                               &SpillFile::releasePages);
+        auto* at = static_cast<T*>(const_cast<void*>(view.get())); // (read only: a full chunk is never written)
+        array.mapChunk(mapped++, std::shared_ptr<T[]>(std::move(view), at), &SpillFile::releasePages);
     }
+}
+
+} // namespace
+
+void ThreadCheckpoints::mapFullEntries()
+{
+    mapFullChunks(entrySegments, m_segmentsMapped, m_entriesFile);
+    mapFullChunks(entryChecks, m_checksMapped, m_entriesFile);
 }
 
 namespace {
@@ -1790,10 +1815,10 @@ bool ThreadCheckpoints::chooseSpacing(const Source& source)
 void ThreadCheckpoints::beginThreadEntries(size_t threads, bool toFile)
 {
     entryOffsets.assign(1, 0);
-    entryChecks.clear();
+    entryChecks = {};
     entrySegments = {};
     m_entriesFile = toFile ? std::make_shared<SpillFile>() : nullptr;
-    m_entriesMapped = 0;
+    m_segmentsMapped = m_checksMapped = 0;
     entryFarTimes.clear();
     entryInfos.clear();
     entryOffsets.reserve(threads + 1);
@@ -1802,7 +1827,6 @@ void ThreadCheckpoints::beginThreadEntries(size_t threads, bool toFile)
 void ThreadCheckpoints::endThreadEntries()
 {
     m_entriesFile.reset(); // (the mapped chunks keep what they map)
-    entryChecks.shrink_to_fit();
     entryFarTimes.shrink_to_fit();
     entryInfos.shrink_to_fit();
     for (auto& v : caps)
@@ -1813,7 +1837,7 @@ void ThreadCheckpoints::endThreadEntries()
 size_t ThreadCheckpoints::memoryBytes() const
 {
     size_t bytes = caps.capacity() * sizeof(caps[0]) + global.capacity() * sizeof(Crossing)
-        + entryOffsets.capacity() * sizeof(uint64_t) + entryChecks.capacity() * sizeof(uint16_t)
+        + entryOffsets.capacity() * sizeof(uint64_t) + entryChecks.memoryBytes()
         + entrySegments.memoryBytes() + entryFarTimes.capacity() * sizeof(entryFarTimes[0])
         + entryInfos.capacity() * sizeof(entryInfos[0]);
     for (const auto& v : caps)

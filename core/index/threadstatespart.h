@@ -319,14 +319,15 @@ inline const PackedSegment& SegmentView::packedAt(size_t i) const
 // checkpoints. A provisional
 // index (a live session's or a progressive load's snapshot) has the
 // streams but no thread entries: reading starts at the log's beginning.
-// The final index's entry segments (8 of the 10 bytes) are not in memory:
-// made `toFile`, each full chunk of them (EntrySegments: 8,192, 64 KB)
-// goes to a temporary file as the entries are made and is mapped back in
-// its place (read-only pages of the file, which the system reads in when
-// touched and may drop; counted by mappedBytes(), not memoryBytes()). A
-// chunk that cannot be written or mapped stays in memory, and so do the
-// rest.
+// The final index's entries are not in memory: made `toFile`, each full
+// chunk of their segments (EntrySegments: 8,192, 64 KB) and of their
+// checkpoint numbers (EntryChecks: 32,768, 64 KB) goes to a temporary file
+// as the entries are made and is mapped back in its place (read-only pages
+// of the file, which the system reads in when touched and may drop;
+// counted by mappedBytes(), not memoryBytes()). A chunk that cannot be
+// written or mapped stays in memory, and so do the rest.
 using EntrySegments = ChunkedArray<PackedSegment, 13>;
+using EntryChecks = ChunkedArray<uint16_t, 15>;
 struct ThreadCheckpoints {
     static constexpr uint64_t kMaxCheckpoints = 2048;
     static constexpr uint64_t kMaxIntervalBytes = uint64_t(4) << 20; // of log between checkpoints, when widened
@@ -344,7 +345,7 @@ struct ThreadCheckpoints {
     std::vector<Crossing> global;            // events outside a capability's block
     // Thread entries: thread k's are [entryOffsets[k], entryOffsets[k + 1]).
     std::vector<uint64_t> entryOffsets; // empty when not made (provisional)
-    std::vector<uint16_t> entryChecks;  // checkpoint number, ascending per thread
+    EntryChecks entryChecks;            // checkpoint number, ascending per thread
     EntrySegments entrySegments; // offset: from time(check - 1)
     std::vector<std::pair<uint64_t, uint64_t>> entryFarTimes; // (entry, time) when the offset is kFar
     std::vector<std::pair<uint64_t, uint16_t>> entryInfos;    // (entry, info) where not 0
@@ -366,6 +367,9 @@ struct ThreadCheckpoints {
     bool segmentAt(size_t k, uint64_t j, ThreadSegment& out, uint64_t* check = nullptr) const;
     // Entry e's segment.
     ThreadSegment entry(uint64_t e) const;
+    // Thread k's first entry at a checkpoint after j (entryOffsets[k + 1]
+    // if none).
+    uint64_t firstEntryAfter(size_t k, uint64_t j) const;
     // Makes the thread entries from `states` (in time order per thread),
     // choosing the spacing first (see above).
     void makeThreadEntries(const ThreadStates& states, bool toFile = false);
@@ -399,7 +403,7 @@ struct ThreadCheckpoints {
     void appendThreadEntries(const ThreadCheckpoints& one);
     void endThreadEntries();
     size_t memoryBytes() const;
-    size_t mappedBytes() const { return entrySegments.mappedBytes(); }
+    size_t mappedBytes() const { return entrySegments.mappedBytes() + entryChecks.mappedBytes(); }
 
     // Calls note(j, i) for each entry of a thread: checkpoint j, segment i.
     template <class Note>
@@ -408,7 +412,7 @@ struct ThreadCheckpoints {
 private:
     void mapFullEntries();
     std::shared_ptr<SpillFile> m_entriesFile; // while entries are made toFile
-    size_t m_entriesMapped = 0;                // chunks
+    size_t m_segmentsMapped = 0, m_checksMapped = 0; // chunks
 };
 
 // The totals of thread `number` of `states` over [t0, t1).
