@@ -1006,10 +1006,36 @@ void ThreadStatesBuilder::writeRun()
     }
 }
 
-// The whole walk over the runs in the file and the raw events since,
-// merged thread by thread: each thread's events from every run in log
-// order, then by time (equal times in log order), as sealAll sorts them.
 namespace {
+
+// The threads of `states` as a source of segments (`visit` around each
+// read, if given: see ThreadCheckpoints::chooseSpacing).
+ThreadCheckpoints::Source sourceOf(const ThreadStates& states, const ThreadCheckpoints::Visit& visit)
+{
+    ThreadCheckpoints::Source source;
+    source.threads = states.count();
+    source.segments = states.segmentCount();
+    source.extent = [&states](size_t k) {
+        // (A thread's first segment's time is its first check time; its
+        // last segment is always in memory.)
+        const SegmentView segs = states.of(k);
+        ThreadCheckpoints::Extent e;
+        if (!segs.empty()) {
+            e.segments = segs.size();
+            e.first = states.checkTimes[states.checkOffsets[k]];
+            e.last = segs.timeAt(segs.size() - 1);
+        }
+        return e;
+    };
+    source.read = [&states, visit](size_t k, const std::function<void(const SegmentView&)>& use) {
+        if (visit && !visit(k, true))
+            return false;
+        use(states.of(k));
+        return !visit || visit(k, false);
+    };
+    return source;
+}
+
 
 // The segments of the threads that a load's final seal bins as the merge
 // gives them (sealRuns): their pyramid and whole-run totals made, they
@@ -1175,6 +1201,9 @@ private:
 
 } // namespace
 
+// The whole walk over the runs in the file and the raw events since,
+// merged thread by thread: each thread's events from every run in log
+// order, then by time (equal times in log order), as sealAll sorts them.
 bool ThreadStatesBuilder::sealRuns(uint64_t end, bool final, const LoadObserver* observer)
 {
     ThreadStates& out = m_part.threadStates;
@@ -1319,15 +1348,10 @@ bool ThreadStatesBuilder::sealRuns(uint64_t end, bool final, const LoadObserver*
         ThreadCheckpoints::Source source;
         source.threads = out.count();
         source.segments = written + dropped.segments();
+        const ThreadCheckpoints::Source inMemory = sourceOf(out, {}); // (the threads not binned)
         source.extent = [&](size_t k) {
             const size_t d = dropped.find(k);
-            if (d != SIZE_MAX)
-                return dropped.extent(d);
-            const SegmentView segs = out.of(k);
-            ThreadCheckpoints::Extent e;
-            if (!segs.empty())
-                e = {segs.size(), segs.timeAt(0), segs.timeAt(segs.size() - 1)};
-            return e;
+            return d != SIZE_MAX ? dropped.extent(d) : inMemory.extent(k);
         };
         ThreadStates one;
         bool cancelled = false;
@@ -1337,10 +1361,8 @@ bool ThreadStatesBuilder::sealRuns(uint64_t end, bool final, const LoadObserver*
                 return false;
             }
             const size_t d = dropped.find(k);
-            if (d == SIZE_MAX) {
-                use(out.of(k));
-                return true;
-            }
+            if (d == SIZE_MAX)
+                return inMemory.read(k, use);
             if (!dropped.read(d, out.end, one))
                 return false;
             use(one.of(0));
@@ -1699,38 +1721,6 @@ void ThreadCheckpoints::mapFullEntries()
     mapFullChunks(entrySegments, m_segmentsMapped, m_entriesFile);
     mapFullChunks(entryChecks, m_checksMapped, m_entriesFile);
 }
-
-namespace {
-
-// The threads of `states` as a source of segments (`visit` around each
-// read, if given: see ThreadCheckpoints::chooseSpacing).
-ThreadCheckpoints::Source sourceOf(const ThreadStates& states, const ThreadCheckpoints::Visit& visit)
-{
-    ThreadCheckpoints::Source source;
-    source.threads = states.count();
-    source.segments = states.segmentCount();
-    source.extent = [&states](size_t k) {
-        // (A thread's first segment's time is its first check time; its
-        // last segment is always in memory.)
-        const SegmentView segs = states.of(k);
-        ThreadCheckpoints::Extent e;
-        if (!segs.empty()) {
-            e.segments = segs.size();
-            e.first = states.checkTimes[states.checkOffsets[k]];
-            e.last = segs.timeAt(segs.size() - 1);
-        }
-        return e;
-    };
-    source.read = [&states, visit](size_t k, const std::function<void(const SegmentView&)>& use) {
-        if (visit && !visit(k, true))
-            return false;
-        use(states.of(k));
-        return !visit || visit(k, false);
-    };
-    return source;
-}
-
-} // namespace
 
 void ThreadCheckpoints::makeThreadEntries(const ThreadStates& states, bool toFile)
 {
