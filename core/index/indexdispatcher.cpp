@@ -180,6 +180,7 @@ bool IndexDispatcher::seal(bool final, const LoadObserver* observer)
     if (isCancelled(observer) || !m_collections.build(m_scheduler.gcSpans(), open, observer))
         return false;
     m_scheduler.seal(m_ix.lastTime, final, m_ix.collections, settleBefore);
+    m_threads.flush(); // (the seal ran the open runs to the end)
     m_scheduler.spillSpans();
     const bool threadsSealed = threads.valid() ? threads.get()
                                                : !isCancelled(observer)

@@ -37,6 +37,11 @@ ThreadInfo& ThreadsBuilder::newThread(uint64_t id)
         t.seen = true;
         ++m_threadsSeen;
     }
+    if (id < threads.size()) {
+        if (m_seen.size() <= (id >> 6))
+            m_seen.resize(std::max<size_t>((id >> 6) + 1, m_seen.size() * 3 / 2));
+        m_seen[id >> 6] |= uint64_t(1) << (id & 63);
+    }
     return t;
 }
 
@@ -44,59 +49,99 @@ void ThreadsBuilder::consume(const Event& e)
 {
     const uint64_t id = e.n[0];
     switch (e.tag) {
-    case tag::CreateThread: {
-        ThreadInfo& th = thread(id);
-        th.created = std::min(th.created, e.time);
-        th.createdOn = e.cap;
-        break;
-    }
-    case tag::ThreadRunnable: ++thread(id).runnable; break;
-    case tag::MigrateThread: ++thread(id).migrations; break;
-    case tag::ThreadWakeup: ++thread(id).wakeups; break;
+    case tag::CreateThread: defer(RunOp::Created, id, e.time, e.cap); break;
+    case tag::ThreadRunnable: defer(RunOp::Runnable, id, 0, 0); break;
+    case tag::MigrateThread: defer(RunOp::Migrated, id, 0, 0); break;
+    case tag::ThreadWakeup: defer(RunOp::Woken, id, 0, 0); break;
     case tag::ThreadLabel:
         m_part.labelTexts->emplace_back(e.s[0]);
-        thread(id).label.m_text = &m_part.labelTexts->back();
+        defer(RunOp::Labelled, id, reinterpret_cast<uintptr_t>(&m_part.labelTexts->back()), 0);
         break;
     default: break;
     }
 }
 
+void ThreadsBuilder::defer(RunOp op, uint64_t id, uint64_t a, uint64_t b)
+{
+    const char* entry = reinterpret_cast<const char*>(&thread(id));
+    __builtin_prefetch(entry, 1);
+    __builtin_prefetch(entry + 64, 1);
+    __builtin_prefetch(entry + sizeof(ThreadInfo) - 1, 1);
+    Pending& slot = m_pending[m_pendingNext];
+    if (m_pendingCount == kPending)
+        apply(slot);
+    else
+        ++m_pendingCount;
+    slot = {id, a, b, op};
+    m_pendingNext = (m_pendingNext + 1) % kPending;
+}
+
+void ThreadsBuilder::flush()
+{
+    for (size_t i = 0; i < m_pendingCount; ++i)
+        apply(m_pending[(m_pendingNext + kPending - m_pendingCount + i) % kPending]);
+    m_pendingCount = 0;
+}
+
+void ThreadsBuilder::apply(const Pending& p)
+{
+    ThreadInfo& th = thread(p.id);
+    switch (p.op) {
+    case RunOp::Start:
+        ++th.runs;
+        th.firstRun = std::min(th.firstRun, p.a);
+        break;
+    case RunOp::Stop:
+        switch (stopClass(uint8_t(std::min<uint64_t>(p.a, 253)))) {
+        case StopClass::HeapOverflow: ++th.heapOverflows; break;
+        case StopClass::StackOverflow: ++th.stackOverflows; break;
+        case StopClass::Yield: ++th.yields; break;
+        case StopClass::ForeignCall: ++th.foreignCalls; break;
+        case StopClass::Finished: th.finished = p.b; break;
+        case StopClass::Blocked: ++th.blocked[size_t(blockReason(uint8_t(p.a)))]; break;
+        case StopClass::Other: break;
+        }
+        break;
+    case RunOp::Ran:
+        th.runTime += p.b - p.a;
+        th.lastStop = p.b;
+        break;
+    case RunOp::Created:
+        th.created = std::min(th.created, p.a);
+        th.createdOn = uint16_t(p.b);
+        break;
+    case RunOp::Runnable: ++th.runnable; break;
+    case RunOp::Migrated: ++th.migrations; break;
+    case RunOp::Woken: ++th.wakeups; break;
+    case RunOp::Labelled: th.label.m_text = reinterpret_cast<const std::string*>(p.a); break;
+    }
+}
+
 void ThreadsBuilder::runStarted(uint64_t id, uint64_t time)
 {
-    ThreadInfo& th = thread(id);
-    ++th.runs;
-    th.firstRun = std::min(th.firstRun, time);
+    defer(RunOp::Start, id, time, 0);
 }
 
 void ThreadsBuilder::stopped(uint64_t id, uint64_t code, uint64_t time)
 {
-    ThreadInfo& th = thread(id);
-    switch (stopClass(uint8_t(std::min<uint64_t>(code, 253)))) {
-    case StopClass::HeapOverflow: ++th.heapOverflows; break;
-    case StopClass::StackOverflow: ++th.stackOverflows; break;
-    case StopClass::Yield: ++th.yields; break;
-    case StopClass::ForeignCall: ++th.foreignCalls; break;
-    case StopClass::Finished: th.finished = time; break;
-    case StopClass::Blocked: ++th.blocked[size_t(blockReason(uint8_t(code)))]; break;
-    case StopClass::Other: break;
-    }
+    defer(RunOp::Stop, id, code, time);
 }
 
 void ThreadsBuilder::ran(uint64_t id, uint64_t start, uint64_t end)
 {
-    ThreadInfo& th = thread(id);
-    th.runTime += end - start;
-    th.lastStop = end;
+    defer(RunOp::Ran, id, start, end);
 }
 
 ThreadRuns::Mark ThreadsBuilder::mark(uint64_t id)
 {
+    flush();
     const ThreadInfo& th = thread(id);
     return {th.runTime, th.lastStop};
 }
 
 void ThreadsBuilder::restore(uint64_t id, Mark m)
 {
+    flush();
     ThreadInfo& th = thread(id);
     th.runTime = m.runTime;
     th.lastStop = m.lastStop;

@@ -4,8 +4,10 @@
 #include "core/index/threadruns.h"
 #include "core/index/threadspart.h"
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace hecscope {
 
@@ -30,19 +32,43 @@ public:
     void ran(uint64_t thread, uint64_t start, uint64_t end) override;
     Mark mark(uint64_t thread) override;
     void restore(uint64_t thread, Mark m) override;
+    // The runs started lately counted into their threads (before the
+    // part is read: a seal).
+    void flush();
 
 private:
     ThreadInfo& thread(uint64_t id)
     {
-        auto& threads = m_part.threads;
-        if (id < threads.size() && threads[id].seen) [[likely]]
-            return threads[id];
+        // (The table's `seen` is in another cache line than the counts
+        // each run touches: a log of many threads, run in turn, missed
+        // the cache twice a run. The bits fit in the cache.)
+        if (id < m_seen.size() * 64 && (m_seen[id >> 6] >> (id & 63) & 1)) [[likely]]
+            return m_part.threads[id];
         return newThread(id);
     }
     ThreadInfo& newThread(uint64_t id);
+    // A log of many threads run in turn (hundreds of thousands) missed the
+    // cache on the thread's entry at every event of it. So each event only
+    // asks for the entry at first and is counted kPending events later, in
+    // the order they came, when the entry has come; mark() and restore()
+    // (the only reads) and a seal (flush) count what waits first.
+    enum class RunOp : uint8_t { Start, Stop, Ran, Created, Runnable, Migrated, Woken, Labelled };
+    struct Pending {
+        uint64_t id;
+        uint64_t a; // Start: time; Stop: code; Ran: start; Created: time; Labelled: the text
+        uint64_t b; // Stop: time; Ran: end; Created: capability
+        RunOp op;
+    };
+    void defer(RunOp op, uint64_t id, uint64_t a, uint64_t b);
+    void apply(const Pending& p);
+    static constexpr size_t kPending = 32;
+    std::array<Pending, kPending> m_pending{};
+    size_t m_pendingNext = 0; // where the next goes (the oldest, when full)
+    size_t m_pendingCount = 0;
 
     ThreadsPart& m_part;
     size_t m_threadsSeen = 0;
+    std::vector<uint64_t> m_seen; // bit id: m_part.threads[id].seen
 };
 
 } // namespace hecscope
