@@ -1488,16 +1488,18 @@ void TestIndex::runsThatCannotBeWrittenOrReadLoseNothing()
     const std::vector<uint8_t> bytes = synthesizeSchedulerLog(size_t(8) << 20, 2, 7);
     const auto raw = loadWith(bytes, KeepInMemory{false, true});
     {
-        constexpr rlim_t kLimit = 4 << 20; // (about half the runs)
+        constexpr rlim_t kLimit = 1 << 20; // (about half the runs: 2.25 MB as written)
         IndexBuilder builder;
         builder.settleThreadEventsEvery(4096, 256, 5000);
         bool sealed = false;
         QVERIFY(sealUnderFileSizeLimit(builder, bytes, kLimit, sealed));
         QVERIFY(sealed);
         QVERIFY(!builder.threadEventsLost());
-        // Full: the next run (at most 5,000 + 4,095 events, 16 bytes each) did not fit.
-        const uint64_t inRuns = builder.threadEventsInRuns() * 16;
-        QVERIFY2(inRuns <= kLimit && inRuns + 9095 * 16 > kLimit, qPrintable(QString::number(inRuns)));
+        // Full: the next run (at most 5,000 + 4,095 events, at most 20
+        // bytes each as written) did not fit.
+        const uint64_t inRuns = builder.threadRunBytes();
+        QVERIFY(builder.threadEventsInRuns() > 0);
+        QVERIFY2(inRuns <= kLimit && inRuns + 9095 * 20 > kLimit, qPrintable(QString::number(inRuns)));
         compareIndexes(builder.index(), *raw);
         compareThreadParts(builder.index(), *raw);
     }
@@ -1508,7 +1510,7 @@ void TestIndex::runsThatCannotBeWrittenOrReadLoseNothing()
     QVERIFY(builder.threadEventsInRuns() > 0);
     // (The run file is the one of exactly the runs' size: the capability
     // spans may have a spill file of their own.)
-    const int fd = openSpillFile(builder.threadEventsInRuns() * 16);
+    const int fd = openSpillFile(builder.threadRunBytes());
     QVERIFY(fd >= 0);
     QVERIFY(::ftruncate(fd, 1000) == 0);
     QVERIFY(!builder.publish(true, nullptr));

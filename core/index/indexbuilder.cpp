@@ -51,6 +51,11 @@ uint64_t IndexBuilder::threadEventsInRuns() const
     return m_impl->dispatcher.threadEventsInRuns();
 }
 
+uint64_t IndexBuilder::threadRunBytes() const
+{
+    return m_impl->dispatcher.threadRunBytes();
+}
+
 uint64_t IndexBuilder::threadsBinnedAsMerged() const
 {
     return m_impl->dispatcher.threadsBinnedAsMerged();

@@ -53,6 +53,7 @@ public:
     uint64_t threadSegmentsSpilled() const;
     // Raw thread events moved to a temporary file in sorted runs so far.
     uint64_t threadEventsInRuns() const;
+    uint64_t threadRunBytes() const; // (their size in the run file)
     // (ThreadStatesBuilder::threadsBinnedAsMerged)
     uint64_t threadsBinnedAsMerged() const;
     // False once decoding has ended (end-of-data marker or an error).

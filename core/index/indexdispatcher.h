@@ -67,6 +67,7 @@ public:
     bool threadSettlingDeclined() const { return m_threadStates.settleDeclined(); }
     bool threadEventsLost() const { return m_threadStates.lostEvents(); }
     uint64_t threadEventsInRuns() const { return m_threadStates.eventsInRuns(); }
+    uint64_t threadRunBytes() const { return m_threadStates.runBytes(); }
     uint64_t threadsBinnedAsMerged() const { return m_threadStates.threadsBinnedAsMerged(); }
 
 private:

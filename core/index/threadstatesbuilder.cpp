@@ -465,6 +465,108 @@ void sortEachThreadByTime(std::vector<Raw>& raws)
     }
 }
 
+// A frame of a run (grouped by thread, ascending, each thread's in time
+// order) in about 5 bytes an event: a byte of the cause and of flags, then
+// as varints the thread's step and the time (absolute at a new thread, else
+// the step from the thread's last event, zigzagged), and only where they
+// are not the last event's the capability, the stop code and the info.
+template <class Raw>
+void encodeRunFrame(const Raw* raws, size_t n, std::vector<uint8_t>& out)
+{
+    const auto varint = [&out](uint64_t v) {
+        while (v >= 0x80) {
+            out.push_back(uint8_t(v) | 0x80);
+            v >>= 7;
+        }
+        out.push_back(uint8_t(v));
+    };
+    uint32_t thread = 0;
+    uint64_t time = 0;
+    uint16_t cap = 0;
+    uint8_t stop = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const Raw& r = raws[i];
+        const bool newThread = i == 0 || r.thread != thread;
+        const bool capDiffers = r.cap != cap;
+        const bool stopDiffers = r.stop != stop;
+        const bool hasInfo = r.info != 0;
+        out.push_back(uint8_t(r.cause) | uint8_t(newThread) << 4 | uint8_t(capDiffers) << 5
+                      | uint8_t(stopDiffers) << 6 | uint8_t(hasInfo) << 7);
+        if (newThread) {
+            varint(r.thread - (i == 0 ? 0 : thread));
+            varint(r.time);
+        } else {
+            const int64_t step = int64_t(r.time) - int64_t(time);
+            varint(uint64_t(step) << 1 ^ uint64_t(step >> 63));
+        }
+        if (capDiffers)
+            varint(r.cap);
+        if (stopDiffers)
+            out.push_back(uint8_t(r.stop));
+        if (hasInfo)
+            varint(r.info);
+        thread = r.thread;
+        time = r.time;
+        cap = uint16_t(r.cap);
+        stop = uint8_t(r.stop);
+    }
+}
+
+// The n events of a frame back from its bytes; false if they are not there
+// (a file that does not hold what was written).
+template <class Raw>
+bool decodeRunFrame(const uint8_t* p, const uint8_t* end, size_t n, Raw* out)
+{
+    bool ok = true;
+    const auto varint = [&p, end, &ok] {
+        uint64_t v = 0;
+        for (unsigned shift = 0; shift < 64; shift += 7) {
+            if (p == end) {
+                ok = false;
+                return v;
+            }
+            const uint8_t b = *p++;
+            v |= uint64_t(b & 0x7F) << shift;
+            if (!(b & 0x80))
+                return v;
+        }
+        ok = false;
+        return v;
+    };
+    uint32_t thread = 0;
+    uint64_t time = 0;
+    uint16_t cap = 0;
+    uint8_t stop = 0;
+    for (size_t i = 0; i < n && ok; ++i) {
+        if (p == end)
+            return false;
+        const uint8_t head = *p++;
+        if (head & 0x10) {
+            thread += uint32_t(varint());
+            time = varint();
+        } else {
+            const uint64_t z = varint();
+            time += uint64_t(int64_t(z >> 1) ^ -int64_t(z & 1));
+        }
+        if (head & 0x20)
+            cap = uint16_t(varint());
+        if (head & 0x40) {
+            if (p == end)
+                return false;
+            stop = *p++;
+        }
+        const uint64_t info = (head & 0x80) ? varint() : 0;
+        Raw& r = out[i];
+        r.time = time;
+        r.cap = cap;
+        r.thread = thread;
+        r.info = uint32_t(info);
+        r.cause = head & 0x0F;
+        r.stop = stop;
+    }
+    return ok && p == end;
+}
+
 // `raws` (an array of n, in log order: std::vector or ChunkedArray) into
 // `out`, grouped by thread, ascending, each thread's in time order with
 // ties in log order.
@@ -988,14 +1090,25 @@ void ThreadStatesBuilder::writeRun()
         const size_t n = run.size();
         if (!m_runFile)
             m_runFile = std::make_unique<SpillFile>();
-        uint64_t offset = 0;
-        const bool written = m_runFile->open() && m_runFile->append(run.data(), n * sizeof(Raw), offset);
+        Run written;
+        std::vector<uint8_t>& bytes = m_runBytes;
+        bytes.clear();
+        for (size_t at = 0; at < n; at += kRunFrame) {
+            const size_t before = bytes.size();
+            encodeRunFrame(run.data() + at, std::min(kRunFrame, n - at), bytes);
+            written.frameBytes.push_back(uint32_t(bytes.size() - before));
+        }
+        written.count = n;
+        const bool ok = m_runFile->open() && m_runFile->append(bytes.data(), bytes.size(), written.offset);
         run.clear();
-        if (!written) {
+        if (bytes.capacity() > 2 * bytes.size() + (size_t(1) << 20))
+            std::vector<uint8_t>().swap(bytes);
+        if (!ok) {
             m_runsFailed = true; // (join() puts the events back)
             return;
         }
-        m_runs.push_back({offset, n});
+        m_runFileBytes += bytes.size();
+        m_runs.push_back(std::move(written));
         m_eventsInRuns += n;
         m_batch.shrinkTo(0); // (its chunks kept for the next run's events)
     };
@@ -1221,19 +1334,26 @@ bool ThreadStatesBuilder::sealRuns(uint64_t end, bool final, const LoadObserver*
     // the last run last.
     struct Reader {
         const SpillFile* file = nullptr;
+        const Run* run = nullptr;
         uint64_t offset = 0, left = 0; // in the file, not read yet
+        size_t frame = 0;               // the next to read
         std::vector<Raw> buffer;
+        std::vector<uint8_t> bytes;
         size_t at = 0;
         bool done() const { return at == buffer.size() && left == 0; }
         const Raw& head() const { return buffer[at]; }
         bool fill()
         {
-            const size_t n = size_t(std::min<uint64_t>(left, 4096));
+            const size_t n = size_t(std::min<uint64_t>(left, kRunFrame));
             buffer.resize(n);
             at = 0;
-            if (n > 0 && !file->read(offset, buffer.data(), n * sizeof(Raw)))
+            if (n == 0)
+                return true;
+            const size_t size = run->frameBytes[frame++];
+            bytes.resize(size);
+            if (!file->read(offset, bytes.data(), size) || !decodeRunFrame(bytes.data(), bytes.data() + size, n, buffer.data()))
                 return false;
-            offset += n * sizeof(Raw);
+            offset += size;
             left -= n;
             return true;
         }
@@ -1242,6 +1362,7 @@ bool ThreadStatesBuilder::sealRuns(uint64_t end, bool final, const LoadObserver*
     std::vector<Reader> readers(m_runs.size() + 1);
     for (size_t r = 0; r < m_runs.size(); ++r) {
         readers[r].file = m_runFile.get();
+        readers[r].run = &m_runs[r];
         readers[r].offset = m_runs[r].offset;
         readers[r].left = m_runs[r].count;
         if (!readers[r].fill())

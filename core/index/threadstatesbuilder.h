@@ -77,6 +77,7 @@ public:
     // counts it once written; a seal waits for it).
     void setRunEvents(size_t events) { m_runEvents = std::max<size_t>(events, 1); }
     uint64_t eventsInRuns() const { return m_eventsInRuns; }
+    uint64_t runBytes() const { return m_runFileBytes; } // (their size in the file: see Run)
     // Of the final seal over runs: the threads binned as the merge gave
     // them, whose segments then waited for their checkpoint entries in a
     // file of their own (or its last buffer, when the file could take no
@@ -165,10 +166,15 @@ private:
     // more spilling. False.
     bool lose();
     // (setRunEvents)
+    // A run as written: frames of kRunFrame events (the last may have
+    // fewer), each encoded on its own (encodeRunFrame): about 5 bytes an
+    // event where the Raw takes 16.
     struct Run {
         uint64_t offset = 0; // in m_runFile
         uint64_t count = 0;  // events
+        std::vector<uint32_t> frameBytes;
     };
+    static constexpr size_t kRunFrame = 4096;
     void writeRun();
     bool sealRuns(uint64_t end, bool final, const LoadObserver* observer);
     // A Raw whose cause is kSeed stands for the thread's seed segment.
@@ -219,7 +225,7 @@ private:
     // The walk empties the array it was handed (m_batch), which is then the
     // next inbox.
     // writeRun()'s writer, on its own thread, alone touches m_batch,
-    // m_scratch, m_runFile, m_runs and m_runsFailed (the decoding thread
+    // m_scratch, m_runBytes, m_runFile, m_runs and m_runsFailed (the decoding thread
     // stores into m_raw); join() waits for it.
     bool m_async = false;
     ChunkedArray<Raw> m_inbox;
@@ -229,8 +235,10 @@ private:
     size_t m_runEvents = size_t(1) << 20;
     std::vector<Run> m_runs;
     std::unique_ptr<SpillFile> m_runFile;
+    std::vector<uint8_t> m_runBytes; // (the writer's: a run encoded)
     bool m_runsFailed = false;
     std::atomic<uint64_t> m_eventsInRuns = 0; // (all written, for good)
+    std::atomic<uint64_t> m_runFileBytes = 0;
     uint64_t m_binnedAsMerged = 0;
     // Read back: the window, the seeds (by id) and the threads wanted.
     bool m_readBack = false;
