@@ -137,6 +137,8 @@ private slots:
     void threadSegmentsFromAChangedFile();
     void threadEventsSettledAsTheLoadGoes_data() { threadSegmentsReadBack_data(); }
     void threadEventsSettledAsTheLoadGoes();
+    void threadCountsThatWaitForTheirEntry_data();
+    void threadCountsThatWaitForTheirEntry();
     void aLateCapabilityAfterSettlingReadsTheLogAgain();
     void manyShortThreadsAreNotSettled();
     void declinedEventsGoToSortedRuns();
@@ -1270,6 +1272,53 @@ void TestIndex::threadEventsSettledAsTheLoadGoes()
     compareThreadParts(*runs, *raw);
     if (QTest::currentTestFailed())
         QFAIL("events in sorted runs");
+}
+
+void TestIndex::threadCountsThatWaitForTheirEntry_data()
+{
+    threadSegmentsReadBack_data();
+    QTest::newRow("synthesized, 2,000 threads") << QString();
+}
+
+// The counts of ThreadsBuilder that wait for their thread's entry (a log of
+// many threads) are what counting each event at once gives: at a snapshot
+// (which runs the open runs to its time and takes them back) and at the end.
+void TestIndex::threadCountsThatWaitForTheirEntry()
+{
+    QFETCH(QString, log);
+    const std::vector<uint8_t> bytes = log.isEmpty() ? synthesizeSchedulerLog(size_t(6) << 20, 4, 11) : readFile(log);
+    IndexBuilder waiting, atOnce;
+    waiting.deferThreadCountsFrom(0);
+    atOnce.deferThreadCountsFrom(SIZE_MAX);
+    const auto compare = [](const LogIndex& a, const LogIndex& b) {
+        const ThreadsPart &x = a, &y = b;
+        QCOMPARE(x.threads.size(), y.threads.size());
+        QCOMPARE(x.largeThreads.size(), y.largeThreads.size());
+        const auto same = [](const ThreadInfo& p, const ThreadInfo& q) {
+            return p.created == q.created && p.finished == q.finished && p.firstRun == q.firstRun
+                && p.lastStop == q.lastStop && p.runTime == q.runTime && p.label == q.label && p.id == q.id
+                && p.runs == q.runs && p.runnable == q.runnable && p.wakeups == q.wakeups
+                && p.migrations == q.migrations && p.yields == q.yields && p.heapOverflows == q.heapOverflows
+                && p.stackOverflows == q.stackOverflows && p.foreignCalls == q.foreignCalls && p.blocked == q.blocked
+                && p.createdOn == q.createdOn && p.seen == q.seen;
+        };
+        for (size_t i = 0; i < x.threads.size(); ++i)
+            QVERIFY2(same(x.threads[i], y.threads[i]), qPrintable(QStringLiteral("thread %1").arg(i)));
+        for (const auto& [id, t] : x.largeThreads)
+            QVERIFY2(y.largeThreads.count(id) && same(t, y.largeThreads.at(id)), qPrintable(QStringLiteral("thread %1").arg(id)));
+    };
+    const size_t half = bytes.size() / 2;
+    const std::span<const uint8_t> all(bytes);
+    waiting.feed(all.first(half));
+    atOnce.feed(all.first(half));
+    compare(waiting.publish(false), atOnce.publish(false));
+    waiting.feed(all.subspan(half));
+    atOnce.feed(all.subspan(half));
+    const LogIndex& a = waiting.publish(true);
+    const LogIndex& b = atOnce.publish(true);
+    compare(a, b);
+    if (log.isEmpty())
+        QVERIFY2(a.threads.size() >= 2000, qPrintable(QString::number(a.threads.size())));
 }
 
 // A capability whose first block comes after events of others later than

@@ -51,6 +51,11 @@ uint64_t IndexBuilder::threadEventsInRuns() const
     return m_impl->dispatcher.threadEventsInRuns();
 }
 
+void IndexBuilder::deferThreadCountsFrom(size_t threads)
+{
+    m_impl->dispatcher.deferThreadCountsFrom(threads);
+}
+
 uint64_t IndexBuilder::threadRunBytes() const
 {
     return m_impl->dispatcher.threadRunBytes();

@@ -54,6 +54,8 @@ public:
     // Raw thread events moved to a temporary file in sorted runs so far.
     uint64_t threadEventsInRuns() const;
     uint64_t threadRunBytes() const; // (their size in the run file)
+    // (ThreadsBuilder::setDeferFrom: for tests)
+    void deferThreadCountsFrom(size_t threads);
     // (ThreadStatesBuilder::threadsBinnedAsMerged)
     uint64_t threadsBinnedAsMerged() const;
     // False once decoding has ended (end-of-data marker or an error).

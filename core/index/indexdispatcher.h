@@ -68,6 +68,7 @@ public:
     bool threadEventsLost() const { return m_threadStates.lostEvents(); }
     uint64_t threadEventsInRuns() const { return m_threadStates.eventsInRuns(); }
     uint64_t threadRunBytes() const { return m_threadStates.runBytes(); }
+    void deferThreadCountsFrom(size_t threads) { m_threads.setDeferFrom(threads); }
     uint64_t threadsBinnedAsMerged() const { return m_threadStates.threadsBinnedAsMerged(); }
 
 private:

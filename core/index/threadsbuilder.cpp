@@ -45,24 +45,64 @@ ThreadInfo& ThreadsBuilder::newThread(uint64_t id)
     return t;
 }
 
-void ThreadsBuilder::consume(const Event& e)
+template <ThreadsBuilder::RunOp op>
+void ThreadsBuilder::applyTo(ThreadInfo& th, uint64_t a, uint64_t b)
 {
-    const uint64_t id = e.n[0];
-    switch (e.tag) {
-    case tag::CreateThread: defer(RunOp::Created, id, e.time, e.cap); break;
-    case tag::ThreadRunnable: defer(RunOp::Runnable, id, 0, 0); break;
-    case tag::MigrateThread: defer(RunOp::Migrated, id, 0, 0); break;
-    case tag::ThreadWakeup: defer(RunOp::Woken, id, 0, 0); break;
-    case tag::ThreadLabel:
-        m_part.labelTexts->emplace_back(e.s[0]);
-        defer(RunOp::Labelled, id, reinterpret_cast<uintptr_t>(&m_part.labelTexts->back()), 0);
-        break;
-    default: break;
+    if constexpr (op == RunOp::Start) {
+        ++th.runs;
+        th.firstRun = std::min(th.firstRun, a);
+    } else if constexpr (op == RunOp::Stop) {
+        switch (stopClass(uint8_t(std::min<uint64_t>(a, 253)))) {
+        case StopClass::HeapOverflow: ++th.heapOverflows; break;
+        case StopClass::StackOverflow: ++th.stackOverflows; break;
+        case StopClass::Yield: ++th.yields; break;
+        case StopClass::ForeignCall: ++th.foreignCalls; break;
+        case StopClass::Finished: th.finished = b; break;
+        case StopClass::Blocked: ++th.blocked[size_t(blockReason(uint8_t(a)))]; break;
+        case StopClass::Other: break;
+        }
+    } else if constexpr (op == RunOp::Ran) {
+        th.runTime += b - a;
+        th.lastStop = b;
+    } else if constexpr (op == RunOp::Created) {
+        th.created = std::min(th.created, a);
+        th.createdOn = uint16_t(b);
+    } else if constexpr (op == RunOp::Runnable) {
+        ++th.runnable;
+    } else if constexpr (op == RunOp::Migrated) {
+        ++th.migrations;
+    } else if constexpr (op == RunOp::Woken) {
+        ++th.wakeups;
+    } else {
+        static_assert(op == RunOp::Labelled);
+        th.label.m_text = reinterpret_cast<const std::string*>(a);
     }
 }
 
-void ThreadsBuilder::defer(RunOp op, uint64_t id, uint64_t a, uint64_t b)
+void ThreadsBuilder::apply(const Pending& p)
 {
+    ThreadInfo& th = thread(p.id);
+    switch (p.op) {
+    case RunOp::Start: applyTo<RunOp::Start>(th, p.a, p.b); break;
+    case RunOp::Stop: applyTo<RunOp::Stop>(th, p.a, p.b); break;
+    case RunOp::Ran: applyTo<RunOp::Ran>(th, p.a, p.b); break;
+    case RunOp::Created: applyTo<RunOp::Created>(th, p.a, p.b); break;
+    case RunOp::Runnable: applyTo<RunOp::Runnable>(th, p.a, p.b); break;
+    case RunOp::Migrated: applyTo<RunOp::Migrated>(th, p.a, p.b); break;
+    case RunOp::Woken: applyTo<RunOp::Woken>(th, p.a, p.b); break;
+    case RunOp::Labelled: applyTo<RunOp::Labelled>(th, p.a, p.b); break;
+    }
+}
+
+template <ThreadsBuilder::RunOp op>
+void ThreadsBuilder::defer(uint64_t id, uint64_t a, uint64_t b)
+{
+    // (A table that stays in the cache is written at once: waiting costs
+    // more than it saves. It only grows, so nothing waits then.)
+    if (m_part.threads.size() < m_deferFrom) [[likely]] {
+        applyTo<op>(thread(id), a, b);
+        return;
+    }
     const char* entry = reinterpret_cast<const char*>(&thread(id));
     __builtin_prefetch(entry, 1);
     __builtin_prefetch(entry + 64, 1);
@@ -83,53 +123,35 @@ void ThreadsBuilder::flush()
     m_pendingCount = 0;
 }
 
-void ThreadsBuilder::apply(const Pending& p)
+void ThreadsBuilder::consume(const Event& e)
 {
-    ThreadInfo& th = thread(p.id);
-    switch (p.op) {
-    case RunOp::Start:
-        ++th.runs;
-        th.firstRun = std::min(th.firstRun, p.a);
+    const uint64_t id = e.n[0];
+    switch (e.tag) {
+    case tag::CreateThread: defer<RunOp::Created>(id, e.time, e.cap); break;
+    case tag::ThreadRunnable: defer<RunOp::Runnable>(id, 0, 0); break;
+    case tag::MigrateThread: defer<RunOp::Migrated>(id, 0, 0); break;
+    case tag::ThreadWakeup: defer<RunOp::Woken>(id, 0, 0); break;
+    case tag::ThreadLabel:
+        m_part.labelTexts->emplace_back(e.s[0]);
+        defer<RunOp::Labelled>(id, reinterpret_cast<uintptr_t>(&m_part.labelTexts->back()), 0);
         break;
-    case RunOp::Stop:
-        switch (stopClass(uint8_t(std::min<uint64_t>(p.a, 253)))) {
-        case StopClass::HeapOverflow: ++th.heapOverflows; break;
-        case StopClass::StackOverflow: ++th.stackOverflows; break;
-        case StopClass::Yield: ++th.yields; break;
-        case StopClass::ForeignCall: ++th.foreignCalls; break;
-        case StopClass::Finished: th.finished = p.b; break;
-        case StopClass::Blocked: ++th.blocked[size_t(blockReason(uint8_t(p.a)))]; break;
-        case StopClass::Other: break;
-        }
-        break;
-    case RunOp::Ran:
-        th.runTime += p.b - p.a;
-        th.lastStop = p.b;
-        break;
-    case RunOp::Created:
-        th.created = std::min(th.created, p.a);
-        th.createdOn = uint16_t(p.b);
-        break;
-    case RunOp::Runnable: ++th.runnable; break;
-    case RunOp::Migrated: ++th.migrations; break;
-    case RunOp::Woken: ++th.wakeups; break;
-    case RunOp::Labelled: th.label.m_text = reinterpret_cast<const std::string*>(p.a); break;
+    default: break;
     }
 }
 
 void ThreadsBuilder::runStarted(uint64_t id, uint64_t time)
 {
-    defer(RunOp::Start, id, time, 0);
+    defer<RunOp::Start>(id, time, 0);
 }
 
 void ThreadsBuilder::stopped(uint64_t id, uint64_t code, uint64_t time)
 {
-    defer(RunOp::Stop, id, code, time);
+    defer<RunOp::Stop>(id, code, time);
 }
 
 void ThreadsBuilder::ran(uint64_t id, uint64_t start, uint64_t end)
 {
-    defer(RunOp::Ran, id, start, end);
+    defer<RunOp::Ran>(id, start, end);
 }
 
 ThreadRuns::Mark ThreadsBuilder::mark(uint64_t id)

@@ -32,9 +32,12 @@ public:
     void ran(uint64_t thread, uint64_t start, uint64_t end) override;
     Mark mark(uint64_t thread) override;
     void restore(uint64_t thread, Mark m) override;
-    // The runs started lately counted into their threads (before the
-    // part is read: a seal).
+    // What waits counted into the threads (before the part is read: a
+    // seal).
     void flush();
+    // From how many threads in the table the events wait (see below);
+    // 0: always (tests compare the two ways).
+    void setDeferFrom(size_t threads) { m_deferFrom = threads; }
 
 private:
     ThreadInfo& thread(uint64_t id)
@@ -48,10 +51,11 @@ private:
     }
     ThreadInfo& newThread(uint64_t id);
     // A log of many threads run in turn (hundreds of thousands) missed the
-    // cache on the thread's entry at every event of it. So each event only
-    // asks for the entry at first and is counted kPending events later, in
-    // the order they came, when the entry has come; mark() and restore()
-    // (the only reads) and a seal (flush) count what waits first.
+    // cache on the thread's entry at every event of it. So, once the table
+    // has m_deferFrom threads, each event only asks for the entry at first
+    // and is counted kPending events later, in the order they came, when
+    // the entry has come; mark() and restore() (the only reads) and a seal
+    // (flush) count what waits first.
     enum class RunOp : uint8_t { Start, Stop, Ran, Created, Runnable, Migrated, Woken, Labelled };
     struct Pending {
         uint64_t id;
@@ -59,9 +63,13 @@ private:
         uint64_t b; // Stop: time; Ran: end; Created: capability
         RunOp op;
     };
-    void defer(RunOp op, uint64_t id, uint64_t a, uint64_t b);
+    template <RunOp op>
+    void defer(uint64_t id, uint64_t a, uint64_t b);
+    template <RunOp op>
+    static void applyTo(ThreadInfo& th, uint64_t a, uint64_t b);
     void apply(const Pending& p);
     static constexpr size_t kPending = 32;
+    size_t m_deferFrom = 8192; // threads in the table (1.1 MB)
     std::array<Pending, kPending> m_pending{};
     size_t m_pendingNext = 0; // where the next goes (the oldest, when full)
     size_t m_pendingCount = 0;
