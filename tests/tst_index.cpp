@@ -1600,32 +1600,35 @@ void TestIndex::threadsOfRunsBinnedAsMerged()
         compareIndexes(builder.index(), raw);
         compareThreadParts(builder.index(), raw);
     };
-    // Three threads of 100 runs each, every run blocked with an info (as
-    // on a black hole), and every 5 runs blocked for 5 s: longer than a
+    // `threads` threads of `runs` runs each, every run blocked with an info
+    // (as on a black hole), and every 5 runs blocked for 5 s: longer than a
     // packed segment's time offset reaches (far times). The checkpoint
     // entries are the segments in force over those 5 s: blocked, with an
     // info, and some far from their thread's check time.
-    std::deque<OwnedEvent> events;
-    uint64_t t = 1000;
-    using Fields = std::initializer_list<uint64_t>;
-    for (uint64_t k = 1; k <= 3; ++k)
-        events.emplace_back(tag::CreateThread, t++, Fields{k});
-    for (int i = 0; i < 100; ++i) {
-        const bool last = i == 99, beforeGap = i % 5 == 4;
-        for (uint64_t k = 1; k <= 3; ++k) {
-            if (i > 0 && i % 5 == 0)
-                events.emplace_back(tag::ThreadWakeup, t - 5, Fields{k, 0}); // (after the gap)
-            events.emplace_back(tag::RunThread, t, Fields{k});
-            events.emplace_back(tag::StopThread, t + 10, last ? Fields{k, 5, 0} : Fields{k, 7, 100 + k});
-            if (!last && !beforeGap)
-                events.emplace_back(tag::ThreadWakeup, t + 15, Fields{k, 0});
-            t += 20;
+    const auto farLog = [](uint64_t threads, int runs) {
+        std::deque<OwnedEvent> events;
+        uint64_t t = 1000;
+        using Fields = std::initializer_list<uint64_t>;
+        for (uint64_t k = 1; k <= threads; ++k)
+            events.emplace_back(tag::CreateThread, t++, Fields{k});
+        for (int i = 0; i < runs; ++i) {
+            const bool last = i == runs - 1, beforeGap = i % 5 == 4;
+            for (uint64_t k = 1; k <= threads; ++k) {
+                if (i > 0 && i % 5 == 0)
+                    events.emplace_back(tag::ThreadWakeup, t - 5, Fields{k, 0}); // (after the gap)
+                events.emplace_back(tag::RunThread, t, Fields{k});
+                events.emplace_back(tag::StopThread, t + 10, last ? Fields{k, 5, 0} : Fields{k, 7, 100 + k});
+                if (!last && !beforeGap)
+                    events.emplace_back(tag::ThreadWakeup, t + 15, Fields{k, 0});
+                t += 20;
+            }
+            if (beforeGap)
+                t += 5'000'000'000;
         }
-        if (beforeGap)
-            t += 5'000'000'000;
-    }
-    LogBuilder far;
-    far.block(0, events);
+        LogBuilder log;
+        log.block(0, events);
+        return log.bytes();
+    };
     struct Case {
         const char* name;
         std::vector<uint8_t> bytes;
@@ -1635,11 +1638,15 @@ void TestIndex::threadsOfRunsBinnedAsMerged()
     const Case cases[] = {
         {"long threads", synthesizeThreadsLog(8, 20000, 2), 4096, size_t(1) << 30, 5000, 8},
         {"short threads", synthesizeSchedulerLog(size_t(8) << 20, 2, 7), 4096, 256, 5000, 100},
-        {"far times and infos", far.bytes(), 37, size_t(1) << 30, 50, 3},
+        {"far times and infos", farLog(3, 100), 37, size_t(1) << 30, 50, 3},
+        // (Kept whole: under 64 segments a thread. Their far times are the
+        // index's, in both halves of the merge.)
+        {"far times and infos of short threads", farLog(12, 12), 37, size_t(1) << 30, 50, 0},
     };
-    // (2 MB: the first run fits, where 1 MB would not; the binned threads'
-    // segments take more: each long thread's about 480 KB.)
-    constexpr rlim_t kLimit = 2 << 20;
+    // (1 MB a file: the runs fit, encoded; the binned threads' segments
+    // take more: each long thread's about 480 KB, and each half of the
+    // merge has a file of its own.)
+    constexpr rlim_t kLimit = 1 << 20;
     for (const Case& c : cases) {
         const auto raw = loadWith(c.bytes, KeepInMemory{false, true});
         const uint64_t summarised = raw->threadStates.summarised.size();
