@@ -1639,13 +1639,12 @@ void TestIndex::threadsOfRunsBinnedAsMerged()
         {"long threads", synthesizeThreadsLog(8, 20000, 2), 4096, size_t(1) << 30, 5000, 8},
         {"short threads", synthesizeSchedulerLog(size_t(8) << 20, 2, 7), 4096, 256, 5000, 100},
         {"far times and infos", farLog(3, 100), 37, size_t(1) << 30, 50, 3},
-        // (Kept whole: under 64 segments a thread. Their far times are the
-        // index's, in both halves of the merge.)
+        // (Kept whole: under 64 segments a thread, so their far times and
+        // infos are the index's own, not a binned thread's file's.)
         {"far times and infos of short threads", farLog(12, 12), 37, size_t(1) << 30, 50, 0},
     };
     // (1 MB a file: the runs fit, encoded; the binned threads' segments
-    // take more: each long thread's about 480 KB, and each half of the
-    // merge has a file of its own.)
+    // take more: each long thread's about 480 KB.)
     constexpr rlim_t kLimit = 1 << 20;
     for (const Case& c : cases) {
         const auto raw = loadWith(c.bytes, KeepInMemory{false, true});

@@ -1097,10 +1097,8 @@ void ThreadStatesBuilder::writeRun()
             const size_t before = bytes.size();
             encodeRunFrame(run.data() + at, std::min(kRunFrame, n - at), bytes);
             written.frameBytes.push_back(uint32_t(bytes.size() - before));
-            written.frameFirst.push_back(run[at].thread);
         }
         written.count = n;
-        written.lastThread = n > 0 ? run[n - 1].thread : 0;
         const bool ok = m_runFile->open() && m_runFile->append(bytes.data(), bytes.size(), written.offset);
         run.clear();
         if (bytes.capacity() > 2 * bytes.size() + (size_t(1) << 20))
@@ -1228,13 +1226,6 @@ public:
         m_buffer.clear();
     }
     size_t count() const { return m_threads.size(); }
-    // The threads taken numbered `n` on (the threads of a second half of
-    // the merge, put after the first's n).
-    void moveThreads(size_t n)
-    {
-        for (uint32_t& k : m_threads)
-            k = uint32_t(k + n);
-    }
     // The place of thread k among those taken, or SIZE_MAX.
     size_t find(size_t k) const
     {
@@ -1339,18 +1330,17 @@ bool ThreadStatesBuilder::sealRuns(uint64_t end, bool final, const LoadObserver*
         m_raw = {};
         std::vector<Raw>().swap(m_scratch);
     }
-    // Each run read a frame at a time; the events since the last run last.
-    // Only the threads in [lo, below) (a half of the merge).
+    // Each run read through a buffer of its own (64 KB); the events since
+    // the last run last.
     struct Reader {
         const SpillFile* file = nullptr;
         const Run* run = nullptr;
         uint64_t offset = 0, left = 0; // in the file, not read yet
         size_t frame = 0;               // the next to read
-        uint32_t below = UINT32_MAX;
         std::vector<Raw> buffer;
         std::vector<uint8_t> bytes;
         size_t at = 0;
-        bool done() const { return (at == buffer.size() && left == 0) || buffer[at].thread >= below; }
+        bool done() const { return at == buffer.size() && left == 0; }
         const Raw& head() const { return buffer[at]; }
         bool fill()
         {
@@ -1368,248 +1358,121 @@ bool ThreadStatesBuilder::sealRuns(uint64_t end, bool final, const LoadObserver*
             return true;
         }
         bool advance() { return ++at < buffer.size() || left == 0 || fill(); }
-        // From the first event of a thread >= lo on: from the frame before
-        // the first that starts at lo or later.
-        bool start(uint32_t lo)
-        {
-            const auto& firsts = run->frameFirst;
-            const size_t f = size_t(std::lower_bound(firsts.begin(), firsts.end(), lo) - firsts.begin());
-            frame = f > 0 ? f - 1 : 0;
-            offset = run->offset;
-            for (size_t i = 0; i < frame; ++i)
-                offset += run->frameBytes[i];
-            left = run->count - std::min<uint64_t>(run->count, uint64_t(frame) * kRunFrame);
-            if (!fill())
-                return false;
-            while (!(at == buffer.size() && left == 0) && head().thread < lo)
-                if (!advance())
-                    return false;
-            return true;
-        }
     };
-    // The merge in two halves by thread id (split halfway between the
-    // lowest and the highest: the logs that come to runs have many short
-    // threads, numbered as they are made), one on a thread of its own, once
-    // there is a run's worth of events to merge: the halves' threads,
-    // segments, check times, far times, infos and pyramids are then put one
-    // after the other, as one merge would have made them.
-    const uint64_t total = m_eventsInRuns + tail.size();
-    uint32_t split = 0; // the second half's first thread; 0: one half
-    if (total >= m_runEvents) {
-        uint32_t lowest = tail.empty() ? UINT32_MAX : tail.front().thread;
-        uint32_t highest = tail.empty() ? 0 : tail.back().thread;
-        for (const Run& run : m_runs) {
-            if (!run.frameFirst.empty())
-                lowest = std::min(lowest, run.frameFirst.front());
-            highest = std::max(highest, run.lastThread);
-        }
-        if (lowest < highest)
-            split = lowest + (highest - lowest + 1) / 2;
+    std::vector<Reader> readers(m_runs.size() + 1);
+    for (size_t r = 0; r < m_runs.size(); ++r) {
+        readers[r].file = m_runFile.get();
+        readers[r].run = &m_runs[r];
+        readers[r].offset = m_runs[r].offset;
+        readers[r].left = m_runs[r].count;
+        if (!readers[r].fill())
+            return lose();
     }
-    struct Half {
-        ThreadStates out;
-        size_t written = 0;
-        DroppedSegments dropped;
-        std::vector<uint32_t> pyramidThreads;
-        KeptTotals totals;
-        enum { Done, Cancelled, Lost } result = Done;
+    readers.back().buffer = std::move(tail);
+    // The readers by the thread at their head, lowest first (then the
+    // earlier run).
+    const auto later = [&](size_t a, size_t b) {
+        const uint32_t ta = readers[a].head().thread, tb = readers[b].head().thread;
+        return ta != tb ? ta > tb : a > b;
     };
-    Half halves[2];
-    const size_t halfCount = split > 0 ? 2 : 1;
+    std::vector<size_t> heap;
+    for (size_t r = 0; r < readers.size(); ++r)
+        if (!readers[r].done())
+            heap.push_back(r);
+    std::make_heap(heap.begin(), heap.end(), later);
+
+    // Segments are never more than events: room for as many, of which
+    // only the pages written are ever touched.
+    const uint64_t total = m_eventsInRuns + readers.back().buffer.size();
+    PackedSegments& packed = out.packed;
+    packed.allocate(std::max<uint64_t>(total, 1) * sizeof(PackedSegment));
+    PackedSegment* dest = static_cast<PackedSegment*>(packed.bytes());
+    size_t written = 0;
+    std::vector<Raw> events;
+    std::vector<size_t> from;
+    const auto byTime = [](const Raw& a, const Raw& b) { return a.time < b.time; };
     // A load's final seal (whose index keeps no segments of a thread with a
     // pyramid) bins each such thread as the merge gives it, and its
     // segments wait in a file for the checkpoint entries: the seal never
     // holds them all (DroppedSegments).
-    bool binAsMerged = final && m_dropPyramidSegments;
-    for (size_t h = 0; h < halfCount; ++h)
-        binAsMerged = binAsMerged && halves[h].dropped.open();
-    const auto merge = [&](Half& half, uint32_t lo, uint32_t below) {
-        ThreadStates& part = half.out;
-        part.end = end;
-        std::vector<Reader> readers(m_runs.size() + 1);
-        for (size_t r = 0; r < m_runs.size(); ++r) {
-            readers[r].file = m_runFile.get();
-            readers[r].run = &m_runs[r];
-            readers[r].below = below;
-            if (!readers[r].start(lo)) {
-                half.result = Half::Lost;
-                return;
-            }
-        }
-        const auto byThread = [](const Raw& r, uint32_t id) { return r.thread < id; };
-        readers.back().buffer.assign(std::lower_bound(tail.begin(), tail.end(), lo, byThread),
-                                     std::lower_bound(tail.begin(), tail.end(), below, byThread));
-        // The readers by the thread at their head, lowest first (then the
-        // earlier run).
-        const auto later = [&](size_t a, size_t b) {
-            const uint32_t ta = readers[a].head().thread, tb = readers[b].head().thread;
-            return ta != tb ? ta > tb : a > b;
-        };
-        std::vector<size_t> heap;
-        for (size_t r = 0; r < readers.size(); ++r)
-            if (!readers[r].done())
-                heap.push_back(r);
-        std::make_heap(heap.begin(), heap.end(), later);
-        // Segments are never more than events: room for as many, of which
-        // only the pages written are ever touched.
-        part.packed.allocate(std::max<uint64_t>(total, 1) * sizeof(PackedSegment));
-        PackedSegment* dest = static_cast<PackedSegment*>(part.packed.bytes());
-        size_t written = 0;
-        std::vector<Raw> events;
-        std::vector<size_t> from;
-        const auto byTime = [](const Raw& a, const Raw& b) { return a.time < b.time; };
-        OverviewScratch scratch;
-        while (!heap.empty()) {
-            if ((part.ids.size() & 0xFFF) == 0 && isCancelled(observer)) {
-                half.result = Half::Cancelled;
-                return;
-            }
-            const uint32_t id = readers[heap.front()].head().thread;
-            from.clear();
-            while (!heap.empty() && readers[heap.front()].head().thread == id) {
-                std::pop_heap(heap.begin(), heap.end(), later);
-                from.push_back(heap.back());
-                heap.pop_back();
-            }
-            std::sort(from.begin(), from.end()); // (log order)
-            events.clear();
-            for (const size_t r : from) {
-                Reader& reader = readers[r];
-                while (!reader.done() && reader.head().thread == id) {
-                    events.push_back(reader.head());
-                    if (!reader.advance()) {
-                        half.result = Half::Lost;
-                        return;
-                    }
-                }
-                if (!reader.done()) {
-                    heap.push_back(r);
-                    std::push_heap(heap.begin(), heap.end(), later);
-                }
-            }
-            if (!std::is_sorted(events.begin(), events.end(), byTime))
-                std::stable_sort(events.begin(), events.end(), byTime);
-            const size_t first = written;
-            part.ids.push_back(id);
-            part.offsets.push_back(first);
-            part.checkOffsets.push_back(part.checkTimes.size());
-            ThreadSegment cur{};
-            bool any = false;
-            for (const Raw& raw : events) {
-                ThreadSegment s;
-                if (!walkStep(raw, cur, any, s))
-                    continue;
-                cur = s;
-                any = true;
-                dest[written] = packSegment(s, written - first, written, part.checkTimes, part.farTimes, part.infos);
-                ++written;
-            }
-            if (binAsMerged && written - first >= ThreadStates::kOverviewMinSegments) {
-                const size_t k = part.ids.size() - 1;
-                part.overviews.resize(k + 1);
-                part.offsets.push_back(written); // (for of(k), until the next thread's)
-                part.checkOffsets.push_back(part.checkTimes.size());
-                ThreadTotals whole;
-                buildOverview(part, k, scratch, false, nullptr, nullptr, 0, &whole);
-                part.offsets.pop_back();
-                part.checkOffsets.pop_back();
-                half.pyramidThreads.push_back(uint32_t(k));
-                half.totals.push_back(whole);
-                if (half.dropped.take(part, k, first, written))
-                    written = first;
-            }
-        }
-        half.written = written;
-    };
-    {
-        std::future<void> second;
-        if (halfCount == 2) {
-            try {
-                second = std::async(std::launch::async, [&] { merge(halves[1], split, UINT32_MAX); });
-            } catch (const std::system_error&) {
-                merge(halves[1], split, UINT32_MAX); // (no thread to be had: here, then)
-            }
-        }
-        merge(halves[0], 0, halfCount == 2 ? split : UINT32_MAX);
-        if (second.valid())
-            second.get();
-    }
-    for (size_t h = 0; h < halfCount; ++h)
-        if (halves[h].result == Half::Lost)
-            return lose();
-    for (size_t h = 0; h < halfCount; ++h)
-        if (halves[h].result == Half::Cancelled)
+    DroppedSegments dropped;
+    const bool binAsMerged = final && m_dropPyramidSegments && dropped.open();
+    std::vector<uint32_t> pyramidThreads;
+    KeptTotals totals;
+    OverviewScratch scratch;
+    while (!heap.empty()) {
+        if ((out.ids.size() & 0xFFF) == 0 && isCancelled(observer))
             return false;
-    // The halves one after the other (the second's numbers moved past the
-    // first's), into the first's block of segments.
-    out = std::move(halves[0].out);
-    size_t written = halves[0].written;
-    std::vector<uint32_t> pyramidThreads = std::move(halves[0].pyramidThreads);
-    KeptTotals totals = std::move(halves[0].totals);
-    if (halfCount == 2) {
-        Half& second = halves[1];
-        ThreadStates& b = second.out;
-        const size_t threads = out.ids.size(), checks = out.checkTimes.size(), keys = out.overviewKeys.size();
-        out.ids.insert(out.ids.end(), b.ids.begin(), b.ids.end());
-        for (const uint64_t o : b.offsets)
-            out.offsets.push_back(o + written);
-        for (const uint64_t o : b.checkOffsets)
-            out.checkOffsets.push_back(o + checks);
-        out.checkTimes.insert(out.checkTimes.end(), b.checkTimes.begin(), b.checkTimes.end());
-        for (const auto& [at, time] : b.farTimes)
-            out.farTimes.emplace_back(at + written, time);
-        for (const auto& [at, info] : b.infos)
-            out.infos.emplace_back(at + written, info);
-        if (second.written > 0)
-            std::memcpy(static_cast<PackedSegment*>(out.packed.bytes()) + written, b.packed.bytes(),
-                        second.written * sizeof(PackedSegment));
-        if (!b.overviews.empty() || !out.overviews.empty()) {
-            out.overviews.resize(threads);
-            for (BinPyramid ov : b.overviews) {
-                if (ov.totalBins() > 0)
-                    ov.offset += keys;
-                out.overviews.push_back(ov);
+        const uint32_t id = readers[heap.front()].head().thread;
+        from.clear();
+        while (!heap.empty() && readers[heap.front()].head().thread == id) {
+            std::pop_heap(heap.begin(), heap.end(), later);
+            from.push_back(heap.back());
+            heap.pop_back();
+        }
+        std::sort(from.begin(), from.end()); // (log order)
+        events.clear();
+        for (const size_t r : from) {
+            Reader& reader = readers[r];
+            while (!reader.done() && reader.head().thread == id) {
+                events.push_back(reader.head());
+                if (!reader.advance())
+                    return lose();
+            }
+            if (!reader.done()) {
+                heap.push_back(r);
+                std::push_heap(heap.begin(), heap.end(), later);
             }
         }
-        out.overviewKeys.insert(out.overviewKeys.end(), b.overviewKeys.begin(), b.overviewKeys.end());
-        for (const uint32_t k : second.pyramidThreads)
-            pyramidThreads.push_back(uint32_t(k + threads));
-        for (size_t i = 0; i < second.totals.size(); ++i)
-            totals.push_back(second.totals[i]);
-        second.dropped.moveThreads(threads);
-        written += second.written;
-        b = ThreadStates{};
+        if (!std::is_sorted(events.begin(), events.end(), byTime))
+            std::stable_sort(events.begin(), events.end(), byTime);
+        const size_t first = written;
+        out.ids.push_back(id);
+        out.offsets.push_back(first);
+        out.checkOffsets.push_back(out.checkTimes.size());
+        ThreadSegment cur{};
+        bool any = false;
+        for (const Raw& raw : events) {
+            ThreadSegment s;
+            if (!walkStep(raw, cur, any, s))
+                continue;
+            cur = s;
+            any = true;
+            dest[written] = packSegment(s, written - first, written, out.checkTimes, out.farTimes, out.infos);
+            ++written;
+        }
+        if (binAsMerged && written - first >= ThreadStates::kOverviewMinSegments) {
+            const size_t k = out.ids.size() - 1;
+            out.overviews.resize(k + 1);
+            out.offsets.push_back(written); // (for of(k), until the next thread's)
+            out.checkOffsets.push_back(out.checkTimes.size());
+            ThreadTotals whole;
+            buildOverview(out, k, scratch, false, nullptr, nullptr, 0, &whole);
+            out.offsets.pop_back();
+            out.checkOffsets.pop_back();
+            pyramidThreads.push_back(uint32_t(k));
+            totals.push_back(whole);
+            if (dropped.take(out, k, first, written))
+                written = first;
+        }
     }
     out.offsets.push_back(written);
     out.checkOffsets.push_back(out.checkTimes.size());
-    out.packed.shrinkTo(written);
+    packed.shrinkTo(written);
     if (final) {
         m_runs.clear();
         m_runFile.reset();
     }
-    DroppedSegments& dropped = halves[0].dropped;
-    DroppedSegments* const secondDropped = halfCount == 2 ? &halves[1].dropped : nullptr;
     if (binAsMerged) {
         out.overviews.resize(out.count());
         dropped.flush();
-        if (secondDropped)
-            secondDropped->flush();
-        // (Thread k in the first half's file, or the second's, or in memory.)
-        const auto where = [&](size_t k) -> std::pair<DroppedSegments*, size_t> {
-            size_t d = dropped.find(k);
-            if (d != SIZE_MAX)
-                return {&dropped, d};
-            if (secondDropped && (d = secondDropped->find(k)) != SIZE_MAX)
-                return {secondDropped, d};
-            return {nullptr, SIZE_MAX};
-        };
         ThreadCheckpoints::Source source;
         source.threads = out.count();
-        source.segments = written + dropped.segments() + (secondDropped ? secondDropped->segments() : 0);
+        source.segments = written + dropped.segments();
         const ThreadCheckpoints::Source inMemory = sourceOf(out, {}); // (the threads not binned)
         source.extent = [&](size_t k) {
-            const auto [file, d] = where(k);
-            return file ? file->extent(d) : inMemory.extent(k);
+            const size_t d = dropped.find(k);
+            return d != SIZE_MAX ? dropped.extent(d) : inMemory.extent(k);
         };
         ThreadStates one;
         bool cancelled = false;
@@ -1618,17 +1481,17 @@ bool ThreadStatesBuilder::sealRuns(uint64_t end, bool final, const LoadObserver*
                 cancelled = true;
                 return false;
             }
-            const auto [file, d] = where(k);
-            if (!file)
+            const size_t d = dropped.find(k);
+            if (d == SIZE_MAX)
                 return inMemory.read(k, use);
-            if (!file->read(d, out.end, one))
+            if (!dropped.read(d, out.end, one))
                 return false;
             use(one.of(0));
             return true;
         };
         if (!m_part.threadCheckpoints.makeThreadEntries(source, true))
             return cancelled ? false : lose();
-        m_binnedAsMerged = dropped.count() + (secondDropped ? secondDropped->count() : 0);
+        m_binnedAsMerged = dropped.count();
         out.moveSegmentsToFile(std::move(pyramidThreads), std::move(totals));
         return true;
     }

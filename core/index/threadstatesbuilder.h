@@ -173,8 +173,6 @@ private:
         uint64_t offset = 0; // in m_runFile
         uint64_t count = 0;  // events
         std::vector<uint32_t> frameBytes;
-        std::vector<uint32_t> frameFirst; // each frame's first thread
-        uint32_t lastThread = 0;          // the last event's
     };
     static constexpr size_t kRunFrame = 4096;
     void writeRun();
