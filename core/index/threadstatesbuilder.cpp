@@ -1090,24 +1090,38 @@ void ThreadStatesBuilder::writeRun()
         const size_t n = run.size();
         if (!m_runFile)
             m_runFile = std::make_unique<SpillFile>();
+        // Encoded a frame at a time into a buffer of about 256 KB, appended
+        // whenever it fills (the run's pieces follow one another in the
+        // file: this writer alone appends to it).
         Run written;
+        written.count = n;
         std::vector<uint8_t>& bytes = m_runBytes;
         bytes.clear();
-        for (size_t at = 0; at < n; at += kRunFrame) {
+        uint64_t fileBytes = 0;
+        bool ok = m_runFile->open();
+        const auto append = [&] {
+            uint64_t at = 0;
+            ok = ok && m_runFile->append(bytes.data(), bytes.size(), at);
+            if (fileBytes == 0)
+                written.offset = at;
+            fileBytes += bytes.size();
+            bytes.clear();
+        };
+        for (size_t at = 0; at < n && ok; at += kRunFrame) {
             const size_t before = bytes.size();
             encodeRunFrame(run.data() + at, std::min(kRunFrame, n - at), bytes);
             written.frameBytes.push_back(uint32_t(bytes.size() - before));
+            if (bytes.size() >= kRunBuffer)
+                append();
         }
-        written.count = n;
-        const bool ok = m_runFile->open() && m_runFile->append(bytes.data(), bytes.size(), written.offset);
+        if (ok && !bytes.empty())
+            append();
         run.clear();
-        if (bytes.capacity() > 2 * bytes.size() + (size_t(1) << 20))
-            std::vector<uint8_t>().swap(bytes);
         if (!ok) {
             m_runsFailed = true; // (join() puts the events back)
             return;
         }
-        m_runFileBytes += bytes.size();
+        m_runFileBytes += fileBytes;
         m_runs.push_back(std::move(written));
         m_eventsInRuns += n;
         m_batch.shrinkTo(0); // (its chunks kept for the next run's events)

@@ -175,6 +175,7 @@ private:
         std::vector<uint32_t> frameBytes;
     };
     static constexpr size_t kRunFrame = 4096;
+    static constexpr size_t kRunBuffer = size_t(256) << 10; // bytes encoded before they are appended
     void writeRun();
     bool sealRuns(uint64_t end, bool final, const LoadObserver* observer);
     // A Raw whose cause is kSeed stands for the thread's seed segment.
@@ -235,7 +236,7 @@ private:
     size_t m_runEvents = size_t(1) << 20;
     std::vector<Run> m_runs;
     std::unique_ptr<SpillFile> m_runFile;
-    std::vector<uint8_t> m_runBytes; // (the writer's: a run encoded)
+    std::vector<uint8_t> m_runBytes; // (the writer's: frames of a run encoded, up to kRunBuffer)
     bool m_runsFailed = false;
     std::atomic<uint64_t> m_eventsInRuns = 0; // (all written, for good)
     std::atomic<uint64_t> m_runFileBytes = 0;
