@@ -42,9 +42,8 @@ public:
 private:
     ThreadInfo& thread(uint64_t id)
     {
-        // (The table's `seen` is in another cache line than the counts
-        // each run touches: a log of many threads, run in turn, missed
-        // the cache twice a run. The bits fit in the cache.)
+        // (Whether the table holds the thread, from bits that stay in the
+        // cache: asking for an entry, defer() reads nothing of it.)
         if (id < m_seen.size() * 64 && (m_seen[id >> 6] >> (id & 63) & 1)) [[likely]]
             return m_part.threads[id];
         return newThread(id);

@@ -65,10 +65,11 @@ public:
     void setSettleEventsPerThread(size_t eventsPerThread) { m_settleEventsPerThread = eventsPerThread; }
     // Settling declined, in a load that spills (setSpill): the raw events
     // go to a temporary file (SpillFile) every `events` of them, as a run
-    // sorted by thread and time (log order kept for equal times), so that
+    // sorted by thread and time (log order kept for equal times; encoded,
+    // about 5 bytes an event: see Run), so that
     // the load holds at most one run's in memory, not 16 bytes for every
     // thread event of the log; a seal merges the runs thread by thread
-    // (each run read through a small buffer) and walks each thread's events
+    // (each run read a frame at a time) and walks each thread's events
     // as the whole walk does, writing only the segments (8 bytes each) to
     // memory. A file that cannot be made or written keeps the rest in
     // memory; one that cannot be read back makes lostEvents() true (the log
