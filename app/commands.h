@@ -22,6 +22,7 @@ int spans(int argc, char** argv);      // threadcommands.cpp
 int profile(int argc, char** argv);    // profilecommand.cpp
 int sparks(int argc, char** argv);     // sparkscommand.cpp
 int watch(int argc, char** argv);      // watchcommand.cpp
+int diff(int argc, char** argv);       // diffcommand.cpp
 // Spark-size timings for `bench` (only when FILE has -lf spark events).
 void benchSparkSizes(const LogIndex& index, ByteSource& source); // sparkscommand.cpp
 int printUsage(bool toStderr);

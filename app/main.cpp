@@ -43,6 +43,8 @@ int main(int argc, char** argv)
                 return hecscope::cli::profile(argc - 2, argv + 2);
             if (std::strcmp(first, "sparks") == 0)
                 return hecscope::cli::sparks(argc - 2, argv + 2);
+            if (std::strcmp(first, "diff") == 0)
+                return hecscope::cli::diff(argc - 2, argv + 2);
             if (std::strcmp(first, "watch") == 0)
                 return hecscope::cli::watch(argc - 2, argv + 2);
             if (std::strcmp(first, "synthesize") == 0)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates Hecscope's real test eventlogs (testdata/logs/,
-# testdata/rts-summary/ and testdata/profiles/) from the Haskell programs in
-# testdata/programs/, or produces a big benchmark log.
+# testdata/rts-summary/, testdata/profiles/ and testdata/compare/) from the
+# Haskell programs in testdata/programs/, or produces a big benchmark log.
 #
 # Usage:
 #   generate.sh                   compile, regenerate every log in logs/,
@@ -19,6 +19,10 @@
 #                                 only profiles/: the eventlog of each run with
 #                                 the cost-centre report the RTS wrote beside it
 #                                 (-p: NAME.prof, -P: NAME.prof, -pj: NAME.prof.json)
+#   generate.sh compare           compile and regenerate only compare/: pairs of
+#                                 runs for `hecscope diff`, each run's eventlog
+#                                 with the `+RTS -s` text (NAME.s.txt) or the
+#                                 .prof (NAME.prof) that same run wrote
 #   generate.sh --check           only verify the committed logs (exist, non-empty,
 #                                 'hdrb' magic, .s.txt summaries complete, .prof
 #                                 and .prof.json reports complete; full decode
@@ -81,6 +85,7 @@ PROGS="$HERE/programs"
 LOGS="$HERE/logs"
 SUMMARIES="$HERE/rts-summary"
 PROFILES="$HERE/profiles"
+COMPARE="$HERE/compare"
 GHC="${GHC:-ghc}"
 
 # Program arguments (SCALE) of the leak runs; see programs/leak.hs.
@@ -148,6 +153,25 @@ PROFILE_RUNS=(
   "profile-pj|-pj -l|.prof.json"
 )
 MAX_PROFILES_KB=1536
+
+# compare/: pairs of runs, "before" and "after" a change, for `hecscope diff`
+# and its tests. Same format as SUMMARY_RUNS (the -s text kept beside each).
+COMPARE_PARFIB_ARGS=32       # parfib 32: ~0.2 s at -N1, sparks on every capability
+COMPARE_LEAK_SCALE=2000      # as leak-hT-s; "fixed": the same work, leaks fixed
+COMPARE_RUNS=(
+  "parfib-N1|parfib|thr|$COMPARE_PARFIB_ARGS|-l -N1"
+  "parfib-N4|parfib|thr|$COMPARE_PARFIB_ARGS|-l -N4"
+  "leak-before|leak|thr|$COMPARE_LEAK_SCALE|-hT -l -i0.05"
+  "leak-after|leak|thr|$COMPARE_LEAK_SCALE fixed|-hT -l -i0.05"
+)
+# Profiled pairs: NAME|PROGRAM ARGS|RTS FLAGS|REPORT SUFFIX (as PROFILE_RUNS):
+# profile.hs as it is, and with collatzMax made four times slower.
+COMPARE_PROFILE_ARGS=60
+COMPARE_PROFILE_RUNS=(
+  "profile-before|$COMPARE_PROFILE_ARGS|-P -l|.prof"
+  "profile-slower|$COMPARE_PROFILE_ARGS slow|-P -l|.prof"
+)
+MAX_COMPARE_KB=1536
 
 die() { echo "generate.sh: error: $*" >&2; exit 1; }
 note() { echo "generate.sh: $*" >&2; }
@@ -285,6 +309,14 @@ expected_files() {
     echo "profiles/${spec%%|*}.eventlog"
     echo "profiles/${spec%%|*}${spec##*|}"
   done
+  for spec in "${COMPARE_RUNS[@]}"; do
+    echo "compare/${spec%%|*}.eventlog"
+    echo "compare/${spec%%|*}.s.txt"
+  done
+  for spec in "${COMPARE_PROFILE_RUNS[@]}"; do
+    echo "compare/${spec%%|*}.eventlog"
+    echo "compare/${spec%%|*}${spec##*|}"
+  done
 }
 
 # check_prof FILE.prof / FILE.prof.json: a complete report of that run?
@@ -309,7 +341,7 @@ check_prof() {
 }
 
 check() {
-  local f path bad=0 total=0 summary_total=0 profiles_total=0 magic
+  local f path bad=0 total=0 summary_total=0 profiles_total=0 compare_total=0 magic
   local ok
   for f in $(expected_files); do
     path="$HERE/$f"
@@ -336,6 +368,9 @@ check() {
     if [[ "$f" == profiles/* ]]; then
       profiles_total=$((profiles_total + $(fsize "$path")))
     fi
+    if [[ "$f" == compare/* ]]; then
+      compare_total=$((compare_total + $(fsize "$path")))
+    fi
     if ((ok)); then
       printf '  ok %-40s %9d bytes\n' "$f" "$(fsize "$path")"
     else
@@ -350,7 +385,7 @@ check() {
     [[ -x "$candidate" ]] && { hecscope="$candidate"; break; }
   done
   if [[ -n "$hecscope" ]]; then
-    for path in "$LOGS"/*.eventlog "$SUMMARIES"/*.eventlog "$PROFILES"/*.eventlog; do
+    for path in "$LOGS"/*.eventlog "$SUMMARIES"/*.eventlog "$PROFILES"/*.eventlog "$COMPARE"/*.eventlog; do
       if ! "$hecscope" dump "$path" 2>"$err" >/dev/null || [[ -s "$err" ]]; then
         echo "DECODE FAILED: $path"; cat "$err"; bad=1
       fi
@@ -373,6 +408,11 @@ check() {
   echo "  profiles: $profiles_kb KiB"
   if ((profiles_kb > MAX_PROFILES_KB)); then
     echo "  WARNING: profiles/ exceeds $MAX_PROFILES_KB KiB"
+  fi
+  local compare_kb=$(((compare_total + 1023) / 1024))
+  echo "  compare: $compare_kb KiB"
+  if ((compare_kb > MAX_COMPARE_KB)); then
+    echo "  WARNING: compare/ exceeds $MAX_COMPARE_KB KiB"
   fi
   if ((bad)); then die "check failed"; fi
   echo "generate.sh: all logs OK"
@@ -455,32 +495,63 @@ generate_summaries() {
   echo "generated ${#specs[@]} logs with -s summaries in $((SECONDS - t0))s"
 }
 
-# profiles/: each run of profile.hs keeps its eventlog and the report the
-# RTS wrote into <prog>.prof in the run's scratch directory.
+# profile_run NAME ARGS RTSFLAGS SUFFIX OUTDIR: one run of profile.hs keeps
+# its eventlog and the report the RTS wrote into <prog>.prof in the run's
+# scratch directory.
+profile_run() {
+  local name="$1" args="$2" rts="$3" suffix="$4" outdir="$5" exe rundir
+  local -a argv rtsv
+  read -r -a argv <<<"$args"
+  read -r -a rtsv <<<"$rts"
+  exe="$(compile profile prof)"
+  rundir="$BUILD/run/$name"
+  rm -rf "$rundir"
+  mkdir -p "$rundir"
+  (cd "$rundir" && PATH="$(dirname "$exe"):$PATH" \
+    profile "${argv[@]}" +RTS "${rtsv[@]}" "-ol$name.eventlog" -RTS \
+    >"$BUILD/$name.stdout" 2>"$BUILD/$name.stderr") \
+    || { cat "$BUILD/$name.stderr" >&2; die "$name: 'profile $args +RTS $rts' failed"; }
+  [[ -s "$rundir/$name.eventlog" ]] || die "$name: no eventlog written"
+  [[ -s "$rundir/profile.prof" ]] || die "$name: no profile.prof written"
+  mv -f "$rundir/$name.eventlog" "$outdir/$name.eventlog"
+  mv -f "$rundir/profile.prof" "$outdir/$name$suffix"
+  rm -rf "$rundir"
+  printf '  %-28s %9d bytes  %-18s %9d bytes  (%s +RTS %s)\n' "$name.eventlog" \
+    "$(fsize "$outdir/$name.eventlog")" "$name$suffix" "$(fsize "$outdir/$name$suffix")" "$args" "$rts"
+}
+
 generate_profiles() {
   mkdir -p "$PROFILES"
-  local spec name rts suffix exe rundir t0=$SECONDS
-  local -a rtsv
-  exe="$(compile profile prof)"
+  local spec name rts suffix t0=$SECONDS
   for spec in "${PROFILE_RUNS[@]}"; do
     IFS='|' read -r name rts suffix <<<"$spec"
-    read -r -a rtsv <<<"$rts"
-    rundir="$BUILD/run/$name"
-    rm -rf "$rundir"
-    mkdir -p "$rundir"
-    (cd "$rundir" && PATH="$(dirname "$exe"):$PATH" \
-      profile "$PROFILE_ARGS" +RTS "${rtsv[@]}" "-ol$name.eventlog" -RTS \
-      >"$BUILD/$name.stdout" 2>"$BUILD/$name.stderr") \
-      || { cat "$BUILD/$name.stderr" >&2; die "$name: 'profile $PROFILE_ARGS +RTS $rts' failed"; }
-    [[ -s "$rundir/$name.eventlog" ]] || die "$name: no eventlog written"
-    [[ -s "$rundir/profile.prof" ]] || die "$name: no profile.prof written"
-    mv -f "$rundir/$name.eventlog" "$PROFILES/$name.eventlog"
-    mv -f "$rundir/profile.prof" "$PROFILES/$name$suffix"
-    rm -rf "$rundir"
-    printf '  %-28s %9d bytes  %-18s %9d bytes  (+RTS %s)\n' "$name.eventlog" \
-      "$(fsize "$PROFILES/$name.eventlog")" "$name$suffix" "$(fsize "$PROFILES/$name$suffix")" "$rts"
+    profile_run "$name" "$PROFILE_ARGS" "$rts" "$suffix" "$PROFILES"
   done
   echo "generated ${#PROFILE_RUNS[@]} profiled runs in $((SECONDS - t0))s"
+}
+
+# compare/: the pairs of COMPARE_RUNS (with their -s text) and
+# COMPARE_PROFILE_RUNS (with their .prof).
+generate_compare() {
+  mkdir -p "$COMPARE"
+  local spec name prog kind args rts suffix t0=$SECONDS
+  for spec in "${COMPARE_RUNS[@]}"; do
+    IFS='|' read -r name prog kind args rts <<<"$spec"
+    run_one "$name" "$prog" "$kind" "$args" "$rts" "$COMPARE" summary
+  done
+  for spec in "${COMPARE_PROFILE_RUNS[@]}"; do
+    IFS='|' read -r name args rts suffix <<<"$spec"
+    profile_run "$name" "$args" "$rts" "$suffix" "$COMPARE"
+  done
+  echo "generated $((${#COMPARE_RUNS[@]} + ${#COMPARE_PROFILE_RUNS[@]})) runs for compare/ in $((SECONDS - t0))s"
+}
+
+generate_compare_only() {
+  need_ghc
+  make_build_dir
+  note "building in $BUILD (GHC: $("$GHC" --numeric-version))"
+  generate_compare
+  check
 }
 
 generate_all() {
@@ -490,6 +561,7 @@ generate_all() {
   generate_logs
   generate_summaries
   generate_profiles
+  generate_compare
   check
 }
 
@@ -561,6 +633,7 @@ case "${1:-}" in
   logs) shift; generate_named_logs "$@" ;;
   summaries) shift; generate_summaries_only "$@" ;;
   profiles) generate_profiles_only ;;
+  compare) generate_compare_only ;;
   --check | check) check ;;
   big) shift; generate_big "$@" ;;
   -h | --help | help) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//' ;;

@@ -20,7 +20,11 @@
 --     non-allocating loop; mixHash).
 -- SCALE scales all the work; about 0.5-1 s profiled at the default.
 --
--- Usage: profile [SCALE]   (default SCALE = 100)
+-- With the argument "slow" after SCALE, collatzMax does four times the
+-- work (the "after" run of testdata/compare/: one function made slower,
+-- the rest the same).
+--
+-- Usage: profile [SCALE [slow]]   (default SCALE = 100)
 module Main (main) where
 
 import Data.List (foldl')
@@ -119,12 +123,13 @@ main = do
   let scale = case args of
         (a : _) -> read a
         [] -> 100 :: Int
+      collatzWork = if drop 1 args == ["slow"] then 4 else 1
   let idx = buildIndex (200 * scale)
   putStrLn ("index: " ++ show (M.size idx))
   let (q, qlen) = runQueries idx (30 * scale)
   putStrLn ("queries: " ++ show q ++ " " ++ show qlen)
   let exprs = [buildExpr s (10 + s `mod` 3) | s <- [1 .. scale `div` 4]]
   putStrLn ("eval: " ++ show (sum (map evalExpr exprs)))
-  putStrLn ("collatz: " ++ show (collatzMax (2000 * scale)))
+  putStrLn ("collatz: " ++ show (collatzMax (2000 * scale * collatzWork)))
   putStrLn ("primes: " ++ show (primeCount (500 * scale)) ++ " " ++ show (primeSum (300 * scale)))
   putStrLn ("report: " ++ show (report [(i, i * i) | i <- [1 .. 50 * scale]]))
