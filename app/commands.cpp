@@ -33,7 +33,7 @@ const char* const kUsage =
     "Usage: hecscope [FILE | --connect SOURCE] [--record FILE] [--keep-minutes N]\n"
     "       hecscope dump [--legacy] FILE\n"
     "       hecscope info [--json] FILE\n"
-    "       hecscope bench FILE\n"
+    "       hecscope bench FILE [--compare B]\n"
     "       hecscope heap FILE [--bands N] [--order ORDER] [--reverse] [--csv]\n"
     "       hecscope threads FILE [--csv] [--range START:END]\n"
     "       hecscope spans FILE [--csv] [--range START:END] [--start-prefix TEXT]\n"
@@ -112,7 +112,7 @@ const char* const kInfoUsage =
     "printed); 2 usage error.\n";
 
 const char* const kBenchUsage =
-    "Usage: hecscope bench FILE\n"
+    "Usage: hecscope bench FILE [--compare B]\n"
     "\n"
     "Times a decode-only pass over FILE, then loading it into the index, then\n"
     "typical queries, and prints `key: value` lines: decode_s, index_s (load_s\n"
@@ -151,7 +151,12 @@ const char* const kBenchUsage =
     "its flame graph and call tree are shown; the UI thread's share).\n"
     "With fine-grained spark events (+RTS -lf): spark_evaluations, spark_measure_ms\n"
     "(every spark's evaluation time, once per log), spark_sizes_whole_ms (the\n"
-    "histogram of the run) and spark_sizes_range_max_ms (of a tenth of the run).\n";
+    "histogram of the run) and spark_sizes_range_max_ms (of a tenth of the run).\n"
+    "With --compare B: what comparing FILE with B costs, each the best of three\n"
+    "runs of this program as a child process: compare_info_a_s, compare_info_b_s\n"
+    "(`info` of each), compare_diff_s (`diff FILE B`), compare_diff_per_info\n"
+    "(diff over the slower info), and the peak RSS of each\n"
+    "(compare_*_peak_rss_mb).\n";
 
 bool writeAll(int fd, std::string_view text)
 {
@@ -355,6 +360,15 @@ int bench(int argc, char** argv)
     using Clock = std::chrono::steady_clock;
     std::string path;
     int status = 0;
+    // `bench A --compare B`: what comparing costs (comparebench.cpp).
+    for (int i = 0; i + 1 < argc; ++i)
+        if (std::string_view(argv[i]) == "--compare") {
+            std::vector<char*> rest(argv, argv + argc);
+            rest.erase(rest.begin() + i, rest.begin() + i + 2);
+            if (!parseFileArgs(int(rest.size()), rest.data(), "bench", kBenchUsage, nullptr, path, status))
+                return status;
+            return benchCompare(path, argv[i + 1]);
+        }
     if (!parseFileArgs(argc, argv, "bench", kBenchUsage, nullptr, path, status))
         return status;
     auto source = openOrComplain(path);

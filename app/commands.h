@@ -30,6 +30,9 @@ int printUsage(bool toStderr);
 // progressive open, and a live session fed through a local socket.
 void benchProgressiveOpen(const std::string& path);
 void benchLive(const std::string& path);
+// `bench A --compare B` (comparebench.cpp): `info` of each and `diff` of
+// the two, each a child process: compare_* keys. Returns bench's status.
+int benchCompare(const std::string& a, const std::string& b);
 // `--cap N`'s value: a capability number (0..65535), else none.
 std::optional<int> capabilityArg(const std::string& value);
 // The file (or - for stdin) as a byte source; null after printing why not.
