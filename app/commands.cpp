@@ -31,6 +31,7 @@ namespace {
 
 const char* const kUsage =
     "Usage: hecscope [FILE | --connect SOURCE] [--record FILE] [--keep-minutes N]\n"
+    "                [--compare B]\n"
     "       hecscope dump [--legacy] FILE\n"
     "       hecscope info [--json] FILE\n"
     "       hecscope bench FILE [--compare B]\n"
@@ -56,7 +57,8 @@ const char* const kUsage =
     "           or a file still being written is followed live, and so is\n"
     "           --connect unix:PATH | tcp:HOST:PORT (an eventlog socket);\n"
     "           --record FILE keeps the bytes received; --keep-minutes N keeps\n"
-    "           only about the last N minutes in memory (older detail dropped)\n"
+    "           only about the last N minutes in memory (older detail dropped);\n"
+    "           --compare B compares FILE with the run B in the Compare pane\n"
     "  dump     print every event as `ghc-events show FILE` does\n"
     "  info     load and index FILE, print its statistics\n"
     "  bench    time loading FILE, typical queries and rendering\n"

@@ -74,8 +74,9 @@ int main(int argc, char** argv)
             return 0;
         }
     }
-    // The window: [FILE | --connect SOURCE] [--record FILE] [--keep-minutes N].
-    QString open, record;
+    // The window: [FILE | --connect SOURCE] [--record FILE] [--keep-minutes N]
+    // [--compare B].
+    QString open, record, compare;
     bool live = false;
     double keepMinutes = -1;
     for (int i = 1; i < argc; ++i) {
@@ -87,10 +88,12 @@ int main(int argc, char** argv)
                 std::fprintf(stderr, "hecscope: --keep-minutes needs a number of minutes (0: keep all), not \"%s\"\n\n", argv[i]);
                 return hecscope::cli::printUsage(true);
             }
+        } else if (arg == "--compare" && i + 1 < argc) {
+            compare = QString::fromLocal8Bit(argv[++i]);
         } else if ((arg == "--connect" || arg == "--record") && i + 1 < argc) {
             (arg == "--record" ? record : open) = QString::fromLocal8Bit(argv[++i]);
             live = live || arg == "--connect";
-        } else if (arg == "--connect" || arg == "--record" || arg == "--keep-minutes") {
+        } else if (arg == "--connect" || arg == "--record" || arg == "--keep-minutes" || arg == "--compare") {
             std::fprintf(stderr, "hecscope: %s needs a value\n\n", argv[i]);
             return hecscope::cli::printUsage(true);
         } else if (arg.size() > 1 && arg[0] == '-') {
@@ -121,5 +124,7 @@ int main(int argc, char** argv)
         window.openLive(open, record);
     else if (!open.isEmpty())
         window.openFile(open);
+    if (!compare.isEmpty())
+        window.compareWith(compare);
     return app.exec();
 }

@@ -510,4 +510,46 @@ std::string differentialFolded(const CostCentreProfile& a, const CostCentreProfi
     return out;
 }
 
+namespace {
+
+// Each node's stack as a key: its frames' modules and labels, outermost
+// first.
+std::vector<std::string> stackKeys(const CostCentreProfile& p)
+{
+    std::vector<std::string> keys(p.nodes.size());
+    std::vector<uint32_t> path;
+    for (uint32_t i = 1; i < p.nodes.size(); ++i) {
+        const ProfileNode& n = p.nodes[i];
+        path.resize(n.depth - 1);
+        const std::string& parent = path.empty() ? keys[0] : keys[path.back()];
+        path.push_back(i);
+        std::string key = parent;
+        key += '\x1f';
+        if (n.cc != kNoCostCentre) {
+            key += p.costCentres[n.cc].module;
+            key += '\x1e';
+            key += p.costCentres[n.cc].label;
+        }
+        keys[i] = std::move(key);
+    }
+    return keys;
+}
+
+} // namespace
+
+std::vector<int64_t> matchedInclusive(const CostCentreProfile& shown, const CostCentreProfile& other,
+                                      ProfileMetric metric)
+{
+    std::map<std::string, int64_t> inOther;
+    const std::vector<std::string> otherKeys = stackKeys(other);
+    for (uint32_t i = 0; i < other.nodes.size(); ++i)
+        inOther[otherKeys[i]] += int64_t(other.nodes[i].incl[int(metric)]);
+    const std::vector<std::string> keys = stackKeys(shown);
+    std::vector<int64_t> out(shown.nodes.size(), -1);
+    for (uint32_t i = 0; i < shown.nodes.size(); ++i)
+        if (const auto it = inOther.find(keys[i]); it != inOther.end())
+            out[i] = it->second;
+    return out;
+}
+
 } // namespace hecscope

@@ -72,6 +72,13 @@ std::string checkText(const CheckOutcome& outcome, const Comparison& c);
 // such stack). Stacks are matched by their frames' labels and modules.
 std::string differentialFolded(const CostCentreProfile& a, const CostCentreProfile& b);
 
+// Per node of `shown`: the inclusive figure (`metric`) of the node reached
+// by the same stack of frames (labels and modules) in `other`, summed when
+// several are; -1 where `other` has no such stack. What a differential
+// flame graph colours `shown`'s frames by.
+std::vector<int64_t> matchedInclusive(const CostCentreProfile& shown, const CostCentreProfile& other,
+                                      ProfileMetric metric);
+
 // A figure for people, by its name's unit (_ns: a duration, _bytes: bytes).
 std::string formatFigure(const std::string& figure, double value, bool real, bool signedValue = false);
 

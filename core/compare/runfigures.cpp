@@ -201,10 +201,9 @@ void addSparkSizes(RunFigures& out, const LogIndex& ix, ByteSource& source, std:
 // Every band of the heap profile, by label: its peak, its growth (the
 // least-squares slope over the censuses), its byte-seconds and its share of
 // all bands' byte-seconds.
-// A .hp file's band name without the cost-centre stack's number the RTS
-// puts before it ("(317)history/main"): the numbers differ from run to run
-// and the eventlog's names have none.
-std::string bandLabel(const std::string& name, bool hpFile)
+} // namespace
+
+std::string heapBandLabel(const std::string& name, bool hpFile)
 {
     if (!hpFile || name.size() < 3 || name[0] != '(')
         return name;
@@ -213,6 +212,29 @@ std::string bandLabel(const std::string& name, bool hpFile)
         ++i;
     return i > 1 && i < name.size() && name[i] == ')' ? name.substr(i + 1) : name;
 }
+
+HeapCurves heapCurves(const LogIndex& ix, size_t count)
+{
+    HeapCurves out;
+    const HeapBands& bands = ix.heapBands;
+    if (bands.empty())
+        return out;
+    const BandSelection sel = selectBands(ix.heapProfile, bands, count);
+    const uint64_t start = ix.firstTime == kNoTime || ix.hpFile ? 0 : ix.firstTime;
+    for (size_t p = 0; p < bands.times.size(); ++p) {
+        out.seconds.push_back(double(bands.times[p] - std::min(start, bands.times[p])) / 1e9);
+        out.total.push_back(double(bands.totals[p]));
+    }
+    for (size_t k = 0; k < sel.labels.size(); ++k) {
+        std::vector<double> bytes(sel.censuses());
+        for (size_t p = 0; p < bytes.size(); ++p)
+            bytes[p] = double(sel.row(p)[k]);
+        out.bands.emplace_back(heapBandLabel(bands.names[sel.labels[k]], ix.hpFile.has_value()), std::move(bytes));
+    }
+    return out;
+}
+
+namespace {
 
 void addHeapBands(RunFigures& out, const HeapBands& bands, bool hpFile)
 {
@@ -232,7 +254,7 @@ void addHeapBands(RunFigures& out, const HeapBands& bands, bool hpFile)
     std::map<std::string, int> seen;
     for (size_t k : order) {
         const BandStats& s = bands.stats[k];
-        t.rows.push_back({uniqueKey(seen, bandLabel(bands.names[k], hpFile)),
+        t.rows.push_back({uniqueKey(seen, heapBandLabel(bands.names[k], hpFile)),
                           {whole(s.peak), real(s.slope), real(s.byteSeconds),
                            all > 0 ? real(s.byteSeconds / all) : std::nullopt}});
     }

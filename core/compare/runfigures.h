@@ -62,6 +62,21 @@ struct RunFigures {
 RunFigures runFigures(const LogIndex& ix, ByteSource& source, const std::string& file, std::optional<ViewRange> range,
                       const std::function<bool()>& cancelled = {});
 
+// A heap band's label as runs are matched by: a .hp file's name without
+// the cost-centre stack's number the RTS puts before it ("(317)history/main"
+// -> "history/main"); the numbers differ from run to run and an eventlog's
+// names have none.
+std::string heapBandLabel(const std::string& name, bool hpFile);
+
+// A run's heap profile as curves, to draw two runs on one scale: census
+// times (s from the run's start), the total bytes and the `bands` largest
+// bands' bytes per census (by label as heapBandLabel gives it).
+struct HeapCurves {
+    std::vector<double> seconds, total;
+    std::vector<std::pair<std::string, std::vector<double>>> bands;
+};
+HeapCurves heapCurves(const LogIndex& ix, size_t bands);
+
 // The figures of a cost-centre report (.prof, -pj): its cost centres only.
 RunFigures reportFigures(const CostCentreProfile& profile, const std::string& file, const std::string& kind);
 

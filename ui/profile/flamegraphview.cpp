@@ -195,6 +195,8 @@ void FlameGraphView::setProfile(std::shared_ptr<const CostCentreProfile> profile
     }
     m_profile = std::move(profile);
     m_metric = metric;
+    m_colours.clear();
+    m_note = nullptr;
     m_chosen = UINT32_MAX;
     uint32_t focus = 0;
     if (m_profile && !m_profile->nodes.empty()) {
@@ -372,11 +374,19 @@ void FlameGraphView::resizeEvent(QResizeEvent* event)
     updateBreadcrumb();
 }
 
+void FlameGraphView::setFrameColours(std::vector<QRgb> colours, std::function<QString(uint32_t)> note)
+{
+    m_colours = std::move(colours);
+    m_note = std::move(note);
+    m_canvas->update();
+}
+
 FlamePaintOptions FlameGraphView::paintOptions() const
 {
     FlamePaintOptions o;
     o.icicle = m_icicle;
     o.highlight = m_search ? &m_search->matches : nullptr;
+    o.nodeColours = m_colours.empty() ? nullptr : &m_colours;
     o.hoveredFrame = m_hovered;
     o.chosenNode = m_chosen;
     o.rowHeight = std::max(16, QFontMetrics(m_canvas->font()).height() + 4);
@@ -410,6 +420,8 @@ QString FlameGraphView::describe(uint32_t node) const
     text += figure(tr("Self"), n.self[m]);
     if (p.hasEntries)
         text += QStringLiteral("<br>%1: %2").arg(tr("Entries"), countText(n.entries));
+    if (m_note)
+        text += m_note(node);
     return text;
 }
 

@@ -6,6 +6,7 @@
 #include <QRegularExpression>
 #include <QWidget>
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -38,6 +39,10 @@ public:
     // Highlights the frames whose label or module matches; emits searchResult.
     void setSearch(const QRegularExpression& pattern);
     void setEmptyText(const QString& text); // shown when there is no profile or nothing in it
+    // A differential flame graph: per node of the profile set next, its
+    // fill (0: the module's colour) and a line added to its tooltip (HTML).
+    // Cleared by setProfile unless given with it.
+    void setFrameColours(std::vector<QRgb> colours, std::function<QString(uint32_t node)> note = {});
 
     const std::shared_ptr<const CostCentreProfile>& profile() const { return m_profile; }
     uint32_t focus() const { return m_layout.focus; }
@@ -85,6 +90,8 @@ private:
     uint32_t m_chosen = UINT32_MAX;  // node
     uint32_t m_hovered = UINT32_MAX; // frame
     QString m_emptyText;
+    std::vector<QRgb> m_colours;
+    std::function<QString(uint32_t)> m_note;
     QToolButton* m_back = nullptr;
     QLabel* m_crumbs = nullptr;
     Canvas* m_canvas = nullptr;

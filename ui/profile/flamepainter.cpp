@@ -172,7 +172,9 @@ void paintFlame(QPainter& p, const QRect& area, const CostCentreProfile& profile
         const ProfileNode& node = profile.nodes[f.node];
         const uint32_t cc = node.cc;
         QColor fill = kRootColour;
-        if (cc != kNoCostCentre) {
+        if (o.nodeColours && f.node < o.nodeColours->size() && (*o.nodeColours)[f.node]) {
+            fill = QColor::fromRgb((*o.nodeColours)[f.node]);
+        } else if (cc != kNoCostCentre) {
             if (!colours[cc])
                 colours[cc] = costCentreColour(profile.costCentres[cc]).rgb();
             fill = QColor::fromRgb(colours[cc]);

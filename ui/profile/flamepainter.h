@@ -23,6 +23,9 @@ struct FlamePaintStats {
 struct FlamePaintOptions {
     bool icicle = false;                          // root at the top (icicle) or at the bottom (flame graph)
     const std::vector<bool>* highlight = nullptr; // search matches, per node: others drawn faded
+    // Per node, the fill instead of the module's colour (a differential
+    // flame graph's change against another run); 0: the usual colour.
+    const std::vector<QRgb>* nodeColours = nullptr;
     uint32_t hoveredFrame = UINT32_MAX, chosenNode = UINT32_MAX;
     int rowHeight = 18;
     QColor background = Qt::white;

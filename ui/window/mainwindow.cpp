@@ -8,6 +8,7 @@
 #include "core/text/info.h"
 #include "core/text/rtssummary.h"
 #include "core/threads/userspans.h"
+#include "ui/compare/comparepane.h"
 #include "ui/window/bookmarks.h"
 #include "ui/events/eventlistpane.h"
 #include "ui/heap/heappanel.h"
@@ -212,6 +213,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_viewMenu->addAction(eventsDock->toggleViewAction());
     m_viewMenu->addAction(m_profileDock->toggleViewAction());
     createSparkSizesDock();
+    createCompareDock();
     arrangeDocks();
 
     QMenu* search = menuBar()->addMenu(tr("&Search"));
@@ -431,6 +433,54 @@ void MainWindow::createSparkSizesDock()
     connect(m_controller, &ViewController::selectionChanged, m_sparkSizes, &SparkSizesPane::setRange);
 }
 
+// The Compare pane: a tab below the timeline (it needs the width) for the
+// comparison of the log on screen with another run.
+void MainWindow::createCompareDock()
+{
+    m_compare = new ComparePane;
+    auto* dock = new QDockWidget(tr("Compare"), this);
+    dock->setObjectName(QStringLiteral("compare"));
+    dock->setWidget(m_compare);
+    addDockWidget(Qt::BottomDockWidgetArea, dock);
+    m_viewMenu->addAction(dock->toggleViewAction());
+    connect(m_compare, &ComparePane::compareRequested, this, &MainWindow::chooseCompareFile);
+    connect(m_compare, &ComparePane::comparisonShown, this, &MainWindow::fitCompareDock);
+}
+
+// A comparison is read as a table and a graph: about half the window, the
+// timeline keeping the rest (unless the user made it so already).
+void MainWindow::fitCompareDock()
+{
+    auto* dock = qobject_cast<QDockWidget*>(m_compare->parentWidget());
+    if (!dock || !dock->isVisible() || dock->isFloating() || dockWidgetArea(dock) != Qt::BottomDockWidgetArea)
+        return;
+    if (dock->height() < height() * 3 / 10 || dock->height() > height() * 6 / 10)
+        resizeDocks({dock}, {height() * 45 / 100}, Qt::Vertical);
+}
+
+void MainWindow::chooseCompareFile()
+{
+    const QString dir = m_path.isEmpty() ? QString() : QFileInfo(m_path).absolutePath();
+    const QString path = [&] {
+        const FocusReturn focus(this);
+        return QFileDialog::getOpenFileName(
+            this, tr("Compare the log on screen with another run"), dir,
+            tr("Runs (*.eventlog *.hp *.prof *.json);;All files (*)"));
+    }();
+    if (!path.isEmpty())
+        compareWith(path);
+}
+
+void MainWindow::compareWith(const QString& path)
+{
+    if (auto* dock = qobject_cast<QDockWidget*>(m_compare->parentWidget())) {
+        dock->show();
+        dock->raise();
+        QTimer::singleShot(0, this, &MainWindow::fitCompareDock);
+    }
+    m_compare->compareWith(path);
+}
+
 // Every pane one click away and its table readable (ThreadScope's layout:
 // the figures below the timeline, where the window is widest). Below the
 // timeline, one row of tabs: Statistics (shown first), the event list and
@@ -447,7 +497,7 @@ void MainWindow::arrangeDocks()
         return d;
     };
     const char* const bottom[] = {"statistics", "events", "threads", "spans", "gc", "capabilities",
-                                  "profile", "spark-sizes", "heap-bands", "cost-centres"};
+                                  "profile", "spark-sizes", "heap-bands", "cost-centres", "compare"};
     QDockWidget* first = dock(bottom[0]);
     addDockWidget(Qt::BottomDockWidgetArea, first);
     for (size_t i = 1; i < std::size(bottom); ++i)
@@ -737,6 +787,9 @@ void MainWindow::createActions()
     });
     reload->setShortcuts(
         {QKeySequence::Refresh, QKeySequence(Qt::CTRL | Qt::Key_R)});
+    QAction* compare = file->addAction(tr("Co&mpare With…"), this, &MainWindow::chooseCompareFile);
+    compare->setShortcut(QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_O));
+    compare->setToolTip(tr("Compare the log on screen with another run (eventlog, .hp, .prof, -pj)"));
     QAction* exportImage = file->addAction(tr("&Export Image…"), this,
                                            &MainWindow::exportImageDialog);
     m_liveControls = new LiveControls(this, file, reload, m_controller);
@@ -949,6 +1002,7 @@ void MainWindow::clearLog(const QString& path)
     m_spansPane->setIndex(nullptr);
     m_profilePane->setIndex(nullptr);
     m_sparkSizes->setIndex(nullptr);
+    m_compare->setRunA(QString(), nullptr, nullptr);
     m_profilePane->setReport(nullptr, QString()); // a report opened beside the old log was of its run
     m_reportRunner.cancel();
     m_view->setHeapView(nullptr);
@@ -1036,6 +1090,7 @@ void MainWindow::showIndex(std::shared_ptr<const LogIndex> index)
     m_view->setPlaceholder(QString());
     // The event list reads the same open file the index was made from.
     applyIndex(m_job ? m_job->source() : std::shared_ptr<ByteSource>(), grown);
+    m_compare->setRunA(m_path, m_index, m_job ? m_job->source() : std::shared_ptr<ByteSource>());
     dispose(std::move(old));
     // Problems with the file are shown above the timeline, which still shows
     // everything decoded before them.
@@ -1422,6 +1477,12 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* e)
 
 void MainWindow::dropEvent(QDropEvent* e)
 {
+    // With Shift: compared with the log on screen instead of replacing it.
+    if ((e->modifiers() & Qt::ShiftModifier) && m_index) {
+        compareWith(e->mimeData()->urls()[0].toLocalFile());
+        e->acceptProposedAction();
+        return;
+    }
     openFile(e->mimeData()->urls()[0].toLocalFile());
     e->acceptProposedAction();
 }

@@ -47,6 +47,7 @@ class ThreadsPane;
 class SpansPane;
 class ProfilePane;
 class SparkSizesPane;
+class ComparePane;
 class ViewController;
 class DisplayMenu;
 
@@ -89,6 +90,10 @@ public:
     SpansPane* spansPane() const { return m_spansPane; }
     ProfilePane* profilePane() const { return m_profilePane; }
     SparkSizesPane* sparkSizesPane() const { return m_sparkSizes; }
+    ComparePane* comparePane() const { return m_compare; }
+    // Compares the log on screen (as soon as there is one) with `path`, in
+    // the Compare pane.
+    void compareWith(const QString& path);
     ImageExporter* exporter() const { return m_exporter; }
     // A .prof or -pj report beside the open log (File ▸ Open Profile…); read
     // off the UI thread. openFile() opens one alone.
@@ -150,6 +155,9 @@ private:
     void updateHistoryActions();
     void connectThreads();
     void createSparkSizesDock();
+    void createCompareDock();
+    void chooseCompareFile();
+    void fitCompareDock();
     void arrangeDocks();
     void firstLayout();
     void growBottomPanes(QDockWidget* shown);
@@ -182,6 +190,7 @@ private:
     ProfilePane* m_profilePane;
     QDockWidget* m_profileDock = nullptr;
     SparkSizesPane* m_sparkSizes = nullptr;
+    ComparePane* m_compare = nullptr;
     QProgressBar* m_progress;
     QPushButton* m_cancel;
     ImageExporter* m_exporter = nullptr; // File ▸ Export Image… off the UI thread

@@ -1,0 +1,749 @@
+#include "ui/compare/comparepane.h"
+
+#include "core/heap/hpfile.h"
+#include "core/index/loader.h"
+#include "core/profile/profreport.h"
+#include "ui/profile/flamegraphview.h"
+
+#include <QAbstractTableModel>
+#include <QApplication>
+#include <QCheckBox>
+#include <QClipboard>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QTabWidget>
+#include <QTableView>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <qcustomplot.h>
+
+#include <cmath>
+#include <cstring>
+#include <set>
+
+namespace hecscope {
+
+QColor runColour(int side)
+{
+    // Teal and purple (ColorBrewer Dark2): told apart by everyone, and
+    // neither is the flame graph's red (grew) or blue (shrank).
+    return side == 0 ? QColor(0x1b, 0x9e, 0x77) : QColor(0x75, 0x70, 0xb3);
+}
+
+namespace {
+
+QString qs(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+
+// A chip of the run's colour before its name.
+QString chip(int side)
+{
+    return QStringLiteral("<span style=\"background:%1;color:white;font-weight:bold\">&nbsp;%2&nbsp;</span>")
+        .arg(runColour(side).name(), side == 0 ? QStringLiteral("A") : QStringLiteral("B"));
+}
+
+// The change from A to B as a share of A: +inf when A is 0 (or only B has
+// the figure), -inf when only A has it.
+double relativeChange(const ComparedFigure& f)
+{
+    if (f.a && !f.b)
+        return -INFINITY;
+    if (!f.a && f.b)
+        return INFINITY;
+    if (!f.both())
+        return 0;
+    if (f.a->value == 0)
+        return f.b->value == 0 ? 0 : (f.b->value > 0 ? INFINITY : -INFINITY);
+    return (f.b->value - f.a->value) / std::abs(f.a->value);
+}
+
+const std::string& unitName(const ComparedFigure& f)
+{
+    return f.figure == "value" ? f.key : f.figure;
+}
+
+bool isReal(const ComparedFigure& f)
+{
+    return (f.a && f.a->real) || (f.b && f.b->real);
+}
+
+} // namespace
+
+// The figures of both runs, one row per (group, key, figure).
+class CompareFiguresModel : public QAbstractTableModel {
+public:
+    enum Column { Group, Key, Figure, A, B, Difference, Change, Columns };
+    static constexpr int SortRole = Qt::UserRole;
+
+    using QAbstractTableModel::QAbstractTableModel;
+    void setComparison(std::shared_ptr<const Comparison> c)
+    {
+        beginResetModel();
+        m_comparison = std::move(c);
+        endResetModel();
+    }
+    const ComparedFigure* figure(int row) const
+    {
+        return m_comparison && row >= 0 && size_t(row) < m_comparison->figures.size() ? &m_comparison->figures[size_t(row)]
+                                                                                      : nullptr;
+    }
+    int rowCount(const QModelIndex& parent = {}) const override
+    {
+        return parent.isValid() || !m_comparison ? 0 : int(m_comparison->figures.size());
+    }
+    int columnCount(const QModelIndex& parent = {}) const override { return parent.isValid() ? 0 : Columns; }
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override
+    {
+        if (orientation != Qt::Horizontal)
+            return {};
+        if (role == Qt::DisplayRole) {
+            static const char* const names[] = {"Group", "Key", "Figure", "A", "B", "B − A", "Change"};
+            return QObject::tr(names[section]);
+        }
+        if (role == Qt::ForegroundRole && (section == A || section == B))
+            return runColour(section == A ? 0 : 1);
+        if (role == Qt::ToolTipRole && section == Change)
+            return QObject::tr("(B − A) / A; “new”: only B has it, “gone”: only A has it");
+        return {};
+    }
+    QVariant data(const QModelIndex& index, int role) const override
+    {
+        const ComparedFigure* f = figure(index.row());
+        if (!f)
+            return {};
+        const bool real = isReal(*f);
+        const std::string& unit = unitName(*f);
+        switch (role) {
+        case Qt::DisplayRole:
+            switch (index.column()) {
+            case Group: return qs(f->group);
+            case Key: return qs(f->key);
+            case Figure: return f->figure == "value" ? QString() : qs(f->figure);
+            case A: return f->a ? qs(formatFigure(unit, f->a->value, real)) : QStringLiteral("–");
+            case B: return f->b ? qs(formatFigure(unit, f->b->value, real)) : QStringLiteral("–");
+            case Difference: return f->both() ? qs(formatFigure(unit, *f->difference(), real, true)) : QString();
+            case Change: {
+                if (f->a && !f->b)
+                    return QObject::tr("gone");
+                if (!f->a && f->b)
+                    return QObject::tr("new");
+                const double c = relativeChange(*f);
+                if (std::isinf(c))
+                    return QObject::tr("from 0");
+                if (c == 0)
+                    return QStringLiteral("=");
+                if (std::abs(c) < 0.0005) // (not "+0.0 %": it did change)
+                    return c > 0 ? QStringLiteral("+<0.1 %") : QStringLiteral("−<0.1 %");
+                return QStringLiteral("%1%2 %").arg(c > 0 ? "+" : "").arg(c * 100, 0, 'f', 1);
+            }
+            }
+            return {};
+        case Qt::TextAlignmentRole:
+            return index.column() >= A ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+        case Qt::ForegroundRole:
+            if (index.column() == Change || index.column() == Difference) {
+                const double c = relativeChange(*f);
+                if (c > 0)
+                    return QColor(0xb0, 0x1c, 0x1c);
+                if (c < 0)
+                    return QColor(0x1c, 0x4e, 0xa8);
+            }
+            return {};
+        case SortRole:
+            switch (index.column()) {
+            case Group: return qs(f->group);
+            case Key: return qs(f->key);
+            case Figure: return qs(f->figure);
+            case A: return f->a ? f->a->value : -INFINITY;
+            case B: return f->b ? f->b->value : -INFINITY;
+            case Difference: return f->both() ? *f->difference() : 0.0;
+            case Change: { // by the size of the change, either way
+                const double c = relativeChange(*f);
+                return std::isinf(c) ? 1e300 : std::abs(c);
+            }
+            }
+            return {};
+        }
+        return {};
+    }
+
+private:
+    std::shared_ptr<const Comparison> m_comparison;
+};
+
+namespace {
+
+// Filters: a group, a text in key or figure, only what changed; what is 0
+// or absent in both runs is never listed (the CSV has it).
+class FiguresFilter : public QSortFilterProxyModel {
+public:
+    using QSortFilterProxyModel::QSortFilterProxyModel;
+    QString group, text;
+    bool changedOnly = false;
+    void refilter() { invalidateFilter(); }
+
+protected:
+    bool filterAcceptsRow(int row, const QModelIndex&) const override
+    {
+        const auto* model = static_cast<const CompareFiguresModel*>(sourceModel());
+        const ComparedFigure* f = model->figure(row);
+        if (!f)
+            return false;
+        if ((!f->a || f->a->value == 0) && (!f->b || f->b->value == 0))
+            return false;
+        if (!group.isEmpty() && qs(f->group) != group)
+            return false;
+        if (changedOnly && relativeChange(*f) == 0)
+            return false;
+        if (!text.isEmpty() && !qs(f->key).contains(text, Qt::CaseInsensitive)
+            && !qs(f->figure).contains(text, Qt::CaseInsensitive))
+            return false;
+        return true;
+    }
+};
+
+// The colour of a differential flame graph's frame: how much it changed
+// from A to B (`change`) against the largest change shown; red grew, blue
+// shrank, the usual sand when unchanged.
+QRgb changeColour(double change, double largest)
+{
+    const QColor neutral(0xe8, 0xe2, 0xd6);
+    if (largest <= 0 || change == 0)
+        return neutral.rgb();
+    const double s = std::min(1.0, std::sqrt(std::abs(change) / largest));
+    const QColor to = change > 0 ? QColor(0xd7, 0x30, 0x27) : QColor(0x45, 0x75, 0xb4);
+    const auto mix = [&](int a, int b) { return int(a + (b - a) * s); };
+    return qRgb(mix(neutral.red(), to.red()), mix(neutral.green(), to.green()), mix(neutral.blue(), to.blue()));
+}
+
+} // namespace
+
+ComparePane::ComparePane(QWidget* parent)
+    : QWidget(parent)
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+
+    auto* names = new QHBoxLayout;
+    m_nameA = new QLabel;
+    m_nameB = new QLabel;
+    for (QLabel* l : {m_nameA, m_nameB}) {
+        // (A long file name must not widen the window: it is cut instead,
+        // the whole path in the tooltip.)
+        l->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+        l->setMinimumWidth(120);
+        l->setTextFormat(Qt::RichText);
+        l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    }
+    names->addWidget(m_nameA, 1);
+    names->addSpacing(16);
+    names->addWidget(m_nameB, 1);
+    auto* choose = new QPushButton(tr("Compare With…"));
+    choose->setToolTip(tr("Choose the run to compare the log on screen with (an eventlog, .hp, .prof or -pj report)"));
+    connect(choose, &QPushButton::clicked, this, &ComparePane::compareRequested);
+    m_copy = new QPushButton(tr("Copy as CSV"));
+    m_copy->setToolTip(tr("Every figure of both runs as `hecscope diff --csv` prints it"));
+    connect(m_copy, &QPushButton::clicked, this, &ComparePane::copyCsv);
+    m_export = new QPushButton(tr("Export Image…"));
+    m_export->setToolTip(tr("The view shown (figures, flame graph or heap) as a PNG image"));
+    connect(m_export, &QPushButton::clicked, this, &ComparePane::exportImage);
+    m_close = new QPushButton(tr("Close Comparison"));
+    connect(m_close, &QPushButton::clicked, this, &ComparePane::closeComparison);
+    // The buttons sit beside the tabs (or below the names while there is
+    // nothing to show), so that the names have the row's width.
+    auto* buttons = new QWidget;
+    auto* bl = new QHBoxLayout(buttons);
+    bl->setContentsMargins(0, 0, 0, 2);
+    for (QPushButton* b : {choose, m_copy, m_export, m_close})
+        bl->addWidget(b);
+    layout->addLayout(names);
+
+    auto* progressRow = new QHBoxLayout;
+    m_progress = new QProgressBar;
+    m_progress->setRange(0, 1000);
+    m_progress->setTextVisible(true);
+    m_cancel = new QToolButton;
+    m_cancel->setText(tr("Cancel"));
+    connect(m_cancel, &QToolButton::clicked, this, &ComparePane::cancel);
+    progressRow->addWidget(m_progress, 1);
+    progressRow->addWidget(m_cancel);
+    layout->addLayout(progressRow);
+
+    m_notes = new QLabel;
+    m_notes->setWordWrap(true);
+    m_notes->setTextFormat(Qt::PlainText);
+    m_notes->setStyleSheet(QStringLiteral("background:#fdf2d0;color:#000;padding:4px"));
+    layout->addWidget(m_notes);
+
+    m_empty = new QLabel(tr("Compare the log on screen with another run of the program: File ▸ Compare With… "
+                            "(or drop a file with Shift held, or start with `hecscope A --compare B`)."));
+    m_empty->setWordWrap(true);
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_emptyBox = new QWidget;
+    auto* el = new QVBoxLayout(m_emptyBox);
+    el->addStretch(1);
+    el->addWidget(m_empty);
+    auto* chooseToo = new QPushButton(tr("Compare With…"));
+    connect(chooseToo, &QPushButton::clicked, this, &ComparePane::compareRequested);
+    el->addWidget(chooseToo, 0, Qt::AlignHCenter);
+    el->addStretch(1);
+    layout->addWidget(m_emptyBox, 1);
+
+    m_tabs = new QTabWidget;
+    m_tabs->setCornerWidget(buttons, Qt::TopRightCorner);
+    layout->addWidget(m_tabs, 1);
+
+    // Figures.
+    auto* figures = new QWidget;
+    auto* fl = new QVBoxLayout(figures);
+    fl->setContentsMargins(0, 4, 0, 0);
+    auto* filters = new QHBoxLayout;
+    m_group = new QComboBox;
+    m_filter = new QLineEdit;
+    m_filter->setPlaceholderText(tr("Filter by key or figure"));
+    m_filter->setClearButtonEnabled(true);
+    m_changedOnly = new QCheckBox(tr("Changed only"));
+    filters->addWidget(new QLabel(tr("Group:")));
+    filters->addWidget(m_group);
+    filters->addWidget(m_filter, 1);
+    filters->addWidget(m_changedOnly);
+    fl->addLayout(filters);
+    m_model = new CompareFiguresModel(this);
+    auto* proxy = new FiguresFilter(this);
+    m_proxy = proxy;
+    proxy->setSourceModel(m_model);
+    proxy->setSortRole(CompareFiguresModel::SortRole);
+    m_table = new QTableView;
+    m_table->setModel(proxy);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(-1, Qt::AscendingOrder); // the runs' order until a column is chosen
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setAlternatingRowColors(true);
+    m_table->verticalHeader()->hide();
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
+    m_table->horizontalHeader()->setStretchLastSection(false);
+    m_table->horizontalHeader()->setSectionResizeMode(CompareFiguresModel::Key, QHeaderView::Stretch);
+    fl->addWidget(m_table, 1);
+    m_tabs->addTab(figures, tr("Figures"));
+    connect(m_group, &QComboBox::currentIndexChanged, this, [this, proxy] {
+        proxy->group = m_group->currentIndex() <= 0 ? QString() : m_group->currentText();
+        proxy->refilter();
+    });
+    connect(m_filter, &QLineEdit::textChanged, this, [proxy](const QString& t) {
+        proxy->text = t.trimmed();
+        proxy->refilter();
+    });
+    connect(m_changedOnly, &QCheckBox::toggled, this, [proxy](bool on) {
+        proxy->changedOnly = on;
+        proxy->refilter();
+    });
+
+    // Differential flame graph.
+    auto* flame = new QWidget;
+    auto* flv = new QVBoxLayout(flame);
+    flv->setContentsMargins(0, 4, 0, 0);
+    auto* flameRow = new QHBoxLayout;
+    m_flameMode = new QComboBox;
+    m_flameMode->addItem(tr("B's frames, coloured by their change from A"));
+    m_flameMode->addItem(tr("A's frames, coloured by their change to B (what shrank or is gone)"));
+    m_flameLegend = new QLabel;
+    m_flameLegend->setTextFormat(Qt::RichText);
+    flameRow->addWidget(m_flameMode);
+    flameRow->addWidget(m_flameLegend, 1);
+    flv->addLayout(flameRow);
+    m_flame = new FlameGraphView;
+    m_flame->setIcicle(true); // the root at the top: a pane is short
+    flv->addWidget(m_flame, 1);
+    m_tabs->addTab(flame, tr("Flame Graph"));
+    connect(m_flameMode, &QComboBox::currentIndexChanged, this, &ComparePane::showFlame);
+
+    // Heap profiles on one scale.
+    auto* heap = new QWidget;
+    auto* hl = new QVBoxLayout(heap);
+    hl->setContentsMargins(0, 4, 0, 0);
+    auto* heapRow = new QHBoxLayout;
+    m_band = new QComboBox;
+    heapRow->addWidget(new QLabel(tr("Band:")));
+    heapRow->addWidget(m_band, 1);
+    hl->addLayout(heapRow);
+    m_heapPlot = new QCustomPlot;
+    m_heapPlot->setMinimumHeight(120);
+    m_heapPlot->legend->setVisible(true);
+    m_heapPlot->xAxis->setLabel(tr("seconds from each run's start"));
+    m_heapPlot->yAxis->setLabel(tr("MB"));
+    hl->addWidget(m_heapPlot, 1);
+    m_tabs->addTab(heap, tr("Heap Profiles"));
+    connect(m_band, &QComboBox::currentIndexChanged, this, &ComparePane::showHeap);
+
+    updateHeader();
+}
+
+ComparePane::~ComparePane() = default;
+
+bool ComparePane::isWorking() const
+{
+    return !m_progress->isHidden();
+}
+
+QString ComparePane::notesText() const
+{
+    return m_notes->isHidden() ? QString() : m_notes->text(); // (isHidden: also before the window is shown)
+}
+
+QString ComparePane::problemText() const
+{
+    return m_error;
+}
+
+void ComparePane::setRunA(const QString& path, std::shared_ptr<const LogIndex> index, std::shared_ptr<ByteSource> source)
+{
+    if (index == m_indexA && path == m_pathA)
+        return;
+    m_pathA = index ? path : QString();
+    m_indexA = std::move(index);
+    m_sourceA = std::move(source);
+    m_a.reset();
+    m_comparison.reset();
+    if (!m_pathB.isEmpty())
+        refresh();
+    else
+        updateHeader();
+}
+
+void ComparePane::compareWith(const QString& path)
+{
+    m_pathB = path;
+    m_b.reset();
+    m_comparison.reset();
+    m_error.clear();
+    refresh();
+}
+
+void ComparePane::closeComparison()
+{
+    m_runner.cancel();
+    m_pathB.clear();
+    m_b.reset();
+    m_comparison.reset();
+    m_error.clear();
+    updateHeader();
+}
+
+void ComparePane::cancel()
+{
+    m_runner.cancel();
+    m_error = tr("Cancelled: %1 was not compared.").arg(QFileInfo(m_pathB).fileName());
+    m_pathB.clear();
+    m_b.reset();
+    updateHeader();
+}
+
+// One job does what is missing: load B and take its figures, take A's,
+// compare. What each side gave is kept, so a new A does not load B again.
+void ComparePane::refresh()
+{
+    m_comparison.reset();
+    updateHeader();
+    if (m_pathB.isEmpty())
+        return;
+    m_progress->setValue(0);
+    m_progress->setFormat(m_b ? tr("Comparing…") : tr("Opening %1").arg(QFileInfo(m_pathB).fileName()));
+    m_progress->show();
+    m_cancel->show();
+    const std::string pathA = m_pathA.toStdString(), pathB = m_pathB.toStdString();
+    const uint64_t totalB = uint64_t(std::max<qint64>(0, QFileInfo(m_pathB).size()));
+    auto work = [pathA, pathB, totalB, indexA = m_indexA, sourceA = m_sourceA, a = m_a, b = m_b,
+                 progress = m_progress](const JobContext& ctx) {
+        Result r;
+        const auto cancelled = [ctx] { return ctx.isCancelled(); };
+        const auto side = [&](RunFigures figures, HeapCurves heap) {
+            auto s = std::make_shared<Side>();
+            if (figures.profile)
+                s->profile = std::make_shared<const CostCentreProfile>(std::move(*figures.profile));
+            figures.profile.reset();
+            s->figures = std::move(figures);
+            s->heap = std::move(heap);
+            return std::shared_ptr<const Side>(std::move(s));
+        };
+        r.b = b;
+        if (!r.b) {
+            std::string error;
+            std::unique_ptr<FileSource> source = FileSource::open(pathB, error);
+            if (!source) {
+                r.error = QString::fromStdString(error);
+                return r;
+            }
+            uint8_t head[8] = {};
+            const size_t got = source->read(0, head, sizeof head);
+            const bool log = (got >= 4 && std::memcmp(head, "hdrb", 4) == 0) || looksLikeHeapProfile({head, got});
+            if (!log) {
+                ProfReportFile file = readProfReportFile(pathB);
+                if (file.profile) {
+                    const bool json = got > 0 && head[0] == '{';
+                    r.b = side(reportFigures(*file.profile, pathB,
+                                             json ? "cost-centre report (-pj JSON)" : "cost-centre report (.prof)"),
+                               {});
+                }
+            }
+            if (!r.b) {
+                // Progress and cancel, from the loading thread.
+                class Observer final : public LoadObserver {
+                public:
+                    Observer(JobContext ctx, QProgressBar* bar)
+                        : m_ctx(std::move(ctx))
+                        , m_bar(bar)
+                    {
+                    }
+                    void progress(uint64_t done, uint64_t total) override
+                    {
+                        const int permille = total ? int(done * 1000 / total) : 0;
+                        if (permille == m_last)
+                            return;
+                        m_last = permille;
+                        m_ctx.post([bar = m_bar, permille] { bar->setValue(permille); });
+                    }
+                    bool cancelled() const override { return m_ctx.isCancelled(); }
+
+                private:
+                    JobContext m_ctx;
+                    QProgressBar* m_bar;
+                    int m_last = -1;
+                } observer(ctx, progress);
+                const LoadResult loaded = loadIndex(*source, totalB, &observer);
+                if (loaded.cancelled || !loaded.index || ctx.isCancelled())
+                    return r;
+                r.b = side(runFigures(*loaded.index, *source, pathB, std::nullopt, cancelled), heapCurves(*loaded.index, 12));
+            }
+        }
+        if (ctx.isCancelled())
+            return r;
+        r.a = a;
+        if (!r.a && indexA && sourceA)
+            r.a = side(runFigures(*indexA, *sourceA, pathA, std::nullopt, cancelled), heapCurves(*indexA, 12));
+        if (r.a && r.b && !ctx.isCancelled())
+            r.comparison = std::make_shared<const Comparison>(compareRuns(r.a->figures, r.b->figures));
+        return r;
+    };
+    m_runner.start(std::move(work), [this](Result r) { show(std::move(r)); });
+}
+
+void ComparePane::show(Result r)
+{
+    m_progress->hide();
+    m_cancel->hide();
+    if (!r.error.isEmpty()) {
+        m_error = tr("Cannot compare with %1: %2").arg(QFileInfo(m_pathB).fileName(), r.error);
+        m_pathB.clear();
+        updateHeader();
+        emit comparisonShown();
+        return;
+    }
+    m_a = r.a;
+    m_b = r.b;
+    m_comparison = r.comparison;
+    updateHeader();
+    if (!m_comparison)
+        return; // A is not on screen yet: compared when it comes
+    showFigures();
+    showFlame();
+    showHeap();
+    emit comparisonShown();
+}
+
+void ComparePane::updateHeader()
+{
+    const auto name = [&](int side, const QString& path, const std::shared_ptr<const Side>& run) {
+        QString text = chip(side) + QStringLiteral(" ");
+        if (path.isEmpty())
+            return text + (side == 0 ? tr("no log on screen") : tr("no run chosen"));
+        text += QStringLiteral("<b>%1</b>").arg(QFileInfo(path).fileName().toHtmlEscaped());
+        if (run)
+            text += QStringLiteral(" <span style=\"color:#666\">(%1%2)</span>")
+                        .arg(qs(run->figures.kind).toHtmlEscaped(),
+                             run->figures.rts.empty() ? QString() : QStringLiteral(", ") + qs(run->figures.rts).toHtmlEscaped());
+        return text;
+    };
+    m_nameA->setText(name(0, m_pathA, m_a));
+    m_nameA->setToolTip(m_pathA);
+    m_nameB->setText(name(1, m_pathB, m_b));
+    m_nameB->setToolTip(m_pathB);
+    const bool shown = m_comparison != nullptr;
+    if (!shown) {
+        m_progress->setVisible(!m_progress->isHidden() && !m_pathB.isEmpty());
+        m_cancel->setVisible(!m_progress->isHidden());
+    }
+    m_tabs->setVisible(shown);
+    m_emptyBox->setVisible(!shown);
+    if (!shown) {
+        m_empty->setText(!m_error.isEmpty() ? m_error
+                         : m_pathB.isEmpty()
+                             ? tr("Compare the log on screen with another run of the program: File ▸ Compare With… "
+                                  "(or drop a file with Shift held, or start with `hecscope A --compare B`).")
+                         : m_pathA.isEmpty() ? tr("%1 is compared with the log on screen as soon as one is open.")
+                                                   .arg(QFileInfo(m_pathB).fileName())
+                                             : tr("Comparing…"));
+    }
+    QStringList notes;
+    if (m_comparison)
+        for (const std::string& n : m_comparison->notes)
+            notes << qs(n);
+    m_notes->setText(notes.join(QLatin1Char('\n')));
+    m_notes->setVisible(!notes.isEmpty());
+    m_copy->setEnabled(shown);
+    m_export->setEnabled(shown);
+    m_close->setEnabled(!m_pathB.isEmpty());
+}
+
+void ComparePane::showFigures()
+{
+    m_model->setComparison(m_comparison);
+    std::vector<std::string> groups;
+    for (const ComparedFigure& f : m_comparison->figures)
+        if (std::find(groups.begin(), groups.end(), f.group) == groups.end())
+            groups.push_back(f.group);
+    const QString current = m_group->currentIndex() > 0 ? m_group->currentText() : QString();
+    {
+        const QSignalBlocker block(m_group);
+        m_group->clear();
+        m_group->addItem(tr("All"));
+        for (const std::string& g : groups)
+            m_group->addItem(qs(g));
+        m_group->setCurrentIndex(std::max(0, m_group->findText(current)));
+    }
+    auto* proxy = static_cast<FiguresFilter*>(m_proxy);
+    proxy->group = m_group->currentIndex() <= 0 ? QString() : m_group->currentText();
+    proxy->refilter();
+    m_table->resizeColumnsToContents();
+    m_table->horizontalHeader()->setSectionResizeMode(CompareFiguresModel::Key, QHeaderView::Stretch);
+}
+
+void ComparePane::showFlame()
+{
+    const bool reverse = m_flameMode->currentIndex() == 1;
+    const std::shared_ptr<const Side>& shown = reverse ? m_a : m_b;
+    const std::shared_ptr<const Side>& other = reverse ? m_b : m_a;
+    m_flameLegend->setText(QStringLiteral("<span style=\"background:#d73027;color:white\">&nbsp;grew&nbsp;</span> "
+                                          "<span style=\"background:#e8e2d6\">&nbsp;same&nbsp;</span> "
+                                          "<span style=\"background:#4575b4;color:white\">&nbsp;shrank&nbsp;</span> "
+                                          "from A to B (inclusive time); brightest: ")
+                           + (reverse ? tr("gone in B") : tr("new in B")));
+    if (!shown || !shown->profile || !other || !other->profile) {
+        m_flame->setProfile(nullptr, ProfileMetric::Time);
+        m_flame->setEmptyText(tr("A differential flame graph needs cost-centre profiles in both runs (a profiled "
+                                 "build run with +RTS -p -l, or a .prof / -pj report)."));
+        return;
+    }
+    const CostCentreProfile& p = *shown->profile;
+    const std::vector<int64_t> matched = matchedInclusive(p, *other->profile, ProfileMetric::Time);
+    std::vector<double> change(p.nodes.size());
+    double largest = 0;
+    for (size_t i = 0; i < p.nodes.size(); ++i) {
+        const double mine = double(p.nodes[i].incl[0]);
+        const double theirs = matched[i] < 0 ? 0 : double(matched[i]);
+        change[i] = reverse ? theirs - mine : mine - theirs; // from A to B
+        largest = std::max(largest, std::abs(change[i]));
+    }
+    std::vector<QRgb> colours(p.nodes.size());
+    for (size_t i = 1; i < p.nodes.size(); ++i)
+        colours[i] = matched[i] < 0 ? (reverse ? qRgb(0x31, 0x36, 0x95) : qRgb(0xa5, 0x00, 0x26))
+                                    : changeColour(change[i], largest);
+    m_flame->setProfile(shown->profile, ProfileMetric::Time);
+    auto note = [matched, change, reverse, unit = qs(p.unit[0] == ProfileUnit::Samples ? "samples" : "ticks")](uint32_t node) {
+        if (node >= matched.size() || node == 0)
+            return QString();
+        if (matched[node] < 0)
+            return QStringLiteral("<br><b>%1</b>").arg(reverse ? QObject::tr("gone: B has no such stack")
+                                                               : QObject::tr("new: A has no such stack"));
+        const double d = change[node];
+        return QStringLiteral("<br><b>%1 %2 %3</b> from A to B (%4: %5)")
+            .arg(d > 0 ? "+" : d < 0 ? "−" : "±")
+            .arg(std::abs(d), 0, 'f', 0)
+            .arg(unit)
+            .arg(reverse ? QStringLiteral("B") : QStringLiteral("A"))
+            .arg(matched[node]);
+    };
+    m_flame->setFrameColours(std::move(colours), std::move(note));
+}
+
+void ComparePane::showHeap()
+{
+    const bool any = (m_a && !m_a->heap.seconds.empty()) || (m_b && !m_b->heap.seconds.empty());
+    // Labels of the largest bands of either run, those of both first.
+    if (sender() != m_band) {
+        const QSignalBlocker block(m_band);
+        const QString current = m_band->currentText();
+        m_band->clear();
+        m_band->addItem(tr("Total only"));
+        std::vector<std::string> labels;
+        for (const auto* s : {m_a.get(), m_b.get()})
+            if (s)
+                for (const auto& [label, bytes] : s->heap.bands)
+                    if (std::find(labels.begin(), labels.end(), label) == labels.end())
+                        labels.push_back(label);
+        for (const std::string& l : labels)
+            m_band->addItem(qs(l));
+        m_band->setCurrentIndex(std::max(0, m_band->findText(current)));
+    }
+    m_heapPlot->clearGraphs();
+    if (!any) {
+        m_heapPlot->replot();
+        return;
+    }
+    const std::string band = m_band->currentIndex() > 0 ? m_band->currentText().toStdString() : std::string();
+    for (int side = 0; side < 2; ++side) {
+        const Side* s = side == 0 ? m_a.get() : m_b.get();
+        if (!s || s->heap.seconds.empty())
+            continue;
+        const QString name = side == 0 ? QStringLiteral("A") : QStringLiteral("B");
+        const auto add = [&](const std::vector<double>& bytes, const QString& label, Qt::PenStyle style) {
+            QCPGraph* g = m_heapPlot->addGraph();
+            QVector<double> x(s->heap.seconds.begin(), s->heap.seconds.end()), y;
+            y.reserve(qsizetype(bytes.size()));
+            for (double b : bytes)
+                y.push_back(b / 1e6);
+            g->setData(x, y, true);
+            g->setPen(QPen(runColour(side), 2, style));
+            g->setName(label);
+        };
+        add(s->heap.total, tr("%1: total").arg(name), Qt::SolidLine);
+        if (!band.empty())
+            for (const auto& [label, bytes] : s->heap.bands)
+                if (label == band)
+                    add(bytes, tr("%1: %2").arg(name, qs(label).left(40)), Qt::DashLine);
+    }
+    m_heapPlot->rescaleAxes();
+    m_heapPlot->yAxis->setRangeLower(0);
+    m_heapPlot->replot();
+}
+
+void ComparePane::copyCsv()
+{
+    if (m_comparison)
+        QApplication::clipboard()->setText(qs(comparisonCsv(*m_comparison)));
+}
+
+void ComparePane::exportImage()
+{
+    QWidget* view = m_tabs->currentWidget();
+    if (!view)
+        return;
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export the comparison as an image"),
+                                                      QStringLiteral("comparison.png"), tr("PNG images (*.png)"));
+    if (path.isEmpty())
+        return;
+    if (!view->grab().save(path, "PNG"))
+        m_notes->setText(tr("Could not write %1").arg(path)), m_notes->show();
+}
+
+} // namespace hecscope

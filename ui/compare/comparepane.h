@@ -1,0 +1,123 @@
+#pragma once
+
+#include "core/compare/comparison.h"
+#include "core/compare/runfigures.h"
+#include "core/index/logindex.h"
+#include "core/io/bytesource.h"
+#include "ui/jobs/jobrunner.h"
+
+#include <QColor>
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+
+class QCheckBox;
+class QComboBox;
+class QCustomPlot;
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+class QSortFilterProxyModel;
+class QTabWidget;
+class QTableView;
+class QToolButton;
+
+namespace hecscope {
+
+class CompareFiguresModel;
+class FlameGraphView;
+
+// The two runs' colours wherever both are drawn: names, chips, curves.
+QColor runColour(int side); // 0: A, 1: B
+
+// Comparing the log on screen (A) with another run (B: an eventlog, .hp,
+// .prof or -pj report, loaded here in the background): every figure of
+// both side by side, sortable by the change (`hecscope diff`'s figures);
+// a differential flame graph (one run's frames coloured by how much they
+// grew or shrank in the other); the two heap profiles on one scale. Notes
+// say what cannot be compared. The work runs on a worker (the UI thread
+// only lays out what it returns), with progress and a cancel.
+class ComparePane : public QWidget {
+    Q_OBJECT
+public:
+    explicit ComparePane(QWidget* parent = nullptr);
+    ~ComparePane() override;
+
+    // The run on screen: its file, index and bytes (thread segments and
+    // spark events of a range are read back from them); none clears A.
+    void setRunA(const QString& path, std::shared_ptr<const LogIndex> index, std::shared_ptr<ByteSource> source);
+    // Loads `path` as B and compares it with A (as soon as A is there).
+    void compareWith(const QString& path);
+    void closeComparison();
+    void cancel();
+
+    QString pathB() const { return m_pathB; }
+    bool isWorking() const;
+    // What is shown (null before both runs are there).
+    const Comparison* comparison() const { return m_comparison ? m_comparison.get() : nullptr; }
+    QTabWidget* tabs() const { return m_tabs; }
+    QTableView* table() const { return m_table; }
+    FlameGraphView* flameGraph() const { return m_flame; }
+    QCustomPlot* heapPlot() const { return m_heapPlot; }
+    QString notesText() const;
+    QString problemText() const; // B could not be opened, or what went wrong
+
+signals:
+    void comparisonShown(); // both runs' figures are on screen (or the failure is said)
+    void compareRequested(); // "Compare With…" in the pane: the window asks for a file
+
+private:
+    struct Side {
+        RunFigures figures;
+        std::shared_ptr<const CostCentreProfile> profile;
+        HeapCurves heap;
+    };
+    struct Result {
+        std::shared_ptr<const Side> a, b;
+        std::shared_ptr<const Comparison> comparison;
+        QString error;
+    };
+    void refresh();
+    void show(Result result);
+    void showFigures();
+    void showFlame();
+    void showHeap();
+    void exportImage();
+    void copyCsv();
+    void updateHeader();
+
+    QString m_pathA, m_pathB;
+    std::shared_ptr<const LogIndex> m_indexA;
+    std::shared_ptr<ByteSource> m_sourceA;
+    std::shared_ptr<const Side> m_a, m_b;
+    std::shared_ptr<const Comparison> m_comparison;
+    QString m_error;
+
+    QLabel* m_nameA = nullptr;
+    QLabel* m_nameB = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QToolButton* m_cancel = nullptr;
+    QLabel* m_notes = nullptr;
+    QLabel* m_empty = nullptr;
+    QWidget* m_emptyBox = nullptr;
+    QTabWidget* m_tabs = nullptr;
+    QComboBox* m_group = nullptr;
+    QLineEdit* m_filter = nullptr;
+    QCheckBox* m_changedOnly = nullptr;
+    CompareFiguresModel* m_model = nullptr;
+    QSortFilterProxyModel* m_proxy = nullptr;
+    QTableView* m_table = nullptr;
+    QComboBox* m_flameMode = nullptr;
+    QLabel* m_flameLegend = nullptr;
+    FlameGraphView* m_flame = nullptr;
+    QComboBox* m_band = nullptr;
+    QCustomPlot* m_heapPlot = nullptr;
+    QPushButton* m_export = nullptr;
+    QPushButton* m_copy = nullptr;
+    QPushButton* m_close = nullptr;
+    JobRunner m_runner; // last: destroyed (and waited for) first
+};
+
+} // namespace hecscope
