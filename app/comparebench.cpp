@@ -3,6 +3,18 @@
 // own (`info`, `diff`), so that its peak RSS is its own and not the bench's.
 #include "app/commands.h"
 
+#include "ui/compare/comparepane.h"
+#include "ui/compare/comparetimeline.h"
+#include "ui/timeline/viewcontroller.h"
+#include "ui/window/mainwindow.h"
+
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QTimer>
+
+#include <algorithm>
+#include <random>
+
 #include <chrono>
 #include <cstdio>
 #include <string>
@@ -52,6 +64,106 @@ ChildRun runSelf(const std::vector<std::string>& args)
     return r;
 }
 
+double secondsOf(const QElapsedTimer& t)
+{
+    return double(t.nsecsElapsed()) / 1e9;
+}
+
+// Runs the event loop until `done` says so (or a generous guard passes).
+template <class Done>
+bool waitFor(Done done)
+{
+    QEventLoop loop;
+    QTimer poll;
+    QObject::connect(&poll, &QTimer::timeout, &loop, [&] {
+        if (done())
+            loop.quit();
+    });
+    poll.start(1);
+    QTimer::singleShot(600000, &loop, &QEventLoop::quit);
+    loop.exec();
+    return done();
+}
+
+// The window at 1600x1000: A alone (window_load_s of one run), then A
+// compared with B from the start: when A's timeline first has data, when
+// B's timeline is under it, when both runs' figures are in the Compare
+// pane; then repaints of the two stacked timelines over a zoom sweep.
+void benchCompareWindow(const std::string& a, const std::string& b)
+{
+    double single = 0;
+    {
+        MainWindow window;
+        window.resize(1600, 1000);
+        window.show();
+        QElapsedTimer t;
+        t.start();
+        bool loaded = false;
+        QObject::connect(&window, &MainWindow::loadFinished, &window, [&] { loaded = true; });
+        window.openFile(QString::fromStdString(a));
+        waitFor([&] { return loaded; });
+        single = secondsOf(t);
+    }
+    MainWindow window;
+    window.resize(1600, 1000);
+    window.show();
+    QElapsedTimer t;
+    t.start();
+    double firstA = -1, loadedA = -1, timelineB = -1, shown = -1;
+    QObject::connect(&window, &MainWindow::partialShown, &window, [&] {
+        if (firstA < 0)
+            firstA = secondsOf(t);
+    });
+    QObject::connect(&window, &MainWindow::loadFinished, &window, [&] {
+        loadedA = secondsOf(t);
+        if (firstA < 0)
+            firstA = loadedA;
+    });
+    QObject::connect(window.comparePane(), &ComparePane::runBReady, &window, [&] {
+        if (timelineB < 0)
+            timelineB = secondsOf(t);
+    });
+    QObject::connect(window.comparePane(), &ComparePane::comparisonShown, &window, [&] { shown = secondsOf(t); });
+    window.openFile(QString::fromStdString(a));
+    window.compareWith(QString::fromStdString(b));
+    if (!waitFor([&] { return shown >= 0 && loadedA >= 0; })) {
+        std::printf("compare_window_loaded_s: -1\n");
+        return;
+    }
+    std::printf("window_load_s: %.3f\n", single);
+    std::printf("compare_first_tracks_a_s: %.3f\n", firstA);
+    std::printf("compare_timeline_b_s: %.3f\n", timelineB);
+    std::printf("compare_window_loaded_s: %.3f\n", shown);
+    std::printf("compare_window_per_single: %.2f\n", shown / std::max(single, 1e-9));
+    // Repaints of both timelines (the central widget) as zoom and pan act
+    // on both: halving from the whole axis down to 1 us, three places each.
+    ViewController* c = window.controller();
+    const ViewRange bounds = c->bounds();
+    QWidget* central = window.centralWidget();
+    std::mt19937_64 rng(7);
+    std::vector<double> ms;
+    for (uint64_t width = bounds.duration();; width = std::max<uint64_t>(1000, width / 2)) {
+        for (int k = 0; k < 3; ++k) {
+            const uint64_t slack = bounds.duration() - std::min(bounds.duration(), width);
+            const uint64_t start = bounds.start + (slack ? rng() % (slack + 1) : 0);
+            c->setRange(fitInto({start, start + width}, bounds), false);
+            QElapsedTimer r;
+            r.start();
+            central->repaint();
+            ms.push_back(double(r.nsecsElapsed()) / 1e6);
+        }
+        if (width <= 1000)
+            break;
+    }
+    std::sort(ms.begin(), ms.end());
+    const auto at = [&](double q) { return ms[std::min(ms.size() - 1, size_t(q * double(ms.size())))]; };
+    std::printf("compare_render_views: %zu\n", ms.size());
+    std::printf("compare_render_p50_ms: %.3f\n", at(0.5));
+    std::printf("compare_render_p95_ms: %.3f\n", at(0.95));
+    std::printf("compare_render_max_ms: %.3f\n", ms.back());
+    std::fflush(stdout);
+}
+
 } // namespace
 
 int benchCompare(const std::string& a, const std::string& b)
@@ -82,6 +194,7 @@ int benchCompare(const std::string& a, const std::string& b)
     std::printf("compare_info_b_peak_rss_mb: %.1f\n", infoB.peakRssMb);
     std::printf("compare_diff_peak_rss_mb: %.1f\n", diff.peakRssMb);
     std::fflush(stdout);
+    benchCompareWindow(a, b);
     return 0;
 }
 

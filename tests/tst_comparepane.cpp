@@ -7,6 +7,9 @@
 #include "testsupport.h"
 
 #include "ui/compare/comparepane.h"
+#include "ui/compare/comparetimeline.h"
+#include "ui/timeline/timelineview.h"
+#include "ui/timeline/viewcontroller.h"
 #include "ui/profile/flamegraphview.h"
 #include "ui/window/mainwindow.h"
 
@@ -70,6 +73,7 @@ private slots:
     void aNewLogIsComparedWithTheSameB();
     void whatCannotBeCompared();
     void cancel();
+    void timelinesOnOneAxis();
 };
 
 void TestComparePane::figuresAreTheCommandLines_data()
@@ -298,6 +302,55 @@ void TestComparePane::cancel()
     for (const ComparedFigure& f : c->figures)
         heap = heap || (f.group == "heap" && f.b);
     QVERIFY(heap);
+}
+
+// B's timeline under A's: one axis covering both runs, zoom, pan and the
+// selection of either acting on both (B's times placed by the alignment:
+// from the start, or stretched to A's length); closed, A is as before.
+void TestComparePane::timelinesOnOneAxis()
+{
+    MainWindow w;
+    QVERIFY(open(w, compareLog("profile-before.eventlog")));
+    const ViewRange boundsA = w.controller()->bounds();
+    QVERIFY(compare(w, compareLog("profile-slower.eventlog")));
+    CompareTimeline* t = w.compareTimeline();
+    QVERIFY(t->hasRun());
+    QVERIFY(!t->isHidden());
+    QVERIFY(t->runB());
+    const uint64_t endB = t->runB()->lastTime;
+    QVERIFY(endB > boundsA.end); // (the slower run is longer)
+    // One axis for both: A's view now reaches B's end too, and shows it all.
+    QVERIFY(w.controller()->bounds().end >= endB);
+    QCOMPARE(w.controller()->range().end, w.controller()->bounds().end);
+    QCOMPARE(t->controller()->range().start, w.controller()->range().start);
+    QCOMPARE(t->controller()->range().end, w.controller()->range().end);
+    // Zoom in A: B follows; pan B: A follows.
+    w.controller()->setRange({50'000'000, 90'000'000});
+    QCOMPARE(t->controller()->range().start, uint64_t(50'000'000));
+    QCOMPARE(t->controller()->range().end, uint64_t(90'000'000));
+    t->controller()->pan(10'000'000);
+    QCOMPARE(w.controller()->range().start, t->controller()->range().start);
+    QCOMPARE(w.controller()->range().end, t->controller()->range().end);
+    // The selection too.
+    w.controller()->setSelection(ViewRange{60'000'000, 70'000'000});
+    QVERIFY(t->controller()->selection());
+    QCOMPARE(t->controller()->selection()->start, uint64_t(60'000'000));
+    // Stretched: B's whole run on A's length.
+    t->setAlignment(CompareTimeline::Align::Stretch);
+    w.controller()->fitAll();
+    QCOMPARE(w.controller()->range().end, boundsA.end);
+    const double scale = double(t->controller()->range().end) / double(w.controller()->range().end);
+    QVERIFY2(std::abs(scale - double(endB) / double(boundsA.end)) < 0.01, qPrintable(QString::number(scale)));
+    QCOMPARE(t->toA(t->toB(40'000'000)), uint64_t(40'000'000));
+    // Closed: no B, and A's own bounds again.
+    w.comparePane()->closeComparison();
+    QVERIFY(t->isHidden());
+    QVERIFY(!t->hasRun());
+    QCOMPARE(w.controller()->bounds().end, boundsA.end);
+    // A report has no timeline: none is shown under A.
+    QVERIFY(compare(w, compareLog("profile-slower.prof")));
+    QVERIFY(w.comparePane()->comparison());
+    QVERIFY(t->isHidden());
 }
 
 } // namespace

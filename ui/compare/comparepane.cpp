@@ -39,6 +39,13 @@ QColor runColour(int side)
     return side == 0 ? QColor(0x1b, 0x9e, 0x77) : QColor(0x75, 0x70, 0xb3);
 }
 
+QColor runTint(int side)
+{
+    const QColor c = runColour(side);
+    const auto mix = [](int v) { return v + (255 - v) * 4 / 5; };
+    return QColor(mix(c.red()), mix(c.green()), mix(c.blue()));
+}
+
 namespace {
 
 QString qs(const std::string& s)
@@ -415,7 +422,10 @@ void ComparePane::setRunA(const QString& path, std::shared_ptr<const LogIndex> i
     m_sourceA = std::move(source);
     m_a.reset();
     m_comparison.reset();
-    if (!m_pathB.isEmpty())
+    // B's load goes on (it is what takes long): A is compared once B is in.
+    if (m_loadingB)
+        updateHeader();
+    else if (!m_pathB.isEmpty())
         refresh();
     else
         updateHeader();
@@ -423,6 +433,7 @@ void ComparePane::setRunA(const QString& path, std::shared_ptr<const LogIndex> i
 
 void ComparePane::compareWith(const QString& path)
 {
+    emit runBCleared();
     m_pathB = path;
     m_b.reset();
     m_comparison.reset();
@@ -432,7 +443,9 @@ void ComparePane::compareWith(const QString& path)
 
 void ComparePane::closeComparison()
 {
+    emit runBCleared();
     m_runner.cancel();
+    m_loadingB = false;
     m_pathB.clear();
     m_b.reset();
     m_comparison.reset();
@@ -442,7 +455,9 @@ void ComparePane::closeComparison()
 
 void ComparePane::cancel()
 {
+    emit runBCleared();
     m_runner.cancel();
+    m_loadingB = false;
     m_error = tr("Cancelled: %1 was not compared.").arg(QFileInfo(m_pathB).fileName());
     m_pathB.clear();
     m_b.reset();
@@ -461,6 +476,7 @@ void ComparePane::refresh()
     m_progress->setFormat(m_b ? tr("Comparing…") : tr("Opening %1").arg(QFileInfo(m_pathB).fileName()));
     m_progress->show();
     m_cancel->show();
+    m_loadingB = !m_b;
     const std::string pathA = m_pathA.toStdString(), pathB = m_pathB.toStdString();
     const uint64_t totalB = uint64_t(std::max<qint64>(0, QFileInfo(m_pathB).size()));
     auto work = [pathA, pathB, totalB, indexA = m_indexA, sourceA = m_sourceA, a = m_a, b = m_b,
@@ -479,7 +495,7 @@ void ComparePane::refresh()
         r.b = b;
         if (!r.b) {
             std::string error;
-            std::unique_ptr<FileSource> source = FileSource::open(pathB, error);
+            std::shared_ptr<FileSource> source = FileSource::open(pathB, error);
             if (!source) {
                 r.error = QString::fromStdString(error);
                 return r;
@@ -520,15 +536,21 @@ void ComparePane::refresh()
                     QProgressBar* m_bar;
                     int m_last = -1;
                 } observer(ctx, progress);
-                const LoadResult loaded = loadIndex(*source, totalB, &observer);
+                LoadResult loaded = loadIndex(*source, totalB, &observer);
                 if (loaded.cancelled || !loaded.index || ctx.isCancelled())
                     return r;
-                r.b = side(runFigures(*loaded.index, *source, pathB, std::nullopt, cancelled), heapCurves(*loaded.index, 12));
+                std::shared_ptr<const LogIndex> index(std::move(loaded.index));
+                auto s = std::const_pointer_cast<Side>(
+                    side(runFigures(*index, *source, pathB, std::nullopt, cancelled), heapCurves(*index, 12)));
+                s->index = std::move(index);
+                s->source = std::move(source);
+                r.b = std::move(s);
             }
         }
         if (ctx.isCancelled())
             return r;
         r.a = a;
+        r.indexA = indexA.get();
         if (!r.a && indexA && sourceA)
             r.a = side(runFigures(*indexA, *sourceA, pathA, std::nullopt, cancelled), heapCurves(*indexA, 12));
         if (r.a && r.b && !ctx.isCancelled())
@@ -540,10 +562,19 @@ void ComparePane::refresh()
 
 void ComparePane::show(Result r)
 {
+    m_loadingB = false;
+    if (r.error.isEmpty() && r.b && r.indexA != m_indexA.get()) {
+        // A changed while B loaded: B is kept, A's figures are taken now.
+        m_b = r.b;
+        m_a.reset();
+        refresh();
+        return;
+    }
     m_progress->hide();
     m_cancel->hide();
     if (!r.error.isEmpty()) {
         m_error = tr("Cannot compare with %1: %2").arg(QFileInfo(m_pathB).fileName(), r.error);
+        emit runBCleared();
         m_pathB.clear();
         updateHeader();
         emit comparisonShown();
@@ -558,6 +589,10 @@ void ComparePane::show(Result r)
     showFigures();
     showFlame();
     showHeap();
+    if (m_b->index)
+        emit runBReady(m_pathB, m_b->index, m_b->source);
+    else
+        emit runBCleared();
     emit comparisonShown();
 }
 

@@ -5,6 +5,7 @@
 #include "core/index/logindex.h"
 #include "core/io/bytesource.h"
 #include "ui/jobs/jobrunner.h"
+#include "ui/jobs/loadjob.h" // (the index's metatype, for runBReady)
 
 #include <QColor>
 #include <QWidget>
@@ -31,6 +32,7 @@ class FlameGraphView;
 
 // The two runs' colours wherever both are drawn: names, chips, curves.
 QColor runColour(int side); // 0: A, 1: B
+QColor runTint(int side);   // a light background of that colour (headers)
 
 // Comparing the log on screen (A) with another run (B: an eventlog, .hp,
 // .prof or -pj report, loaded here in the background): every figure of
@@ -67,17 +69,26 @@ public:
 signals:
     void comparisonShown(); // both runs' figures are on screen (or the failure is said)
     void compareRequested(); // "Compare With…" in the pane: the window asks for a file
+    // B is a log (not a report) with a timeline to show under A's; sent with
+    // each comparison shown. runBCleared: there is none any more.
+    void runBReady(const QString& path, std::shared_ptr<const hecscope::LogIndex> index,
+                   std::shared_ptr<hecscope::ByteSource> source);
+    void runBCleared();
 
 private:
     struct Side {
         RunFigures figures;
         std::shared_ptr<const CostCentreProfile> profile;
         HeapCurves heap;
+        // B's index and bytes (its timeline); none for a report.
+        std::shared_ptr<const LogIndex> index;
+        std::shared_ptr<ByteSource> source;
     };
     struct Result {
         std::shared_ptr<const Side> a, b;
         std::shared_ptr<const Comparison> comparison;
         QString error;
+        const LogIndex* indexA = nullptr; // the A whose figures `a` are (or none)
     };
     void refresh();
     void show(Result result);
@@ -94,6 +105,7 @@ private:
     std::shared_ptr<const Side> m_a, m_b;
     std::shared_ptr<const Comparison> m_comparison;
     QString m_error;
+    bool m_loadingB = false; // a job is loading B: a new A waits for it instead of cancelling it
 
     QLabel* m_nameA = nullptr;
     QLabel* m_nameB = nullptr;

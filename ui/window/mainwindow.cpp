@@ -9,6 +9,7 @@
 #include "core/text/rtssummary.h"
 #include "core/threads/userspans.h"
 #include "ui/compare/comparepane.h"
+#include "ui/compare/comparetimeline.h"
 #include "ui/window/bookmarks.h"
 #include "ui/events/eventlistpane.h"
 #include "ui/heap/heappanel.h"
@@ -49,6 +50,7 @@
 #include <QHeaderView>
 #include <QKeySequence>
 #include <QLabel>
+#include <QSplitter>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMenu>
@@ -164,7 +166,30 @@ MainWindow::MainWindow(QWidget* parent)
     layout->setSpacing(0);
     layout->addWidget(m_banner);
     layout->addLayout(progressRow);
-    layout->addWidget(m_scroll, 1);
+    // While two runs are compared, B's timeline sits under A's (one time
+    // axis), each headed by its run's name and colour.
+    m_compareTimeline = new CompareTimeline(m_controller);
+    m_runAHeader = new QLabel;
+    m_runAHeader->setTextFormat(Qt::RichText);
+    m_runAHeader->setContentsMargins(4, 2, 4, 2);
+    m_runAHeader->setAutoFillBackground(true);
+    {
+        QPalette p = m_runAHeader->palette();
+        p.setColor(QPalette::Window, runTint(0));
+        m_runAHeader->setPalette(p);
+    }
+    m_runAHeader->hide();
+    auto* runA = new QWidget;
+    auto* runALayout = new QVBoxLayout(runA);
+    runALayout->setContentsMargins(0, 0, 0, 0);
+    runALayout->setSpacing(0);
+    runALayout->addWidget(m_runAHeader);
+    runALayout->addWidget(m_scroll, 1);
+    auto* runs = new QSplitter(Qt::Vertical);
+    runs->setChildrenCollapsible(false);
+    runs->addWidget(runA);
+    runs->addWidget(m_compareTimeline);
+    layout->addWidget(runs, 1);
     setCentralWidget(central);
 
     auto* statsDock = new QDockWidget(tr("Statistics"), this);
@@ -445,6 +470,24 @@ void MainWindow::createCompareDock()
     m_viewMenu->addAction(dock->toggleViewAction());
     connect(m_compare, &ComparePane::compareRequested, this, &MainWindow::chooseCompareFile);
     connect(m_compare, &ComparePane::comparisonShown, this, &MainWindow::fitCompareDock);
+    connect(m_compare, &ComparePane::runBReady, this,
+            [this](const QString& path, std::shared_ptr<const LogIndex> index, std::shared_ptr<ByteSource> source) {
+                if (!m_index)
+                    return;
+                m_compareTimeline->setRuns(m_index, path, std::move(index), std::move(source), m_view->tracks());
+                m_runAHeader->setText(QStringLiteral("<span style=\"background:%1;color:white;font-weight:bold\">"
+                                                     "&nbsp;A&nbsp;</span> <b>%2</b>")
+                                          .arg(runColour(0).name(), QFileInfo(m_path).fileName().toHtmlEscaped()));
+                m_runAHeader->show();
+            });
+    connect(m_compare, &ComparePane::runBCleared, this, [this] {
+        m_compareTimeline->clear();
+        m_runAHeader->hide();
+    });
+    connect(m_view, &TimelineView::cursorChanged, m_compareTimeline, &CompareTimeline::setCursorFromA);
+    connect(m_compareTimeline, &CompareTimeline::cursorFromB, this, [this](std::optional<uint64_t> t) {
+        m_view->setCursorTime(t);
+    });
 }
 
 // A comparison is read as a table and a graph: about half the window, the
@@ -1003,6 +1046,8 @@ void MainWindow::clearLog(const QString& path)
     m_profilePane->setIndex(nullptr);
     m_sparkSizes->setIndex(nullptr);
     m_compare->setRunA(QString(), nullptr, nullptr);
+    m_compareTimeline->clear(); // (B comes back under the new log once it is compared with it)
+    m_runAHeader->hide();
     m_profilePane->setReport(nullptr, QString()); // a report opened beside the old log was of its run
     m_reportRunner.cancel();
     m_view->setHeapView(nullptr);

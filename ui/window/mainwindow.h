@@ -48,6 +48,7 @@ class SpansPane;
 class ProfilePane;
 class SparkSizesPane;
 class ComparePane;
+class CompareTimeline;
 class ViewController;
 class DisplayMenu;
 
@@ -91,6 +92,7 @@ public:
     ProfilePane* profilePane() const { return m_profilePane; }
     SparkSizesPane* sparkSizesPane() const { return m_sparkSizes; }
     ComparePane* comparePane() const { return m_compare; }
+    CompareTimeline* compareTimeline() const { return m_compareTimeline; }
     // Compares the log on screen (as soon as there is one) with `path`, in
     // the Compare pane.
     void compareWith(const QString& path);
@@ -191,6 +193,8 @@ private:
     QDockWidget* m_profileDock = nullptr;
     SparkSizesPane* m_sparkSizes = nullptr;
     ComparePane* m_compare = nullptr;
+    CompareTimeline* m_compareTimeline = nullptr;
+    QLabel* m_runAHeader = nullptr;
     QProgressBar* m_progress;
     QPushButton* m_cancel;
     ImageExporter* m_exporter = nullptr; // File ▸ Export Image… off the UI thread
