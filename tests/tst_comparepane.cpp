@@ -13,6 +13,8 @@
 #include "ui/profile/flamegraphview.h"
 #include "ui/window/mainwindow.h"
 
+#include "core/index/loader.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QJsonArray>
@@ -335,6 +337,20 @@ void TestComparePane::timelinesOnOneAxis()
     w.controller()->setSelection(ViewRange{60'000'000, 70'000'000});
     QVERIFY(t->controller()->selection());
     QCOMPARE(t->controller()->selection()->start, uint64_t(60'000'000));
+    // More of the same B (what a snapshot of B's load, then its whole index,
+    // hand over): the view the user chose stays.
+    {
+        MemorySource bytes(readFile(compareLog("profile-slower.eventlog")));
+        std::shared_ptr<const LogIndex> again(loadIndex(bytes).index);
+        const ViewRange before = w.controller()->range();
+        t->view()->setCursorTime(65'000'000);
+        t->setRuns(w.index(), compareLog("profile-slower.eventlog"), again, nullptr, w.timeline()->tracks());
+        QCOMPARE(t->runB(), again);
+        QCOMPARE(w.controller()->range().start, before.start);
+        QCOMPARE(w.controller()->range().end, before.end);
+        QCOMPARE(t->controller()->range().start, before.start);
+        QCOMPARE(t->view()->cursor(), std::optional<uint64_t>(65'000'000)); // (not a new log: not reset)
+    }
     // Stretched: B's whole run on A's length.
     t->setAlignment(CompareTimeline::Align::Stretch);
     w.controller()->fitAll();

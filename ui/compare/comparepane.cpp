@@ -480,7 +480,7 @@ void ComparePane::refresh()
     const std::string pathA = m_pathA.toStdString(), pathB = m_pathB.toStdString();
     const uint64_t totalB = uint64_t(std::max<qint64>(0, QFileInfo(m_pathB).size()));
     auto work = [pathA, pathB, totalB, indexA = m_indexA, sourceA = m_sourceA, a = m_a, b = m_b,
-                 progress = m_progress](const JobContext& ctx) {
+                 progress = m_progress, pane = this](const JobContext& ctx) {
         Result r;
         const auto cancelled = [ctx] { return ctx.isCancelled(); };
         const auto side = [&](RunFigures figures, HeapCurves heap) {
@@ -514,12 +514,21 @@ void ComparePane::refresh()
             }
             if (!r.b) {
                 // Progress and cancel, from the loading thread.
+                // B's timeline as it loads (snapshots early in a long
+                // load, as the window's own progressive open).
                 class Observer final : public LoadObserver {
                 public:
-                    Observer(JobContext ctx, QProgressBar* bar)
+                    Observer(JobContext ctx, QProgressBar* bar, ComparePane* pane, std::shared_ptr<ByteSource> source)
                         : m_ctx(std::move(ctx))
                         , m_bar(bar)
+                        , m_pane(pane)
+                        , m_source(std::move(source))
                     {
+                    }
+                    bool wantsPartials() const override { return true; }
+                    void partial(std::shared_ptr<const LogIndex> index) override
+                    {
+                        m_ctx.post([pane = m_pane, index, source = m_source] { pane->showPartialB(index, source); });
                     }
                     void progress(uint64_t done, uint64_t total) override
                     {
@@ -534,8 +543,10 @@ void ComparePane::refresh()
                 private:
                     JobContext m_ctx;
                     QProgressBar* m_bar;
+                    ComparePane* m_pane;
+                    std::shared_ptr<ByteSource> m_source;
                     int m_last = -1;
-                } observer(ctx, progress);
+                } observer(ctx, progress, pane, source);
                 LoadResult loaded = loadIndex(*source, totalB, &observer);
                 if (loaded.cancelled || !loaded.index || ctx.isCancelled())
                     return r;
@@ -558,6 +569,12 @@ void ComparePane::refresh()
         return r;
     };
     m_runner.start(std::move(work), [this](Result r) { show(std::move(r)); });
+}
+
+void ComparePane::showPartialB(std::shared_ptr<const LogIndex> index, std::shared_ptr<ByteSource> source)
+{
+    if (!m_b && !m_pathB.isEmpty())
+        emit runBReady(m_pathB, std::move(index), std::move(source));
 }
 
 void ComparePane::show(Result r)

@@ -92,6 +92,7 @@ private:
     };
     void refresh();
     void show(Result result);
+    void showPartialB(std::shared_ptr<const LogIndex> index, std::shared_ptr<ByteSource> source);
     void showFigures();
     void showFlame();
     void showHeap();

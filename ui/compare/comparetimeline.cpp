@@ -1,6 +1,7 @@
 #include "ui/compare/comparetimeline.h"
 
 #include "ui/compare/comparepane.h"
+#include "ui/timeline/timelinerenderer.h"
 #include "ui/timeline/timelineview.h"
 #include "ui/timeline/viewcontroller.h"
 
@@ -67,8 +68,20 @@ CompareTimeline::~CompareTimeline() = default;
 void CompareTimeline::setRuns(std::shared_ptr<const LogIndex> a, const QString& pathB, std::shared_ptr<const LogIndex> b,
                               std::shared_ptr<ByteSource> sourceB, const std::vector<QString>& tracks)
 {
+    if (a && b && m_b && m_a == a && pathB == m_pathB) {
+        // More of the same B (a snapshot of its load, then the whole):
+        // the view stays where it is.
+        m_b = std::move(b);
+        m_syncing = true;
+        m_view->updateIndex(m_b);
+        m_syncing = false;
+        m_boundsB = TimelineRenderer::boundsOf(m_b.get());
+        updateBounds();
+        return;
+    }
     m_a = std::move(a);
     m_b = std::move(b);
+    m_pathB = pathB;
     if (!m_a || !m_b) {
         clear();
         return;
@@ -85,7 +98,7 @@ void CompareTimeline::setRuns(std::shared_ptr<const LogIndex> a, const QString& 
     m_view->setDetailSource(std::move(sourceB));
     m_syncing = true;
     m_view->setIndex(m_b);
-    m_boundsB = m_controller->bounds();
+    m_boundsB = TimelineRenderer::boundsOf(m_b.get());
     m_syncing = false;
     m_boundsA = m_controllerA->bounds();
     updateBounds();
@@ -156,49 +169,40 @@ void CompareTimeline::updateBounds()
     followSelectionA(m_controllerA->selection());
 }
 
-void CompareTimeline::followA(ViewRange r)
+// What one side did, done to the other, unless it is the other's echo.
+template <class Step>
+void CompareTimeline::sync(Step step)
 {
     if (m_syncing || !m_b)
         return;
     m_syncing = true;
-    m_controller->setRange({toB(r.start), std::max(toB(r.end), toB(r.start) + 1)}, false);
+    step();
     m_syncing = false;
+}
+
+void CompareTimeline::followA(ViewRange r)
+{
+    sync([&] { m_controller->setRange({toB(r.start), std::max(toB(r.end), toB(r.start) + 1)}, false); });
 }
 
 void CompareTimeline::followB(ViewRange r)
 {
-    if (m_syncing || !m_b)
-        return;
-    m_syncing = true;
-    m_controllerA->setRange({toA(r.start), std::max(toA(r.end), toA(r.start) + 1)}, true);
-    m_syncing = false;
+    sync([&] { m_controllerA->setRange({toA(r.start), std::max(toA(r.end), toA(r.start) + 1)}, true); });
 }
 
 void CompareTimeline::followSelectionA(std::optional<ViewRange> s)
 {
-    if (m_syncing || !m_b)
-        return;
-    m_syncing = true;
-    m_controller->setSelection(s ? std::optional(ViewRange{toB(s->start), toB(s->end)}) : std::nullopt);
-    m_syncing = false;
+    sync([&] { m_controller->setSelection(s ? std::optional(ViewRange{toB(s->start), toB(s->end)}) : std::nullopt); });
 }
 
 void CompareTimeline::followSelectionB(std::optional<ViewRange> s)
 {
-    if (m_syncing || !m_b)
-        return;
-    m_syncing = true;
-    m_controllerA->setSelection(s ? std::optional(ViewRange{toA(s->start), toA(s->end)}) : std::nullopt);
-    m_syncing = false;
+    sync([&] { m_controllerA->setSelection(s ? std::optional(ViewRange{toA(s->start), toA(s->end)}) : std::nullopt); });
 }
 
 void CompareTimeline::setCursorFromA(std::optional<uint64_t> tA)
 {
-    if (m_syncing || !m_b)
-        return;
-    m_syncing = true;
-    m_view->setCursorTime(tA ? std::optional(toB(*tA)) : std::nullopt);
-    m_syncing = false;
+    sync([&] { m_view->setCursorTime(tA ? std::optional(toB(*tA)) : std::nullopt); });
 }
 
 } // namespace hecscope

@@ -59,6 +59,8 @@ private:
     void followSelectionA(std::optional<ViewRange> s);
     void followSelectionB(std::optional<ViewRange> s);
     void updateBounds();
+    template <class Step>
+    void sync(Step step);
 
     ViewController* m_controllerA;
     ViewController* m_controller;
@@ -67,6 +69,7 @@ private:
     QLabel* m_name;
     QComboBox* m_alignBox;
     std::shared_ptr<const LogIndex> m_a, m_b;
+    QString m_pathB;
     Align m_align = Align::Start;
     double m_scale = 1; // B ns per A ns
     bool m_syncing = false;
