@@ -326,6 +326,10 @@ void TestComparePane::timelinesOnOneAxis()
     QCOMPARE(w.controller()->range().end, w.controller()->bounds().end);
     QCOMPARE(t->controller()->range().start, w.controller()->range().start);
     QCOMPARE(t->controller()->range().end, w.controller()->range().end);
+    // A time at the same x in both: one label column width (the wider).
+    const auto column = [](const TimelineView* v) { return std::max(v->naturalLabelWidth(), v->options().minLabelWidth); };
+    QCOMPARE(column(w.timeline()), column(t->view()));
+    QVERIFY(column(w.timeline()) >= std::max(w.timeline()->naturalLabelWidth(), t->view()->naturalLabelWidth()));
     // Zoom in A: B follows; pan B: A follows.
     w.controller()->setRange({50'000'000, 90'000'000});
     QCOMPARE(t->controller()->range().start, uint64_t(50'000'000));

@@ -17,9 +17,10 @@
 
 namespace hecscope {
 
-CompareTimeline::CompareTimeline(ViewController* controllerA, QWidget* parent)
+CompareTimeline::CompareTimeline(ViewController* controllerA, TimelineView* viewA, QWidget* parent)
     : QWidget(parent)
     , m_controllerA(controllerA)
+    , m_viewA(viewA)
     , m_controller(new ViewController(this))
     , m_view(new TimelineView(m_controller))
     , m_scroll(new QScrollArea)
@@ -102,6 +103,8 @@ void CompareTimeline::setRuns(std::shared_ptr<const LogIndex> a, const QString& 
     m_syncing = false;
     m_boundsA = m_controllerA->bounds();
     updateBounds();
+    m_viewA->setLabelPartner(m_view);
+    m_view->setLabelPartner(m_viewA);
     show();
 }
 
@@ -118,6 +121,8 @@ void CompareTimeline::clear()
         m_controllerA->setSelection(selection);
     }
     m_b.reset();
+    m_viewA->setLabelPartner(nullptr);
+    m_view->setLabelPartner(nullptr);
     m_view->setIndex(nullptr);
     m_syncing = false;
     hide();

@@ -30,7 +30,9 @@ class CompareTimeline : public QWidget {
 public:
     enum class Align { Start, Stretch };
 
-    explicit CompareTimeline(ViewController* controllerA, QWidget* parent = nullptr);
+    // `viewA`: A's timeline, whose label column B's matches (and the other
+    // way round) while B is shown.
+    CompareTimeline(ViewController* controllerA, TimelineView* viewA, QWidget* parent = nullptr);
     ~CompareTimeline() override;
 
     // A's index (its length sets the stretch); B's index, bytes and tracks.
@@ -63,6 +65,7 @@ private:
     void sync(Step step);
 
     ViewController* m_controllerA;
+    TimelineView* m_viewA;
     ViewController* m_controller;
     TimelineView* m_view;
     QScrollArea* m_scroll;

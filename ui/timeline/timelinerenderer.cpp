@@ -84,14 +84,14 @@ int TimelineRenderer::labelWidth(const RenderOptions& o) const
     if (m_labelWidth.width >= 0 && key.index == m_labelWidth.index && key.serial == m_labelWidth.serial
         && key.tracks == m_labelWidth.tracks && key.font == m_labelWidth.font && key.pinned == m_labelWidth.pinned
         && key.spans == m_labelWidth.spans)
-        return m_labelWidth.width;
+        return std::max(m_labelWidth.width, o.minLabelWidth);
     int width = kLabelWidth;
     for (const QString& id : o.tracks)
         if (const TimelineTrack* track = findTrack(id))
             width = std::max(width, track->labelWidth(ctx, o.font));
     key.width = std::min(width, kMaxLabelWidth);
     m_labelWidth = std::move(key);
-    return m_labelWidth.width;
+    return std::max(m_labelWidth.width, o.minLabelWidth);
 }
 
 bool TimelineRenderer::rowStretches(const TimelineTrack& track, const RenderOptions& o) const

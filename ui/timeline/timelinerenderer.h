@@ -28,6 +28,10 @@ namespace hecscope {
 
 struct RenderOptions {
     std::vector<QString> tracks = defaultTrackIds(); // top to bottom, by TimelineTrack::id()
+    // The label column at least this wide: two runs' timelines stacked on
+    // one time axis take the wider of their columns, so that a time is at
+    // the same x in both.
+    int minLabelWidth = 0;
     QPalette palette;
     QFont font; // the labels' (the widget's; the application's by default)
     std::optional<ViewRange> selection;

@@ -102,6 +102,14 @@ void TimelineView::readWantedDetail()
 
 RenderOptions TimelineView::options() const
 {
+    RenderOptions o = ownOptions();
+    if (m_labelPartner)
+        o.minLabelWidth = m_labelPartner->naturalLabelWidth();
+    return o;
+}
+
+RenderOptions TimelineView::ownOptions() const
+{
     RenderOptions o;
     o.detail = m_detail;
     o.tracks = m_tracks;
@@ -122,6 +130,17 @@ RenderOptions TimelineView::options() const
     o.activityRunningOnly = m_activityRunningOnly;
     o.rowHeights = m_rowHeights;
     return o;
+}
+
+void TimelineView::setLabelPartner(const TimelineView* partner)
+{
+    m_labelPartner = partner;
+    update();
+}
+
+int TimelineView::naturalLabelWidth() const
+{
+    return m_renderer.labelWidth(ownOptions());
 }
 
 void TimelineView::setTracks(std::vector<QString> tracks)

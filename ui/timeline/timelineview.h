@@ -36,6 +36,10 @@ public:
     const TimelineRenderer& renderer() const { return m_renderer; }
     RenderOptions options() const;
     void setTracks(std::vector<QString> tracks); // TimelineTrack ids, top to bottom
+    // Another view stacked with this one on one time axis (two runs
+    // compared): both take the wider label column. None: its own.
+    void setLabelPartner(const TimelineView* partner);
+    int naturalLabelWidth() const; // the label column this view's own labels need
     const std::vector<QString>& tracks() const { return m_tracks; }
     void setHighlight(std::optional<uint64_t> t);
     void setBookmarks(std::vector<uint64_t> times);
@@ -103,6 +107,8 @@ private:
     ViewController* m_controller;
     TimelineRenderer m_renderer;
     std::vector<QString> m_tracks = defaultTrackIds();
+    const TimelineView* m_labelPartner = nullptr;
+    RenderOptions ownOptions() const; // options() without the partner's label column
     std::optional<uint64_t> m_cursor, m_highlight;
     std::vector<uint64_t> m_bookmarks;
     std::shared_ptr<const HeapView> m_heapView;

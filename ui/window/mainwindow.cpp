@@ -168,7 +168,7 @@ MainWindow::MainWindow(QWidget* parent)
     layout->addLayout(progressRow);
     // While two runs are compared, B's timeline sits under A's (one time
     // axis), each headed by its run's name and colour.
-    m_compareTimeline = new CompareTimeline(m_controller);
+    m_compareTimeline = new CompareTimeline(m_controller, m_view);
     m_runAHeader = new QLabel;
     m_runAHeader->setTextFormat(Qt::RichText);
     m_runAHeader->setContentsMargins(4, 2, 4, 2);
