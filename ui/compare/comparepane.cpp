@@ -387,6 +387,12 @@ ComparePane::ComparePane(QWidget* parent)
     m_heapPlot = new QCustomPlot;
     m_heapPlot->setMinimumHeight(120);
     m_heapPlot->legend->setVisible(true);
+    // The legend in a row of its own above the plot, never over a curve.
+    m_heapPlot->plotLayout()->insertRow(0);
+    m_heapPlot->plotLayout()->addElement(0, 0, m_heapPlot->legend);
+    m_heapPlot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    m_heapPlot->legend->setBorderPen(Qt::NoPen);
+    m_heapPlot->plotLayout()->setRowStretchFactor(0, 0.001);
     m_heapPlot->xAxis->setLabel(tr("seconds from each run's start"));
     m_heapPlot->yAxis->setLabel(tr("MB"));
     hl->addWidget(m_heapPlot, 1);
@@ -775,7 +781,9 @@ void ComparePane::showHeap()
                     add(bytes, tr("%1: %2").arg(name, qs(label).left(40)), Qt::DashLine);
     }
     m_heapPlot->rescaleAxes();
-    m_heapPlot->yAxis->setRangeLower(0);
+    // From each run's start.
+    m_heapPlot->xAxis->setRangeLower(0);
+    m_heapPlot->yAxis->setRange(0, std::max(0.001, m_heapPlot->yAxis->range().upper) * 1.05);
     m_heapPlot->replot();
 }
 

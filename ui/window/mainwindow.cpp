@@ -490,15 +490,16 @@ void MainWindow::createCompareDock()
     });
 }
 
-// A comparison is read as a table and a graph: about half the window, the
-// timeline keeping the rest (unless the user made it so already).
+// A comparison is read as a table and a graph below two stacked timelines:
+// about two fifths of the window for the pane (unless the user made it so
+// already), the rest for the timelines.
 void MainWindow::fitCompareDock()
 {
     auto* dock = qobject_cast<QDockWidget*>(m_compare->parentWidget());
     if (!dock || !dock->isVisible() || dock->isFloating() || dockWidgetArea(dock) != Qt::BottomDockWidgetArea)
         return;
-    if (dock->height() < height() * 3 / 10 || dock->height() > height() * 6 / 10)
-        resizeDocks({dock}, {height() * 45 / 100}, Qt::Vertical);
+    if (dock->height() < height() / 4 || dock->height() > height() * 45 / 100)
+        resizeDocks({dock}, {height() * 38 / 100}, Qt::Vertical);
 }
 
 void MainWindow::chooseCompareFile()
