@@ -189,6 +189,21 @@ void TestComparePane::heapProfilesOnOneScale()
     band->setCurrentIndex(band->findText(QStringLiteral("ARR_WORDS")));
     QVERIFY(band->currentIndex() > 0);
     QCOMPARE(plot->graphCount(), 4);
+    // The pauses of both runs: one bar series each, as many pauses as
+    // collections, longest not past the longest pause.
+    QCustomPlot* pauses = w.comparePane()->pausePlot();
+    QCOMPARE(pauses->plottableCount(), 2);
+    const Comparison* c = w.comparePane()->comparison();
+    for (int side = 0; side < 2; ++side) {
+        auto* bars = qobject_cast<QCPBars*>(pauses->plottable(side));
+        QVERIFY(bars);
+        double n = 0;
+        for (auto it = bars->data()->begin(); it != bars->data()->end(); ++it)
+            n += it->value;
+        for (const ComparedFigure& f : c->figures)
+            if (f.group == "run" && f.key == "gc.collections")
+                QCOMPARE(n, (side ? f.b : f.a)->value);
+    }
 }
 
 // The group filter and "Changed only".
@@ -362,6 +377,19 @@ void TestComparePane::timelinesOnOneAxis()
     const double scale = double(t->controller()->range().end) / double(w.controller()->range().end);
     QVERIFY2(std::abs(scale - double(endB) / double(boundsA.end)) < 0.01, qPrintable(QString::number(scale)));
     QCOMPARE(t->toA(t->toB(40'000'000)), uint64_t(40'000'000));
+    // Exported as an image: both runs, A's header above, B's below.
+    {
+        w.resize(1200, 900);
+        const QImage both = t->image();
+        QVERIFY(both.height() > t->height());
+        bool tintA = false, tintB = false;
+        for (int y = 0; y < both.height(); y += 2) {
+            const QColor c = both.pixelColor(both.width() / 2, y);
+            tintA = tintA || c == runTint(0);
+            tintB = tintB || c == runTint(1);
+        }
+        QVERIFY(tintA && tintB);
+    }
     // Closed: no B, and A's own bounds again.
     w.comparePane()->closeComparison();
     QVERIFY(t->isHidden());

@@ -422,6 +422,10 @@ void TestDiff::runFiguresEqualTheRtsSummary()
         QCOMPARE(figure("run", "sparks.total", "value"), number(R"(SPARKS: (\d+))"));
         QCOMPARE(figure("run", "sparks.converted", "value"), number(R"(SPARKS: \d+ \((\d+) converted)"));
         QCOMPARE(figure("run", "sparks.fizzled", "value"), number(R"((\d+) fizzled)"));
+        // The pauses' percentiles lie in order, none past the longest.
+        const double p50 = figure("run", "gc.pause_p50_ns", "value"), p90 = figure("run", "gc.pause_p90_ns", "value"),
+                     p99 = figure("run", "gc.pause_p99_ns", "value"), max = figure("run", "gc.max_pause_ns", "value");
+        QVERIFY(0 < p50 && p50 <= p90 && p90 <= p99 && p99 <= max);
     }
 }
 

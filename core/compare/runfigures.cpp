@@ -10,6 +10,7 @@
 #include "core/threads/userspans.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 namespace hecscope {
@@ -314,6 +315,21 @@ RunFigures runFigures(const LogIndex& ix, ByteSource& source, const std::string&
     if (!ix.hpFile) {
         const RangeStats st = range ? computeStats(ix, range->start, range->end) : computeStats(ix);
         addRunTables(out, ix, st);
+        // The pauses' distribution: its percentiles beside the -s figures
+        // (nearest rank), and the pauses themselves for a histogram.
+        for (const Collection& c : ix.collections)
+            if (!range || (c.leaderStart >= range->start && c.leaderStart < range->end))
+                out.pauses.push_back(c.pause());
+        std::sort(out.pauses.begin(), out.pauses.end());
+        if (!out.pauses.empty()) {
+            FigureTable& run = out.tables.front();
+            const auto rank = [&](double q) {
+                return out.pauses[std::min(out.pauses.size() - 1, size_t(std::ceil(q * double(out.pauses.size()))) - (q > 0 ? 1 : 0))];
+            };
+            run.rows.push_back({"gc.pause_p50_ns", {whole(rank(0.5))}});
+            run.rows.push_back({"gc.pause_p90_ns", {whole(rank(0.9))}});
+            run.rows.push_back({"gc.pause_p99_ns", {whole(rank(0.99))}});
+        }
         std::string error;
         const std::vector<ThreadFigures> threads = threadFiguresIn(&source, ix, range, cancelled, &error);
         if (!error.empty())

@@ -49,6 +49,7 @@ struct RunFigures {
     std::vector<std::string> problems; // the input's diagnostics, each naming the offset or line
     std::vector<FigureTable> tables;
     std::optional<CostCentreProfile> profile; // time samples or the report, for the folded stacks
+    std::vector<uint64_t> pauses;             // every collection's pause (ns) in the range, ascending
 
     const FigureTable* table(std::string_view group) const;
 };

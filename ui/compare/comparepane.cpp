@@ -26,6 +26,9 @@
 
 #include <qcustomplot.h>
 
+#include "core/text/units.h"
+
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <set>
@@ -397,6 +400,19 @@ ComparePane::ComparePane(QWidget* parent)
     m_heapPlot->yAxis->setLabel(tr("MB"));
     hl->addWidget(m_heapPlot, 1);
     m_tabs->addTab(heap, tr("Heap Profiles"));
+
+    // GC pauses of both runs: how many fell in each power-of-two range.
+    m_pausePlot = new QCustomPlot;
+    m_pausePlot->setMinimumHeight(120);
+    m_pausePlot->legend->setVisible(true);
+    m_pausePlot->plotLayout()->insertRow(0);
+    m_pausePlot->plotLayout()->addElement(0, 0, m_pausePlot->legend);
+    m_pausePlot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    m_pausePlot->legend->setBorderPen(Qt::NoPen);
+    m_pausePlot->plotLayout()->setRowStretchFactor(0, 0.001);
+    m_pausePlot->xAxis->setLabel(tr("GC pause (each bar: pauses from this length to twice it)"));
+    m_pausePlot->yAxis->setLabel(tr("collections"));
+    m_tabs->addTab(m_pausePlot, tr("GC Pauses"));
     connect(m_band, &QComboBox::currentIndexChanged, this, &ComparePane::showHeap);
 
     updateHeader();
@@ -612,6 +628,7 @@ void ComparePane::show(Result r)
     showFigures();
     showFlame();
     showHeap();
+    showPauses();
     if (m_b->index)
         emit runBReady(m_pathB, m_b->index, m_b->source);
     else
@@ -785,6 +802,52 @@ void ComparePane::showHeap()
     m_heapPlot->xAxis->setRangeLower(0);
     m_heapPlot->yAxis->setRange(0, std::max(0.001, m_heapPlot->yAxis->range().upper) * 1.05);
     m_heapPlot->replot();
+}
+
+void ComparePane::showPauses()
+{
+    m_pausePlot->clearPlottables();
+    const std::vector<uint64_t>* pauses[2] = {m_a ? &m_a->figures.pauses : nullptr, m_b ? &m_b->figures.pauses : nullptr};
+    // Power-of-two bins from the shortest pause of either run to the longest.
+    int lo = 64, hi = -1;
+    for (const auto* p : pauses)
+        if (p && !p->empty()) {
+            lo = std::min(lo, int(std::bit_width(std::max<uint64_t>(p->front(), 1))) - 1);
+            hi = std::max(hi, int(std::bit_width(std::max<uint64_t>(p->back(), 1))) - 1);
+        }
+    if (hi < 0) {
+        m_pausePlot->replot();
+        return;
+    }
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    for (int b = lo; b <= hi; ++b)
+        ticker->addTick(b, qs(formatDuration(uint64_t(1) << b, UnitStyle::Unicode)));
+    m_pausePlot->xAxis->setTicker(ticker);
+    auto* group = new QCPBarsGroup(m_pausePlot);
+    double most = 1;
+    for (int side = 0; side < 2; ++side) {
+        if (!pauses[side] || pauses[side]->empty())
+            continue;
+        QVector<double> keys, counts;
+        for (int b = lo; b <= hi; ++b) {
+            keys.push_back(b);
+            counts.push_back(0);
+        }
+        for (uint64_t p : *pauses[side])
+            counts[int(std::bit_width(std::max<uint64_t>(p, 1))) - 1 - lo] += 1;
+        for (double c : counts)
+            most = std::max(most, c);
+        auto* bars = new QCPBars(m_pausePlot->xAxis, m_pausePlot->yAxis);
+        bars->setData(keys, counts, true);
+        bars->setWidth(0.38);
+        bars->setBrush(runColour(side));
+        bars->setPen(Qt::NoPen);
+        bars->setName(tr("%1: %2 collections").arg(side == 0 ? QStringLiteral("A") : QStringLiteral("B")).arg(pauses[side]->size()));
+        bars->setBarsGroup(group);
+    }
+    m_pausePlot->xAxis->setRange(lo - 0.6, hi + 0.6);
+    m_pausePlot->yAxis->setRange(0, most * 1.05);
+    m_pausePlot->replot();
 }
 
 void ComparePane::copyCsv()

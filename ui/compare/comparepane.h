@@ -63,6 +63,7 @@ public:
     QTableView* table() const { return m_table; }
     FlameGraphView* flameGraph() const { return m_flame; }
     QCustomPlot* heapPlot() const { return m_heapPlot; }
+    QCustomPlot* pausePlot() const { return m_pausePlot; }
     QString notesText() const;
     QString problemText() const; // B could not be opened, or what went wrong
 
@@ -96,6 +97,7 @@ private:
     void showFigures();
     void showFlame();
     void showHeap();
+    void showPauses();
     void exportImage();
     void copyCsv();
     void updateHeader();
@@ -127,6 +129,7 @@ private:
     FlameGraphView* m_flame = nullptr;
     QComboBox* m_band = nullptr;
     QCustomPlot* m_heapPlot = nullptr;
+    QCustomPlot* m_pausePlot = nullptr;
     QPushButton* m_export = nullptr;
     QPushButton* m_copy = nullptr;
     QPushButton* m_close = nullptr;

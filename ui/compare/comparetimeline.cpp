@@ -6,6 +6,8 @@
 #include "ui/timeline/viewcontroller.h"
 
 #include <QComboBox>
+#include <QFileDialog>
+#include <QPushButton>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -39,6 +41,10 @@ CompareTimeline::CompareTimeline(ViewController* controllerA, TimelineView* view
     m_alignBox->setToolTip(tr("How B's times are placed on A's time axis"));
     header->addWidget(m_name, 1);
     header->addWidget(m_alignBox);
+    auto* save = new QPushButton(tr("Export Image…"));
+    save->setToolTip(tr("Both runs' timelines, as they are shown, as a PNG image"));
+    connect(save, &QPushButton::clicked, this, &CompareTimeline::exportImage);
+    header->addWidget(save);
     layout->addLayout(header);
     m_scroll->setWidget(m_view);
     m_scroll->setWidgetResizable(true);
@@ -65,6 +71,21 @@ CompareTimeline::CompareTimeline(ViewController* controllerA, TimelineView* view
 }
 
 CompareTimeline::~CompareTimeline() = default;
+
+// Both runs' timelines as shown (what holds them both: A's above, B's).
+QImage CompareTimeline::image()
+{
+    QWidget* both = parentWidget() ? parentWidget() : this;
+    return both->grab().toImage();
+}
+
+void CompareTimeline::exportImage()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export both timelines as an image"),
+                                                      QStringLiteral("compared-timelines.png"), tr("PNG images (*.png)"));
+    if (!path.isEmpty() && !image().save(path, "PNG"))
+        m_name->setText(m_name->text() + tr(" — could not write %1").arg(path.toHtmlEscaped()));
+}
 
 void CompareTimeline::setRuns(std::shared_ptr<const LogIndex> a, const QString& pathB, std::shared_ptr<const LogIndex> b,
                               std::shared_ptr<ByteSource> sourceB, const std::vector<QString>& tracks)

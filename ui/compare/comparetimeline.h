@@ -4,6 +4,7 @@
 #include "core/io/bytesource.h"
 #include "core/time/viewrange.h"
 
+#include <QImage>
 #include <QWidget>
 
 #include <memory>
@@ -49,6 +50,8 @@ public:
     // A time of A's axis as B's time, and back (ns).
     uint64_t toB(uint64_t tA) const;
     uint64_t toA(uint64_t tB) const;
+    // Both runs' timelines as they are shown (Export Image… writes it).
+    QImage image();
     // Follows A's cursor (the window connects A's view to it).
     void setCursorFromA(std::optional<uint64_t> tA);
 
@@ -61,6 +64,7 @@ private:
     void followSelectionA(std::optional<ViewRange> s);
     void followSelectionB(std::optional<ViewRange> s);
     void updateBounds();
+    void exportImage();
     template <class Step>
     void sync(Step step);
 
