@@ -343,6 +343,8 @@ ComparePane::ComparePane(QWidget* parent)
     m_table->verticalHeader()->hide();
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
     m_table->horizontalHeader()->setStretchLastSection(false);
+    // (Fitting the columns measures a sample of rows, not thousands.)
+    m_table->horizontalHeader()->setResizeContentsPrecision(200);
     m_table->horizontalHeader()->setSectionResizeMode(CompareFiguresModel::Key, QHeaderView::Stretch);
     fl->addWidget(m_table, 1);
     m_tabs->addTab(figures, tr("Figures"));
@@ -588,6 +590,12 @@ void ComparePane::refresh()
             r.a = side(runFigures(*indexA, *sourceA, pathA, std::nullopt, cancelled), heapCurves(*indexA, 12));
         if (r.a && r.b && !ctx.isCancelled())
             r.comparison = std::make_shared<const Comparison>(compareRuns(r.a->figures, r.b->figures));
+        if (r.a && r.b && r.a->profile && r.b->profile && !ctx.isCancelled()) {
+            r.bInA = std::make_shared<const std::vector<int64_t>>(
+                matchedInclusive(*r.b->profile, *r.a->profile, ProfileMetric::Time));
+            r.aInB = std::make_shared<const std::vector<int64_t>>(
+                matchedInclusive(*r.a->profile, *r.b->profile, ProfileMetric::Time));
+        }
         return r;
     };
     m_runner.start(std::move(work), [this](Result r) { show(std::move(r)); });
@@ -622,6 +630,8 @@ void ComparePane::show(Result r)
     m_a = r.a;
     m_b = r.b;
     m_comparison = r.comparison;
+    m_bInA = r.bInA;
+    m_aInB = r.aInB;
     updateHeader();
     if (!m_comparison)
         return; // A is not on screen yet: compared when it comes
@@ -713,14 +723,15 @@ void ComparePane::showFlame()
                                           "<span style=\"background:#4575b4;color:white\">&nbsp;shrank&nbsp;</span> "
                                           "from A to B (inclusive time); brightest: ")
                            + (reverse ? tr("gone in B") : tr("new in B")));
-    if (!shown || !shown->profile || !other || !other->profile) {
+    const std::shared_ptr<const std::vector<int64_t>>& matches = reverse ? m_aInB : m_bInA;
+    if (!shown || !shown->profile || !other || !other->profile || !matches) {
         m_flame->setProfile(nullptr, ProfileMetric::Time);
         m_flame->setEmptyText(tr("A differential flame graph needs cost-centre profiles in both runs (a profiled "
                                  "build run with +RTS -p -l, or a .prof / -pj report)."));
         return;
     }
     const CostCentreProfile& p = *shown->profile;
-    const std::vector<int64_t> matched = matchedInclusive(p, *other->profile, ProfileMetric::Time);
+    const std::vector<int64_t>& matched = *matches;
     std::vector<double> change(p.nodes.size());
     double largest = 0;
     for (size_t i = 0; i < p.nodes.size(); ++i) {

@@ -90,6 +90,9 @@ private:
         std::shared_ptr<const Comparison> comparison;
         QString error;
         const LogIndex* indexA = nullptr; // the A whose figures `a` are (or none)
+        // The differential flame graph's matches (matchedInclusive), made
+        // on the worker: B's nodes in A, A's nodes in B.
+        std::shared_ptr<const std::vector<int64_t>> bInA, aInB;
     };
     void refresh();
     void show(Result result);
@@ -107,6 +110,7 @@ private:
     std::shared_ptr<ByteSource> m_sourceA;
     std::shared_ptr<const Side> m_a, m_b;
     std::shared_ptr<const Comparison> m_comparison;
+    std::shared_ptr<const std::vector<int64_t>> m_bInA, m_aInB;
     QString m_error;
     bool m_loadingB = false; // a job is loading B: a new A waits for it instead of cancelling it
 
