@@ -223,6 +223,8 @@ void TimelineRenderer::paint(QPainter& p, const QRect& area, ViewRange view, con
         const TrackRow& row = rows[i];
         if (row.rect.top() > area.bottom())
             break;
+        if (o.visible && (row.rect.bottom() < o.visible->top() || row.rect.top() > o.visible->bottom()))
+            continue;
         if (i % 2)
             p.fillRect(row.rect, pal.color(QPalette::AlternateBase));
         const TrackRowGeometry g{row.cap, row.rect, QRect(plot.left(), row.rect.top(), plot.width(), row.rect.height()),

@@ -32,6 +32,10 @@ struct RenderOptions {
     // one time axis take the wider of their columns, so that a time is at
     // the same x in both.
     int minLabelWidth = 0;
+    // The part of the area on screen (a view in a scroll area): the rows
+    // wholly outside it are neither prepared nor painted. None: all of it
+    // (an export).
+    std::optional<QRect> visible;
     QPalette palette;
     QFont font; // the labels' (the widget's; the application's by default)
     std::optional<ViewRange> selection;

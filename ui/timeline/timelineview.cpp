@@ -246,7 +246,8 @@ void TimelineView::paintEvent(QPaintEvent*)
     QPainter p(this);
     if (m_detail)
         m_detail->beginView();
-    const RenderOptions o = options();
+    RenderOptions o = options();
+    o.visible = visibleRect(); // (the tracks scrolled out of sight are not drawn)
     m_renderer.paint(p, rect(), m_controller->range(), o);
     m_renderer.paintPinned(p, rect(), visibleRect(), m_controller->range(), o);
     readWantedDetail();
