@@ -76,6 +76,7 @@ private slots:
     void whatCannotBeCompared();
     void cancel();
     void timelinesOnOneAxis();
+    void selectionComparesThatStretch();
 };
 
 void TestComparePane::figuresAreTheCommandLines_data()
@@ -399,6 +400,42 @@ void TestComparePane::timelinesOnOneAxis()
     QVERIFY(compare(w, compareLog("profile-slower.prof")));
     QVERIFY(w.comparePane()->comparison());
     QVERIFY(t->isHidden());
+}
+
+// A selection on the timeline: the figures of that stretch of each run, as
+// `hecscope diff --range` gives them.
+void TestComparePane::selectionComparesThatStretch()
+{
+    const QString a = compareLog("parfib-N1.eventlog"), b = compareLog("parfib-N4.eventlog");
+    MainWindow w;
+    QVERIFY(open(w, a));
+    QVERIFY(compare(w, b));
+    QSignalSpy shown(w.comparePane(), &ComparePane::comparisonShown);
+    w.controller()->setSelection(ViewRange{5'000'000, 15'000'000});
+    QVERIFY(shown.wait(20000));
+    QVERIFY(w.comparePane()->notesText().contains(QLatin1String("Figures of the selection")));
+    const Comparison* c = w.comparePane()->comparison();
+    QVERIFY(c);
+    const Run r = runHecscope({QStringLiteral("diff"), a, b, QStringLiteral("--json"), QStringLiteral("--range"),
+                               QStringLiteral("5ms:15ms")});
+    QCOMPARE(r.exitCode, 0);
+    const QJsonArray figures = QJsonDocument::fromJson(r.out).object().value(QStringLiteral("figures")).toArray();
+    QCOMPARE(size_t(figures.size()), c->figures.size());
+    for (qsizetype i = 0; i < figures.size(); ++i) {
+        const QJsonObject f = figures[i].toObject();
+        const ComparedFigure& g = c->figures[size_t(i)];
+        QCOMPARE(QString::fromStdString(g.key), f.value(QStringLiteral("key")).toString());
+        for (const auto& [side, value] : {std::pair{QStringLiteral("a"), g.a}, std::pair{QStringLiteral("b"), g.b}}) {
+            QCOMPARE(f.value(side).isNull(), !value.has_value());
+            if (value)
+                QVERIFY(std::abs(f.value(side).toDouble() - value->value) <= 1e-5 * std::max(1.0, std::abs(value->value)));
+        }
+    }
+    // Cleared: the whole runs again.
+    shown.clear();
+    w.controller()->setSelection(std::nullopt);
+    QVERIFY(shown.wait(20000));
+    QVERIFY(!w.comparePane()->notesText().contains(QLatin1String("Figures of the selection")));
 }
 
 } // namespace

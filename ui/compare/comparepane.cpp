@@ -465,6 +465,20 @@ void ComparePane::compareWith(const QString& path)
     refresh();
 }
 
+void ComparePane::setRange(std::optional<ViewRange> a, std::optional<ViewRange> b)
+{
+    const auto same = [](const std::optional<ViewRange>& x, const std::optional<ViewRange>& y) {
+        return x.has_value() == y.has_value() && (!x || (x->start == y->start && x->end == y->end));
+    };
+    if (same(a, m_rangeA) && same(b, m_rangeB))
+        return;
+    m_rangeA = a;
+    m_rangeB = b;
+    // (While B loads, the job's result is compared again for the range.)
+    if (!m_loadingB && m_b && !m_pathB.isEmpty())
+        refresh();
+}
+
 void ComparePane::closeComparison()
 {
     emit runBCleared();
@@ -503,7 +517,8 @@ void ComparePane::refresh()
     m_loadingB = !m_b;
     const std::string pathA = m_pathA.toStdString(), pathB = m_pathB.toStdString();
     const uint64_t totalB = uint64_t(std::max<qint64>(0, QFileInfo(m_pathB).size()));
-    auto work = [pathA, pathB, totalB, indexA = m_indexA, sourceA = m_sourceA, a = m_a, b = m_b,
+    const std::optional<ViewRange> rangeA = m_rangeA, rangeB = m_rangeB;
+    auto work = [pathA, pathB, totalB, rangeA, rangeB, indexA = m_indexA, sourceA = m_sourceA, a = m_a, b = m_b,
                  progress = m_progress, pane = this](const JobContext& ctx) {
         Result r;
         const auto cancelled = [ctx] { return ctx.isCancelled(); };
@@ -588,8 +603,19 @@ void ComparePane::refresh()
         r.indexA = indexA.get();
         if (!r.a && indexA && sourceA)
             r.a = side(runFigures(*indexA, *sourceA, pathA, std::nullopt, cancelled), heapCurves(*indexA, 12));
-        if (r.a && r.b && !ctx.isCancelled())
-            r.comparison = std::make_shared<const Comparison>(compareRuns(r.a->figures, r.b->figures));
+        r.rangeA = rangeA;
+        r.rangeB = rangeB;
+        if (r.a && r.b && !ctx.isCancelled()) {
+            // A selection: the figures of that stretch of each run (a
+            // report, and heap bands, stay whole runs).
+            if (rangeA && indexA && sourceA && r.b->index && r.b->source) {
+                const RunFigures ra = runFigures(*indexA, *sourceA, pathA, rangeA, cancelled);
+                const RunFigures rb = runFigures(*r.b->index, *r.b->source, pathB, rangeB ? rangeB : rangeA, cancelled);
+                r.comparison = std::make_shared<const Comparison>(compareRuns(ra, rb));
+            } else {
+                r.comparison = std::make_shared<const Comparison>(compareRuns(r.a->figures, r.b->figures));
+            }
+        }
         if (r.a && r.b && r.a->profile && r.b->profile && !ctx.isCancelled()) {
             r.bInA = std::make_shared<const std::vector<int64_t>>(
                 matchedInclusive(*r.b->profile, *r.a->profile, ProfileMetric::Time));
@@ -610,7 +636,10 @@ void ComparePane::showPartialB(std::shared_ptr<const LogIndex> index, std::share
 void ComparePane::show(Result r)
 {
     m_loadingB = false;
-    if (r.error.isEmpty() && r.b && r.indexA != m_indexA.get()) {
+    const auto same = [](const std::optional<ViewRange>& x, const std::optional<ViewRange>& y) {
+        return x.has_value() == y.has_value() && (!x || (x->start == y->start && x->end == y->end));
+    };
+    if (r.error.isEmpty() && r.b && (r.indexA != m_indexA.get() || !same(r.rangeA, m_rangeA) || !same(r.rangeB, m_rangeB))) {
         // A changed while B loaded: B is kept, A's figures are taken now.
         m_b = r.b;
         m_a.reset();
@@ -680,6 +709,14 @@ void ComparePane::updateHeader()
                                              : tr("Comparing…"));
     }
     QStringList notes;
+    if (m_comparison && m_rangeA) {
+        const auto span = [](const ViewRange& r) {
+            return qs(formatDuration(r.start, UnitStyle::Unicode)) + QStringLiteral(" – ")
+                + qs(formatDuration(r.end, UnitStyle::Unicode));
+        };
+        notes << tr("Figures of the selection: A %1, B %2 (heap bands, the flame graph and reports: whole runs)")
+                     .arg(span(*m_rangeA), span(m_rangeB ? *m_rangeB : *m_rangeA));
+    }
     if (m_comparison)
         for (const std::string& n : m_comparison->notes)
             notes << qs(n);

@@ -53,6 +53,10 @@ public:
     // Loads `path` as B and compares it with A (as soon as A is there).
     void compareWith(const QString& path);
     void closeComparison();
+    // The selection: the figures of that stretch of each run (B's times
+    // as the stacked timelines place them); none: the whole runs.
+    void setRange(std::optional<ViewRange> a, std::optional<ViewRange> b);
+    std::optional<ViewRange> rangeA() const { return m_rangeA; }
     void cancel();
 
     QString pathB() const { return m_pathB; }
@@ -90,6 +94,7 @@ private:
         std::shared_ptr<const Comparison> comparison;
         QString error;
         const LogIndex* indexA = nullptr; // the A whose figures `a` are (or none)
+        std::optional<ViewRange> rangeA, rangeB; // what the comparison covers (none: whole runs)
         // The differential flame graph's matches (matchedInclusive), made
         // on the worker: B's nodes in A, A's nodes in B.
         std::shared_ptr<const std::vector<int64_t>> bInA, aInB;
@@ -112,7 +117,8 @@ private:
     std::shared_ptr<const Comparison> m_comparison;
     std::shared_ptr<const std::vector<int64_t>> m_bInA, m_aInB;
     QString m_error;
-    bool m_loadingB = false; // a job is loading B: a new A waits for it instead of cancelling it
+    bool m_loadingB = false;
+    std::optional<ViewRange> m_rangeA, m_rangeB; // a job is loading B: a new A waits for it instead of cancelling it
 
     QLabel* m_nameA = nullptr;
     QLabel* m_nameB = nullptr;

@@ -485,6 +485,14 @@ void MainWindow::createCompareDock()
         m_runAHeader->hide();
     });
     connect(m_view, &TimelineView::cursorChanged, m_compareTimeline, &CompareTimeline::setCursorFromA);
+    // A selection compares that stretch of each run (B's as the stacked
+    // timelines place it).
+    connect(m_controller, &ViewController::selectionChanged, this, [this](std::optional<ViewRange> s) {
+        std::optional<ViewRange> b = s;
+        if (s && m_compareTimeline->hasRun())
+            b = ViewRange{m_compareTimeline->toB(s->start), m_compareTimeline->toB(s->end)};
+        m_compare->setRange(s, b);
+    });
     connect(m_compareTimeline, &CompareTimeline::cursorFromB, this, [this](std::optional<uint64_t> t) {
         m_view->setCursorTime(t);
     });
