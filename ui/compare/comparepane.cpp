@@ -237,6 +237,26 @@ QRgb changeColour(double change, double largest)
     return qRgb(mix(neutral.red(), to.red()), mix(neutral.green(), to.green()), mix(neutral.blue(), to.blue()));
 }
 
+// A plot of both runs: the legend in a row of its own above the plot, so
+// that it is never over a curve.
+QCustomPlot* comparePlot()
+{
+    auto* plot = new QCustomPlot;
+    plot->setMinimumHeight(120);
+    plot->legend->setVisible(true);
+    plot->plotLayout()->insertRow(0);
+    plot->plotLayout()->addElement(0, 0, plot->legend);
+    plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    plot->legend->setBorderPen(Qt::NoPen);
+    plot->plotLayout()->setRowStretchFactor(0, 0.001);
+    return plot;
+}
+
+bool sameRange(const std::optional<ViewRange>& x, const std::optional<ViewRange>& y)
+{
+    return x.has_value() == y.has_value() && (!x || (x->start == y->start && x->end == y->end));
+}
+
 } // namespace
 
 ComparePane::ComparePane(QWidget* parent)
@@ -389,29 +409,14 @@ ComparePane::ComparePane(QWidget* parent)
     heapRow->addWidget(new QLabel(tr("Band:")));
     heapRow->addWidget(m_band, 1);
     hl->addLayout(heapRow);
-    m_heapPlot = new QCustomPlot;
-    m_heapPlot->setMinimumHeight(120);
-    m_heapPlot->legend->setVisible(true);
-    // The legend in a row of its own above the plot, never over a curve.
-    m_heapPlot->plotLayout()->insertRow(0);
-    m_heapPlot->plotLayout()->addElement(0, 0, m_heapPlot->legend);
-    m_heapPlot->legend->setFillOrder(QCPLegend::foColumnsFirst);
-    m_heapPlot->legend->setBorderPen(Qt::NoPen);
-    m_heapPlot->plotLayout()->setRowStretchFactor(0, 0.001);
+    m_heapPlot = comparePlot();
     m_heapPlot->xAxis->setLabel(tr("seconds from each run's start"));
     m_heapPlot->yAxis->setLabel(tr("MB"));
     hl->addWidget(m_heapPlot, 1);
     m_tabs->addTab(heap, tr("Heap Profiles"));
 
     // GC pauses of both runs: how many fell in each power-of-two range.
-    m_pausePlot = new QCustomPlot;
-    m_pausePlot->setMinimumHeight(120);
-    m_pausePlot->legend->setVisible(true);
-    m_pausePlot->plotLayout()->insertRow(0);
-    m_pausePlot->plotLayout()->addElement(0, 0, m_pausePlot->legend);
-    m_pausePlot->legend->setFillOrder(QCPLegend::foColumnsFirst);
-    m_pausePlot->legend->setBorderPen(Qt::NoPen);
-    m_pausePlot->plotLayout()->setRowStretchFactor(0, 0.001);
+    m_pausePlot = comparePlot();
     m_pausePlot->xAxis->setLabel(tr("GC pause (each bar: pauses from this length to twice it)"));
     m_pausePlot->yAxis->setLabel(tr("collections"));
     m_tabs->addTab(m_pausePlot, tr("GC Pauses"));
@@ -467,10 +472,7 @@ void ComparePane::compareWith(const QString& path)
 
 void ComparePane::setRange(std::optional<ViewRange> a, std::optional<ViewRange> b)
 {
-    const auto same = [](const std::optional<ViewRange>& x, const std::optional<ViewRange>& y) {
-        return x.has_value() == y.has_value() && (!x || (x->start == y->start && x->end == y->end));
-    };
-    if (same(a, m_rangeA) && same(b, m_rangeB))
+    if (sameRange(a, m_rangeA) && sameRange(b, m_rangeB))
         return;
     m_rangeA = a;
     m_rangeB = b;
@@ -636,10 +638,8 @@ void ComparePane::showPartialB(std::shared_ptr<const LogIndex> index, std::share
 void ComparePane::show(Result r)
 {
     m_loadingB = false;
-    const auto same = [](const std::optional<ViewRange>& x, const std::optional<ViewRange>& y) {
-        return x.has_value() == y.has_value() && (!x || (x->start == y->start && x->end == y->end));
-    };
-    if (r.error.isEmpty() && r.b && (r.indexA != m_indexA.get() || !same(r.rangeA, m_rangeA) || !same(r.rangeB, m_rangeB))) {
+    if (r.error.isEmpty() && r.b
+        && (r.indexA != m_indexA.get() || !sameRange(r.rangeA, m_rangeA) || !sameRange(r.rangeB, m_rangeB))) {
         // A changed while B loaded: B is kept, A's figures are taken now.
         m_b = r.b;
         m_a.reset();
