@@ -1,0 +1,59 @@
+#pragma once
+
+#include "core/compare/comparison.h"
+
+#include <QAbstractTableModel>
+#include <QSortFilterProxyModel>
+
+#include <memory>
+
+namespace hecscope {
+
+// The change from A to B as a share of A: +inf when A is 0 (or only B has
+// the figure), -inf when only A has it.
+double relativeChange(const ComparedFigure& f);
+
+// The figures of both runs, one row per (group, key, figure).
+class CompareFiguresModel : public QAbstractTableModel {
+public:
+    enum Column { Group, Key, Figure, A, B, Difference, Change, Columns };
+    static constexpr int SortRole = Qt::UserRole;
+
+    using QAbstractTableModel::QAbstractTableModel;
+    void setComparison(std::shared_ptr<const Comparison> c)
+    {
+        beginResetModel();
+        m_comparison = std::move(c);
+        endResetModel();
+    }
+    const ComparedFigure* figure(int row) const
+    {
+        return m_comparison && row >= 0 && size_t(row) < m_comparison->figures.size() ? &m_comparison->figures[size_t(row)]
+                                                                                      : nullptr;
+    }
+    int rowCount(const QModelIndex& parent = {}) const override
+    {
+        return parent.isValid() || !m_comparison ? 0 : int(m_comparison->figures.size());
+    }
+    int columnCount(const QModelIndex& parent = {}) const override { return parent.isValid() ? 0 : Columns; }
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+    QVariant data(const QModelIndex& index, int role) const override;
+
+private:
+    std::shared_ptr<const Comparison> m_comparison;
+};
+
+// Filters: a group, a text in key or figure, only what changed; what is 0
+// or absent in both runs is never listed (the CSV has it).
+class CompareFiguresFilter : public QSortFilterProxyModel {
+public:
+    using QSortFilterProxyModel::QSortFilterProxyModel;
+    QString group, text;
+    bool changedOnly = false;
+    void refilter() { invalidateFilter(); }
+
+protected:
+    bool filterAcceptsRow(int row, const QModelIndex&) const override;
+};
+
+} // namespace hecscope
