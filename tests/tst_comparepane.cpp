@@ -356,6 +356,11 @@ void TestComparePane::timelinesOnOneAxis()
     const auto column = [](const TimelineView* v) { return std::max(v->naturalLabelWidth(), v->options().minLabelWidth); };
     QCOMPARE(column(w.timeline()), column(t->view()));
     QVERIFY(column(w.timeline()) >= std::max(w.timeline()->naturalLabelWidth(), t->view()->naturalLabelWidth()));
+    // Two runs of one program: A's legend explains B's colours, and B has
+    // none of its own.
+    QVERIFY(t->view()->legendCoveredBy(*w.timeline()));
+    QVERIFY(!t->view()->ownLegend());
+    QVERIFY(w.timeline()->ownLegend());
     // Zoom in A: B follows; pan B: A follows.
     w.controller()->setRange({50'000'000, 90'000'000});
     QCOMPARE(t->controller()->range().start, uint64_t(50'000'000));
@@ -406,6 +411,12 @@ void TestComparePane::timelinesOnOneAxis()
     QVERIFY(t->isHidden());
     QVERIFY(!t->hasRun());
     QCOMPARE(w.controller()->bounds().end, boundsA.end);
+    QVERIFY(t->view()->ownLegend()); // (closed: its own again)
+    // B with colours A lacks (a heap profile's bands): B keeps its legend.
+    QVERIFY(compare(w, compareLog("leak-after.eventlog")));
+    QVERIFY(t->hasRun());
+    QVERIFY(!t->view()->legendCoveredBy(*w.timeline()));
+    QVERIFY(t->view()->ownLegend());
     // A report has no timeline: none is shown under A.
     QVERIFY(compare(w, compareLog("profile-slower.prof")));
     QVERIFY(w.comparePane()->comparison());

@@ -96,6 +96,7 @@ void CompareTimeline::setRuns(std::shared_ptr<const LogIndex> a, const QString& 
         m_b = std::move(b);
         m_syncing = true;
         m_view->updateIndex(m_b);
+        m_view->setOwnLegend(!m_view->legendCoveredBy(*m_viewA));
         m_syncing = false;
         m_boundsB = TimelineRenderer::boundsOf(m_b.get());
         updateBounds();
@@ -126,6 +127,8 @@ void CompareTimeline::setRuns(std::shared_ptr<const LogIndex> a, const QString& 
     updateBounds();
     m_viewA->setLabelPartner(m_view);
     m_view->setLabelPartner(m_viewA);
+    // One legend for both runs where A's explains every colour of B's.
+    m_view->setOwnLegend(!m_view->legendCoveredBy(*m_viewA));
     show();
 }
 
@@ -144,6 +147,7 @@ void CompareTimeline::clear()
     m_b.reset();
     m_viewA->setLabelPartner(nullptr);
     m_view->setLabelPartner(nullptr);
+    m_view->setOwnLegend(true);
     m_view->setIndex(nullptr);
     m_syncing = false;
     hide();

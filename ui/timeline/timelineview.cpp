@@ -129,7 +129,32 @@ RenderOptions TimelineView::ownOptions() const
     o.instantKinds = m_instantKinds;
     o.activityRunningOnly = m_activityRunningOnly;
     o.rowHeights = m_rowHeights;
+    o.legend = m_ownLegend;
     return o;
+}
+
+void TimelineView::setOwnLegend(bool own)
+{
+    if (own == m_ownLegend)
+        return;
+    m_ownLegend = own;
+    updateHeight();
+    update();
+}
+
+bool TimelineView::legendCoveredBy(const TimelineView& other) const
+{
+    RenderOptions mineOptions = ownOptions(), theirOptions = other.ownOptions();
+    mineOptions.legend = theirOptions.legend = true; // (what each would show)
+    const LegendContent mine = m_renderer.legendContent(mineOptions);
+    const LegendContent theirs = other.m_renderer.legendContent(theirOptions);
+    for (const QString& e : mine.entries)
+        if (!theirs.entries.contains(e))
+            return false;
+    for (const QString& b : mine.blocks)
+        if (std::find(theirs.blocks.begin(), theirs.blocks.end(), b) == theirs.blocks.end())
+            return false;
+    return true;
 }
 
 void TimelineView::setLabelPartner(const TimelineView* partner)

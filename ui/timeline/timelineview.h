@@ -40,6 +40,12 @@ public:
     // compared): both take the wider label column. None: its own.
     void setLabelPartner(const TimelineView* partner);
     int naturalLabelWidth() const; // the label column this view's own labels need
+    // Whether this view draws (lays out, pins, hit-tests) its legend; a run
+    // stacked under another whose legend explains its colours too does not.
+    void setOwnLegend(bool own);
+    bool ownLegend() const { return m_ownLegend; }
+    // Whether `other`'s legend shows every entry and block this view's would.
+    bool legendCoveredBy(const TimelineView& other) const;
     const std::vector<QString>& tracks() const { return m_tracks; }
     void setHighlight(std::optional<uint64_t> t);
     void setBookmarks(std::vector<uint64_t> times);
@@ -108,6 +114,7 @@ private:
     TimelineRenderer m_renderer;
     std::vector<QString> m_tracks = defaultTrackIds();
     const TimelineView* m_labelPartner = nullptr;
+    bool m_ownLegend = true;
     RenderOptions ownOptions() const; // options() without the partner's label column
     std::optional<uint64_t> m_cursor, m_highlight;
     std::vector<uint64_t> m_bookmarks;
