@@ -4,13 +4,10 @@
 
 #include "core/compare/comparison.h"
 #include "core/compare/runfigures.h"
-#include "core/heap/hpfile.h"
 #include "core/index/loader.h"
-#include "core/profile/profreport.h"
 #include "core/text/units.h"
 
 #include <cstdio>
-#include <cstring>
 #include <future>
 #include <set>
 #include <string>
@@ -94,20 +91,13 @@ Loaded loadRun(const std::string& path, const std::string& rangeText)
     if (!source)
         return out;
     out.opened = true;
-    uint8_t head[8] = {};
-    const size_t got = source->read(0, head, sizeof head);
-    const bool eventlog = got >= 4 && std::memcmp(head, "hdrb", 4) == 0;
-    if (!eventlog && !looksLikeHeapProfile({head, got}) && path != "-") {
-        ProfReportFile file = readProfReportFile(path);
-        if (file.profile) {
-            const bool json = got > 0 && head[0] == '{';
-            out.figures = reportFigures(*file.profile, path,
-                                        json ? "cost-centre report (-pj JSON)" : "cost-centre report (.prof)");
+    // Not a report: loaded as an eventlog or .hp, whose reader says what is
+    // wrong with it and where.
+    if (path != "-")
+        if (std::optional<RunFigures> report = reportFiguresOf(path, *source)) {
+            out.figures = std::move(*report);
             return out;
         }
-        // Not a report either: loaded as an eventlog, whose decoder says
-        // what is wrong with it and where.
-    }
     const LoadResult loaded = loadIndex(*source);
     const LogIndex& ix = *loaded.index;
     if (!rangeText.empty()) {
@@ -198,9 +188,6 @@ int diff(int argc, char** argv)
     }
 
     Comparison c = compareRuns(a.figures, b.figures);
-    std::vector<CheckOutcome> outcomes;
-    for (const FigureCheck& check : checks)
-        outcomes.push_back(evaluateCheck(check, c));
     if (!groups.empty()) {
         std::set<std::string> known;
         for (const ComparedFigure& f : c.figures)
@@ -209,12 +196,11 @@ int diff(int argc, char** argv)
             if (!known.count(g))
                 c.notes.push_back("--only " + g + ": neither run has such figures");
         std::erase_if(c.figures, [&](const ComparedFigure& f) { return !groups.count(f.group); });
-        // (The checks were evaluated on every figure: their indices are
-        // taken again below.)
-        outcomes.clear();
-        for (const FigureCheck& check : checks)
-            outcomes.push_back(evaluateCheck(check, c));
     }
+    // (On the figures printed: a check names what is shown.)
+    std::vector<CheckOutcome> outcomes;
+    for (const FigureCheck& check : checks)
+        outcomes.push_back(evaluateCheck(check, c));
     std::string scope = rangeText.empty() ? std::string("whole runs") : "--range " + rangeText + " of each run";
     if (a.range && b.range && (a.range->start != b.range->start || a.range->end != b.range->end))
         scope += " (A " + formatDuration(a.range->start, UnitStyle::Ascii) + " - "

@@ -2,6 +2,8 @@
 
 #include "core/detail/threaddetail.h"
 #include "core/heap/heapbands.h"
+#include "core/heap/hpfile.h"
+#include "core/profile/profreport.h"
 #include "core/profile/profileviews.h"
 #include "core/profile/sampleprofile.h"
 #include "core/stats/sparksizes.h"
@@ -11,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <map>
 
 namespace hecscope {
@@ -350,6 +353,19 @@ RunFigures runFigures(const LogIndex& ix, ByteSource& source, const std::string&
             out.tables.push_back(costCentreTable(*out.profile, ProfileMetric::Time));
     }
     return out;
+}
+
+std::optional<RunFigures> reportFiguresOf(const std::string& path, ByteSource& source)
+{
+    uint8_t head[8] = {};
+    const size_t got = source.read(0, head, sizeof head);
+    if ((got >= 4 && std::memcmp(head, "hdrb", 4) == 0) || looksLikeHeapProfile({head, got}))
+        return std::nullopt;
+    ProfReportFile file = readProfReportFile(path);
+    if (!file.profile)
+        return std::nullopt;
+    const bool json = got > 0 && head[0] == '{';
+    return reportFigures(*file.profile, path, json ? "cost-centre report (-pj JSON)" : "cost-centre report (.prof)");
 }
 
 RunFigures reportFigures(const CostCentreProfile& profile, const std::string& file, const std::string& kind)

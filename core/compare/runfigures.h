@@ -81,6 +81,11 @@ HeapCurves heapCurves(const LogIndex& ix, size_t bands);
 // The figures of a cost-centre report (.prof, -pj): its cost centres only.
 RunFigures reportFigures(const CostCentreProfile& profile, const std::string& file, const std::string& kind);
 
+// The figures of `path` when it is a cost-centre report (.prof, -pj), read
+// by its content; none when it is an eventlog or a .hp file (or nothing
+// readable, which loading it as an eventlog then says).
+std::optional<RunFigures> reportFiguresOf(const std::string& path, ByteSource& source);
+
 // The cost-centre table of a profile (time ticks, or allocation for a
 // report made with -P / -pj): per cost centre (key "Module.label"), self
 // and inclusive as `profile --csv` prints them.

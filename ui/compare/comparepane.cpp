@@ -2,9 +2,7 @@
 
 #include "ui/compare/comparefigures.h"
 
-#include "core/heap/hpfile.h"
 #include "core/index/loader.h"
-#include "core/profile/profreport.h"
 #include "ui/profile/flamegraphview.h"
 
 #include <QAbstractTableModel>
@@ -30,10 +28,7 @@
 
 #include "core/text/units.h"
 
-#include <bit>
 #include <cmath>
-#include <cstring>
-#include <set>
 
 namespace hecscope {
 
@@ -255,11 +250,6 @@ ComparePane::ComparePane(QWidget* parent)
 
 ComparePane::~ComparePane() = default;
 
-bool ComparePane::isWorking() const
-{
-    return !m_progress->isHidden();
-}
-
 QString ComparePane::notesText() const
 {
     return m_notes->isHidden() ? QString() : m_notes->text(); // (isHidden: also before the window is shown)
@@ -369,18 +359,8 @@ void ComparePane::refresh()
                 r.error = QString::fromStdString(error);
                 return r;
             }
-            uint8_t head[8] = {};
-            const size_t got = source->read(0, head, sizeof head);
-            const bool log = (got >= 4 && std::memcmp(head, "hdrb", 4) == 0) || looksLikeHeapProfile({head, got});
-            if (!log) {
-                ProfReportFile file = readProfReportFile(pathB);
-                if (file.profile) {
-                    const bool json = got > 0 && head[0] == '{';
-                    r.b = side(reportFigures(*file.profile, pathB,
-                                             json ? "cost-centre report (-pj JSON)" : "cost-centre report (.prof)"),
-                               {});
-                }
-            }
+            if (std::optional<RunFigures> report = reportFiguresOf(pathB, *source))
+                r.b = side(std::move(*report), {});
             if (!r.b) {
                 // Progress and cancel, from the loading thread.
                 // B's timeline as it loads (snapshots early in a long

@@ -56,11 +56,9 @@ public:
     // The selection: the figures of that stretch of each run (B's times
     // as the stacked timelines place them); none: the whole runs.
     void setRange(std::optional<ViewRange> a, std::optional<ViewRange> b);
-    std::optional<ViewRange> rangeA() const { return m_rangeA; }
     void cancel();
 
     QString pathB() const { return m_pathB; }
-    bool isWorking() const;
     // What is shown (null before both runs are there).
     const Comparison* comparison() const { return m_comparison ? m_comparison.get() : nullptr; }
     QTabWidget* tabs() const { return m_tabs; }

@@ -43,7 +43,6 @@ public:
     bool hasRun() const { return m_b != nullptr; }
     const std::shared_ptr<const LogIndex>& runB() const { return m_b; }
     void setAlignment(Align align);
-    Align alignment() const { return m_align; }
 
     TimelineView* view() const { return m_view; }
     ViewController* controller() const { return m_controller; }
