@@ -943,6 +943,10 @@ void MainWindow::exportImageDialog()
     if (!m_index)
         return;
     const FocusReturn focus(this); // Ctrl+E works again once the dialog closes
+    // The timeline's size once pending layouts are done: tracks just shown or
+    // hidden may bring or take a scroll bar (two levels of layout since the
+    // compared run's timeline shares the centre).
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
     ExportDialog dialog({m_index, m_view->tracks(), m_controller->range(), m_controller->selection(),
                          QSize(m_view->width(), m_scroll->viewport()->height()), m_heapPanel->view(), m_path},
                         this);
