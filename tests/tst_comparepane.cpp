@@ -7,6 +7,8 @@
 #include "testsupport.h"
 
 #include "ui/compare/comparepane.h"
+#include "ui/compare/comparefigures.h"
+#include "ui/compare/comparesection.h"
 #include "ui/compare/comparetimeline.h"
 #include "ui/timeline/timelineview.h"
 #include "ui/timeline/viewcontroller.h"
@@ -29,6 +31,7 @@
 
 #include <qcustomplot.h>
 
+#include <functional>
 #include <map>
 
 using namespace hecscope;
@@ -101,6 +104,7 @@ private slots:
     void cancel();
     void timelinesOnOneAxis();
     void selectionComparesThatStretch();
+    void eachPaneShowsItsFigures();
 };
 
 void TestComparePane::figuresAreTheCommandLines_data()
@@ -445,6 +449,85 @@ void TestComparePane::selectionComparesThatStretch()
     w.controller()->setSelection(std::nullopt);
     QVERIFY(shown.wait(20000));
     QVERIFY(!w.comparePane()->notesText().contains(QLatin1String("Figures of the selection")));
+}
+
+// Every pane with figures shows its part of the comparison beside its own
+// view: exactly the compared figures of its concern (those not 0 in both
+// runs), each as the Compare pane has it; GC's pause distributions count
+// each run's collections. Nothing is shown once the comparison is closed.
+void TestComparePane::eachPaneShowsItsFigures()
+{
+    MainWindow w;
+    QVERIFY(open(w, compareLog("parfib-N1.eventlog")));
+    for (const char* dock : {"statistics", "gc", "threads", "capabilities", "cost-centres"})
+        QVERIFY2(w.compareSection(QLatin1String(dock)) && w.compareSection(QLatin1String(dock))->isHidden(), dock);
+    QVERIFY(!w.compareSection(QStringLiteral("events"))); // (no figures)
+    QVERIFY(compare(w, compareLog("parfib-N4.eventlog")));
+    const Comparison* c = w.comparePane()->comparison();
+    QVERIFY(c);
+    const auto shown = [](const ComparedFigure& f) { return (f.a && f.a->value != 0) || (f.b && f.b->value != 0); };
+    const struct {
+        const char* dock;
+        std::function<bool(const ComparedFigure&)> concern;
+    } panes[] = {
+        {"statistics", [](const ComparedFigure& f) { return f.group == "run" || f.group == "generations"; }},
+        {"gc", [](const ComparedFigure& f) {
+             return f.group == "generations" || (f.group == "run" && (f.key.starts_with("gc.") || f.key.starts_with("time.gc")));
+         }},
+        {"threads", [](const ComparedFigure& f) { return f.group == "threads" || (f.group == "run" && f.key == "threads"); }},
+        {"capabilities", [](const ComparedFigure& f) { return f.group == "capabilities"; }},
+        {"spark-sizes", [](const ComparedFigure& f) { return f.group == "sparks" || (f.group == "run" && f.key.starts_with("sparks.")); }},
+    };
+    for (const auto& [dock, concern] : panes) {
+        CompareSection* section = w.compareSection(QLatin1String(dock));
+        QVERIFY(section);
+        QVERIFY2(!section->isHidden(), dock);
+        std::vector<const ComparedFigure*> expected;
+        for (const ComparedFigure& f : c->figures)
+            if (concern(f) && shown(f))
+                expected.push_back(&f);
+        QVERIFY2(!expected.empty(), dock);
+        QCOMPARE(section->figuresShown(), int(expected.size()));
+        const QAbstractItemModel* table = section->table()->model();
+        for (int row = 0; row < table->rowCount(); ++row) {
+            const ComparedFigure& f = *expected[size_t(row)];
+            const QString name = table->index(row, CompareFiguresModel::Key).data().toString();
+            QVERIFY2(name.startsWith(QString::fromStdString(f.key)), qPrintable(name));
+            if (f.figure != "value")
+                QVERIFY2(name.endsWith(QString::fromStdString(f.figure)), qPrintable(name));
+            // A, B and the change as the Compare pane's table writes them.
+            const QAbstractItemModel* all = w.comparePane()->figuresModel();
+            const int source = int(&f - c->figures.data());
+            for (int column : {int(CompareFiguresModel::A), int(CompareFiguresModel::B), int(CompareFiguresModel::Change)})
+                QCOMPARE(table->index(row, column).data().toString(), all->index(source, column).data().toString());
+        }
+    }
+    // GC: both runs' pauses, as many as each run's collections.
+    QCustomPlot* pauses = w.compareSection(QStringLiteral("gc"))->pausePlot();
+    QVERIFY(pauses);
+    QCOMPARE(pauses->plottableCount(), 2);
+    for (int side = 0; side < 2; ++side) {
+        double count = 0;
+        auto* bars = qobject_cast<QCPBars*>(pauses->plottable(side));
+        for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it)
+            count += it->value;
+        double collections = -1;
+        for (const ComparedFigure& f : c->figures)
+            if (f.group == "run" && f.key == "gc.collections")
+                collections = side == 0 ? f.a->value : f.b->value;
+        QCOMPARE(count, collections);
+    }
+    // "Changed only" leaves out what is equal.
+    CompareSection* threads = w.compareSection(QStringLiteral("threads"));
+    const int before = threads->figuresShown();
+    threads->findChild<QCheckBox*>()->setChecked(true);
+    QVERIFY(threads->figuresShown() <= before);
+    for (int row = 0; row < threads->figuresShown(); ++row)
+        QVERIFY(threads->table()->model()->index(row, CompareFiguresModel::Change).data().toString() != QLatin1String("="));
+    // Closed: the panes are their own again.
+    w.comparePane()->closeComparison();
+    for (const char* dock : {"statistics", "gc", "threads"})
+        QVERIFY2(w.compareSection(QLatin1String(dock))->isHidden(), dock);
 }
 
 } // namespace

@@ -226,11 +226,11 @@ void TestSparkSizesPane::windowTabFollowsSelectionAndFile()
     QSignalSpy finished(&w, &MainWindow::loadFinished);
     SparkSizesPane* pane = w.sparkSizesPane();
     QVERIFY(pane);
-    auto* dock = qobject_cast<QDockWidget*>(pane->parentWidget());
+    auto* dock = MainWindow::dockOf(pane);
     QVERIFY(dock);
     QCOMPARE(dock->windowTitle(), QStringLiteral("Spark Sizes"));
     QCOMPARE(w.dockWidgetArea(dock), Qt::BottomDockWidgetArea);
-    QVERIFY(w.tabifiedDockWidgets(dock).contains(qobject_cast<QDockWidget*>(w.profilePane()->parentWidget())));
+    QVERIFY(w.tabifiedDockWidgets(dock).contains(MainWindow::dockOf(w.profilePane())));
     QSignalSpy shown(pane, &SparkSizesPane::sizesShown);
     w.openFile(kSparksLf);
     QVERIFY(finished.wait(20000));

@@ -296,7 +296,7 @@ void TestWindow::everyPaneIsOneClickAway()
     QVERIFY2(stats->height() >= 240, qPrintable(QString::number(stats->height())));
     QVERIFY2(timelineWidth(w) * 3 >= w.width() * 2, qPrintable(QString::number(timelineWidth(w))));
     // The widest line of the +RTS -s table fits the pane.
-    auto* text = qobject_cast<QPlainTextEdit*>(stats->widget());
+    auto* text = stats->findChild<QPlainTextEdit*>();
     QVERIFY(text);
     int widest = 0;
     const QFontMetrics fm(text->font());

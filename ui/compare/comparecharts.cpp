@@ -141,8 +141,34 @@ void ComparePane::showHeap()
 
 void ComparePane::showPauses()
 {
-    m_pausePlot->clearPlottables();
-    const std::vector<uint64_t>* pauses[2] = {m_a ? &m_a->figures.pauses : nullptr, m_b ? &m_b->figures.pauses : nullptr};
+    drawPauseDistributions(m_pausePlot, m_a ? &m_a->figures.pauses : nullptr, m_b ? &m_b->figures.pauses : nullptr);
+}
+
+QCustomPlot* newComparePlot()
+{
+    auto* plot = new QCustomPlot;
+    plot->setMinimumHeight(120);
+    plot->legend->setVisible(true);
+    plot->plotLayout()->insertRow(0);
+    plot->plotLayout()->addElement(0, 0, plot->legend);
+    plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    plot->legend->setBorderPen(Qt::NoPen);
+    plot->plotLayout()->setRowStretchFactor(0, 0.001);
+    return plot;
+}
+
+QCustomPlot* newPausePlot()
+{
+    QCustomPlot* plot = newComparePlot();
+    plot->xAxis->setLabel(QObject::tr("GC pause (each bar: pauses from this length to twice it)"));
+    plot->yAxis->setLabel(QObject::tr("collections"));
+    return plot;
+}
+
+void drawPauseDistributions(QCustomPlot* plot, const std::vector<uint64_t>* a, const std::vector<uint64_t>* b)
+{
+    plot->clearPlottables();
+    const std::vector<uint64_t>* pauses[2] = {a, b};
     // Power-of-two bins from the shortest pause of either run to the longest.
     int lo = 64, hi = -1;
     for (const auto* p : pauses)
@@ -151,38 +177,38 @@ void ComparePane::showPauses()
             hi = std::max(hi, int(std::bit_width(std::max<uint64_t>(p->back(), 1))) - 1);
         }
     if (hi < 0) {
-        m_pausePlot->replot();
+        plot->replot();
         return;
     }
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
-    for (int b = lo; b <= hi; ++b)
-        ticker->addTick(b, qs(formatDuration(uint64_t(1) << b, UnitStyle::Unicode)));
-    m_pausePlot->xAxis->setTicker(ticker);
-    auto* group = new QCPBarsGroup(m_pausePlot);
+    for (int bin = lo; bin <= hi; ++bin)
+        ticker->addTick(bin, qs(formatDuration(uint64_t(1) << bin, UnitStyle::Unicode)));
+    plot->xAxis->setTicker(ticker);
+    auto* group = new QCPBarsGroup(plot);
     double most = 1;
     for (int side = 0; side < 2; ++side) {
         if (!pauses[side] || pauses[side]->empty())
             continue;
         QVector<double> keys, counts;
-        for (int b = lo; b <= hi; ++b) {
-            keys.push_back(b);
+        for (int bin = lo; bin <= hi; ++bin) {
+            keys.push_back(bin);
             counts.push_back(0);
         }
         for (uint64_t p : *pauses[side])
             counts[int(std::bit_width(std::max<uint64_t>(p, 1))) - 1 - lo] += 1;
         for (double c : counts)
             most = std::max(most, c);
-        auto* bars = new QCPBars(m_pausePlot->xAxis, m_pausePlot->yAxis);
+        auto* bars = new QCPBars(plot->xAxis, plot->yAxis);
         bars->setData(keys, counts, true);
         bars->setWidth(0.38);
         bars->setBrush(runColour(side));
         bars->setPen(Qt::NoPen);
-        bars->setName(tr("%1: %2 collections").arg(side == 0 ? QStringLiteral("A") : QStringLiteral("B")).arg(pauses[side]->size()));
+        bars->setName(QObject::tr("%1: %2 collections").arg(side == 0 ? QStringLiteral("A") : QStringLiteral("B")).arg(pauses[side]->size()));
         bars->setBarsGroup(group);
     }
-    m_pausePlot->xAxis->setRange(lo - 0.6, hi + 0.6);
-    m_pausePlot->yAxis->setRange(0, most * 1.05);
-    m_pausePlot->replot();
+    plot->xAxis->setRange(lo - 0.6, hi + 0.6);
+    plot->yAxis->setRange(0, most * 1.05);
+    plot->replot();
 }
 
 } // namespace hecscope

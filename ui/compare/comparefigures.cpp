@@ -3,6 +3,8 @@
 #include "ui/compare/comparepane.h"
 
 #include <QColor>
+#include <QHeaderView>
+#include <QTableView>
 
 #include <cmath>
 
@@ -90,6 +92,10 @@ QVariant CompareFiguresModel::data(const QModelIndex& index, int role) const
         }
         }
         return {};
+    case Qt::ToolTipRole:
+        if (index.column() <= Figure)
+            return qs(f->group + " / " + f->key + (f->figure == "value" ? "" : " / " + f->figure));
+        return {};
     case Qt::TextAlignmentRole:
         return index.column() >= A ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
     case Qt::ForegroundRole:
@@ -119,6 +125,41 @@ QVariant CompareFiguresModel::data(const QModelIndex& index, int role) const
     return {};
 }
 
+QTableView* newFiguresTable(CompareFiguresFilter* filter)
+{
+    filter->setSortRole(CompareFiguresModel::SortRole);
+    auto* table = new QTableView;
+    table->setModel(filter);
+    table->setSortingEnabled(true);
+    table->sortByColumn(-1, Qt::AscendingOrder); // the runs' order until a column is chosen
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table->setAlternatingRowColors(true);
+    table->verticalHeader()->hide();
+    table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 6);
+    table->horizontalHeader()->setStretchLastSection(false);
+    // (Fitting the columns measures a sample of rows, not thousands.)
+    table->horizontalHeader()->setResizeContentsPrecision(200);
+    table->horizontalHeader()->setSectionResizeMode(CompareFiguresModel::Key, QHeaderView::Stretch);
+    return table;
+}
+
+QVariant CompareFiguresFilter::data(const QModelIndex& index, int role) const
+{
+    if (joinNames && role == Qt::DisplayRole && index.column() == CompareFiguresModel::Key) {
+        const auto* model = static_cast<const CompareFiguresModel*>(sourceModel());
+        if (const ComparedFigure* f = model->figure(mapToSource(index).row()))
+            return f->figure == "value" ? qs(f->key) : qs(f->key + " · " + f->figure);
+    }
+    return QSortFilterProxyModel::data(index, role);
+}
+
+QVariant CompareFiguresFilter::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (joinNames && role == Qt::DisplayRole && orientation == Qt::Horizontal && section == CompareFiguresModel::Key)
+        return QObject::tr("Figure");
+    return QSortFilterProxyModel::headerData(section, orientation, role);
+}
+
 bool CompareFiguresFilter::filterAcceptsRow(int row, const QModelIndex&) const
 {
     const auto* model = static_cast<const CompareFiguresModel*>(sourceModel());
@@ -128,6 +169,8 @@ bool CompareFiguresFilter::filterAcceptsRow(int row, const QModelIndex&) const
     if ((!f->a || f->a->value == 0) && (!f->b || f->b->value == 0))
         return false;
     if (!group.isEmpty() && qs(f->group) != group)
+        return false;
+    if (scope && !scope(*f))
         return false;
     if (changedOnly && relativeChange(*f) == 0)
         return false;

@@ -5,7 +5,10 @@
 #include <QAbstractTableModel>
 #include <QSortFilterProxyModel>
 
+#include <functional>
 #include <memory>
+
+class QTableView;
 
 namespace hecscope {
 
@@ -43,17 +46,28 @@ private:
     std::shared_ptr<const Comparison> m_comparison;
 };
 
-// Filters: a group, a text in key or figure, only what changed; what is 0
-// or absent in both runs is never listed (the CSV has it).
+// Filters: a group, a text in key or figure, only what changed, a scope (a
+// pane's figures); what is 0 or absent in both runs is never listed (the
+// CSV has it).
 class CompareFiguresFilter : public QSortFilterProxyModel {
 public:
     using QSortFilterProxyModel::QSortFilterProxyModel;
     QString group, text;
     bool changedOnly = false;
+    std::function<bool(const ComparedFigure&)> scope; // none: every figure
+    // One name column (a pane's narrow table): the key shows its figure
+    // too ("gen 0 · collections"); the Group and Figure columns are hidden.
+    bool joinNames = false;
     void refilter() { invalidateFilter(); }
+    QVariant data(const QModelIndex& index, int role) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
 
 protected:
     bool filterAcceptsRow(int row, const QModelIndex&) const override;
 };
+
+// A table of compared figures over `filter` (sorted by a clicked column,
+// else in the runs' order).
+QTableView* newFiguresTable(CompareFiguresFilter* filter);
 
 } // namespace hecscope

@@ -46,6 +46,12 @@ QColor runTint(int side)
     return QColor(mix(c.red()), mix(c.green()), mix(c.blue()));
 }
 
+QString runChip(int side)
+{
+    return QStringLiteral("<span style=\"background:%1;color:white;font-weight:bold\">&nbsp;%2&nbsp;</span>")
+        .arg(runColour(side).name(), side == 0 ? QStringLiteral("A") : QStringLiteral("B"));
+}
+
 namespace {
 
 QString qs(const std::string& s)
@@ -54,27 +60,6 @@ QString qs(const std::string& s)
 }
 
 // A chip of the run's colour before its name.
-QString chip(int side)
-{
-    return QStringLiteral("<span style=\"background:%1;color:white;font-weight:bold\">&nbsp;%2&nbsp;</span>")
-        .arg(runColour(side).name(), side == 0 ? QStringLiteral("A") : QStringLiteral("B"));
-}
-
-// A plot of both runs: the legend in a row of its own above the plot, so
-// that it is never over a curve.
-QCustomPlot* comparePlot()
-{
-    auto* plot = new QCustomPlot;
-    plot->setMinimumHeight(120);
-    plot->legend->setVisible(true);
-    plot->plotLayout()->insertRow(0);
-    plot->plotLayout()->addElement(0, 0, plot->legend);
-    plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
-    plot->legend->setBorderPen(Qt::NoPen);
-    plot->plotLayout()->setRowStretchFactor(0, 0.001);
-    return plot;
-}
-
 bool sameRange(const std::optional<ViewRange>& x, const std::optional<ViewRange>& y)
 {
     return x.has_value() == y.has_value() && (!x || (x->start == y->start && x->end == y->end));
@@ -177,18 +162,7 @@ ComparePane::ComparePane(QWidget* parent)
     m_proxy = proxy;
     proxy->setSourceModel(m_model);
     proxy->setSortRole(CompareFiguresModel::SortRole);
-    m_table = new QTableView;
-    m_table->setModel(proxy);
-    m_table->setSortingEnabled(true);
-    m_table->sortByColumn(-1, Qt::AscendingOrder); // the runs' order until a column is chosen
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setAlternatingRowColors(true);
-    m_table->verticalHeader()->hide();
-    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
-    m_table->horizontalHeader()->setStretchLastSection(false);
-    // (Fitting the columns measures a sample of rows, not thousands.)
-    m_table->horizontalHeader()->setResizeContentsPrecision(200);
-    m_table->horizontalHeader()->setSectionResizeMode(CompareFiguresModel::Key, QHeaderView::Stretch);
+    m_table = newFiguresTable(proxy);
     fl->addWidget(m_table, 1);
     m_tabs->addTab(figures, tr("Figures"));
     connect(m_group, &QComboBox::currentIndexChanged, this, [this, proxy] {
@@ -232,16 +206,14 @@ ComparePane::ComparePane(QWidget* parent)
     heapRow->addWidget(new QLabel(tr("Band:")));
     heapRow->addWidget(m_band, 1);
     hl->addLayout(heapRow);
-    m_heapPlot = comparePlot();
+    m_heapPlot = newComparePlot();
     m_heapPlot->xAxis->setLabel(tr("seconds from each run's start"));
     m_heapPlot->yAxis->setLabel(tr("MB"));
     hl->addWidget(m_heapPlot, 1);
     m_tabs->addTab(heap, tr("Heap Profiles"));
 
     // GC pauses of both runs: how many fell in each power-of-two range.
-    m_pausePlot = comparePlot();
-    m_pausePlot->xAxis->setLabel(tr("GC pause (each bar: pauses from this length to twice it)"));
-    m_pausePlot->yAxis->setLabel(tr("collections"));
+    m_pausePlot = newPausePlot();
     m_tabs->addTab(m_pausePlot, tr("GC Pauses"));
     connect(m_band, &QComboBox::currentIndexChanged, this, &ComparePane::showHeap);
 
@@ -476,6 +448,7 @@ void ComparePane::show(Result r)
     showFlame();
     showHeap();
     showPauses();
+    emit stateChanged();
     if (m_b->index)
         emit runBReady(m_pathB, m_b->index, m_b->source);
     else
@@ -486,7 +459,7 @@ void ComparePane::show(Result r)
 void ComparePane::updateHeader()
 {
     const auto name = [&](int side, const QString& path, const std::shared_ptr<const Side>& run) {
-        QString text = chip(side) + QStringLiteral(" ");
+        QString text = runChip(side) + QStringLiteral(" ");
         if (path.isEmpty())
             return text + (side == 0 ? tr("no log on screen") : tr("no run chosen"));
         text += QStringLiteral("<b>%1</b>").arg(QFileInfo(path).fileName().toHtmlEscaped());
@@ -533,6 +506,7 @@ void ComparePane::updateHeader()
     m_copy->setEnabled(shown);
     m_export->setEnabled(shown);
     m_close->setEnabled(!m_pathB.isEmpty());
+    emit stateChanged();
 }
 
 void ComparePane::showFigures()

@@ -33,6 +33,14 @@ class FlameGraphView;
 // The two runs' colours wherever both are drawn: names, chips, curves.
 QColor runColour(int side); // 0: A, 1: B
 QColor runTint(int side);   // a light background of that colour (headers)
+QString runChip(int side);  // rich text: the run's letter, white on its colour
+// A plot of both runs: the legend in a row of its own above the plot, so
+// that it is never over a curve.
+QCustomPlot* newComparePlot();
+// The GC pauses of both runs (either may be none): how many fell in each
+// power-of-two range, A's bars beside B's.
+QCustomPlot* newPausePlot();
+void drawPauseDistributions(QCustomPlot* plot, const std::vector<uint64_t>* a, const std::vector<uint64_t>* b);
 
 // Comparing the log on screen (A) with another run (B: an eventlog, .hp,
 // .prof or -pj report, loaded here in the background): every figure of
@@ -58,7 +66,16 @@ public:
     void setRange(std::optional<ViewRange> a, std::optional<ViewRange> b);
     void cancel();
 
+    QString pathA() const { return m_pathA; }
     QString pathB() const { return m_pathB; }
+    // The model of the figures shown (panes show their part of it).
+    CompareFiguresModel* figuresModel() const { return m_model; }
+    // A run's GC pauses (0: A, 1: B; none before its figures are there).
+    const std::vector<uint64_t>* pauses(int side) const
+    {
+        const auto& run = side == 0 ? m_a : m_b;
+        return m_comparison && run ? &run->figures.pauses : nullptr;
+    }
     // What is shown (null before both runs are there).
     const Comparison* comparison() const { return m_comparison ? m_comparison.get() : nullptr; }
     QTabWidget* tabs() const { return m_tabs; }
@@ -71,6 +88,7 @@ public:
 
 signals:
     void comparisonShown(); // both runs' figures are on screen (or the failure is said)
+    void stateChanged(); // shown, cleared, loading: comparison() may have changed
     void compareRequested(); // "Compare With…" in the pane: the window asks for a file
     // B is a log (not a report) with a timeline to show under A's; sent with
     // each comparison shown. runBCleared: there is none any more.

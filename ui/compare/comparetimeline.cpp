@@ -109,9 +109,7 @@ void CompareTimeline::setRuns(std::shared_ptr<const LogIndex> a, const QString& 
         clear();
         return;
     }
-    m_name->setText(QStringLiteral("<span style=\"background:%1;color:white;font-weight:bold\">&nbsp;B&nbsp;</span> "
-                                   "<b>%2</b>")
-                        .arg(runColour(1).name(), QFileInfo(pathB).fileName().toHtmlEscaped()));
+    m_name->setText(runChip(1) + QStringLiteral(" <b>%1</b>").arg(QFileInfo(pathB).fileName().toHtmlEscaped()));
     m_name->setToolTip(pathB);
     std::vector<QString> shown;
     for (const QString& t : tracks)

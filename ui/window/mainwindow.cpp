@@ -9,6 +9,7 @@
 #include "core/text/rtssummary.h"
 #include "core/threads/userspans.h"
 #include "ui/compare/comparepane.h"
+#include "ui/compare/comparesection.h"
 #include "ui/compare/comparetimeline.h"
 #include "ui/window/bookmarks.h"
 #include "ui/events/eventlistpane.h"
@@ -239,6 +240,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_viewMenu->addAction(m_profileDock->toggleViewAction());
     createSparkSizesDock();
     createCompareDock();
+    addCompareSections();
     arrangeDocks();
 
     QMenu* search = menuBar()->addMenu(tr("&Search"));
@@ -452,7 +454,7 @@ void MainWindow::createSparkSizesDock()
     dock->setWidget(m_sparkSizes);
     addDockWidget(Qt::BottomDockWidgetArea, dock);
     tabifyDockWidget(m_profileDock, dock);
-    if (auto* events = qobject_cast<QDockWidget*>(m_events->parentWidget()))
+    if (auto* events = dockOf(m_events))
         events->raise(); // the event list stays the tab shown first
     m_viewMenu->addAction(dock->toggleViewAction());
     connect(m_controller, &ViewController::selectionChanged, m_sparkSizes, &SparkSizesPane::setRange);
@@ -475,9 +477,7 @@ void MainWindow::createCompareDock()
                 if (!m_index)
                     return;
                 m_compareTimeline->setRuns(m_index, path, std::move(index), std::move(source), m_view->tracks());
-                m_runAHeader->setText(QStringLiteral("<span style=\"background:%1;color:white;font-weight:bold\">"
-                                                     "&nbsp;A&nbsp;</span> <b>%2</b>")
-                                          .arg(runColour(0).name(), QFileInfo(m_path).fileName().toHtmlEscaped()));
+                m_runAHeader->setText(runChip(0) + QStringLiteral(" <b>%1</b>").arg(QFileInfo(m_path).fileName().toHtmlEscaped()));
                 m_runAHeader->show();
             });
     connect(m_compare, &ComparePane::runBCleared, this, [this] {
@@ -498,12 +498,70 @@ void MainWindow::createCompareDock()
     });
 }
 
+QDockWidget* MainWindow::dockOf(const QWidget* pane)
+{
+    for (QWidget* w = pane ? pane->parentWidget() : nullptr; w; w = w->parentWidget())
+        if (auto* dock = qobject_cast<QDockWidget*>(w))
+            return dock;
+    return nullptr;
+}
+
+// Each pane with figures shows its part of a comparison beside its own
+// view: the same figures of A and B, the difference and the change.
+void MainWindow::addCompareSections()
+{
+    const auto group = [](std::initializer_list<const char*> groups, std::initializer_list<const char*> runKeys = {}) {
+        std::vector<std::string> g(groups.begin(), groups.end()), k(runKeys.begin(), runKeys.end());
+        return [g, k](const ComparedFigure& f) {
+            if (std::find(g.begin(), g.end(), f.group) != g.end())
+                return true;
+            if (f.group != "run")
+                return false;
+            return std::any_of(k.begin(), k.end(), [&](const std::string& prefix) { return f.key.starts_with(prefix); });
+        };
+    };
+    const struct {
+        const char* dock;
+        CompareSection::Options options;
+    } sections[] = {
+        {"statistics", {tr("statistics and the +RTS -s figures"), group({"run", "generations"}), true}},
+        {"gc", {tr("collections and pauses"), group({"generations"}, {"gc.", "time.gc"}), true, true}},
+        {"capabilities", {tr("capabilities"), group({"capabilities"})}},
+        {"threads", {tr("threads by label"), group({"threads"}, {"threads"})}},
+        {"spans", {tr("spans by name"), group({"spans"})}},
+        {"spark-sizes", {tr("sparks"), group({"sparks"}, {"sparks."}), true}},
+        {"heap-bands", {tr("heap-profile bands"), group({"heap"}, {"heap."}), true}},
+        {"cost-centres", {tr("cost centres"), group({"cost_centres"})}},
+        {"profile", {tr("cost centres"), group({"cost_centres"})}},
+    };
+    for (const auto& [name, options] : sections) {
+        auto* dock = findChild<QDockWidget*>(QLatin1String(name), Qt::FindDirectChildrenOnly);
+        Q_ASSERT(dock);
+        auto* section = new CompareSection(m_compare, options);
+        connect(section, &CompareSection::openComparePane, this, [this] {
+            if (QDockWidget* d = dockOf(m_compare)) {
+                d->show();
+                d->raise();
+            }
+        });
+        QWidget* pane = dock->widget();
+        dock->setWidget(new ComparableView(pane, section));
+    }
+}
+
+CompareSection* MainWindow::compareSection(const QString& dock) const
+{
+    const auto* d = findChild<QDockWidget*>(dock, Qt::FindDirectChildrenOnly);
+    const auto* view = d ? qobject_cast<const ComparableView*>(d->widget()) : nullptr;
+    return view ? view->section() : nullptr;
+}
+
 // A comparison is read as a table and a graph below two stacked timelines:
 // about two fifths of the window for the pane (unless the user made it so
 // already), the rest for the timelines.
 void MainWindow::fitCompareDock()
 {
-    auto* dock = qobject_cast<QDockWidget*>(m_compare->parentWidget());
+    auto* dock = dockOf(m_compare);
     if (!dock || !dock->isVisible() || dock->isFloating() || dockWidgetArea(dock) != Qt::BottomDockWidgetArea)
         return;
     if (dock->height() < height() / 4 || dock->height() > height() * 45 / 100)
@@ -525,7 +583,7 @@ void MainWindow::chooseCompareFile()
 
 void MainWindow::compareWith(const QString& path)
 {
-    if (auto* dock = qobject_cast<QDockWidget*>(m_compare->parentWidget())) {
+    if (auto* dock = dockOf(m_compare)) {
         dock->show();
         dock->raise();
         QTimer::singleShot(0, this, &MainWindow::fitCompareDock);
@@ -683,7 +741,7 @@ void MainWindow::threadContextMenu(const QString& track, int row, QPoint local, 
         menu.addAction(tr("Show in the Threads pane and the event list"), this, [this, number] {
             chooseThread(number, true);
             for (QWidget* pane : {static_cast<QWidget*>(m_threadsPane), static_cast<QWidget*>(m_events)})
-                if (auto* dock = qobject_cast<QDockWidget*>(pane->parentWidget())) {
+                if (auto* dock = dockOf(pane)) {
                     dock->show();
                     dock->raise(); // the list too: its filter changed, even under another tab
                 }
@@ -700,7 +758,7 @@ void MainWindow::threadContextMenu(const QString& track, int row, QPoint local, 
             a->setChecked(m_threadRows->sort() == s);
         }
         menu.addAction(tr("Filter…"), this, [this] {
-            if (auto* dock = qobject_cast<QDockWidget*>(m_threadsPane->parentWidget())) {
+            if (auto* dock = dockOf(m_threadsPane)) {
                 dock->show();
                 dock->raise();
             }
@@ -717,7 +775,7 @@ void MainWindow::showDetails(const QString& details)
     m_details->setPlainText(details);
     if (details.isEmpty())
         return;
-    if (auto* dock = qobject_cast<QDockWidget*>(m_details->parentWidget())) {
+    if (auto* dock = dockOf(m_details)) {
         dock->show();
         dock->raise();
     }
@@ -750,7 +808,7 @@ void MainWindow::addBookmark()
     const ViewRange r = m_controller->range();
     const uint64_t t = m_view->cursor().value_or(r.start + r.duration() / 2);
     const int row = m_bookmarks->add(t, tr("Bookmark %1").arg(m_bookmarks->times().size() + 1));
-    if (auto* dock = qobject_cast<QDockWidget*>(m_bookmarkTable->parentWidget())) {
+    if (auto* dock = dockOf(m_bookmarkTable)) {
         dock->show();
         dock->raise();
     }

@@ -49,6 +49,7 @@ class ProfilePane;
 class SparkSizesPane;
 class ComparePane;
 class CompareTimeline;
+class CompareSection;
 class ViewController;
 class DisplayMenu;
 
@@ -92,6 +93,11 @@ public:
     ProfilePane* profilePane() const { return m_profilePane; }
     SparkSizesPane* sparkSizesPane() const { return m_sparkSizes; }
     ComparePane* comparePane() const { return m_compare; }
+    // A pane's part of the comparison ("gc", "threads", …: its dock's name);
+    // null for a pane without figures.
+    CompareSection* compareSection(const QString& dock) const;
+    // The dock holding `pane` (a pane may sit in a ComparableView in it).
+    static QDockWidget* dockOf(const QWidget* pane);
     CompareTimeline* compareTimeline() const { return m_compareTimeline; }
     // Compares the log on screen (as soon as there is one) with `path`, in
     // the Compare pane.
@@ -124,6 +130,7 @@ protected:
     void dropEvent(QDropEvent* e) override;
 
 private:
+    void addCompareSections();
     void openReportAlone(const QString& path);
     // No saved window state: the first show sizes the docks so the timeline
     // gets at least two thirds of the width.
