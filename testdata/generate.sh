@@ -19,10 +19,11 @@
 #                                 only profiles/: the eventlog of each run with
 #                                 the cost-centre report the RTS wrote beside it
 #                                 (-p: NAME.prof, -P: NAME.prof, -pj: NAME.prof.json)
-#   generate.sh compare           compile and regenerate only compare/: pairs of
+#   generate.sh compare [NAME...] compile and regenerate only compare/: pairs of
 #                                 runs for `hecscope diff`, each run's eventlog
 #                                 with the `+RTS -s` text (NAME.s.txt) or the
-#                                 .prof (NAME.prof) that same run wrote
+#                                 .prof (NAME.prof) that same run wrote (only
+#                                 the named runs if given)
 #   generate.sh --check           only verify the committed logs (exist, non-empty,
 #                                 'hdrb' magic, .s.txt summaries complete, .prof
 #                                 and .prof.json reports complete; full decode
@@ -163,6 +164,10 @@ COMPARE_RUNS=(
   "parfib-N4|parfib|thr|$COMPARE_PARFIB_ARGS|-l -N4"
   "leak-before|leak|thr|$COMPARE_LEAK_SCALE|-hT -l -i0.05"
   "leak-after|leak|thr|$COMPARE_LEAK_SCALE fixed|-hT -l -i0.05"
+  # spans.hs at -N1 and -N2: the same user spans and markers at other times
+  # (the stacked timelines aligned at one of them).
+  "spans-N1|spans|thr|$SPANS_REQUESTS|-l -N1"
+  "spans-N2|spans|thr|$SPANS_REQUESTS|-l -N2"
 )
 # Profiled pairs: NAME|PROGRAM ARGS|RTS FLAGS|REPORT SUFFIX (as PROFILE_RUNS):
 # profile.hs as it is, and with collatzMax made four times slower.
@@ -532,25 +537,32 @@ generate_profiles() {
 
 # compare/: the pairs of COMPARE_RUNS (with their -s text) and
 # COMPARE_PROFILE_RUNS (with their .prof).
+# NAMES: only those runs (none: all).
 generate_compare() {
   mkdir -p "$COMPARE"
-  local spec name prog kind args rts suffix t0=$SECONDS
+  local spec name prog kind args rts suffix t0=$SECONDS count=0
+  local wanted=" $* "
   for spec in "${COMPARE_RUNS[@]}"; do
     IFS='|' read -r name prog kind args rts <<<"$spec"
+    [[ $# -eq 0 || "$wanted" == *" $name "* ]] || continue
     run_one "$name" "$prog" "$kind" "$args" "$rts" "$COMPARE" summary
+    count=$((count + 1))
   done
   for spec in "${COMPARE_PROFILE_RUNS[@]}"; do
     IFS='|' read -r name args rts suffix <<<"$spec"
+    [[ $# -eq 0 || "$wanted" == *" $name "* ]] || continue
     profile_run "$name" "$args" "$rts" "$suffix" "$COMPARE"
+    count=$((count + 1))
   done
-  echo "generated $((${#COMPARE_RUNS[@]} + ${#COMPARE_PROFILE_RUNS[@]})) runs for compare/ in $((SECONDS - t0))s"
+  ((count > 0)) || die "no compare run is named $*"
+  echo "generated $count runs for compare/ in $((SECONDS - t0))s"
 }
 
 generate_compare_only() {
   need_ghc
   make_build_dir
   note "building in $BUILD (GHC: $("$GHC" --numeric-version))"
-  generate_compare
+  generate_compare "$@"
   check
 }
 
@@ -633,7 +645,7 @@ case "${1:-}" in
   logs) shift; generate_named_logs "$@" ;;
   summaries) shift; generate_summaries_only "$@" ;;
   profiles) generate_profiles_only ;;
-  compare) generate_compare_only ;;
+  compare) shift; generate_compare_only "$@" ;;
   --check | check) check ;;
   big) shift; generate_big "$@" ;;
   -h | --help | help) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//' ;;

@@ -10,6 +10,7 @@
 #include "ui/compare/comparefigures.h"
 #include "ui/compare/comparesection.h"
 #include "ui/compare/comparetimeline.h"
+#include "ui/timeline/timelinerenderer.h"
 #include "ui/timeline/timelineview.h"
 #include "ui/timeline/viewcontroller.h"
 #include "ui/profile/flamegraphview.h"
@@ -105,6 +106,7 @@ private slots:
     void timelinesOnOneAxis();
     void selectionComparesThatStretch();
     void eachPaneShowsItsFigures();
+    void timelinesAlignedAtAnOccurrence();
 };
 
 void TestComparePane::figuresAreTheCommandLines_data()
@@ -528,6 +530,93 @@ void TestComparePane::eachPaneShowsItsFigures()
     w.comparePane()->closeComparison();
     for (const char* dock : {"statistics", "gc", "threads"})
         QVERIFY2(w.compareSection(QLatin1String(dock))->isHidden(), dock);
+}
+
+// Aligned at one occurrence of a user span (spans.hs at -N1 and -N2): that
+// occurrence starts at one x in both timelines, whichever run has it
+// later; where B is moved later, its view starts blank for the shift.
+void TestComparePane::timelinesAlignedAtAnOccurrence()
+{
+    // The 5th "START request" of a run, as the dump prints it.
+    const auto fifth = [](const QString& log) -> uint64_t {
+        const Run r = runHecscope({QStringLiteral("dump"), log});
+        std::vector<uint64_t> starts;
+        for (const QByteArray& line : r.out.split('\n'))
+            if (line.endsWith(": START request"))
+                starts.push_back(line.left(line.indexOf(':')).trimmed().toULongLong());
+        std::sort(starts.begin(), starts.end());
+        return starts.size() >= 5 ? starts[4] : 0;
+    };
+    // The x of `t` (the view's log's own time) in `v`.
+    const auto x = [](TimelineView* v, uint64_t t) {
+        const QRect plot = v->renderer().plotArea(v->rect(), v->options());
+        return TimeMapping(v->shownRange(), plot.left(), plot.width()).toPixel(t);
+    };
+    const QString n1 = compareLog("spans-N1.eventlog"), n2 = compareLog("spans-N2.eventlog");
+    bool later = false, earlier = false;
+    for (const auto& [a, b] : {std::pair{n1, n2}, std::pair{n2, n1}}) {
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(open(w, a));
+        QVERIFY(compare(w, b));
+        CompareTimeline* t = w.compareTimeline();
+        QVERIFY(t->hasRun());
+        const auto names = t->commonNames();
+        const auto named = [&](const char* n) {
+            return std::find_if(names.begin(), names.end(), [&](const auto& e) { return e.first == QLatin1String(n); });
+        };
+        QVERIFY(named("request") != names.end() && named("request")->second >= 5);
+        QVERIFY(named("phase-serve") != names.end()); // (a marker)
+        QVERIFY(named("orphan") == names.end());      // (a STOP without START: no span)
+        QVERIFY(!t->alignAt(QStringLiteral("no such span"), 1));
+        QVERIFY(!t->alignAt(QStringLiteral("request"), named("request")->second + 1));
+        QCOMPARE(t->alignment(), CompareTimeline::Align::Start);
+        QVERIFY(t->alignAt(QStringLiteral("request"), 5));
+        QCOMPARE(t->alignment(), CompareTimeline::Align::Occurrence);
+        const uint64_t tA = fifth(a), tB = fifth(b);
+        QVERIFY(tA > 200'000 && tB > 200'000);
+        QCOMPARE(t->shift(), int64_t(tA) - int64_t(tB));
+        QCOMPARE(t->toB(tA), tB);
+        QCOMPARE(t->toA(tB), tA);
+        // Zoomed around it: at one x in both.
+        w.controller()->setRange({tA - 200'000, tA + 200'000});
+        QCOMPARE(t->view()->shownRange().duration(), w.controller()->range().duration());
+        QVERIFY2(std::abs(x(w.timeline(), tA) - x(t->view(), tB)) <= 1.0,
+                 qPrintable(QStringLiteral("%1 vs %2 (widths %3, %4)").arg(x(w.timeline(), tA)).arg(x(t->view(), tB)).arg(w.timeline()->width()).arg(t->view()->width())));
+        // Panned in B: A follows, still at one x.
+        t->controller()->pan(-100'000);
+        QCOMPARE(w.controller()->range().start, tA - 300'000);
+        QVERIFY(std::abs(x(w.timeline(), tA) - x(t->view(), tB)) <= 1.0);
+        // From A's start: where B starts later, its first pixels are blank,
+        // as many as the shift takes; the cursor there is not in B.
+        const uint64_t shift = uint64_t(std::abs(t->shift()));
+        w.controller()->setRange({0, 4 * shift});
+        const int blank = t->view()->options().leadingBlank;
+        if (t->shift() > 0) {
+            later = true;
+            RenderOptions o = t->view()->options();
+            const int plotWidth = t->view()->renderer().plotArea(t->view()->rect(), o).width() + blank;
+            QVERIFY2(std::abs(blank - plotWidth / 4) <= 1, qPrintable(QString::number(blank)));
+            QCOMPARE(t->view()->shownRange().start, uint64_t(0));
+            QVERIFY(std::abs(x(w.timeline(), shift) - x(t->view(), 0)) <= 1.0);
+            t->setCursorFromA(shift / 2);
+            QVERIFY(!t->view()->cursor());
+            t->setCursorFromA(shift * 2);
+            QCOMPARE(t->view()->cursor(), std::optional<uint64_t>(shift));
+        } else {
+            earlier = true;
+            QCOMPARE(blank, 0);
+            QCOMPARE(t->view()->shownRange().start, shift); // (B's first `shift` ns are before A's start)
+        }
+        // Back to the starts: no shift, no blank.
+        t->setAlignment(CompareTimeline::Align::Start);
+        QCOMPARE(t->shift(), int64_t(0));
+        QCOMPARE(t->view()->timeBias(), uint64_t(0));
+        QCOMPARE(t->view()->options().leadingBlank, 0);
+    }
+    QVERIFY(later && earlier);
 }
 
 } // namespace

@@ -5,7 +5,10 @@
 #include "ui/timeline/timelineview.h"
 #include "ui/timeline/viewcontroller.h"
 
+#include "core/text/units.h"
+
 #include <QComboBox>
+#include <QSpinBox>
 #include <QFileDialog>
 #include <QPushButton>
 #include <QFileInfo>
@@ -15,6 +18,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <map>
 #include <cmath>
 
 namespace hecscope {
@@ -28,6 +32,8 @@ CompareTimeline::CompareTimeline(ViewController* controllerA, TimelineView* view
     , m_scroll(new QScrollArea)
     , m_name(new QLabel)
     , m_alignBox(new QComboBox)
+    , m_occurrence(new QSpinBox)
+    , m_shiftLabel(new QLabel)
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -36,11 +42,19 @@ CompareTimeline::CompareTimeline(ViewController* controllerA, TimelineView* view
     header->setContentsMargins(4, 2, 4, 2);
     m_name->setTextFormat(Qt::RichText);
     m_name->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    m_alignBox->addItem(tr("Aligned at program start"));
-    m_alignBox->addItem(tr("B stretched to A's length"));
-    m_alignBox->setToolTip(tr("How B's times are placed on A's time axis"));
+    m_alignBox->setToolTip(tr("How B's times are placed on A's time axis: from both starts, B stretched to A's "
+                              "length, or B moved so that one occurrence of a user span or marker starts where "
+                              "A's does"));
+    m_alignBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_occurrence->setPrefix(tr("occurrence "));
+    m_occurrence->setToolTip(tr("Which occurrence of the span or marker, in each run's own order"));
+    m_occurrence->hide();
+    m_shiftLabel->setStyleSheet(QStringLiteral("color: #555"));
     header->addWidget(m_name, 1);
+    header->addWidget(m_shiftLabel);
     header->addWidget(m_alignBox);
+    header->addWidget(m_occurrence);
+    fillAlignBox();
     auto* save = new QPushButton(tr("Export Image…"));
     save->setToolTip(tr("Both runs' timelines, as they are shown, as a PNG image"));
     connect(save, &QPushButton::clicked, this, &CompareTimeline::exportImage);
@@ -50,6 +64,8 @@ CompareTimeline::CompareTimeline(ViewController* controllerA, TimelineView* view
     m_scroll->setWidgetResizable(true);
     m_scroll->setFrameShape(QFrame::NoFrame);
     m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // (A's too, while B is shown: both plots equally wide, a time at one x.)
+    m_scroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
     layout->addWidget(m_scroll, 1);
     // B's runs are told apart from A's at a glance: a band of its colour.
     setAutoFillBackground(true);
@@ -57,8 +73,11 @@ CompareTimeline::CompareTimeline(ViewController* controllerA, TimelineView* view
     p.setColor(QPalette::Window, runTint(1));
     setPalette(p);
 
-    connect(m_alignBox, &QComboBox::currentIndexChanged, this,
-            [this](int i) { setAlignment(i == 1 ? Align::Stretch : Align::Start); });
+    connect(m_alignBox, &QComboBox::activated, this, &CompareTimeline::chooseAlignment);
+    connect(m_occurrence, &QSpinBox::valueChanged, this, [this](int k) {
+        if (m_align == Align::Occurrence && k != m_alignOccurrence)
+            alignAt(m_alignName, k);
+    });
     connect(m_controllerA, &ViewController::viewChanged, this, &CompareTimeline::followA);
     connect(m_controller, &ViewController::viewChanged, this, &CompareTimeline::followB);
     connect(m_controllerA, &ViewController::selectionChanged, this, &CompareTimeline::followSelectionA);
@@ -99,6 +118,7 @@ void CompareTimeline::setRuns(std::shared_ptr<const LogIndex> a, const QString& 
         m_view->setOwnLegend(!m_view->legendCoveredBy(*m_viewA));
         m_syncing = false;
         m_boundsB = TimelineRenderer::boundsOf(m_b.get());
+        fillAlignBox();
         updateBounds();
         return;
     }
@@ -122,6 +142,13 @@ void CompareTimeline::setRuns(std::shared_ptr<const LogIndex> a, const QString& 
     m_boundsB = TimelineRenderer::boundsOf(m_b.get());
     m_syncing = false;
     m_boundsA = m_controllerA->bounds();
+    if (m_align == Align::Occurrence) { // (a new pair: its own occurrence, if it has one)
+        m_align = Align::Start;
+        m_shift = 0;
+    }
+    fillAlignBox();
+    if (!m_alignName.isEmpty() && !alignAt(m_alignName, m_alignOccurrence))
+        m_alignName.clear(); // (this B has no such occurrence: from the starts)
     updateBounds();
     m_viewA->setLabelPartner(m_view);
     m_view->setLabelPartner(m_viewA);
@@ -146,6 +173,7 @@ void CompareTimeline::clear()
     m_viewA->setLabelPartner(nullptr);
     m_view->setLabelPartner(nullptr);
     m_view->setOwnLegend(true);
+    m_view->setTimeBias(0);
     m_view->setIndex(nullptr);
     m_syncing = false;
     hide();
@@ -153,23 +181,169 @@ void CompareTimeline::clear()
 
 void CompareTimeline::setAlignment(Align align)
 {
+    if (align == Align::Occurrence)
+        return; // (alignAt chooses the occurrence)
     m_align = align;
-    {
-        const QSignalBlocker block(m_alignBox);
-        m_alignBox->setCurrentIndex(align == Align::Stretch ? 1 : 0);
-    }
+    m_shift = 0;
+    m_alignName.clear();
+    fillAlignBox();
     if (m_b)
         updateBounds();
 }
 
+namespace {
+
+// Where the `occurrence`th (from 1) span or marker called `name` starts.
+std::optional<uint64_t> occurrenceStart(const LogIndex* index, const std::string& name, int occurrence)
+{
+    const UserSpans* spans = index ? index->userSpans.get() : nullptr;
+    if (!spans || occurrence < 1)
+        return std::nullopt;
+    const auto it = std::find(spans->names.begin(), spans->names.end(), name);
+    if (it == spans->names.end())
+        return std::nullopt;
+    const size_t n = size_t(it - spans->names.begin());
+    const uint32_t first = spans->nameOffsets[n], end = spans->nameOffsets[n + 1];
+    if (uint32_t(occurrence) > end - first)
+        return std::nullopt;
+    return spans->spans[spans->byName[first + uint32_t(occurrence) - 1]].start;
+}
+
+bool isMarker(const UserSpans& spans, size_t name)
+{
+    const uint32_t first = spans.nameOffsets[name];
+    return first < spans.nameOffsets[name + 1] && (spans.spans[spans.byName[first]].flags & UserSpan::FromMarker);
+}
+
+// t + d, no earlier than 0.
+uint64_t moved(uint64_t t, int64_t d)
+{
+    if (d >= 0)
+        return t + uint64_t(d);
+    return t > uint64_t(-d) ? t - uint64_t(-d) : 0;
+}
+
+} // namespace
+
+std::vector<std::pair<QString, int>> CompareTimeline::commonNames() const
+{
+    std::vector<std::pair<QString, int>> out;
+    const UserSpans* a = m_a ? m_a->userSpans.get() : nullptr;
+    const UserSpans* b = m_b ? m_b->userSpans.get() : nullptr;
+    if (!a || !b)
+        return out;
+    std::map<std::string, uint32_t> countB;
+    for (size_t n = 0; n < b->names.size(); ++n)
+        countB[b->names[n]] = b->nameOffsets[n + 1] - b->nameOffsets[n];
+    for (size_t n = 0; n < a->names.size(); ++n) {
+        const uint32_t count = std::min(a->nameOffsets[n + 1] - a->nameOffsets[n], countB[a->names[n]]);
+        if (count > 0)
+            out.emplace_back(QString::fromStdString(a->names[n]), int(count));
+    }
+    // Markers first (they mark the program's phases), then spans, by name.
+    std::stable_sort(out.begin(), out.end(), [&](const auto& x, const auto& y) {
+        const auto markerX = isMarker(*a, size_t(std::find(a->names.begin(), a->names.end(), x.first.toStdString()) - a->names.begin()));
+        const auto markerY = isMarker(*a, size_t(std::find(a->names.begin(), a->names.end(), y.first.toStdString()) - a->names.begin()));
+        return markerX != markerY ? markerX : x.first < y.first;
+    });
+    return out;
+}
+
+bool CompareTimeline::alignAt(const QString& name, int occurrence)
+{
+    const auto a = occurrenceStart(m_a.get(), name.toStdString(), occurrence);
+    const auto b = occurrenceStart(m_b.get(), name.toStdString(), occurrence);
+    if (!a || !b)
+        return false;
+    m_align = Align::Occurrence;
+    m_alignName = name;
+    m_alignOccurrence = occurrence;
+    m_shift = int64_t(*a) - int64_t(*b);
+    m_scale = 1;
+    fillAlignBox();
+    updateBounds();
+    return true;
+}
+
+// The choices: from the starts, stretched, and at each span or marker both
+// runs have (the chosen one kept while B grows).
+void CompareTimeline::fillAlignBox()
+{
+    const QSignalBlocker block(m_alignBox);
+    const QSignalBlocker blockOccurrence(m_occurrence);
+    m_alignBox->clear();
+    m_alignBox->addItem(tr("Aligned at program start"));
+    m_alignBox->addItem(tr("B stretched to A's length"));
+    const UserSpans* spansA = m_a ? m_a->userSpans.get() : nullptr;
+    int count = 0;
+    for (const auto& [name, n] : commonNames()) {
+        const size_t at = size_t(std::find(spansA->names.begin(), spansA->names.end(), name.toStdString()) - spansA->names.begin());
+        if (m_alignBox->count() == 2)
+            m_alignBox->insertSeparator(2);
+        m_alignBox->addItem(isMarker(*spansA, at) ? tr("Aligned at marker “%1”").arg(name) : tr("Aligned at span “%1”").arg(name), name);
+        if (m_align == Align::Occurrence && name == m_alignName) {
+            m_alignBox->setCurrentIndex(m_alignBox->count() - 1);
+            count = n;
+        }
+        if (m_alignBox->count() > 400)
+            break; // (a log with thousands of names: the first ones)
+    }
+    if (m_align != Align::Occurrence)
+        m_alignBox->setCurrentIndex(m_align == Align::Stretch ? 1 : 0);
+    m_occurrence->setVisible(m_align == Align::Occurrence);
+    m_occurrence->setRange(1, std::max(count, 1));
+    m_occurrence->setSuffix(tr(" of %1").arg(std::max(count, 1)));
+    m_occurrence->setValue(m_alignOccurrence);
+    QString shift;
+    if (m_align == Align::Occurrence && m_shift != 0) {
+        const QString by = QString::fromStdString(formatDuration(uint64_t(std::abs(m_shift)), UnitStyle::Unicode));
+        shift = m_shift > 0 ? tr("B moved %1 later").arg(by)
+                            : tr("B moved %1 earlier (its first %1 are before A's start)").arg(by);
+    }
+    m_shiftLabel->setText(shift);
+    m_shiftLabel->setVisible(!shift.isEmpty());
+}
+
+void CompareTimeline::chooseAlignment(int item)
+{
+    const QString name = m_alignBox->itemData(item).toString();
+    if (!name.isEmpty()) {
+        if (!alignAt(name, name == m_alignName ? m_alignOccurrence : 1))
+            fillAlignBox();
+    } else {
+        setAlignment(item == 1 ? Align::Stretch : Align::Start);
+    }
+}
+
 uint64_t CompareTimeline::toB(uint64_t tA) const
 {
+    if (m_align == Align::Occurrence)
+        return moved(tA, -m_shift);
     return uint64_t(std::llround(double(tA) * m_scale));
 }
 
 uint64_t CompareTimeline::toA(uint64_t tB) const
 {
+    if (m_align == Align::Occurrence)
+        return moved(tB, m_shift);
     return m_scale > 0 ? uint64_t(std::llround(double(tB) / m_scale)) : tB;
+}
+
+// B's controller's axis: B's times, plus the bias of B's view when B is
+// moved later (B's view starts blank there), so that it never needs a time
+// before 0.
+uint64_t CompareTimeline::axisB(uint64_t tA) const
+{
+    if (m_align == Align::Occurrence)
+        return m_shift < 0 ? tA + uint64_t(-m_shift) : tA;
+    return uint64_t(std::llround(double(tA) * m_scale));
+}
+
+uint64_t CompareTimeline::axisToA(uint64_t axis) const
+{
+    if (m_align == Align::Occurrence)
+        return m_shift < 0 ? moved(axis, m_shift) : axis;
+    return m_scale > 0 ? uint64_t(std::llround(double(axis) / m_scale)) : axis;
 }
 
 // Both controllers' bounds cover both runs on the shared axis, then B
@@ -188,10 +362,12 @@ void CompareTimeline::updateBounds()
     m_syncing = true;
     if (m_controllerA->bounds().end != endA) {
         m_controllerA->setBounds({0, endA});
-        m_controllerA->setRange(keep, false);
+        m_controllerA->setRange({std::min(keep.start, endA - 1), std::min(keep.end, endA)}, false);
         m_controllerA->setSelection(selection);
     }
-    m_controller->setBounds({0, std::max(m_boundsB.end, toB(endA))});
+    const uint64_t bias = m_align == Align::Occurrence && m_shift > 0 ? uint64_t(m_shift) : 0;
+    m_view->setTimeBias(bias);
+    m_controller->setBounds({0, std::max(m_boundsB.end + bias, axisB(endA))});
     m_syncing = false;
     followA(m_controllerA->range());
     followSelectionA(m_controllerA->selection());
@@ -210,26 +386,33 @@ void CompareTimeline::sync(Step step)
 
 void CompareTimeline::followA(ViewRange r)
 {
-    sync([&] { m_controller->setRange({toB(r.start), std::max(toB(r.end), toB(r.start) + 1)}, false); });
+    sync([&] { m_controller->setRange({axisB(r.start), std::max(axisB(r.end), axisB(r.start) + 1)}, false); });
 }
 
 void CompareTimeline::followB(ViewRange r)
 {
-    sync([&] { m_controllerA->setRange({toA(r.start), std::max(toA(r.end), toA(r.start) + 1)}, true); });
+    sync([&] { m_controllerA->setRange({axisToA(r.start), std::max(axisToA(r.end), axisToA(r.start) + 1)}, true); });
 }
 
 void CompareTimeline::followSelectionA(std::optional<ViewRange> s)
 {
-    sync([&] { m_controller->setSelection(s ? std::optional(ViewRange{toB(s->start), toB(s->end)}) : std::nullopt); });
+    sync([&] {
+        m_controller->setSelection(s ? std::optional(ViewRange{axisB(s->start), axisB(s->end)}) : std::nullopt);
+    });
 }
 
 void CompareTimeline::followSelectionB(std::optional<ViewRange> s)
 {
-    sync([&] { m_controllerA->setSelection(s ? std::optional(ViewRange{toA(s->start), toA(s->end)}) : std::nullopt); });
+    sync([&] {
+        m_controllerA->setSelection(s ? std::optional(ViewRange{axisToA(s->start), axisToA(s->end)}) : std::nullopt);
+    });
 }
 
 void CompareTimeline::setCursorFromA(std::optional<uint64_t> tA)
 {
+    // (Before B starts on the shared axis: no cursor in B.)
+    if (tA && m_align == Align::Occurrence && m_shift > 0 && *tA < uint64_t(m_shift))
+        tA.reset();
     sync([&] { m_view->setCursorTime(tA ? std::optional(toB(*tA)) : std::nullopt); });
 }
 

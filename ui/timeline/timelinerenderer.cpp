@@ -70,7 +70,7 @@ ViewRange TimelineRenderer::boundsOf(const LogIndex* ix)
 
 QRect TimelineRenderer::plotArea(const QRect& area, const RenderOptions& o) const
 {
-    return area.adjusted(labelWidth(o), kRulerHeight, 0, 0);
+    return area.adjusted(labelWidth(o) + o.leadingBlank, kRulerHeight, 0, 0);
 }
 
 // Measured once per (index, tracks, font, pins, spans): layout() asks for
@@ -238,7 +238,7 @@ void TimelineRenderer::paint(QPainter& p, const QRect& area, ViewRange view, con
             row.track->paint(p, g, *drawList(*row.track, o, view, plot.width()), ctx);
         p.restore();
         p.setPen(pal.color(QPalette::Text));
-        const int labelRoom = plot.left() - row.rect.left() - 14;
+        const int labelRoom = labelEdge(area, o) - row.rect.left() - 14;
         p.drawText(QRect(row.rect.left() + 6, row.rect.top(), labelRoom + 6, row.rect.height()),
                    Qt::AlignVCenter | Qt::AlignLeft, displayedLabel(row.track->rowLabel(ctx, row.cap), fm, labelRoom));
     }
@@ -250,9 +250,14 @@ void TimelineRenderer::paint(QPainter& p, const QRect& area, ViewRange view, con
                                : rows.back().rect.bottom() + 1;
         paintLegend(p, QRect(area.left(), top, area.width(), height), o);
     }
+    if (o.leadingBlank > 0 && !rows.empty()) {
+        // Before the log starts: hatched, nothing to show.
+        const QRect blank(labelEdge(area, o), area.top(), o.leadingBlank, rows.back().rect.bottom() - area.top() + 1);
+        p.fillRect(blank, QBrush(pal.color(QPalette::Midlight), Qt::BDiagPattern));
+    }
     // Separator between labels and the plot.
     p.setPen(pal.color(QPalette::Mid));
-    p.drawLine(plot.left() - 1, area.top(), plot.left() - 1, area.bottom());
+    p.drawLine(labelEdge(area, o) - 1, area.top(), labelEdge(area, o) - 1, area.bottom());
     paintRuler(p, QRect(plot.left(), area.top(), plot.width(), kRulerHeight), m, pal);
     p.setClipRect(plot.adjusted(0, -kRulerHeight, 0, 0));
     paintOverlays(p, area, m, rows, o);
@@ -318,7 +323,7 @@ void TimelineRenderer::paintPinned(QPainter& p, const QRect& area, const QRect& 
         p.fillRect(strip, pal.color(QPalette::Base));
         paintRuler(p, QRect(plot.left(), area.top(), plot.width(), kRulerHeight), m, pal);
         p.setPen(pal.color(QPalette::Mid));
-        p.drawLine(plot.left() - 1, area.top(), plot.left() - 1, area.top() + kRulerHeight);
+        p.drawLine(labelEdge(area, o) - 1, area.top(), labelEdge(area, o) - 1, area.top() + kRulerHeight);
         p.drawLine(area.left(), area.top() + kRulerHeight - 1, area.right(), area.top() + kRulerHeight - 1);
         p.setClipRect(QRect(plot.left(), area.top(), plot.width(), kRulerHeight), Qt::IntersectClip);
         paintOverlays(p, area, m, layout(area, o), o);
@@ -507,13 +512,14 @@ std::optional<TimelineRenderer::Hit> TimelineRenderer::hitAt(QPoint pos, const Q
 QString TimelineRenderer::labelTipAt(QPoint pos, const QRect& area, const RenderOptions& o) const
 {
     const QRect plot = plotArea(area, o);
-    if (!index() || pos.x() >= plot.left() || pos.x() < area.left())
+    const int edge = labelEdge(area, o);
+    if (!index() || pos.x() >= edge || pos.x() < area.left())
         return {};
-    const TimeMapping m(ViewRange{0, 1}, plot.left(), plot.width());
+    const TimeMapping m(ViewRange{0, 1}, edge, plot.width());
     for (const TrackRow& row : layout(area, o))
         if (row.rect.contains(pos)) {
             const TrackRowGeometry g{row.cap, row.rect,
-                                     QRect(plot.left(), row.rect.top(), plot.width(), row.rect.height()), plot, m};
+                                     QRect(edge, row.rect.top(), plot.width(), row.rect.height()), plot, m};
             return row.track->labelTip(g, pos, context(o), QFontMetrics(o.font));
         }
     return {};

@@ -32,6 +32,10 @@ struct RenderOptions {
     // one time axis take the wider of their columns, so that a time is at
     // the same x in both.
     int minLabelWidth = 0;
+    // Pixels between the label column and the plot where the log has no
+    // time yet: a run placed later on an axis it shares with another
+    // (TimelineView::setTimeBias). Drawn blank, hatched.
+    int leadingBlank = 0;
     // The part of the area on screen (a view in a scroll area): the rows
     // wholly outside it are neither prepared nor painted. None: all of it
     // (an export).
@@ -138,6 +142,9 @@ public:
     int labelWidth(const RenderOptions& o) const;
     // The time area of `area` (right of the label column).
     QRect plotArea(const QRect& area, const RenderOptions& o) const;
+    // The x where the label column ends (the plot starts there unless a
+    // leading blank comes first).
+    int labelEdge(const QRect& area, const RenderOptions& o) const { return area.left() + labelWidth(o); }
     // The full label under `pos` in the label column when it is drawn
     // elided there; else empty.
     QString labelTipAt(QPoint pos, const QRect& area, const RenderOptions& o) const;

@@ -105,7 +105,50 @@ RenderOptions TimelineView::options() const
     RenderOptions o = ownOptions();
     if (m_labelPartner)
         o.minLabelWidth = m_labelPartner->naturalLabelWidth();
+    if (m_bias) { // (the plot's width before any blank)
+        shownRange(m_renderer.plotArea(rect(), o).width(), &o.leadingBlank);
+        if (o.selection) {
+            if (o.selection->end <= m_bias)
+                o.selection.reset();
+            else
+                o.selection = ViewRange{std::max(o.selection->start, m_bias) - m_bias, o.selection->end - m_bias};
+        }
+    }
     return o;
+}
+
+void TimelineView::setTimeBias(uint64_t bias)
+{
+    if (bias == m_bias)
+        return;
+    m_bias = bias;
+    update();
+}
+
+ViewRange TimelineView::shownRange(int plotWidth, int* blank) const
+{
+    const ViewRange r = m_controller->range();
+    *blank = 0;
+    if (r.start >= m_bias)
+        return {r.start - m_bias, r.end - m_bias};
+    if (r.end <= m_bias + 1) { // all of it before the log starts
+        *blank = std::max(plotWidth - 1, 0);
+        return {0, 1};
+    }
+    *blank = int(std::lround(double(plotWidth) * double(m_bias - r.start) / double(r.duration())));
+    *blank = std::clamp(*blank, 0, std::max(plotWidth - 1, 0));
+    return {0, r.end - m_bias};
+}
+
+ViewRange TimelineView::shownRange() const
+{
+    if (!m_bias)
+        return m_controller->range();
+    RenderOptions o = ownOptions();
+    if (m_labelPartner)
+        o.minLabelWidth = m_labelPartner->naturalLabelWidth();
+    int blank = 0;
+    return shownRange(m_renderer.plotArea(rect(), o).width(), &blank);
 }
 
 RenderOptions TimelineView::ownOptions() const
@@ -263,7 +306,7 @@ QSize TimelineView::sizeHint() const
 TimeMapping TimelineView::mapping() const
 {
     const QRect plot = m_renderer.plotArea(rect(), options());
-    return TimeMapping(m_controller->range(), plot.left(), plot.width());
+    return TimeMapping(shownRange(), plot.left(), plot.width());
 }
 
 void TimelineView::paintEvent(QPaintEvent*)
@@ -273,8 +316,9 @@ void TimelineView::paintEvent(QPaintEvent*)
         m_detail->beginView();
     RenderOptions o = options();
     o.visible = visibleRect(); // (the tracks scrolled out of sight are not drawn)
-    m_renderer.paint(p, rect(), m_controller->range(), o);
-    m_renderer.paintPinned(p, rect(), visibleRect(), m_controller->range(), o);
+    const ViewRange shown = shownRange();
+    m_renderer.paint(p, rect(), shown, o);
+    m_renderer.paintPinned(p, rect(), visibleRect(), shown, o);
     readWantedDetail();
 }
 
@@ -307,7 +351,7 @@ bool TimelineView::event(QEvent* e)
         const QPoint at = unpinned(help->pos());
         QString text = m_renderer.labelTipAt(at, rect(), options());
         if (text.isEmpty())
-            text = m_renderer.describeAt(at, rect(), m_controller->range(), options());
+            text = m_renderer.describeAt(at, rect(), shownRange(), options());
         if (text.isEmpty())
             QToolTip::hideText();
         else
@@ -321,7 +365,7 @@ void TimelineView::wheelEvent(QWheelEvent* e)
 {
     const QPoint delta = e->angleDelta();
     const TimeMapping m = mapping();
-    if (e->position().x() < m_renderer.plotArea(rect(), options()).left()) {
+    if (e->position().x() < m_renderer.labelEdge(rect(), options())) {
         // Over the labels: the track may scroll its rows; else the page scrolls.
         const QPoint at = unpinned(e->position().toPoint());
         if (const auto row = m_renderer.rowAt(at, rect(), options())) {
@@ -341,7 +385,7 @@ void TimelineView::wheelEvent(QWheelEvent* e)
         // remembered, the notches that follow it are not.
         const bool gestureStart = !m_lastWheelZoom.isValid() || m_lastWheelZoom.elapsed() > kWheelGestureMs;
         m_lastWheelZoom.start();
-        m_controller->zoom(factor, m.toTime(e->position().x()), gestureStart);
+        m_controller->zoom(factor, m.toTime(e->position().x()) + m_bias, gestureStart);
     }
     e->accept();
 }
@@ -356,7 +400,7 @@ void TimelineView::mousePressEvent(QMouseEvent* e)
             m_resizeTop = row->rect.top();
             return;
         }
-    if (e->position().x() < m_renderer.plotArea(rect(), options()).left()) {
+    if (e->position().x() < m_renderer.labelEdge(rect(), options())) {
         m_drag = Drag::None;
         const QPoint at = unpinned(e->pos());
         if (e->button() == Qt::LeftButton)
@@ -366,7 +410,7 @@ void TimelineView::mousePressEvent(QMouseEvent* e)
     }
     m_pressPos = e->pos();
     m_pressRange = m_controller->range();
-    m_pressTime = mapping().toTime(e->position().x());
+    m_pressTime = mapping().toTime(e->position().x()) + m_bias;
     m_moved = false;
     if (e->button() == Qt::RightButton || (e->button() == Qt::LeftButton && (e->modifiers() & Qt::ShiftModifier)))
         m_drag = Drag::Select;
@@ -397,14 +441,16 @@ void TimelineView::mouseMoveEvent(QMouseEvent* e)
     if (!m_moved)
         return;
     if (m_drag == Drag::Pan) {
-        const TimeMapping at(m_pressRange, plot.left(), plot.width());
+        // (The axis's scale: the plot with any blank before the log.)
+        const int blank = options().leadingBlank;
+        const TimeMapping at(m_pressRange, plot.left() - blank, plot.width() + blank);
         const double dx = e->position().x() - m_pressPos.x();
         m_controller->setRange(
             panBy(m_pressRange, -dx * at.nsPerPixel(), m_controller->bounds()),
             false);
     } else {
         const uint64_t t = m.toTime(
-            std::clamp<double>(e->position().x(), plot.left(), plot.right() + 1));
+            std::clamp<double>(e->position().x(), plot.left(), plot.right() + 1)) + m_bias;
         m_controller->setSelection(
             ViewRange{std::min(t, m_pressTime), std::max(t, m_pressTime)});
     }
@@ -429,10 +475,11 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* e)
         emit cursorChanged(m_cursor);
         emit clicked(*m_cursor);
         const QPoint at = unpinned(e->pos());
-        m_selected = m_renderer.itemAt(at, rect(), m_controller->range(), options());
+        const ViewRange shown = shownRange();
+        m_selected = m_renderer.itemAt(at, rect(), shown, options());
         emit itemSelected(m_selected);
-        emit itemClicked(m_renderer.describeAt(at, rect(), m_controller->range(), options()));
-        if (const auto k = m_renderer.heapColumnAt(at, rect(), m_controller->range(), options())) {
+        emit itemClicked(m_renderer.describeAt(at, rect(), shown, options()));
+        if (const auto k = m_renderer.heapColumnAt(at, rect(), shown, options())) {
             const BandSelection& sel = *m_renderer.heapViewFor(options())->selection;
             if (*k < sel.labels.size())
                 emit heapBandClicked(sel.labels[*k]);
@@ -444,15 +491,15 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* e)
 void TimelineView::mouseDoubleClickEvent(QMouseEvent* e)
 {
     if (m_renderer.plotArea(rect(), options()).contains(e->pos()))
-        m_controller->zoom(0.5, mapping().toTime(e->position().x()), true);
+        m_controller->zoom(0.5, mapping().toTime(e->position().x()) + m_bias, true);
 }
 
 void TimelineView::keyPressEvent(QKeyEvent* e)
 {
     const ViewRange r = m_controller->range();
     const uint64_t centre = r.start + r.duration() / 2;
-    const uint64_t anchor = m_cursor && *m_cursor >= r.start && *m_cursor <= r.end
-        ? *m_cursor
+    const uint64_t anchor = m_cursor && *m_cursor + m_bias >= r.start && *m_cursor + m_bias <= r.end
+        ? *m_cursor + m_bias
         : centre;
     switch (e->key()) {
     case Qt::Key_Plus:
@@ -484,7 +531,7 @@ void TimelineView::keyPressEvent(QKeyEvent* e)
 void TimelineView::contextMenuEvent(QContextMenuEvent* e)
 {
     // Over the labels only: a right drag over the plot selects a range.
-    if (e->pos().x() >= m_renderer.plotArea(rect(), options()).left())
+    if (e->pos().x() >= m_renderer.labelEdge(rect(), options()))
         return;
     const QPoint at = unpinned(e->pos());
     if (const auto row = m_renderer.rowAt(at, rect(), options()))

@@ -46,6 +46,14 @@ public:
     bool ownLegend() const { return m_ownLegend; }
     // Whether `other`'s legend shows every entry and block this view's would.
     bool legendCoveredBy(const TimelineView& other) const;
+    // The controller's times are this log's plus `bias` (a run placed later
+    // on an axis it shares with another): where the view starts before the
+    // log does, that stretch is blank (RenderOptions::leadingBlank). Every
+    // time the view reports or is given (cursor, clicks) is the log's own.
+    void setTimeBias(uint64_t bias);
+    uint64_t timeBias() const { return m_bias; }
+    // The log's stretch on screen (the controller's range less the bias).
+    ViewRange shownRange() const;
     const std::vector<QString>& tracks() const { return m_tracks; }
     void setHighlight(std::optional<uint64_t> t);
     void setBookmarks(std::vector<uint64_t> times);
@@ -103,6 +111,9 @@ protected:
 
 private:
     TimeMapping mapping() const;
+    // The controller's range as this log's times; `blank`: the pixels
+    // before the log starts (of a plot `plotWidth` wide with no blank).
+    ViewRange shownRange(int plotWidth, int* blank) const;
     QRect visibleRect() const;
     QPoint unpinned(QPoint pos) const;
     void updateHeight();
@@ -115,6 +126,7 @@ private:
     std::vector<QString> m_tracks = defaultTrackIds();
     const TimelineView* m_labelPartner = nullptr;
     bool m_ownLegend = true;
+    uint64_t m_bias = 0;
     RenderOptions ownOptions() const; // options() without the partner's label column
     std::optional<uint64_t> m_cursor, m_highlight;
     std::vector<uint64_t> m_bookmarks;

@@ -477,20 +477,26 @@ void MainWindow::createCompareDock()
                 if (!m_index)
                     return;
                 m_compareTimeline->setRuns(m_index, path, std::move(index), std::move(source), m_view->tracks());
+                // Both timelines' plots equally wide (a time at one x in
+                // both): each keeps its scroll bar's room.
+                m_scroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
                 m_runAHeader->setText(runChip(0) + QStringLiteral(" <b>%1</b>").arg(QFileInfo(m_path).fileName().toHtmlEscaped()));
                 m_runAHeader->show();
             });
     connect(m_compare, &ComparePane::runBCleared, this, [this] {
         m_compareTimeline->clear();
         m_runAHeader->hide();
+        m_scroll->setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     });
     connect(m_view, &TimelineView::cursorChanged, m_compareTimeline, &CompareTimeline::setCursorFromA);
     // A selection compares that stretch of each run (B's as the stacked
     // timelines place it).
     connect(m_controller, &ViewController::selectionChanged, this, [this](std::optional<ViewRange> s) {
         std::optional<ViewRange> b = s;
-        if (s && m_compareTimeline->hasRun())
-            b = ViewRange{m_compareTimeline->toB(s->start), m_compareTimeline->toB(s->end)};
+        if (s && m_compareTimeline->hasRun()) {
+            const uint64_t from = m_compareTimeline->toB(s->start);
+            b = ViewRange{from, std::max(m_compareTimeline->toB(s->end), from + 1)};
+        }
         m_compare->setRange(s, b);
     });
     connect(m_compareTimeline, &CompareTimeline::cursorFromB, this, [this](std::optional<uint64_t> t) {
