@@ -107,6 +107,7 @@ private slots:
     void selectionComparesThatStretch();
     void eachPaneShowsItsFigures();
     void timelinesAlignedAtAnOccurrence();
+    void aReportOnScreenIsComparedToo();
 };
 
 void TestComparePane::figuresAreTheCommandLines_data()
@@ -617,6 +618,27 @@ void TestComparePane::timelinesAlignedAtAnOccurrence()
         QCOMPARE(t->view()->options().leadingBlank, 0);
     }
     QVERIFY(later && earlier);
+}
+
+// A .prof opened alone is A: compared with a run of any kind, as `diff`
+// compares them; a B with a timeline shows none under a report.
+void TestComparePane::aReportOnScreenIsComparedToo()
+{
+    const QString a = compareLog("profile-before.prof"), b = compareLog("profile-slower.eventlog");
+    MainWindow w;
+    QSignalSpy report(&w, &MainWindow::reportShown);
+    w.openFile(a);
+    QVERIFY(report.wait(20000));
+    QVERIFY(!w.index());
+    QVERIFY(compare(w, b));
+    const Comparison* c = w.comparePane()->comparison();
+    QVERIFY2(c, qPrintable(w.comparePane()->problemText()));
+    sameAsDiff(*c, {a, b});
+    QVERIFY(w.compareTimeline()->isHidden());
+    // Another report as B too.
+    QVERIFY(compare(w, compareLog("profile-slower.prof")));
+    QVERIFY(w.comparePane()->comparison());
+    sameAsDiff(*w.comparePane()->comparison(), {a, compareLog("profile-slower.prof")});
 }
 
 } // namespace

@@ -232,10 +232,22 @@ QString ComparePane::problemText() const
     return m_error;
 }
 
+void ComparePane::setReportA(const QString& path)
+{
+    setRunA(QString(), nullptr, nullptr);
+    m_reportA = !path.isEmpty();
+    m_pathA = path;
+    if (!m_loadingB && !m_pathB.isEmpty())
+        refresh();
+    else
+        updateHeader();
+}
+
 void ComparePane::setRunA(const QString& path, std::shared_ptr<const LogIndex> index, std::shared_ptr<ByteSource> source)
 {
-    if (index == m_indexA && path == m_pathA)
+    if (index == m_indexA && path == m_pathA && !m_reportA)
         return;
+    m_reportA = false;
     m_pathA = index ? path : QString();
     m_indexA = std::move(index);
     m_sourceA = std::move(source);
@@ -310,8 +322,8 @@ void ComparePane::refresh()
     const std::string pathA = m_pathA.toStdString(), pathB = m_pathB.toStdString();
     const uint64_t totalB = uint64_t(std::max<qint64>(0, QFileInfo(m_pathB).size()));
     const std::optional<ViewRange> rangeA = m_rangeA, rangeB = m_rangeB;
-    auto work = [pathA, pathB, totalB, rangeA, rangeB, indexA = m_indexA, sourceA = m_sourceA, a = m_a, b = m_b,
-                 progress = m_progress, pane = this](const JobContext& ctx) {
+    auto work = [pathA, pathB, totalB, rangeA, rangeB, indexA = m_indexA, sourceA = m_sourceA, reportA = m_reportA,
+                 a = m_a, b = m_b, progress = m_progress, pane = this](const JobContext& ctx) {
         Result r;
         const auto cancelled = [ctx] { return ctx.isCancelled(); };
         const auto side = [&](RunFigures figures, HeapCurves heap) {
@@ -385,6 +397,18 @@ void ComparePane::refresh()
         r.indexA = indexA.get();
         if (!r.a && indexA && sourceA)
             r.a = side(runFigures(*indexA, *sourceA, pathA, std::nullopt, cancelled), heapCurves(*indexA, 12));
+        if (!r.a && reportA) {
+            std::string error;
+            std::optional<RunFigures> report;
+            if (std::shared_ptr<FileSource> source = FileSource::open(pathA, error))
+                report = reportFiguresOf(pathA, *source);
+            if (!report) {
+                r.error = QObject::tr("%1 (on screen) cannot be read: %2")
+                              .arg(QString::fromStdString(pathA), error.empty() ? QObject::tr("not a report") : QString::fromStdString(error));
+                return r;
+            }
+            r.a = side(std::move(*report), {});
+        }
         r.rangeA = rangeA;
         r.rangeB = rangeB;
         if (r.a && r.b && !ctx.isCancelled()) {

@@ -58,6 +58,9 @@ public:
     // The run on screen: its file, index and bytes (thread segments and
     // spark events of a range are read back from them); none clears A.
     void setRunA(const QString& path, std::shared_ptr<const LogIndex> index, std::shared_ptr<ByteSource> source);
+    // A cost-centre report (.prof or -pj) on screen alone as A: its figures
+    // are read from the file (on the worker).
+    void setReportA(const QString& path);
     // Loads `path` as B and compares it with A (as soon as A is there).
     void compareWith(const QString& path);
     void closeComparison();
@@ -129,6 +132,7 @@ private:
     QString m_pathA, m_pathB;
     std::shared_ptr<const LogIndex> m_indexA;
     std::shared_ptr<ByteSource> m_sourceA;
+    bool m_reportA = false; // A is m_pathA's report, with no index
     std::shared_ptr<const Side> m_a, m_b;
     std::shared_ptr<const Comparison> m_comparison;
     std::shared_ptr<const std::vector<int64_t>> m_bInA, m_aInB;

@@ -1156,6 +1156,7 @@ void MainWindow::openReportAlone(const QString& path)
                           .arg(QFileInfo(path).fileName()));
     m_banner->show();
     openProfile(path);
+    m_compare->setReportA(path); // (compared, as a report, with any run)
 }
 
 void MainWindow::openProfile(const QString& path)
