@@ -183,6 +183,30 @@ void TestComparePane::differentialFlameGraph()
             m->setCurrentIndex(1);
     QVERIFY(flame->profile() != before);
     QVERIFY(flame->paintOptions().nodeColours);
+    // A selection: the flame graph of that stretch of each run, the samples
+    // `diff --folded --range` counts (column A shown now, B after the switch).
+    const Run folded = runHecscope({QStringLiteral("diff"), compareLog("profile-before.eventlog"),
+                                    compareLog("profile-slower.eventlog"), QStringLiteral("--folded"),
+                                    QStringLiteral("--range"), QStringLiteral("50ms:150ms")});
+    QCOMPARE(folded.exitCode, 0);
+    int64_t total[2] = {0, 0};
+    for (const QByteArray& line : folded.out.split('\n')) {
+        const QList<QByteArray> words = line.split(' ');
+        if (words.size() >= 3) {
+            total[0] += words[words.size() - 2].toLongLong();
+            total[1] += words[words.size() - 1].toLongLong();
+        }
+    }
+    QVERIFY(total[0] > 0 && total[1] > 0);
+    QSignalSpy shown(w.comparePane(), &ComparePane::comparisonShown);
+    w.controller()->setSelection(ViewRange{50'000'000, 150'000'000});
+    QVERIFY(shown.wait(20000));
+    QVERIFY(w.comparePane()->notesText().contains(QLatin1String("flame graph of the selection")));
+    QCOMPARE(int64_t(flame->profile()->nodes[0].incl[0]), total[0]);
+    for (QComboBox* m : modes)
+        if (m->count() == 2 && m->itemText(1).contains(QLatin1String("A's frames")))
+            m->setCurrentIndex(0);
+    QCOMPARE(int64_t(flame->profile()->nodes[0].incl[0]), total[1]);
 }
 
 // The leak before and after its fix: both totals on one plot; a band both
@@ -441,7 +465,7 @@ void TestComparePane::selectionComparesThatStretch()
     QSignalSpy shown(w.comparePane(), &ComparePane::comparisonShown);
     w.controller()->setSelection(ViewRange{5'000'000, 15'000'000});
     QVERIFY(shown.wait(20000));
-    QVERIFY(w.comparePane()->notesText().contains(QLatin1String("Figures of the selection")));
+    QVERIFY(w.comparePane()->notesText().contains(QLatin1String("of the selection")));
     const Comparison* c = w.comparePane()->comparison();
     QVERIFY(c);
     sameAsDiff(*c, {a, b, QStringLiteral("--range"), QStringLiteral("5ms:15ms")});
@@ -451,7 +475,7 @@ void TestComparePane::selectionComparesThatStretch()
     shown.clear();
     w.controller()->setSelection(std::nullopt);
     QVERIFY(shown.wait(20000));
-    QVERIFY(!w.comparePane()->notesText().contains(QLatin1String("Figures of the selection")));
+    QVERIFY(!w.comparePane()->notesText().contains(QLatin1String("of the selection")));
 }
 
 // Every pane with figures shows its part of the comparison beside its own

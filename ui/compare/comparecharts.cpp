@@ -40,21 +40,21 @@ QRgb changeColour(double change, double largest)
 void ComparePane::showFlame()
 {
     const bool reverse = m_flameMode->currentIndex() == 1;
-    const std::shared_ptr<const Side>& shown = reverse ? m_a : m_b;
-    const std::shared_ptr<const Side>& other = reverse ? m_b : m_a;
+    const std::shared_ptr<const CostCentreProfile>& shown = reverse ? m_flameA : m_flameB;
+    const std::shared_ptr<const CostCentreProfile>& other = reverse ? m_flameB : m_flameA;
     m_flameLegend->setText(QStringLiteral("<span style=\"background:#d73027;color:white\">&nbsp;grew&nbsp;</span> "
                                           "<span style=\"background:#e8e2d6\">&nbsp;same&nbsp;</span> "
                                           "<span style=\"background:#4575b4;color:white\">&nbsp;shrank&nbsp;</span> "
                                           "from A to B (inclusive time); brightest: ")
                            + (reverse ? tr("gone in B") : tr("new in B")));
     const std::shared_ptr<const std::vector<int64_t>>& matches = reverse ? m_aInB : m_bInA;
-    if (!shown || !shown->profile || !other || !other->profile || !matches) {
+    if (!shown || !other || !matches) {
         m_flame->setProfile(nullptr, ProfileMetric::Time);
         m_flame->setEmptyText(tr("A differential flame graph needs cost-centre profiles in both runs (a profiled "
                                  "build run with +RTS -p -l, or a .prof / -pj report)."));
         return;
     }
-    const CostCentreProfile& p = *shown->profile;
+    const CostCentreProfile& p = *shown;
     const std::vector<int64_t>& matched = *matches;
     std::vector<double> change(p.nodes.size());
     double largest = 0;
@@ -68,7 +68,7 @@ void ComparePane::showFlame()
     for (size_t i = 1; i < p.nodes.size(); ++i)
         colours[i] = matched[i] < 0 ? (reverse ? qRgb(0x31, 0x36, 0x95) : qRgb(0xa5, 0x00, 0x26))
                                     : changeColour(change[i], largest);
-    m_flame->setProfile(shown->profile, ProfileMetric::Time);
+    m_flame->setProfile(shown, ProfileMetric::Time);
     auto note = [matched, change, reverse, unit = qs(p.unit[0] == ProfileUnit::Samples ? "samples" : "ticks")](uint32_t node) {
         if (node >= matched.size() || node == 0)
             return QString();

@@ -415,18 +415,26 @@ void ComparePane::refresh()
             // A selection: the figures of that stretch of each run (a
             // report, and heap bands, stay whole runs).
             if (rangeA && indexA && sourceA && r.b->index && r.b->source) {
-                const RunFigures ra = runFigures(*indexA, *sourceA, pathA, rangeA, cancelled);
-                const RunFigures rb = runFigures(*r.b->index, *r.b->source, pathB, rangeB ? rangeB : rangeA, cancelled);
+                RunFigures ra = runFigures(*indexA, *sourceA, pathA, rangeA, cancelled);
+                RunFigures rb = runFigures(*r.b->index, *r.b->source, pathB, rangeB ? rangeB : rangeA, cancelled);
                 r.comparison = std::make_shared<const Comparison>(compareRuns(ra, rb));
+                if (ra.profile && rb.profile) { // (the flame graph: the selection's samples too)
+                    r.flameA = std::make_shared<const CostCentreProfile>(std::move(*ra.profile));
+                    r.flameB = std::make_shared<const CostCentreProfile>(std::move(*rb.profile));
+                }
             } else {
                 r.comparison = std::make_shared<const Comparison>(compareRuns(r.a->figures, r.b->figures));
             }
         }
-        if (r.a && r.b && r.a->profile && r.b->profile && !ctx.isCancelled()) {
+        if (r.a && r.b && !r.flameA) {
+            r.flameA = r.a->profile;
+            r.flameB = r.b->profile;
+        }
+        if (r.flameA && r.flameB && !ctx.isCancelled()) {
             r.bInA = std::make_shared<const std::vector<int64_t>>(
-                matchedInclusive(*r.b->profile, *r.a->profile, ProfileMetric::Time));
+                matchedInclusive(*r.flameB, *r.flameA, ProfileMetric::Time));
             r.aInB = std::make_shared<const std::vector<int64_t>>(
-                matchedInclusive(*r.a->profile, *r.b->profile, ProfileMetric::Time));
+                matchedInclusive(*r.flameA, *r.flameB, ProfileMetric::Time));
         }
         return r;
     };
@@ -463,6 +471,8 @@ void ComparePane::show(Result r)
     m_a = r.a;
     m_b = r.b;
     m_comparison = r.comparison;
+    m_flameA = r.flameA;
+    m_flameB = r.flameB;
     m_bInA = r.bInA;
     m_aInB = r.aInB;
     updateHeader();
@@ -519,7 +529,7 @@ void ComparePane::updateHeader()
             return qs(formatDuration(r.start, UnitStyle::Unicode)) + QStringLiteral(" – ")
                 + qs(formatDuration(r.end, UnitStyle::Unicode));
         };
-        notes << tr("Figures of the selection: A %1, B %2 (heap bands, the flame graph and reports: whole runs)")
+        notes << tr("Figures and flame graph of the selection: A %1, B %2 (heap bands and reports: whole runs)")
                      .arg(span(*m_rangeA), span(m_rangeB ? *m_rangeB : *m_rangeA));
     }
     if (m_comparison)

@@ -114,8 +114,10 @@ private:
         QString error;
         const LogIndex* indexA = nullptr; // the A whose figures `a` are (or none)
         std::optional<ViewRange> rangeA, rangeB; // what the comparison covers (none: whole runs)
-        // The differential flame graph's matches (matchedInclusive), made
-        // on the worker: B's nodes in A, A's nodes in B.
+        // The differential flame graph's profiles (the selection's samples
+        // where both runs are logs, else whole runs) and their matches
+        // (matchedInclusive), made on the worker: B's nodes in A, A's in B.
+        std::shared_ptr<const CostCentreProfile> flameA, flameB;
         std::shared_ptr<const std::vector<int64_t>> bInA, aInB;
     };
     void refresh();
@@ -135,6 +137,7 @@ private:
     bool m_reportA = false; // A is m_pathA's report, with no index
     std::shared_ptr<const Side> m_a, m_b;
     std::shared_ptr<const Comparison> m_comparison;
+    std::shared_ptr<const CostCentreProfile> m_flameA, m_flameB;
     std::shared_ptr<const std::vector<int64_t>> m_bInA, m_aInB;
     QString m_error;
     bool m_loadingB = false;
