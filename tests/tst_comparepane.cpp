@@ -9,6 +9,7 @@
 #include "ui/compare/comparepane.h"
 #include "ui/compare/comparefigures.h"
 #include "ui/compare/comparesection.h"
+#include "ui/jobs/livejob.h"
 #include "ui/compare/comparetimeline.h"
 #include "ui/timeline/timelinerenderer.h"
 #include "ui/timeline/timelineview.h"
@@ -34,6 +35,11 @@
 
 #include <functional>
 #include <map>
+#include <thread>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace hecscope;
 using namespace hecscope::test;
@@ -108,6 +114,7 @@ private slots:
     void eachPaneShowsItsFigures();
     void timelinesAlignedAtAnOccurrence();
     void aReportOnScreenIsComparedToo();
+    void aLiveLogIsComparedAsItGrows();
 };
 
 void TestComparePane::figuresAreTheCommandLines_data()
@@ -663,6 +670,57 @@ void TestComparePane::aReportOnScreenIsComparedToo()
     QVERIFY(compare(w, compareLog("profile-slower.prof")));
     QVERIFY(w.comparePane()->comparison());
     sameAsDiff(*w.comparePane()->comparison(), {a, compareLog("profile-slower.prof")});
+}
+
+// A log followed live (a named pipe the run writes into) compared with
+// another run: compared as it is when chosen, again as it grows, and once
+// its session ends, with the figures `diff` gives for the whole file; B's
+// timeline is stacked under it then.
+void TestComparePane::aLiveLogIsComparedAsItGrows()
+{
+    const QString a = compareLog("parfib-N1.eventlog"), b = compareLog("parfib-N4.eventlog");
+    const std::vector<uint8_t> bytes = readFile(a);
+    QTemporaryDir dir;
+    const QString fifo = dir.filePath(QStringLiteral("run.fifo"));
+    QCOMPARE(::mkfifo(fifo.toLocal8Bit().constData(), 0600), 0);
+    MainWindow w;
+    w.openLive(fifo);
+    QVERIFY(w.liveJob());
+    std::atomic<size_t> written = 0;
+    std::atomic<bool> go = false;
+    std::thread writer([&] {
+        const int fd = ::open(fifo.toLocal8Bit().constData(), O_WRONLY | O_CLOEXEC);
+        if (fd < 0)
+            return;
+        while (written < bytes.size()) {
+            if (written >= bytes.size() / 3 && !go) { // a third, then wait for the comparison
+                std::this_thread::sleep_for(std::chrono::milliseconds(5));
+                continue;
+            }
+            // (The rest slowly: several updates, the last within two
+            // seconds of the one compared before it.)
+            const size_t n = std::min<size_t>(go ? 1024 : 4096, bytes.size() - written);
+            if (::write(fd, bytes.data() + written, n) != ssize_t(n))
+                break;
+            written += n;
+            std::this_thread::sleep_for(std::chrono::milliseconds(go ? 25 : 2));
+        }
+        ::close(fd);
+    });
+    QTRY_VERIFY_WITH_TIMEOUT(w.index() && w.index()->scan.events > 0, 20000);
+    QSignalSpy shown(w.comparePane(), &ComparePane::comparisonShown);
+    w.compareWith(b);
+    QVERIFY(shown.wait(20000));
+    QVERIFY2(w.comparePane()->comparison(), qPrintable(w.comparePane()->problemText()));
+    QVERIFY(w.compareTimeline()->isHidden()); // (not under a log still growing)
+    go = true;
+    QTRY_VERIFY_WITH_TIMEOUT(!w.liveJob()->isRunning(), 20000);
+    writer.join();
+    QCOMPARE(size_t(written), bytes.size());
+    // Once ended: the whole file's figures, B's timeline under A's.
+    QTRY_VERIFY_WITH_TIMEOUT(!w.comparePane()->isBusy() && w.comparePane()->comparison() && w.compareTimeline()->hasRun(),
+                             20000);
+    sameAsDiff(*w.comparePane()->comparison(), {a, b});
 }
 
 } // namespace

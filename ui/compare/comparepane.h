@@ -68,6 +68,7 @@ public:
     // as the stacked timelines place them); none: the whole runs.
     void setRange(std::optional<ViewRange> a, std::optional<ViewRange> b);
     void cancel();
+    bool isBusy() const { return m_runner.isBusy(); } // loading or comparing
 
     QString pathA() const { return m_pathA; }
     QString pathB() const { return m_pathB; }

@@ -474,8 +474,8 @@ void MainWindow::createCompareDock()
     connect(m_compare, &ComparePane::comparisonShown, this, &MainWindow::fitCompareDock);
     connect(m_compare, &ComparePane::runBReady, this,
             [this](const QString& path, std::shared_ptr<const LogIndex> index, std::shared_ptr<ByteSource> source) {
-                if (!m_index)
-                    return;
+                if (!m_index || (m_live && m_live->isRunning()))
+                    return; // (under a live A once its session has ended)
                 m_compareTimeline->setRuns(m_index, path, std::move(index), std::move(source), m_view->tracks());
                 // Both timelines' plots equally wide (a time at one x in
                 // both): each keeps its scroll bar's room.
@@ -589,6 +589,10 @@ void MainWindow::chooseCompareFile()
 
 void MainWindow::compareWith(const QString& path)
 {
+    if (m_live && m_index) { // (A live log: compared as it is now, then as it grows)
+        m_compare->setRunA(m_path, m_index, m_live->recording());
+        m_liveCompared.start();
+    }
     if (auto* dock = dockOf(m_compare)) {
         dock->show();
         dock->raise();
@@ -1414,6 +1418,15 @@ void MainWindow::showLiveUpdate(std::shared_ptr<const LogIndex> index, const Liv
         showBanner(tr("Following %1 live: the view keeps the latest seconds (Follow, F); Stop keeps what was received.")
                        .arg(m_live->sourceText()),
                    "background:#d6eaf8;color:#000");
+    }
+    // A run compared with the live one: its figures follow, every two
+    // seconds at most while it runs (a comparison in progress is not
+    // restarted), and once more when it ends. B's timeline is stacked
+    // under A's once A's session has ended.
+    if (!m_compare->pathB().isEmpty()
+        && (final || ((!m_liveCompared.isValid() || m_liveCompared.elapsed() >= 2000) && !m_compare->isBusy()))) {
+        m_compare->setRunA(m_path, m_index, m_live->recording());
+        m_liveCompared.start();
     }
     emit liveUpdateShown();
 }

@@ -5,6 +5,7 @@
 #include "core/time/viewrange.h"
 #include "ui/jobs/jobrunner.h"
 
+#include <QElapsedTimer>
 #include <QMainWindow>
 #include <QSize>
 
@@ -221,6 +222,7 @@ private:
     QString m_placeholderBefore; // what the tracks said before it (restored if it is not one)
     std::unique_ptr<LoadJob> m_job;
     std::unique_ptr<LiveJob> m_live; // a live session, while its log is on screen
+    QElapsedTimer m_liveCompared; // when a live A was last handed to the Compare pane
     LiveControls* m_liveControls = nullptr;
     bool m_liveDisconnected = false; // the banner says the live socket closed
     JobRunner m_liveStatsRunner; // whole-run statistics of each live update
