@@ -158,7 +158,14 @@ const char* const kBenchUsage =
     "runs of this program as a child process: compare_info_a_s, compare_info_b_s\n"
     "(`info` of each), compare_diff_s (`diff FILE B`), compare_diff_per_info\n"
     "(diff over the slower info), and the peak RSS of each\n"
-    "(compare_*_peak_rss_mb).\n";
+    "(compare_*_peak_rss_mb); then the window, each part a process of its own:\n"
+    "window_load_s (FILE alone), compare_first_tracks_a_s, compare_timeline_b_s\n"
+    "(B's timeline under A's), compare_window_loaded_s (both runs' figures shown),\n"
+    "compare_window_per_single, compare_render_p50/p95/max_ms (repaints of the two\n"
+    "stacked timelines over a zoom sweep), window_a/b_peak_rss_mb (each run alone),\n"
+    "compare_window_loaded_peak_rss_mb (both runs loaded, before the sweep),\n"
+    "compare_window_rss_per_two_windows (that over the two single windows') and\n"
+    "compare_window_after_sweep_peak_rss_mb (with the detail the sweep read back).\n";
 
 bool writeAll(int fd, std::string_view text)
 {
@@ -367,9 +374,18 @@ int bench(int argc, char** argv)
         if (std::string_view(argv[i]) == "--compare") {
             std::vector<char*> rest(argv, argv + argc);
             rest.erase(rest.begin() + i, rest.begin() + i + 2);
+            // (--window-part single|compare: one window's part, run by the
+            // bench itself as a child process.)
+            std::string part;
+            for (size_t k = 0; k + 1 < rest.size(); ++k)
+                if (std::string_view(rest[k]) == "--window-part") {
+                    part = rest[k + 1];
+                    rest.erase(rest.begin() + ptrdiff_t(k), rest.begin() + ptrdiff_t(k) + 2);
+                    break;
+                }
             if (!parseFileArgs(int(rest.size()), rest.data(), "bench", kBenchUsage, nullptr, path, status))
                 return status;
-            return benchCompare(path, argv[i + 1]);
+            return benchCompare(path, argv[i + 1], part);
         }
     if (!parseFileArgs(argc, argv, "bench", kBenchUsage, nullptr, path, status))
         return status;

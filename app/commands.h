@@ -32,7 +32,7 @@ void benchProgressiveOpen(const std::string& path);
 void benchLive(const std::string& path);
 // `bench A --compare B` (comparebench.cpp): `info` of each and `diff` of
 // the two, each a child process: compare_* keys. Returns bench's status.
-int benchCompare(const std::string& a, const std::string& b);
+int benchCompare(const std::string& a, const std::string& b, const std::string& windowPart = {});
 // `--cap N`'s value: a capability number (0..65535), else none.
 std::optional<int> capabilityArg(const std::string& value);
 // The file (or - for stdin) as a byte source; null after printing why not.
