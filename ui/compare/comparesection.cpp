@@ -51,6 +51,7 @@ CompareSection::CompareSection(ComparePane* pane, Options options, QWidget* pare
         row->setChildrenCollapsible(false);
         m_pausePlot = newPausePlot();
         m_pausePlot->xAxis->setLabel(tr("GC pause (bar: this length to twice it)"));
+        m_pausePlot->xAxis->setTickLabelRotation(-40); // (a narrow plot: the lengths side by side would overlap)
         row->addWidget(m_table);
         row->addWidget(m_pausePlot);
         row->setStretchFactor(0, 3);
