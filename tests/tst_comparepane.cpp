@@ -279,13 +279,13 @@ void TestComparePane::tableFilters()
     changed->setChecked(true);
     QVERIFY(m->rowCount() < before);
     for (int r = 0; r < m->rowCount(); ++r)
-        QVERIFY(m->index(r, 6).data().toString() != QLatin1String("="));
+        QVERIFY(m->index(r, CompareFiguresModel::Change).data().toString() != QLatin1String("="));
     // Sorted by the size of the change: collatzMax's frames come first.
-    table->sortByColumn(6, Qt::DescendingOrder);
+    table->sortByColumn(CompareFiguresModel::Change, Qt::DescendingOrder);
     QVERIFY2(m->index(0, 1).data().toString().contains(QLatin1String("collatzMax"))
-                 || m->index(0, 6).data().toString() == QLatin1String("new")
-                 || m->index(0, 6).data().toString() == QLatin1String("gone")
-                 || m->index(0, 6).data().toString() == QLatin1String("from 0"),
+                 || m->index(0, CompareFiguresModel::Change).data().toString() == QLatin1String("new")
+                 || m->index(0, CompareFiguresModel::Change).data().toString() == QLatin1String("gone")
+                 || m->index(0, CompareFiguresModel::Change).data().toString() == QLatin1String("from 0"),
              qPrintable(m->index(0, 1).data().toString()));
 }
 
@@ -529,10 +529,17 @@ void TestComparePane::eachPaneShowsItsFigures()
             QVERIFY2(name.startsWith(QString::fromStdString(f.key)), qPrintable(name));
             if (f.figure != "value")
                 QVERIFY2(name.endsWith(QString::fromStdString(f.figure)), qPrintable(name));
+            // The ratio is B over A (none where A is 0 or a run lacks it).
+            const QString ratio = table->index(row, CompareFiguresModel::Ratio).data().toString();
+            if (f.both() && f.a->value != 0)
+                QCOMPARE(ratio, QStringLiteral("×%1").arg(f.b->value / f.a->value, 0, 'g', 3));
+            else
+                QVERIFY(ratio.isEmpty());
             // A, B and the change as the Compare pane's table writes them.
             const QAbstractItemModel* all = w.comparePane()->figuresModel();
             const int source = int(&f - c->figures.data());
-            for (int column : {int(CompareFiguresModel::A), int(CompareFiguresModel::B), int(CompareFiguresModel::Change)})
+            for (int column : {int(CompareFiguresModel::A), int(CompareFiguresModel::B), int(CompareFiguresModel::Ratio),
+                               int(CompareFiguresModel::Change)})
                 QCOMPARE(table->index(row, column).data().toString(), all->index(source, column).data().toString());
         }
     }

@@ -50,11 +50,13 @@ QVariant CompareFiguresModel::headerData(int section, Qt::Orientation orientatio
     if (orientation != Qt::Horizontal)
         return {};
     if (role == Qt::DisplayRole) {
-        static const char* const names[] = {"Group", "Key", "Figure", "A", "B", "B − A", "Change"};
+        static const char* const names[] = {"Group", "Key", "Figure", "A", "B", "B − A", "B / A", "Change"};
         return QObject::tr(names[section]);
     }
     if (role == Qt::ForegroundRole && (section == A || section == B))
         return runColour(section == A ? 0 : 1);
+    if (role == Qt::ToolTipRole && section == Ratio)
+        return QObject::tr("B / A, where both runs have the figure and A is not 0");
     if (role == Qt::ToolTipRole && section == Change)
         return QObject::tr("(B − A) / A; “new”: only B has it, “gone”: only A has it");
     return {};
@@ -76,6 +78,10 @@ QVariant CompareFiguresModel::data(const QModelIndex& index, int role) const
         case A: return f->a ? qs(formatFigure(unit, f->a->value, real)) : QStringLiteral("–");
         case B: return f->b ? qs(formatFigure(unit, f->b->value, real)) : QStringLiteral("–");
         case Difference: return f->both() ? qs(formatFigure(unit, *f->difference(), real, true)) : QString();
+        case Ratio: {
+            const std::optional<double> r = f->ratio();
+            return r ? QStringLiteral("×%1").arg(*r, 0, 'g', 3) : QString();
+        }
         case Change: {
             if (f->a && !f->b)
                 return QObject::tr("gone");
@@ -99,7 +105,7 @@ QVariant CompareFiguresModel::data(const QModelIndex& index, int role) const
     case Qt::TextAlignmentRole:
         return index.column() >= A ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
     case Qt::ForegroundRole:
-        if (index.column() == Change || index.column() == Difference) {
+        if (index.column() == Change || index.column() == Difference || index.column() == Ratio) {
             const double c = relativeChange(*f);
             if (c > 0)
                 return QColor(0xb0, 0x1c, 0x1c);
@@ -115,6 +121,7 @@ QVariant CompareFiguresModel::data(const QModelIndex& index, int role) const
         case A: return f->a ? f->a->value : -INFINITY;
         case B: return f->b ? f->b->value : -INFINITY;
         case Difference: return f->both() ? *f->difference() : 0.0;
+        case Ratio: return f->ratio() ? *f->ratio() : 0.0;
         case Change: { // by the size of the change, either way
             const double c = relativeChange(*f);
             return std::isinf(c) ? 1e300 : std::abs(c);

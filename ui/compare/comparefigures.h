@@ -19,7 +19,7 @@ double relativeChange(const ComparedFigure& f);
 // The figures of both runs, one row per (group, key, figure).
 class CompareFiguresModel : public QAbstractTableModel {
 public:
-    enum Column { Group, Key, Figure, A, B, Difference, Change, Columns };
+    enum Column { Group, Key, Figure, A, B, Difference, Ratio, Change, Columns };
     static constexpr int SortRole = Qt::UserRole;
 
     using QAbstractTableModel::QAbstractTableModel;
