@@ -328,6 +328,22 @@ void TestTimeline::activityMatchesTimelineTotals()
             TrackResources resources;
             resources.setIndex(index);
             const CapabilityLods& lods = *resources.capabilityLods(view, w);
+            // Summarised on two threads (as a busy view is): the same items.
+            {
+                TrackResources shared;
+                shared.setIndex(index);
+                shared.setParallelSpans(0);
+                const CapabilityLods& twice = *shared.capabilityLods(view, w);
+                QCOMPARE(twice.size(), lods.size());
+                for (size_t c = 0; c < lods.size(); ++c) {
+                    QCOMPARE(twice[c].size(), lods[c].size());
+                    for (size_t i = 0; i < lods[c].size(); ++i) {
+                        const LodItem &x = lods[c][i], &y = twice[c][i];
+                        QVERIFY(x.start == y.start && x.end == y.end && x.aggregate == y.aggregate && x.kind == y.kind
+                                && x.count == y.count && x.totals.time == y.totals.time && x.thread == y.thread);
+                    }
+                }
+            }
             const std::vector<ActivityColumn> columns = activityColumns(*index, view, w, lods);
             QCOMPARE(int(columns.size()), w);
             const TimeMapping m(view, 0, w);

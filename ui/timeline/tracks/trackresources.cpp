@@ -2,6 +2,8 @@
 
 #include "ui/timeline/timelinerenderer.h"
 
+#include <future>
+
 namespace hecscope {
 
 void TrackResources::setIndex(std::shared_ptr<const LogIndex> index)
@@ -25,8 +27,27 @@ std::shared_ptr<const CapabilityLods> TrackResources::capabilityLods(ViewRange v
     if (m_lods && m_lodView == view && m_lodWidth == width)
         return m_lods;
     auto lods = std::make_shared<CapabilityLods>(index().caps.size());
-    for (size_t c = 0; c < lods->size(); ++c)
-        index().caps[c].timeline.lod(view.start, view.end, uint32_t(width), (*lods)[c]);
+    const auto summarise = [&](size_t c) { index().caps[c].timeline.lod(view.start, view.end, uint32_t(width), (*lods)[c]); };
+    // Zoomed out over a long busy run this decodes a block of spans per
+    // pixel edge and capability (milliseconds): then the capabilities are
+    // shared with a second thread (each only reads its own timeline).
+    size_t spans = 0;
+    for (const auto& cap : index().caps) {
+        const size_t from = cap.timeline.firstEndingAfter(view.start), to = cap.timeline.firstStartingAt(view.end);
+        spans += to > from ? to - from : 0;
+    }
+    if (lods->size() >= 2 && spans > m_parallelSpans) {
+        std::future<void> other = std::async(std::launch::async, [&] {
+            for (size_t c = 1; c < lods->size(); c += 2)
+                summarise(c);
+        });
+        for (size_t c = 0; c < lods->size(); c += 2)
+            summarise(c);
+        other.get();
+    } else {
+        for (size_t c = 0; c < lods->size(); ++c)
+            summarise(c);
+    }
     m_lodView = view;
     m_lodWidth = width;
     m_lods = std::move(lods);

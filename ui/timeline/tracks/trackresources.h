@@ -28,6 +28,10 @@ public:
     const LogIndex* indexOrNull() const { return m_index.get(); }
 
     std::shared_ptr<const CapabilityLods> capabilityLods(ViewRange view, int width);
+    // Views holding more spans than this (of all capabilities) are
+    // summarised on two threads.
+    static constexpr size_t kParallelSpans = 200'000;
+    void setParallelSpans(size_t spans) { m_parallelSpans = spans; } // (tests: 0 always shares)
     // The heap view of `o` when it was made for this index, else the top 15
     // bands by size, stacked. Needs a heap profile.
     std::shared_ptr<const HeapView> heapView(const RenderOptions& o);
@@ -51,6 +55,7 @@ private:
     ViewRange m_lodView;
     int m_lodWidth = -1;
     std::shared_ptr<const CapabilityLods> m_lods;
+    size_t m_parallelSpans = kParallelSpans;
     ChartPainter m_charts; // reused between paints
     std::vector<InstantUnitKey> m_wantedInstants;
     std::vector<std::pair<uint64_t, uint64_t>> m_wantedThreads;
