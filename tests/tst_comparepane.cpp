@@ -179,6 +179,22 @@ void TestComparePane::differentialFlameGraph()
     }
     QVERIFY(grew >= 1);
     QVERIFY(calm >= 1);
+    // Beside it: the cost centres, the biggest change first (new and gone
+    // before any size).
+    {
+        const QAbstractItemModel* cc = w.comparePane()->costCentreChanges()->model();
+        int expected = 0;
+        for (const ComparedFigure& f : w.comparePane()->comparison()->figures)
+            expected += f.group == "cost_centres" && ((f.a && f.a->value != 0) || (f.b && f.b->value != 0));
+        QCOMPARE(cc->rowCount(), expected);
+        QVERIFY(expected > 3);
+        double before = INFINITY;
+        for (int row = 0; row < cc->rowCount(); ++row) {
+            const double change = cc->index(row, CompareFiguresModel::Change).data(CompareFiguresModel::SortRole).toDouble();
+            QVERIFY2(change <= before, qPrintable(cc->index(row, CompareFiguresModel::Key).data().toString()));
+            before = change;
+        }
+    }
     QVERIFY(flame->describe(1).contains(QLatin1String("from A to B")) || flame->describe(1).contains(QLatin1String("A has no")));
     // The reverse: A's frames, coloured by their change to B.
     auto* mode = w.comparePane()->findChild<QComboBox*>();

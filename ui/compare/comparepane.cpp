@@ -19,6 +19,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
+#include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
 #include <QToolButton>
@@ -193,7 +194,26 @@ ComparePane::ComparePane(QWidget* parent)
     flv->addLayout(flameRow);
     m_flame = new FlameGraphView;
     m_flame->setIcicle(true); // the root at the top: a pane is short
-    flv->addWidget(m_flame, 1);
+    // Beside it, the cost centres sorted by their change (the biggest,
+    // either way, and what is new or gone first).
+    auto* ccFilter = new CompareFiguresFilter(this);
+    ccFilter->joinNames = true;
+    ccFilter->scope = [](const ComparedFigure& f) { return f.group == "cost_centres"; };
+    ccFilter->setSourceModel(m_model);
+    m_ccTable = newFiguresTable(ccFilter);
+    m_ccTable->setColumnHidden(CompareFiguresModel::Group, true);
+    m_ccTable->setColumnHidden(CompareFiguresModel::Figure, true);
+    m_ccTable->sortByColumn(CompareFiguresModel::Change, Qt::DescendingOrder);
+    m_ccTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_ccTable->horizontalHeader()->setSectionResizeMode(CompareFiguresModel::Key, QHeaderView::Stretch);
+    auto* flameSplit = new QSplitter(Qt::Horizontal);
+    flameSplit->setChildrenCollapsible(false);
+    flameSplit->addWidget(m_flame);
+    flameSplit->addWidget(m_ccTable);
+    flameSplit->setStretchFactor(0, 3);
+    flameSplit->setStretchFactor(1, 2);
+    flameSplit->setSizes({3000, 2000}); // (three fifths for the graph, whatever the table would like)
+    flv->addWidget(flameSplit, 1);
     m_tabs->addTab(flame, tr("Flame Graph"));
     connect(m_flameMode, &QComboBox::currentIndexChanged, this, &ComparePane::showFlame);
 

@@ -85,6 +85,7 @@ public:
     QTabWidget* tabs() const { return m_tabs; }
     QTableView* table() const { return m_table; }
     FlameGraphView* flameGraph() const { return m_flame; }
+    QTableView* costCentreChanges() const { return m_ccTable; } // beside the flame graph
     QCustomPlot* heapPlot() const { return m_heapPlot; }
     QCustomPlot* pausePlot() const { return m_pausePlot; }
     QString notesText() const;
@@ -161,6 +162,7 @@ private:
     QComboBox* m_flameMode = nullptr;
     QLabel* m_flameLegend = nullptr;
     FlameGraphView* m_flame = nullptr;
+    QTableView* m_ccTable = nullptr;
     QComboBox* m_band = nullptr;
     QCustomPlot* m_heapPlot = nullptr;
     QCustomPlot* m_pausePlot = nullptr;

@@ -46,6 +46,8 @@ CompareSection::CompareSection(ComparePane* pane, Options options, QWidget* pare
     m_filter->joinNames = true;
     m_table->setColumnHidden(CompareFiguresModel::Group, !m_options.showGroup);
     m_table->setColumnHidden(CompareFiguresModel::Figure, true);
+    if (m_options.byChange)
+        m_table->sortByColumn(CompareFiguresModel::Change, Qt::DescendingOrder);
     if (m_options.pauses) {
         auto* row = new QSplitter(Qt::Horizontal);
         row->setChildrenCollapsible(false);

@@ -31,6 +31,7 @@ public:
         Scope scope;           // which figures are the pane's
         bool showGroup = false; // a Group column (figures of several groups)
         bool pauses = false;   // the GC pause distributions of both runs beside the table
+        bool byChange = false; // sorted by the change at first (else in the runs' order)
     };
     CompareSection(ComparePane* pane, Options options, QWidget* parent = nullptr);
 

@@ -537,8 +537,8 @@ void MainWindow::addCompareSections()
         {"spans", {tr("spans by name"), group({"spans"})}},
         {"spark-sizes", {tr("sparks"), group({"sparks"}, {"sparks."}), true}},
         {"heap-bands", {tr("heap-profile bands"), group({"heap"}, {"heap."}), true}},
-        {"cost-centres", {tr("cost centres"), group({"cost_centres"})}},
-        {"profile", {tr("cost centres"), group({"cost_centres"})}},
+        {"cost-centres", {tr("cost centres"), group({"cost_centres"}), false, false, true}},
+        {"profile", {tr("cost centres"), group({"cost_centres"}), false, false, true}},
     };
     for (const auto& [name, options] : sections) {
         auto* dock = findChild<QDockWidget*>(QLatin1String(name), Qt::FindDirectChildrenOnly);
