@@ -18,8 +18,9 @@ const char* const kWatchUsage =
     "Usage: hecscope watch SOURCE [--record FILE] [--until-end | --seconds N]\n"
     "                      [--no-reconnect] [--interval MS] [--keep-minutes N]\n"
     "\n"
-    "Follows a live eventlog and prints one JSON line per update, then the\n"
-    "final index as `hecscope info --json` prints it for the recorded bytes.\n"
+    "Follows a live eventlog and prints JSON Lines: one object per update,\n"
+    "then one with the final index, the object `hecscope info --json` prints\n"
+    "for the recorded bytes (on one line).\n"
     "A GHC heap profile (prog.hp, +RTS -h without -l) is followed the same\n"
     "way: each update holds its complete censuses, and it ends once the file\n"
     "stops growing and no process has it open for writing (the program has\n"
@@ -184,7 +185,7 @@ int watch(int argc, char** argv)
         session.wait();
         const LogIndex& ix = *update->index;
         const std::string file = options.recordPath.empty() ? address->text() : options.recordPath;
-        std::fputs(infoJson(ix, computeStats(ix), file).c_str(), stdout);
+        std::fputs(jsonLine(infoJson(ix, computeStats(ix), file)).c_str(), stdout);
         for (const Diagnostic& d : ix.scan.diagnostics)
             std::fprintf(stderr, "hecscope: %s: %s: %s\n", file.c_str(), d.isError() ? "error" : "warning", d.message().c_str());
         if (s.state == LiveState::Failed)

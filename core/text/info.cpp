@@ -61,6 +61,31 @@ std::string joined(const std::vector<std::string>& words)
 
 } // namespace
 
+std::string jsonLine(std::string_view json)
+{
+    std::string out;
+    out.reserve(json.size());
+    bool inString = false, escaped = false;
+    for (const char c : json) {
+        if (inString) {
+            out += c;
+            if (escaped)
+                escaped = false;
+            else if (c == '\\')
+                escaped = true;
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+            out += c;
+        } else if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
+            out += c;
+        }
+    }
+    out += '\n';
+    return out;
+}
+
 std::string jsonString(std::string_view s)
 {
     std::string out = "\"";

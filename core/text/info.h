@@ -17,4 +17,8 @@ std::string infoJson(const LogIndex& index, const RangeStats& stats, const std::
 // U+FFFD.
 std::string jsonString(std::string_view s);
 
+// `json` on one line: the whitespace between its tokens left out (the keys
+// keep their order), ending with a newline. For JSON Lines (`watch`).
+std::string jsonLine(std::string_view json);
+
 } // namespace hecscope
