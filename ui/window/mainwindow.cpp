@@ -1141,9 +1141,7 @@ void MainWindow::clearLog(const QString& path)
     m_stats->clear();
     setWindowTitle(tr("%1 — Hecscope").arg(QFileInfo(path).fileName()));
     m_fileLabel->setText(QFileInfo(path).fileName());
-    m_banner->setStyleSheet(QString());
-    m_banner->setText(tr("Loading %1…").arg(path));
-    m_banner->show();
+    showBanner(tr("Loading %1…").arg(path), BannerKind::Note);
     emit logCleared();
 }
 
@@ -1153,12 +1151,11 @@ void MainWindow::openReportAlone(const QString& path)
     m_view->setPlaceholder(tr("no eventlog: the cost-centre report is in the Profile pane"));
     setWindowTitle(tr("%1 — Hecscope").arg(QFileInfo(path).fileName()));
     m_fileLabel->setText(QFileInfo(path).fileName());
-    m_banner->setStyleSheet(QString());
-    m_banner->setText(tr("%1 is a cost-centre profile report: it covers the whole run, with no time axis (Profile "
-                         "pane). To see the profile on the timeline, open the eventlog of the same run (+RTS -p -l) "
-                         "and then this report with File ▸ Open Profile….")
-                          .arg(QFileInfo(path).fileName()));
-    m_banner->show();
+    showBanner(tr("%1 is a cost-centre profile report: it covers the whole run, with no time axis (Profile "
+                  "pane). To see the profile on the timeline, open the eventlog of the same run (+RTS -p -l) "
+                  "and then this report with File ▸ Open Profile….")
+                   .arg(QFileInfo(path).fileName()),
+               BannerKind::Note);
     openProfile(path);
     m_compare->setReportA(path); // (compared, as a report, with any run)
 }
@@ -1170,19 +1167,16 @@ void MainWindow::openProfile(const QString& path)
         [this, path](ProfReportFile r) {
             statusBar()->clearMessage();
             if (!r.profile) {
-                m_banner->setText(tr("Cannot open the profile %1: %2").arg(path, qs(r.error)));
-                m_banner->setStyleSheet(QStringLiteral("background:#f5b7b1;color:#000"));
-                m_banner->show();
+                showBanner(tr("Cannot open the profile %1: %2").arg(path, qs(r.error)), BannerKind::Error);
                 emit reportShown();
                 return;
             }
             const auto profile = std::make_shared<const CostCentreProfile>(std::move(*r.profile));
             m_profilePane->setReport(profile, path);
             if (profile->error) {
-                m_banner->setText(tr("%1 is cut or malformed at %2.")
-                                      .arg(QFileInfo(path).fileName(), qs(problemText(*profile, "shown"))));
-                m_banner->setStyleSheet(QStringLiteral("background:#fcf3cf;color:#000"));
-                m_banner->show();
+                showBanner(tr("%1 is cut or malformed at %2.")
+                               .arg(QFileInfo(path).fileName(), qs(problemText(*profile, "shown"))),
+                           BannerKind::Warning);
             }
             m_profileDock->show();
             m_profileDock->raise();
@@ -1230,11 +1224,8 @@ void MainWindow::showIndex(std::shared_ptr<const LogIndex> index)
     if (problems.isEmpty()) {
         m_banner->hide();
     } else {
-        m_banner->setText(problems.join(QLatin1Char('\n')) + tr("\nShowing the %1 events decoded before the problem.").arg(m_index->scan.events));
-        m_banner->setStyleSheet(
-            error ? QStringLiteral("background:#f5b7b1;color:#000")
-                  : QStringLiteral("background:#fcf3cf;color:#000"));
-        m_banner->show();
+        showBanner(problems.join(QLatin1Char('\n')) + tr("\nShowing the %1 events decoded before the problem.").arg(m_index->scan.events),
+                   error ? BannerKind::Error : BannerKind::Warning);
     }
     m_stats->setPlainText(tr("Computing statistics…"));
     emit loadFinished();
@@ -1318,8 +1309,16 @@ void MainWindow::dispose(std::shared_ptr<const LogIndex> old)
         }, [](int) {});
 }
 
-void MainWindow::showBanner(const QString& text, const char* style)
+// The banner's kinds, styled here only.
+void MainWindow::showBanner(const QString& text, BannerKind kind)
 {
+    const char* style = "";
+    switch (kind) {
+    case BannerKind::Note: break;
+    case BannerKind::Info: style = "background:#d6eaf8;color:#000"; break;
+    case BannerKind::Warning: style = "background:#fcf3cf;color:#000"; break;
+    case BannerKind::Error: style = "background:#f5b7b1;color:#000"; break;
+    }
     m_banner->setText(text);
     m_banner->setStyleSheet(QString::fromLatin1(style));
     m_banner->show();
@@ -1338,7 +1337,7 @@ void MainWindow::openLive(const QString& source, const QString& recordPath)
         QString text = tr("Cannot follow %1: %2").arg(source, error);
         if (m_index)
             text += tr("\nStill showing %1.").arg(QFileInfo(m_path).fileName());
-        showBanner(text, "background:#f5b7b1;color:#000");
+        showBanner(text, BannerKind::Error);
         emit loadFinished();
         return;
     }
@@ -1354,7 +1353,7 @@ void MainWindow::openLive(const QString& source, const QString& recordPath)
     m_view->setPlaceholder(tr("waiting for %1…").arg(source));
     showBanner(tr("Following %1 live: the view keeps the latest seconds (Follow, F); Stop keeps what was received.")
                    .arg(source),
-               "background:#d6eaf8;color:#000");
+               BannerKind::Info);
     if (address->kind == SourceAddress::Kind::File || address->kind == SourceAddress::Kind::Pipe)
         addRecent(source);
 }
@@ -1404,20 +1403,20 @@ void MainWindow::showLiveUpdate(std::shared_ptr<const LogIndex> index, const Liv
             text += tr("\nShowing the %1 events received.").arg(countText(m_index->scan.events));
         if (!m_live->recordPath().isEmpty())
             text += tr(" Recorded in %1.").arg(m_live->recordPath());
-        showBanner(text, failed ? "background:#f5b7b1;color:#000" : "background:#d6eaf8;color:#000");
+        showBanner(text, failed ? BannerKind::Error : BannerKind::Info);
     } else if (status.state == LiveState::Disconnected) {
         showBanner(tr("%1. Everything received is kept; Reconnect appends the next connection to this timeline.")
                        .arg(QString::fromStdString(status.message)),
-                   "background:#fcf3cf;color:#000");
+                   BannerKind::Warning);
     } else if (status.state == LiveState::Receiving && !m_index->scan.diagnostics.empty()) {
         QStringList problems;
         for (const Diagnostic& d : m_index->scan.diagnostics)
             problems << qs(d.message());
-        showBanner(problems.join(QLatin1Char('\n')), "background:#fcf3cf;color:#000");
+        showBanner(problems.join(QLatin1Char('\n')), BannerKind::Warning);
     } else if (wasDisconnected) { // reconnecting, or receiving again
         showBanner(tr("Following %1 live: the view keeps the latest seconds (Follow, F); Stop keeps what was received.")
                        .arg(m_live->sourceText()),
-                   "background:#d6eaf8;color:#000");
+                   BannerKind::Info);
     }
     // A run compared with the live one: its figures follow, every two
     // seconds at most while it runs (a comparison in progress is not
@@ -1530,9 +1529,7 @@ void MainWindow::showFailure(const QString& message)
         m_view->setPlaceholder(tr("the file could not be opened"));
         text = tr("Cannot open %1: %2").arg(m_path, message);
     }
-    m_banner->setText(text);
-    m_banner->setStyleSheet(QStringLiteral("background:#f5b7b1;color:#000"));
-    m_banner->show();
+    showBanner(text, BannerKind::Error);
     emit loadFinished();
 }
 

@@ -156,7 +156,10 @@ private:
     // session's newer snapshot of the same log: views and choices stay).
     void applyIndex(std::shared_ptr<ByteSource> events, bool grown);
     void showLiveUpdate(std::shared_ptr<const LogIndex> index, const LiveStatus& status);
-    void showBanner(const QString& text, const char* style);
+    // Above the timeline: a plain note, news (a live session's state), a
+    // problem that leaves the log usable, one that stops it.
+    enum class BannerKind { Note, Info, Warning, Error };
+    void showBanner(const QString& text, BannerKind kind);
     void showStatistics(const RangeStats& stats);
     void showFailure(const QString& message);
     void showSelectionStatistics();
