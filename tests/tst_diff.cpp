@@ -354,6 +354,15 @@ void TestDiff::rangeFiguresEqualTheSingleRunCommands()
     const QJsonObject diff = json(run({QStringLiteral("diff"), a, b, QStringLiteral("--json"), QStringLiteral("--range"), range}));
     const Figures figures = figuresOf(diff);
     QVERIFY(diff.value(QStringLiteral("range")).toObject().value(QStringLiteral("a")).toObject().value(QStringLiteral("start_ns")).toDouble() == 20e6);
+    // The log's event and thread counts are whole-run figures: not given
+    // for a stretch (its threads are in the threads group).
+    for (const QJsonValue& f : diff.value(QStringLiteral("figures")).toArray()) {
+        const QJsonObject o = f.toObject();
+        if (o.value(QStringLiteral("group")).toString() == QLatin1String("run"))
+            QVERIFY2(o.value(QStringLiteral("key")).toString() != QLatin1String("events")
+                         && o.value(QStringLiteral("key")).toString() != QLatin1String("threads"),
+                     qPrintable(o.value(QStringLiteral("key")).toString()));
+    }
     size_t checked = 0;
     for (const auto& [side, file] : {std::pair{0, a}, std::pair{1, b}}) {
         for (const auto& row : csvRows(run({QStringLiteral("spans"), file, QStringLiteral("--csv"), QStringLiteral("--range"), range}).out)) {

@@ -45,13 +45,17 @@ std::string uniqueKey(std::map<std::string, int>& seen, const std::string& key)
     return n == 1 ? key : key + " #" + std::to_string(n);
 }
 
-void addRunTables(RunFigures& out, const LogIndex& ix, const RangeStats& st)
+// `wholeRun`: the log's event and thread counts too (of a stretch, the
+// index has neither; the threads group has the stretch's threads).
+void addRunTables(RunFigures& out, const LogIndex& ix, const RangeStats& st, bool wholeRun)
 {
     Scalars s;
     // As `info --json` names them (README: its keys).
-    s.add("events", whole(ix.scan.events));
+    if (wholeRun)
+        s.add("events", whole(ix.scan.events));
     s.add("capabilities", whole(st.caps.size()));
-    s.add("threads", whole(ix.threadCount()));
+    if (wholeRun)
+        s.add("threads", whole(ix.threadCount()));
     s.add("time.total_ns", whole(st.totalNs));
     s.add("time.mutator_ns", whole(st.mutatorNs));
     s.add("time.gc_ns", whole(st.gcNs));
@@ -317,7 +321,7 @@ RunFigures runFigures(const LogIndex& ix, ByteSource& source, const std::string&
         out.problems.push_back("read error " + ix.scan.ioError);
     if (!ix.hpFile) {
         const RangeStats st = range ? computeStats(ix, range->start, range->end) : computeStats(ix);
-        addRunTables(out, ix, st);
+        addRunTables(out, ix, st, !range);
         // The pauses' distribution: its percentiles beside the -s figures
         // (nearest rank), and the pauses themselves for a histogram.
         for (const Collection& c : ix.collections)
