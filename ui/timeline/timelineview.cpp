@@ -10,6 +10,7 @@
 #include <QToolTip>
 #include <QWheelEvent>
 
+#include <chrono>
 #include <cmath>
 
 namespace hecscope {
@@ -115,6 +116,11 @@ RenderOptions TimelineView::options() const
         }
     }
     return o;
+}
+
+void TimelineView::setClock(std::function<int64_t()> msNow)
+{
+    m_clock = std::move(msNow);
 }
 
 void TimelineView::setTimeBias(uint64_t bias)
@@ -383,8 +389,12 @@ void TimelineView::wheelEvent(QWheelEvent* e)
         const double factor = std::pow(0.8, double(delta.y()) / 120.0);
         // One Back step per gesture: the first notch after a pause is
         // remembered, the notches that follow it are not.
-        const bool gestureStart = !m_lastWheelZoom.isValid() || m_lastWheelZoom.elapsed() > kWheelGestureMs;
-        m_lastWheelZoom.start();
+        const int64_t now = m_clock ? m_clock()
+                                    : std::chrono::duration_cast<std::chrono::milliseconds>(
+                                          std::chrono::steady_clock::now().time_since_epoch())
+                                          .count();
+        const bool gestureStart = !m_lastWheelZoomMs || now - *m_lastWheelZoomMs > kWheelGestureMs;
+        m_lastWheelZoomMs = now;
         m_controller->zoom(factor, m.toTime(e->position().x()) + m_bias, gestureStart);
     }
     e->accept();

@@ -3,8 +3,9 @@
 #include "ui/jobs/jobrunner.h"
 #include "ui/timeline/timelinerenderer.h"
 
-#include <QElapsedTimer>
 #include <QWidget>
+
+#include <functional>
 
 #include <memory>
 #include <optional>
@@ -80,6 +81,9 @@ public:
     // Wheel zoom steps closer together than this are one gesture: one step
     // of the Back history.
     static constexpr int kWheelGestureMs = 400;
+    // The clock the wheel gesture is timed by (ms, monotonic); tests set
+    // their own. None: the steady clock.
+    void setClock(std::function<int64_t()> msNow);
 
 signals:
     void hoverTimeChanged(std::optional<uint64_t> t);
@@ -137,7 +141,8 @@ private:
     std::optional<SelectedItem> m_selected;
     std::optional<uint64_t> m_pendingFrom;
     std::optional<uint64_t> m_droppedBefore;
-    QElapsedTimer m_lastWheelZoom;
+    std::optional<int64_t> m_lastWheelZoomMs;
+    std::function<int64_t()> m_clock;
     uint32_t m_instantKinds = kAllInstantKinds;
     bool m_activityRunningOnly = false;
     std::map<QString, int> m_rowHeights;
