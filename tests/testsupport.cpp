@@ -4,6 +4,7 @@
 
 #include <QTest>
 
+#include "core/index/loader.h"
 #include "core/index/logindex.h"
 
 #include "core/io/bytesource.h"
@@ -50,6 +51,12 @@ std::vector<uint8_t> readFile(const QString& path)
         return {};
     const QByteArray data = f.readAll();
     return std::vector<uint8_t>(data.begin(), data.end());
+}
+
+std::unique_ptr<LogIndex> indexOfBytes(const std::vector<uint8_t>& bytes)
+{
+    MemorySource source(bytes);
+    return loadIndex(source, bytes.size()).index;
 }
 
 std::string readText(const QString& path)

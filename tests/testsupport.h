@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <deque>
@@ -31,6 +32,9 @@ QStringList conformanceLogs(const QString& subdir); // absolute paths of *.event
 QStringList testdataLogs();                         // testdata/logs/*.eventlog
 std::vector<uint8_t> readFile(const QString& path);
 std::string readText(const QString& path);
+// The index of a log's bytes, loaded as a file is (the one loader the
+// tests share).
+std::unique_ptr<LogIndex> indexOfBytes(const std::vector<uint8_t>& bytes);
 
 // Everything a decode produced, in file order: one line per event with its
 // offset, size, capability and printed text; then the diagnostics.

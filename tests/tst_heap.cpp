@@ -162,12 +162,6 @@ std::map<std::string, double> rawByteSeconds(const RawProfile& raw)
     return integral;
 }
 
-std::unique_ptr<LogIndex> load(const std::vector<uint8_t>& bytes)
-{
-    MemorySource source(bytes);
-    return loadIndex(source, bytes.size()).index;
-}
-
 bool near(double got, double want, double relative = 1e-9)
 {
     return std::abs(got - want) <= relative * std::max(1.0, std::abs(want));
@@ -442,7 +436,7 @@ void TestHeap::bandTotalsEqualRawSamples()
     QVERIFY2(!bytes.empty(), qPrintable(path));
     const RawProfile raw = decodeRaw(bytes);
     QVERIFY(!raw.censuses.empty());
-    const auto ix = load(bytes);
+    const auto ix = indexOfBytes(bytes);
     const HeapProfileData& hp = ix->heapProfile;
     const HeapBands& bands = ix->heapBands;
     const size_t nc = raw.censuses.size();
@@ -505,7 +499,7 @@ void TestHeap::topNPlusOtherConservesEveryCensus()
     const auto bytes = readFile(path);
     QVERIFY2(!bytes.empty(), qPrintable(path));
     const RawProfile raw = decodeRaw(bytes);
-    const auto ix = load(bytes);
+    const auto ix = indexOfBytes(bytes);
     const HeapProfileData& hp = ix->heapProfile;
     const HeapBands& bands = ix->heapBands;
     const std::vector<std::string> keys = labelKeys(hp, raw.stacks);
@@ -592,7 +586,7 @@ void TestHeap::topNPlusOtherConservesEveryCensus()
 // Every figure of fiveBandLog's bands, against the hand computation.
 void TestHeap::bandFiguresByHand()
 {
-    const auto ix = load(fiveBandLog());
+    const auto ix = indexOfBytes(fiveBandLog());
     QVERIFY(ix->scan.diagnostics.empty());
     const HeapProfileData& hp = ix->heapProfile;
     const HeapBands& bands = ix->heapBands;
@@ -624,7 +618,7 @@ void TestHeap::bandFiguresByHand()
 // Each BandOrder and its reverse, on bands whose keys differ by hand.
 void TestHeap::orderingModes()
 {
-    const auto ix = load(fiveBandLog());
+    const auto ix = indexOfBytes(fiveBandLog());
     const HeapProfileData& hp = ix->heapProfile;
     const HeapBands& bands = ix->heapBands;
     using Names = std::vector<std::string>;
@@ -672,7 +666,7 @@ void TestHeap::constantBandHasNoSpread()
                                   7'300'000'000, 7'900'000'000, 11'000'000'000};
         for (uint64_t t : times)
             b.census(t, {{"constant", bytes}});
-        const auto ix = load(b.bytes());
+        const auto ix = indexOfBytes(b.bytes());
         const BandStats& s = ix->heapBands.stats.at(0);
         const QString what = QStringLiteral("constant %1 bytes").arg(bytes);
         QVERIFY2(s.mean == double(bytes), qPrintable(what));
@@ -693,7 +687,7 @@ void TestHeap::infoTableBandsNamedFromIpe()
     b.ipe(0x4f6a10, "Leak_con_info", "Leak", "Main", "leak.hs:12:3-20");
     b.ipe(0x4f6b20, "Node_con_info", "Tree a", "Data.Tree", "Tree.hs:5:1-40");
     b.census(1 * kSecond, {{"0x4f6a10", 100}, {"4f6b20", 50}, {"0x999", 8}});
-    const auto ix = load(b.bytes());
+    const auto ix = indexOfBytes(b.bytes());
     QCOMPARE(ix->ipes.size(), size_t(2));
     const HeapBands& bands = ix->heapBands;
     QCOMPARE(bands.names.size(), size_t(3));
@@ -704,7 +698,7 @@ void TestHeap::infoTableBandsNamedFromIpe()
     HeapLogBuilder t(7);
     t.ipe(0xabc, "X_info", "X", "M", "m.hs:1:1");
     t.census(1 * kSecond, {{"0xabc", 10}});
-    QCOMPARE(load(t.bytes())->heapBands.names[0], std::string("0xabc"));
+    QCOMPARE(indexOfBytes(t.bytes())->heapBands.names[0], std::string("0xabc"));
 }
 
 void TestHeap::repeatedLabelInOneCensusIsAdded()
@@ -712,7 +706,7 @@ void TestHeap::repeatedLabelInOneCensusIsAdded()
     HeapLogBuilder b(3);
     b.census(1 * kSecond, {{"a", 100}, {"b", 50}, {"a", 25}});
     b.census(2 * kSecond, {{"a", 7}, {"b", 3}});
-    const auto ix = load(b.bytes());
+    const auto ix = indexOfBytes(b.bytes());
     const HeapProfileData& hp = ix->heapProfile;
     QCOMPARE(hp.labels, (std::vector<std::string>{"a", "b"}));
     QCOMPARE(hp.repeatedLabels, uint64_t(1));
@@ -735,7 +729,7 @@ void TestHeap::costCentreStacks()
     const RawProfile raw = decodeRaw(bytes);
     QVERIFY(raw.stacks);
     QVERIFY(!raw.costCentres.empty());
-    const auto ix = load(bytes);
+    const auto ix = indexOfBytes(bytes);
     const HeapProfileData& hp = ix->heapProfile;
     QCOMPARE(hp.breakdown, 1u);
     QCOMPARE(hp.stacks.size(), hp.labels.size());
@@ -798,7 +792,7 @@ void TestHeap::sameNamedCostCentresStayApart()
     b.costCentre(4, "CAF", "Main", true);
     b.stackCensus(1 * kSecond, {{{1, 3}, 100}, {{2, 3}, 200}, {{}, 5}, {{4}, 8}});
     b.stackCensus(2 * kSecond, {{{2, 3}, 300}, {{1, 3}, 400}});
-    const auto ix = load(b.bytes());
+    const auto ix = indexOfBytes(b.bytes());
     QVERIFY(ix->scan.diagnostics.empty());
     const HeapProfileData& hp = ix->heapProfile;
     QCOMPARE(hp.labels.size(), size_t(4));
@@ -819,7 +813,7 @@ void TestHeap::sameNamedCostCentresStayApart()
 // and adjacent ranges add up.
 void TestHeap::byteSecondsIn()
 {
-    const auto ix = load(fiveBandLog());
+    const auto ix = indexOfBytes(fiveBandLog());
     const HeapProfileData& hp = ix->heapProfile;
     const HeapBands& bands = ix->heapBands;
     const size_t nl = hp.labels.size();
@@ -863,7 +857,7 @@ void TestHeap::byteSecondsIn()
 // by hand, the whole run equal to BandStats, one census gives nothing.
 void TestHeap::bandTrendsByHand()
 {
-    const auto ix = load(fiveBandLog());
+    const auto ix = indexOfBytes(fiveBandLog());
     const HeapProfileData& hp = ix->heapProfile;
     const HeapBands& bands = ix->heapBands;
     const BandTrends middle = bandTrendsIn(hp, bands, 2 * kSecond, 5 * kSecond);
@@ -907,7 +901,7 @@ void TestHeap::bandTrendsEqualRawSamples()
     QFETCH(QString, path);
     const auto bytes = readFile(path);
     const RawProfile raw = decodeRaw(bytes);
-    const auto ix = load(bytes);
+    const auto ix = indexOfBytes(bytes);
     const HeapProfileData& hp = ix->heapProfile;
     const HeapBands& bands = ix->heapBands;
     std::vector<const RawCensus*> byTime;
@@ -1114,7 +1108,7 @@ void TestHeap::sparklinesCoverEveryPoint()
     b.census(1 * kSecond, {{"steady", 100}, {"late", 0}});
     b.census(2 * kSecond, {{"steady", 100}});
     b.census(3 * kSecond, {{"steady", 100}, {"late", 40}});
-    const auto ix = load(b.bytes());
+    const auto ix = indexOfBytes(b.bytes());
     const HeapBands& bands = ix->heapBands;
     const BandStats& steady = bands.stats[*labelNamed(ix->heapProfile, "steady")];
     for (size_t i = 0; i < kSparkPoints; ++i)

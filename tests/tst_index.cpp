@@ -47,12 +47,6 @@ using namespace hecscope::test;
 namespace {
 
 // Writes events into blocks of one capability each, in the order given.
-std::unique_ptr<LogIndex> load(const std::vector<uint8_t>& bytes)
-{
-    MemorySource source(bytes);
-    return loadIndex(source, bytes.size()).index;
-}
-
 // With every thread's segments kept in memory (what the read-back is compared with).
 std::unique_ptr<LogIndex> loadKept(const std::vector<uint8_t>& bytes)
 {
@@ -172,7 +166,7 @@ void TestIndex::threadStatesAndGcPhases()
                 ev(tag::GcEnd, 70),
                 ev(tag::GcStatsGhc, 71, {0, 1, 1000, 10, 20, 2, 600, 1000, 300}),
                 ev(tag::RunThread, 80, {2}), ev(tag::StopThread, 90, {2, 5, 0})}); // finished
-    const auto ix = load(b.bytes());
+    const auto ix = indexOfBytes(b.bytes());
     QVERIFY(ix->scan.diagnostics.empty());
     QCOMPARE(ix->caps.size(), size_t(1));
     compareSpans(ix->caps[0].timeline, {{10, 20, SpanKind::Running, 1, 3},
@@ -239,7 +233,7 @@ void TestIndex::identicalTimestamps()
                 ev(tag::RunThread, 10, {2}), ev(tag::StopThread, 10, {2, 3, 0}),
                 ev(tag::RunThread, 10, {1}), ev(tag::StopThread, 30, {1, 3, 0}),
                 ev(tag::GcStart, 30), ev(tag::GcEnd, 30)});
-    const auto ix = load(b.bytes());
+    const auto ix = indexOfBytes(b.bytes());
     compareSpans(ix->caps[0].timeline, {{10, 10, SpanKind::Running, 1, 3},
                                         {10, 10, SpanKind::Running, 2, 3},
                                         {10, 30, SpanKind::Running, 1, 3}});
@@ -255,7 +249,7 @@ void TestIndex::threadRunningAtEndOfLog()
     LogBuilder b;
     b.block(0, {ev(tag::RunThread, 10, {1})});
     b.block(1, {ev(tag::RunThread, 20, {2}), ev(tag::StopThread, 30, {2, 3, 0}), ev(tag::UserMarker, 100, {}, {"end"})});
-    const auto ix = load(b.bytes());
+    const auto ix = indexOfBytes(b.bytes());
     compareSpans(ix->caps[0].timeline, {{10, 100, SpanKind::Running, 1, kStopAtEnd}});
     QCOMPARE(ix->threads.at(1).runTime, uint64_t(90));
     QCOMPARE(ix->messages.size(), size_t(1));
@@ -268,7 +262,7 @@ void TestIndex::gcWithoutRequestOrPhases()
     LogBuilder b;
     b.block(0, {ev(tag::RunThread, 10, {1}), ev(tag::GcStart, 20), ev(tag::GcEnd, 40),
                 ev(tag::RunThread, 50, {1}), ev(tag::StopThread, 60, {1, 1, 0})});
-    const auto ix = load(b.bytes());
+    const auto ix = indexOfBytes(b.bytes());
     // GC_START without a STOP_THREAD closes the run; the GC has no phases.
     compareSpans(ix->caps[0].timeline, {{10, 20, SpanKind::Running, 1, kStopClosedByOther},
                                         {20, 40, SpanKind::Gc, 0, 0},
@@ -296,7 +290,7 @@ void TestIndex::gcSpansSplitByTheirCollection()
     b.block(0, {ev(tag::RequestParGc, 90), ev(tag::GcStart, 200), ev(tag::GcWork, 205), ev(tag::GcDone, 280),
                 ev(tag::GcEnd, 300), ev(tag::GcGlobalSync, 301),
                 ev(tag::GcStatsGhc, 302, {0, 0, 1000, 10, 20, 2, 600, 1000, 300})});
-    const auto ix = load(b.bytes());
+    const auto ix = indexOfBytes(b.bytes());
     QVERIFY(ix->scan.diagnostics.empty());
     QCOMPARE(ix->collections.size(), size_t(1));
     QCOMPARE(ix->collections[0].leaderStart, uint64_t(200));
@@ -330,7 +324,7 @@ void TestIndex::capabilitiesCreatedAndDeletedMidRun()
     b.block(0, {ev(tag::RunThread, 10, {1}), ev(tag::StopThread, 20, {1, 3, 0})});
     b.block(1, {ev(tag::RunThread, 60, {2}), ev(tag::StopThread, 70, {2, 3, 0})});
     b.block(kNoCap, {ev(tag::CapDelete, 80, {1})});
-    const auto ix = load(b.bytes());
+    const auto ix = indexOfBytes(b.bytes());
     QCOMPARE(ix->caps.size(), size_t(2));
     QCOMPARE(ix->caps[1].created, uint64_t(50));
     QCOMPARE(ix->caps[1].deleted, uint64_t(80));
@@ -345,7 +339,7 @@ void TestIndex::migrationAcrossCapabilities()
     b.block(0, {ev(tag::RunThread, 10, {7}), ev(tag::StopThread, 20, {7, 3, 0}),
                 ev(tag::MigrateThread, 21, {7, 1})});
     b.block(1, {ev(tag::RunThread, 30, {7}), ev(tag::StopThread, 45, {7, 5, 0})});
-    const auto ix = load(b.bytes());
+    const auto ix = indexOfBytes(b.bytes());
     const ThreadInfo& t = ix->threads.at(7);
     QCOMPARE(t.migrations, 1u);
     QCOMPARE(t.runs, 2u);
@@ -366,7 +360,7 @@ void TestIndex::outOfOrderBlocks()
                 ev(tag::GcStart, 105), ev(tag::GcEnd, 125)});
     b.block(1, {ev(tag::GcStart, 300), ev(tag::GcEnd, 310)});
     b.block(0, {ev(tag::GcStart, 302), ev(tag::GcEnd, 320)});
-    const auto ix = load(b.bytes());
+    const auto ix = indexOfBytes(b.bytes());
     QCOMPARE(ix->caps[0].outOfOrder, uint64_t(0));
     QCOMPARE(ix->caps[1].outOfOrder, uint64_t(0));
     QCOMPARE(ix->collections.size(), size_t(2));
@@ -383,7 +377,7 @@ void TestIndex::longRunIsSplit()
     const uint64_t start = 1000, end = start + 10'000'000'000ull; // 10 s
     LogBuilder b;
     b.block(0, {ev(tag::RunThread, start, {3}), ev(tag::StopThread, end, {3, 3, 0})});
-    const auto ix = load(b.bytes());
+    const auto ix = indexOfBytes(b.bytes());
     const CapTimeline& tl = ix->caps[0].timeline;
     QCOMPARE(tl.size(), size_t(3)); // 2^32 ns is about 4.3 s
     QCOMPARE(tl[0].start(), start);
@@ -404,7 +398,7 @@ void TestIndex::truncationAtEveryEventBoundary()
     const std::vector<uint8_t> bytes = readFile(path);
     QVERIFY(!bytes.empty());
     const Decoded whole = decodeInChunks(bytes);
-    const auto full = load(bytes);
+    const auto full = indexOfBytes(bytes);
     // Event end offsets, from the decoder's own record of the log.
     MemorySource source(bytes);
     class Ends final : public EventSink {
@@ -418,7 +412,7 @@ void TestIndex::truncationAtEveryEventBoundary()
     const size_t step = std::max<size_t>(1, ends.ends.size() / 400);
     for (size_t i = 0; i < ends.ends.size(); i += step) {
         const std::vector<uint8_t> cut(bytes.begin(), bytes.begin() + ptrdiff_t(ends.ends[i]));
-        const auto ix = load(cut);
+        const auto ix = indexOfBytes(cut);
         QCOMPARE(ix->scan.events, uint64_t(i + 1));
         QVERIFY(ix->scan.truncated);
         QVERIFY(!ix->scan.hasError);
@@ -438,7 +432,7 @@ void TestIndex::truncationAtEveryEventBoundary()
 void TestIndex::lodAggregatesHonestly()
 {
     const QString path = QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/threads-N2.eventlog");
-    const auto ix = load(readFile(path));
+    const auto ix = indexOfBytes(readFile(path));
     QVERIFY(ix->caps.size() >= 2);
     const uint64_t end = ix->lastTime;
     for (const Capability& cap : ix->caps) {
@@ -668,7 +662,7 @@ void TestIndex::realLogsAgreeWithBruteForce_data()
 void TestIndex::realLogsAgreeWithBruteForce()
 {
     QFETCH(QString, log);
-    const auto ix = load(readFile(log));
+    const auto ix = indexOfBytes(readFile(log));
     QRandomGenerator rng(uint32_t(qHash(log)));
     const uint64_t end = ix->lastTime + 1;
     for (const Capability& cap : ix->caps) {
@@ -739,7 +733,7 @@ void TestIndex::realLogsAgreeWithBruteForce()
 void TestIndex::sparkCountersMatchSparkEvents()
 {
     const QString path = QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/sparks-lf-N2.eventlog");
-    const auto ix = load(readFile(path));
+    const auto ix = indexOfBytes(readFile(path));
     uint64_t createdEvents = 0;
     for (const Capability& cap : ix->caps)
         createdEvents += cap.sparkEvents[0];
@@ -791,7 +785,7 @@ void TestIndex::instantsAreTheLogsEvents()
 {
     QFETCH(QString, log);
     const std::vector<uint8_t> bytes = readFile(log);
-    const auto ix = load(bytes);
+    const auto ix = indexOfBytes(bytes);
     struct Want {
         uint64_t time;
         InstantKind kind;
@@ -895,7 +889,7 @@ void TestIndex::instantsAreTheLogsEvents()
 void TestIndex::changedFileIsToldNotRead()
 {
     const std::vector<uint8_t> bytes = readFile(QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/sparks-lf-N2.eventlog"));
-    const auto ix = load(bytes);
+    const auto ix = indexOfBytes(bytes);
     QVERIFY(ix->instants.size() > 1 && ix->instants[1].units() > 1);
     const InstantMark& m = ix->instants[1].mark(size_t(CapInstantMarks::kUnitMarks)); // unit 1's first
     MemorySource same(bytes);
@@ -1076,7 +1070,7 @@ void TestIndex::threadSegmentsReadBack()
     QFETCH(QString, log);
     const std::vector<uint8_t> bytes = readFile(log);
     const auto ix = loadKept(bytes); // what is compared with
-    const auto dropped = load(bytes); // what reads back: its long threads' segments are in the file only
+    const auto dropped = indexOfBytes(bytes); // what reads back: its long threads' segments are in the file only
     QRandomGenerator rng(uint32_t(qHash(log)));
     checkThreadCheckpoints(bytes, *ix, rng);
     if (QTest::currentTestFailed())
@@ -1895,7 +1889,7 @@ void TestIndex::capabilitySpansSpillToAFile()
 void TestIndex::threadSegmentsFromAChangedFile()
 {
     const std::vector<uint8_t> bytes = readFile(QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/threads-N2.eventlog"));
-    const auto ix = load(bytes);
+    const auto ix = indexOfBytes(bytes);
     const ThreadCheckpoints& cp = ix->threadCheckpoints;
     QVERIFY(cp.caps.size() > 0 && cp.caps[0].size() > 16);
     const auto& cross = cp.caps[0];
@@ -1959,7 +1953,7 @@ void TestIndex::threadSegmentsFromAChangedFile()
 void TestIndex::detailStoreServesSeveralThreads()
 {
     const std::vector<uint8_t> bytes = readFile(QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/sparks-lf-N2.eventlog"));
-    const auto ix = load(bytes);
+    const auto ix = indexOfBytes(bytes);
     auto source = std::make_shared<MemorySource>(bytes);
     for (const size_t budget : {DetailStore::kDefaultBudget, size_t(64) << 10}) {
         DetailStore store(source, budget);
@@ -2053,7 +2047,7 @@ void TestIndex::growingLogExtendsTheIndex()
     }
     QVERIFY(publishes >= 3);
     const LogIndex& final = growing.publish(true);
-    compareIndexes(final, *load(bytes));
+    compareIndexes(final, *indexOfBytes(bytes));
     QVERIFY(!final.scan.truncated);
 }
 
@@ -2102,7 +2096,7 @@ void TestIndex::infoJsonGolden()
 {
     QFETCH(QString, log);
     const QString name = QFileInfo(log).fileName();
-    const auto ix = load(readFile(log));
+    const auto ix = indexOfBytes(readFile(log));
     const std::string json = infoJson(*ix, computeStats(*ix), name.toStdString());
 
     QJsonParseError error;

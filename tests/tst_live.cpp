@@ -36,12 +36,6 @@ using namespace hecscope::test;
 
 namespace {
 
-std::unique_ptr<LogIndex> load(const std::vector<uint8_t>& bytes)
-{
-    MemorySource source(bytes);
-    return loadIndex(source).index;
-}
-
 std::unique_ptr<LiveSession> sessionOn(const std::string& text, LiveOptions options, UpdateCollector& collector)
 {
     std::string error;
@@ -106,7 +100,7 @@ size_t hpSettledEnd(std::string_view text)
 
 std::unique_ptr<LogIndex> loadText(std::string_view text)
 {
-    return load(std::vector<uint8_t>(text.begin(), text.end()));
+    return indexOfBytes(std::vector<uint8_t>(text.begin(), text.end()));
 }
 
 // What a heap-profile index shows: the header, every census and sample,
@@ -256,7 +250,7 @@ void TestLive::growingFileAppendsOfEverySize()
     QCOMPARE(last.status.state, LiveState::Ended);
     QVERIFY(last.status.message.find("end-of-data") != std::string::npos);
     QVERIFY(recorded(*session) == bytes);
-    const auto oneShot = load(bytes);
+    const auto oneShot = indexOfBytes(bytes);
     compareIndexes(*last.index, *oneShot);
     QCOMPARE(infoJson(*last.index, computeStats(*last.index), "x"), infoJson(*oneShot, computeStats(*oneShot), "x"));
 }
@@ -289,7 +283,7 @@ void TestLive::fileWithoutEndEndsWhenItsWriterIsGone()
     QCOMPARE(last.status.state, LiveState::Ended);
     QVERIFY2(last.status.message.find("no process has it open for writing") != std::string::npos, last.status.message.c_str());
     QVERIFY(last.index->scan.truncated);
-    compareIndexes(*last.index, *load(bytes));
+    compareIndexes(*last.index, *indexOfBytes(bytes));
 }
 
 // A session's builder lets go of the thread events it has walked for good
@@ -337,7 +331,7 @@ void TestLive::lateCapabilityReadsTheRecordingAgain()
     QVERIFY(!updates.empty());
     const LogIndex& last = *updates.back().index;
     QCOMPARE(updates.back().status.state, LiveState::Ended);
-    const auto oneShot = load(bytes);
+    const auto oneShot = indexOfBytes(bytes);
     compareIndexes(last, *oneShot);
     const ThreadStates &x = last.threadStates, &y = oneShot->threadStates;
     QVERIFY(x.ids == y.ids);
@@ -382,7 +376,7 @@ void TestLive::shrinkingFileIsSaid()
     QCOMPARE(last.status.state, LiveState::Failed);
     QVERIFY2(last.status.message.find("shrank from " + std::to_string(half)) != std::string::npos, last.status.message.c_str());
     QVERIFY(last.status.message.find("byte offset " + std::to_string(half)) != std::string::npos);
-    compareIndexes(*last.index, *load({bytes.begin(), bytes.begin() + ptrdiff_t(half)}));
+    compareIndexes(*last.index, *indexOfBytes({bytes.begin(), bytes.begin() + ptrdiff_t(half)}));
 }
 
 void TestLive::replacedFileIsSaid()
@@ -414,7 +408,7 @@ void TestLive::replacedFileIsSaid()
     QVERIFY(!updates.empty());
     QCOMPARE(updates.back().status.state, LiveState::Failed);
     QVERIFY2(updates.back().status.message.find("replaced") != std::string::npos, updates.back().status.message.c_str());
-    compareIndexes(*updates.back().index, *load({bytes.begin(), bytes.begin() + ptrdiff_t(part)}));
+    compareIndexes(*updates.back().index, *indexOfBytes({bytes.begin(), bytes.begin() + ptrdiff_t(part)}));
 }
 
 // A named pipe opened before its writer (as +RTS -ol/fifo needs): the
@@ -448,7 +442,7 @@ void TestLive::pipeAndStandardInput()
     QCOMPARE(updates.front().status.state, LiveState::Waiting); // before the writer came
     QCOMPARE(updates.back().status.state, LiveState::Ended);
     QVERIFY(readFile(QString::fromStdString(options.recordPath)) == bytes);
-    compareIndexes(*updates.back().index, *load(bytes));
+    compareIndexes(*updates.back().index, *indexOfBytes(bytes));
     // Once over, the recording is no longer open for writing: opening it
     // is not following a growing file.
     session->wait();
@@ -533,7 +527,7 @@ void TestLive::socketReconnectsAndAppends()
     // replaced by the next before it is taken, so the count is compared).
     QCOMPARE(last.status.disconnects, uint32_t(connections - 1));
     QVERIFY(recorded(*session) == bytes);
-    compareIndexes(*last.index, *load(bytes));
+    compareIndexes(*last.index, *indexOfBytes(bytes));
 }
 
 // A connection cut inside a record (the rest of the RTS's buffer is lost):
@@ -566,7 +560,7 @@ void TestLive::socketCutInsideARecordKeepsAValidRecording()
     QCOMPARE(updates.back().status.state, LiveState::Ended);
     const std::vector<uint8_t> recording = readFile(QString::fromStdString(options.recordPath));
     QVERIFY(recording.size() < bytes.size());
-    const auto reloaded = load(recording);
+    const auto reloaded = indexOfBytes(recording);
     QVERIFY(!reloaded->scan.hasError);
     QVERIFY(!reloaded->scan.truncated);
     compareIndexes(*updates.back().index, *reloaded);
@@ -604,7 +598,7 @@ void TestLive::reconnectionWithAnotherHeaderIsRefused()
     QVERIFY(!updates.empty());
     QVERIFY2(updates.back().status.state == LiveState::Failed, updates.back().status.message.c_str());
     QVERIFY2(updates.back().status.message.find("different eventlog header") != std::string::npos, updates.back().status.message.c_str());
-    compareIndexes(*updates.back().index, *load({bytes.begin(), bytes.begin() + ptrdiff_t(cut)}));
+    compareIndexes(*updates.back().index, *indexOfBytes({bytes.begin(), bytes.begin() + ptrdiff_t(cut)}));
 }
 
 // Without automatic reconnection a disconnect is said and waits; the
@@ -632,7 +626,7 @@ void TestLive::disconnectWaitsForReconnect()
         QVERIFY(!isFinal(u->status.state));
         if (u->status.state == LiveState::Disconnected) {
             QVERIFY2(u->status.message.find("closed the connection") != std::string::npos, u->status.message.c_str());
-            compareIndexes(*u->index, *load({bytes.begin(), bytes.begin() + ptrdiff_t(cut)}));
+            compareIndexes(*u->index, *indexOfBytes({bytes.begin(), bytes.begin() + ptrdiff_t(cut)}));
             break;
         }
     }
@@ -645,7 +639,7 @@ void TestLive::disconnectWaitsForReconnect()
     QVERIFY(!updates.empty());
     QCOMPARE(updates.back().status.state, LiveState::Ended);
     QVERIFY(recorded(*session) == bytes);
-    compareIndexes(*updates.back().index, *load(bytes));
+    compareIndexes(*updates.back().index, *indexOfBytes(bytes));
 }
 
 void TestLive::controlCommandsReachTheProgram()
@@ -712,7 +706,7 @@ void TestLive::cancelAtAnyTime()
             QVERIFY(!updates.empty());
             QCOMPARE(updates.back().status.state, LiveState::Stopped);
             if (kind == 2)
-                compareIndexes(*updates.back().index, *load({bytes.begin(), bytes.begin() + ptrdiff_t(updates.back().status.bytes)}));
+                compareIndexes(*updates.back().index, *indexOfBytes({bytes.begin(), bytes.begin() + ptrdiff_t(updates.back().status.bytes)}));
         }
         if (fd >= 0)
             ::close(fd);
@@ -787,7 +781,7 @@ void TestLive::keepsOnlyTheLatestStretch()
 {
     constexpr uint64_t kSlice = 10'000'000; // 10 ms per block
     const std::vector<uint8_t> bytes = longRunningLog(300, kSlice);
-    const auto whole = load(bytes);
+    const auto whole = indexOfBytes(bytes);
     QVERIFY(whole && whole->scan.diagnostics.empty());
     QTemporaryDir dir;
     const std::string path = dir.filePath(QStringLiteral("growing.eventlog")).toStdString();

@@ -58,12 +58,6 @@ namespace {
 
 constexpr int kGuardMs = 20000; // a hung session, not a timing assertion
 
-std::unique_ptr<LogIndex> load(const std::vector<uint8_t>& bytes)
-{
-    MemorySource source(bytes);
-    return loadIndex(source).index;
-}
-
 QString logPath(const char* name)
 {
     return QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/") + QLatin1String(name);
@@ -337,7 +331,7 @@ void TestLiveWindow::growingPipeUpdatesEveryPane()
     QVERIFY2(end.banner.contains(QStringLiteral("%1 ended: the program ended its eventlog (end-of-data marker).").arg(fifo)),
              qPrintable(end.banner));
     QCOMPARE(end.status.bytes, uint64_t(bytes.size()));
-    const auto oneShot = load(bytes);
+    const auto oneShot = indexOfBytes(bytes);
     compareIndexes(*w.index(), *oneShot);
     QCOMPARE(end.eventRows, int(oneShot->scan.events));
     QCOMPARE(w.eventList()->model()->rowCount(), int(oneShot->scan.events));
@@ -459,7 +453,7 @@ void TestLiveWindow::followKeepsTheLatestSecondsUntilTheUserMovesTheView()
     QCOMPARE(end.range, expected(end));
     QCOMPARE(end.range.end, end.index->lastTime);
     QCOMPARE(w.controller()->range().end, w.index()->lastTime);
-    compareIndexes(*w.index(), *load(bytes));
+    compareIndexes(*w.index(), *indexOfBytes(bytes));
 }
 
 // The merged time is where every capability's events are in, so Follow
@@ -478,7 +472,7 @@ void TestLiveWindow::followKeepsTheLatestSecondsUntilTheUserMovesTheView()
 void TestLiveWindow::mergedTimeWaitsForEveryCapability()
 {
     const std::vector<uint8_t> bytes = readFile(logPath("threads-N2.eventlog"));
-    const auto complete = load(bytes);
+    const auto complete = indexOfBytes(bytes);
     QVERIFY(complete->caps.size() >= 2);
     QTemporaryDir dir;
     const QString fifo = dir.filePath(QStringLiteral("ghc.fifo"));
@@ -565,7 +559,7 @@ void TestLiveWindow::disconnectThenReconnectAppends()
     QVERIFY2(down.banner.contains(QStringLiteral("Reconnect appends the next connection")), qPrintable(down.banner));
     QVERIFY2(w.liveControls()->statusText().contains(QStringLiteral("disconnected")), qPrintable(w.liveControls()->statusText()));
     QCOMPARE(down.status.bytes, uint64_t(cut));
-    compareIndexes(*w.index(), *load({bytes.begin(), bytes.begin() + ptrdiff_t(cut)}));
+    compareIndexes(*w.index(), *indexOfBytes({bytes.begin(), bytes.begin() + ptrdiff_t(cut)}));
     QCOMPARE(w.eventList()->model()->rowCount(), int(w.index()->scan.events));
     QCOMPARE(down.status.connections, 1u); // no connection of its own accord
     QTRY_COMPARE_WITH_TIMEOUT(server.connectionsServed(), 1, kGuardMs);
@@ -581,7 +575,7 @@ void TestLiveWindow::disconnectThenReconnectAppends()
     QCOMPARE(end.status.connections, 2u);
     QCOMPARE(server.connectionsServed(), 2);
     QCOMPARE(end.status.bytes, uint64_t(bytes.size()));
-    compareIndexes(*w.index(), *load(bytes));
+    compareIndexes(*w.index(), *indexOfBytes(bytes));
     QCOMPARE(end.eventRows, int(w.index()->scan.events));
     QVERIFY(!reconnect->isEnabled());
 }
@@ -630,7 +624,7 @@ void TestLiveWindow::aReconnectedSessionNoLongerSaysDisconnected()
     QVERIFY(!reconnect->isEnabled());
     QVERIFY(liveAction(w, QStringLiteral("Heap Census"))->isEnabled());
     QVERIFY2(w.liveControls()->statusText().contains(QStringLiteral("receiving")), qPrintable(w.liveControls()->statusText()));
-    compareIndexes(*w.index(), *load({bytes.begin(), bytes.begin() + ptrdiff_t(at[1])}));
+    compareIndexes(*w.index(), *indexOfBytes({bytes.begin(), bytes.begin() + ptrdiff_t(at[1])}));
     // Checked at the end, so that the rest is seen through either way.
     const QString bannerWhileReceiving = w.bannerText();
 
@@ -642,7 +636,7 @@ void TestLiveWindow::aReconnectedSessionNoLongerSaysDisconnected()
     QTRY_VERIFY_WITH_TIMEOUT(rec.lastIs(LiveState::Ended), kGuardMs);
     server.join();
     QCOMPARE(rec.last().status.connections, 3u);
-    compareIndexes(*w.index(), *load(bytes));
+    compareIndexes(*w.index(), *indexOfBytes(bytes));
     QVERIFY2(!bannerWhileReceiving.contains(QStringLiteral("closed the connection"))
                  && !bannerWhileReceiving.contains(QStringLiteral("Reconnect appends")),
              qPrintable(QStringLiteral("receiving on connection 2, the banner still said: ") + bannerWhileReceiving));
@@ -737,7 +731,7 @@ void TestLiveWindow::stopKeepsWhatWasReceived()
     QVERIFY2(end.banner.contains(QStringLiteral("%1 stopped: stopped following.").arg(fifo)), qPrintable(end.banner));
     QCOMPARE(end.status.bytes, uint64_t(half));
     const std::vector<uint8_t> received(bytes.begin(), bytes.begin() + ptrdiff_t(half));
-    const auto oneShot = load(received);
+    const auto oneShot = indexOfBytes(received);
     compareIndexes(*w.index(), *oneShot);
     QVERIFY2(end.banner.contains(QStringLiteral("Showing the %1 events received").arg(countText(oneShot->scan.events))),
              qPrintable(end.banner));
@@ -854,7 +848,7 @@ void TestLiveWindow::aSourceThatCannotBeOpenedKeepsTheLog()
     feeder.feedTo(bytes.size());
     feeder.finish();
     QTRY_VERIFY_WITH_TIMEOUT(rec.lastIs(LiveState::Ended), kGuardMs);
-    compareIndexes(*w.index(), *load(bytes));
+    compareIndexes(*w.index(), *indexOfBytes(bytes));
 }
 
 // --record: the file is the log as it arrived, byte for byte, and says so.
@@ -882,7 +876,7 @@ void TestLiveWindow::recordKeepsTheBytesAsReceived()
     QTRY_VERIFY_WITH_TIMEOUT(rec.lastIs(LiveState::Ended), kGuardMs);
     QVERIFY2(rec.last().banner.contains(QStringLiteral("Recorded in %1.").arg(record)), qPrintable(rec.last().banner));
     QVERIFY(readFile(record) == bytes);
-    compareIndexes(*w.index(), *load(bytes));
+    compareIndexes(*w.index(), *indexOfBytes(bytes));
 }
 
 
@@ -913,7 +907,7 @@ void TestLiveWindow::keepingTheLatestMinutesSaysWhatWasDropped()
     const LogIndex& ix = *last.index;
     QVERIFY(ix.dropped.fromByte > 0);
     QCOMPARE(last.status.droppedEvents, ix.dropped.events);
-    QCOMPARE(last.status.events, load(bytes)->scan.events);
+    QCOMPARE(last.status.events, indexOfBytes(bytes)->scan.events);
     QVERIFY2(last.banner.contains(QStringLiteral("Showing the latest stretch")), qPrintable(last.banner));
     QCOMPARE(last.eventRows, int(ix.scan.events));
     QCOMPARE(last.timelineIndex, &ix);
@@ -1018,7 +1012,7 @@ void TestLiveWindow::aHeapProfileBeingWrittenIsFollowed()
              qPrintable(end.banner));
     QVERIFY2(end.banner.contains(QStringLiteral("Showing the 15 complete censuses received.")), qPrintable(end.banner));
     QCOMPARE(w.index()->heapProfile.censuses.size(), size_t(15));
-    QCOMPARE(w.index()->heapBands.totals, load(std::vector<uint8_t>(text.begin(), text.end()))->heapBands.totals);
+    QCOMPARE(w.index()->heapBands.totals, indexOfBytes(std::vector<uint8_t>(text.begin(), text.end()))->heapBands.totals);
     QCOMPARE(w.bandModel()->rowCount(), int(w.index()->heapProfile.labels.size()));
     QCOMPARE(end.timelineIndex, w.index().get());
 }

@@ -26,15 +26,9 @@ QString profiles(const char* name)
     return QStringLiteral(HECSCOPE_TESTDATA_DIR "/profiles/") + QLatin1String(name);
 }
 
-std::unique_ptr<LogIndex> load(const std::vector<uint8_t>& bytes)
-{
-    MemorySource source(bytes);
-    return loadIndex(source).index;
-}
-
 std::unique_ptr<LogIndex> loadFile(const QString& path)
 {
-    return load(test::readFile(path));
+    return test::indexOfBytes(test::readFile(path));
 }
 
 CostCentreProfile whole(const LogIndex& ix, bool hideRts = false)
@@ -256,7 +250,7 @@ void TestProfile::edgeCases()
         OwnedEvent(tag::ProfSampleCostCentre, 50, {0, 5, 3}, {}, {1, 2, 1}),
         OwnedEvent(tag::ProfSampleCostCentre, 60, {0, 6, 1}, {}, {3}),         // GC
     });
-    const auto ix = load(b.bytes());
+    const auto ix = test::indexOfBytes(b.bytes());
     QVERIFY(!ix->scan.hasError);
     const CostCentreProfile p = whole(*ix);
     QCOMPARE(p.total(ProfileMetric::Time), uint64_t(6)); // nothing dropped
@@ -307,7 +301,7 @@ void TestProfile::cutInsideSample()
     });
     std::vector<uint8_t> bytes = b.bytes(false);
     bytes.resize(bytes.size() - 3); // inside the last sample's stack
-    const auto ix = load(bytes);
+    const auto ix = test::indexOfBytes(bytes);
     QVERIFY(ix->scan.truncated || ix->scan.hasError);
     QCOMPARE(whole(*ix).total(ProfileMetric::Time), uint64_t(2));
 }
@@ -388,7 +382,7 @@ void TestProfile::recursionCountsOnce()
         OwnedEvent(tag::ProfSampleCostCentre, 4, {0, 2, 1}, {}, {1}),       // f
         OwnedEvent(tag::ProfSampleCostCentre, 5, {0, 3, 2}, {}, {2, 1}),    // f > g
     });
-    const auto ix = load(b.bytes());
+    const auto ix = test::indexOfBytes(b.bytes());
     const CostCentreProfile p = whole(*ix);
     uint32_t f = kNoCostCentre;
     for (uint32_t c = 0; c < p.costCentres.size(); ++c)
