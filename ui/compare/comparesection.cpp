@@ -107,9 +107,7 @@ void CompareSection::refresh()
     const auto* model = m_pane->figuresModel();
     for (int row = 0; row < model->rowCount(); ++row) {
         const ComparedFigure* f = model->figure(row);
-        if (!f || (m_filter->scope && !m_filter->scope(*f)))
-            continue;
-        if ((!f->a || f->a->value == 0) && (!f->b || f->b->value == 0))
+        if (!f || !isListed(*f) || (m_filter->scope && !m_filter->scope(*f)))
             continue;
         ++all;
         changed += relativeChange(*f) != 0;

@@ -225,9 +225,9 @@ uint64_t moved(uint64_t t, int64_t d)
 
 } // namespace
 
-std::vector<std::pair<QString, int>> CompareTimeline::commonNames() const
+std::vector<CompareTimeline::AlignName> CompareTimeline::alignNames() const
 {
-    std::vector<std::pair<QString, int>> out;
+    std::vector<AlignName> out;
     const UserSpans* a = m_a ? m_a->userSpans.get() : nullptr;
     const UserSpans* b = m_b ? m_b->userSpans.get() : nullptr;
     if (!a || !b)
@@ -238,14 +238,20 @@ std::vector<std::pair<QString, int>> CompareTimeline::commonNames() const
     for (size_t n = 0; n < a->names.size(); ++n) {
         const uint32_t count = std::min(a->nameOffsets[n + 1] - a->nameOffsets[n], countB[a->names[n]]);
         if (count > 0)
-            out.emplace_back(QString::fromStdString(a->names[n]), int(count));
+            out.push_back({QString::fromStdString(a->names[n]), int(count), isMarker(*a, n)});
     }
     // Markers first (they mark the program's phases), then spans, by name.
-    std::stable_sort(out.begin(), out.end(), [&](const auto& x, const auto& y) {
-        const auto markerX = isMarker(*a, size_t(std::find(a->names.begin(), a->names.end(), x.first.toStdString()) - a->names.begin()));
-        const auto markerY = isMarker(*a, size_t(std::find(a->names.begin(), a->names.end(), y.first.toStdString()) - a->names.begin()));
-        return markerX != markerY ? markerX : x.first < y.first;
+    std::stable_sort(out.begin(), out.end(), [](const AlignName& x, const AlignName& y) {
+        return x.marker != y.marker ? x.marker : x.name < y.name;
     });
+    return out;
+}
+
+std::vector<std::pair<QString, int>> CompareTimeline::commonNames() const
+{
+    std::vector<std::pair<QString, int>> out;
+    for (const AlignName& n : alignNames())
+        out.emplace_back(n.name, n.count);
     return out;
 }
 
@@ -274,13 +280,11 @@ void CompareTimeline::fillAlignBox()
     m_alignBox->clear();
     m_alignBox->addItem(tr("Aligned at program start"));
     m_alignBox->addItem(tr("B stretched to A's length"));
-    const UserSpans* spansA = m_a ? m_a->userSpans.get() : nullptr;
     int count = 0;
-    for (const auto& [name, n] : commonNames()) {
-        const size_t at = size_t(std::find(spansA->names.begin(), spansA->names.end(), name.toStdString()) - spansA->names.begin());
+    for (const auto& [name, n, marker] : alignNames()) {
         if (m_alignBox->count() == 2)
             m_alignBox->insertSeparator(2);
-        m_alignBox->addItem(isMarker(*spansA, at) ? tr("Aligned at marker “%1”").arg(name) : tr("Aligned at span “%1”").arg(name), name);
+        m_alignBox->addItem(marker ? tr("Aligned at marker “%1”").arg(name) : tr("Aligned at span “%1”").arg(name), name);
         if (m_align == Align::Occurrence && name == m_alignName) {
             m_alignBox->setCurrentIndex(m_alignBox->count() - 1);
             count = n;

@@ -77,6 +77,12 @@ private:
     void followSelectionA(std::optional<ViewRange> s);
     void followSelectionB(std::optional<ViewRange> s);
     void updateBounds();
+    struct AlignName {
+        QString name;
+        int count; // occurrences in the rarer run
+        bool marker; // a traceMarker's (else a START/STOP span's)
+    };
+    std::vector<AlignName> alignNames() const; // commonNames, each said a marker or not
     void fillAlignBox();
     void chooseAlignment(int item);
     uint64_t axisB(uint64_t tA) const; // A's time on B's controller's axis

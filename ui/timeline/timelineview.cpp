@@ -101,11 +101,17 @@ void TimelineView::readWantedDetail()
         [this](bool) { update(); });
 }
 
-RenderOptions TimelineView::options() const
+RenderOptions TimelineView::unbiasedOptions() const
 {
     RenderOptions o = ownOptions();
     if (m_labelPartner)
         o.minLabelWidth = m_labelPartner->naturalLabelWidth();
+    return o;
+}
+
+RenderOptions TimelineView::options() const
+{
+    RenderOptions o = unbiasedOptions();
     if (m_bias) { // (the plot's width before any blank)
         shownRange(m_renderer.plotArea(rect(), o).width(), &o.leadingBlank);
         if (o.selection) {
@@ -150,11 +156,8 @@ ViewRange TimelineView::shownRange() const
 {
     if (!m_bias)
         return m_controller->range();
-    RenderOptions o = ownOptions();
-    if (m_labelPartner)
-        o.minLabelWidth = m_labelPartner->naturalLabelWidth();
     int blank = 0;
-    return shownRange(m_renderer.plotArea(rect(), o).width(), &blank);
+    return shownRange(m_renderer.plotArea(rect(), unbiasedOptions()).width(), &blank);
 }
 
 RenderOptions TimelineView::ownOptions() const

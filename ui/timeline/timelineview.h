@@ -132,6 +132,7 @@ private:
     bool m_ownLegend = true;
     uint64_t m_bias = 0;
     RenderOptions ownOptions() const; // options() without the partner's label column
+    RenderOptions unbiasedOptions() const; // options() with no leading blank
     std::optional<uint64_t> m_cursor, m_highlight;
     std::vector<uint64_t> m_bookmarks;
     std::shared_ptr<const HeapView> m_heapView;
