@@ -377,7 +377,7 @@ std::string comparisonText(const RunFigures& a, const RunFigures& b, const Compa
     size_t zeros = 0;
     for (const ComparedFigure& f : c.figures) {
         // (A table is long: what is 0 or absent in both runs is left out.)
-        if ((!f.a || f.a->value == 0) && (!f.b || f.b->value == 0)) {
+        if (!f.listed()) {
             ++zeros;
             continue;
         }

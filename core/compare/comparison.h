@@ -15,6 +15,8 @@ struct ComparedFigure {
     std::optional<FigureValue> a, b;
 
     bool both() const { return a && b; }
+    // Not 0 (or absent) in both runs: what the text and the tables list.
+    bool listed() const { return (a && a->value != 0) || (b && b->value != 0); }
     // B − A, when both runs have the figure.
     std::optional<double> difference() const;
     // B / A, when both have it and A is not 0.

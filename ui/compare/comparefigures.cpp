@@ -18,11 +18,6 @@ QString qs(const std::string& s)
 
 } // namespace
 
-bool isListed(const ComparedFigure& f)
-{
-    return (f.a && f.a->value != 0) || (f.b && f.b->value != 0);
-}
-
 double relativeChange(const ComparedFigure& f)
 {
     if (f.a && !f.b)
@@ -178,7 +173,7 @@ bool CompareFiguresFilter::filterAcceptsRow(int row, const QModelIndex&) const
     const ComparedFigure* f = model->figure(row);
     if (!f)
         return false;
-    if (!isListed(*f))
+    if (!f->listed())
         return false;
     if (!group.isEmpty() && qs(f->group) != group)
         return false;

@@ -12,9 +12,6 @@ class QTableView;
 
 namespace hecscope {
 
-// Whether a figure is listed at all: not 0 (or absent) in both runs.
-bool isListed(const ComparedFigure& f);
-
 // The change from A to B as a share of A: +inf when A is 0 (or only B has
 // the figure), -inf when only A has it.
 double relativeChange(const ComparedFigure& f);

@@ -107,7 +107,7 @@ void CompareSection::refresh()
     const auto* model = m_pane->figuresModel();
     for (int row = 0; row < model->rowCount(); ++row) {
         const ComparedFigure* f = model->figure(row);
-        if (!f || !isListed(*f) || (m_filter->scope && !m_filter->scope(*f)))
+        if (!f || !f->listed() || (m_filter->scope && !m_filter->scope(*f)))
             continue;
         ++all;
         changed += relativeChange(*f) != 0;
