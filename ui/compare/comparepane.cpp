@@ -1,5 +1,7 @@
 #include "ui/compare/comparepane.h"
 
+#include "ui/document/logdocument.h"
+
 #include "ui/compare/comparefigures.h"
 
 #include "core/index/loader.h"
@@ -603,6 +605,15 @@ void ComparePane::exportImage()
         return;
     if (!view->grab().save(path, "PNG"))
         m_notes->setText(tr("Could not write %1").arg(path)), m_notes->show();
+}
+
+void ComparePane::follow(const LogDocument* doc)
+{
+    connect(doc, &LogDocument::cleared, this, [this] { setRunA(QString(), nullptr, nullptr); });
+    connect(doc, &LogDocument::indexChanged, this, [this, doc](const IndexChange& c) {
+        if (!c.partial && !c.live)
+            setRunA(doc->path(), c.index, c.source);
+    });
 }
 
 } // namespace hecscope

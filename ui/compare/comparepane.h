@@ -27,6 +27,8 @@ class QToolButton;
 
 namespace hecscope {
 
+class LogDocument;
+
 class CompareFiguresModel;
 class FlameGraphView;
 
@@ -58,6 +60,9 @@ public:
     // The run on screen: its file, index and bytes (thread segments and
     // spark events of a range are read back from them); none clears A.
     void setRunA(const QString& path, std::shared_ptr<const LogIndex> index, std::shared_ptr<ByteSource> source);
+    // The document's log is A once loaded (a live one is handed over by
+    // the window, throttled), none once cleared.
+    void follow(const LogDocument* doc);
     // A cost-centre report (.prof or -pj) on screen alone as A: its figures
     // are read from the file (on the worker).
     void setReportA(const QString& path);

@@ -1,5 +1,7 @@
 #include "ui/events/eventlistpane.h"
 
+#include "ui/document/logdocument.h"
+
 #include "core/format/eventtags.h"
 #include "ui/formatting.h"
 
@@ -378,6 +380,17 @@ void EventListPane::previous()
     const int current = m_table->currentRow();
     if (const auto row = m_model->nextMatch(current < 0 ? m_model->rowCount() : current, false))
         selectRow(*row, true);
+}
+
+void EventListPane::follow(const LogDocument* doc, std::function<bool()> followNewest)
+{
+    connect(doc, &LogDocument::cleared, this, [this] { setLog(std::shared_ptr<ByteSource>(), nullptr); });
+    connect(doc, &LogDocument::indexChanged, this, [this, followNewest](const IndexChange& c) {
+        if (c.grown) // only a live session follows the newest events; a long load's list stays where it is (the top)
+            updateLog(c.source, c.index, c.live && followNewest());
+        else
+            setLog(c.source, c.index);
+    });
 }
 
 } // namespace hecscope

@@ -6,6 +6,7 @@
 
 #include <QWidget>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -17,6 +18,8 @@ class QTimer;
 class QToolButton;
 
 namespace hecscope {
+
+class LogDocument;
 
 class EventListModel;
 class EventTableView;
@@ -31,6 +34,9 @@ public:
 
     // Rows are read from `source`, the open file of the load (see EventListModel).
     void setLog(std::shared_ptr<ByteSource> source, std::shared_ptr<const LogIndex> index);
+    // Shows the document's log as it changes; a live log's newest events
+    // stay in sight while `followNewest()` says so.
+    void follow(const LogDocument* doc, std::function<bool()> followNewest);
     // Opens `path` here (tests and tools).
     void setLog(const QString& path, std::shared_ptr<const LogIndex> index);
     // The same log, grown (a live session, or a long load's index after a

@@ -1,5 +1,8 @@
 #include "ui/heap/heappanel.h"
 
+#include "ui/document/logdocument.h"
+#include "ui/timeline/viewcontroller.h"
+
 #include "ui/formatting.h"
 #include "ui/models/tablemodels.h"
 
@@ -122,6 +125,7 @@ void BandTableModel::setIndex(std::shared_ptr<const LogIndex> index)
 
 void BandTableModel::setCursor(std::optional<uint64_t> t)
 {
+    m_cursor = t;
     if (!m_index || m_index->heapBands.empty())
         return;
     const HeapBands& bands = m_index->heapBands;
@@ -608,6 +612,34 @@ void CostCentreTree::setIndex(std::shared_ptr<const LogIndex> index)
     m_tree->sortByColumn(1, Qt::DescendingOrder);
     m_tree->expandToDepth(1);
     m_tree->resizeColumnToContents(0);
+}
+
+void BandTableModel::follow(const LogDocument* doc, const ViewController* view)
+{
+    connect(doc, &LogDocument::cleared, this, [this] { setIndex(nullptr); });
+    connect(doc, &LogDocument::indexChanged, this, [this, view](const IndexChange& c) {
+        // A new log's timeline has no cursor; a grown one keeps it.
+        const std::optional<uint64_t> cursor = c.grown ? m_cursor : std::nullopt;
+        setIndex(c.index);
+        setCursor(cursor);
+        setRange(view->selection());
+    });
+}
+
+void HeapPanel::follow(const LogDocument* doc)
+{
+    connect(doc, &LogDocument::cleared, this, [this](const QString&, bool sameFile) {
+        setIndex(nullptr);
+        if (!sameFile)
+            resetChartMode();
+    });
+    connect(doc, &LogDocument::indexChanged, this, [this](const IndexChange& c) { setIndex(c.index); });
+}
+
+void CostCentreTree::follow(const LogDocument* doc)
+{
+    connect(doc, &LogDocument::cleared, this, [this] { setIndex(nullptr); });
+    connect(doc, &LogDocument::indexChanged, this, [this](const IndexChange& c) { setIndex(c.index); });
 }
 
 } // namespace hecscope

@@ -27,6 +27,9 @@ class QTreeWidgetItem;
 
 namespace hecscope {
 
+class LogDocument;
+class ViewController;
+
 // The legend of the heap-profile track: one row per shown band (OTHER
 // last) with its colour; checked = drawn.
 class BandLegendModel : public QAbstractListModel {
@@ -67,6 +70,9 @@ public:
     static constexpr int kSparkRole = Qt::UserRole + 12; // QVector<double> in 0..1
     using QAbstractTableModel::QAbstractTableModel;
     void setIndex(std::shared_ptr<const LogIndex> index);
+    // The document's log as it changes, for the selection `view` has (a
+    // grown log keeps the cursor's column).
+    void follow(const LogDocument* doc, const ViewController* view);
     void setCursor(std::optional<uint64_t> t);
     void setRange(std::optional<ViewRange> r);
     bool hasRange() const { return !m_inRange.empty(); }
@@ -78,6 +84,7 @@ public:
 private:
     std::shared_ptr<const LogIndex> m_index;
     std::optional<uint64_t> m_cursorCensusTime;
+    std::optional<uint64_t> m_cursor; // as last set
     std::vector<uint64_t> m_atCursor;
     std::vector<double> m_inRange; // empty: no range selected
     BandTrends m_trends;           // over the selected range, else the whole run
@@ -99,6 +106,8 @@ class HeapPanel : public QWidget {
 public:
     explicit HeapPanel(QWidget* parent = nullptr);
     void setIndex(std::shared_ptr<const LogIndex> index);
+    // The document's log as it changes (another file: the default chart mode).
+    void follow(const LogDocument* doc);
     // Back to the default chart mode (stacked): for another file, whose
     // chart would be misread in a mode chosen for the previous one.
     void resetChartMode();
@@ -165,6 +174,7 @@ class CostCentreTree : public QWidget {
 public:
     explicit CostCentreTree(QWidget* parent = nullptr);
     void setIndex(std::shared_ptr<const LogIndex> index);
+    void follow(const LogDocument* doc); // the document's log, as it changes
     QTreeWidget* tree() const { return m_tree; }
     // Selects and shows the node of a band's whole stack (without emitting
     // labelsChosen: the band is already chosen).

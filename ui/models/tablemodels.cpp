@@ -1,5 +1,11 @@
 #include "ui/models/tablemodels.h"
 
+#include <QHeaderView>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+
+#include "ui/document/logdocument.h"
+
 #include "core/stats/stats.h"
 #include "ui/formatting.h"
 #include "core/time/viewrange.h"
@@ -210,6 +216,44 @@ QVariant CapabilityTableModel::headerData(int section, Qt::Orientation o, int ro
     static const char* const names[] = {"Cap", "Running", "GC", "GC wait", "Parked", "Idle", "Runs", "Sparks created",
                                         "Converted", "Overflowed", "Dud", "GC'd", "Fizzled"};
     return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
+}
+
+void GcTableModel::follow(const LogDocument* doc)
+{
+    connect(doc, &LogDocument::cleared, this, [this] { setIndex(nullptr); });
+    connect(doc, &LogDocument::indexChanged, this, [this](const IndexChange& c) { setIndex(c.index); });
+}
+
+void setUpTable(QTableView* view, QAbstractItemModel* model, bool sortsItself)
+{
+    if (sortsItself) {
+        view->setModel(model);
+    } else {
+        auto* proxy = new QSortFilterProxyModel(view);
+        proxy->setSourceModel(model);
+        proxy->setSortRole(kSortRole);
+        view->setModel(proxy);
+    }
+    view->setSortingEnabled(true);
+    view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view->setAlternatingRowColors(true);
+    view->verticalHeader()->hide();
+    view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 4);
+    view->horizontalHeader()->setStretchLastSection(true);
+    auto fit = [view] {
+        QHeaderView* header = view->horizontalHeader();
+        const QFontMetrics fm(header->font());
+        for (int i = 0; i < header->count(); ++i) {
+            const QString title = view->model()->headerData(i, Qt::Horizontal).toString();
+            const int needed = fm.horizontalAdvance(title) + 28;
+            if (header->sectionSize(i) < needed)
+                header->resizeSection(i, needed);
+        }
+    };
+    QObject::connect(view->model(), &QAbstractItemModel::headerDataChanged, view, fit);
+    QObject::connect(view->model(), &QAbstractItemModel::modelReset, view, fit);
+    fit();
 }
 
 } // namespace hecscope

@@ -8,7 +8,11 @@
 #include <memory>
 #include <vector>
 
+class QTableView;
+
 namespace hecscope {
+
+class LogDocument;
 
 // Role holding a cell's value as a number, for sorting (QSortFilterProxyModel
 // sorts by it: sortRole = kSortRole).
@@ -36,6 +40,7 @@ public:
                   ColumnCount };
     using QAbstractTableModel::QAbstractTableModel;
     void setIndex(std::shared_ptr<const LogIndex> index);
+    void follow(const LogDocument* doc); // the document's log, as it changes
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
@@ -81,5 +86,12 @@ public:
 private:
     RangeStats m_stats;
 };
+
+// A table pane's view of `model`, as every table of the window has it:
+// sorted through a proxy by kSortRole (unless the model sorts itself: a
+// proxy is too slow for the GC table's 100,000 rows), whole rows
+// selected, compact rows, and headers never cut (each column at least as
+// wide as its title and the sort arrow, whatever the title says now).
+void setUpTable(QTableView* view, QAbstractItemModel* model, bool sortsItself = false);
 
 } // namespace hecscope

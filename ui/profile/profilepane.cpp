@@ -1,5 +1,8 @@
 #include "ui/profile/profilepane.h"
 
+#include "ui/document/logdocument.h"
+#include "ui/timeline/viewcontroller.h"
+
 #include "ui/capabilitybox.h"
 
 #include "core/profile/profileviews.h"
@@ -580,6 +583,18 @@ void ProfilePane::showCallersAndCallees(uint32_t cc, bool raise)
             m_callers->expandToDepth(2);
             m_callees->expandToDepth(2);
         });
+}
+
+void ProfilePane::follow(const LogDocument* doc, const ViewController* view)
+{
+    connect(doc, &LogDocument::cleared, this, [this] {
+        setIndex(nullptr);
+        setReport(nullptr, QString()); // a report opened beside the old log was of its run
+    });
+    connect(doc, &LogDocument::indexChanged, this, [this, view](const IndexChange& c) {
+        setRange(view->selection()); // first: the index then computes once, for it
+        setIndex(c.index);
+    });
 }
 
 } // namespace hecscope

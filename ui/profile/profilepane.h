@@ -22,6 +22,9 @@ class QTreeView;
 
 namespace hecscope {
 
+class LogDocument;
+class ViewController;
+
 class FlameGraphView;
 class ProfileTreeModel;
 class TickyModel;
@@ -39,6 +42,9 @@ public:
     ~ProfilePane() override;
 
     void setIndex(std::shared_ptr<const LogIndex> index);
+    // The document's log as it changes, for the selection `view` has; a
+    // report beside a log is dropped with it.
+    void follow(const LogDocument* doc, const ViewController* view);
     void setRange(std::optional<ViewRange> range);
     // A report read from `path`; null takes it away.
     void setReport(std::shared_ptr<const CostCentreProfile> report, const QString& path);

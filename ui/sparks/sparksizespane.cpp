@@ -1,5 +1,7 @@
 #include "ui/sparks/sparksizespane.h"
 
+#include "ui/document/logdocument.h"
+
 #include "ui/capabilitybox.h"
 
 #include "ui/formatting.h"
@@ -155,6 +157,14 @@ void SparkSizesPane::showResult(const Result& r)
     m_header->setText(text);
     m_chart->setSizes(m_sizes);
     emit sizesShown();
+}
+
+void SparkSizesPane::follow(const LogDocument* doc)
+{
+    connect(doc, &LogDocument::cleared, this, [this] { setIndex(nullptr); });
+    // Its range follows the selection from the start; a range's spark
+    // events are read back from the source.
+    connect(doc, &LogDocument::indexChanged, this, [this](const IndexChange& c) { setIndex(c.index, c.source); });
 }
 
 } // namespace hecscope

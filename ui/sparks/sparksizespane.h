@@ -17,6 +17,8 @@ class QLabel;
 
 namespace hecscope {
 
+class LogDocument;
+
 class SparkSizesChart;
 
 // The Spark sizes pane: how long sparks took to evaluate (the histogram of
@@ -37,6 +39,7 @@ public:
 
     // `source`: the log's bytes, where the spark events are read back from.
     void setIndex(std::shared_ptr<const LogIndex> index, std::shared_ptr<ByteSource> source = {});
+    void follow(const LogDocument* doc); // the document's log, as it changes
     void setRange(std::optional<ViewRange> range);
     void setCapability(int cap); // -1: all
 

@@ -1,5 +1,8 @@
 #include "ui/threads/spanspane.h"
 
+#include "ui/document/logdocument.h"
+#include "ui/timeline/viewcontroller.h"
+
 #include "ui/threads/tablehelpers.h"
 
 #include "ui/formatting.h"
@@ -442,6 +445,18 @@ void SpansPane::showName(uint32_t name)
 {
     m_name = name;
     m_occurrencesModel->setSpans(m_index, m_spans, spansOfName(*m_spans, name, m_range));
+}
+
+void SpansPane::follow(const LogDocument* doc, const ViewController* view)
+{
+    connect(doc, &LogDocument::cleared, this, [this] { setIndex(nullptr); });
+    connect(doc, &LogDocument::indexChanged, this, [this, view](const IndexChange& c) {
+        if (c.grown) // the user's choices stay
+            updateIndex(c.index);
+        else
+            setIndex(c.index);
+        setRange(view->selection());
+    });
 }
 
 } // namespace hecscope

@@ -18,6 +18,9 @@ class QTableView;
 
 namespace hecscope {
 
+class LogDocument;
+class ViewController;
+
 // Span names with their figures (count, total, self, mean, p50, p95, max).
 class SpanNamesModel : public QAbstractTableModel {
     Q_OBJECT
@@ -73,6 +76,9 @@ class SpansPane : public QWidget {
 public:
     explicit SpansPane(QWidget* parent = nullptr);
     void setIndex(std::shared_ptr<const LogIndex> index);
+    // The document's log as it changes (a grown one keeps the user's
+    // choices), for the selection `view` has.
+    void follow(const LogDocument* doc, const ViewController* view);
     // The same log grown (a live update): the user's rules and chosen name
     // stay, and the tables keep their rows until the new figures land.
     void updateIndex(std::shared_ptr<const LogIndex> index);

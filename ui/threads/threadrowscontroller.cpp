@@ -1,5 +1,7 @@
 #include "ui/threads/threadrowscontroller.h"
 
+#include "ui/document/logdocument.h"
+
 #include <QRegularExpression>
 #include <QSettings>
 
@@ -218,6 +220,12 @@ void ThreadRowsController::reorder()
             publish();
             emit orderChanged();
         });
+}
+
+void ThreadRowsController::follow(const LogDocument* doc)
+{
+    connect(doc, &LogDocument::cleared, this, [this] { setIndex(nullptr); });
+    connect(doc, &LogDocument::indexChanged, this, [this](const IndexChange& c) { setIndex(c.index); });
 }
 
 } // namespace hecscope

@@ -14,6 +14,8 @@
 
 namespace hecscope {
 
+class LogDocument;
+
 // Owns what the Threads track shows: the order of the thread rows (sorted
 // and filtered off the UI thread), the window of rows in sight, the pinned
 // threads, the chosen one and the spans drawn on them; hands the renderer
@@ -27,6 +29,7 @@ public:
     explicit ThreadRowsController(QObject* parent = nullptr);
 
     void setIndex(std::shared_ptr<const LogIndex> index);
+    void follow(const LogDocument* doc); // the document's log, as it changes
     std::shared_ptr<const ThreadRowsView> view() const { return m_view; }
 
     void setSort(Sort s);

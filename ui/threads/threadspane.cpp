@@ -1,5 +1,8 @@
 #include "ui/threads/threadspane.h"
 
+#include "ui/document/logdocument.h"
+#include "ui/timeline/viewcontroller.h"
+
 #include "ui/threads/tablehelpers.h"
 
 #include "core/detail/threaddetail.h"
@@ -372,6 +375,19 @@ void ThreadsPane::contextMenu(const QPoint& pos)
     menu.addAction(tr("Show in the event list"), this,
                    [this, number] { emit threadChosen(number, m_index->threadStates.ids[number]); });
     menu.exec(m_table->viewport()->mapToGlobal(pos));
+}
+
+void ThreadsPane::follow(const LogDocument* doc, const ViewController* view)
+{
+    connect(doc, &LogDocument::cleared, this, [this] { setIndex(nullptr); });
+    connect(doc, &LogDocument::indexChanged, this, [this, view](const IndexChange& c) {
+        setSource(c.source); // (a range's thread segments are read back too)
+        if (c.grown) // the user's choices stay
+            updateIndex(c.index);
+        else
+            setIndex(c.index);
+        setRange(view->selection());
+    });
 }
 
 } // namespace hecscope

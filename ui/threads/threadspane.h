@@ -21,6 +21,9 @@ class QTableView;
 
 namespace hecscope {
 
+class LogDocument;
+class ViewController;
+
 class ThreadRowsController;
 
 // One row per thread: its figures for the whole run or a range. Sorts
@@ -62,6 +65,9 @@ class ThreadsPane : public QWidget {
 public:
     explicit ThreadsPane(ThreadRowsController* rows, QWidget* parent = nullptr);
     void setIndex(std::shared_ptr<const LogIndex> index);
+    // The document's log as it changes (a grown one keeps the user's
+    // choices), for the selection `view` has.
+    void follow(const LogDocument* doc, const ViewController* view);
     // Where a range's thread segments are read back from (set before the index).
     void setSource(std::shared_ptr<ByteSource> source);
     // The same log grown (a live update): the table keeps showing the last

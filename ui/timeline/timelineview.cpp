@@ -1,5 +1,8 @@
 #include "ui/timeline/timelineview.h"
 
+#include "ui/document/logdocument.h"
+#include "core/live/livesession.h"
+
 #include "ui/timeline/viewcontroller.h"
 
 #include <QContextMenuEvent>
@@ -554,6 +557,41 @@ void TimelineView::contextMenuEvent(QContextMenuEvent* e)
 void TimelineView::leaveEvent(QEvent*)
 {
     emit hoverTimeChanged(std::nullopt);
+}
+
+void TimelineView::follow(const LogDocument* doc)
+{
+    connect(doc, &LogDocument::placeholderChanged, this, &TimelineView::setPlaceholder);
+    connect(doc, &LogDocument::cleared, this, [this](const QString&, bool sameFile) {
+        // A reload of the same file keeps where the user was looking.
+        m_keepView.reset();
+        if (sameFile && m_index)
+            m_keepView = std::pair{m_controller->range(), m_controller->selection()};
+        setPendingFrom(std::nullopt);
+        setDroppedBefore(std::nullopt);
+        setIndex(nullptr);
+        setHeapView(nullptr);
+    });
+    connect(doc, &LogDocument::indexChanged, this, [this](const IndexChange& c) {
+        setDetailSource(c.source); // before the index: the first paint reads through it
+        if (c.grown) {
+            updateIndex(c.index);
+            return;
+        }
+        setIndex(c.index);
+        if (m_keepView) {
+            m_controller->setRange(m_keepView->first, false);
+            m_controller->setSelection(m_keepView->second);
+            m_keepView.reset();
+        }
+    });
+    connect(doc, &LogDocument::liveUpdated, this, [this, doc](const LiveStatus& s) {
+        const std::shared_ptr<const LogIndex> index = doc->index();
+        if (!index)
+            return;
+        setPendingFrom(!isFinal(s.state) && s.mergedTime < s.newestTime ? std::optional(s.mergedTime) : std::nullopt);
+        setDroppedBefore(index->dropped.fromByte > 0 ? std::optional(index->dropped.before) : std::nullopt);
+    });
 }
 
 } // namespace hecscope

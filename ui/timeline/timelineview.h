@@ -9,8 +9,11 @@
 
 #include <memory>
 #include <optional>
+#include <utility>
 
 namespace hecscope {
+
+class LogDocument;
 
 class ViewController;
 
@@ -24,6 +27,10 @@ public:
     explicit TimelineView(ViewController* controller, QWidget* parent = nullptr);
 
     void setIndex(std::shared_ptr<const LogIndex> index);
+    // The document's log as it changes: a grown one keeps the view, a
+    // reload of the same file keeps the range and selection; its
+    // placeholder, a live log's pending and dropped stretches.
+    void follow(const LogDocument* doc);
     // The same log, grown (a live session's newer snapshot): the view, the
     // selection, the cursor and the chosen item stay.
     void updateIndex(std::shared_ptr<const LogIndex> index);
@@ -126,6 +133,8 @@ private:
     void readWantedDetail();
 
     ViewController* m_controller;
+    // The range and selection across a reload of the same file (follow).
+    std::optional<std::pair<ViewRange, std::optional<ViewRange>>> m_keepView;
     TimelineRenderer m_renderer;
     std::vector<QString> m_tracks = defaultTrackIds();
     const TimelineView* m_labelPartner = nullptr;

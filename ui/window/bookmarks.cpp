@@ -1,5 +1,7 @@
 #include "ui/window/bookmarks.h"
 
+#include "ui/document/logdocument.h"
+
 #include "ui/formatting.h"
 #include "core/time/viewrange.h"
 
@@ -140,6 +142,13 @@ QVariant BookmarkModel::headerData(int section, Qt::Orientation o, int role) con
     if (o != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, o, role);
     return section == TimeColumn ? tr("Time") : tr("Name");
+}
+
+void BookmarkModel::follow(const LogDocument* doc)
+{
+    connect(doc, &LogDocument::cleared, this, [this] { setLog(QString(), nullptr); });
+    connect(doc, &LogDocument::indexChanged, this,
+            [this, doc](const IndexChange& c) { setLog(doc->path(), c.index.get()); });
 }
 
 } // namespace hecscope

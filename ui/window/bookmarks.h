@@ -10,6 +10,8 @@
 
 namespace hecscope {
 
+class LogDocument;
+
 // Named times of a log: its markers (traceMarker), and the user's own,
 // which are saved per file (QSettings, keyed by the file's absolute path)
 // and can be renamed and removed. Rows in time order.
@@ -27,6 +29,7 @@ public:
 
     using QAbstractTableModel::QAbstractTableModel;
     void setLog(const QString& path, const LogIndex* index);
+    void follow(const LogDocument* doc); // the document's log (its saved bookmarks)
     // Adds a user bookmark; returns its row.
     int add(uint64_t time, const QString& name);
     bool removeUser(int row); // markers stay: they are the log's

@@ -1,5 +1,7 @@
 #include "ui/window/livecontrols.h"
 
+#include "ui/document/logdocument.h"
+
 #include "ui/formatting.h"
 #include "ui/jobs/livejob.h"
 #include "ui/timeline/viewcontroller.h"
@@ -284,6 +286,18 @@ void LiveControls::connectDialog()
         return;
     settings.setValue(QStringLiteral("live/source"), source->text().trimmed());
     emit connectRequested(source->text().trimmed(), record->text().trimmed());
+}
+
+void LiveControls::follow(const LogDocument* doc)
+{
+    connect(doc, &LogDocument::liveJobChanged, this, &LiveControls::setJob);
+    // The bounds grow with each update: not the user's move.
+    connect(doc, &LogDocument::liveUpdateComing, this, [this] { setMoving(true); });
+    connect(doc, &LogDocument::liveUpdated, this, [this, doc](const LiveStatus& status) {
+        setMoving(false);
+        const std::shared_ptr<const LogIndex> index = doc->index();
+        updated(status, !index || index->firstTime == kNoTime ? 0 : index->firstTime);
+    });
 }
 
 } // namespace hecscope

@@ -17,6 +17,7 @@ class QToolBar;
 namespace hecscope {
 
 class LiveJob;
+class LogDocument;
 class ViewController;
 
 // The live window's controls: the Live toolbar (follow, the window of the
@@ -35,6 +36,8 @@ public:
 
     // A session began (its job) or ended for good (nullptr).
     void setJob(LiveJob* job);
+    // The document's live sessions: their jobs and updates.
+    void follow(const LogDocument* doc);
     // After the window showed an update's index: follows, says the status.
     void updated(const LiveStatus& status, uint64_t firstTime);
     bool following() const { return m_following; }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/index/logindex.h"
+#include "ui/document/logdocument.h"
 #include "core/stats/stats.h"
 #include "core/time/viewrange.h"
 #include "ui/jobs/jobrunner.h"
@@ -38,8 +39,11 @@ class GcTableModel;
 class HeapPanel;
 class HelpMenu;
 class ImageExporter;
-class LoadJob;
 class LiveJob;
+class LogDocument;
+class StatisticsPane;
+class ProcessPane;
+class DiagnosticsPane;
 class LiveControls;
 struct LiveStatus;
 class TimelineView;
@@ -53,6 +57,7 @@ class CompareTimeline;
 class CompareSection;
 class ViewController;
 class DisplayMenu;
+class DockLayout;
 
 // The application window: the timeline of the loaded log with its tracks,
 // statistics for the whole run or the selected range, loading progress with
@@ -68,13 +73,15 @@ public:
     // if given. What is on screen stays if the source cannot be opened.
     void openLive(const QString& source, const QString& recordPath = QString());
     LiveControls* liveControls() const { return m_liveControls; }
-    LiveJob* liveJob() const { return m_live.get(); }
+    LiveJob* liveJob() const;
+    // The open log: its index, load or live session (panes follow it).
+    LogDocument* document() const { return m_doc; }
     // No window geometry was saved: the application's first start.
     bool isFirstStart() const { return m_firstStart; }
 
     TimelineView* timeline() const { return m_view; }
     ViewController* controller() const { return m_controller; }
-    std::shared_ptr<const LogIndex> index() const { return m_index; }
+    std::shared_ptr<const LogIndex> index() const;
     QString statisticsText() const;
     EventListPane* eventList() const { return m_events; }
     QTableView* gcTable() const { return m_gcTable; }
@@ -123,9 +130,6 @@ signals:
     void reportShown();     // a .prof / -pj report was read (or could not be)
 
 protected:
-    void showEvent(QShowEvent* e) override;
-    void resizeEvent(QResizeEvent* e) override;
-    bool event(QEvent* e) override;
     void closeEvent(QCloseEvent* e) override;
     void dragEnterEvent(QDragEnterEvent* e) override;
     void dropEvent(QDropEvent* e) override;
@@ -133,36 +137,16 @@ protected:
 private:
     void addCompareSections();
     void openReportAlone(const QString& path);
-    // No saved window state: the first show sizes the docks so the timeline
-    // gets at least two thirds of the width.
-    bool m_firstLayout = false;
-    bool m_settling = false; // the first half second after the first show: resizes lay the panes out again
-    QSize m_laidOutFor;      // the window's size the first layout was made for
-    // The panes' layout: a layout saved by an older version (other groups)
-    // is not restored. 2: the tables below the timeline, two groups right.
-    static constexpr int kLayoutVersion = 2;
-    static constexpr int kUsefulPaneHeight = 240; // px: a bottom pane brought forward gets at least this
     void createActions();
     void createPanes();
     void showProcess();
     void chooseFile();
     void exportImageDialog();
-    void cancelLoad();
-    void clearLog(const QString& path);
+    void followDocument();
+    void forgetLog(const QString& path);
     void showDetails(const QString& details);
-    void showIndex(std::shared_ptr<const LogIndex> index);
-    void showPartialIndex(std::shared_ptr<const LogIndex> index);
-    // Hands the index on screen to every pane: anew, or `grown` (a live
-    // session's newer snapshot of the same log: views and choices stay).
-    void applyIndex(std::shared_ptr<ByteSource> events, bool grown);
-    void showLiveUpdate(std::shared_ptr<const LogIndex> index, const LiveStatus& status);
-    // Above the timeline: a plain note, news (a live session's state), a
-    // problem that leaves the log usable, one that stops it.
-    enum class BannerKind { Note, Info, Warning, Error };
-    void showBanner(const QString& text, BannerKind kind);
-    void showStatistics(const RangeStats& stats);
-    void showFailure(const QString& message);
-    void showSelectionStatistics();
+    // Above the timeline; each kind styled here only.
+    void showBanner(const QString& text, NoticeKind kind);
     void addRecent(const QString& path);
     void rebuildRecentMenu();
     void updateHistoryActions();
@@ -171,25 +155,22 @@ private:
     void createCompareDock();
     void chooseCompareFile();
     void fitCompareDock();
-    void arrangeDocks();
-    void firstLayout();
-    void growBottomPanes(QDockWidget* shown);
     void threadContextMenu(const QString& track, int row, QPoint local, QPoint global);
     void chooseThread(uint32_t number, bool filterEvents);
-    void showSpanIssues(const std::shared_ptr<const UserSpans>& spans);
 
     ViewController* m_controller;
     TimelineView* m_view;
     QScrollArea* m_scroll;
+    LogDocument* m_doc;
     QLabel* m_banner;
-    QPlainTextEdit* m_stats;
+    StatisticsPane* m_stats = nullptr;
     EventListPane* m_events;
     GcTableModel* m_gcModel;
     QTableView* m_gcTable;
     CapabilityTableModel* m_capModel;
     QTableView* m_capTable;
-    QPlainTextEdit* m_process;
-    QListWidget* m_diagnostics;
+    ProcessPane* m_process;
+    DiagnosticsPane* m_diagnostics;
     QPlainTextEdit* m_details;
     BookmarkModel* m_bookmarks;
     QTableView* m_bookmarkTable;
@@ -218,32 +199,12 @@ private:
     QMenu* m_viewMenu = nullptr;
     TrackMenu* m_trackMenu = nullptr;
     DisplayMenu* m_displayMenu = nullptr;
-    QString m_path;
+    DockLayout* m_docks = nullptr;
     bool m_firstStart = false;
-    bool m_partialShown = false; // the index on screen is a long load's partial one
-    QString m_loadingPath; // a file being opened that has not yet shown itself to be a log
-    QString m_placeholderBefore; // what the tracks said before it (restored if it is not one)
-    std::unique_ptr<LoadJob> m_job;
-    std::unique_ptr<LiveJob> m_live; // a live session, while its log is on screen
     QElapsedTimer m_liveCompared; // when a live A was last handed to the Compare pane
     LiveControls* m_liveControls = nullptr;
-    bool m_liveDisconnected = false; // the banner says the live socket closed
-    JobRunner m_liveStatsRunner; // whole-run statistics of each live update
-    // Frees replaced snapshots of a growing log (hundreds of MB each) off
-    // the UI thread.
-    JobRunner m_disposer;
-    void dispose(std::shared_ptr<const LogIndex> old);
-    std::vector<std::unique_ptr<LoadJob>>
-        m_retired; // cancelled, finishing on their own
     HelpMenu* m_help = nullptr;
-    QTimer* m_reaper = nullptr; // drops m_retired's finished jobs while there are any
-    std::shared_ptr<const LogIndex> m_index;
-    std::optional<RangeStats> m_wholeStats;
-    std::optional<std::pair<ViewRange, std::optional<ViewRange>>> m_keepView; // across a reload
-    // Range statistics of the selection, off the UI thread: only the latest
-    // lands. Last member: destroyed (and waited for) first.
-    JobRunner m_statsRunner;
-    JobRunner m_reportRunner; // reading a .prof / -pj report
+    JobRunner m_reportRunner; // reading a .prof / -pj report; last member: destroyed (and waited for) first
 };
 
 } // namespace hecscope

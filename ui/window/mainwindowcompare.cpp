@@ -37,13 +37,13 @@ void MainWindow::createCompareDock()
     connect(m_compare, &ComparePane::comparisonShown, this, &MainWindow::fitCompareDock);
     connect(m_compare, &ComparePane::runBReady, this,
             [this](const QString& path, std::shared_ptr<const LogIndex> index, std::shared_ptr<ByteSource> source) {
-                if (!m_index || (m_live && m_live->isRunning()))
+                if (!m_doc->index() || (liveJob() && liveJob()->isRunning()))
                     return; // (under a live A once its session has ended)
-                m_compareTimeline->setRuns(m_index, path, std::move(index), std::move(source), m_view->tracks());
+                m_compareTimeline->setRuns(m_doc->index(), path, std::move(index), std::move(source), m_view->tracks());
                 // Both timelines' plots equally wide (a time at one x in
                 // both): each keeps its scroll bar's room.
                 m_scroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
-                m_runAHeader->setText(runChip(0) + QStringLiteral(" <b>%1</b>").arg(QFileInfo(m_path).fileName().toHtmlEscaped()));
+                m_runAHeader->setText(runChip(0) + QStringLiteral(" <b>%1</b>").arg(QFileInfo(m_doc->path()).fileName().toHtmlEscaped()));
                 m_runAHeader->show();
             });
     connect(m_compare, &ComparePane::runBCleared, this, [this] {
@@ -139,7 +139,7 @@ void MainWindow::fitCompareDock()
 
 void MainWindow::chooseCompareFile()
 {
-    const QString dir = m_path.isEmpty() ? QString() : QFileInfo(m_path).absolutePath();
+    const QString dir = m_doc->path().isEmpty() ? QString() : QFileInfo(m_doc->path()).absolutePath();
     const QString path = [&] {
         const FocusReturn focus(this);
         return QFileDialog::getOpenFileName(
@@ -152,8 +152,8 @@ void MainWindow::chooseCompareFile()
 
 void MainWindow::compareWith(const QString& path)
 {
-    if (m_live && m_index) { // (A live log: compared as it is now, then as it grows)
-        m_compare->setRunA(m_path, m_index, m_live->recording());
+    if (liveJob() && m_doc->index()) { // (A live log: compared as it is now, then as it grows)
+        m_compare->setRunA(m_doc->path(), m_doc->index(), m_doc->source());
         m_liveCompared.start();
     }
     if (auto* dock = dockOf(m_compare)) {
