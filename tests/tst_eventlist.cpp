@@ -25,6 +25,7 @@
 #include <QDockWidget>
 #include <QMenu>
 #include <QTimer>
+#include <QScrollArea>
 #include <QScrollBar>
 #include <QToolButton>
 #include <QAbstractItemModelTester>
@@ -932,8 +933,21 @@ void TestEventList::showingAThreadNamesAnOldSearch()
                 }
             menu->close();
         });
-        const QPoint local(10, ThreadRowsView::kHeaderHeight + 2 * ThreadRowsView::kRowHeight + 5);
-        emit w.timeline()->trackContextMenu(QStringLiteral("threads"), -1, local, w.timeline()->mapToGlobal(local));
+        // (The Threads track's own menu, asked for over its third name.)
+        TimelineView* tl = w.timeline();
+        QPoint at;
+        for (const TrackRow& row : tl->renderer().layout(tl->rect(), tl->options()))
+            if (row.id() == QLatin1String("threads"))
+                at = row.rect.topLeft() + QPoint(10, ThreadRowsView::kHeaderHeight + 2 * ThreadRowsView::kRowHeight + 5);
+        QVERIFY(!at.isNull());
+        // In sight (not under the legend pinned to the bottom of the view).
+        for (QWidget* p = tl->parentWidget(); p; p = p->parentWidget())
+            if (auto* area = qobject_cast<QScrollArea*>(p)) {
+                area->ensureVisible(at.x(), at.y(), 10, 200);
+                break;
+            }
+        QContextMenuEvent menuEvent(QContextMenuEvent::Mouse, at, tl->mapToGlobal(at));
+        QApplication::sendEvent(tl, &menuEvent);
         QVERIFY(triggered);
     };
     showFromMenu();

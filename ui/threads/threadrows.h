@@ -19,6 +19,8 @@ class QPainter;
 
 namespace hecscope {
 
+class ThreadRowsController;
+
 // Which threads the Threads track shows, in what order, scrolled how far:
 // an immutable snapshot made by ThreadRowsController (the renderer caches
 // draw lists by its address). Threads are numbered as in ThreadStates.
@@ -37,6 +39,9 @@ struct ThreadRowsView {
     QString filter;               // the label filter, as typed
     std::optional<uint32_t> chosen; // highlighted thread number
     std::shared_ptr<const UserSpans> spans; // drawn on the rows (null: none)
+    // Acts on the rows (the tracks' clicks, wheel and menus); null: a
+    // picture of them (an export), which nothing changes.
+    ThreadRowsController* owner = nullptr;
 
     // Rows shown now (0 when collapsed).
     int shownRows() const;

@@ -1,5 +1,7 @@
 #include "ui/threads/threadrowscontroller.h"
 
+#include <QMenu>
+
 #include "ui/document/logdocument.h"
 
 #include <QRegularExpression>
@@ -154,6 +156,7 @@ void ThreadRowsController::publish()
     v->filter = m_filter;
     v->chosen = m_chosen;
     v->spans = m_spans;
+    v->owner = this;
     m_view = std::move(v);
     emit viewChanged(m_view);
 }
@@ -226,6 +229,43 @@ void ThreadRowsController::follow(const LogDocument* doc)
 {
     connect(doc, &LogDocument::cleared, this, [this] { setIndex(nullptr); });
     connect(doc, &LogDocument::indexChanged, this, [this](const IndexChange& c) { setIndex(c.index); });
+}
+
+void ThreadRowsController::pick(uint32_t thread, bool filterEvents)
+{
+    if (!m_index || thread >= m_index->threadStates.count())
+        return;
+    choose(thread);
+    emit threadPicked(thread, filterEvents);
+}
+
+void ThreadRowsController::addThreadActions(QMenu& menu, uint32_t thread)
+{
+    if (!m_index || thread >= m_index->threadStates.count())
+        return;
+    const bool pinned = isPinned(thread);
+    menu.addSection(threadName(*m_index, m_index->threadStates.ids[thread]));
+    menu.addAction(pinned ? tr("Unpin") : tr("Pin next to the capabilities"), this,
+                   [this, thread, pinned] { setPinned(thread, !pinned); });
+    menu.addAction(tr("Show in the Threads pane and the event list"), this, [this, thread] {
+        pick(thread, true);
+        emit panesWanted(false);
+    });
+}
+
+void ThreadRowsController::addRowsActions(QMenu& menu, std::optional<uint32_t> thread)
+{
+    if (thread)
+        addThreadActions(menu, *thread);
+    menu.addSeparator();
+    QMenu* sort = menu.addMenu(tr("Sort rows by"));
+    for (auto s : {Sort::Id, Sort::Creation, Sort::Label, Sort::RunTime, Sort::BlockedTime, Sort::RunnableTime}) {
+        QAction* a = sort->addAction(sortName(s), this, [this, s] { setSort(s); });
+        a->setCheckable(true);
+        a->setChecked(m_sort == s);
+    }
+    menu.addAction(tr("Filter…"), this, [this] { emit panesWanted(true); });
+    menu.addAction(m_collapsed ? tr("Expand") : tr("Collapse"), this, &ThreadRowsController::toggleCollapsed);
 }
 
 } // namespace hecscope

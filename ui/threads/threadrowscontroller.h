@@ -12,6 +12,8 @@
 #include <optional>
 #include <vector>
 
+class QMenu;
+
 namespace hecscope {
 
 class LogDocument;
@@ -48,6 +50,16 @@ public:
     // Highlights a thread (by number) and scrolls its row into sight; a
     // thread filtered out is not shown but stays chosen.
     void choose(std::optional<uint32_t> thread);
+    // A thread picked on a track or in a pane (by number): chosen here, and
+    // said to whoever follows (threadPicked: the Threads pane selects it;
+    // with `filterEvents`, the event list shows its events only).
+    void pick(uint32_t thread, bool filterEvents);
+    // A thread's actions on a track's context menu: pin or unpin it, show
+    // it in the panes.
+    void addThreadActions(QMenu& menu, uint32_t thread);
+    // The Threads track's own menu: a thread's actions (if `thread`), the
+    // sort, the filter, collapse.
+    void addRowsActions(QMenu& menu, std::optional<uint32_t> thread);
     void setSpans(std::shared_ptr<const UserSpans> spans);
     // Whole-run figures of every thread (by number), once computed.
     const std::vector<ThreadFigures>& wholeRun() const { return m_whole; }
@@ -59,6 +71,10 @@ public:
 
 signals:
     void viewChanged(std::shared_ptr<const hecscope::ThreadRowsView> view);
+    void threadPicked(uint32_t thread, bool filterEvents);
+    // The user asked for the Threads pane (with the event list, showing a
+    // thread; or its filter field, to filter the rows).
+    void panesWanted(bool filterField);
     void orderChanged(); // a new filtered order arrived
 
 private:

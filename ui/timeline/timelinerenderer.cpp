@@ -182,6 +182,25 @@ std::optional<TrackRow> TimelineRenderer::rowAt(QPoint pos, const QRect& area, c
     return std::nullopt;
 }
 
+bool TimelineRenderer::labelClicked(QPoint pos, QPoint global, const QRect& area, const RenderOptions& o) const
+{
+    const auto row = rowAt(pos, area, o);
+    return row && row->track->labelClicked({row->cap, pos - row->rect.topLeft(), global}, context(o));
+}
+
+bool TimelineRenderer::labelWheel(QPoint pos, QPoint global, int delta, const QRect& area, const RenderOptions& o) const
+{
+    const auto row = rowAt(pos, area, o);
+    return row && row->track->labelWheel({row->cap, pos - row->rect.topLeft(), global}, delta, context(o));
+}
+
+void TimelineRenderer::addContextActions(QMenu& menu, QPoint pos, QPoint global, const QRect& area,
+                                         const RenderOptions& o) const
+{
+    if (const auto row = rowAt(pos, area, o))
+        row->track->addContextActions(menu, {row->cap, pos - row->rect.topLeft(), global}, context(o));
+}
+
 int TimelineRenderer::naturalHeight(const RenderOptions& o) const
 {
     const auto rows = layout(QRect(0, 0, 100, 100), o);
@@ -547,9 +566,9 @@ std::optional<size_t> TimelineRenderer::heapColumnAt(QPoint pos, const QRect& ar
                                                      const RenderOptions& o) const
 {
     const auto item = itemAt(pos, area, view, o);
-    if (!item || item->track != QLatin1String("heap-profile") || item->item < 0)
+    if (!item || !item->heapColumn)
         return std::nullopt;
-    return size_t(item->item);
+    return *item->heapColumn;
 }
 
 void TimelineRenderer::paintRuler(QPainter& p, const QRect& r,

@@ -24,6 +24,8 @@
 
 class QPainter;
 
+class QMenu;
+
 namespace hecscope {
 
 struct RenderOptions {
@@ -133,6 +135,12 @@ public:
     RenderOptions fitted(const QRect& area, const RenderOptions& o) const;
     // The layout row at `pos` (label column included), if any.
     std::optional<TrackRow> rowAt(QPoint pos, const QRect& area, const RenderOptions& o) const;
+    // The track under `pos` (in its label column) handles a click, the
+    // wheel or its context menu (TimelineTrack::labelClicked, …); false:
+    // no track there, or it does not.
+    bool labelClicked(QPoint pos, QPoint global, const QRect& area, const RenderOptions& o) const;
+    bool labelWheel(QPoint pos, QPoint global, int delta, const QRect& area, const RenderOptions& o) const;
+    void addContextActions(QMenu& menu, QPoint pos, QPoint global, const QRect& area, const RenderOptions& o) const;
     // Height the tracks need at their natural size.
     int naturalHeight(const RenderOptions& o) const;
     // The legend of `o`: only the shown tracks' colours, a bookmark's when

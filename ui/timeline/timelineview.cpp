@@ -1,5 +1,9 @@
 #include "ui/timeline/timelineview.h"
 
+#include <QAbstractScrollArea>
+#include <QMenu>
+#include <QScrollBar>
+
 #include "ui/document/logdocument.h"
 #include "core/live/livesession.h"
 
@@ -380,11 +384,18 @@ void TimelineView::wheelEvent(QWheelEvent* e)
     if (e->position().x() < m_renderer.labelEdge(rect(), options())) {
         // Over the labels: the track may scroll its rows; else the page scrolls.
         const QPoint at = unpinned(e->position().toPoint());
-        if (const auto row = m_renderer.rowAt(at, rect(), options())) {
-            emit trackLabelWheel(row->id(), row->cap, at - row->rect.topLeft(), delta.y());
+        if (m_renderer.labelWheel(at, e->globalPosition().toPoint(), delta.y(), rect(), options())) {
             e->accept();
             return;
         }
+        // The page scrolls, a pixel per unit of the wheel's delta.
+        if (m_renderer.rowAt(at, rect(), options()))
+            for (QWidget* w = parentWidget(); w; w = w->parentWidget())
+                if (auto* area = qobject_cast<QAbstractScrollArea*>(w)) {
+                    area->verticalScrollBar()->setValue(area->verticalScrollBar()->value() - delta.y());
+                    e->accept();
+                    return;
+                }
         e->ignore();
         return;
     }
@@ -420,8 +431,7 @@ void TimelineView::mousePressEvent(QMouseEvent* e)
         m_drag = Drag::None;
         const QPoint at = unpinned(e->pos());
         if (e->button() == Qt::LeftButton)
-            if (const auto row = m_renderer.rowAt(at, rect(), options()))
-                emit trackLabelClicked(row->id(), row->cap, at - row->rect.topLeft());
+            m_renderer.labelClicked(at, e->globalPosition().toPoint(), rect(), options());
         return;
     }
     m_pressPos = e->pos();
@@ -495,11 +505,8 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* e)
         m_selected = m_renderer.itemAt(at, rect(), shown, options());
         emit itemSelected(m_selected);
         emit itemClicked(m_renderer.describeAt(at, rect(), shown, options()));
-        if (const auto k = m_renderer.heapColumnAt(at, rect(), shown, options())) {
-            const BandSelection& sel = *m_renderer.heapViewFor(options())->selection;
-            if (*k < sel.labels.size())
-                emit heapBandClicked(sel.labels[*k]);
-        }
+        if (m_selected && m_selected->heapBand)
+            emit heapBandClicked(*m_selected->heapBand);
     }
     m_drag = Drag::None;
 }
@@ -550,8 +557,10 @@ void TimelineView::contextMenuEvent(QContextMenuEvent* e)
     if (e->pos().x() >= m_renderer.labelEdge(rect(), options()))
         return;
     const QPoint at = unpinned(e->pos());
-    if (const auto row = m_renderer.rowAt(at, rect(), options()))
-        emit trackContextMenu(row->id(), row->cap, at - row->rect.topLeft(), e->globalPos());
+    QMenu menu;
+    m_renderer.addContextActions(menu, at, e->globalPos(), rect(), options());
+    if (!menu.isEmpty())
+        menu.exec(e->globalPos());
 }
 
 void TimelineView::leaveEvent(QEvent*)

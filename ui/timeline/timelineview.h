@@ -99,12 +99,6 @@ signals:
     void heapBandClicked(uint32_t label);         // a band of the heap-profile track (not OTHER)
     void itemClicked(const QString& details); // what is under a click; empty: nothing
     void itemSelected(const std::optional<hecscope::SelectedItem>& item); // by a click
-    // The pointer over a track's label column: `row` as TrackRow::cap,
-    // `local` from the row's top left corner (tracks that draw rows of
-    // their own, like the threads, map it to theirs).
-    void trackLabelWheel(const QString& track, int row, QPoint local, int delta);
-    void trackLabelClicked(const QString& track, int row, QPoint local);
-    void trackContextMenu(const QString& track, int row, QPoint local, QPoint global);
     void rowHeightsChanged(const std::map<QString, int>& heights); // a drag of a row's edge ended
 
 protected:

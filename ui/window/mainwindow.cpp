@@ -71,6 +71,7 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 
+#include <span>
 #include <utility>
 
 namespace hecscope {
@@ -397,12 +398,28 @@ void MainWindow::createSparkSizesDock()
 
 
 // The Threads track, the Threads and Spans panes and the event list follow
-// one another: a thread chosen anywhere is picked out everywhere.
+// one another: a thread chosen anywhere is picked out everywhere. (The
+// thread tracks' clicks and menus act on ThreadRowsController themselves.)
 void MainWindow::connectThreads()
 {
     m_view->setThreadRows(m_threadRows->view());
     connect(m_threadRows, &ThreadRowsController::viewChanged, m_view, &TimelineView::setThreadRows);
-    connect(m_threadsPane, &ThreadsPane::threadChosen, this, [this](uint32_t number) { chooseThread(number, true); });
+    connect(m_threadRows, &ThreadRowsController::threadPicked, this, [this](uint32_t number, bool filterEvents) {
+        m_threadsPane->selectThread(number);
+        if (filterEvents)
+            m_events->filterToThread(m_doc->index()->threadStates.ids[number]);
+    });
+    connect(m_threadRows, &ThreadRowsController::panesWanted, this, [this](bool filterField) {
+        const QWidget* panes[] = {m_threadsPane, m_events}; // the list too: its filter changed, even under another tab
+        for (const QWidget* pane : filterField ? std::span(panes, 1) : std::span(panes))
+            if (auto* dock = dockOf(pane)) {
+                dock->show();
+                dock->raise();
+            }
+        if (filterField)
+            m_threadsPane->filterField()->setFocus(Qt::ShortcutFocusReason);
+    });
+    connect(m_threadsPane, &ThreadsPane::threadChosen, m_threadRows, [this](uint32_t number) { m_threadRows->pick(number, true); });
     connect(m_spansPane, &SpansPane::spansChanged, m_threadRows, &ThreadRowsController::setSpans);
     connect(m_spansPane, &SpansPane::spansChanged, m_diagnostics, &DiagnosticsPane::showSpanIssues);
     connect(m_spansPane, &SpansPane::spanChosen, this, [this](uint64_t start, uint64_t end, uint32_t thread) {
@@ -413,95 +430,16 @@ void MainWindow::connectThreads()
         m_view->setCursorTime(start);
         if (m_doc->index())
             if (const size_t number = m_doc->index()->threadStates.find(thread); number != SIZE_MAX)
-                chooseThread(uint32_t(number), false);
+                m_threadRows->pick(uint32_t(number), false);
     });
     connect(m_view, &TimelineView::itemSelected, this, [this](const std::optional<SelectedItem>& item) {
         // A run (or collection) on a HEC row: its own event in the list, on
         // its capability, not the nearest event of any capability.
-        if (item && item->track == QLatin1String("hecs") && item->cap >= 0)
+        if (item && item->eventOnCap && item->cap >= 0)
             m_events->selectEventOn(item->start, uint16_t(item->cap));
-        if (item && item->item >= 0
-            && (item->track == QLatin1String("threads") || item->track == QLatin1String("pinned-threads")))
-            chooseThread(uint32_t(item->item), false);
+        if (item && item->thread)
+            m_threadRows->pick(*item->thread, false);
     });
-    connect(m_view, &TimelineView::trackLabelWheel, this, [this](const QString& track, int, QPoint, int delta) {
-        if (track == QLatin1String("threads"))
-            m_threadRows->scrollBy(-delta / 40); // three rows a notch
-        else
-            m_scroll->verticalScrollBar()->setValue(m_scroll->verticalScrollBar()->value() - delta);
-    });
-    connect(m_view, &TimelineView::trackLabelClicked, this, [this](const QString& track, int row, QPoint local) {
-        if (track == QLatin1String("threads")) {
-            if (local.y() < ThreadRowsView::kHeaderHeight)
-                return m_threadRows->toggleCollapsed();
-            if (const auto thread = m_threadRows->view()->threadAtRow((local.y() - ThreadRowsView::kHeaderHeight) / ThreadRowsView::kRowHeight))
-                chooseThread(*thread, true);
-        } else if (track == QLatin1String("pinned-threads") && row >= 0) {
-            const auto& pinned = m_threadRows->view()->pinned;
-            if (size_t(row) < pinned.size())
-                chooseThread(pinned[size_t(row)], true);
-        }
-    });
-    connect(m_view, &TimelineView::trackContextMenu, this, &MainWindow::threadContextMenu);
-}
-
-void MainWindow::chooseThread(uint32_t number, bool filterEvents)
-{
-    if (!m_doc->index() || number >= m_doc->index()->threadStates.count())
-        return;
-    m_threadRows->choose(number);
-    m_threadsPane->selectThread(number);
-    if (filterEvents)
-        m_events->filterToThread(m_doc->index()->threadStates.ids[number]);
-}
-
-void MainWindow::threadContextMenu(const QString& track, int row, QPoint local, QPoint global)
-{
-    std::optional<uint32_t> thread;
-    if (track == QLatin1String("threads") && local.y() >= ThreadRowsView::kHeaderHeight)
-        thread = m_threadRows->view()->threadAtRow((local.y() - ThreadRowsView::kHeaderHeight) / ThreadRowsView::kRowHeight);
-    else if (track == QLatin1String("pinned-threads") && row >= 0 && size_t(row) < m_threadRows->view()->pinned.size())
-        thread = m_threadRows->view()->pinned[size_t(row)];
-    else if (track != QLatin1String("threads"))
-        return;
-    QMenu menu;
-    if (thread && m_doc->index()) {
-        const uint32_t number = *thread;
-        const QString name = threadName(*m_doc->index(), m_doc->index()->threadStates.ids[number]);
-        const bool pinned = m_threadRows->isPinned(number);
-        menu.addSection(name);
-        menu.addAction(pinned ? tr("Unpin") : tr("Pin next to the capabilities"), this,
-                       [this, number, pinned] { m_threadRows->setPinned(number, !pinned); });
-        menu.addAction(tr("Show in the Threads pane and the event list"), this, [this, number] {
-            chooseThread(number, true);
-            for (QWidget* pane : {static_cast<QWidget*>(m_threadsPane), static_cast<QWidget*>(m_events)})
-                if (auto* dock = dockOf(pane)) {
-                    dock->show();
-                    dock->raise(); // the list too: its filter changed, even under another tab
-                }
-        });
-    }
-    if (track == QLatin1String("threads")) {
-        menu.addSeparator();
-        QMenu* sort = menu.addMenu(tr("Sort rows by"));
-        for (auto s : {ThreadRowsController::Sort::Id, ThreadRowsController::Sort::Creation,
-                       ThreadRowsController::Sort::Label, ThreadRowsController::Sort::RunTime,
-                       ThreadRowsController::Sort::BlockedTime, ThreadRowsController::Sort::RunnableTime}) {
-            QAction* a = sort->addAction(ThreadRowsController::sortName(s), this, [this, s] { m_threadRows->setSort(s); });
-            a->setCheckable(true);
-            a->setChecked(m_threadRows->sort() == s);
-        }
-        menu.addAction(tr("Filter…"), this, [this] {
-            if (auto* dock = dockOf(m_threadsPane)) {
-                dock->show();
-                dock->raise();
-            }
-            m_threadsPane->filterField()->setFocus(Qt::ShortcutFocusReason);
-        });
-        const bool collapsed = m_threadRows->view()->collapsed;
-        menu.addAction(collapsed ? tr("Expand") : tr("Collapse"), m_threadRows, &ThreadRowsController::toggleCollapsed);
-    }
-    menu.exec(global);
 }
 
 void MainWindow::showDetails(const QString& details)

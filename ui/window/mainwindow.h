@@ -155,8 +155,6 @@ private:
     void createCompareDock();
     void chooseCompareFile();
     void fitCompareDock();
-    void threadContextMenu(const QString& track, int row, QPoint local, QPoint global);
-    void chooseThread(uint32_t number, bool filterEvents);
 
     ViewController* m_controller;
     TimelineView* m_view;

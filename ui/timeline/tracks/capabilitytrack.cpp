@@ -205,7 +205,9 @@ public:
         const LodItem* it = itemNear(g, pos, d);
         if (!it)
             return std::nullopt;
-        return SelectedItem{id(), g.row, pos.y() >= g.rect.top() + kGcLaneFrom, it->start, it->end};
+        SelectedItem item{id(), g.row, pos.y() >= g.rect.top() + kGcLaneFrom, it->start, it->end};
+        item.eventOnCap = true; // the run's (or collection's) own event, on this capability
+        return item;
     }
 
     QString describe(const TrackRowGeometry& g, QPoint pos, const DrawList& d, const TrackContext& ctx) const override

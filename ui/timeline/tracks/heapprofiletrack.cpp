@@ -69,6 +69,9 @@ public:
         const size_t census = nearestCensus(bands, g.mapping.toTime(pos.x()));
         SelectedItem item{id(), -1, false, bands.times[census], bands.times[census]};
         item.item = int64_t(*column);
+        item.heapColumn = *column;
+        if (const BandSelection& sel = *data.view->selection; *column < sel.labels.size())
+            item.heapBand = sel.labels[*column];
         return item;
     }
 

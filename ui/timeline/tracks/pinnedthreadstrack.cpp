@@ -1,4 +1,5 @@
 #include "ui/threads/threadrows.h"
+#include "ui/threads/threadrowscontroller.h"
 #include "ui/timeline/timelinerenderer.h"
 
 #include <QObject>
@@ -69,7 +70,25 @@ public:
                                          pos.y() - g.rect.top(), ThreadRowsView::kRowHeight);
         if (!hit)
             return std::nullopt;
-        return SelectedItem{id(), g.row, false, hit->first, hit->second, int64_t(row.number)};
+        SelectedItem item{id(), g.row, false, hit->first, hit->second, int64_t(row.number)};
+        item.thread = row.number;
+        return item;
+    }
+
+    // A click on a pinned thread's name picks it; its menu: its actions.
+    bool labelClicked(const TrackPointer& pointer, const TrackContext& ctx) const override
+    {
+        const auto rows = ctx.resources.threadRows(ctx.options);
+        if (!rows->owner || pointer.row < 0 || size_t(pointer.row) >= rows->pinned.size())
+            return false;
+        rows->owner->pick(rows->pinned[size_t(pointer.row)], true);
+        return true;
+    }
+    void addContextActions(QMenu& menu, const TrackPointer& pointer, const TrackContext& ctx) const override
+    {
+        const auto rows = ctx.resources.threadRows(ctx.options);
+        if (rows->owner && pointer.row >= 0 && size_t(pointer.row) < rows->pinned.size())
+            rows->owner->addThreadActions(menu, rows->pinned[size_t(pointer.row)]);
     }
 
     QString describe(const TrackRowGeometry& g, QPoint pos, const DrawList& d, const TrackContext& ctx) const override

@@ -1,5 +1,6 @@
 #include "core/threads/userspans.h"
 #include "ui/threads/threadrows.h"
+#include "ui/threads/threadrowscontroller.h"
 #include "ui/timeline/legendwriter.h"
 #include "ui/timeline/timelinerenderer.h"
 
@@ -172,7 +173,9 @@ public:
                                          ThreadRowsView::kRowHeight);
         if (!hit)
             return std::nullopt;
-        return SelectedItem{id(), -1, false, hit->first, hit->second, int64_t(row.number)};
+        SelectedItem item{id(), -1, false, hit->first, hit->second, int64_t(row.number)};
+        item.thread = row.number;
+        return item;
     }
 
     QString describe(const TrackRowGeometry& g, QPoint pos, const DrawList& d, const TrackContext& ctx) const override
@@ -184,6 +187,40 @@ public:
         const int y = pos.y() - g.rect.top() - ThreadRowsView::kHeaderHeight - r * ThreadRowsView::kRowHeight;
         return describeThreadRow(ctx.index, list.rows->spans.get(), list.prepared[size_t(r)], pos.x() - g.plot.left(), y,
                                  ThreadRowsView::kRowHeight);
+    }
+
+    // The thread named at `pointer` (none on the header).
+    static std::optional<uint32_t> threadAt(const TrackPointer& pointer, const ThreadRowsView& rows)
+    {
+        if (pointer.local.y() < ThreadRowsView::kHeaderHeight)
+            return std::nullopt;
+        return rows.threadAtRow((pointer.local.y() - ThreadRowsView::kHeaderHeight) / ThreadRowsView::kRowHeight);
+    }
+    // A click on the header collapses or expands; on a name, picks the thread.
+    bool labelClicked(const TrackPointer& pointer, const TrackContext& ctx) const override
+    {
+        const auto rows = ctx.resources.threadRows(ctx.options);
+        if (!rows->owner)
+            return false;
+        if (pointer.local.y() < ThreadRowsView::kHeaderHeight)
+            rows->owner->toggleCollapsed();
+        else if (const auto thread = threadAt(pointer, *rows))
+            rows->owner->pick(*thread, true);
+        return true;
+    }
+    bool labelWheel(const TrackPointer&, int delta, const TrackContext& ctx) const override
+    {
+        const auto rows = ctx.resources.threadRows(ctx.options);
+        if (!rows->owner)
+            return false;
+        rows->owner->scrollBy(-delta / 40); // three rows a notch
+        return true;
+    }
+    void addContextActions(QMenu& menu, const TrackPointer& pointer, const TrackContext& ctx) const override
+    {
+        const auto rows = ctx.resources.threadRows(ctx.options);
+        if (rows->owner)
+            rows->owner->addRowsActions(menu, threadAt(pointer, *rows));
     }
 
     void paintSelected(QPainter& p, const TrackRowGeometry& g, const SelectedItem& item,

@@ -12,6 +12,7 @@
 #include <vector>
 
 class QFont;
+class QMenu;
 class QFontMetrics;
 class QPainter;
 
@@ -30,7 +31,21 @@ struct SelectedItem {
     bool gcLane = false;
     uint64_t start = 0, end = 0;
     int64_t item = -1; // the track's own key (the heap-profile track: the band's column)
+    // What the item is of, for the panes that follow a click (each track
+    // fills what applies, so that nobody outside it needs its id):
+    std::optional<uint32_t> thread = std::nullopt; // a thread (ThreadStates number): the panes choose it
+    bool eventOnCap = false;          // a capability's own event at `start` (a run, a collection) on row `cap`
+    std::optional<size_t> heapColumn = std::nullopt; // a column of the heap-profile chart (OTHER included)
+    std::optional<uint32_t> heapBand = std::nullopt; // its band's label (not OTHER)
     bool operator==(const SelectedItem&) const = default;
+};
+
+// The pointer over a track's label column: the row (as TrackRow::cap),
+// where in the row (from its top left corner), and where on the screen.
+struct TrackPointer {
+    int row = -1;
+    QPoint local;
+    QPoint global;
 };
 
 // What a track prepared for one (view, width): its level-of-detail items,
@@ -124,6 +139,18 @@ public:
     }
     // Outlines a selected item of this track in `row`.
     virtual void paintSelected(QPainter&, const TrackRowGeometry&, const SelectedItem&, const TrackContext&) const {}
+    // The track's own label column: a click, the wheel (`delta` as
+    // QWheelEvent::angleDelta().y()), its context menu (its actions added
+    // to `menu`, which the view shows when any). True: handled; else a
+    // wheel scrolls the page. A track acts on its user state's owner (the
+    // Threads track: ThreadRowsView::owner), never on the view.
+    virtual bool labelClicked(const TrackPointer&, const TrackContext&) const { return false; }
+    virtual bool labelWheel(const TrackPointer&, int delta, const TrackContext&) const
+    {
+        (void)delta;
+        return false;
+    }
+    virtual void addContextActions(QMenu&, const TrackPointer&, const TrackContext&) const {}
     // The colours this track uses, for the legend below the tracks.
     virtual void addLegend(LegendWriter&, const TrackContext&) const {}
     // A legend block of its own below the common one (the heap bands).
