@@ -56,8 +56,13 @@ void JobRunner::drain()
 }
 
 JobRunner::JobRunner(int maxThreads, QObject* parent)
+    : JobRunner(WorkerPool::shared(), maxThreads, parent)
+{
+}
+
+JobRunner::JobRunner(WorkerPool& pool, int maxThreads, QObject* parent)
     : QObject(parent)
-    , m_maxThreads(size_t(std::max(1, maxThreads)))
+    , m_queue(pool, maxThreads)
     , m_current(std::make_shared<JobContext::State>())
 {
     // A failed pipe is fatal: without it no result would ever arrive.
@@ -70,13 +75,7 @@ JobRunner::JobRunner(int maxThreads, QObject* parent)
 JobRunner::~JobRunner()
 {
     m_current->cancelled = true;
-    {
-        const std::lock_guard lock(m_taskMutex);
-        m_stopping = true; // the workers finish what is queued (cancelled jobs return early)
-    }
-    m_taskReady.notify_all();
-    for (std::thread& t : m_threads)
-        t.join();
+    m_queue.close(); // its queued jobs dropped, its running ones waited for
     delete m_wakeNotifier;
     ::close(m_wake[0]);
     ::close(m_wake[1]);
@@ -88,35 +87,10 @@ void JobRunner::jobFailed(const JobContext& ctx, const char* what)
     ctx.post([this] { --m_running; });
 }
 
-void JobRunner::submit(std::function<void()> task)
+void JobRunner::submit(const JobContext& ctx, std::function<void()> task)
 {
-    {
-        const std::lock_guard lock(m_taskMutex);
-        m_tasks.push_back(std::move(task));
-        if (m_threads.size() < m_maxThreads && m_tasks.size() + m_active > m_threads.size())
-            m_threads.emplace_back([this] { workerLoop(); });
-    }
-    m_taskReady.notify_one();
-}
-
-void JobRunner::workerLoop()
-{
-    std::unique_lock lock(m_taskMutex);
-    for (;;) {
-        m_taskReady.wait(lock, [this] { return m_stopping || !m_tasks.empty(); });
-        if (m_tasks.empty())
-            return; // stopping, nothing left
-        std::function<void()> task = std::move(m_tasks.front());
-        m_tasks.pop_front();
-        ++m_active;
-        lock.unlock();
-        task();
-        task = nullptr; // its captures go on this thread, before the idle check
-        lock.lock();
-        --m_active;
-        if (m_active == 0 && m_tasks.empty())
-            m_idle.notify_all();
-    }
+    // The flag inside the job's state, kept alive by it.
+    m_queue.push({std::move(task), std::shared_ptr<const std::atomic<bool>>(ctx.m_state, &ctx.m_state->cancelled)});
 }
 
 void JobRunner::cancel()
@@ -128,10 +102,7 @@ void JobRunner::cancel()
 
 void JobRunner::waitForDone()
 {
-    {
-        std::unique_lock lock(m_taskMutex);
-        m_idle.wait(lock, [this] { return m_active == 0 && m_tasks.empty(); });
-    }
+    m_queue.waitUntilIdle();
     drain();
 }
 

@@ -1,16 +1,15 @@
 #pragma once
 
+#include "ui/jobs/workerpool.h"
+
 #include <QObject>
 #include <QSocketNotifier>
 
 #include <atomic>
-#include <condition_variable>
 #include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
-#include <thread>
-#include <vector>
 
 namespace hecscope {
 
@@ -37,18 +36,21 @@ private:
     JobRunner* m_runner = nullptr; // outlives its jobs: its destructor waits for them
 };
 
-// The one way Hecscope runs background work (Hotspot's JobTracker): a job
-// runs on the runner's own worker threads (at most `maxThreads`, started on
-// demand); its result comes back to the
-// runner's thread (the UI thread) and is applied only if the job's
-// generation is still current. start() begins a new generation (the jobs
-// of the previous one see isCancelled() and their results are dropped);
-// run() adds a job to the current one (pages of a list). The destructor
-// cancels and waits for every job, so no job outlives what it captured.
+// The one way Hecscope runs background work (Hotspot's JobTracker): a
+// runner is a queue on the WorkerPool (the application's, or one of a
+// test's), running at most `maxThreads` of its jobs at once; a job's result
+// comes back to the runner's thread (the UI thread) and is applied only if
+// the job's generation is still current. start() begins a new generation
+// (the jobs of the previous one see isCancelled() and their results are
+// dropped); run() adds a job to the current one (pages of a list). The
+// destructor cancels its jobs, drops those still queued and waits for its
+// running ones (not the rest of the pool's), so no job outlives what it
+// captured.
 class JobRunner : public QObject {
     Q_OBJECT
 public:
     explicit JobRunner(int maxThreads = 1, QObject* parent = nullptr);
+    JobRunner(WorkerPool& pool, int maxThreads, QObject* parent = nullptr);
     ~JobRunner() override;
 
     // A new generation with this job. `work(const JobContext&)` returns the
@@ -65,10 +67,8 @@ public:
     {
         const JobContext ctx = context();
         ++m_running;
-        submit([this, ctx, work = std::move(work), apply = std::move(apply)]() mutable {
-            // A job cancelled while it waited in the queue does not run.
-            if (ctx.isCancelled())
-                return;
+        // A job cancelled while it waited in the queue does not run (the pool checks).
+        submit(ctx, [this, ctx, work = std::move(work), apply = std::move(apply)]() mutable {
             std::shared_ptr<decltype(work(ctx))> result;
             try {
                 result = std::make_shared<decltype(work(ctx))>(work(ctx));
@@ -92,24 +92,21 @@ public:
     void cancel();
     // Jobs started and not yet back on this thread (or dropped).
     bool isBusy() const { return m_running > 0 && !m_current->cancelled; }
-    // Blocks until every job has finished (tests and shutdown only).
+    // Blocks until every job of this runner has finished; its cancelled
+    // jobs still queued are dropped, not waited for (tests and shutdown
+    // only; never from a job: the pool is bounded).
     void waitForDone();
+    // No job of this runner is running, and none queued will run.
+    bool isIdle() const { return m_queue.isIdle(); }
     JobContext context() const;
 
 private:
     friend class JobContext;
-    // The workers: a queue under a std::mutex (what TSan sees; Qt's thread
+    // Our queue on the pool (a std::mutex, what TSan sees; Qt's thread
     // pool hands tasks over behind a futex it cannot see).
-    void submit(std::function<void()> task);
+    void submit(const JobContext& ctx, std::function<void()> task);
     void jobFailed(const JobContext& ctx, const char* what);
-    void workerLoop();
-    std::mutex m_taskMutex;
-    std::condition_variable m_taskReady, m_idle;
-    std::deque<std::function<void()>> m_tasks; // under m_taskMutex
-    size_t m_active = 0;                       // tasks being run, under m_taskMutex
-    bool m_stopping = false;                   // under m_taskMutex
-    std::vector<std::thread> m_threads;
-    size_t m_maxThreads;
+    WorkerPool::Queue m_queue;
 
     // Posts go through a queue of our own, under a std::mutex, and a byte
     // on a pipe wakes this thread's event loop (a QSocketNotifier) to run

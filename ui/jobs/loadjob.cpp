@@ -37,10 +37,6 @@ void LoadJob::cancel()
 // drops them once the job is cancelled: a cancelled job emits nothing more.
 LoadJob::Loaded LoadJob::run(const JobContext& ctx)
 {
-    struct Done {
-        std::atomic<bool>& done;
-        ~Done() { done = true; }
-    } markDone{m_done};
     Loaded out;
     std::string error;
     std::shared_ptr<ByteSource> source = FileSource::open(m_path.toStdString(), error);

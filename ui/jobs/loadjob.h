@@ -30,7 +30,9 @@ public:
     ~LoadJob() override;
     void start();
     void cancel();
-    bool isRunning() const { return !m_done; }
+    // Its job is running, or queued on the pool and not cancelled (a job
+    // cancelled before a worker took it never runs).
+    bool isRunning() const { return !m_runner.isIdle(); }
     // The open file the index was read from, once indexReady came: the
     // event list reads its pages from it (a replaced or grown file cannot
     // change what the index describes).
@@ -63,7 +65,6 @@ private:
     Loaded run(const JobContext& ctx);
 
     QString m_path;
-    std::atomic<bool> m_done{false};
     std::atomic<quint64> m_bytesRead{0};
     std::shared_ptr<ByteSource> m_source;
     std::shared_ptr<ByteSource> m_partialSource;
