@@ -1,28 +1,29 @@
 #include "app/commands.h"
+#include "app/cli.h"
 
 #include "core/detail/threaddetail.h"
-
-#include "core/io/bytesource.h"
-#include "core/text/dump.h"
-#include "core/text/info.h"
-#include "core/text/rtssummary.h"
 #include "core/format/eventtags.h"
 #include "core/heap/heapbands.h"
 #include "core/heap/hpfile.h"
 #include "core/index/logindex.h"
+#include "core/io/bytesource.h"
 #include "core/profile/profreport.h"
 #include "core/stats/stats.h"
+#include "core/text/dump.h"
+#include "core/text/info.h"
+#include "core/text/rtssummary.h"
+
+#include <QApplication>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
-#include <random>
-#include <sys/resource.h>
-
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
+#include <random>
 #include <string>
+#include <sys/resource.h>
 #include <unistd.h>
 #include <vector>
 
@@ -113,6 +114,133 @@ const char* const kInfoUsage =
     "an eventlog, or corrupt (the statistics of what was decoded are still\n"
     "printed); 2 usage error.\n";
 
+bool writeAll(int fd, std::string_view text)
+{
+    while (!text.empty()) {
+        const ssize_t n = ::write(fd, text.data(), text.size());
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return false;
+        text.remove_prefix(size_t(n));
+    }
+    return true;
+}
+
+std::unique_ptr<ByteSource> openInput(const std::string& path, std::string& error)
+{
+    if (path != "-")
+        return FileSource::open(path, error);
+    std::vector<uint8_t> bytes;
+    std::vector<uint8_t> chunk(1 << 20);
+    for (;;) {
+        const ssize_t n = ::read(STDIN_FILENO, chunk.data(), chunk.size());
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        bytes.insert(bytes.end(), chunk.begin(), chunk.begin() + n);
+    }
+    return std::make_unique<MemorySource>(std::move(bytes));
+}
+
+// openInput, saying why on stderr when the file cannot be opened.
+} // namespace
+
+std::optional<int> capabilityArg(const std::string& value)
+{
+    char* end = nullptr;
+    const long cap = std::strtol(value.c_str(), &end, 10);
+    if (value.empty() || *end || cap < 0 || cap > 65535)
+        return std::nullopt;
+    return int(cap);
+}
+
+std::unique_ptr<ByteSource> openOrComplain(const std::string& path)
+{
+    std::string error;
+    auto source = openInput(path, error);
+    if (!source)
+        std::fprintf(stderr, "hecscope: cannot open %s\n", error.c_str());
+    return source;
+}
+
+const char* usage()
+{
+    return kUsage;
+}
+
+int dump(int argc, char** argv)
+{
+    CommandLine cl("dump", {{"legacy"}});
+    if (const auto status = cl.parse(argc, argv, kDumpUsage))
+        return *status;
+    const PrinterStyle style = cl.isSet("legacy") ? PrinterStyle::Legacy : PrinterStyle::Head;
+    const std::string path = cl.positional().front();
+    auto source = openOrComplain(path);
+    if (!source)
+        return 1;
+    uint8_t head[8] = {};
+    if (looksLikeHeapProfile({head, source->read(0, head, sizeof head)})) {
+        std::fprintf(stderr, "hecscope dump: %s is a GHC heap profile (.hp), not an eventlog; "
+                             "`hecscope heap %s` prints its bands\n",
+                     path.c_str(), path.c_str());
+        return 1;
+    }
+    bool outputOk = true;
+    const LogScan scan = dumpLog(*source, [&](std::string_view text) {
+        outputOk = writeAll(STDOUT_FILENO, text);
+        return outputOk;
+    }, style);
+    for (const Diagnostic& d : scan.diagnostics)
+        std::fprintf(stderr, "hecscope: %s: %s: %s\n", path.c_str(),
+                     d.isError() ? "error" : "warning", d.message().c_str());
+    if (!scan.ioError.empty()) {
+        std::fprintf(stderr, "hecscope: %s: read error: %s\n", path.c_str(), scan.ioError.c_str());
+        return 1;
+    }
+    if (!outputOk) {
+        std::fprintf(stderr, "hecscope: cannot write the output\n");
+        return 1;
+    }
+    return scan.hasError ? 1 : 0;
+}
+
+int info(int argc, char** argv)
+{
+    CommandLine cl("info", {{"json"}, {"rts-summary"}});
+    if (const auto status = cl.parse(argc, argv, kInfoUsage))
+        return *status;
+    const bool json = cl.isSet("json"), rtsSummary = cl.isSet("rts-summary");
+    const std::string path = cl.positional().front();
+    if (json && rtsSummary)
+        return cl.usageError("--json and --rts-summary exclude each other");
+    auto source = openOrComplain(path);
+    if (!source)
+        return 1;
+    const LoadResult loaded = loadIndex(*source);
+    const LogIndex& ix = *loaded.index;
+    const RangeStats stats = computeStats(ix);
+    const std::string text = rtsSummary ? rtsSummaryText(ix, stats, true)
+        : json                          ? infoJson(ix, stats, path)
+                                        : infoText(ix, stats, path);
+    const bool outputOk = writeAll(STDOUT_FILENO, text);
+    for (const Diagnostic& d : ix.scan.diagnostics)
+        std::fprintf(stderr, "hecscope: %s: %s: %s\n", path.c_str(),
+                     d.isError() ? "error" : "warning", d.message().c_str());
+    if (!ix.scan.ioError.empty()) {
+        std::fprintf(stderr, "hecscope: %s: read error: %s\n", path.c_str(), ix.scan.ioError.c_str());
+        return 1;
+    }
+    if (!outputOk) {
+        std::fprintf(stderr, "hecscope: cannot write the output\n");
+        return 1;
+    }
+    return ix.scan.hasError ? 1 : 0;
+}
+
+namespace {
+
 const char* const kBenchUsage =
     "Usage: hecscope bench FILE [--compare B]\n"
     "\n"
@@ -167,153 +295,6 @@ const char* const kBenchUsage =
     "compare_window_rss_per_two_windows (that over the two single windows') and\n"
     "compare_window_after_sweep_peak_rss_mb (with the detail the sweep read back).\n";
 
-bool writeAll(int fd, std::string_view text)
-{
-    while (!text.empty()) {
-        const ssize_t n = ::write(fd, text.data(), text.size());
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return false;
-        text.remove_prefix(size_t(n));
-    }
-    return true;
-}
-
-std::unique_ptr<ByteSource> openInput(const std::string& path, std::string& error)
-{
-    if (path != "-")
-        return FileSource::open(path, error);
-    std::vector<uint8_t> bytes;
-    std::vector<uint8_t> chunk(1 << 20);
-    for (;;) {
-        const ssize_t n = ::read(STDIN_FILENO, chunk.data(), chunk.size());
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        bytes.insert(bytes.end(), chunk.begin(), chunk.begin() + n);
-    }
-    return std::make_unique<MemorySource>(std::move(bytes));
-}
-
-// openInput, saying why on stderr when the file cannot be opened.
-} // namespace
-
-std::optional<int> capabilityArg(const std::string& value)
-{
-    char* end = nullptr;
-    const long cap = std::strtol(value.c_str(), &end, 10);
-    if (value.empty() || *end || cap < 0 || cap > 65535)
-        return std::nullopt;
-    return int(cap);
-}
-
-std::unique_ptr<ByteSource> openOrComplain(const std::string& path)
-{
-    std::string error;
-    auto source = openInput(path, error);
-    if (!source)
-        std::fprintf(stderr, "hecscope: cannot open %s\n", error.c_str());
-    return source;
-}
-
-int printUsage(bool toStderr)
-{
-    std::fputs(kUsage, toStderr ? stderr : stdout);
-    return toStderr ? 2 : 0;
-}
-
-int dump(int argc, char** argv)
-{
-    PrinterStyle style = PrinterStyle::Head;
-    std::string path;
-    for (int i = 0; i < argc; ++i) {
-        const std::string arg = argv[i];
-        if (arg == "-h" || arg == "--help") {
-            std::fputs(kDumpUsage, stdout);
-            return 0;
-        }
-        if (arg == "--legacy") {
-            style = PrinterStyle::Legacy;
-        } else if (arg.size() > 1 && arg[0] == '-') {
-            std::fprintf(stderr, "hecscope dump: unknown option %s\n\n%s", arg.c_str(), kDumpUsage);
-            return 2;
-        } else if (path.empty()) {
-            path = arg;
-        } else {
-            std::fprintf(stderr, "hecscope dump: more than one FILE given\n\n%s", kDumpUsage);
-            return 2;
-        }
-    }
-    if (path.empty()) {
-        std::fprintf(stderr, "hecscope dump: no FILE given\n\n%s", kDumpUsage);
-        return 2;
-    }
-    auto source = openOrComplain(path);
-    if (!source)
-        return 1;
-    uint8_t head[8] = {};
-    if (looksLikeHeapProfile({head, source->read(0, head, sizeof head)})) {
-        std::fprintf(stderr, "hecscope dump: %s is a GHC heap profile (.hp), not an eventlog; "
-                             "`hecscope heap %s` prints its bands\n",
-                     path.c_str(), path.c_str());
-        return 1;
-    }
-    bool outputOk = true;
-    const LogScan scan = dumpLog(*source, [&](std::string_view text) {
-        outputOk = writeAll(STDOUT_FILENO, text);
-        return outputOk;
-    }, style);
-    for (const Diagnostic& d : scan.diagnostics)
-        std::fprintf(stderr, "hecscope: %s: %s: %s\n", path.c_str(),
-                     d.isError() ? "error" : "warning", d.message().c_str());
-    if (!scan.ioError.empty()) {
-        std::fprintf(stderr, "hecscope: %s: read error: %s\n", path.c_str(), scan.ioError.c_str());
-        return 1;
-    }
-    if (!outputOk) {
-        std::fprintf(stderr, "hecscope: cannot write the output\n");
-        return 1;
-    }
-    return scan.hasError ? 1 : 0;
-}
-
-namespace {
-
-// Parses `[--json] FILE` style arguments shared by info and bench.
-bool parseFileArgs(int argc, char** argv, const char* command, const char* usage,
-                   bool* json, std::string& path, int& status)
-{
-    for (int i = 0; i < argc; ++i) {
-        const std::string arg = argv[i];
-        if (arg == "-h" || arg == "--help") {
-            std::fputs(usage, stdout);
-            status = 0;
-            return false;
-        }
-        if (json && arg == "--json") {
-            *json = true;
-        } else if (arg.size() > 1 && arg[0] == '-') {
-            std::fprintf(stderr, "hecscope %s: unknown option %s\n\n%s", command, arg.c_str(), usage);
-            status = 2;
-            return false;
-        } else if (path.empty()) {
-            path = arg;
-        } else {
-            std::fprintf(stderr, "hecscope %s: more than one FILE given\n\n%s", command, usage);
-            status = 2;
-            return false;
-        }
-    }
-    if (path.empty()) {
-        std::fprintf(stderr, "hecscope %s: no FILE given\n\n%s", command, usage);
-        status = 2;
-        return false;
-    }
-    return true;
-}
-
 double seconds(std::chrono::steady_clock::time_point since)
 {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
@@ -321,74 +302,23 @@ double seconds(std::chrono::steady_clock::time_point since)
 
 } // namespace
 
-int info(int argc, char** argv)
-{
-    bool json = false, rtsSummary = false;
-    std::string path;
-    int status = 0;
-    // --rts-summary is info's own option; the rest as every FILE command.
-    std::vector<char*> rest;
-    for (int i = 0; i < argc; ++i) {
-        if (std::string_view(argv[i]) == "--rts-summary")
-            rtsSummary = true;
-        else
-            rest.push_back(argv[i]);
-    }
-    if (!parseFileArgs(int(rest.size()), rest.data(), "info", kInfoUsage, &json, path, status))
-        return status;
-    if (json && rtsSummary) {
-        std::fprintf(stderr, "hecscope info: --json and --rts-summary exclude each other\n\n%s", kInfoUsage);
-        return 2;
-    }
-    auto source = openOrComplain(path);
-    if (!source)
-        return 1;
-    const LoadResult loaded = loadIndex(*source);
-    const LogIndex& ix = *loaded.index;
-    const RangeStats stats = computeStats(ix);
-    const std::string text = rtsSummary ? rtsSummaryText(ix, stats, true)
-        : json                          ? infoJson(ix, stats, path)
-                                        : infoText(ix, stats, path);
-    const bool outputOk = writeAll(STDOUT_FILENO, text);
-    for (const Diagnostic& d : ix.scan.diagnostics)
-        std::fprintf(stderr, "hecscope: %s: %s: %s\n", path.c_str(),
-                     d.isError() ? "error" : "warning", d.message().c_str());
-    if (!ix.scan.ioError.empty()) {
-        std::fprintf(stderr, "hecscope: %s: read error: %s\n", path.c_str(), ix.scan.ioError.c_str());
-        return 1;
-    }
-    if (!outputOk) {
-        std::fprintf(stderr, "hecscope: cannot write the output\n");
-        return 1;
-    }
-    return ix.scan.hasError ? 1 : 0;
-}
-
 int bench(int argc, char** argv)
 {
     using Clock = std::chrono::steady_clock;
-    std::string path;
-    int status = 0;
+    // (--window-part single|compare: one window's part of `--compare`, run
+    // by the bench itself as a child process.)
+    CommandLine cl("bench", {{"compare", "B"}, {"window-part", "PART"}});
+    if (const auto status = cl.parse(argc, argv, kBenchUsage))
+        return *status;
+    const std::string path = cl.positional().front();
+    if (cl.isSet("window-part") && !cl.isSet("compare"))
+        return cl.usageError("--window-part goes with --compare");
+    // The bench opens a window: keep it away from the user's recent files
+    // and window layout.
+    const std::unique_ptr<QApplication> app = drawingApplication("Hecscope bench");
     // `bench A --compare B`: what comparing costs (comparebench.cpp).
-    for (int i = 0; i + 1 < argc; ++i)
-        if (std::string_view(argv[i]) == "--compare") {
-            std::vector<char*> rest(argv, argv + argc);
-            rest.erase(rest.begin() + i, rest.begin() + i + 2);
-            // (--window-part single|compare: one window's part, run by the
-            // bench itself as a child process.)
-            std::string part;
-            for (size_t k = 0; k + 1 < rest.size(); ++k)
-                if (std::string_view(rest[k]) == "--window-part") {
-                    part = rest[k + 1];
-                    rest.erase(rest.begin() + ptrdiff_t(k), rest.begin() + ptrdiff_t(k) + 2);
-                    break;
-                }
-            if (!parseFileArgs(int(rest.size()), rest.data(), "bench", kBenchUsage, nullptr, path, status))
-                return status;
-            return benchCompare(path, argv[i + 1], part);
-        }
-    if (!parseFileArgs(argc, argv, "bench", kBenchUsage, nullptr, path, status))
-        return status;
+    if (cl.isSet("compare"))
+        return benchCompare(path, cl.value("compare"), cl.value("window-part"));
     auto source = openOrComplain(path);
     if (!source)
         return 1;

@@ -1,5 +1,6 @@
 // `hecscope export --view flame` and the flame graph's figures in
 // `hecscope bench`.
+#include "app/cli.h"
 #include "app/commands.h"
 #include "core/profile/profileviews.h"
 #include "core/profile/profreport.h"
@@ -94,7 +95,7 @@ ExportProfile loadProfileForExport(const std::string& file, const FlameExportOpt
     }
     if (o.metric == ProfileMetric::Alloc) {
         r.error = QStringLiteral("an eventlog's samples count time only: --alloc needs a .prof or JSON report");
-        r.status = 1;
+        r.status = 2; // as for `hecscope profile`
         return r;
     }
     if (o.cap >= int(ix.caps.size())) {
@@ -140,6 +141,8 @@ int exportFlame(const FlameExportOptions& o)
 {
     const ExportProfile loaded = loadProfileForExport(o.file, o);
     if (!loaded.profile) {
+        if (loaded.status == 2)
+            return usageError("export", loaded.error.toLocal8Bit().toStdString());
         if (!loaded.error.isEmpty())
             std::fprintf(stderr, "hecscope export: %s\n", qPrintable(loaded.error));
         return loaded.status ? loaded.status : 1;

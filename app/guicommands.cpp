@@ -1,26 +1,25 @@
 // `hecscope export` and the drawing half of `hecscope bench`: both use the
 // window's renderer on the offscreen platform.
+#include "app/cli.h"
 #include "app/commands.h"
 #include "app/stallmeter.h"
-#include "core/detail/threaddetail.h"
-#include "core/text/units.h"
+#include "core/heap/heapbands.h"
 #include "core/threads/threadstats.h"
 #include "core/threads/userspans.h"
+#include "ui/heap/heappanel.h"
+#include "ui/profile/profilepane.h"
 #include "ui/threads/spanspane.h"
 #include "ui/threads/threadspane.h"
-
-#include "core/stats/stats.h"
-#include "ui/heap/heappanel.h"
 #include "ui/timeline/exportchoices.h"
 #include "ui/timeline/imageexport.h"
-#include "ui/window/mainwindow.h"
-#include "ui/profile/profilepane.h"
 #include "ui/timeline/timelineview.h"
+#include "ui/window/mainwindow.h"
 
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QElapsedTimer>
+#include <QEventLoop>
 #include <QImage>
 #include <QPainter>
 #include <QSettings>
@@ -93,126 +92,99 @@ QByteArray exportUsage()
 
 int usageError(const QString& why)
 {
-    std::fprintf(stderr, "hecscope export: %s\n\n%s", qPrintable(why), exportUsage().constData());
-    return 2;
+    return cli::usageError("export", why.toLocal8Bit().toStdString());
 }
 
 } // namespace
 
+std::unique_ptr<QApplication> drawingApplication(const char* name)
+{
+    // Drawing needs a QApplication, not a display.
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY")
+        && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    static int argc = 1;
+    static char program[] = "hecscope";
+    static char* argv[] = {program, nullptr};
+    auto app = std::make_unique<QApplication>(argc, argv);
+    QApplication::setApplicationName(QString::fromLatin1(name));
+    QApplication::setOrganizationName(QStringLiteral("Hecscope"));
+    return app;
+}
+
 int exportImage(int argc, char** argv)
 {
-    QString file, out;
+    CommandLine cl("export", {{"o", "OUT"}, {"view", "VIEW"}, {"size", "WxH"}, {"range", "START:END"},
+                              {"cap", "N"}, {"alloc"}, {"icicle"}, {"hide-rts"},
+                              {"tracks", "LIST"}, {"bands", "N"}, {"order", "ORDER"}, {"reverse"}, {"heap-mode", "MODE"}});
+    if (const auto status = cl.parse(argc, argv, exportUsage().toStdString()))
+        return *status;
+    const auto value = [&](const char* name) { return QString::fromLocal8Bit(cl.value(name)); };
+    const QString file = QString::fromLocal8Bit(cl.positional().front()), out = value("o");
     QSize size(1600, 1000);
-    bool sizeGiven = false;
-    QString range;
+    const bool sizeGiven = cl.isSet("size");
+    const QString range = value("range");
     ExportChoices choices; // the timeline's, as the window's Export Image… makes them
     FlameExportOptions flame;
-    bool flameView = false;
-    QString timelineOnly, flameOnly; // an option given that the other view has no use for
-    for (int i = 0; i < argc; ++i) {
-        const QString arg = QString::fromLocal8Bit(argv[i]);
-        auto value = [&]() -> std::optional<QString> {
-            if (i + 1 >= argc)
-                return std::nullopt;
-            return QString::fromLocal8Bit(argv[++i]);
-        };
-        if (arg == QLatin1String("-h") || arg == QLatin1String("--help")) {
-            std::fputs(exportUsage().constData(), stdout);
-            return 0;
-        }
-        if (arg == QLatin1String("-o")) {
-            const auto v = value();
-            if (!v)
-                return usageError(QStringLiteral("-o needs a file name"));
-            out = *v;
-        } else if (arg == QLatin1String("--view")) {
-            const auto v = value();
-            if (v != QLatin1String("timeline") && v != QLatin1String("flame"))
-                return usageError(QStringLiteral("--view needs timeline or flame"));
-            flameView = v == QLatin1String("flame");
-        } else if (arg == QLatin1String("--cap")) {
-            const auto v = value();
-            bool ok = false;
-            const int cap = v ? v->toInt(&ok) : -1;
-            if (!ok || cap < 0)
-                return usageError(QStringLiteral("--cap needs a capability number"));
-            flame.cap = cap;
-            flameOnly = arg;
-        } else if (arg == QLatin1String("--alloc")) {
-            flame.metric = ProfileMetric::Alloc;
-            flameOnly = arg;
-        } else if (arg == QLatin1String("--icicle")) {
-            flame.icicle = true;
-            flameOnly = arg;
-        } else if (arg == QLatin1String("--hide-rts")) {
-            flame.hideRts = true;
-            flameOnly = arg;
-        } else if (arg == QLatin1String("--size")) {
-            const auto v = value();
-            const QStringList wh = v ? v->split(QLatin1Char('x')) : QStringList();
-            bool okW = false, okH = false;
-            if (wh.size() == 2)
-                size = QSize(wh[0].toInt(&okW), wh[1].toInt(&okH));
-            sizeGiven = true;
-            if (!okW || !okH)
-                return usageError(
-                    QStringLiteral("--size needs WIDTHxHEIGHT, e.g. 1600x1000"));
-        } else if (arg == QLatin1String("--range")) {
-            const auto v = value();
-            if (!v || !v->contains(QLatin1Char(':')))
-                return usageError(
-                    QStringLiteral("--range needs START:END, e.g. 1.5s:2s"));
-            range = *v;
-        } else if (arg == QLatin1String("--tracks")) {
-            timelineOnly = arg;
-            const auto v = value();
-            if (!v)
-                return usageError(
-                    QStringLiteral("--tracks needs a list, e.g. hecs,gc"));
-            QString why;
-            const auto ids = parseTrackList(*v, &why);
-            if (!ids)
-                return usageError(QStringLiteral("--tracks: %1").arg(why));
-            choices.tracks = *ids;
-        } else if (arg == QLatin1String("--bands")) {
-            timelineOnly = arg;
-            const auto v = value();
-            bool ok = false;
-            const qulonglong n = v ? v->toULongLong(&ok) : 0;
-            if (!ok)
-                return usageError(QStringLiteral("--bands needs a number (0 = every band)"));
-            choices.bands = size_t(n);
-        } else if (arg == QLatin1String("--order")) {
-            timelineOnly = arg;
-            const auto v = value();
-            const auto o = v ? bandOrderFromName(v->toStdString()) : std::nullopt;
-            if (!o)
-                return usageError(QStringLiteral("--order needs one of size, stddev, name, number, growth"));
-            choices.order = *o;
-        } else if (arg == QLatin1String("--reverse")) {
-            timelineOnly = arg;
-            choices.reversed = true;
-        } else if (arg == QLatin1String("--heap-mode")) {
-            timelineOnly = arg;
-            const auto v = value();
-            if (v == QLatin1String("stacked"))
-                choices.heapMode = HeapChartMode::Stacked;
-            else if (v == QLatin1String("normalised") || v == QLatin1String("normalized"))
-                choices.heapMode = HeapChartMode::Normalised;
-            else if (v == QLatin1String("lines"))
-                choices.heapMode = HeapChartMode::Lines;
-            else
-                return usageError(QStringLiteral("--heap-mode needs stacked, normalised or lines"));
-        } else if (arg.size() > 1 && arg.startsWith(QLatin1Char('-'))) {
-            return usageError(QStringLiteral("unknown option %1").arg(arg));
-        } else if (file.isEmpty()) {
-            file = arg;
-        } else {
-            return usageError(QStringLiteral("more than one FILE given"));
-        }
+    const bool flameView = value("view") == QLatin1String("flame");
+    if (cl.isSet("view") && !flameView && value("view") != QLatin1String("timeline"))
+        return usageError(QStringLiteral("--view needs timeline or flame"));
+    if (cl.isSet("cap")) {
+        bool ok = false;
+        const int cap = value("cap").toInt(&ok);
+        if (!ok || cap < 0)
+            return usageError(QStringLiteral("--cap needs a capability number"));
+        flame.cap = cap;
     }
-    if (file.isEmpty())
-        return usageError(QStringLiteral("no FILE given"));
+    if (cl.isSet("alloc"))
+        flame.metric = ProfileMetric::Alloc;
+    flame.icicle = cl.isSet("icicle");
+    flame.hideRts = cl.isSet("hide-rts");
+    if (sizeGiven) {
+        const QStringList wh = value("size").split(QLatin1Char('x'));
+        bool okW = false, okH = false;
+        if (wh.size() == 2)
+            size = QSize(wh[0].toInt(&okW), wh[1].toInt(&okH));
+        if (!okW || !okH)
+            return usageError(QStringLiteral("--size needs WIDTHxHEIGHT, e.g. 1600x1000"));
+    }
+    if (cl.isSet("range") && !range.contains(QLatin1Char(':')))
+        return usageError(QStringLiteral("--range needs START:END, e.g. 1.5s:2s"));
+    if (cl.isSet("tracks")) {
+        QString why;
+        const auto ids = parseTrackList(value("tracks"), &why);
+        if (!ids)
+            return usageError(QStringLiteral("--tracks: %1").arg(why));
+        choices.tracks = *ids;
+    }
+    if (cl.isSet("bands")) {
+        bool ok = false;
+        const qulonglong n = value("bands").toULongLong(&ok);
+        if (!ok)
+            return usageError(QStringLiteral("--bands needs a number (0 = every band)"));
+        choices.bands = size_t(n);
+    }
+    if (cl.isSet("order")) {
+        const auto o = bandOrderFromName(cl.value("order"));
+        if (!o)
+            return usageError(QStringLiteral("--order needs one of size, stddev, name, number, growth"));
+        choices.order = *o;
+    }
+    choices.reversed = cl.isSet("reverse");
+    if (cl.isSet("heap-mode")) {
+        const QString v = value("heap-mode");
+        if (v == QLatin1String("stacked"))
+            choices.heapMode = HeapChartMode::Stacked;
+        else if (v == QLatin1String("normalised") || v == QLatin1String("normalized"))
+            choices.heapMode = HeapChartMode::Normalised;
+        else if (v == QLatin1String("lines"))
+            choices.heapMode = HeapChartMode::Lines;
+        else
+            return usageError(QStringLiteral("--heap-mode needs stacked, normalised or lines"));
+    }
+    // An option given that the other view has no use for (the last one).
+    const QString timelineOnly = QString::fromLatin1(cl.lastOf({"tracks", "bands", "order", "reverse", "heap-mode"}).c_str());
+    const QString flameOnly = QString::fromLatin1(cl.lastOf({"cap", "alloc", "icicle", "hide-rts"}).c_str());
     if (out.isEmpty())
         return usageError(
             QStringLiteral("no output given (-o OUT.png, .svg or .pdf)"));
@@ -221,9 +193,10 @@ int exportImage(int argc, char** argv)
             QStringLiteral("%1: the output must end in .png, .svg or .pdf")
                 .arg(out));
     if (flameView && !timelineOnly.isEmpty())
-        return usageError(QStringLiteral("%1 is for --view timeline").arg(timelineOnly));
+        return usageError(QStringLiteral("--%1 is for --view timeline").arg(timelineOnly));
     if (!flameView && !flameOnly.isEmpty())
-        return usageError(QStringLiteral("%1 is for --view flame").arg(flameOnly));
+        return usageError(QStringLiteral("--%1 is for --view flame").arg(flameOnly));
+    const std::unique_ptr<QApplication> app = drawingApplication("Hecscope");
     if (flameView) {
         flame.file = file.toStdString();
         flame.out = out.toStdString();

@@ -1,5 +1,6 @@
 // `hecscope sparks`: the Spark Sizes pane's histogram as text or JSON, and
 // its timings for `hecscope bench`.
+#include "app/cli.h"
 #include "app/commands.h"
 
 #include "core/index/logindex.h"
@@ -50,42 +51,24 @@ struct Args {
 
 int usageError(const std::string& why)
 {
-    std::fprintf(stderr, "hecscope sparks: %s\n\n%s", why.c_str(), kSparksUsage);
-    return 2;
+    return cli::usageError("sparks", why);
 }
 
 std::optional<int> parse(int argc, char** argv, Args& a)
 {
-    for (int i = 0; i < argc; ++i) {
-        const std::string arg = argv[i];
-        if (arg == "-h" || arg == "--help") {
-            std::fputs(kSparksUsage, stdout);
-            return 0;
-        }
-        if (arg == "--json") {
-            a.json = true;
-        } else if (arg == "--range" || arg == "--cap") {
-            if (i + 1 >= argc)
-                return usageError(arg + " needs a value");
-            const std::string v = argv[++i];
-            if (arg == "--range") {
-                a.rangeText = v;
-            } else {
-                const std::optional<int> cap = capabilityArg(v);
-                if (!cap)
-                    return usageError("bad --cap '" + v + "' (a capability number)");
-                a.cap = *cap;
-            }
-        } else if (arg.size() > 1 && arg[0] == '-') {
-            return usageError("unknown option " + arg);
-        } else if (a.path.empty()) {
-            a.path = arg;
-        } else {
-            return usageError("more than one FILE given");
-        }
+    CommandLine cl("sparks", {{"json"}, {"range", "START:END"}, {"cap", "N"}});
+    if (const auto status = cl.parse(argc, argv, kSparksUsage))
+        return status;
+    a.path = cl.positional().front();
+    a.json = cl.isSet("json");
+    a.rangeText = cl.value("range");
+    if (cl.isSet("cap")) {
+        const std::string v = cl.value("cap");
+        const std::optional<int> cap = capabilityArg(v);
+        if (!cap)
+            return cl.usageError("bad --cap '" + v + "' (a capability number)");
+        a.cap = *cap;
     }
-    if (a.path.empty())
-        return usageError("no FILE given");
     return std::nullopt;
 }
 
