@@ -8,6 +8,7 @@
 #include "core/heap/heapbands.h"
 #include "core/index/logindex.h"
 #include "core/profile/profreport.h"
+#include "core/stats/sparksizes.h"
 #include "core/stats/stats.h"
 
 #include <QApplication>
@@ -85,7 +86,42 @@ double seconds(std::chrono::steady_clock::time_point since)
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
 }
 
+double msSince(std::chrono::steady_clock::time_point t)
+{
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
+}
+
 } // namespace
+
+void benchSparkSizes(const LogIndex& ix, ByteSource& source)
+{
+    auto start = std::chrono::steady_clock::now();
+    const SparkEvaluations evals = sparkEvaluations(ix, source);
+    if (!evals.fineGrained)
+        return;
+    const double measureMs = msSince(start);
+    start = std::chrono::steady_clock::now();
+    const SparkSizes whole = sparkSizes(evals, std::nullopt);
+    const double wholeMs = msSince(start);
+    // Ten ranges of a tenth of the run, each on all capabilities and on cap
+    // 0, as the pane computes a selection: its spark events read back from
+    // the file, measured and binned.
+    double rangeMax = 0;
+    const uint64_t end = std::max<uint64_t>(ix.lastTime, 10);
+    for (uint64_t i = 0; i < 10; ++i)
+        for (int cap : {-1, 0}) {
+            start = std::chrono::steady_clock::now();
+            const ViewRange range{end / 10 * i, end / 10 * (i + 1)};
+            (void)sparkSizes(sparkEvaluations(ix, source, range), range, cap);
+            rangeMax = std::max(rangeMax, msSince(start));
+        }
+    std::printf("spark_evaluations: %zu\n", evals.evaluations.size());
+    std::printf("spark_measure_ms: %.3f\n", measureMs);
+    std::printf("spark_sizes_whole_ms: %.3f\n", wholeMs);
+    std::printf("spark_sizes_range_max_ms: %.3f\n", rangeMax);
+    (void)whole;
+    std::fflush(stdout);
+}
 
 int bench(int argc, char** argv)
 {

@@ -26,7 +26,7 @@ int sparks(int argc, char** argv);     // sparkscommand.cpp
 int watch(int argc, char** argv);      // watchcommand.cpp
 int diff(int argc, char** argv);       // diffcommand.cpp
 // Spark-size timings for `bench` (only when FILE has -lf spark events).
-void benchSparkSizes(const LogIndex& index, ByteSource& source); // sparkscommand.cpp
+void benchSparkSizes(const LogIndex& index, ByteSource& source); // bench.cpp
 // The top-level usage: `hecscope --help`, and the window's options.
 const char* usage();
 // The window while a log arrives (livebench.cpp): first_paint_ms of a
@@ -62,7 +62,7 @@ struct FlameExportOptions {
     bool hideRts = false; // the RTS's own cost centres left out (withoutRtsFrames)
 };
 int exportFlame(const FlameExportOptions& options);
-// Profile and flame-graph timings for `bench` (only when FILE has
+// Profile and flame-graph timings for `bench` (flamebench.cpp; only when FILE has
 // cost-centre samples): profile_*, flame_layout_ms, flame_repaint_*.
 void benchFlame(const LogIndex& index);
 // `bench` of a .prof or -pj report (FILE found to be one by content):

@@ -1,5 +1,4 @@
-// `hecscope sparks`: the Spark Sizes pane's histogram as text or JSON, and
-// its timings for `hecscope bench`.
+// `hecscope sparks`: the Spark Sizes pane's histogram as text or JSON.
 #include "app/cli.h"
 #include "app/commands.h"
 
@@ -8,7 +7,6 @@
 #include "core/text/units.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
@@ -151,11 +149,6 @@ void printText(const SparkSizes& s, const SparkEvaluations& evals, const std::op
     }
 }
 
-double msSince(std::chrono::steady_clock::time_point t)
-{
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
-}
-
 } // namespace
 
 int sparks(int argc, char** argv)
@@ -190,36 +183,6 @@ int sparks(int argc, char** argv)
     if (!evals.error.empty())
         std::fprintf(stderr, "hecscope sparks: %s: %s\n", a.path.c_str(), evals.error.c_str());
     return ix.scan.hasError || !evals.error.empty() ? 1 : 0;
-}
-
-void benchSparkSizes(const LogIndex& ix, ByteSource& source)
-{
-    auto start = std::chrono::steady_clock::now();
-    const SparkEvaluations evals = sparkEvaluations(ix, source);
-    if (!evals.fineGrained)
-        return;
-    const double measureMs = msSince(start);
-    start = std::chrono::steady_clock::now();
-    const SparkSizes whole = sparkSizes(evals, std::nullopt);
-    const double wholeMs = msSince(start);
-    // Ten ranges of a tenth of the run, each on all capabilities and on cap
-    // 0, as the pane computes a selection: its spark events read back from
-    // the file, measured and binned.
-    double rangeMax = 0;
-    const uint64_t end = std::max<uint64_t>(ix.lastTime, 10);
-    for (uint64_t i = 0; i < 10; ++i)
-        for (int cap : {-1, 0}) {
-            start = std::chrono::steady_clock::now();
-            const ViewRange range{end / 10 * i, end / 10 * (i + 1)};
-            (void)sparkSizes(sparkEvaluations(ix, source, range), range, cap);
-            rangeMax = std::max(rangeMax, msSince(start));
-        }
-    std::printf("spark_evaluations: %zu\n", evals.evaluations.size());
-    std::printf("spark_measure_ms: %.3f\n", measureMs);
-    std::printf("spark_sizes_whole_ms: %.3f\n", wholeMs);
-    std::printf("spark_sizes_range_max_ms: %.3f\n", rangeMax);
-    (void)whole;
-    std::fflush(stdout);
 }
 
 } // namespace hecscope::cli
