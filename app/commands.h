@@ -5,6 +5,8 @@
 #include "core/profile/profile.h"
 
 #include <memory>
+
+class QApplication;
 #include <optional>
 #include <string>
 
@@ -24,8 +26,9 @@ int sparks(int argc, char** argv);     // sparkscommand.cpp
 int watch(int argc, char** argv);      // watchcommand.cpp
 int diff(int argc, char** argv);       // diffcommand.cpp
 // Spark-size timings for `bench` (only when FILE has -lf spark events).
-void benchSparkSizes(const LogIndex& index, ByteSource& source); // sparkscommand.cpp
-int printUsage(bool toStderr);
+void benchSparkSizes(const LogIndex& index, ByteSource& source); // bench.cpp
+// The top-level usage: `hecscope --help`, and the window's options.
+const char* usage();
 // The window while a log arrives (livebench.cpp): first_paint_ms of a
 // progressive open, and a live session fed through a local socket.
 void benchProgressiveOpen(const std::string& path);
@@ -39,8 +42,10 @@ std::optional<int> capabilityArg(const std::string& value);
 std::unique_ptr<ByteSource> openOrComplain(const std::string& path);
 
 // Commands that draw (guicommands.cpp); they need a QApplication, which
-// main creates on the offscreen platform when there is no display.
+// they start once their arguments are right, on the offscreen platform
+// when there is no display. `name`: the settings' application name.
 int exportImage(int argc, char** argv);
+std::unique_ptr<QApplication> drawingApplication(const char* name);
 // Render and UI-responsiveness timings for `bench`: prints render_* and
 // ui_max_stall_ms lines.
 void benchGui(std::shared_ptr<const LogIndex> index, const std::string& path);
@@ -57,7 +62,7 @@ struct FlameExportOptions {
     bool hideRts = false; // the RTS's own cost centres left out (withoutRtsFrames)
 };
 int exportFlame(const FlameExportOptions& options);
-// Profile and flame-graph timings for `bench` (only when FILE has
+// Profile and flame-graph timings for `bench` (flamebench.cpp; only when FILE has
 // cost-centre samples): profile_*, flame_layout_ms, flame_repaint_*.
 void benchFlame(const LogIndex& index);
 // `bench` of a .prof or -pj report (FILE found to be one by content):

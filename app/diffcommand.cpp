@@ -1,5 +1,6 @@
 // `hecscope diff A B`: two runs' figures side by side, B − A and B / A, and
 // regression checks for a CI (--fail-if).
+#include "app/cli.h"
 #include "app/commands.h"
 
 #include "core/compare/comparison.h"
@@ -72,8 +73,7 @@ const char* const kDiffUsage =
 
 int usageError(const std::string& why)
 {
-    std::fprintf(stderr, "hecscope diff: %s\n\n%s", why.c_str(), kDiffUsage);
-    return 2;
+    return cli::usageError("diff", why);
 }
 
 struct Loaded {
@@ -116,34 +116,20 @@ Loaded loadRun(const std::string& path, const std::string& rangeText)
 
 int diff(int argc, char** argv)
 {
-    std::vector<std::string> paths, checkTexts;
-    std::string rangeText, only;
-    enum class Output { Text, Json, Csv, Folded } output = Output::Text;
-    int outputs = 0;
-    for (int i = 0; i < argc; ++i) {
-        const std::string arg = argv[i];
-        const auto value = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
-        if (arg == "-h" || arg == "--help") {
-            std::fputs(kDiffUsage, stdout);
-            return 0;
-        } else if (arg == "--json" || arg == "--csv" || arg == "--folded") {
-            output = arg == "--json" ? Output::Json : arg == "--csv" ? Output::Csv : Output::Folded;
-            ++outputs;
-        } else if (arg == "--range" || arg == "--fail-if" || arg == "--only") {
-            const char* v = value();
-            if (!v)
-                return usageError(arg + " needs a value");
-            (arg == "--range" ? rangeText : arg == "--only" ? only : checkTexts.emplace_back()) = v;
-        } else if (arg.size() > 1 && arg[0] == '-') {
-            return usageError("unknown option " + arg);
-        } else {
-            paths.push_back(arg);
-        }
-    }
-    if (paths.size() != 2)
-        return usageError(paths.size() < 2 ? "give two files, A and B" : "more than two files given");
-    if (outputs > 1)
+    CommandLine cl("diff", {{"json"}, {"csv"}, {"folded"}, {"range", "START:END"}, {"only", "GROUPS"}, {"fail-if", "CHECK"}},
+                   {2, 2, "give two files, A and B", "more than two files given"});
+    if (const auto status = cl.parse(argc, argv, kDiffUsage))
+        return *status;
+    const std::vector<std::string>& paths = cl.positional();
+    const std::vector<std::string> checkTexts = cl.values("fail-if");
+    const std::string rangeText = cl.value("range"), only = cl.value("only");
+    if (int(cl.isSet("json")) + int(cl.isSet("csv")) + int(cl.isSet("folded")) > 1)
         return usageError("--json, --csv and --folded exclude each other");
+    enum class Output { Text, Json, Csv, Folded };
+    const Output output = cl.isSet("json") ? Output::Json
+        : cl.isSet("csv")                   ? Output::Csv
+        : cl.isSet("folded")                ? Output::Folded
+                                            : Output::Text;
     if (paths[0] == "-" && paths[1] == "-")
         return usageError("only one of A and B can be - (standard input)");
     std::vector<FigureCheck> checks;

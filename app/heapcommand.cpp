@@ -1,6 +1,7 @@
 // `hecscope heap`: the heap-profile bands of a log or .hp file, and
 // `hecscope synthesize`: big logs for benchmarks, written by the encoder.
 
+#include "app/cli.h"
 #include "app/commands.h"
 #include "core/heap/heapbands.h"
 #include "core/synth/synthetic.h"
@@ -88,44 +89,17 @@ std::string human(double bytes)
 
 int heap(int argc, char** argv)
 {
-    std::string path;
+    CommandLine cl("heap", {{"bands", "N"}, {"order", "ORDER"}, {"reverse"}, {"csv"}});
+    if (const auto status = cl.parse(argc, argv, kHeapUsage))
+        return *status;
+    const std::string path = cl.positional().front();
     size_t n = kDefaultBands;
-    BandOrder order = BandOrder::Size;
-    bool reversed = false, csv = false;
-    auto usageError = [](const std::string& what) {
-        std::fprintf(stderr, "hecscope heap: %s\n\n%s", what.c_str(), kHeapUsage);
-        return 2;
-    };
-    for (int i = 0; i < argc; ++i) {
-        const std::string arg = argv[i];
-        if (arg == "-h" || arg == "--help") {
-            std::fputs(kHeapUsage, stdout);
-            return 0;
-        }
-        if (arg == "--csv") {
-            csv = true;
-        } else if (arg == "--reverse") {
-            reversed = true;
-        } else if (arg == "--bands") {
-            if (i + 1 >= argc || !parseCount(argv[i + 1], n))
-                return usageError("--bands needs a number (0 = every band)");
-            ++i;
-        } else if (arg == "--order") {
-            const auto o = i + 1 < argc ? bandOrderFromName(argv[i + 1]) : std::nullopt;
-            if (!o)
-                return usageError("--order needs one of size, stddev, name, number, growth");
-            order = *o;
-            ++i;
-        } else if (arg.size() > 1 && arg[0] == '-') {
-            return usageError("unknown option " + arg);
-        } else if (path.empty()) {
-            path = arg;
-        } else {
-            return usageError("more than one FILE given");
-        }
-    }
-    if (path.empty())
-        return usageError("no FILE given");
+    if (cl.isSet("bands") && !parseCount(cl.value("bands").c_str(), n))
+        return cl.usageError("--bands needs a number (0 = every band)");
+    const auto order = cl.isSet("order") ? bandOrderFromName(cl.value("order")) : std::optional<BandOrder>(BandOrder::Size);
+    if (!order)
+        return cl.usageError("--order needs one of size, stddev, name, number, growth");
+    const bool reversed = cl.isSet("reverse"), csv = cl.isSet("csv");
     auto source = openOrComplain(path);
     if (!source)
         return 1;
@@ -144,7 +118,7 @@ int heap(int argc, char** argv)
                      path.c_str());
         return 1;
     }
-    const BandSelection sel = selectBands(hp, bands, n, order, reversed);
+    const BandSelection sel = selectBands(hp, bands, n, *order, reversed);
     std::string out;
     out.reserve(1 << 20);
     auto flush = [&] {
@@ -180,7 +154,7 @@ int heap(int argc, char** argv)
         std::snprintf(line, sizeof line, "censuses: %zu, bands: %zu, shown: %zu%s, order: %s%s\n",
                       bands.times.size(), bands.stats.size(), sel.labels.size(),
                       sel.other ? (" + OTHER (" + std::to_string(sel.otherCount) + " bands)").c_str() : "",
-                      bandOrderName(order), reversed ? " reversed" : "");
+                      bandOrderName(*order), reversed ? " reversed" : "");
         out += line;
         std::snprintf(line, sizeof line, "%-12s %-12s %-12s %-14s %-6s %s\n", "peak", "byte-seconds", "stddev",
                       "slope/s", "R2", "band");
@@ -210,25 +184,24 @@ int heap(int argc, char** argv)
 
 int synthesize(int argc, char** argv)
 {
-    if (argc < 2 || std::strcmp(argv[0], "-h") == 0 || std::strcmp(argv[0], "--help") == 0) {
-        std::fputs(kSynthesizeUsage, argc < 2 && !(argc == 1 && argv[0][0] == '-') ? stderr : stdout);
-        return argc < 2 && !(argc == 1 && argv[0][0] == '-') ? 2 : 0;
-    }
-    const std::string kind = argv[0], out = argv[1];
+    CommandLine cl("synthesize", {}, {2, 5, "give a KIND and OUT", "too many arguments"});
+    if (const auto status = cl.parse(argc, argv, kSynthesizeUsage))
+        return *status;
+    const std::vector<std::string>& args = cl.positional();
+    const std::string& kind = args[0];
+    const std::string& out = args[1];
+    argc = int(args.size());
     size_t a = 0, b = 0, c = 0;
     const int most = kind == "profile" ? 5 : 4;
-    if ((argc > 2 && !parseCount(argv[2], a)) || (argc > 3 && !parseCount(argv[3], b))
-        || (argc > 4 && !parseCount(argv[4], c)) || argc > most) {
-        std::fprintf(stderr, "hecscope synthesize: bad arguments\n\n%s", kSynthesizeUsage);
-        return 2;
-    }
+    if ((argc > 2 && !parseCount(args[2].c_str(), a)) || (argc > 3 && !parseCount(args[3].c_str(), b))
+        || (argc > 4 && !parseCount(args[4].c_str(), c)) || argc > most)
+        return cl.usageError("bad arguments");
     std::vector<uint8_t> bytes;
     if (kind == "prof" && argc <= 3) {
         const std::string text = synthesizeProfReport((argc > 2 ? a : 10) << 20);
         bytes.assign(text.begin(), text.end());
     } else if (kind == "prof") {
-        std::fprintf(stderr, "hecscope synthesize: bad arguments\n\n%s", kSynthesizeUsage);
-        return 2;
+        return cl.usageError("bad arguments");
     } else if (kind == "heap")
         bytes = synthesizeHeapProfileLog(argc > 2 ? a : 10000, argc > 3 ? b : 2000);
     else if (kind == "scheduler")
@@ -239,13 +212,10 @@ int synthesize(int argc, char** argv)
         bytes = synthesizeProfileLog(argc > 2 ? a : 1000000, argc > 3 ? b : 5000, argc > 4 ? c : 50);
     else if (kind == "spans" && argc <= 3)
         bytes = synthesizeSpansLog(argc > 2 ? a : 1000000);
-    else if (kind == "spans") {
-        std::fprintf(stderr, "hecscope synthesize: bad arguments\n\n%s", kSynthesizeUsage);
-        return 2;
-    } else {
-        std::fprintf(stderr, "hecscope synthesize: unknown kind %s\n\n%s", kind.c_str(), kSynthesizeUsage);
-        return 2;
-    }
+    else if (kind == "spans")
+        return cl.usageError("bad arguments");
+    else
+        return cl.usageError("unknown kind " + kind);
     FILE* f = std::fopen(out.c_str(), "wb");
     if (!f || std::fwrite(bytes.data(), 1, bytes.size(), f) != bytes.size() || std::fclose(f) != 0) {
         std::fprintf(stderr, "hecscope synthesize: cannot write %s: %s\n", out.c_str(), std::strerror(errno));

@@ -1,3 +1,4 @@
+#include "app/cli.h"
 #include "app/commands.h"
 #include "ui/window/livecontrols.h"
 #include "ui/window/mainwindow.h"
@@ -12,7 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
-#include <string_view>
+#include <string>
 
 int main(int argc, char** argv)
 {
@@ -49,26 +50,20 @@ int main(int argc, char** argv)
                 return hecscope::cli::watch(argc - 2, argv + 2);
             if (std::strcmp(first, "synthesize") == 0)
                 return hecscope::cli::synthesize(argc - 2, argv + 2);
-            if (std::strcmp(first, "bench") == 0 || std::strcmp(first, "export") == 0) {
-                // Drawing needs a QApplication, not a display.
-                if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY")
-                    && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
-                    qputenv("QT_QPA_PLATFORM", "offscreen");
-                int qtArgc = 1;
-                QApplication app(qtArgc, argv);
-                // The bench opens a window: keep it away from the user's
-                // recent files and window layout.
-                QApplication::setApplicationName(QString::fromLatin1(first[0] == 'b' ? "Hecscope bench" : "Hecscope"));
-                QApplication::setOrganizationName(QStringLiteral("Hecscope"));
-                return first[0] == 'b' ? hecscope::cli::bench(argc - 2, argv + 2)
-                                       : hecscope::cli::exportImage(argc - 2, argv + 2);
-            }
+            // (These two start a QApplication once their arguments are
+            // known to be right: drawingApplication.)
+            if (std::strcmp(first, "bench") == 0)
+                return hecscope::cli::bench(argc - 2, argv + 2);
+            if (std::strcmp(first, "export") == 0)
+                return hecscope::cli::exportImage(argc - 2, argv + 2);
         } catch (const std::exception& e) {
             std::fprintf(stderr, "hecscope: %s: %s\n", first, e.what());
             return 1;
         }
-        if (std::strcmp(first, "-h") == 0 || std::strcmp(first, "--help") == 0)
-            return hecscope::cli::printUsage(false);
+        if (std::strcmp(first, "-h") == 0 || std::strcmp(first, "--help") == 0) {
+            std::fputs(hecscope::cli::usage(), stdout);
+            return 0;
+        }
         if (std::strcmp(first, "--version") == 0) {
             std::puts("hecscope " HECSCOPE_VERSION);
             return 0;
@@ -76,36 +71,24 @@ int main(int argc, char** argv)
     }
     // The window: [FILE | --connect SOURCE] [--record FILE] [--keep-minutes N]
     // [--compare B].
-    QString open, record, compare;
-    bool live = false;
+    hecscope::cli::CommandLine cl({}, {{"connect", "SOURCE"}, {"record", "FILE"}, {"keep-minutes", "N"}, {"compare", "B"}},
+                                  {0, 1, "", "unknown command or more than one FILE: %s"});
+    if (const auto status = cl.parse(argc - 1, argv + 1, hecscope::cli::usage()))
+        return *status;
+    if (!cl.positional().empty() && cl.isSet("connect"))
+        return cl.usageError("FILE and --connect SOURCE exclude each other");
     double keepMinutes = -1;
-    for (int i = 1; i < argc; ++i) {
-        const std::string_view arg = argv[i];
-        if (arg == "--keep-minutes" && i + 1 < argc) {
-            char* end = nullptr;
-            keepMinutes = std::strtod(argv[++i], &end);
-            if (!end || *end || !(keepMinutes >= 0)) {
-                std::fprintf(stderr, "hecscope: --keep-minutes needs a number of minutes (0: keep all), not \"%s\"\n\n", argv[i]);
-                return hecscope::cli::printUsage(true);
-            }
-        } else if (arg == "--compare" && i + 1 < argc) {
-            compare = QString::fromLocal8Bit(argv[++i]);
-        } else if ((arg == "--connect" || arg == "--record") && i + 1 < argc) {
-            (arg == "--record" ? record : open) = QString::fromLocal8Bit(argv[++i]);
-            live = live || arg == "--connect";
-        } else if (arg == "--connect" || arg == "--record" || arg == "--keep-minutes" || arg == "--compare") {
-            std::fprintf(stderr, "hecscope: %s needs a value\n\n", argv[i]);
-            return hecscope::cli::printUsage(true);
-        } else if (arg.size() > 1 && arg[0] == '-') {
-            std::fprintf(stderr, "hecscope: unknown option %s\n\n", argv[i]);
-            return hecscope::cli::printUsage(true);
-        } else if (open.isEmpty()) {
-            open = QString::fromLocal8Bit(argv[i]);
-        } else {
-            std::fprintf(stderr, "hecscope: unknown command or too many files: %s\n\n", argv[i]);
-            return hecscope::cli::printUsage(true);
-        }
+    if (cl.isSet("keep-minutes")) {
+        const std::string text = cl.value("keep-minutes");
+        char* end = nullptr;
+        keepMinutes = std::strtod(text.c_str(), &end);
+        if (text.empty() || *end || !(keepMinutes >= 0))
+            return cl.usageError("--keep-minutes needs a number of minutes (0: keep all), not \"" + text + "\"");
     }
+    const bool live = cl.isSet("connect");
+    const std::string file = cl.positional().empty() ? std::string() : cl.positional().front();
+    const QString open = QString::fromLocal8Bit(live ? cl.value("connect") : file);
+    const QString record = QString::fromLocal8Bit(cl.value("record")), compare = QString::fromLocal8Bit(cl.value("compare"));
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("Hecscope"));
     QApplication::setApplicationVersion(QStringLiteral(HECSCOPE_VERSION));

@@ -1,5 +1,6 @@
 // `hecscope profile`: a cost-centre profile (eventlog samples, .prof or -pj
 // report) as folded stacks, CSV or a summary; the ticky counters as a table.
+#include "app/cli.h"
 #include "app/commands.h"
 
 #include "core/index/logindex.h"
@@ -57,52 +58,30 @@ struct Args {
 
 int usageError(const std::string& why)
 {
-    std::fprintf(stderr, "hecscope profile: %s\n\n%s", why.c_str(), kProfileUsage);
-    return 2;
+    return cli::usageError("profile", why);
 }
 
 std::optional<int> parse(int argc, char** argv, Args& a)
 {
-    for (int i = 0; i < argc; ++i) {
-        const std::string arg = argv[i];
-        if (arg == "-h" || arg == "--help") {
-            std::fputs(kProfileUsage, stdout);
-            return 0;
-        }
-        if (arg == "--folded") {
-            a.folded = true;
-        } else if (arg == "--csv") {
-            a.csv = true;
-        } else if (arg == "--alloc") {
-            a.alloc = true;
-        } else if (arg == "--hide-rts") {
-            a.hideRts = true;
-        } else if (arg == "--ticky") {
-            a.ticky = true;
-        } else if (arg == "--range" || arg == "--cap") {
-            if (i + 1 >= argc)
-                return usageError(arg + " needs a value");
-            const std::string v = argv[++i];
-            if (arg == "--range") {
-                a.rangeText = v;
-            } else {
-                const std::optional<int> cap = capabilityArg(v);
-                if (!cap)
-                    return usageError("bad --cap '" + v + "' (a capability number)");
-                a.cap = *cap;
-            }
-        } else if (arg.size() > 1 && arg[0] == '-') {
-            return usageError("unknown option " + arg);
-        } else if (a.path.empty()) {
-            a.path = arg;
-        } else {
-            return usageError("more than one FILE given");
-        }
+    CommandLine cl("profile", {{"folded"}, {"csv"}, {"alloc"}, {"hide-rts"}, {"ticky"}, {"range", "START:END"}, {"cap", "N"}});
+    if (const auto status = cl.parse(argc, argv, kProfileUsage))
+        return status;
+    a.path = cl.positional().front();
+    a.folded = cl.isSet("folded");
+    a.csv = cl.isSet("csv");
+    a.alloc = cl.isSet("alloc");
+    a.hideRts = cl.isSet("hide-rts");
+    a.ticky = cl.isSet("ticky");
+    a.rangeText = cl.value("range");
+    if (cl.isSet("cap")) {
+        const std::string v = cl.value("cap");
+        const std::optional<int> cap = capabilityArg(v);
+        if (!cap)
+            return cl.usageError("bad --cap '" + v + "' (a capability number)");
+        a.cap = *cap;
     }
-    if (a.path.empty())
-        return usageError("no FILE given");
     if (a.folded && a.csv)
-        return usageError("--folded and --csv exclude each other");
+        return cl.usageError("--folded and --csv exclude each other");
     return std::nullopt;
 }
 

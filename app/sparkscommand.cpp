@@ -1,5 +1,5 @@
-// `hecscope sparks`: the Spark Sizes pane's histogram as text or JSON, and
-// its timings for `hecscope bench`.
+// `hecscope sparks`: the Spark Sizes pane's histogram as text or JSON.
+#include "app/cli.h"
 #include "app/commands.h"
 
 #include "core/index/logindex.h"
@@ -7,7 +7,6 @@
 #include "core/text/units.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
@@ -50,42 +49,24 @@ struct Args {
 
 int usageError(const std::string& why)
 {
-    std::fprintf(stderr, "hecscope sparks: %s\n\n%s", why.c_str(), kSparksUsage);
-    return 2;
+    return cli::usageError("sparks", why);
 }
 
 std::optional<int> parse(int argc, char** argv, Args& a)
 {
-    for (int i = 0; i < argc; ++i) {
-        const std::string arg = argv[i];
-        if (arg == "-h" || arg == "--help") {
-            std::fputs(kSparksUsage, stdout);
-            return 0;
-        }
-        if (arg == "--json") {
-            a.json = true;
-        } else if (arg == "--range" || arg == "--cap") {
-            if (i + 1 >= argc)
-                return usageError(arg + " needs a value");
-            const std::string v = argv[++i];
-            if (arg == "--range") {
-                a.rangeText = v;
-            } else {
-                const std::optional<int> cap = capabilityArg(v);
-                if (!cap)
-                    return usageError("bad --cap '" + v + "' (a capability number)");
-                a.cap = *cap;
-            }
-        } else if (arg.size() > 1 && arg[0] == '-') {
-            return usageError("unknown option " + arg);
-        } else if (a.path.empty()) {
-            a.path = arg;
-        } else {
-            return usageError("more than one FILE given");
-        }
+    CommandLine cl("sparks", {{"json"}, {"range", "START:END"}, {"cap", "N"}});
+    if (const auto status = cl.parse(argc, argv, kSparksUsage))
+        return status;
+    a.path = cl.positional().front();
+    a.json = cl.isSet("json");
+    a.rangeText = cl.value("range");
+    if (cl.isSet("cap")) {
+        const std::string v = cl.value("cap");
+        const std::optional<int> cap = capabilityArg(v);
+        if (!cap)
+            return cl.usageError("bad --cap '" + v + "' (a capability number)");
+        a.cap = *cap;
     }
-    if (a.path.empty())
-        return usageError("no FILE given");
     return std::nullopt;
 }
 
@@ -168,11 +149,6 @@ void printText(const SparkSizes& s, const SparkEvaluations& evals, const std::op
     }
 }
 
-double msSince(std::chrono::steady_clock::time_point t)
-{
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
-}
-
 } // namespace
 
 int sparks(int argc, char** argv)
@@ -207,36 +183,6 @@ int sparks(int argc, char** argv)
     if (!evals.error.empty())
         std::fprintf(stderr, "hecscope sparks: %s: %s\n", a.path.c_str(), evals.error.c_str());
     return ix.scan.hasError || !evals.error.empty() ? 1 : 0;
-}
-
-void benchSparkSizes(const LogIndex& ix, ByteSource& source)
-{
-    auto start = std::chrono::steady_clock::now();
-    const SparkEvaluations evals = sparkEvaluations(ix, source);
-    if (!evals.fineGrained)
-        return;
-    const double measureMs = msSince(start);
-    start = std::chrono::steady_clock::now();
-    const SparkSizes whole = sparkSizes(evals, std::nullopt);
-    const double wholeMs = msSince(start);
-    // Ten ranges of a tenth of the run, each on all capabilities and on cap
-    // 0, as the pane computes a selection: its spark events read back from
-    // the file, measured and binned.
-    double rangeMax = 0;
-    const uint64_t end = std::max<uint64_t>(ix.lastTime, 10);
-    for (uint64_t i = 0; i < 10; ++i)
-        for (int cap : {-1, 0}) {
-            start = std::chrono::steady_clock::now();
-            const ViewRange range{end / 10 * i, end / 10 * (i + 1)};
-            (void)sparkSizes(sparkEvaluations(ix, source, range), range, cap);
-            rangeMax = std::max(rangeMax, msSince(start));
-        }
-    std::printf("spark_evaluations: %zu\n", evals.evaluations.size());
-    std::printf("spark_measure_ms: %.3f\n", measureMs);
-    std::printf("spark_sizes_whole_ms: %.3f\n", wholeMs);
-    std::printf("spark_sizes_range_max_ms: %.3f\n", rangeMax);
-    (void)whole;
-    std::fflush(stdout);
 }
 
 } // namespace hecscope::cli

@@ -1,5 +1,6 @@
 // `hecscope threads` and `hecscope spans`: the figures of the Threads and
 // Spans panes as text or CSV.
+#include "app/cli.h"
 #include "app/commands.h"
 
 #include "core/detail/threaddetail.h"
@@ -12,6 +13,7 @@
 #include <cstring>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace hecscope::cli {
 namespace {
@@ -83,69 +85,39 @@ struct Args {
 // Parses the common options; false after printing why (status set).
 bool parse(int argc, char** argv, const char* command, const char* usage, bool spanOptions, Args& a, int& status)
 {
-    for (int i = 0; i < argc; ++i) {
-        const std::string arg = argv[i];
-        const auto value = [&]() -> const char* {
-            if (i + 1 >= argc) {
-                std::fprintf(stderr, "hecscope %s: %s needs a value\n\n%s", command, arg.c_str(), usage);
-                status = 2;
-                return nullptr;
-            }
-            return argv[++i];
-        };
-        if (arg == "-h" || arg == "--help") {
-            std::fputs(usage, stdout);
-            status = 0;
-            return false;
-        } else if (arg == "--csv") {
-            a.csv = true;
-        } else if (arg == "--range") {
-            const char* v = value();
-            if (!v)
-                return false;
-            a.rangeText = v;
-        } else if (spanOptions && (arg == "--start-prefix" || arg == "--stop-prefix")) {
-            const char* v = value();
-            if (!v)
-                return false;
-            (arg == "--start-prefix" ? a.rules.start : a.rules.stop) = v;
-        } else if (spanOptions && arg == "--no-markers") {
-            a.rules.markers = false;
-        } else if (arg.size() > 1 && arg[0] == '-') {
-            std::fprintf(stderr, "hecscope %s: unknown option %s\n\n%s", command, arg.c_str(), usage);
-            status = 2;
-            return false;
-        } else if (a.path.empty()) {
-            a.path = arg;
-        } else {
-            std::fprintf(stderr, "hecscope %s: more than one FILE given\n\n%s", command, usage);
-            status = 2;
+    std::vector<CliOption> options{{"csv"}, {"range", "START:END"}};
+    if (spanOptions)
+        options.insert(options.end(), {{"start-prefix", "TEXT"}, {"stop-prefix", "TEXT"}, {"no-markers"}});
+    CommandLine cl(command, options);
+    if (const auto done = cl.parse(argc, argv, usage)) {
+        status = *done;
+        return false;
+    }
+    a.path = cl.positional().front();
+    a.csv = cl.isSet("csv");
+    a.rangeText = cl.value("range");
+    if (spanOptions) {
+        if (cl.isSet("start-prefix"))
+            a.rules.start = cl.value("start-prefix");
+        if (cl.isSet("stop-prefix"))
+            a.rules.stop = cl.value("stop-prefix");
+        a.rules.markers = !cl.isSet("no-markers");
+        if (a.rules.start.empty() || a.rules.stop.empty() || a.rules.start == a.rules.stop) {
+            status = cl.usageError("the start and stop prefixes must differ and not be empty");
             return false;
         }
-    }
-    if (a.path.empty()) {
-        std::fprintf(stderr, "hecscope %s: no FILE given\n\n%s", command, usage);
-        status = 2;
-        return false;
-    }
-    if (spanOptions && (a.rules.start.empty() || a.rules.stop.empty() || a.rules.start == a.rules.stop)) {
-        std::fprintf(stderr, "hecscope %s: the start and stop prefixes must differ and not be empty\n", command);
-        status = 2;
-        return false;
     }
     return true;
 }
 
 // The range of --range, once the log's end is known; false after saying why.
-bool resolveRange(Args& a, const LogIndex& ix, const char* command, const char* usage, int& status)
+bool resolveRange(Args& a, const LogIndex& ix, const char* command, int& status)
 {
     if (a.rangeText.empty())
         return true;
     const auto r = parseTimeRange(a.rangeText, std::max<uint64_t>(ix.lastTime, 1));
     if (!r) {
-        std::fprintf(stderr, "hecscope %s: bad --range '%s' (START:END with START < END)\n\n%s", command,
-                     a.rangeText.c_str(), usage);
-        status = 2;
+        status = usageError(command, "bad --range '" + a.rangeText + "' (START:END with START < END)");
         return false;
     }
     a.range = ViewRange{r->first, r->second};
@@ -184,7 +156,7 @@ std::unique_ptr<LogIndex> start(int argc, char** argv, const char* command, cons
     }
     std::unique_ptr<LogIndex> ix = loadIndex(*source).index;
     a.source = std::move(source);
-    if (!resolveRange(a, *ix, command, usage, status))
+    if (!resolveRange(a, *ix, command, status))
         return nullptr;
     return ix;
 }

@@ -1,15 +1,19 @@
+#include "app/cli.h"
 #include "app/commands.h"
 
 #include "core/live/livesession.h"
 #include "core/stats/stats.h"
 #include "core/text/info.h"
 
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
 #include <mutex>
 #include <string>
+#include <string_view>
 
 namespace hecscope::cli {
 namespace {
@@ -77,67 +81,37 @@ std::string updateLine(const LiveStatus& s)
 
 int watch(int argc, char** argv)
 {
-    std::string sourceText;
+    CommandLine cl("watch", {{"record", "FILE"}, {"until-end"}, {"seconds", "N"}, {"no-reconnect"}, {"interval", "MS"}, {"keep-minutes", "N"}},
+                   {1, 1, "no SOURCE given", "more than one SOURCE given"});
+    if (const auto status = cl.parse(argc, argv, kWatchUsage))
+        return *status;
+    const std::string sourceText = cl.positional().front();
     LiveOptions options;
-    options.autoReconnect = true;
+    options.autoReconnect = !cl.isSet("no-reconnect");
+    options.recordPath = cl.value("record");
     double seconds = 0;
-    for (int i = 0; i < argc; ++i) {
-        const std::string arg = argv[i];
-        auto value = [&](const char* what) -> const char* {
-            if (i + 1 >= argc) {
-                std::fprintf(stderr, "hecscope watch: %s needs a value\n\n%s", what, kWatchUsage);
-                return nullptr;
-            }
-            return argv[++i];
-        };
-        if (arg == "-h" || arg == "--help") {
-            std::fputs(kWatchUsage, stdout);
-            return 0;
-        } else if (arg == "--record") {
-            const char* v = value("--record");
-            if (!v)
-                return 2;
-            options.recordPath = v;
-        } else if (arg == "--until-end") {
-            seconds = 0;
-        } else if (arg == "--seconds" || arg == "--interval" || arg == "--keep-minutes") {
-            const char* v = value(arg.c_str());
-            if (!v)
-                return 2;
-            char* end = nullptr;
-            const double n = std::strtod(v, &end);
-            if (!end || *end || !(n > 0)) {
-                std::fprintf(stderr, "hecscope watch: %s needs a positive number, not \"%s\"\n\n%s", arg.c_str(), v, kWatchUsage);
-                return 2;
-            }
-            if (arg == "--seconds")
-                seconds = n;
-            else if (arg == "--keep-minutes")
-                options.keepNs = uint64_t(n * 60e9);
-            else
-                options.publishIntervalMs = int(std::max(1.0, n));
-        } else if (arg == "--no-reconnect") {
-            options.autoReconnect = false;
-        } else if (arg != "-" && arg.size() > 1 && arg[0] == '-') {
-            std::fprintf(stderr, "hecscope watch: unknown option %s\n\n%s", arg.c_str(), kWatchUsage);
-            return 2;
-        } else if (sourceText.empty()) {
-            sourceText = arg;
-        } else {
-            std::fprintf(stderr, "hecscope watch: more than one SOURCE given\n\n%s", kWatchUsage);
-            return 2;
-        }
+    for (const char* name : {"seconds", "interval", "keep-minutes"}) {
+        if (!cl.isSet(name))
+            continue;
+        const std::string v = cl.value(name);
+        char* end = nullptr;
+        const double n = std::strtod(v.c_str(), &end);
+        if (v.empty() || *end || !(n > 0))
+            return cl.usageError("--" + std::string(name) + " needs a positive number, not \"" + v + "\"");
+        if (name == std::string_view("seconds"))
+            seconds = n;
+        else if (name == std::string_view("keep-minutes"))
+            options.keepNs = uint64_t(n * 60e9);
+        else
+            options.publishIntervalMs = int(std::max(1.0, n));
     }
-    if (sourceText.empty()) {
-        std::fprintf(stderr, "hecscope watch: no SOURCE given\n\n%s", kWatchUsage);
-        return 2;
-    }
+    // --until-end (the default) and --seconds: the one given last counts.
+    if (cl.lastOf({"until-end", "seconds"}) == "until-end")
+        seconds = 0;
     std::string error;
     const std::optional<SourceAddress> address = parseSourceAddress(sourceText, error);
-    if (!address) {
-        std::fprintf(stderr, "hecscope watch: %s\n\n%s", error.c_str(), kWatchUsage);
-        return 2;
-    }
+    if (!address)
+        return cl.usageError(error);
     std::unique_ptr<LiveSource> source = openLiveSource(*address, error);
     if (!source) {
         std::fprintf(stderr, "hecscope watch: %s\n", error.c_str());

@@ -669,7 +669,7 @@ void TestDiff::usageErrors()
     const Run r = runHecscope(args);
     QCOMPARE(r.exitCode, 2);
     QVERIFY(r.out.isEmpty());
-    QVERIFY2(r.err.contains("Usage: hecscope diff"), r.err.constData());
+    QVERIFY2(r.err.startsWith("hecscope diff: ") && r.err.contains("`hecscope diff --help`"), r.err.constData());
 }
 
 } // namespace
