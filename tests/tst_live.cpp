@@ -36,13 +36,14 @@ using namespace hecscope::test;
 
 namespace {
 
-std::unique_ptr<LiveSession> sessionOn(const std::string& text, LiveOptions options, UpdateCollector& collector)
+std::unique_ptr<LiveSession> sessionOn(const std::string& text, LiveOptions options, UpdateCollector& collector,
+                                       LiveClock clock = {})
 {
     std::string error;
     const std::optional<SourceAddress> address = parseSourceAddress(text, error);
     if (!address)
         return nullptr;
-    std::unique_ptr<LiveSource> source = openLiveSource(*address, error);
+    std::unique_ptr<LiveSource> source = openLiveSource(*address, error, std::move(clock));
     if (!source)
         return nullptr;
     auto session = std::make_unique<LiveSession>(std::move(source), std::move(options), collector.notifier());
@@ -266,14 +267,19 @@ void TestLive::fileWithoutEndEndsWhenItsWriterIsGone()
     const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     QVERIFY(writeAll(fd, bytes.data(), bytes.size() / 2));
     UpdateCollector collector;
-    auto session = sessionOn(path, {}, collector);
+    SteppedClock clock;
+    auto session = sessionOn(path, {}, collector, clock.clock());
     QVERIFY(session);
-    // While the writer keeps it open, a pause in growth does not end it.
-    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
     std::optional<LiveUpdate> u;
+    while (!u || u->status.bytes < bytes.size() / 2) {
+        u = collector.next(*session);
+        QVERIFY2(u, "no update with the first half");
+    }
+    // While the writer keeps it open, a pause in growth (1.5 s on the
+    // follower's clock) does not end it.
+    QVERIFY2(clock.advance(std::chrono::milliseconds(1500)), "the follower stopped reading");
     while (std::optional<LiveUpdate> more = session->takeUpdate())
         u = std::move(more);
-    QVERIFY(u);
     QCOMPARE(u->status.state, LiveState::Receiving);
     QVERIFY(writeAll(fd, bytes.data() + bytes.size() / 2, bytes.size() - bytes.size() / 2));
     ::close(fd);
@@ -918,7 +924,8 @@ void TestLive::growingHeapProfileShowsCompleteCensuses()
     UpdateCollector collector;
     LiveOptions options;
     options.publishIntervalMs = 5;
-    auto session = sessionOn(path, options, collector);
+    SteppedClock clock;
+    auto session = sessionOn(path, options, collector, clock.clock());
     QVERIFY(session);
     size_t written = 0;
     int compared = 0;
@@ -947,8 +954,9 @@ void TestLive::growingHeapProfileShowsCompleteCensuses()
         ++compared;
     }
     QCOMPARE(compared, int(cuts.size()) - 1);
-    // A pause in growth while the program still has it open is not the end.
-    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    // A pause in growth (1.5 s on the follower's clock) while the program
+    // still has it open is not the end.
+    QVERIFY2(clock.advance(std::chrono::milliseconds(1500)), "the follower stopped reading");
     while (std::optional<LiveUpdate> more = session->takeUpdate())
         QVERIFY(!isFinal(more->status.state));
     ::close(fd);
