@@ -45,6 +45,7 @@
 #include <condition_variable>
 #include <csignal>
 #include <fcntl.h>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <sys/stat.h>
@@ -252,6 +253,20 @@ private slots:
     void keepingTheLatestMinutesSaysWhatWasDropped();
     void panesKeepTheUsersChoicesAcrossUpdates();
     void aHeapProfileBeingWrittenIsFollowed();
+    void cleanup();
+
+private:
+    // A named pipe in the test's folder ("ghc.fifo"): its path, empty if it
+    // cannot be made.
+    QString makeFifo() const;
+
+    // Each test's window, made by init() and gone after cleanup(): shown at
+    // 1400 x 900 (following the latest 10 s, no recent files), with a
+    // Recorder of what it showed and a folder for its pipes, sockets and
+    // recordings.
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::unique_ptr<MainWindow> m_window;
+    std::unique_ptr<Recorder> m_rec;
 };
 
 void TestLiveWindow::initTestCase()
@@ -266,6 +281,26 @@ void TestLiveWindow::initTestCase()
 void TestLiveWindow::init()
 {
     QSettings().clear(); // the window of the latest 10 s, no recent files
+    m_dir = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_dir->isValid());
+    m_window = std::make_unique<MainWindow>();
+    m_window->resize(1400, 900);
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    m_rec = std::make_unique<Recorder>(*m_window);
+}
+
+void TestLiveWindow::cleanup()
+{
+    m_rec.reset();
+    m_window.reset();
+    m_dir.reset();
+}
+
+QString TestLiveWindow::makeFifo() const
+{
+    const QString path = m_dir->filePath(QStringLiteral("ghc.fifo"));
+    return ::mkfifo(path.toLocal8Bit().constData(), 0600) == 0 ? path : QString();
 }
 
 // A named pipe fed in six steps while the window follows it: after each
@@ -275,15 +310,11 @@ void TestLiveWindow::init()
 // index equals a one-shot load of the log, and so do the statistics.
 void TestLiveWindow::growingPipeUpdatesEveryPane()
 {
+    MainWindow& w = *m_window;
+    Recorder& rec = *m_rec;
     const std::vector<uint8_t> bytes = readFile(logPath("threads-N2.eventlog"));
-    QTemporaryDir dir;
-    const QString fifo = dir.filePath(QStringLiteral("ghc.fifo"));
-    QCOMPARE(::mkfifo(fifo.toLocal8Bit().constData(), 0600), 0);
-    MainWindow w;
-    w.resize(1400, 900);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    Recorder rec(w);
+    const QString fifo = makeFifo();
+    QVERIFY(!fifo.isEmpty());
     w.openLive(fifo);
     QVERIFY2(w.liveJob(), qPrintable(w.bannerText()));
     QVERIFY(w.bannerText().contains(QStringLiteral("Following %1 live").arg(fifo)));
@@ -354,17 +385,13 @@ void TestLiveWindow::growingPipeUpdatesEveryPane()
 // view alone; F resumes it at once and with the next update.
 void TestLiveWindow::followKeepsTheLatestSecondsUntilTheUserMovesTheView()
 {
+    MainWindow& w = *m_window;
+    Recorder& rec = *m_rec;
     const std::vector<uint8_t> bytes = readFile(logPath("threads-N2.eventlog"));
-    QTemporaryDir dir;
-    const QString fifo = dir.filePath(QStringLiteral("ghc.fifo"));
-    QCOMPARE(::mkfifo(fifo.toLocal8Bit().constData(), 0600), 0);
-    MainWindow w;
-    w.resize(1400, 900);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    const QString fifo = makeFifo();
+    QVERIFY(!fifo.isEmpty());
     w.activateWindow();
     QVERIFY(QTest::qWaitForWindowActive(&w));
-    Recorder rec(w);
     w.openLive(fifo);
     QVERIFY2(w.liveJob(), qPrintable(w.bannerText()));
     // The shortest window, so that it is narrower than the log where it can be.
@@ -471,17 +498,13 @@ void TestLiveWindow::followKeepsTheLatestSecondsUntilTheUserMovesTheView()
 // Follow moves the view back with it.
 void TestLiveWindow::mergedTimeWaitsForEveryCapability()
 {
+    MainWindow& w = *m_window;
+    Recorder& rec = *m_rec;
     const std::vector<uint8_t> bytes = readFile(logPath("threads-N2.eventlog"));
     const auto complete = indexOfBytes(bytes);
     QVERIFY(complete->caps.size() >= 2);
-    QTemporaryDir dir;
-    const QString fifo = dir.filePath(QStringLiteral("ghc.fifo"));
-    QCOMPARE(::mkfifo(fifo.toLocal8Bit().constData(), 0600), 0);
-    MainWindow w;
-    w.resize(1400, 900);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    Recorder rec(w);
+    const QString fifo = makeFifo();
+    QVERIFY(!fifo.isEmpty());
     w.openLive(fifo);
     QVERIFY2(w.liveJob(), qPrintable(w.bannerText()));
     PipeFeeder feeder(fifo.toStdString(), bytes);
@@ -528,6 +551,8 @@ void TestLiveWindow::mergedTimeWaitsForEveryCapability()
 // which re-sends the header, to the same timeline.
 void TestLiveWindow::disconnectThenReconnectAppends()
 {
+    MainWindow& w = *m_window;
+    Recorder& rec = *m_rec;
     const std::vector<uint8_t> original = readFile(logPath("threads-N2.eventlog"));
     const LogLayout before = layoutOf(original);
     std::vector<size_t> at;
@@ -535,15 +560,9 @@ void TestLiveWindow::disconnectThenReconnectAppends()
     QCOMPARE(at.size(), size_t(1));
     const size_t cut = at[0];
     const LogLayout layout = layoutOf(bytes);
-    QTemporaryDir dir;
-    const std::string sock = dir.filePath(QStringLiteral("s.sock")).toStdString();
+    const std::string sock = m_dir->filePath(QStringLiteral("s.sock")).toStdString();
     ReplayServer server(sock, bytes, {{layout.headerSize, cut}, {cut, bytes.size()}}, 11, 50);
     server.start();
-    MainWindow w;
-    w.resize(1400, 900);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    Recorder rec(w);
     const QString source = QStringLiteral("unix:") + QString::fromStdString(sock);
     w.openLive(source);
     QVERIFY2(w.liveJob(), qPrintable(w.bannerText()));
@@ -591,6 +610,8 @@ void TestLiveWindow::disconnectThenReconnectAppends()
 // disconnect's banner away once the session receives again.
 void TestLiveWindow::aReconnectedSessionNoLongerSaysDisconnected()
 {
+    MainWindow& w = *m_window;
+    Recorder& rec = *m_rec;
     const std::vector<uint8_t> original = readFile(logPath("threads-N2.eventlog"));
     const LogLayout before = layoutOf(original);
     const size_t n = before.eventStarts.size();
@@ -598,16 +619,10 @@ void TestLiveWindow::aReconnectedSessionNoLongerSaysDisconnected()
     const std::vector<uint8_t> bytes = splitBlocksAt(original, {before.eventStarts[n / 3], before.eventStarts[2 * n / 3]}, &at);
     QCOMPARE(at.size(), size_t(2));
     const LogLayout layout = layoutOf(bytes);
-    QTemporaryDir dir;
-    const std::string sock = dir.filePath(QStringLiteral("s.sock")).toStdString();
+    const std::string sock = m_dir->filePath(QStringLiteral("s.sock")).toStdString();
     ReplayServer server(sock, bytes, {{layout.headerSize, at[0]}, {at[0], at[1]}, {at[1], bytes.size()}}, 17, 50);
     server.holdOpen(1);
     server.start();
-    MainWindow w;
-    w.resize(1400, 900);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    Recorder rec(w);
     const QString source = QStringLiteral("unix:") + QString::fromStdString(sock);
     w.openLive(source);
     QVERIFY2(w.liveJob(), qPrintable(w.bannerText()));
@@ -646,18 +661,14 @@ void TestLiveWindow::aReconnectedSessionNoLongerSaysDisconnected()
 // program on the same connection; a pipe has none to offer.
 void TestLiveWindow::controlCommandsFromTheToolbar()
 {
+    MainWindow& w = *m_window;
+    Recorder& rec = *m_rec;
     const std::vector<uint8_t> bytes = readFile(logPath("leak-hT.eventlog"));
     const LogLayout layout = layoutOf(bytes);
-    QTemporaryDir dir;
-    const std::string sock = dir.filePath(QStringLiteral("s.sock")).toStdString();
+    const std::string sock = m_dir->filePath(QStringLiteral("s.sock")).toStdString();
     ReplayServer server(sock, bytes, {{layout.headerSize, layout.eventStarts[layout.eventStarts.size() / 2]}}, 5, 0);
     server.holdOpen(0);
     server.start();
-    MainWindow w;
-    w.resize(1400, 900);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    Recorder rec(w);
     w.openLive(QStringLiteral("unix:") + QString::fromStdString(sock));
     QVERIFY2(w.liveJob(), qPrintable(w.bannerText()));
     QTRY_VERIFY_WITH_TIMEOUT(rec.lastIs(LiveState::Receiving), kGuardMs);
@@ -686,8 +697,8 @@ void TestLiveWindow::controlCommandsFromTheToolbar()
         QVERIFY2(!liveAction(w, c)->isEnabled(), qPrintable(c));
 
     // A named pipe: no control commands, no Reconnect.
-    const QString fifo = dir.filePath(QStringLiteral("ghc.fifo"));
-    QCOMPARE(::mkfifo(fifo.toLocal8Bit().constData(), 0600), 0);
+    const QString fifo = makeFifo();
+    QVERIFY(!fifo.isEmpty());
     w.openLive(fifo);
     QVERIFY2(w.liveJob() && !w.liveJob()->isSocket(), qPrintable(w.bannerText()));
     PipeFeeder feeder(fifo.toStdString(), bytes);
@@ -705,16 +716,12 @@ void TestLiveWindow::controlCommandsFromTheToolbar()
 // what was received, and the window shows exactly that.
 void TestLiveWindow::stopKeepsWhatWasReceived()
 {
+    MainWindow& w = *m_window;
+    Recorder& rec = *m_rec;
     const std::vector<uint8_t> bytes = readFile(logPath("threads-N2.eventlog"));
     const size_t half = bytes.size() / 2;
-    QTemporaryDir dir;
-    const QString fifo = dir.filePath(QStringLiteral("ghc.fifo"));
-    QCOMPARE(::mkfifo(fifo.toLocal8Bit().constData(), 0600), 0);
-    MainWindow w;
-    w.resize(1400, 900);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    Recorder rec(w);
+    const QString fifo = makeFifo();
+    QVERIFY(!fifo.isEmpty());
     w.openLive(fifo);
     QVERIFY2(w.liveJob(), qPrintable(w.bannerText()));
     PipeFeeder feeder(fifo.toStdString(), bytes);
@@ -751,14 +758,10 @@ void TestLiveWindow::stopKeepsWhatWasReceived()
 // eventlog: the session fails, the window says why.
 void TestLiveWindow::stopBeforeAnyByteAndBytesThatAreNotALog()
 {
-    QTemporaryDir dir;
-    const QString fifo = dir.filePath(QStringLiteral("ghc.fifo"));
-    QCOMPARE(::mkfifo(fifo.toLocal8Bit().constData(), 0600), 0);
-    MainWindow w;
-    w.resize(1400, 900);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    Recorder rec(w);
+    MainWindow& w = *m_window;
+    Recorder& rec = *m_rec;
+    const QString fifo = makeFifo();
+    QVERIFY(!fifo.isEmpty());
     w.openLive(fifo);
     QVERIFY2(w.liveJob(), qPrintable(w.bannerText()));
     QTRY_VERIFY_WITH_TIMEOUT(w.liveJob()->status().state == LiveState::Waiting && w.liveJob()->status().sequence > 0, kGuardMs);
@@ -790,8 +793,9 @@ void TestLiveWindow::stopBeforeAnyByteAndBytesThatAreNotALog()
 // going on) as it was, and says why.
 void TestLiveWindow::aSourceThatCannotBeOpenedKeepsTheLog()
 {
-    QTemporaryDir dir;
-    const QString missingFifo = dir.filePath(QStringLiteral("no-such-folder/ghc.fifo"));
+    MainWindow& w = *m_window;
+    Recorder& rec = *m_rec;
+    const QString missingFifo = m_dir->filePath(QStringLiteral("no-such-folder/ghc.fifo"));
     const struct {
         QString source;
         QString problem;
@@ -799,10 +803,6 @@ void TestLiveWindow::aSourceThatCannotBeOpenedKeepsTheLog()
         {QStringLiteral("tcp:nohost"), QStringLiteral("tcp: needs HOST:PORT")},
         {missingFifo, QStringLiteral("No such file or directory")},
     };
-    MainWindow w;
-    w.resize(1400, 900);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
     QSignalSpy finished(&w, &MainWindow::loadFinished);
     QSignalSpy cleared(&w, &MainWindow::logCleared);
     w.openFile(logPath("leak-hT.eventlog"));
@@ -830,9 +830,8 @@ void TestLiveWindow::aSourceThatCannotBeOpenedKeepsTheLog()
 
     // While following a pipe: the session goes on.
     const std::vector<uint8_t> bytes = readFile(logPath("spans-N2.eventlog"));
-    const QString fifo = dir.filePath(QStringLiteral("ghc.fifo"));
-    QCOMPARE(::mkfifo(fifo.toLocal8Bit().constData(), 0600), 0);
-    Recorder rec(w);
+    const QString fifo = makeFifo();
+    QVERIFY(!fifo.isEmpty());
     w.openLive(fifo);
     LiveJob* job = w.liveJob();
     QVERIFY2(job, qPrintable(w.bannerText()));
@@ -854,16 +853,12 @@ void TestLiveWindow::aSourceThatCannotBeOpenedKeepsTheLog()
 // --record: the file is the log as it arrived, byte for byte, and says so.
 void TestLiveWindow::recordKeepsTheBytesAsReceived()
 {
+    MainWindow& w = *m_window;
+    Recorder& rec = *m_rec;
     const std::vector<uint8_t> bytes = readFile(logPath("leak-hT.eventlog"));
-    QTemporaryDir dir;
-    const QString fifo = dir.filePath(QStringLiteral("ghc.fifo"));
-    QCOMPARE(::mkfifo(fifo.toLocal8Bit().constData(), 0600), 0);
-    const QString record = dir.filePath(QStringLiteral("recorded.eventlog"));
-    MainWindow w;
-    w.resize(1400, 900);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    Recorder rec(w);
+    const QString fifo = makeFifo();
+    QVERIFY(!fifo.isEmpty());
+    const QString record = m_dir->filePath(QStringLiteral("recorded.eventlog"));
     w.openLive(fifo, record);
     QVERIFY2(w.liveJob(), qPrintable(w.bannerText()));
     QCOMPARE(w.liveJob()->recordPath(), record);
@@ -885,15 +880,11 @@ void TestLiveWindow::recordKeepsTheBytesAsReceived()
 // panes are the kept index's.
 void TestLiveWindow::keepingTheLatestMinutesSaysWhatWasDropped()
 {
+    MainWindow& w = *m_window;
+    Recorder& rec = *m_rec;
     const std::vector<uint8_t> bytes = longRunningLog(300, 10'000'000);
-    QTemporaryDir dir;
-    const QString fifo = dir.filePath(QStringLiteral("ghc.fifo"));
-    QCOMPARE(::mkfifo(fifo.toLocal8Bit().constData(), 0600), 0);
-    MainWindow w;
-    w.resize(1400, 900);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    Recorder rec(w);
+    const QString fifo = makeFifo();
+    QVERIFY(!fifo.isEmpty());
     w.liveControls()->setKeepMinutes(0.01);
     QCOMPARE(w.liveControls()->keepNs(), uint64_t(600'000'000));
     w.openLive(fifo);
@@ -921,15 +912,11 @@ void TestLiveWindow::keepingTheLatestMinutesSaysWhatWasDropped()
 // the log grows; the Threads table keeps its rows between updates.
 void TestLiveWindow::panesKeepTheUsersChoicesAcrossUpdates()
 {
+    MainWindow& w = *m_window;
+    Recorder& rec = *m_rec;
     const std::vector<uint8_t> bytes = readFile(logPath("spans-N2.eventlog"));
-    QTemporaryDir dir;
-    const QString fifo = dir.filePath(QStringLiteral("ghc.fifo"));
-    QCOMPARE(::mkfifo(fifo.toLocal8Bit().constData(), 0600), 0);
-    MainWindow w;
-    w.resize(1400, 900);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    Recorder rec(w);
+    const QString fifo = makeFifo();
+    QVERIFY(!fifo.isEmpty());
     w.openLive(fifo);
     QVERIFY2(w.liveJob(), qPrintable(w.bannerText()));
     PipeFeeder feeder(fifo.toStdString(), bytes, 1000, 100);
@@ -973,9 +960,10 @@ void TestLiveWindow::panesKeepTheUsersChoicesAcrossUpdates()
 // once the program has closed it, the banner says it finished writing.
 void TestLiveWindow::aHeapProfileBeingWrittenIsFollowed()
 {
+    MainWindow& w = *m_window;
+    Recorder& rec = *m_rec;
     const std::string text = readText(logPath("leak-prof-hc.hp"));
-    QTemporaryDir dir;
-    const QString path = dir.filePath(QStringLiteral("leak.hp"));
+    const QString path = m_dir->filePath(QStringLiteral("leak.hp"));
     const int fd = ::open(path.toLocal8Bit().constData(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     QVERIFY(fd >= 0);
     // Five complete censuses and the sixth begun.
@@ -984,11 +972,6 @@ void TestLiveWindow::aHeapProfileBeingWrittenIsFollowed()
         cut = text.find('\n', text.find("END_SAMPLE", cut)) + 1;
     cut = text.find('\n', text.find("BEGIN_SAMPLE", cut)) + 4;
     QCOMPARE(::write(fd, text.data(), cut), ssize_t(cut));
-    MainWindow w;
-    w.resize(1400, 900);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    Recorder rec(w);
     w.openFile(path);
     QVERIFY2(w.liveJob(), qPrintable(w.bannerText()));
     QVERIFY(w.bannerText().contains(QStringLiteral("Following %1 live").arg(path)));
