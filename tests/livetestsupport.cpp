@@ -11,6 +11,7 @@
 #include <cstring>
 #include <poll.h>
 #include <random>
+#include <thread>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -51,6 +52,27 @@ std::vector<LiveUpdate> UpdateCollector::untilFinal(LiveSession& session, int gu
         if (final)
             return out;
     }
+}
+
+LiveClock SteppedClock::clock() const
+{
+    return [state = m_state] {
+        ++state->reads;
+        return std::chrono::steady_clock::now() + std::chrono::nanoseconds(state->offsetNs.load());
+    };
+}
+
+bool SteppedClock::advance(std::chrono::milliseconds step, int guardMs)
+{
+    m_state->offsetNs += std::chrono::nanoseconds(step).count();
+    const uint64_t before = m_state->reads; // (readings from here on see the step)
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(guardMs);
+    while (m_state->reads < before + 2) {
+        if (std::chrono::steady_clock::now() >= deadline)
+            return false;
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    return true;
 }
 
 std::vector<uint8_t> longRunningLog(int slices, uint64_t slice)

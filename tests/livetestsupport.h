@@ -3,17 +3,19 @@
 #include "core/live/livesession.h"
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
-// What the live suites share: a collector of a session's updates, the
-// structure of a real log (its header and block boundaries), and a replay
+// What the live suites share: a collector of a session's updates, a clock
+// for a growing file's follower that the test moves on, the structure of a real log (its header and block boundaries), and a replay
 // server that serves a log on a Unix socket the way ghc-eventlog-socket
 // does (the header again on every connection).
 namespace hecscope::test {
@@ -32,6 +34,25 @@ private:
     std::mutex m_mutex;
     std::condition_variable m_cv;
     bool m_ready = false;
+};
+
+// A growing file's follower's clock (LiveClock) that the test moves on
+// instead of waiting: the steady clock plus what was added. Any thread.
+class SteppedClock {
+public:
+    LiveClock clock() const;
+    // Adds `step` to the time and waits until the follower has read the
+    // clock twice since, so that what it does at the first reading after
+    // the step is done. False once `guardMs` passed (the follower stopped
+    // reading: its source ended).
+    bool advance(std::chrono::milliseconds step, int guardMs = 60000);
+
+private:
+    struct State {
+        std::atomic<int64_t> offsetNs{0};
+        std::atomic<uint64_t> reads{0};
+    };
+    std::shared_ptr<State> m_state = std::make_shared<State>();
 };
 
 // A program's log as GHC writes it while it runs, from the project's

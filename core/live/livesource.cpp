@@ -37,8 +37,13 @@ int msUntil(Clock::time_point t)
 // file that shrinks or is replaced under its name is said, not read on.
 class FileFollower final : public LiveSource {
 public:
-    FileFollower(SourceAddress address, int fd, const struct stat& st)
-        : LiveSource(std::move(address)), m_fd(fd), m_dev(st.st_dev), m_ino(st.st_ino)
+    FileFollower(SourceAddress address, int fd, const struct stat& st, LiveClock clock)
+        : LiveSource(std::move(address))
+        , m_clock(clock ? std::move(clock) : LiveClock(&Clock::now))
+        , m_fd(fd)
+        , m_dev(st.st_dev)
+        , m_ino(st.st_ino)
+        , m_lastGrowth(m_clock())
     {
     }
     ~FileFollower() override { ::close(m_fd); }
@@ -48,7 +53,7 @@ public:
         const ssize_t r = ::pread(m_fd, dst, n, off_t(m_pos));
         if (r > 0) {
             m_pos += uint64_t(r);
-            m_lastGrowth = Clock::now();
+            m_lastGrowth = m_clock();
             return {Status::Data, size_t(r), {}};
         }
         if (r < 0 && errno != EINTR)
@@ -64,7 +69,7 @@ public:
             return {Status::Failed, 0, "the file was removed while being read: stopped following at byte offset " + std::to_string(m_pos)};
         if (now.st_dev != m_dev || now.st_ino != m_ino)
             return {Status::Failed, 0, "the file was replaced by another of the same name: stopped following at byte offset " + std::to_string(m_pos)};
-        const auto t = Clock::now();
+        const auto t = m_clock();
         if (t - m_lastGrowth >= std::chrono::seconds(1) && t - m_lastWriterCheck >= std::chrono::seconds(1)) {
             m_lastWriterCheck = t;
             if (!fileHasWriter(address().path))
@@ -75,11 +80,12 @@ public:
     }
 
 private:
+    LiveClock m_clock;
     int m_fd;
     dev_t m_dev;
     ino_t m_ino;
     uint64_t m_pos = 0;
-    Clock::time_point m_lastGrowth = Clock::now();
+    Clock::time_point m_lastGrowth;
     Clock::time_point m_lastWriterCheck{};
 };
 
@@ -419,7 +425,7 @@ bool LiveSource::waitReadable(int fd, int ms)
     return count == 2 && fds[1].revents != 0;
 }
 
-std::unique_ptr<LiveSource> openLiveSource(const SourceAddress& address, std::string& error)
+std::unique_ptr<LiveSource> openLiveSource(const SourceAddress& address, std::string& error, LiveClock clock)
 {
     switch (address.kind) {
     case SourceAddress::Kind::Unix:
@@ -454,7 +460,7 @@ std::unique_ptr<LiveSource> openLiveSource(const SourceAddress& address, std::st
         ::close(fd);
         return nullptr;
     }
-    return std::make_unique<FileFollower>(address, fd, st);
+    return std::make_unique<FileFollower>(address, fd, st, std::move(clock));
 }
 
 bool fileHasWriter(const std::string& path)

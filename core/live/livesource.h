@@ -1,7 +1,9 @@
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -86,9 +88,14 @@ private:
     int m_wake[2] = {-1, -1}; // a byte written to [1] ends a wait
 };
 
+// The time a growing file's follower goes by to tell a pause in growth
+// from the end (read on the reading thread). Empty: the steady clock; tests
+// pass one they advance themselves instead of waiting out the pause.
+using LiveClock = std::function<std::chrono::steady_clock::time_point()>;
+
 // Opens the source: the file or pipe now, a socket on the first read.
 // nullptr and `error` when a file or pipe cannot be opened.
-std::unique_ptr<LiveSource> openLiveSource(const SourceAddress& address, std::string& error);
+std::unique_ptr<LiveSource> openLiveSource(const SourceAddress& address, std::string& error, LiveClock clock = {});
 
 // Whether some process has `path` open for writing (Linux: /proc/*/fd).
 // Unknown (no /proc) counts as no.

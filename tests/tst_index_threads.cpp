@@ -1,0 +1,534 @@
+// tst_index: the threads' segments read back from the log, settled while
+// the load goes on, and from a file that changed.
+#include "tst_index.h"
+
+namespace {
+
+// Writes events into blocks of one capability each, in the order given.
+// With every thread's segments kept in memory (what the read-back is compared with).
+std::unique_ptr<LogIndex> loadKept(const std::vector<uint8_t>& bytes)
+{
+    MemorySource source(bytes);
+    return loadIndex(source, bytes.size(), nullptr, KeepInMemory{true}).index;
+}
+
+void compareFigures(const std::vector<ThreadFigures>& got, const std::vector<ThreadFigures>& want)
+{
+    QCOMPARE(got.size(), want.size());
+    for (size_t i = 0; i < got.size(); ++i) {
+        const ThreadFigures &a = got[i], &b = want[i];
+        const QString where = QStringLiteral("thread %1").arg(b.id);
+        QVERIFY2(a.id == b.id && a.number == b.number && a.label == b.label && a.created == b.created
+                     && a.finished == b.finished,
+                 qPrintable(where));
+        QVERIFY2(a.time == b.time && a.blocked == b.blocked, qPrintable(where + QStringLiteral(": times")));
+        QVERIFY2(a.runs == b.runs && a.migrations == b.migrations && a.wakeups == b.wakeups,
+                 qPrintable(where + QStringLiteral(": counts")));
+    }
+}
+
+// What readThreadSegments promises: the index's own segments of each
+// thread (of `only`, if given) clipped to [t0, t1), every field equal.
+void compareThreadDetail(const LogIndex& ix, const ThreadDetail& got, uint64_t t0, uint64_t t1,
+                         const std::vector<uint32_t>* only = nullptr)
+{
+    QVERIFY2(got.error.empty(), got.error.c_str());
+    const ThreadStates& st = ix.threadStates;
+    size_t g = 0;
+    for (size_t k = 0; k < st.count(); ++k) {
+        if (only && !std::binary_search(only->begin(), only->end(), st.ids[k]))
+            continue;
+        const SegmentView segs = st.of(k);
+        if (segs.empty() || t1 <= t0)
+            continue;
+        const size_t i0 = ThreadStates::firstEndingAfter(segs, t0);
+        size_t i1 = i0;
+        while (i1 < segs.size() && segs.timeAt(i1) < t1)
+            ++i1;
+        if (i1 == i0)
+            continue;
+        QVERIFY2(g < got.states.count(), qPrintable(QStringLiteral("thread %1 missing").arg(st.ids[k])));
+        QCOMPARE(got.states.ids[g], st.ids[k]);
+        const SegmentView mine = got.states.of(g);
+        QCOMPARE(mine.size(), i1 - i0);
+        for (size_t i = i0; i < i1; ++i) {
+            const ThreadSegment a = mine[i - i0], b = segs[i];
+            const QString where = QStringLiteral("thread %1, segment %2").arg(st.ids[k]).arg(i);
+            QVERIFY2(a.time == b.time, qPrintable(where + QStringLiteral(": time %1, index %2").arg(a.time).arg(b.time)));
+            QVERIFY2(a.state == b.state, qPrintable(where + QStringLiteral(": state")));
+            QVERIFY2(a.cause == b.cause, qPrintable(where + QStringLiteral(": cause")));
+            QVERIFY2(a.cap == b.cap, qPrintable(where + QStringLiteral(": cap")));
+            QVERIFY2(a.stop == b.stop, qPrintable(where + QStringLiteral(": stop")));
+            QVERIFY2(a.info == b.info, qPrintable(where + QStringLiteral(": info")));
+            QCOMPARE(got.states.segmentEnd(mine, i - i0), std::min(t1, st.segmentEnd(segs, i)));
+        }
+        ++g;
+    }
+    QCOMPARE(g, got.states.count());
+}
+
+// The checkpoints against the index's segments and a walk of the file of
+// our own: each thread's entries are those its segments call for; each
+// stream's crossing is its first thread event at or after the checkpoint,
+// with the thread running before it.
+void checkThreadCheckpoints(const std::vector<uint8_t>& bytes, const LogIndex& ix, QRandomGenerator& rng)
+{
+    const ThreadCheckpoints& cp = ix.threadCheckpoints;
+    QVERIFY(cp.hasThreadEntries());
+    QVERIFY(cp.spacing > 0 && std::has_single_bit(cp.spacing));
+    const ThreadStates& st = ix.threadStates;
+    QCOMPARE(cp.entryOffsets.size(), st.count() + 1);
+    for (const auto& stream : cp.caps)
+        QVERIFY(stream.size() <= ThreadCheckpoints::kMaxCheckpoints);
+    // Each thread's entries, worked out from its segments: at checkpoint
+    // j, the last segment starting before it, when the thread had segments
+    // in the interval before j and none of them is a creation, run or stop,
+    // or it has none in the interval after j.
+    for (size_t k = 0; k < st.count(); ++k) {
+        const SegmentView segs = st.of(k);
+        std::map<uint64_t, std::vector<ThreadSegment>> byInterval;
+        for (const ThreadSegment seg : segs)
+            byInterval[seg.time / cp.spacing].push_back(seg);
+        std::vector<std::pair<uint64_t, ThreadSegment>> want;
+        for (const auto& [interval, inside] : byInterval) {
+            const bool synced = std::any_of(inside.begin(), inside.end(), [](const ThreadSegment& x) {
+                return x.cause == ThreadCause::Created || x.cause == ThreadCause::Run || x.cause == ThreadCause::Stop;
+            });
+            if (!synced || !byInterval.count(interval + 1))
+                want.emplace_back(interval + 1, inside.back());
+        }
+        const QString where = QStringLiteral("thread %1").arg(st.ids[k]);
+        QVERIFY2(cp.entryOffsets[k + 1] - cp.entryOffsets[k] == want.size(), qPrintable(where));
+        for (size_t i = 0; i < want.size(); ++i) {
+            const uint64_t e = cp.entryOffsets[k] + i;
+            QVERIFY2(cp.entryChecks[e] == want[i].first && cp.entry(e) == want[i].second,
+                     qPrintable(where + QStringLiteral(", entry %1").arg(i)));
+        }
+        // The last entry at or before a checkpoint.
+        for (int r = 0; r < 4 && !want.empty(); ++r) {
+            const uint64_t j = rng.bounded(quint64(want.back().first + 2));
+            const auto it = std::upper_bound(want.begin(), want.end(), j, [](uint64_t x, const auto& w) { return x < w.first; });
+            ThreadSegment got;
+            uint64_t check = 0;
+            QVERIFY(cp.segmentAt(k, j, got, &check) == (it != want.begin()));
+            if (it != want.begin())
+                QVERIFY((it - 1)->first == check && (it - 1)->second == got);
+        }
+    }
+    class Walk final : public EventSink {
+    public:
+        explicit Walk(uint64_t spacing) : sp(spacing) {}
+        void onEvent(const Event& e) override
+        {
+            if (!e.known || e.tag == tag::BlockMarker || !isThreadEventTag(e.tag))
+                return;
+            const uint64_t before = running.count(e.cap) ? running[e.cap] : 0;
+            if (e.time <= Span::kMaxStart) {
+                auto& v = streams[e.cap];
+                while (v.size() <= e.time / sp)
+                    v.push_back({e.offset, e.cap == kNoCap ? 0 : before, e.time});
+            }
+            if (e.cap != kNoCap && e.tag == tag::RunThread)
+                running[e.cap] = e.n[0] + 1;
+            else if (e.cap != kNoCap && e.tag == tag::StopThread && before == e.n[0] + 1)
+                running[e.cap] = 0;
+        }
+        uint64_t sp;
+        std::map<uint16_t, uint64_t> running;
+        std::map<uint16_t, std::vector<ThreadCheckpoints::Crossing>> streams;
+    } walk(cp.spacing);
+    MemorySource source(bytes);
+    scanLog(source, &walk);
+    for (const auto& [cap, want] : walk.streams) {
+        const std::vector<ThreadCheckpoints::Crossing>* got = cp.stream(cap);
+        QVERIFY(got);
+        QVERIFY2(*got == want, qPrintable(QStringLiteral("capability %1's crossings").arg(cap)));
+    }
+}
+
+} // namespace
+
+void TestIndex::threadSegmentsReadBack_data()
+{
+    QTest::addColumn<QString>("log");
+    QStringList logs = testdataLogs() + conformanceLogs(QStringLiteral("ghc-events"));
+    const QDir summaries(QStringLiteral(HECSCOPE_TESTDATA_DIR "/rts-summary"));
+    for (const QString& name : summaries.entryList({QStringLiteral("*.eventlog")}, QDir::Files, QDir::Name))
+        logs << summaries.absoluteFilePath(name);
+    for (const QString& log : logs)
+        QTest::newRow(qPrintable(QFileInfo(log).fileName())) << log;
+}
+
+// The segments of any time range read back from the file are the index's
+// own, clipped to the range: the whole run, ranges between exact event
+// times, ranges starting inside long segments, at and just before
+// checkpoints, before the first event and after the last, empty ones, and
+// for some threads only.
+void TestIndex::threadSegmentsReadBack()
+{
+    QFETCH(QString, log);
+    const std::vector<uint8_t> bytes = readFile(log);
+    const auto ix = loadKept(bytes); // what is compared with
+    const auto dropped = indexOfBytes(bytes); // what reads back: its long threads' segments are in the file only
+    QRandomGenerator rng(uint32_t(qHash(log)));
+    checkThreadCheckpoints(bytes, *ix, rng);
+    if (QTest::currentTestFailed())
+        return;
+    const ThreadStates& st = ix->threadStates;
+    const ThreadCheckpoints& cp = ix->threadCheckpoints;
+    const uint64_t first = ix->firstTime == kNoTime ? 0 : ix->firstTime, last = ix->lastTime;
+    std::vector<std::pair<uint64_t, uint64_t>> ranges{{0, UINT64_MAX}, {first, last + 1}, {0, first + (last - first) / 3},
+                                                       {(first + last) / 2, (first + last) / 2}, {last + 5, last + 100},
+                                                       {(first + last) / 2, (first + last) / 2 + 1}};
+    std::vector<uint64_t> times;
+    std::vector<std::pair<uint64_t, uint64_t>> longest; // (length, start) of the longest segments
+    for (size_t k = 0; k < st.count(); ++k) {
+        const SegmentView segs = st.of(k);
+        for (size_t i = 0; i < segs.size(); ++i) {
+            times.push_back(segs.timeAt(i));
+            longest.emplace_back(st.segmentEnd(segs, i) - segs.timeAt(i), segs.timeAt(i));
+        }
+    }
+    std::sort(times.begin(), times.end());
+    times.erase(std::unique(times.begin(), times.end()), times.end());
+    std::sort(longest.rbegin(), longest.rend());
+    if (!times.empty()) {
+        for (int r = 0; r < 10; ++r) {
+            const uint64_t a = times[rng.bounded(quint64(times.size()))], b = times[rng.bounded(quint64(times.size()))];
+            ranges.emplace_back(std::min(a, b), std::max(a, b) + (r % 2)); // exact event times
+        }
+        for (size_t i = 0; i < std::min<size_t>(4, longest.size()); ++i) {
+            const auto [length, start] = longest[i];
+            ranges.emplace_back(start + length / 2, start + length / 2 + std::max<uint64_t>(1, length)); // inside a long one
+        }
+        for (int r = 0; r < 6; ++r) {
+            const uint64_t j = rng.bounded(quint64(last / cp.spacing + 1));
+            ranges.emplace_back(cp.time(j), cp.time(j) + cp.spacing * (1 + r % 3));
+            if (j > 0)
+                ranges.emplace_back(cp.time(j) - 1, cp.time(j) + 1);
+        }
+    }
+    for (int r = 0; r < 10 && last > first; ++r) {
+        const uint64_t a = first + rng.bounded(quint64(last - first + 1));
+        const uint64_t width = rng.bounded(quint64(std::max<uint64_t>(1, (last - first) >> (r % 8))) + 1);
+        ranges.emplace_back(a, a + width);
+    }
+    MemorySource source(bytes);
+    size_t segmentsRead = 0;
+    for (const auto& [t0, t1] : ranges) {
+        const ThreadDetail got = readThreadSegments(source, *dropped, t0, t1);
+        compareThreadDetail(*ix, got, t0, t1);
+        if (QTest::currentTestFailed())
+            QFAIL(qPrintable(QStringLiteral("range [%1, %2)").arg(t0).arg(t1)));
+        segmentsRead += got.states.segmentCount();
+        // The figures of the range, read back, are the kept segments' own.
+        if (t1 > t0) {
+            const ViewRange range{t0, t1};
+            std::string error;
+            compareFigures(threadFiguresIn(&source, *dropped, range, {}, &error), allThreadFigures(*ix, range));
+            QVERIFY2(error.empty(), error.c_str());
+            if (QTest::currentTestFailed())
+                QFAIL(qPrintable(QStringLiteral("figures of [%1, %2)").arg(t0).arg(t1)));
+        }
+    }
+    QVERIFY(st.segmentCount() == 0 || segmentsRead > 0);
+    // Whole-run figures from the totals the index keeps.
+    compareFigures(allThreadFigures(*dropped, std::nullopt), allThreadFigures(*ix, std::nullopt));
+    // The threads with bins keep no segments, the others all theirs.
+    const ThreadStates& ds = dropped->threadStates;
+    QVERIFY(ds.segmentsInFile);
+    for (size_t k = 0; k < st.count(); ++k) {
+        QCOMPARE(ds.inFileOnly(k), st.overviews[k].bins > 0);
+        QCOMPARE(ds.of(k).size(), ds.inFileOnly(k) ? size_t(0) : st.of(k).size());
+        for (size_t i = 0; i < ds.of(k).size(); ++i)
+            QVERIFY(ds.of(k)[i] == st.of(k)[i]);
+    }
+    // Some threads only.
+    std::vector<uint32_t> only;
+    for (size_t k = 0; k < st.count(); k += 2)
+        only.push_back(st.ids[k]);
+    const uint64_t a = first + (last - first) / 4, b = first + (last - first) * 3 / 4;
+    compareThreadDetail(*ix, readThreadSegments(source, *ix, a, b, &only), a, b, &only);
+}
+
+// A log of our own with what real logs rarely show: a thread's events at
+// one time on two capabilities (file order decides), a capability whose
+// later block begins earlier than its last one ended, events in the
+// global block, a thread replaced on its capability without a stop, a
+// wake-up and a migration of a runnable thread, and a long gap. Every
+// range between interesting times.
+void TestIndex::threadSegmentsReadBackEdgeCases()
+{
+    LogBuilder b;
+    b.block(0, {ev(tag::CreateThread, 1000, {1}), ev(tag::RunThread, 1500, {1}), ev(tag::StopThread, 3000, {1, 4, 0}),
+                ev(tag::CreateThread, 3000, {2}), ev(tag::RunThread, 3000, {2}), ev(tag::ThreadWakeup, 4100, {1, 1}),
+                ev(tag::RunThread, 5000, {3})});
+    b.block(1, {ev(tag::RunThread, 2000, {4}), ev(tag::MigrateThread, 3000, {1, 0}), ev(tag::ThreadRunnable, 4100, {1}),
+                ev(tag::StopThread, 6000, {4, 5, 0}), ev(tag::RunThread, 9000, {1})});
+    b.block(0, {ev(tag::ThreadWakeup, 2500, {2, 0}), ev(tag::StopThread, 6000, {3, 3, 0}), ev(tag::RunThread, 8000, {2})});
+    b.block(kNoCap, {ev(tag::CreateThread, 3500, {5}), ev(tag::ThreadRunnable, 7000, {5})});
+    b.block(1, {ev(tag::StopThread, 9500, {1, 4, 0}), ev(tag::RunThread, 10000, {5}), ev(tag::StopThread, 20000, {5, 5, 0})});
+    b.block(0, {ev(tag::StopThread, 1500000, {2, 3, 0}), ev(tag::RunThread, 1600000, {2}), ev(tag::StopThread, 1700000, {2, 5, 0})});
+    const std::vector<uint8_t> bytes = b.bytes();
+    const auto ix = loadKept(bytes);
+    QVERIFY(!ix->scan.hasError);
+    QRandomGenerator rng(7);
+    checkThreadCheckpoints(bytes, *ix, rng);
+    const ThreadCheckpoints& cp = ix->threadCheckpoints;
+    QCOMPARE(cp.spacing, ThreadCheckpoints::kFirstSpacing);
+    QVERIFY(cp.global.size() > 1);
+    // Thread 2 was replaced by 3 (unknown), and thread 1 stopped on one
+    // capability and migrated on another at one time.
+    bool unknown = false;
+    const SegmentView two = ix->threadStates.of(ix->threadStates.find(2));
+    for (const ThreadSegment s : two)
+        unknown = unknown || s.state == ThreadState::Unknown;
+    QVERIFY(unknown);
+    std::vector<uint64_t> times{0, 999, 1000, 1001, 1023, 1024, 1025, 2047, 2048, 2500, 2999, 3000, 3001, 3072, 4096,
+                                4100, 5000, 6000, 6144, 7000, 8000, 9000, 9500, 10000, 20000, 1500000, 1600000, 1700000, 1700001};
+    MemorySource source(bytes);
+    for (const uint64_t t0 : times)
+        for (const uint64_t t1 : times) {
+            compareThreadDetail(*ix, readThreadSegments(source, *ix, t0, t1), t0, t1);
+            if (QTest::currentTestFailed())
+                QFAIL(qPrintable(QStringLiteral("range [%1, %2)").arg(t0).arg(t1)));
+        }
+}
+
+// A load walks the thread events for good as it goes (every
+// KeepInMemory::settleEvery of them) and lets them go: the index is the one
+// a load keeping every event to the end makes, with the segments kept or
+// left in the file. Settled every 37 events, so that every log settles often.
+// And a load that declines to settle (as one of many short threads does)
+// moves the raw events to a file in sorted runs of 50 and merges them: the
+// same index again.
+void TestIndex::threadEventsSettledAsTheLoadGoes()
+{
+    QFETCH(QString, log);
+    const std::vector<uint8_t> bytes = readFile(log);
+    for (const bool keepSegments : {true, false}) {
+        const auto settled = loadWith(bytes, KeepInMemory{keepSegments, false, 37, 0});
+        const auto raw = loadWith(bytes, KeepInMemory{keepSegments, true});
+        compareIndexes(*settled, *raw);
+        compareThreadParts(*settled, *raw);
+        if (QTest::currentTestFailed())
+            QFAIL(keepSegments ? "segments kept" : "segments in the file");
+    }
+    const auto runs = loadWith(bytes, KeepInMemory{false, false, 37, size_t(1) << 30, 50});
+    const auto raw = loadWith(bytes, KeepInMemory{false, true});
+    compareIndexes(*runs, *raw);
+    compareThreadParts(*runs, *raw);
+    if (QTest::currentTestFailed())
+        QFAIL("events in sorted runs");
+}
+
+void TestIndex::threadCountsThatWaitForTheirEntry_data()
+{
+    threadSegmentsReadBack_data();
+    QTest::newRow("synthesized, 2,000 threads") << QString();
+}
+
+// The counts of ThreadsBuilder that wait for their thread's entry (a log of
+// many threads) are what counting each event at once gives: at a snapshot
+// (which runs the open runs to its time and takes them back) and at the end.
+void TestIndex::threadCountsThatWaitForTheirEntry()
+{
+    QFETCH(QString, log);
+    const std::vector<uint8_t> bytes = log.isEmpty() ? synthesizeSchedulerLog(size_t(6) << 20, 4, 11) : readFile(log);
+    IndexBuilder waiting, atOnce;
+    waiting.deferThreadCountsFrom(0);
+    atOnce.deferThreadCountsFrom(SIZE_MAX);
+    const auto compare = [](const LogIndex& a, const LogIndex& b) {
+        const ThreadsPart &x = a, &y = b;
+        QCOMPARE(x.threads.size(), y.threads.size());
+        QCOMPARE(x.largeThreads.size(), y.largeThreads.size());
+        const auto same = [](const ThreadInfo& p, const ThreadInfo& q) {
+            return p.created == q.created && p.finished == q.finished && p.firstRun == q.firstRun
+                && p.lastStop == q.lastStop && p.runTime == q.runTime && p.label == q.label && p.id == q.id
+                && p.runs == q.runs && p.runnable == q.runnable && p.wakeups == q.wakeups
+                && p.migrations == q.migrations && p.yields == q.yields && p.heapOverflows == q.heapOverflows
+                && p.stackOverflows == q.stackOverflows && p.foreignCalls == q.foreignCalls && p.blocked == q.blocked
+                && p.createdOn == q.createdOn && p.seen == q.seen;
+        };
+        for (size_t i = 0; i < x.threads.size(); ++i)
+            QVERIFY2(same(x.threads[i], y.threads[i]), qPrintable(QStringLiteral("thread %1").arg(i)));
+        for (const auto& [id, t] : x.largeThreads)
+            QVERIFY2(y.largeThreads.count(id) && same(t, y.largeThreads.at(id)), qPrintable(QStringLiteral("thread %1").arg(id)));
+    };
+    const size_t half = bytes.size() / 2;
+    const std::span<const uint8_t> all(bytes);
+    waiting.feed(all.first(half));
+    atOnce.feed(all.first(half));
+    compare(waiting.publish(false), atOnce.publish(false));
+    waiting.feed(all.subspan(half));
+    atOnce.feed(all.subspan(half));
+    const LogIndex& a = waiting.publish(true);
+    const LogIndex& b = atOnce.publish(true);
+    compare(a, b);
+    if (log.isEmpty())
+        QVERIFY2(a.threads.size() >= 2000, qPrintable(QString::number(a.threads.size())));
+}
+
+// A capability whose first block comes after events of others later than
+// its own: settled before it came, the other threads' events cannot be
+// walked again, so the builder says so and the loader reads the log once
+// more keeping every event. The index equals one that never settled.
+void TestIndex::aLateCapabilityAfterSettlingReadsTheLogAgain()
+{
+    const std::vector<uint8_t> bytes = lateCapabilityLog();
+    IndexBuilder builder;
+    builder.settleThreadEventsEvery(8, 0);
+    builder.feed(bytes);
+    builder.publish(true);
+    QVERIFY(builder.threadEventsLost()); // (else this log does not test the fallback)
+    const auto again = loadWith(bytes, KeepInMemory{false, false, 8, 0});
+    const auto raw = loadWith(bytes, KeepInMemory{false, true});
+    compareIndexes(*again, *raw);
+    compareThreadParts(*again, *raw);
+    QVERIFY(raw->threadStates.segmentCount() > 0);
+}
+
+// Settling pays for threads of many events, not for many short-lived ones
+// (each settled thread costs its own arrays): a synthesized log of 20,000
+// threads of a few runs each declines at its first settle and keeps every
+// event; one of 8 threads of 3,000 runs each settles. Both give the index
+// of a load that never settles. (The first also once made the checkpoints'
+// widening loop forever: an entry per thread is over any budget.)
+void TestIndex::manyShortThreadsAreNotSettled()
+{
+    const std::vector<uint8_t> many = synthesizeThreadsLog(20000, 3);
+    const std::vector<uint8_t> few = synthesizeThreadsLog(8, 3000);
+    for (const bool manyThreads : {true, false}) {
+        const std::vector<uint8_t>& bytes = manyThreads ? many : few;
+        IndexBuilder builder;
+        builder.settleThreadEventsEvery(4096);
+        builder.feed(bytes);
+        builder.publish(true);
+        QCOMPARE(builder.threadSettlingDeclined(), manyThreads);
+        QVERIFY(!builder.threadEventsLost());
+        const auto settled = loadWith(bytes, KeepInMemory{false, false, 4096});
+        const auto raw = loadWith(bytes, KeepInMemory{false, true});
+        compareIndexes(*settled, *raw);
+        compareThreadParts(*settled, *raw);
+    }
+}
+
+// A log of many short threads declines to settle; its raw thread events
+// then go to a temporary file in runs sorted by thread and time, so that
+// the load's memory does not grow with them, and each seal merges the runs.
+// A snapshot half way and the final index equal those of a load that keeps
+// every event in memory; so does a load whose capability's first block
+// comes late (nothing was walked for good, so nothing is read again).
+void TestIndex::declinedEventsGoToSortedRuns()
+{
+    // (Its capabilities' blocks interleave, as the RTS writes them: the
+    // first settle comes early, and declines.)
+    const std::vector<uint8_t> bytes = synthesizeSchedulerLog(size_t(8) << 20, 2, 7);
+    const size_t half = bytes.size() / 2;
+    IndexBuilder runs, keeping;
+    runs.settleThreadEventsEvery(4096, 256, 5000);
+    keeping.settleThreadEventsEvery(0);
+    runs.feed(std::span(bytes).first(half));
+    keeping.feed(std::span(bytes).first(half));
+    const LogIndex a = runs.publish(false), b = keeping.publish(false);
+    QVERIFY(runs.threadSettlingDeclined());
+    const uint64_t halfWay = runs.threadEventsInRuns();
+    QVERIFY2(halfWay >= 3 * 5000, qPrintable(QString::number(halfWay))); // (several runs and events since)
+    QVERIFY(!runs.threadEventsLost());
+    // (The snapshot's segments: its bins are cut as a final seal's, the
+    // other's grow from snapshot to snapshot.)
+    QVERIFY(a.threadStates.ids == b.threadStates.ids);
+    QCOMPARE(a.threadStates.segmentCount(), b.threadStates.segmentCount());
+    for (size_t k = 0; k < a.threadStates.count(); ++k) {
+        const SegmentView sa = a.threadStates.of(k), sb = b.threadStates.of(k);
+        QCOMPARE(sa.size(), sb.size());
+        for (size_t i = 0; i < sa.size(); ++i)
+            QVERIFY(sa[i] == sb[i]);
+    }
+    QVERIFY(!a.threadCheckpoints.hasThreadEntries()); // (as any snapshot's)
+    runs.feed(std::span(bytes).subspan(half));
+    keeping.feed(std::span(bytes).subspan(half));
+    QVERIFY(runs.publish(true, nullptr));
+    QVERIFY(keeping.publish(true, nullptr));
+    QVERIFY(runs.threadEventsInRuns() > halfWay);
+    QVERIFY(!runs.threadEventsLost());
+    compareIndexes(runs.index(), keeping.index());
+    compareThreadParts(runs.index(), keeping.index());
+
+    const std::vector<uint8_t> late = lateCapabilityLog();
+    IndexBuilder lateRuns;
+    lateRuns.settleThreadEventsEvery(8, size_t(1) << 30, 16);
+    lateRuns.feed(late);
+    QVERIFY(lateRuns.publish(true, nullptr));
+    QVERIFY(lateRuns.threadEventsInRuns() > 0);
+    QVERIFY(!lateRuns.threadEventsLost());
+    const auto raw = loadWith(late, KeepInMemory{false, true});
+    compareIndexes(lateRuns.index(), *raw);
+    compareThreadParts(lateRuns.index(), *raw);
+}
+
+// Thread segments read back from a file that changed since it was indexed
+// are never taken for the log's: the record where reading starts or one
+// at a checkpoint inside the range retimed, the file cut short, a thread's
+// stop status changed each give an error naming a byte offset, and no
+// segments.
+void TestIndex::threadSegmentsFromAChangedFile()
+{
+    const std::vector<uint8_t> bytes = readFile(QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/threads-N2.eventlog"));
+    const auto ix = indexOfBytes(bytes);
+    const ThreadCheckpoints& cp = ix->threadCheckpoints;
+    QVERIFY(cp.caps.size() > 0 && cp.caps[0].size() > 16);
+    const auto& cross = cp.caps[0];
+    uint64_t j = cross.size() / 2; // from a checkpoint in the middle whose next two cross at other records
+    while (j + 4 < cross.size() && !(cross[j].offset < cross[j + 1].offset && cross[j + 1].offset < cross[j + 2].offset))
+        ++j;
+    QVERIFY(j + 4 < cross.size());
+    const uint64_t t0 = cp.time(j), t1 = cp.time(j + 4);
+    MemorySource same(bytes);
+    const ThreadDetail ok = readThreadSegments(same, *ix, t0, t1);
+    QVERIFY2(ok.error.empty(), ok.error.c_str());
+    QVERIFY(ok.states.segmentCount() > 0);
+    const auto expectError = [&](const std::vector<uint8_t>& changed, uint64_t offset) {
+        MemorySource source(changed);
+        const ThreadDetail got = readThreadSegments(source, *ix, t0, t1);
+        QVERIFY2(got.error.find("changed") != std::string::npos
+                     && (offset == UINT64_MAX || got.error.find("byte " + std::to_string(offset)) != std::string::npos),
+                 got.error.c_str());
+        QCOMPARE(got.states.segmentCount(), uint64_t(0));
+    };
+    for (const uint64_t at : {cross[j].offset, cross[j + 2].offset}) {
+        std::vector<uint8_t> retimed = bytes;
+        retimed[at + 9] ^= 0x01; // the time's lowest byte (big-endian, after the tag)
+        expectError(retimed, at);
+        if (QTest::currentTestFailed())
+            QFAIL(qPrintable(QStringLiteral("retimed at %1").arg(at)));
+    }
+    expectError(std::vector<uint8_t>(bytes.begin(), bytes.begin() + ptrdiff_t(cross[j + 2].offset + 5)), UINT64_MAX);
+    // A stop status changed: a thread's state at a checkpoint in the range
+    // is then not the index's.
+    class Stops final : public EventSink {
+    public:
+        void onEvent(const Event& e) override
+        {
+            if (e.tag == tag::StopThread && e.known)
+                at[{e.time, uint32_t(e.n[0])}] = e.offset;
+        }
+        std::map<std::pair<uint64_t, uint32_t>, uint64_t> at;
+    } stops;
+    MemorySource scanned(bytes);
+    scanLog(scanned, &stops);
+    std::optional<uint64_t> stopAt;
+    const ThreadStates& st = ix->threadStates;
+    for (size_t k = 0; k < st.count() && !stopAt; ++k)
+        for (uint64_t e = cp.entryOffsets[k]; e < cp.entryOffsets[k + 1] && !stopAt; ++e) {
+            const ThreadSegment s = cp.entry(e);
+            if (cp.entryChecks[e] > j && cp.entryChecks[e] <= j + 4 && s.time >= t0 && s.cause == ThreadCause::Stop)
+                if (const auto it = stops.at.find({s.time, st.ids[k]}); it != stops.at.end())
+                    stopAt = it->second;
+        }
+    QVERIFY(stopAt);
+    std::vector<uint8_t> restopped = bytes;
+    uint8_t& status = restopped[*stopAt + 10 + 4 + 1]; // tag, time, thread, then the status's low byte
+    status = status == 1 ? 2 : 1;
+    expectError(restopped, UINT64_MAX);
+}
