@@ -197,7 +197,7 @@ void benchGui(std::shared_ptr<const LogIndex> index, const std::string& path)
             auto v = std::make_shared<ThreadRowsView>(*ThreadRowsView::makeDefault(*index));
             v->visibleRows = rows;
             v->first = threads > size_t(rows) ? size_t(where * double(threads - size_t(rows))) : 0;
-            t.threadRows = v;
+            t.states.set<ThreadRowsView>(v);
             const std::vector<double> m = sweep(t);
             all.insert(all.end(), m.begin(), m.end());
         }
@@ -265,7 +265,7 @@ void benchGui(std::shared_ptr<const LogIndex> index, const std::string& path)
         s.legend = false;
         auto v = std::make_shared<ThreadRowsView>(*ThreadRowsView::makeDefault(*index));
         v->visibleRows = 32;
-        s.threadRows = v;
+        s.states.set<ThreadRowsView>(v);
         const std::vector<double> m = sweep(s);
         std::printf("span_rows_render_views: %zu\n", m.size());
         std::printf("span_rows_render_p50_ms: %.3f\n", percentile(m, 0.50));
@@ -284,7 +284,7 @@ void benchGui(std::shared_ptr<const LogIndex> index, const std::string& path)
             view->indexSerial = index->serial;
             view->mode = mode;
             view->selection = std::make_shared<const BandSelection>(selectBands(index->heapProfile, index->heapBands));
-            heap.heapView = view;
+            heap.states.set<HeapView>(view);
             const std::vector<double> m = sweep(heap);
             all.insert(all.end(), m.begin(), m.end());
         }
@@ -296,7 +296,7 @@ void benchGui(std::shared_ptr<const LogIndex> index, const std::string& path)
             view->indexSerial = index->serial;
             view->mode = mode;
             view->selection = every;
-            heap.heapView = view;
+            heap.states.set<HeapView>(view);
             QElapsedTimer t;
             t.start();
             QPainter p(&image);
@@ -323,7 +323,7 @@ void benchGui(std::shared_ptr<const LogIndex> index, const std::string& path)
             apply();
             while (panel.isSelecting()) // a big profile selects on a worker
                 QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
-            o.heapView = panel.view();
+            o.states.set<HeapView>(panel.view());
             QPainter p(&image);
             renderer.paint(p, image.rect(), bounds, o);
             p.end();

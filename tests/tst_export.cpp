@@ -204,9 +204,9 @@ void TestExport::tallTracksShrinkToFit()
     natural.fill = false;
     QVERIFY(r.naturalHeight(natural) > area.height());
     const RenderOptions fitted = r.fitted(area, o);
-    QVERIFY(fitted.threadRows);
-    QVERIFY2(fitted.threadRows->shownRows() > 2 && fitted.threadRows->shownRows() < 16,
-             qPrintable(QString::number(fitted.threadRows->shownRows())));
+    QVERIFY(fitted.states.get<ThreadRowsView>());
+    QVERIFY2(fitted.states.get<ThreadRowsView>()->shownRows() > 2 && fitted.states.get<ThreadRowsView>()->shownRows() < 16,
+             qPrintable(QString::number(fitted.states.get<ThreadRowsView>()->shownRows())));
     const auto rows = r.layout(area, fitted);
     QCOMPARE(rows.size(), r.layout(area, natural).size()); // every row is there
     QVERIFY(rows.back().id() == QLatin1String("threads"));
@@ -437,10 +437,10 @@ void TestExport::dialogAsksWhatTheCommandLineDoes()
     QCOMPARE(asked.range, expected.range);
     QCOMPARE(asked.range, (ViewRange{100'000'000, 300'000'000}));
     QCOMPARE(asked.options.tracks, expected.options.tracks);
-    QVERIFY(asked.options.heapView && expected.options.heapView);
-    QCOMPARE(asked.options.heapView->mode, HeapChartMode::Lines);
-    QCOMPARE(asked.options.heapView->selection->labels, expected.options.heapView->selection->labels);
-    QCOMPARE(asked.options.heapView->selection->n, size_t(5));
+    QVERIFY(asked.options.states.get<HeapView>() && expected.options.states.get<HeapView>());
+    QCOMPARE(asked.options.states.get<HeapView>()->mode, HeapChartMode::Lines);
+    QCOMPARE(asked.options.states.get<HeapView>()->selection->labels, expected.options.states.get<HeapView>()->selection->labels);
+    QCOMPARE(asked.options.states.get<HeapView>()->selection->n, size_t(5));
     QCOMPARE(asked.options.palette, expected.options.palette);
     QVERIFY(!asked.options.cursor && !asked.options.highlight);
 

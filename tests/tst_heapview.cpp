@@ -377,7 +377,7 @@ void TestHeapView::hiddenBandChangesTheTrack()
     o.tracks = {QStringLiteral("heap-profile")};
     o.legend = false;
     auto render = [&](std::shared_ptr<const HeapView> v) {
-        o.heapView = std::move(v);
+        o.states.set<HeapView>(std::move(v));
         QImage image(800, 260, QImage::Format_ARGB32_Premultiplied);
         QPainter p(&image);
         renderer.paint(p, image.rect(), renderer.bounds(), o);

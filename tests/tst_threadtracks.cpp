@@ -216,7 +216,7 @@ void TestThreadTracks::threadsTrackDrawsItsWindowOfRows()
     view->visibleRows = 16;
     view->total = st.count();
     Canvas c(ix, {QStringLiteral("threads")});
-    c.options.threadRows = view;
+    c.options.states.set<ThreadRowsView>(view);
     const auto rows = c.rows();
     QCOMPARE(rows.size(), size_t(1));
     QCOMPARE(rows[0].rect.height(), ThreadRowsView::kHeaderHeight + 16 * ThreadRowsView::kRowHeight);
@@ -248,7 +248,7 @@ void TestThreadTracks::threadsTrackDrawsItsWindowOfRows()
     // Collapsed: the header alone.
     auto collapsed = std::make_shared<ThreadRowsView>(*view);
     collapsed->collapsed = true;
-    c.options.threadRows = collapsed;
+    c.options.states.set<ThreadRowsView>(collapsed);
     QCOMPARE(c.rows()[0].rect.height(), ThreadRowsView::kHeaderHeight);
 }
 
@@ -257,7 +257,7 @@ void TestThreadTracks::threadRowHoverNamesStateAndEvents()
     const auto& ix = m_spans;
     const ThreadStates& st = ix->threadStates;
     Canvas c(ix, {QStringLiteral("threads")});
-    c.options.threadRows = ThreadRowsView::makeDefault(*ix);
+    c.options.states.set<ThreadRowsView>(ThreadRowsView::makeDefault(*ix));
     const int top = c.rows()[0].rect.top();
     struct Case {
         uint32_t id;
@@ -298,7 +298,7 @@ void TestThreadTracks::spanBarHoverNamesTheSpan()
     const auto& ix = m_spans;
     const UserSpans& spans = *ix->userSpans;
     Canvas c(ix, {QStringLiteral("threads")});
-    c.options.threadRows = ThreadRowsView::makeDefault(*ix);
+    c.options.states.set<ThreadRowsView>(ThreadRowsView::makeDefault(*ix));
     const int top = c.rows()[0].rect.top();
     // The longest span of each depth.
     for (uint16_t depth = 0; depth <= spans.maxDepth; ++depth) {
@@ -393,7 +393,7 @@ void TestThreadTracks::spansTrackRowsAreNamesByTotal()
     // No spans: one row saying so.
     auto none = std::make_shared<ThreadRowsView>(*ThreadRowsView::makeDefault(*ix));
     none->spans = std::make_shared<UserSpans>();
-    c.options.threadRows = none;
+    c.options.states.set<ThreadRowsView>(none);
     QCOMPARE(c.rows().size(), size_t(1));
 }
 
@@ -403,11 +403,11 @@ void TestThreadTracks::pinnedThreadsTrackHasOneRowPerPin()
     const ThreadStates& st = ix->threadStates;
     Canvas c(ix, {QStringLiteral("pinned-threads")});
     auto view = std::make_shared<ThreadRowsView>(*ThreadRowsView::makeDefault(*ix));
-    c.options.threadRows = view;
+    c.options.states.set<ThreadRowsView>(view);
     QCOMPARE(c.rows().size(), size_t(0));
     view = std::make_shared<ThreadRowsView>(*view);
     view->pinned = {uint32_t(st.find(9)), uint32_t(st.find(5)), uint32_t(st.find(11))};
-    c.options.threadRows = view;
+    c.options.states.set<ThreadRowsView>(view);
     const auto rows = c.rows();
     QCOMPARE(rows.size(), size_t(3));
     TrackResources resources;

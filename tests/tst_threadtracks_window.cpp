@@ -63,7 +63,7 @@ void TestThreadTracks::windowChoosingAThreadFollowsEverywhere()
     pane->table()->setCurrentIndex(pane->model()->index(pane->model()->rowOfThread(worker3), 0));
     QCOMPARE(w.eventList()->model()->filter().thread, std::optional<uint32_t>(8));
     QCOMPARE(w.threadRows()->view()->chosen, std::optional<uint32_t>(worker3));
-    QCOMPARE(w.timeline()->options().threadRows->chosen, std::optional<uint32_t>(worker3));
+    QCOMPARE(w.timeline()->options().states.get<ThreadRowsView>()->chosen, std::optional<uint32_t>(worker3));
     // The event list lists worker-3's events only.
     QTRY_VERIFY(w.eventList()->model()->rowCount() > 0);
     QTRY_VERIFY(!w.eventList()->statusText().startsWith(QStringLiteral("Searching")));
@@ -87,7 +87,7 @@ void TestThreadTracks::windowTrackLabelsAndClicks()
     // A click on the header collapses, another expands.
     QTest::mouseClick(tl, Qt::LeftButton, {}, threads->rect.topLeft() + QPoint(10, 5));
     QVERIFY(w.threadRows()->view()->collapsed);
-    QVERIFY(tl->options().threadRows->collapsed);
+    QVERIFY(tl->options().states.get<ThreadRowsView>()->collapsed);
     threads = o.track(QStringLiteral("threads"));
     QTest::mouseClick(tl, Qt::LeftButton, {}, threads->rect.topLeft() + QPoint(10, 5));
     QVERIFY(!w.threadRows()->view()->collapsed);

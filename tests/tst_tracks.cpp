@@ -235,7 +235,7 @@ void TestTracks::instantsShowWhenZoomedIn()
     const QString said = r.describeAt(at, area, near, o);
     QVERIFY2(said.contains(QStringLiteral("spark created at %1").arg(QString::fromStdString(formatTimestamp(t)))), qPrintable(said));
     auto draw = [&](uint32_t mask) {
-        o.instantKinds = mask;
+        o.states.set(std::make_shared<const InstantKindsShown>(InstantKindsShown{mask}));
         QImage image(area.size(), QImage::Format_ARGB32_Premultiplied);
         image.fill(Qt::white);
         QPainter p(&image);
@@ -248,7 +248,7 @@ void TestTracks::instantsShowWhenZoomedIn()
     QCOMPARE(all.pixelColor(at.x(), at.y()), instantColor(InstantKind::SparkCreate));
     QVERIFY(none.pixelColor(at.x(), at.y()) != instantColor(InstantKind::SparkCreate));
     // Hidden: not described either.
-    o.instantKinds = kAllInstantKinds & ~(1u << int(InstantKind::SparkCreate));
+    o.states.set(std::make_shared<const InstantKindsShown>(InstantKindsShown{kAllInstantKinds & ~(1u << int(InstantKind::SparkCreate))}));
     QVERIFY(!r.describeAt(at, area, near, o).contains(QStringLiteral("spark created at")));
 }
 
@@ -269,7 +269,7 @@ void TestTracks::activityHasACapabilityScale()
     const QString said = r.describeAt(at, area, r.bounds(), o);
     QVERIFY2(said.contains(QStringLiteral("of 4 capabilities running")), qPrintable(said));
     auto draw = [&](bool runningOnly) {
-        o.activityRunningOnly = runningOnly;
+        o.states.set(std::make_shared<const ActivityShown>(ActivityShown{runningOnly}));
         QImage image(area.size(), QImage::Format_ARGB32_Premultiplied);
         image.fill(Qt::white);
         QPainter p(&image);

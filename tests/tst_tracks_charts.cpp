@@ -55,7 +55,7 @@ void TestTracks::heapBandUnderPointerIsTheDrawnOne()
     hview->indexSerial = index->serial;
     hview->selection = index->defaultBands;
     hview->mode = HeapChartMode(mode);
-    o.heapView = hview;
+    o.states.set<HeapView>(hview);
     const QRect area(0, 0, 900, r.naturalHeight(o));
     QImage image(area.size(), QImage::Format_ARGB32_Premultiplied);
     const ViewRange view = r.bounds();
@@ -108,13 +108,13 @@ void TestTracks::cacheFollowsTheHeapViewAndTheIndex()
     view->indexSerial = index->serial;
     view->selection = index->defaultBands;
     view->mode = HeapChartMode::Lines;
-    o.heapView = view;
+    o.states.set<HeapView>(view);
     r.paint(p, area, r.bounds(), o);
     QCOMPARE(r.preparedCount(), first + 1);
     auto hidden = std::make_shared<HeapView>(*view);
     hidden->hidden.assign(view->selection->columns(), 0);
     hidden->hidden[0] = 1;
-    o.heapView = hidden;
+    o.states.set<HeapView>(hidden);
     r.paint(p, area, r.bounds(), o);
     QCOMPARE(r.preparedCount(), first + 2);
     r.setIndex(index); // a reload
@@ -226,7 +226,7 @@ void TestTracks::zoomedOutGcIsProportionate()
             }
         return longest;
     };
-    o.instantKinds = 1u << int(InstantKind::GcRequest);
+    o.states.set(std::make_shared<const InstantKindsShown>(InstantKindsShown{1u << int(InstantKind::GcRequest)}));
     // The notch (3 pixels) and a short tick under it; a line across the
     // lane would be 20.
     const int zoomedOut = longestRun(draw(hecArea, r.bounds()));
@@ -333,7 +333,7 @@ void TestTracks::timeProfileBinsHoldTheirSamples()
         const uint32_t cc = index->timeProfile.tree->stackLeading[s];
         chosen->stacks.push_back(cc != kNoCostCentre && index->timeProfile.tree->skeleton.costCentres[cc].label == "score");
     }
-    o.profileHighlight = chosen;
+    o.states.set<ProfileHighlight>(chosen);
     const QRect area(0, 0, 1200, r.naturalHeight(o));
     const QRect plot = r.plotArea(area, o);
     const TrackRow row = r.layout(area, o).front();

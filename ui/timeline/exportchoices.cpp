@@ -53,9 +53,9 @@ ExportRequest makeExportRequest(const LogIndex& index, const ExportChoices& c, c
     rq.options.tracks = c.tracks;
     std::erase_if(rq.options.bookmarks, [&](uint64_t t) { return t < rq.range.start || t > rq.range.end; });
     const bool heapShown = std::find(c.tracks.begin(), c.tracks.end(), QStringLiteral("heap-profile")) != c.tracks.end();
-    rq.options.heapView.reset();
+    rq.options.states.set<HeapView>(nullptr);
     if (heapShown && !index.heapBands.empty()) {
-        const auto& old = base.heapView;
+        const auto& old = base.states.get<HeapView>();
         std::shared_ptr<HeapView> view;
         if (old && old->indexSerial == index.serial && old->selection && old->selection->n == c.bands
             && old->selection->order == c.order && old->selection->reversed == c.reversed) {
@@ -68,7 +68,7 @@ ExportRequest makeExportRequest(const LogIndex& index, const ExportChoices& c, c
                 selectBands(index.heapProfile, index.heapBands, c.bands, c.order, c.reversed));
         }
         view->mode = c.heapMode;
-        rq.options.heapView = view;
+        rq.options.states.set<HeapView>(view);
     }
     return rq;
 }

@@ -6,6 +6,7 @@
 #include "ui/heap/heapview.h"
 #include "ui/profile/profilehighlight.h"
 #include "ui/timeline/tracks/timelinetrack.h"
+#include "ui/timeline/tracks/trackstates.h"
 #include "ui/timeline/tracks/trackregistry.h"
 #include "ui/timeline/tracks/trackresources.h"
 
@@ -61,25 +62,20 @@ struct RenderOptions {
     // share the height the others and a legend sized to its entries leave,
     // in proportion to their natural heights.
     bool fill = false;
-    // The heap-profile track's bands and mode; null: the top 15 by size, stacked.
-    std::shared_ptr<const HeapView> heapView;
-    // The thread rows (order, scroll, pins, spans); null: every thread by id.
-    std::shared_ptr<const ThreadRowsView> threadRows;
+    // What the user chose for each track (the heap bands and mode, the
+    // thread rows, the chosen profile frame, the instant kinds shown, …),
+    // by its type; none: the track's default (TrackResources::heapView,
+    // threadRows).
+    TrackStates states;
     // Drawn in every track's rows instead of its data when set: the index
     // is not there yet ("loading…") or there is none to show.
     QString placeholder;
-    // The Time profile track's chosen frame (Profile pane); null: none.
-    std::shared_ptr<const ProfileHighlight> profileHighlight;
     // The open log's detail read back from its file (instants), shared with
     // the view's workers; null: none is drawn. `waitForDetail`: read what
     // is missing while preparing (exports), else draw what is cached and
     // leave the rest in TimelineRenderer::takeWantedInstants.
     std::shared_ptr<DetailStore> detail;
     bool waitForDetail = false;
-    // Instants drawn on the HEC rows when zoomed in: a bit per InstantKind.
-    uint32_t instantKinds = kAllInstantKinds;
-    // The activity track shows running capabilities only (no GC on top).
-    bool activityRunningOnly = false;
     // Row heights the user chose by dragging a row's bottom edge, by track
     // id (tracks that stretch only); absent: the track's own.
     std::map<QString, int> rowHeights;

@@ -176,17 +176,13 @@ RenderOptions TimelineView::ownOptions() const
     o.font = font();
     o.selection = m_controller->selection();
     o.cursor = m_cursor;
-    o.heapView = m_heapView;
-    o.profileHighlight = m_profileHighlight;
+    o.states = m_states;
     o.placeholder = m_placeholder;
-    o.threadRows = m_threadRows;
     o.highlight = m_highlight;
     o.bookmarks = m_bookmarks;
     o.selected = m_selected;
     o.pendingFrom = m_pendingFrom;
     o.droppedBefore = m_droppedBefore;
-    o.instantKinds = m_instantKinds;
-    o.activityRunningOnly = m_activityRunningOnly;
     o.rowHeights = m_rowHeights;
     o.legend = m_ownLegend;
     return o;
@@ -253,18 +249,6 @@ void TimelineView::setCursorTime(std::optional<uint64_t> t)
     emit cursorChanged(t);
 }
 
-void TimelineView::setHeapView(std::shared_ptr<const HeapView> view)
-{
-    m_heapView = std::move(view);
-    update();
-}
-
-void TimelineView::setInstantKinds(uint32_t mask)
-{
-    m_instantKinds = mask;
-    update();
-}
-
 void TimelineView::setRowHeights(std::map<QString, int> heights)
 {
     m_rowHeights = std::move(heights);
@@ -283,28 +267,15 @@ std::optional<TrackRow> TimelineView::edgeAt(QPoint pos) const
     return std::nullopt;
 }
 
-void TimelineView::setActivityRunningOnly(bool on)
+void TimelineView::stateChanged()
 {
-    m_activityRunningOnly = on;
+    updateHeight(); // (the thread rows' window, for one)
     update();
 }
 
 void TimelineView::setPlaceholder(const QString& text)
 {
     m_placeholder = text;
-    update();
-}
-
-void TimelineView::setProfileHighlight(std::shared_ptr<const ProfileHighlight> highlight)
-{
-    m_profileHighlight = std::move(highlight);
-    update();
-}
-
-void TimelineView::setThreadRows(std::shared_ptr<const ThreadRowsView> rows)
-{
-    m_threadRows = std::move(rows);
-    updateHeight();
     update();
 }
 
@@ -579,7 +550,7 @@ void TimelineView::follow(const LogDocument* doc)
         setPendingFrom(std::nullopt);
         setDroppedBefore(std::nullopt);
         setIndex(nullptr);
-        setHeapView(nullptr);
+        setTrackState<HeapView>(nullptr);
     });
     connect(doc, &LogDocument::indexChanged, this, [this](const IndexChange& c) {
         setDetailSource(c.source); // before the index: the first paint reads through it

@@ -67,18 +67,20 @@ public:
     void setBookmarks(std::vector<uint64_t> times);
     std::optional<uint64_t> cursor() const { return m_cursor; }
     void setCursorTime(std::optional<uint64_t> t);
-    void setHeapView(std::shared_ptr<const HeapView> view);
-    void setThreadRows(std::shared_ptr<const ThreadRowsView> rows);
-    void setProfileHighlight(std::shared_ptr<const ProfileHighlight> highlight);
+    // A track's user state (RenderOptions::states): replaces the one of
+    // its type; null: the track's default.
+    template <class S>
+    void setTrackState(std::shared_ptr<const S> state)
+    {
+        m_states.set(std::move(state));
+        stateChanged();
+    }
     // What every track says instead of its data (RenderOptions::placeholder).
     void setPlaceholder(const QString& text);
     // A live log's unmerged end (RenderOptions::pendingFrom); none: complete.
     void setPendingFrom(std::optional<uint64_t> t);
     // RenderOptions::droppedBefore; none: nothing dropped.
     void setDroppedBefore(std::optional<uint64_t> t);
-    // RenderOptions::instantKinds and activityRunningOnly (View menu).
-    void setInstantKinds(uint32_t mask);
-    void setActivityRunningOnly(bool on);
     // RenderOptions::rowHeights (dragging a row's bottom edge changes them).
     void setRowHeights(std::map<QString, int> heights);
     const std::map<QString, int>& rowHeights() const { return m_rowHeights; }
@@ -122,6 +124,7 @@ private:
     QRect visibleRect() const;
     QPoint unpinned(QPoint pos) const;
     void updateHeight();
+    void stateChanged(); // a track's state: its rows and drawing
     // Has what the last paint wanted and did not find read on a worker,
     // then paints again.
     void readWantedDetail();
@@ -138,17 +141,13 @@ private:
     RenderOptions unbiasedOptions() const; // options() with no leading blank
     std::optional<uint64_t> m_cursor, m_highlight;
     std::vector<uint64_t> m_bookmarks;
-    std::shared_ptr<const HeapView> m_heapView;
-    std::shared_ptr<const ProfileHighlight> m_profileHighlight;
+    TrackStates m_states;
     QString m_placeholder; // the Profile pane's chosen frame
-    std::shared_ptr<const ThreadRowsView> m_threadRows;
     std::optional<SelectedItem> m_selected;
     std::optional<uint64_t> m_pendingFrom;
     std::optional<uint64_t> m_droppedBefore;
     std::optional<int64_t> m_lastWheelZoomMs;
     std::function<int64_t()> m_clock;
-    uint32_t m_instantKinds = kAllInstantKinds;
-    bool m_activityRunningOnly = false;
     std::map<QString, int> m_rowHeights;
     enum class Drag { None,
                       Pan,

@@ -21,7 +21,7 @@ DisplayMenu::DisplayMenu(QMenu* view, TimelineView* timeline, QObject* parent)
     QMenu* instants = view->addMenu(QObject::tr("&Instant Events on HECs"));
     instants->setToolTip(QObject::tr("Marks on the HEC rows when zoomed in far enough to tell them apart"));
     const uint32_t mask = settings.value(QStringLiteral("view/instantKinds"), kAllInstantKinds).toUInt() & kAllInstantKinds;
-    m_view->setInstantKinds(mask);
+    m_view->setTrackState(std::make_shared<const InstantKindsShown>(InstantKindsShown{mask}));
     for (int k = 0; k < kInstantKinds; ++k) {
         QString name = instantName(InstantKind(k));
         name[0] = name[0].toUpper();
@@ -35,7 +35,7 @@ DisplayMenu::DisplayMenu(QMenu* view, TimelineView* timeline, QObject* parent)
             for (QAction* b : m_instantActions)
                 if (b->isChecked())
                     now |= 1u << b->data().toInt();
-            m_view->setInstantKinds(now);
+            m_view->setTrackState(std::make_shared<const InstantKindsShown>(InstantKindsShown{now}));
             QSettings().setValue(QStringLiteral("view/instantKinds"), now);
         });
     }
@@ -92,9 +92,9 @@ DisplayMenu::DisplayMenu(QMenu* view, TimelineView* timeline, QObject* parent)
     runningOnly->setCheckable(true);
     runningOnly->setToolTip(QObject::tr("The activity track without GC stacked on the running capabilities"));
     runningOnly->setChecked(settings.value(QStringLiteral("view/activityRunningOnly"), false).toBool());
-    m_view->setActivityRunningOnly(runningOnly->isChecked());
+    m_view->setTrackState(std::make_shared<const ActivityShown>(ActivityShown{runningOnly->isChecked()}));
     connect(runningOnly, &QAction::toggled, this, [this](bool on) {
-        m_view->setActivityRunningOnly(on);
+        m_view->setTrackState(std::make_shared<const ActivityShown>(ActivityShown{on}));
         QSettings().setValue(QStringLiteral("view/activityRunningOnly"), on);
     });
 }

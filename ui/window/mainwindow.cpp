@@ -202,7 +202,7 @@ MainWindow::MainWindow(QWidget* parent)
     addDockWidget(Qt::BottomDockWidgetArea, m_profileDock);
     tabifyDockWidget(eventsDock, m_profileDock);
     eventsDock->raise();
-    connect(m_profilePane, &ProfilePane::highlightChanged, m_view, &TimelineView::setProfileHighlight);
+    connect(m_profilePane, &ProfilePane::highlightChanged, m_view, &TimelineView::setTrackState<ProfileHighlight>);
     connect(m_events, &EventListPane::eventChosen, this, [this](uint64_t t, const QString& details) {
         // Each jump to an event (a search hit, a row) centres the timeline
         // on it at the current zoom and marks it; Details describes it.
@@ -282,7 +282,7 @@ void MainWindow::createPanes()
     m_bandTable->setSelectionMode(QAbstractItemView::ExtendedSelection);
     // The heap-profile track follows the panes: the legend's bands and
     // modes, rows chosen in the band table or the cost-centre tree.
-    connect(m_heapPanel, &HeapPanel::viewChanged, m_view, &TimelineView::setHeapView);
+    connect(m_heapPanel, &HeapPanel::viewChanged, m_view, &TimelineView::setTrackState<HeapView>);
     connect(m_bandTable->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
         std::vector<uint32_t> labels;
         for (const QModelIndex& ix : m_bandTable->selectionModel()->selectedRows())
@@ -402,8 +402,8 @@ void MainWindow::createSparkSizesDock()
 // thread tracks' clicks and menus act on ThreadRowsController themselves.)
 void MainWindow::connectThreads()
 {
-    m_view->setThreadRows(m_threadRows->view());
-    connect(m_threadRows, &ThreadRowsController::viewChanged, m_view, &TimelineView::setThreadRows);
+    m_view->setTrackState(m_threadRows->view());
+    connect(m_threadRows, &ThreadRowsController::viewChanged, m_view, &TimelineView::setTrackState<ThreadRowsView>);
     connect(m_threadRows, &ThreadRowsController::threadPicked, this, [this](uint32_t number, bool filterEvents) {
         m_threadsPane->selectThread(number);
         if (filterEvents)

@@ -115,7 +115,7 @@ public:
         const QRect& r = g.plot;
         const int w = int(columns.size());
         const double h = r.height() - 4, base = r.bottom() - 1;
-        const bool runningOnly = ctx.options.activityRunningOnly;
+        const bool runningOnly = activityRunningOnly(ctx.options.states);
         // One bar per run of columns with the same heights (rounded to
         // pixels): at most two rectangles per pixel, however busy the log.
         int runStart = 0, runH = -1, gcH = -1;
@@ -193,7 +193,7 @@ public:
         if (std::find(ctx.options.tracks.begin(), ctx.options.tracks.end(), QStringLiteral("hecs")) != ctx.options.tracks.end())
             return;
         legend.solid(QObject::tr("running"), spanColor(SpanKind::Running));
-        if (!ctx.options.activityRunningOnly)
+        if (!activityRunningOnly(ctx.options.states))
             legend.solid(QObject::tr("GC"), spanColor(SpanKind::Gc));
     }
 };

@@ -164,7 +164,7 @@ public:
         }
         const auto& instants = static_cast<const CapabilityList&>(d).instants;
         if (size_t(g.row) < instants.size())
-            paintInstants(p, instants[size_t(g.row)], ctx.options.instantKinds, m,
+            paintInstants(p, instants[size_t(g.row)], instantKindsShown(ctx.options.states), m,
                           QRectF(r.left(), runTop, r.width(), kRunHeight));
         p.setPen(ctx.options.palette.color(QPalette::Midlight));
         p.drawLine(r.left(), r.bottom(), r.right(), r.bottom());
@@ -216,7 +216,7 @@ public:
         // The run lane's instants under the pointer, after the run they mark.
         const auto& instants = static_cast<const CapabilityList&>(d).instants;
         if (pos.y() < g.rect.top() + kGcLaneFrom && size_t(g.row) < instants.size()) {
-            const QString said = describeInstants(instants[size_t(g.row)], ctx.options.instantKinds, g.mapping,
+            const QString said = describeInstants(instants[size_t(g.row)], instantKindsShown(ctx.options.states), g.mapping,
                                                   pos.x(), ctx.index);
             if (!said.isEmpty())
                 text += QStringLiteral("\n") + said;
@@ -289,7 +289,7 @@ public:
         thin(QObject::tr("parked after a collection (not GC)"), SpanKind::GcParked);
         // The instants this log has and the View menu shows.
         for (int k = 0; k < kInstantKinds; ++k) {
-            if (!(ctx.options.instantKinds & (1u << k)))
+            if (!(instantKindsShown(ctx.options.states) & (1u << k)))
                 continue;
             if (ctx.index.instantCounts[k] == 0)
                 continue;

@@ -66,7 +66,7 @@ public:
         auto v = std::make_shared<ThreadRowsView>(*ctx.resources.threadRows(ctx.options));
         v->visibleRows = std::max(1, (height - ThreadRowsView::kHeaderHeight) / ThreadRowsView::kRowHeight);
         v->first = std::min(v->first, v->order.size() - std::min(v->order.size(), size_t(v->visibleRows)));
-        o.threadRows = std::move(v);
+        o.states.set<ThreadRowsView>(std::move(v));
     }
     // The rows shown, and the windows of segments read back so far.
     const void* variant(const TrackContext& ctx) const override { return ctx.resources.threadRowsVariant(ctx.options); }

@@ -68,7 +68,7 @@ public:
             ? QObject::tr("no cost-centre samples in this log (run a profiled build with +RTS -p -l)")
             : QString();
     }
-    const void* variant(const TrackContext& ctx) const override { return ctx.options.profileHighlight.get(); }
+    const void* variant(const TrackContext& ctx) const override { return ctx.options.states.get<ProfileHighlight>().get(); }
 
     std::shared_ptr<const DrawList> prepare(const TrackContext& ctx, ViewRange view, int width) const override
     {
@@ -77,7 +77,7 @@ public:
         if (tp.samples.empty() || !tp.tree || width <= 0 || view.duration() == 0)
             return list;
         const SampleTree& tree = *tp.tree;
-        const std::vector<uint8_t>* chosen = ctx.options.profileHighlight ? &ctx.options.profileHighlight->stacks : nullptr;
+        const std::vector<uint8_t>* chosen = ctx.options.states.get<ProfileHighlight>() ? &ctx.options.states.get<ProfileHighlight>()->stacks : nullptr;
         if (chosen && chosen->size() != tp.stacks.size())
             chosen = nullptr; // made for another log
         const TimeMapping m(view, 0, width);
@@ -168,8 +168,8 @@ public:
         const QString scale = list.byPeak ? QObject::tr("height: samples (fullest bin %1)").arg(list.full)
                                           : QObject::tr("height: share of capability time sampled");
         QString chosenText;
-        if (ctx.options.profileHighlight && !ctx.options.profileHighlight->label.isEmpty())
-            chosenText = QObject::tr("dark: %1").arg(ctx.options.profileHighlight->label);
+        if (ctx.options.states.get<ProfileHighlight>() && !ctx.options.states.get<ProfileHighlight>()->label.isEmpty())
+            chosenText = QObject::tr("dark: %1").arg(ctx.options.states.get<ProfileHighlight>()->label);
         const QFontMetrics fm(p.font());
         QColor backing = ctx.options.palette.color(QPalette::Base);
         backing.setAlpha(210);
@@ -231,7 +231,7 @@ public:
         if (!list.byPeak)
             text += QObject::tr(" (%1 of the capabilities' ticks)").arg(percentText(uint64_t(b.samples), uint64_t(list.full + 0.5)));
         if (b.chosen)
-            text += QObject::tr(", %1 in %2").arg(b.chosen).arg(ctx.options.profileHighlight->label);
+            text += QObject::tr(", %1 in %2").arg(b.chosen).arg(ctx.options.states.get<ProfileHighlight>()->label);
         const auto& ccs = tp.tree->skeleton.costCentres;
         for (size_t k = 0; k < top.size() && k < 5; ++k) {
             const QString name = top[k].first == kNoCostCentre
@@ -255,7 +255,7 @@ public:
             p.fillRect(QRect(box.left() + w, box.top(), w, box.height()), QColor(0x56, 0xb4, 0xe9));
             p.fillRect(QRect(box.left() + 2 * w, box.top() + box.height() / 2, w, box.height() / 2), QColor(0x00, 0x9e, 0x73));
         });
-        if (ctx.options.profileHighlight)
+        if (ctx.options.states.get<ProfileHighlight>())
             legend.solid(QObject::tr("chosen frame"), QColor(0x20, 0x20, 0x20));
     }
 };

@@ -57,8 +57,8 @@ std::shared_ptr<const CapabilityLods> TrackResources::capabilityLods(ViewRange v
 std::shared_ptr<const HeapView> TrackResources::heapView(const RenderOptions& o)
 {
     // A view made for another index (a reload, a new file) is not this one's.
-    if (o.heapView && o.heapView->selection && m_index && o.heapView->indexSerial == m_index->serial)
-        return o.heapView;
+    if (o.states.get<HeapView>() && o.states.get<HeapView>()->selection && m_index && o.states.get<HeapView>()->indexSerial == m_index->serial)
+        return o.states.get<HeapView>();
     if (!m_defaultHeap) {
         auto view = std::make_shared<HeapView>();
         view->indexSerial = index().serial;
@@ -70,8 +70,8 @@ std::shared_ptr<const HeapView> TrackResources::heapView(const RenderOptions& o)
 
 std::shared_ptr<const ThreadRowsView> TrackResources::threadRows(const RenderOptions& o)
 {
-    if (o.threadRows && m_index && o.threadRows->indexSerial == m_index->serial)
-        return o.threadRows;
+    if (o.states.get<ThreadRowsView>() && m_index && o.states.get<ThreadRowsView>()->indexSerial == m_index->serial)
+        return o.states.get<ThreadRowsView>();
     if (!m_defaultThreadRows)
         m_defaultThreadRows = ThreadRowsView::makeDefault(index());
     return m_defaultThreadRows;
