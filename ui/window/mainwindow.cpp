@@ -19,6 +19,7 @@
 #include "ui/window/imageexporter.h"
 #include "ui/jobs/livejob.h"
 #include "ui/window/livecontrols.h"
+#include "ui/window/loadprogress.h"
 #include "ui/window/logpanes.h"
 #include "ui/models/tablemodels.h"
 #include "ui/profile/profilepane.h"
@@ -77,7 +78,6 @@
 namespace hecscope {
 
 namespace {
-constexpr int kMaxRecent = 10;
 QString qs(const std::string& s)
 {
     return QString::fromStdString(s);
@@ -109,8 +109,7 @@ MainWindow::MainWindow(QWidget* parent)
     , m_threadsPane(new ThreadsPane(m_threadRows))
     , m_spansPane(new SpansPane)
     , m_profilePane(new ProfilePane)
-    , m_progress(new QProgressBar)
-    , m_cancel(new QPushButton(tr("Cancel")))
+    , m_progress(new LoadProgress)
     , m_fileLabel(new QLabel)
     , m_timeLabel(new QLabel)
 {
@@ -133,28 +132,19 @@ MainWindow::MainWindow(QWidget* parent)
         tr("Open an eventlog with File ▸ Open (Ctrl+O), or drop one here."));
     m_banner->setContentsMargins(6, 4, 6, 4);
     m_stats = new StatisticsPane(m_controller, m_spansPane, m_capModel);
-    m_progress->setRange(0, 1000);
-    m_progress->hide();
-    m_cancel->hide();
-    connect(m_cancel, &QPushButton::clicked, this, [this] {
-        m_doc->cancelByUser();
-        statusBar()->showMessage(tr("Loading cancelled"), 5000);
-    });
+    connect(m_progress, &LoadProgress::cancelled, this, [this] { statusBar()->showMessage(tr("Loading cancelled"), 5000); });
 
     m_scroll->setWidget(m_view);
     m_scroll->setWidgetResizable(true);
     m_scroll->setFrameShape(QFrame::NoFrame);
     m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
 
-    auto* progressRow = new QHBoxLayout;
-    progressRow->addWidget(m_progress, 1);
-    progressRow->addWidget(m_cancel);
     auto* central = new QWidget;
     auto* layout = new QVBoxLayout(central);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
     layout->addWidget(m_banner);
-    layout->addLayout(progressRow);
+    layout->addWidget(m_progress);
     // While two runs are compared, B's timeline sits under A's (one time
     // axis), each headed by its run's name and colour.
     m_compareTimeline = new CompareTimeline(m_controller, m_view);
@@ -262,7 +252,6 @@ MainWindow::MainWindow(QWidget* parent)
     m_firstStart = !restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     m_docks->restore(settings.value(QStringLiteral("window/state")).toByteArray());
     m_trackMenu->restore();
-    rebuildRecentMenu();
     updateHistoryActions();
 }
 
@@ -507,7 +496,8 @@ void MainWindow::createActions()
         if (!path.isEmpty())
             openProfile(path);
     });
-    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    m_recent = new RecentFiles(file->addMenu(tr("Open &Recent")), this);
+    connect(m_recent, &RecentFiles::chosen, this, &MainWindow::openFile);
     QAction* reload = file->addAction(tr("Re&load"), this, [this] {
         if (!m_doc->path().isEmpty())
             openFile(m_doc->path());
@@ -590,29 +580,6 @@ void MainWindow::chooseFile()
         openFile(path);
 }
 
-void MainWindow::addRecent(const QString& path)
-{
-    QSettings settings;
-    QStringList recent = settings.value(QStringLiteral("recentFiles")).toStringList();
-    const QString absolute = QFileInfo(path).absoluteFilePath();
-    recent.removeAll(absolute);
-    recent.prepend(absolute);
-    while (recent.size() > kMaxRecent)
-        recent.removeLast();
-    settings.setValue(QStringLiteral("recentFiles"), recent);
-    rebuildRecentMenu();
-}
-
-void MainWindow::rebuildRecentMenu()
-{
-    m_recentMenu->clear();
-    const QStringList recent = QSettings().value(QStringLiteral("recentFiles")).toStringList();
-    for (const QString& path : recent)
-        m_recentMenu->addAction(QFileInfo(path).fileName() + QStringLiteral("  —  ") + path,
-                                this, [this, path] { openFile(path); });
-    m_recentMenu->setEnabled(!recent.isEmpty());
-}
-
 void MainWindow::exportImageDialog()
 {
     if (!m_doc->index())
@@ -674,24 +641,10 @@ void MainWindow::followDocument()
     m_compare->follow(m_doc);
     m_liveControls->follow(m_doc);
 
-    connect(m_doc, &LogDocument::loadStarted, this, [this](const QString& path) {
-        m_progress->setValue(0);
-        m_progress->setFormat(tr("Opening %1").arg(QFileInfo(path).fileName()));
-        m_progress->show();
-        m_cancel->show();
-    });
-    connect(m_doc, &LogDocument::progress, this, [this](quint64 done, quint64 total) {
-        m_progress->setValue(total ? int(done * 1000 / total) : 0);
-        m_progress->setFormat(
-            tr("Reading %1 of %2 MB").arg(double(done) / 1e6, 0, 'f', 0).arg(double(total) / 1e6, 0, 'f', 0));
-    });
-    connect(m_doc, &LogDocument::loadEnded, this, [this] {
-        m_progress->hide();
-        m_cancel->hide();
-    });
+    m_progress->follow(m_doc);
     connect(m_doc, &LogDocument::notice, this, &MainWindow::showBanner);
     connect(m_doc, &LogDocument::noticeCleared, m_banner, &QWidget::hide);
-    connect(m_doc, &LogDocument::remember, this, &MainWindow::addRecent);
+    connect(m_doc, &LogDocument::remember, m_recent, &RecentFiles::add);
     connect(m_doc, &LogDocument::reportFound, this, &MainWindow::openReportAlone);
     connect(m_doc, &LogDocument::cleared, this, &MainWindow::forgetLog);
     connect(m_doc, &LogDocument::indexChanged, this, [this](const IndexChange& c) {

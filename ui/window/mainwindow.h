@@ -58,6 +58,8 @@ class CompareSection;
 class ViewController;
 class DisplayMenu;
 class DockLayout;
+class LoadProgress;
+class RecentFiles;
 
 // The application window: the timeline of the loaded log with its tracks,
 // statistics for the whole run or the selected range, loading progress with
@@ -147,8 +149,6 @@ private:
     void showDetails(const QString& details);
     // Above the timeline; each kind styled here only.
     void showBanner(const QString& text, NoticeKind kind);
-    void addRecent(const QString& path);
-    void rebuildRecentMenu();
     void updateHistoryActions();
     void connectThreads();
     void createSparkSizesDock();
@@ -185,12 +185,11 @@ private:
     ComparePane* m_compare = nullptr;
     CompareTimeline* m_compareTimeline = nullptr;
     QLabel* m_runAHeader = nullptr;
-    QProgressBar* m_progress;
-    QPushButton* m_cancel;
+    LoadProgress* m_progress;
     ImageExporter* m_exporter = nullptr; // File ▸ Export Image… off the UI thread
     QLabel* m_fileLabel;
     QLabel* m_timeLabel;
-    QMenu* m_recentMenu = nullptr;
+    RecentFiles* m_recent = nullptr;
     QAction* m_back = nullptr;
     QAction* m_forward = nullptr;
     QAction* m_zoomSelection = nullptr;

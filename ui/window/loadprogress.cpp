@@ -1,0 +1,79 @@
+#include "ui/window/loadprogress.h"
+
+#include "ui/document/logdocument.h"
+
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QMenu>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+
+namespace hecscope {
+
+namespace {
+constexpr int kMaxRecent = 10;
+} // namespace
+
+LoadProgress::LoadProgress(QWidget* parent)
+    : QWidget(parent)
+    , m_bar(new QProgressBar)
+    , m_cancel(new QPushButton(tr("Cancel")))
+{
+    auto* row = new QHBoxLayout(this);
+    row->setContentsMargins(0, 0, 0, 0);
+    row->addWidget(m_bar, 1);
+    row->addWidget(m_cancel);
+    m_bar->setRange(0, 1000);
+    hide();
+}
+
+void LoadProgress::follow(LogDocument* doc)
+{
+    connect(m_cancel, &QPushButton::clicked, this, [this, doc] {
+        doc->cancelByUser();
+        emit cancelled();
+    });
+    connect(doc, &LogDocument::loadStarted, this, [this](const QString& path) {
+        m_bar->setValue(0);
+        m_bar->setFormat(tr("Opening %1").arg(QFileInfo(path).fileName()));
+        show();
+    });
+    connect(doc, &LogDocument::progress, this, [this](quint64 done, quint64 total) {
+        m_bar->setValue(total ? int(done * 1000 / total) : 0);
+        m_bar->setFormat(tr("Reading %1 of %2 MB").arg(double(done) / 1e6, 0, 'f', 0).arg(double(total) / 1e6, 0, 'f', 0));
+    });
+    connect(doc, &LogDocument::loadEnded, this, &QWidget::hide);
+}
+
+RecentFiles::RecentFiles(QMenu* menu, QObject* parent)
+    : QObject(parent)
+    , m_menu(menu)
+{
+    rebuild();
+}
+
+void RecentFiles::add(const QString& path)
+{
+    QSettings settings;
+    QStringList recent = settings.value(QStringLiteral("recentFiles")).toStringList();
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    recent.removeAll(absolute);
+    recent.prepend(absolute);
+    while (recent.size() > kMaxRecent)
+        recent.removeLast();
+    settings.setValue(QStringLiteral("recentFiles"), recent);
+    rebuild();
+}
+
+void RecentFiles::rebuild()
+{
+    m_menu->clear();
+    const QStringList recent = QSettings().value(QStringLiteral("recentFiles")).toStringList();
+    for (const QString& path : recent)
+        m_menu->addAction(QFileInfo(path).fileName() + QStringLiteral("  —  ") + path, this,
+                          [this, path] { emit chosen(path); });
+    m_menu->setEnabled(!recent.isEmpty());
+}
+
+} // namespace hecscope
