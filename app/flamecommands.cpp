@@ -1,9 +1,10 @@
 // `hecscope export --view flame` and the flame graph's figures in
 // `hecscope bench`.
 #include "app/commands.h"
+#include "core/load/loader.h"
 #include "core/profile/profileviews.h"
 #include "core/profile/profreport.h"
-#include "core/profile/sampleprofile.h"
+#include "core/timeprofile/sampleprofile.h"
 #include "core/text/units.h"
 #include "ui/formatting.h"
 #include "ui/profile/flameexport.h"

@@ -3,6 +3,7 @@
 #include "app/commands.h"
 #include "app/stallmeter.h"
 #include "core/detail/threaddetail.h"
+#include "core/load/loader.h"
 #include "core/text/units.h"
 #include "core/threads/threadstats.h"
 #include "core/threads/userspans.h"

@@ -3,6 +3,7 @@
 
 #include "app/commands.h"
 #include "core/heap/heapbands.h"
+#include "core/load/loader.h"
 #include "core/synth/synthetic.h"
 #include "core/text/units.h"
 

@@ -3,10 +3,11 @@
 #include "app/commands.h"
 
 #include "core/index/logindex.h"
+#include "core/load/loader.h"
 #include "core/profile/profileviews.h"
 #include "core/profile/profreport.h"
-#include "core/profile/sampleprofile.h"
-#include "core/profile/ticky.h"
+#include "core/timeprofile/sampleprofile.h"
+#include "core/timeprofile/ticky.h"
 #include "core/text/units.h"
 
 #include <algorithm>

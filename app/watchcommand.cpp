@@ -2,7 +2,7 @@
 
 #include "core/live/livesession.h"
 #include "core/stats/stats.h"
-#include "core/text/info.h"
+#include "core/report/info.h"
 
 #include <charconv>
 #include <chrono>

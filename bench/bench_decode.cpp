@@ -5,7 +5,7 @@
 //   build/bench/bench_decode --benchmark_counters_tabular=true
 #include "core/io/bytesource.h"
 #include "core/format/decoder.h"
-#include "core/text/dump.h"
+#include "core/report/dump.h"
 #include "core/format/recorddecoder.h"
 #include "core/synth/synthetic.h"
 

@@ -1,7 +1,7 @@
 #include "threadtestsupport.h"
 
 #include "core/format/eventtags.h"
-#include "core/index/loader.h"
+#include "core/load/loader.h"
 #include "core/io/bytesource.h"
 
 #include <QRandomGenerator>

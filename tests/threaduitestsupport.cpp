@@ -1,6 +1,6 @@
 #include "threaduitestsupport.h"
 
-#include "core/index/loader.h"
+#include "core/load/loader.h"
 #include "core/io/bytesource.h"
 #include "ui/models/tablemodels.h"
 

@@ -17,7 +17,7 @@
 #include "ui/profile/flamegraphview.h"
 #include "ui/window/mainwindow.h"
 
-#include "core/index/loader.h"
+#include "core/load/loader.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -8,6 +8,7 @@
 
 #include "core/io/bytesource.h"
 #include "core/format/eventtags.h"
+#include "core/load/loader.h"
 #include "core/order/timeorder.h"
 #include "core/synth/synthetic.h"
 #include "ui/events/eventlistmodel.h"

@@ -4,7 +4,7 @@
 // same choices, and refuses a bad range.
 #include "testsupport.h"
 
-#include "core/index/loader.h"
+#include "core/load/loader.h"
 #include "core/io/bytesource.h"
 #include "core/text/units.h"
 #include "ui/timeline/exportchoices.h"

@@ -5,9 +5,10 @@
 
 #include "core/io/bytesource.h"
 #include "core/heap/heapbands.h"
-#include "core/heap/hpfile.h"
-#include "core/heap/hpfilereader.h"
+#include "core/load/hpfile.h"
+#include "core/load/hpfilereader.h"
 #include "core/index/logindex.h"
+#include "core/load/loader.h"
 
 #include <QTest>
 

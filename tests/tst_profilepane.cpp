@@ -6,10 +6,11 @@
 // report alone, beside a log, or cut.
 #include "core/index/logindex.h"
 #include "core/io/bytesource.h"
+#include "core/load/loader.h"
 #include "core/profile/profileviews.h"
 #include "core/profile/profreport.h"
-#include "core/profile/sampleprofile.h"
-#include "core/profile/ticky.h"
+#include "core/timeprofile/sampleprofile.h"
+#include "core/timeprofile/ticky.h"
 #include "core/synth/synthetic.h"
 #include "ui/formatting.h"
 #include "testsupport.h"

@@ -11,6 +11,7 @@
 #include "core/format/eventtags.h"
 #include "core/index/logindex.h"
 #include "core/io/bytesource.h"
+#include "core/load/loader.h"
 #include "core/stats/sparksizes.h"
 #include "core/stats/stats.h"
 #include "core/text/units.h"

@@ -7,6 +7,7 @@
 // never shows the previous file.
 #include "core/index/logindex.h"
 #include "core/io/bytesource.h"
+#include "core/load/loader.h"
 #include "core/stats/sparksizes.h"
 #include "testsupport.h"
 #include "ui/formatting.h"

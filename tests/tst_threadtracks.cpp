@@ -10,7 +10,7 @@
 #include "threaduitestsupport.h"
 
 #include "core/detail/detailstore.h"
-#include "core/index/loader.h"
+#include "core/load/loader.h"
 #include "core/io/bytesource.h"
 #include "core/index/logindex.h"
 #include "core/synth/synthetic.h"

@@ -5,10 +5,11 @@
 // from `hecscope export`.
 #include "testsupport.h"
 
+#include "core/load/loader.h"
 #include "core/text/units.h"
 #include "core/io/bytesource.h"
-#include "core/text/info.h"
-#include "core/text/rtssummary.h"
+#include "core/report/info.h"
+#include "core/report/rtssummary.h"
 #include "core/index/series.h"
 #include "core/stats/stats.h"
 #include "ui/window/bookmarks.h"

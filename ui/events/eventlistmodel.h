@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/order/eventquery.h"
+#include "core/query/eventquery.h"
 #include "core/index/logindex.h"
 #include "core/io/bytesource.h"
 #include "ui/jobs/jobrunner.h"

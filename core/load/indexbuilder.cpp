@@ -1,7 +1,7 @@
-#include "core/index/indexbuilder.h"
+#include "core/load/indexbuilder.h"
 
 #include "core/index/indexdispatcher.h"
-#include "core/index/preparefordrawing.h"
+#include "core/load/preparefordrawing.h"
 
 #include <algorithm>
 
