@@ -13,7 +13,7 @@ struct IndexBuilder::Impl {
     Impl()
         : index(std::make_unique<LogIndex>())
         , dispatcher(*index)
-        , pieces(index->scan, &dispatcher)
+        , pieces(index->scan, &dispatcher, IndexDispatcher::startupTags())
         , decoder(pieces)
     {
     }
