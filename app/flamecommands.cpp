@@ -4,8 +4,8 @@
 #include "core/load/loader.h"
 #include "core/profile/profileviews.h"
 #include "core/profile/profreport.h"
-#include "core/timeprofile/sampleprofile.h"
 #include "core/text/units.h"
+#include "core/timeprofile/sampleprofile.h"
 #include "ui/formatting.h"
 #include "ui/profile/flameexport.h"
 #include "ui/profile/flamepainter.h"
@@ -14,11 +14,11 @@
 
 #include <QElapsedTimer>
 #include <QEventLoop>
-#include <QTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QImage>
 #include <QPainter>
+#include <QTimer>
 
 #include <algorithm>
 #include <cmath>

@@ -12,11 +12,11 @@
 
 #include "core/stats/stats.h"
 #include "ui/heap/heappanel.h"
+#include "ui/profile/profilepane.h"
 #include "ui/timeline/exportchoices.h"
 #include "ui/timeline/imageexport.h"
-#include "ui/window/mainwindow.h"
-#include "ui/profile/profilepane.h"
 #include "ui/timeline/timelineview.h"
+#include "ui/window/mainwindow.h"
 
 #include <QApplication>
 #include <QCheckBox>

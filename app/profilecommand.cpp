@@ -6,9 +6,9 @@
 #include "core/load/loader.h"
 #include "core/profile/profileviews.h"
 #include "core/profile/profreport.h"
+#include "core/text/units.h"
 #include "core/timeprofile/sampleprofile.h"
 #include "core/timeprofile/ticky.h"
-#include "core/text/units.h"
 
 #include <algorithm>
 #include <cstdio>

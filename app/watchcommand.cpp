@@ -1,8 +1,8 @@
 #include "app/commands.h"
 
 #include "core/live/livesession.h"
-#include "core/stats/stats.h"
 #include "core/report/info.h"
+#include "core/stats/stats.h"
 
 #include <charconv>
 #include <chrono>

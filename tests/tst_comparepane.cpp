@@ -6,15 +6,15 @@
 // leave a pane that says what happened.
 #include "testsupport.h"
 
-#include "ui/compare/comparepane.h"
 #include "ui/compare/comparefigures.h"
+#include "ui/compare/comparepane.h"
 #include "ui/compare/comparesection.h"
-#include "ui/jobs/livejob.h"
 #include "ui/compare/comparetimeline.h"
+#include "ui/jobs/livejob.h"
+#include "ui/profile/flamegraphview.h"
 #include "ui/timeline/timelinerenderer.h"
 #include "ui/timeline/timelineview.h"
 #include "ui/timeline/viewcontroller.h"
-#include "ui/profile/flamegraphview.h"
 #include "ui/window/mainwindow.h"
 
 #include "core/load/loader.h"

@@ -4,8 +4,8 @@
 // same choices, and refuses a bad range.
 #include "testsupport.h"
 
-#include "core/load/loader.h"
 #include "core/io/bytesource.h"
+#include "core/load/loader.h"
 #include "core/text/units.h"
 #include "ui/timeline/exportchoices.h"
 #include "ui/timeline/imageexport.h"

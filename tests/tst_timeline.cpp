@@ -5,20 +5,20 @@
 // from `hecscope export`.
 #include "testsupport.h"
 
-#include "core/load/loader.h"
-#include "core/text/units.h"
+#include "core/index/series.h"
 #include "core/io/bytesource.h"
+#include "core/load/loader.h"
 #include "core/report/info.h"
 #include "core/report/rtssummary.h"
-#include "core/index/series.h"
 #include "core/stats/stats.h"
-#include "ui/window/bookmarks.h"
-#include "ui/timeline/imageexport.h"
-#include "ui/window/mainwindow.h"
+#include "core/text/units.h"
 #include "ui/models/tablemodels.h"
+#include "ui/timeline/imageexport.h"
 #include "ui/timeline/timelineview.h"
-#include "ui/timeline/viewcontroller.h"
 #include "ui/timeline/tracks/activitytrack.h"
+#include "ui/timeline/viewcontroller.h"
+#include "ui/window/bookmarks.h"
+#include "ui/window/mainwindow.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>

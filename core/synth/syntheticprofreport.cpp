@@ -2,8 +2,8 @@
 // the tree of synthesizeProfileLog's samples written by writeProfText.
 #include "core/synth/synthetic.h"
 
-#include "core/load/loader.h"
 #include "core/io/bytesource.h"
+#include "core/load/loader.h"
 #include "core/profile/profwriter.h"
 #include "core/timeprofile/sampleprofile.h"
 

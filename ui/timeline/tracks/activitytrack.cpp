@@ -5,8 +5,8 @@
 #include "ui/timeline/legendwriter.h"
 #include "ui/timeline/timelinerenderer.h"
 
-#include <QObject>
 #include <QFontMetrics>
+#include <QObject>
 #include <QPainter>
 
 #include <algorithm>
