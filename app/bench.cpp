@@ -3,6 +3,7 @@
 #include "app/cli.h"
 #include "app/commands.h"
 
+#include "core/load/loader.h"
 #include "core/detail/threaddetail.h"
 #include "core/format/eventtags.h"
 #include "core/heap/heapbands.h"

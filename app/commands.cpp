@@ -1,13 +1,14 @@
 #include "app/commands.h"
 #include "app/cli.h"
 
-#include "core/heap/hpfile.h"
+#include "core/load/loader.h"
+#include "core/load/hpfile.h"
 #include "core/index/logindex.h"
 #include "core/io/bytesource.h"
 #include "core/stats/stats.h"
-#include "core/text/dump.h"
-#include "core/text/info.h"
-#include "core/text/rtssummary.h"
+#include "core/report/dump.h"
+#include "core/report/info.h"
+#include "core/report/rtssummary.h"
 
 #include <cerrno>
 #include <cstdio>

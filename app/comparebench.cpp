@@ -6,7 +6,7 @@
 #include "ui/compare/comparepane.h"
 #include "ui/compare/comparetimeline.h"
 #include "ui/timeline/timelineview.h"
-#include "ui/timeline/viewcontroller.h"
+#include "ui/document/viewcontroller.h"
 #include "ui/window/mainwindow.h"
 
 #include <QElapsedTimer>

@@ -5,7 +5,7 @@
 
 #include "core/compare/comparison.h"
 #include "core/compare/runfigures.h"
-#include "core/index/loader.h"
+#include "core/load/loader.h"
 #include "core/text/units.h"
 
 #include <cstdio>

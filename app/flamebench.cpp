@@ -3,7 +3,7 @@
 #include "app/commands.h"
 #include "core/profile/profileviews.h"
 #include "core/profile/profreport.h"
-#include "core/profile/sampleprofile.h"
+#include "core/timeprofile/sampleprofile.h"
 #include "ui/profile/flamepainter.h"
 #include "ui/profile/profilepane.h"
 #include "ui/window/mainwindow.h"

@@ -1,9 +1,10 @@
 // `hecscope export --view flame`.
 #include "app/cli.h"
 #include "app/commands.h"
+#include "core/load/loader.h"
 #include "core/profile/profileviews.h"
 #include "core/profile/profreport.h"
-#include "core/profile/sampleprofile.h"
+#include "core/timeprofile/sampleprofile.h"
 #include "core/text/units.h"
 #include "ui/formatting.h"
 #include "ui/profile/flameexport.h"

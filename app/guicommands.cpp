@@ -2,6 +2,7 @@
 // offscreen platform.
 #include "app/cli.h"
 #include "app/commands.h"
+#include "core/load/loader.h"
 #include "core/heap/heapbands.h"
 #include "ui/timeline/exportchoices.h"
 #include "ui/timeline/imageexport.h"

@@ -4,6 +4,7 @@
 #include "app/cli.h"
 #include "app/commands.h"
 #include "core/heap/heapbands.h"
+#include "core/load/loader.h"
 #include "core/synth/synthetic.h"
 #include "core/text/units.h"
 

@@ -4,11 +4,12 @@
 #include "app/commands.h"
 
 #include "core/index/logindex.h"
+#include "core/load/loader.h"
 #include "core/profile/profileviews.h"
 #include "core/profile/profreport.h"
-#include "core/profile/sampleprofile.h"
-#include "core/profile/ticky.h"
 #include "core/text/units.h"
+#include "core/timeprofile/sampleprofile.h"
+#include "core/timeprofile/ticky.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -3,6 +3,7 @@
 #include "app/commands.h"
 
 #include "core/index/logindex.h"
+#include "core/load/loader.h"
 #include "core/stats/sparksizes.h"
 #include "core/text/units.h"
 

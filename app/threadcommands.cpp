@@ -5,6 +5,7 @@
 
 #include "core/detail/threaddetail.h"
 #include "core/index/logindex.h"
+#include "core/load/loader.h"
 #include "core/text/units.h"
 #include "core/threads/threadstats.h"
 #include "core/threads/userspans.h"

@@ -2,8 +2,8 @@
 #include "app/commands.h"
 
 #include "core/live/livesession.h"
+#include "core/report/info.h"
 #include "core/stats/stats.h"
-#include "core/text/info.h"
 
 #include <algorithm>
 #include <charconv>

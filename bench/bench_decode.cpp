@@ -3,10 +3,10 @@
 // log synthesised with the project's encoder.
 //
 //   build/bench/bench_decode --benchmark_counters_tabular=true
-#include "core/io/bytesource.h"
 #include "core/format/decoder.h"
-#include "core/text/dump.h"
 #include "core/format/recorddecoder.h"
+#include "core/io/bytesource.h"
+#include "core/report/dump.h"
 #include "core/synth/synthetic.h"
 
 #include <benchmark/benchmark.h>

@@ -5,8 +5,10 @@
 // event index and `info --json` all answering.
 #include "core/io/bytesource.h"
 #include "core/format/decoder.h"
-#include "core/text/dump.h"
-#include "core/text/info.h"
+#include "core/load/indexbuilder.h"
+#include "core/load/loader.h"
+#include "core/report/dump.h"
+#include "core/report/info.h"
 #include "core/index/logindex.h"
 #include "core/text/printer.h"
 #include "core/stats/stats.h"

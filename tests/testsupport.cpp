@@ -4,11 +4,11 @@
 
 #include <QTest>
 
-#include "core/index/loader.h"
+#include "core/load/loader.h"
 #include "core/index/logindex.h"
 
 #include "core/io/bytesource.h"
-#include "core/text/dump.h"
+#include "core/report/dump.h"
 #include "core/text/printer.h"
 
 #include <QDir>

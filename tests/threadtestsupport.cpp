@@ -1,8 +1,8 @@
 #include "threadtestsupport.h"
 
 #include "core/format/eventtags.h"
-#include "core/index/loader.h"
 #include "core/io/bytesource.h"
+#include "core/load/loader.h"
 
 #include <QRandomGenerator>
 #include <QTest>

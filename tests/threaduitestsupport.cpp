@@ -1,7 +1,7 @@
 #include "threaduitestsupport.h"
 
-#include "core/index/loader.h"
 #include "core/io/bytesource.h"
+#include "core/load/loader.h"
 #include "ui/models/tablemodels.h"
 
 #include <algorithm>

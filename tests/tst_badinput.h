@@ -6,8 +6,8 @@
 
 #include "core/format/encoder.h"
 #include "core/format/eventtags.h"
-#include "core/index/indexbuilder.h"
-#include "core/index/loader.h"
+#include "core/load/indexbuilder.h"
+#include "core/load/loader.h"
 #include "core/io/bytesource.h"
 #include "core/text/printer.h"
 

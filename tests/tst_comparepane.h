@@ -11,11 +11,11 @@
 #include "ui/compare/comparetimeline.h"
 #include "ui/timeline/timelinerenderer.h"
 #include "ui/timeline/timelineview.h"
-#include "ui/timeline/viewcontroller.h"
+#include "ui/document/viewcontroller.h"
 #include "ui/profile/flamegraphview.h"
 #include "ui/window/mainwindow.h"
 
-#include "core/index/loader.h"
+#include "core/load/loader.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -4,6 +4,7 @@
 
 #include "testsupport.h"
 
+#include "core/load/loader.h"
 #include "core/io/bytesource.h"
 #include "core/format/eventtags.h"
 #include "core/order/timeorder.h"
@@ -14,7 +15,7 @@
 #include "ui/threads/threadrowscontroller.h"
 #include "ui/window/mainwindow.h"
 #include "ui/timeline/timelineview.h"
-#include "ui/timeline/viewcontroller.h"
+#include "ui/document/viewcontroller.h"
 
 #include "ui/events/eventtableview.h"
 #include "ui/models/tablemodels.h"

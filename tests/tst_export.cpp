@@ -4,14 +4,14 @@
 // same choices, and refuses a bad range.
 #include "testsupport.h"
 
-#include "core/index/loader.h"
 #include "core/io/bytesource.h"
+#include "core/load/loader.h"
 #include "core/text/units.h"
 #include "ui/timeline/exportchoices.h"
 #include "ui/timeline/imageexport.h"
 #include "ui/timeline/legendwriter.h"
 #include "ui/timeline/timelineview.h"
-#include "ui/timeline/viewcontroller.h"
+#include "ui/document/viewcontroller.h"
 #include "ui/window/exportdialog.h"
 #include "ui/window/imageexporter.h"
 #include "ui/window/mainwindow.h"

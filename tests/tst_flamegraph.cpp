@@ -3,11 +3,11 @@
 // and `hecscope export --view flame`, on a real -p eventlog from testdata.
 #include "testsupport.h"
 
-#include "core/index/loader.h"
 #include "core/index/logindex.h"
 #include "core/io/bytesource.h"
-#include "core/profile/sampleprofile.h"
+#include "core/load/loader.h"
 #include "core/synth/synthetic.h"
+#include "core/timeprofile/sampleprofile.h"
 #include "ui/formatting.h"
 #include "ui/profile/flamegraphview.h"
 #include "ui/profile/flamepainter.h"

@@ -5,6 +5,7 @@
 #include "core/io/bytesource.h"
 #include "core/heap/heapbands.h"
 #include "core/index/logindex.h"
+#include "core/load/loader.h"
 #include "core/synth/synthetic.h"
 #include "core/time/viewrange.h"
 #include "ui/charts/chartpainter.h"
@@ -13,7 +14,7 @@
 #include "ui/models/tablemodels.h"
 #include "ui/timeline/timelinerenderer.h"
 #include "ui/timeline/timelineview.h"
-#include "ui/timeline/viewcontroller.h"
+#include "ui/document/viewcontroller.h"
 
 #include "testsupport.h"
 

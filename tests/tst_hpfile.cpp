@@ -3,11 +3,12 @@
 // malformed lines, labels with spaces, and recognition by loadIndex.
 #include "testsupport.h"
 
-#include "core/io/bytesource.h"
 #include "core/heap/heapbands.h"
-#include "core/heap/hpfile.h"
-#include "core/heap/hpfilereader.h"
 #include "core/index/logindex.h"
+#include "core/io/bytesource.h"
+#include "core/load/hpfile.h"
+#include "core/load/hpfilereader.h"
+#include "core/load/loader.h"
 
 #include <QTest>
 

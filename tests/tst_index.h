@@ -12,10 +12,10 @@
 #include "core/io/spillfile.h"
 #include "core/format/encoder.h"
 #include "core/format/eventtags.h"
-#include "core/text/info.h"
-#include "core/index/indexbuilder.h"
+#include "core/report/info.h"
+#include "core/load/indexbuilder.h"
 #include "core/synth/synthetic.h"
-#include "core/index/loader.h"
+#include "core/load/loader.h"
 #include "core/index/logindex.h"
 #include "core/stats/stats.h"
 

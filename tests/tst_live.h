@@ -8,12 +8,12 @@
 #include "core/detail/detailstore.h"
 #include "core/format/encoder.h"
 #include "core/format/eventtags.h"
-#include "core/index/indexbuilder.h"
+#include "core/load/indexbuilder.h"
 #include "core/index/logindex.h"
 #include "core/live/livesession.h"
 #include "core/order/timeorder.h"
 #include "core/stats/stats.h"
-#include "core/text/info.h"
+#include "core/report/info.h"
 
 #include <QDir>
 #include <QFileInfo>

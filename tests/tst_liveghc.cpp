@@ -9,10 +9,11 @@
 #include "livetestsupport.h"
 #include "testsupport.h"
 
-#include "core/heap/hpfile.h"
+#include "core/load/hpfile.h"
 #include "core/index/logindex.h"
+#include "core/load/loader.h"
 #include "core/stats/stats.h"
-#include "core/text/info.h"
+#include "core/report/info.h"
 
 #include <QProcess>
 #include <QStandardPaths>

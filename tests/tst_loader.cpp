@@ -4,10 +4,11 @@
 // index serials.
 #include "testsupport.h"
 
-#include "core/heap/hpfile.h"
-#include "core/heap/hpfilereader.h"
 #include "core/index/logindex.h"
 #include "core/io/bytesource.h"
+#include "core/load/hpfile.h"
+#include "core/load/hpfilereader.h"
+#include "core/load/loader.h"
 
 #include <QFileInfo>
 #include <QTest>

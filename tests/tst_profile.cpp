@@ -1,4 +1,4 @@
-// The eventlog's cost-centre samples as profiles (core/profile/sampleprofile)
+// The eventlog's cost-centre samples as profiles (core/timeprofile/sampleprofile)
 // and the views of any profile (core/profile/profileviews, ticky): on the
 // real profiled runs in testdata/profiles (each eventlog beside the report
 // GHC wrote in the same run), the conformance set's time-prof and ticky
@@ -7,8 +7,8 @@
 #include "core/io/bytesource.h"
 #include "core/profile/profileviews.h"
 #include "core/profile/profreport.h"
-#include "core/profile/sampleprofile.h"
-#include "core/profile/ticky.h"
+#include "core/timeprofile/sampleprofile.h"
+#include "core/timeprofile/ticky.h"
 #include "testsupport.h"
 
 #include <QRegularExpression>

@@ -5,12 +5,12 @@
 // `hecscope profile` reads.
 #include "testsupport.h"
 
-#include "core/index/loader.h"
 #include "core/io/bytesource.h"
+#include "core/load/loader.h"
 #include "core/profile/profreport.h"
 #include "core/profile/profwriter.h"
-#include "core/profile/sampleprofile.h"
 #include "core/synth/synthetic.h"
+#include "core/timeprofile/sampleprofile.h"
 
 #include <QTemporaryDir>
 #include <QTest>

@@ -4,11 +4,11 @@
 // and `info --rts-summary` prints them in -s's layout.
 #include "testsupport.h"
 
-#include "core/index/loader.h"
+#include "core/load/loader.h"
 #include "core/io/bytesource.h"
 #include "core/stats/stats.h"
-#include "core/text/info.h"
-#include "core/text/rtssummary.h"
+#include "core/report/info.h"
+#include "core/report/rtssummary.h"
 #include "core/text/units.h"
 
 #include <QDir>

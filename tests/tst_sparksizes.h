@@ -4,6 +4,7 @@
 
 #include "testsupport.h"
 
+#include "core/load/loader.h"
 #include "core/detail/sparkdetail.h"
 #include "core/format/encoder.h"
 #include "core/format/eventtags.h"

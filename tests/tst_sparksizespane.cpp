@@ -7,13 +7,14 @@
 // never shows the previous file.
 #include "core/index/logindex.h"
 #include "core/io/bytesource.h"
+#include "core/load/loader.h"
 #include "core/stats/sparksizes.h"
 #include "testsupport.h"
 #include "ui/formatting.h"
 #include "ui/profile/profilepane.h"
 #include "ui/sparks/sparksizeschart.h"
 #include "ui/sparks/sparksizespane.h"
-#include "ui/timeline/viewcontroller.h"
+#include "ui/document/viewcontroller.h"
 #include "ui/window/mainwindow.h"
 
 #include <QComboBox>

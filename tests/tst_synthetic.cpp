@@ -12,6 +12,7 @@
 #include "core/format/eventtags.h"
 #include "core/index/logindex.h"
 #include "core/io/bytesource.h"
+#include "core/load/loader.h"
 #include "core/synth/synthetic.h"
 
 #include <QFile>

@@ -6,8 +6,8 @@
 #include "threadtestsupport.h"
 #include "threadwalk.h"
 
-#include "core/index/indexbuilder.h"
-#include "core/index/loader.h"
+#include "core/load/indexbuilder.h"
+#include "core/load/loader.h"
 #include "core/io/bytesource.h"
 #include "core/index/logindex.h"
 

@@ -5,7 +5,7 @@
 #include "threaduitestsupport.h"
 
 #include "core/detail/detailstore.h"
-#include "core/index/loader.h"
+#include "core/load/loader.h"
 #include "core/io/bytesource.h"
 #include "core/index/logindex.h"
 #include "core/synth/synthetic.h"
@@ -22,7 +22,7 @@
 #include "ui/timeline/imageexport.h"
 #include "ui/timeline/timelinerenderer.h"
 #include "ui/timeline/timelineview.h"
-#include "ui/timeline/viewcontroller.h"
+#include "ui/document/viewcontroller.h"
 #include "ui/window/mainwindow.h"
 
 #include <QImage>

@@ -4,10 +4,11 @@
 
 #include "testsupport.h"
 
+#include "core/load/loader.h"
 #include "core/text/units.h"
 #include "core/io/bytesource.h"
-#include "core/text/info.h"
-#include "core/text/rtssummary.h"
+#include "core/report/info.h"
+#include "core/report/rtssummary.h"
 #include "core/index/series.h"
 #include "core/stats/stats.h"
 #include "ui/window/bookmarks.h"
@@ -15,7 +16,7 @@
 #include "ui/window/mainwindow.h"
 #include "ui/models/tablemodels.h"
 #include "ui/timeline/timelineview.h"
-#include "ui/timeline/viewcontroller.h"
+#include "ui/document/viewcontroller.h"
 #include "ui/timeline/tracks/activitytrack.h"
 
 #include <QAbstractItemModelTester>

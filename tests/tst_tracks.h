@@ -4,10 +4,12 @@
 
 #include "testsupport.h"
 
+#include "ui/colours.h"
+#include "core/load/loader.h"
 #include "core/io/bytesource.h"
 #include "core/format/eventtags.h"
 #include "core/index/logindex.h"
-#include "core/profile/sampleprofile.h"
+#include "core/timeprofile/sampleprofile.h"
 #include "core/stats/stats.h"
 #include "core/text/units.h"
 #include "ui/heap/heapview.h"

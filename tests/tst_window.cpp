@@ -5,7 +5,7 @@
 #include "ui/heap/heappanel.h"
 #include "ui/timeline/timelineview.h"
 #include "ui/timeline/tracks/instantmarks.h"
-#include "ui/timeline/viewcontroller.h"
+#include "ui/document/viewcontroller.h"
 #include "ui/window/helpmenu.h"
 #include "ui/window/mainwindow.h"
 

@@ -1,6 +1,6 @@
 #include "core/compare/comparison.h"
 
-#include "core/text/info.h"
+#include "core/report/info.h"
 #include "core/text/units.h"
 
 #include <algorithm>

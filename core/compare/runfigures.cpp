@@ -2,10 +2,10 @@
 
 #include "core/detail/threaddetail.h"
 #include "core/heap/heapbands.h"
-#include "core/heap/hpfile.h"
+#include "core/load/hpfile.h"
 #include "core/profile/profreport.h"
 #include "core/profile/profileviews.h"
-#include "core/profile/sampleprofile.h"
+#include "core/timeprofile/sampleprofile.h"
 #include "core/stats/sparksizes.h"
 #include "core/stats/stats.h"
 #include "core/threads/threadstats.h"

@@ -1,7 +1,5 @@
 #include "core/heap/heapbands.h"
 
-#include "core/index/loadobserver.h"
-
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -97,7 +95,7 @@ constexpr uint32_t kBreakdownInfoTable = 8;
 
 } // namespace
 
-HeapBands computeHeapBands(const HeapProfileData& hp, const std::vector<Ipe>& ipes, const LoadObserver* observer)
+HeapBands computeHeapBands(const HeapProfileData& hp, const std::vector<Ipe>& ipes, const std::function<bool()>& cancelled)
 {
     HeapBands b;
     const size_t nc = hp.censuses.size();
@@ -153,8 +151,8 @@ HeapBands computeHeapBands(const HeapProfileData& hp, const std::vector<Ipe>& ip
     }
     varT = nc ? varT / n : 0;
     for (size_t p = 0; p < nc; ++p) {
-        // Censuses between two looks at the observer: well under a millisecond.
-        if (p % 1024 == 1023 && isCancelled(observer))
+        // Censuses between two looks at `cancelled`: well under a millisecond.
+        if (p % 1024 == 1023 && cancelled && cancelled())
             return {};
         const double w = 0.5e-9 * double((p + 1 < nc ? b.times[p + 1] : b.times[p]) - (p > 0 ? b.times[p - 1] : b.times[p]));
         const double t = double(b.times[p] - b.times[0]) * 1e-9 - tMean;

@@ -5,6 +5,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -61,12 +62,10 @@ struct HeapBands {
     std::pair<size_t, size_t> censusesIn(uint64_t t0, uint64_t t1) const;
 };
 
-class LoadObserver;
-
-// `ipes` names -hi bands (labels are info-table addresses). Once `observer`
-// says cancelled (asked every few thousand censuses) the result is empty.
+// `ipes` names -hi bands (labels are info-table addresses). Once `cancelled`
+// says so (asked every few thousand censuses) the result is empty.
 HeapBands computeHeapBands(const HeapProfileData& hp, const std::vector<Ipe>& ipes = {},
-                           const LoadObserver* observer = nullptr);
+                           const std::function<bool()>& cancelled = {});
 
 // The bands shown: the top `n` by size (0 = all) and, when any are left
 // out, an OTHER column holding the rest; ordered by `order` (largest,

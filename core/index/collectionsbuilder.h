@@ -1,10 +1,12 @@
 #pragma once
 
 #include "core/format/event.h"
+#include "core/format/eventtags.h"
 #include "core/index/collectionspart.h"
 #include "core/index/gcspan.h"
 #include "core/index/loadobserver.h"
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -18,6 +20,9 @@ namespace hecscope {
 // build needs no taking back. Decoding thread only.
 class CollectionsBuilder {
 public:
+    // IndexBuilders: the tags it consumes, and of those the start-up records.
+    static constexpr uint16_t kTags[]{tag::RequestSeqGc, tag::RequestParGc, tag::GcGlobalSync, tag::GcStatsGhc};
+    static constexpr std::array<uint16_t, 0> kStartupTags{};
     explicit CollectionsBuilder(CollectionsPart& part)
         : m_part(part)
     {

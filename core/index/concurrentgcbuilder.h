@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/format/event.h"
+#include "core/format/eventtags.h"
 #include "core/index/concurrentgcpart.h"
 
 #include <array>
@@ -15,6 +16,11 @@ namespace hecscope {
 // back). Decoding thread only.
 class ConcurrentGcBuilder {
 public:
+    // IndexBuilders: the tags it consumes, and of those the start-up records.
+    static constexpr uint16_t kTags[]{tag::ConcMarkBegin, tag::ConcSyncBegin, tag::ConcSweepBegin, tag::ConcMarkEnd,
+                                      tag::ConcSyncEnd, tag::ConcSweepEnd, tag::ConcUpdRemSetFlush,
+                                      tag::NonmovingHeapCensus};
+    static constexpr std::array<uint16_t, 0> kStartupTags{};
     explicit ConcurrentGcBuilder(ConcurrentGcPart& part)
         : m_part(part)
     {

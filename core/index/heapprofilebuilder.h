@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/format/event.h"
+#include "core/format/eventtags.h"
 #include "core/index/heapprofilepart.h"
 
 #include <cstdint>
@@ -20,6 +21,11 @@ namespace hecscope {
 // Decoding thread only.
 class HeapProfileBuilder {
 public:
+    // IndexBuilders: the tags it consumes, and of those the start-up records.
+    static constexpr uint16_t kTags[]{tag::HeapProfBegin, tag::HeapProfCostCentre, tag::HeapProfSampleBegin,
+                                      tag::HeapBioProfSampleBegin, tag::HeapProfSampleCostCentre,
+                                      tag::HeapProfSampleString, tag::HeapProfSampleEnd, tag::Ipe};
+    static constexpr uint16_t kStartupTags[]{tag::HeapProfBegin, tag::HeapProfCostCentre, tag::Ipe};
     explicit HeapProfileBuilder(HeapProfilePart& part)
         : m_part(part)
     {

@@ -1,7 +1,9 @@
 #pragma once
 
 #include "core/format/event.h"
+#include "core/format/eventtags.h"
 #include "core/index/heappart.h"
+
 
 namespace hecscope {
 
@@ -10,6 +12,10 @@ namespace hecscope {
 // provisional. Decoding thread only.
 class HeapSamplesBuilder {
 public:
+    // IndexBuilders: the tags it consumes, and of those the start-up records.
+    static constexpr uint16_t kTags[]{tag::HeapAllocated, tag::HeapSize, tag::HeapLive, tag::BlocksSize,
+                                      tag::HeapInfoGhc, tag::MemReturn};
+    static constexpr uint16_t kStartupTags[]{tag::HeapInfoGhc};
     explicit HeapSamplesBuilder(HeapPart& part)
         : m_part(part)
     {

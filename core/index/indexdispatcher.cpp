@@ -8,27 +8,105 @@
 
 namespace hecscope {
 
+namespace {
+
+// Tags no builder reads but that later records refer to: start-up records
+// all the same.
+constexpr uint16_t kOtherStartupTags[]{tag::InternString, tag::PerfName};
+
+template <class Set>
+struct Tables;
+
+template <class... B>
+struct Tables<BuilderSet<B...>> {
+    static_assert(sizeof...(B) <= 32, "a route is a bit of a uint32_t per builder");
+
+    static constexpr size_t limit()
+    {
+        size_t n = 0;
+        auto grow = [&n](const auto& tags) {
+            for (const auto t : tags)
+                n = std::max(n, size_t(t) + 1);
+        };
+        (grow(B::kTags), ...);
+        (grow(B::kStartupTags), ...);
+        grow(kOtherStartupTags);
+        return n;
+    }
+    static constexpr size_t kLimit = limit();
+
+    // Per tag: bit i set when the i-th builder listed consumes it.
+    static constexpr std::array<uint32_t, kLimit> routes()
+    {
+        std::array<uint32_t, kLimit> r{};
+        uint32_t bit = 1;
+        auto add = [&](const auto& tags) {
+            for (const auto t : tags)
+                r[size_t(t)] |= bit;
+            bit <<= 1;
+        };
+        (add(B::kTags), ...);
+        return r;
+    }
+
+    static constexpr std::array<uint8_t, kLimit> startup()
+    {
+        std::array<uint8_t, kLimit> s{};
+        auto add = [&s](const auto& tags) {
+            for (const auto t : tags)
+                s[size_t(t)] = 1;
+        };
+        (add(B::kStartupTags), ...);
+        add(kOtherStartupTags);
+        return s;
+    }
+};
+
+constexpr auto kRoutes = Tables<IndexBuilders>::routes();
+constexpr auto kStartupTags = Tables<IndexBuilders>::startup();
+
+} // namespace
+
+// How the builders that need more than their part are made (the others:
+// from the index, that is their part).
+struct IndexDispatcher::Make {
+    IndexDispatcher& d;
+
+    template <class B>
+    B operator()(std::type_identity<B>)
+    {
+        return B(d.m_ix);
+    }
+    SchedulerBuilder operator()(std::type_identity<SchedulerBuilder>)
+    {
+        return SchedulerBuilder(d.m_ix, d.builder<ThreadsBuilder>(), d.m_events);
+    }
+    InstantsBuilder operator()(std::type_identity<InstantsBuilder>)
+    {
+        return InstantsBuilder(d.m_ix, d.builder<SchedulerBuilder>());
+    }
+    MessagesBuilder operator()(std::type_identity<MessagesBuilder>)
+    {
+        return MessagesBuilder(d.m_ix, d.builder<SchedulerBuilder>());
+    }
+};
+
+std::span<const uint8_t> IndexDispatcher::startupTags()
+{
+    return kStartupTags;
+}
+
 IndexDispatcher::IndexDispatcher(LogIndex& index)
     : m_ix(index)
-    , m_threads(index)
-    , m_threadStates(index)
-    , m_scheduler(index, m_threads, m_events)
-    , m_collections(index)
-    , m_heap(index)
-    , m_heapProfile(index)
-    , m_timeProfile(index)
-    , m_messages(index)
-    , m_instants(index)
-    , m_process(index)
-    , m_concurrent(index)
+    , m_builders(Make{*this})
 {
     m_ix.tagCounts.assign(65536, 0);
 }
 
 void IndexDispatcher::onHeader(const std::shared_ptr<const LogFormat>& format)
 {
-    m_scheduler.setEncoding(format->stopEncoding());
-    m_threadStates.setEncoding(format->stopEncoding());
+    builder<SchedulerBuilder>().setEncoding(format->stopEncoding());
+    builder<ThreadStatesBuilder>().setEncoding(format->stopEncoding());
 }
 
 void IndexDispatcher::onEvent(const Event& e)
@@ -47,98 +125,34 @@ void IndexDispatcher::onEvent(const Event& e)
     // its timeline, for RUN/STOP_THREAD and GC_*), before any other builder
     // sees it.
     if (e.cap != kNoCap)
-        m_scheduler.consumeCapEvent(e);
+        builder<SchedulerBuilder>().consumeCapEvent(e);
     else
         ++m_ix.eventsWithoutCap;
     if (m_events >= m_nextSpanSpill) [[unlikely]] {
-        m_scheduler.spillSpans();
+        builder<SchedulerBuilder>().spillSpans();
         m_nextSpanSpill = m_events + kSpillSpansEvery;
     }
-    switch (e.tag) {
-    case tag::CreateThread:
-    case tag::RunThread:
-    case tag::StopThread:
-    case tag::ThreadRunnable:
-    case tag::MigrateThread:
-    case tag::ThreadWakeup:
-        m_threadStates.consume(e);
+    const uint32_t routes = e.tag < kRoutes.size() ? kRoutes[e.tag] : 0;
+    if (routes)
+        route(routes, e, std::make_index_sequence<IndexBuilders::kCount>());
+}
+
+// The builders whose bits `routes` has, in the order listed.
+template <size_t... I>
+void IndexDispatcher::route(uint32_t routes, const Event& e, std::index_sequence<I...>)
+{
+    ((routes & (uint32_t(1) << I) ? consume(builder<IndexBuilders::At<I>>(), e) : void()), ...);
+}
+
+template <class B>
+void IndexDispatcher::consume(B& b, const Event& e)
+{
+    b.consume(e);
+    if constexpr (std::is_same_v<B, ThreadStatesBuilder>) {
         if (m_settleEvery && ++m_sinceSettle >= m_settleEvery) {
-            m_threadStates.settle(settleBound());
+            b.settle(settleBound());
             m_sinceSettle = 0;
         }
-        break;
-    default: break;
-    }
-    switch (e.tag) {
-    case tag::CreateThread:
-    case tag::ThreadRunnable:
-    case tag::MigrateThread:
-    case tag::ThreadWakeup:
-    case tag::ThreadLabel: m_threads.consume(e); break;
-    default: break;
-    }
-    switch (e.tag) {
-    case tag::SparkCreate:
-    case tag::SparkRun:
-    case tag::SparkFizzle:
-    case tag::SparkSteal:
-    case tag::CreateThread:
-    case tag::ThreadWakeup:
-    case tag::MigrateThread:
-    case tag::RequestSeqGc:
-    case tag::RequestParGc: m_instants.consume(e, m_scheduler.runningThread(e.cap), m_scheduler.inGc(e.cap)); break;
-    default: break;
-    }
-    switch (e.tag) {
-    case tag::RequestSeqGc:
-    case tag::RequestParGc:
-    case tag::GcGlobalSync:
-    case tag::GcStatsGhc: m_collections.consume(e); break;
-    case tag::HeapAllocated:
-    case tag::HeapSize:
-    case tag::HeapLive:
-    case tag::BlocksSize:
-    case tag::HeapInfoGhc:
-    case tag::MemReturn: m_heap.consume(e); break;
-    case tag::CapCreate:
-    case tag::CapDelete: m_scheduler.consumeCapFact(e); break;
-    case tag::CapsetCreate:
-    case tag::CapsetDelete:
-    case tag::CapsetAssignCap:
-    case tag::CapsetRemoveCap:
-    case tag::RtsIdentifier:
-    case tag::ProgramArgs:
-    case tag::ProgramEnv:
-    case tag::OsProcessPid:
-    case tag::OsProcessPpid:
-    case tag::WallClockTime:
-    case tag::TaskCreate: m_process.consume(e); break;
-    case tag::UserMarker:
-    case tag::UserMsg:
-    case tag::LogMsg:
-    case tag::UserBinaryMsg: m_messages.consume(e, m_scheduler.runningThread(e.cap)); break;
-    case tag::HeapProfBegin:
-    case tag::HeapProfCostCentre:
-    case tag::HeapProfSampleBegin:
-    case tag::HeapBioProfSampleBegin:
-    case tag::HeapProfSampleCostCentre:
-    case tag::HeapProfSampleString:
-    case tag::HeapProfSampleEnd:
-    case tag::Ipe: m_heapProfile.consume(e); break;
-    case tag::ProfBegin:
-    case tag::ProfSampleCostCentre:
-    case tag::TickyCounterDef:
-    case tag::TickyCounterSample:
-    case tag::TickyCounterBeginSample: m_timeProfile.consume(e); break;
-    case tag::ConcMarkBegin:
-    case tag::ConcSyncBegin:
-    case tag::ConcSweepBegin:
-    case tag::ConcMarkEnd:
-    case tag::ConcSyncEnd:
-    case tag::ConcSweepEnd:
-    case tag::ConcUpdRemSetFlush:
-    case tag::NonmovingHeapCensus: m_concurrent.consume(e); break;
-    default: break;
     }
 }
 
@@ -159,6 +173,8 @@ uint64_t IndexDispatcher::settleBound() const
 
 bool IndexDispatcher::seal(bool final, const LoadObserver* observer)
 {
+    ThreadStatesBuilder& threadStates = builder<ThreadStatesBuilder>();
+    SchedulerBuilder& scheduler = builder<SchedulerBuilder>();
     const uint64_t settleBefore = settleBound();
     // A load's final seal: the thread states (their own part of the
     // index, from their own builder) on a thread of their own beside the
@@ -168,23 +184,23 @@ bool IndexDispatcher::seal(bool final, const LoadObserver* observer)
     if (final) {
         try {
             threads = std::async(std::launch::async,
-                                 [&] { return m_threadStates.seal(m_ix.lastTime, true, observer, settleBefore); });
+                                 [&] { return threadStates.seal(m_ix.lastTime, true, observer, settleBefore); });
         } catch (const std::system_error&) {
             // (No thread to be had: sealed after the rest, on this one.)
         }
     }
     // The collections first: sealing the timelines splits each
     // capability's GC spans by its collection.
-    m_scheduler.unseal();
-    const std::vector<GcSpan> open = m_scheduler.openGcSpans(m_ix.lastTime);
-    if (isCancelled(observer) || !m_collections.build(m_scheduler.gcSpans(), open, observer))
+    scheduler.unseal();
+    const std::vector<GcSpan> open = scheduler.openGcSpans(m_ix.lastTime);
+    if (isCancelled(observer) || !builder<CollectionsBuilder>().build(scheduler.gcSpans(), open, observer))
         return false;
-    m_scheduler.seal(m_ix.lastTime, final, m_ix.collections, settleBefore);
-    m_threads.flush(); // (the seal ran the open runs to the end)
-    m_scheduler.spillSpans();
+    scheduler.seal(m_ix.lastTime, final, m_ix.collections, settleBefore);
+    builder<ThreadsBuilder>().flush(); // (the seal ran the open runs to the end)
+    scheduler.spillSpans();
     const bool threadsSealed = threads.valid() ? threads.get()
                                                : !isCancelled(observer)
-            && m_threadStates.seal(m_ix.lastTime, final, observer, settleBefore);
+            && threadStates.seal(m_ix.lastTime, final, observer, settleBefore);
     if (isCancelled(observer) || !threadsSealed)
         return false;
     if (final) {
@@ -209,7 +225,7 @@ bool IndexDispatcher::seal(bool final, const LoadObserver* observer)
 
 void IndexDispatcher::unseal()
 {
-    m_scheduler.unseal();
+    builder<SchedulerBuilder>().unseal();
 }
 
 } // namespace hecscope

@@ -15,14 +15,70 @@
 #include "core/index/threadstatesbuilder.h"
 #include "core/index/timeprofilebuilder.h"
 
+#include <array>
 #include <cstdint>
 #include <memory>
+#include <span>
+#include <tuple>
+#include <type_traits>
+#include <utility>
 
 namespace hecscope {
 
+// A set of builders, each made by `make(std::type_identity<B>{})` in the
+// order listed (a builder may refer to one listed before it).
+template <class B>
+struct BuilderSlot {
+    template <class Make>
+    explicit BuilderSlot(Make& make)
+        : builder(make(std::type_identity<B>{}))
+    {
+    }
+    B builder;
+};
+
+template <class... B>
+struct BuilderSet : BuilderSlot<B>... {
+    static constexpr size_t kCount = sizeof...(B);
+    template <size_t I>
+    using At = std::tuple_element_t<I, std::tuple<B...>>;
+
+    template <class Make>
+    explicit BuilderSet(Make&& make)
+        : BuilderSlot<B>(make)...
+    {
+    }
+    template <class T>
+    T& get()
+    {
+        return static_cast<BuilderSlot<T>&>(*this).builder;
+    }
+    template <class T>
+    const T& get() const
+    {
+        return static_cast<const BuilderSlot<T>&>(*this).builder;
+    }
+};
+
+// Every builder of the index, once, in the order an event of several
+// builders' tags reaches them. Each has
+//   static constexpr uint16_t kTags[]: the tags whose events it consumes;
+//   static constexpr uint16_t kStartupTags[]: the records it reads that say
+//     what the program is (a live session that keeps only its latest
+//     stretch reads them again: LogScan::startupRecords); may be empty;
+//   void consume(const Event&).
+// The dispatch table (which builders each tag goes to) and the start-up
+// tags are made from these lists. A builder whose constructor takes more
+// than its part says so in IndexDispatcher's Make (indexdispatcher.cpp).
+using IndexBuilders = BuilderSet<ThreadStatesBuilder, ThreadsBuilder, SchedulerBuilder, InstantsBuilder,
+                                 CollectionsBuilder, HeapSamplesBuilder, ProcessBuilder, MessagesBuilder,
+                                 HeapProfileBuilder, TimeProfileBuilder, ConcurrentGcBuilder>;
+
 // The EventSink that builds a LogIndex: counts every event per tag, keeps
-// the first and last time (ns), and routes each decoded event to the
-// builders of the concerns that read its tag (one switch, in onEvent).
+// the first and last time (ns), gives every event with a capability to the
+// scheduler first (SchedulerBuilder::consumeCapEvent), and routes each
+// decoded event to the builders that list its tag (one lookup in a table
+// made from IndexBuilders: no call for a tag no builder reads).
 // Each builder fills one part of the index. seal() makes every part
 // consistent (open spans and collections end at the last event); unless
 // `final`, unseal() takes that back before more events come.
@@ -38,60 +94,72 @@ public:
     bool seal(bool final, const LoadObserver* observer = nullptr);
     void unseal();
     // Keep every instant in memory too (InstantsPart::keptInstants).
-    void keepInstants() { m_instants.keepAll(); }
+    void keepInstants() { builder<InstantsBuilder>().keepAll(); }
     // Every thread's segments stay in the final index (tests compare them).
     void keepThreadSegments()
     {
         m_keepThreadSegments = true;
-        m_threadStates.setSpill(false);
+        builder<ThreadStatesBuilder>().setSpill(false);
     }
     // (IndexBuilder::keepSpansInMemory)
-    void keepSpansInMemory() { m_scheduler.setSpill(false); }
+    void keepSpansInMemory() { builder<SchedulerBuilder>().setSpill(false); }
     // Settle the thread events every `n` of them (0: never; see
     // ThreadStatesBuilder::settle): a whole log's load.
     void settleThreadEventsEvery(size_t n, size_t minEventsPerThread, size_t runEvents)
     {
         m_settleEvery = n;
         m_sinceSettle = 0;
-        m_threadStates.setSettleEventsPerThread(minEventsPerThread);
-        m_threadStates.setRunEvents(runEvents);
-        m_threadStates.setSpill(n > 0 && !m_keepThreadSegments);
+        ThreadStatesBuilder& states = builder<ThreadStatesBuilder>();
+        states.setSettleEventsPerThread(minEventsPerThread);
+        states.setRunEvents(runEvents);
+        states.setSpill(n > 0 && !m_keepThreadSegments);
     }
     // A live session's (ThreadStatesBuilder::setReleaseSettled).
     void releaseSettledThreadEvents()
     {
-        m_threadStates.setReleaseSettled(true);
-        m_threadStates.setSpill(!m_keepThreadSegments);
+        builder<ThreadStatesBuilder>().setReleaseSettled(true);
+        builder<ThreadStatesBuilder>().setSpill(!m_keepThreadSegments);
     }
-    uint64_t threadSegmentsSpilled() const { return m_threadStates.spilledBytes(); }
-    bool threadSettlingDeclined() const { return m_threadStates.settleDeclined(); }
-    bool threadEventsLost() const { return m_threadStates.lostEvents(); }
-    uint64_t threadEventsInRuns() const { return m_threadStates.eventsInRuns(); }
-    uint64_t threadRunBytes() const { return m_threadStates.runBytes(); }
-    void deferThreadCountsFrom(size_t threads) { m_threads.setDeferFrom(threads); }
-    uint64_t threadsBinnedAsMerged() const { return m_threadStates.threadsBinnedAsMerged(); }
+    uint64_t threadSegmentsSpilled() const { return builder<ThreadStatesBuilder>().spilledBytes(); }
+    bool threadSettlingDeclined() const { return builder<ThreadStatesBuilder>().settleDeclined(); }
+    bool threadEventsLost() const { return builder<ThreadStatesBuilder>().lostEvents(); }
+    uint64_t threadEventsInRuns() const { return builder<ThreadStatesBuilder>().eventsInRuns(); }
+    uint64_t threadRunBytes() const { return builder<ThreadStatesBuilder>().runBytes(); }
+    void deferThreadCountsFrom(size_t threads) { builder<ThreadsBuilder>().setDeferFrom(threads); }
+    uint64_t threadsBinnedAsMerged() const { return builder<ThreadStatesBuilder>().threadsBinnedAsMerged(); }
+
+    // Per tag: whether its records say what the program is (the builders'
+    // kStartupTags, and the records that later events refer to: interned
+    // strings, perf event names). Indexed by tag, kTagLimit entries.
+    static std::span<const uint8_t> startupTags();
 
 private:
+    template <class B>
+    B& builder()
+    {
+        return m_builders.get<B>();
+    }
+    template <class B>
+    const B& builder() const
+    {
+        return m_builders.get<B>();
+    }
+    struct Make;
+    template <size_t... I>
+    void route(uint32_t routes, const Event& e, std::index_sequence<I...>);
+    template <class B>
+    void consume(B& b, const Event& e);
+    uint64_t settleBound() const;
+
     LogIndex& m_ix;
     uint64_t m_events = 0; // every event so far, block markers included
-    ThreadsBuilder m_threads;
-    ThreadStatesBuilder m_threadStates;
-    SchedulerBuilder m_scheduler;
-    CollectionsBuilder m_collections;
-    HeapSamplesBuilder m_heap;
-    HeapProfileBuilder m_heapProfile;
-    TimeProfileBuilder m_timeProfile;
-    MessagesBuilder m_messages;
-    InstantsBuilder m_instants;
     bool m_keepThreadSegments = false;
     // (Counted here, on the decoding thread: the builder's own arrays
     // are a settle's walk's while it runs.)
     size_t m_settleEvery = 0, m_sinceSettle = 0;
     static constexpr uint64_t kSpillSpansEvery = uint64_t(1) << 20; // events
     uint64_t m_nextSpanSpill = kSpillSpansEvery;
-    uint64_t settleBound() const;
-    ProcessBuilder m_process;
-    ConcurrentGcBuilder m_concurrent;
+    IndexBuilders m_builders;
 };
 
 } // namespace hecscope

@@ -145,8 +145,10 @@ bool InstantsBuilder::classify(const Event& e, uint32_t running, Instant& out)
     return true;
 }
 
-void InstantsBuilder::consume(const Event& e, uint32_t running, bool inGc)
+void InstantsBuilder::consume(const Event& e)
 {
+    const uint32_t running = m_scheduler.runningThread(e.cap);
+    const bool inGc = m_scheduler.inGc(e.cap);
     Instant in;
     if (!classify(e, running, in) || e.cap == kNoCap)
         return;

@@ -1,6 +1,6 @@
 #include "core/index/logindex.h"
 
-#include "core/profile/sampleprofile.h"
+#include "core/index/sampletree.h"
 
 #include <atomic>
 

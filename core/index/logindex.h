@@ -78,7 +78,3 @@ struct LogIndex : SchedulerPart,
 
 } // namespace hecscope
 
-// Kept here so that including logindex.h still gives the whole loading API.
-#include "core/index/indexbuilder.h"
-#include "core/index/loader.h"
-#include "core/index/preparefordrawing.h"

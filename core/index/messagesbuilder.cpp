@@ -4,7 +4,7 @@
 
 namespace hecscope {
 
-void MessagesBuilder::consume(const Event& e, uint32_t thread)
+void MessagesBuilder::consume(const Event& e)
 {
     Message::Kind kind;
     switch (e.tag) {
@@ -14,7 +14,7 @@ void MessagesBuilder::consume(const Event& e, uint32_t thread)
     case tag::UserBinaryMsg: kind = Message::Binary; break;
     default: return;
     }
-    m_part.messages.push_back({e.time, e.cap, kind, thread, keep(e.s[0])});
+    m_part.messages.push_back({e.time, e.cap, kind, m_scheduler.runningThread(e.cap), keep(e.s[0])});
 }
 
 } // namespace hecscope

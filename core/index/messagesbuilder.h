@@ -1,8 +1,11 @@
 #pragma once
 
 #include "core/format/event.h"
+#include "core/format/eventtags.h"
 #include "core/index/messagespart.h"
+#include "core/index/schedulerbuilder.h"
 
+#include <array>
 #include <string_view>
 
 namespace hecscope {
@@ -12,12 +15,16 @@ namespace hecscope {
 // the arena. Nothing provisional. Decoding thread only.
 class MessagesBuilder {
 public:
-    explicit MessagesBuilder(MessagesPart& part)
+    // IndexBuilders: the tags it consumes, and of those the start-up records.
+    static constexpr uint16_t kTags[]{tag::UserMarker, tag::UserMsg, tag::LogMsg, tag::UserBinaryMsg};
+    static constexpr std::array<uint16_t, 0> kStartupTags{};
+    // `scheduler`: the thread running on each capability (a message's).
+    MessagesBuilder(MessagesPart& part, const SchedulerBuilder& scheduler)
         : m_part(part)
+        , m_scheduler(scheduler)
     {
     }
-    // `thread`: the thread running on the event's capability (0: none).
-    void consume(const Event& e, uint32_t thread);
+    void consume(const Event& e);
 
 private:
     TextRef keep(std::string_view s)
@@ -28,6 +35,7 @@ private:
     }
 
     MessagesPart& m_part;
+    const SchedulerBuilder& m_scheduler;
 };
 
 } // namespace hecscope

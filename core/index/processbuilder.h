@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/format/event.h"
+#include "core/format/eventtags.h"
 #include "core/index/processpart.h"
 
 #include <cstdint>
@@ -13,6 +14,14 @@ namespace hecscope {
 // by the first event naming it. Nothing provisional. Decoding thread only.
 class ProcessBuilder {
 public:
+    // IndexBuilders: the tags it consumes, and of those the start-up records.
+    static constexpr uint16_t kTags[]{tag::CapsetCreate, tag::CapsetDelete, tag::CapsetAssignCap,
+                                      tag::CapsetRemoveCap, tag::RtsIdentifier, tag::ProgramArgs, tag::ProgramEnv,
+                                      tag::OsProcessPid, tag::OsProcessPpid, tag::WallClockTime, tag::TaskCreate};
+    static constexpr uint16_t kStartupTags[]{tag::CapsetCreate, tag::CapsetDelete, tag::CapsetAssignCap,
+                                             tag::CapsetRemoveCap, tag::RtsIdentifier, tag::ProgramArgs,
+                                             tag::ProgramEnv, tag::OsProcessPid, tag::OsProcessPpid,
+                                             tag::WallClockTime};
     explicit ProcessBuilder(ProcessPart& part)
         : m_part(part)
     {

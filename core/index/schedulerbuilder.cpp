@@ -181,7 +181,7 @@ void SchedulerBuilder::consumeCapEvent(const Event& e)
     }
 }
 
-void SchedulerBuilder::consumeCapFact(const Event& e)
+void SchedulerBuilder::consume(const Event& e)
 {
     if (e.tag == tag::CapCreate)
         cap(uint16_t(e.n[0])).created = e.time;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/format/event.h"
+#include "core/format/eventtags.h"
 #include "core/format/logformat.h"
 #include "core/index/collectionspart.h"
 #include "core/index/gcspan.h"
@@ -27,6 +28,11 @@ namespace hecscope {
 // thread only.
 class SchedulerBuilder {
 public:
+    // IndexBuilders: the tags it consumes (CAP_CREATE / CAP_DELETE: they
+    // name the capability in a field), and the start-up records it reads
+    // (CAP_DISABLE / CAP_ENABLE through consumeCapEvent).
+    static constexpr uint16_t kTags[]{tag::CapCreate, tag::CapDelete};
+    static constexpr uint16_t kStartupTags[]{tag::CapCreate, tag::CapDelete, tag::CapDisable, tag::CapEnable};
     // `eventsSoFar`: every event the log has given (bounds the budget for
     // splitting long runs).
     SchedulerBuilder(SchedulerPart& part, ThreadRuns& threads, const uint64_t& eventsSoFar);
@@ -34,8 +40,8 @@ public:
     void setEncoding(StopEncoding e) { m_encoding = e; }
     // Events with a capability (e.cap != kNoCap).
     void consumeCapEvent(const Event& e);
-    // CAP_CREATE / CAP_DELETE (they name the capability in a field).
-    void consumeCapFact(const Event& e);
+    // CAP_CREATE / CAP_DELETE.
+    void consume(const Event& e);
     // The GC spans open now, as if they ended at `end` (after unseal()).
     std::vector<GcSpan> openGcSpans(uint64_t end) const;
     // Ends open spans at `end` (ns). `final`: for good; else provisionally.

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/format/event.h"
+#include "core/format/eventtags.h"
 #include "core/index/threadruns.h"
 #include "core/index/threadspart.h"
 
@@ -20,6 +21,10 @@ namespace hecscope {
 // Decoding thread only.
 class ThreadsBuilder final : public ThreadRuns {
 public:
+    // IndexBuilders: the tags it consumes, and of those the start-up records.
+    static constexpr uint16_t kTags[]{tag::CreateThread, tag::ThreadRunnable, tag::MigrateThread, tag::ThreadWakeup,
+                                      tag::ThreadLabel};
+    static constexpr uint16_t kStartupTags[]{tag::ThreadLabel};
     explicit ThreadsBuilder(ThreadsPart& part)
         : m_part(part)
     {

@@ -1,12 +1,14 @@
 #pragma once
 
 #include "core/format/event.h"
+#include "core/format/eventtags.h"
 #include "core/format/logformat.h"
 #include "core/index/loadobserver.h"
 #include "core/io/spillfile.h"
 #include "core/index/threadstatespart.h"
 #include "core/index/timeline.h"
 
+#include <array>
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
@@ -36,6 +38,10 @@ namespace hecscope {
 // Decoding thread only.
 class ThreadStatesBuilder {
 public:
+    // IndexBuilders: the tags it consumes, and of those the start-up records.
+    static constexpr uint16_t kTags[]{tag::CreateThread, tag::RunThread, tag::StopThread, tag::ThreadRunnable,
+                                      tag::MigrateThread, tag::ThreadWakeup};
+    static constexpr std::array<uint16_t, 0> kStartupTags{};
     explicit ThreadStatesBuilder(ThreadStatesPart& part)
         : m_part(part)
     {

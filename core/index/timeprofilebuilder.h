@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/format/event.h"
+#include "core/format/eventtags.h"
 #include "core/index/timeprofilepart.h"
 
 #include <cstdint>
@@ -14,6 +15,10 @@ namespace hecscope {
 // log order. Nothing provisional. Decoding thread only.
 class TimeProfileBuilder {
 public:
+    // IndexBuilders: the tags it consumes, and of those the start-up records.
+    static constexpr uint16_t kTags[]{tag::ProfBegin, tag::ProfSampleCostCentre, tag::TickyCounterDef,
+                                      tag::TickyCounterSample, tag::TickyCounterBeginSample};
+    static constexpr uint16_t kStartupTags[]{tag::ProfBegin, tag::TickyCounterDef};
     explicit TimeProfileBuilder(TimeProfilePart& part)
         : m_part(part)
     {

@@ -23,7 +23,7 @@ struct TimeProfileData {
     };
     std::vector<Sample> samples;
     std::vector<std::vector<uint32_t>> stacks; // cost-centre ids, innermost first
-    std::shared_ptr<const SampleTree> tree;    // the stacks merged, for range queries (core/profile/sampleprofile.h)
+    std::shared_ptr<const SampleTree> tree;    // the stacks merged, for range queries (core/index/sampletree.h)
 };
 
 struct TickyCounter {

@@ -1,8 +1,9 @@
 #include "core/live/livesessionimpl.h"
 
 #include "core/format/headerparser.h"
-#include "core/heap/hpfile.h"
-#include "core/heap/hpfilereader.h"
+#include "core/load/hpfile.h"
+#include "core/load/hpfilereader.h"
+#include "core/load/indexbuilder.h"
 
 #include <algorithm>
 #include <atomic>

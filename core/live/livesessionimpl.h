@@ -3,8 +3,8 @@
 // LiveSession's insides, shared by livesession.cpp (the session's thread:
 // reading, connections, publishing) and livesessionstretch.cpp (keeping
 // only the latest stretch, and reading the recording again).
-#include "core/heap/hpfilereader.h"
-#include "core/index/indexbuilder.h"
+#include "core/load/hpfilereader.h"
+#include "core/load/indexbuilder.h"
 #include "core/live/livesession.h"
 
 #include <atomic>

@@ -230,36 +230,6 @@ void PieceCollector::onHeader(const std::shared_ptr<const LogFormat>& format)
         m_observer->onHeader(format);
 }
 
-bool isStartupTag(uint16_t t)
-{
-    switch (t) {
-    case tag::CapsetCreate:
-    case tag::CapsetDelete:
-    case tag::CapsetAssignCap:
-    case tag::CapsetRemoveCap:
-    case tag::RtsIdentifier:
-    case tag::ProgramArgs:
-    case tag::ProgramEnv:
-    case tag::OsProcessPid:
-    case tag::OsProcessPpid:
-    case tag::WallClockTime:
-    case tag::InternString:
-    case tag::ThreadLabel:
-    case tag::CapCreate:
-    case tag::CapDelete:
-    case tag::CapDisable:
-    case tag::CapEnable:
-    case tag::HeapInfoGhc:
-    case tag::PerfName:
-    case tag::HeapProfBegin:
-    case tag::HeapProfCostCentre:
-    case tag::ProfBegin:
-    case tag::Ipe:
-    case tag::TickyCounterDef: return true;
-    default: return false;
-    }
-}
-
 void PieceCollector::onEvent(const Event& e)
 {
     if (m_observer)
@@ -268,7 +238,7 @@ void PieceCollector::onEvent(const Event& e)
         m_scan.blocks.push_back({e.offset, e.n[1], e.offset + e.n[0], uint16_t(e.n[2])});
         m_marker = {e.offset, e.recordSize};
         m_markerNoted = false;
-    } else if (isStartupTag(e.tag)) {
+    } else if (e.tag < m_startupTags.size() && m_startupTags[e.tag]) {
         if (!m_markerNoted && m_marker.second)
             m_scan.startupRecords.push_back(m_marker);
         m_markerNoted = true;

@@ -8,6 +8,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <span>
 #include <vector>
 
 namespace hecscope {
@@ -59,9 +60,10 @@ struct LogScan {
         uint16_t cap = kNoCap; // whose events it holds (kNoCap: the global block)
     };
     std::vector<Block> blocks;
-    // The records that say what the program is (isStartupTag), each after
-    // its block's marker record, by offset and size in file order: a live
-    // session keeping its latest stretch reads them again.
+    // The records that say what the program is (the start-up tags given to
+    // PieceCollector), each after its block's marker record, by offset and
+    // size in file order: a live session keeping its latest stretch reads
+    // them again.
     std::vector<std::pair<uint64_t, uint32_t>> startupRecords;
     bool ordered = true;
     uint64_t events = 0;
@@ -70,10 +72,6 @@ struct LogScan {
     bool truncated = false;
     std::string ioError;
 };
-
-// Records that later events refer to, or that say what the program is:
-// process, capabilities, thread labels, cost centres, profile headers.
-bool isStartupTag(uint16_t tag);
 
 // Packs pieces, in file order, into runs: chains whose times never decrease
 // from one piece to the next (any capabilities). Each piece joins the run
@@ -92,11 +90,18 @@ private:
 };
 
 // Records the pieces and checkpoints of a LogScan from events in file order,
-// passing every event on to `observer` (if any). scanLog uses it; so does
-// anything that decodes a log incrementally.
+// passing every event on to `observer` (if any), and the start-up records:
+// those whose tag `startupTags` marks (indexed by tag; the index's builders
+// say which: IndexDispatcher::startupTags). scanLog uses it (no start-up
+// records); so does anything that decodes a log incrementally.
 class PieceCollector final : public EventSink {
 public:
-    PieceCollector(LogScan& scan, EventSink* observer) : m_scan(scan), m_observer(observer) {}
+    PieceCollector(LogScan& scan, EventSink* observer, std::span<const uint8_t> startupTags = {})
+        : m_scan(scan)
+        , m_observer(observer)
+        , m_startupTags(startupTags)
+    {
+    }
     void onHeader(const std::shared_ptr<const LogFormat>& format) override;
     void onEvent(const Event& e) override;
 
@@ -105,6 +110,7 @@ private:
 
     LogScan& m_scan;
     EventSink* m_observer;
+    std::span<const uint8_t> m_startupTags;
     uint64_t m_nextCheckpoint = 0;
     RunPacker m_packer; // the completed pieces, to know when to give up order
     std::pair<uint64_t, uint32_t> m_marker{0, 0}; // the current block's marker record

@@ -2,10 +2,10 @@
 // the tree of synthesizeProfileLog's samples written by writeProfText.
 #include "core/synth/synthetic.h"
 
-#include "core/index/loader.h"
 #include "core/io/bytesource.h"
+#include "core/load/loader.h"
 #include "core/profile/profwriter.h"
-#include "core/profile/sampleprofile.h"
+#include "core/timeprofile/sampleprofile.h"
 
 #include <algorithm>
 

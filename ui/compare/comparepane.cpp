@@ -4,7 +4,7 @@
 
 #include "ui/compare/comparefigures.h"
 
-#include "core/index/loader.h"
+#include "core/load/loader.h"
 #include "ui/profile/flamegraphview.h"
 
 #include <QAbstractTableModel>

@@ -3,7 +3,7 @@
 #include "ui/compare/comparepane.h"
 #include "ui/timeline/timelinerenderer.h"
 #include "ui/timeline/timelineview.h"
-#include "ui/timeline/viewcontroller.h"
+#include "ui/document/viewcontroller.h"
 
 #include "core/text/units.h"
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "core/order/eventquery.h"
 #include "core/index/logindex.h"
 #include "core/io/bytesource.h"
+#include "core/query/eventquery.h"
 #include "ui/jobs/jobrunner.h"
 
 #include <QAbstractTableModel>

@@ -2,7 +2,7 @@
 
 #include "core/index/logindex.h"
 #include "core/io/bytesource.h"
-#include "core/order/eventquery.h"
+#include "core/query/eventquery.h"
 
 #include <QWidget>
 

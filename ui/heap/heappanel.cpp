@@ -1,7 +1,7 @@
 #include "ui/heap/heappanel.h"
 
 #include "ui/document/logdocument.h"
-#include "ui/timeline/viewcontroller.h"
+#include "ui/document/viewcontroller.h"
 
 #include "ui/formatting.h"
 #include "ui/models/tablemodels.h"
@@ -23,6 +23,7 @@
 #include <QSettings>
 #include <QSignalBlocker>
 #include <QSortFilterProxyModel>
+#include <QTableView>
 #include <QSpinBox>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -640,6 +641,34 @@ void CostCentreTree::follow(const LogDocument* doc)
 {
     connect(doc, &LogDocument::cleared, this, [this] { setIndex(nullptr); });
     connect(doc, &LogDocument::indexChanged, this, [this](const IndexChange& c) { setIndex(c.index); });
+}
+
+void setUpBandTable(QTableView* table, BandTableModel* model, HeapPanel* panel, CostCentreTree* tree)
+{
+    setUpTable(table, model);
+    table->sortByColumn(BandTableModel::ByteSeconds, Qt::DescendingOrder);
+    table->setItemDelegateForColumn(BandTableModel::Trend, new SparklineDelegate(table));
+    table->horizontalHeader()->setSectionResizeMode(BandTableModel::Band, QHeaderView::Interactive);
+    table->setColumnWidth(BandTableModel::Band, 260);
+    table->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    QObject::connect(table->selectionModel(), &QItemSelectionModel::selectionChanged, panel, [table, panel] {
+        std::vector<uint32_t> labels;
+        for (const QModelIndex& ix : table->selectionModel()->selectedRows())
+            labels.push_back(uint32_t(ix.data(BandTableModel::kLabelRole).toUInt()));
+        panel->emphasiseLabels(labels);
+    });
+    QObject::connect(tree, &CostCentreTree::labelsChosen, panel, &HeapPanel::emphasiseLabels);
+}
+
+void showBand(QTableView* table, CostCentreTree* tree, uint32_t label)
+{
+    QAbstractItemModel* model = table->model();
+    const QModelIndexList hits = model->match(model->index(0, 0), BandTableModel::kLabelRole, int(label), 1, Qt::MatchExactly);
+    if (!hits.isEmpty()) {
+        table->selectRow(hits.first().row());
+        table->scrollTo(hits.first());
+    }
+    tree->selectLabel(label);
 }
 
 } // namespace hecscope

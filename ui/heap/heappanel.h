@@ -188,4 +188,12 @@ private:
     std::shared_ptr<const LogIndex> m_index;
 };
 
+// The Heap Bands table over `model`: ranked by byte-seconds, a sparkline
+// per band, several rows chosen at once; the rows chosen (and the nodes
+// chosen in `tree`) are emphasised in `panel`'s chart.
+void setUpBandTable(QTableView* table, BandTableModel* model, HeapPanel* panel, CostCentreTree* tree);
+// A band clicked in the chart: its row in the band table (which picks it
+// out in the chart) and its stack in the cost-centre tree.
+void showBand(QTableView* table, CostCentreTree* tree, uint32_t label);
+
 } // namespace hecscope

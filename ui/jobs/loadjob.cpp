@@ -1,5 +1,6 @@
 #include "ui/jobs/loadjob.h"
 
+#include "core/load/loader.h"
 #include "core/profile/profreport.h"
 
 #include <QFileInfo>

@@ -1,7 +1,7 @@
 #include "ui/profile/flameexport.h"
 
+#include "ui/picturewriter.h"
 #include "ui/profile/flamepainter.h"
-#include "ui/timeline/imageexport.h"
 
 #include <QFontMetrics>
 #include <QGuiApplication>

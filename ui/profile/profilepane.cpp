@@ -1,20 +1,19 @@
 #include "ui/profile/profilepane.h"
 
 #include "ui/document/logdocument.h"
-#include "ui/timeline/viewcontroller.h"
+#include "ui/document/viewcontroller.h"
 
 #include "ui/capabilitybox.h"
 
 #include "core/profile/profileviews.h"
-#include "core/profile/sampleprofile.h"
-#include "core/profile/ticky.h"
+#include "core/timeprofile/sampleprofile.h"
+#include "core/timeprofile/ticky.h"
 #include "ui/formatting.h"
 #include "ui/profile/flameexport.h"
 #include "ui/profile/flamegraphview.h"
 #include "ui/profile/profiletreemodel.h"
 #include "ui/profile/tickymodel.h"
 #include "ui/threads/tablehelpers.h"
-#include "ui/timeline/timelinerenderer.h"
 
 #include <QCheckBox>
 #include <QComboBox>

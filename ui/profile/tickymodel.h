@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/profile/ticky.h"
+#include "core/timeprofile/ticky.h"
 
 #include <QAbstractTableModel>
 

@@ -3,7 +3,7 @@
 #include "core/text/units.h"
 #include "core/threads/threadstats.h"
 #include "core/threads/userspans.h"
-#include "ui/timeline/tracks/capabilitytrack.h"
+#include "ui/colours.h"
 
 #include <QFontMetrics>
 #include <QObject>

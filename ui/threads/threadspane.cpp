@@ -1,7 +1,7 @@
 #include "ui/threads/threadspane.h"
 
 #include "ui/document/logdocument.h"
-#include "ui/timeline/viewcontroller.h"
+#include "ui/document/viewcontroller.h"
 
 #include "ui/threads/tablehelpers.h"
 

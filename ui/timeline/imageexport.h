@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ui/picturewriter.h"
 #include "ui/timeline/timelinerenderer.h"
 
 #include <QSize>
@@ -38,13 +39,5 @@ PreparedExport prepareExport(const std::shared_ptr<const LogIndex>& index, const
 // and may stop it before the file is opened by returning false ("cancelled").
 QString writeExport(std::shared_ptr<const LogIndex> index, const PreparedExport& prepared,
                     const std::function<bool(int percent)>& progress = {});
-bool isExportFormat(const QString& path);
-// Writes the picture `paint` draws into (0, 0, size) as PNG, SVG or PDF by
-// the path's suffix, on `background`. Empty on success, else why not. Shared
-// by every kind of picture (the timeline, the flame graph).
-QString writePicture(const QString& path, QSize size, const QString& title, const QColor& background,
-                     const std::function<void(QPainter&, const QRect&)>& paint);
-// The light palette exported pictures use unless the caller sets one.
-QPalette exportPalette();
 
 } // namespace hecscope

@@ -7,7 +7,7 @@
 #include "ui/document/logdocument.h"
 #include "core/live/livesession.h"
 
-#include "ui/timeline/viewcontroller.h"
+#include "ui/document/viewcontroller.h"
 
 #include <QContextMenuEvent>
 #include <QHelpEvent>

@@ -1,5 +1,8 @@
 #include "ui/window/bookmarks.h"
 
+#include <QAction>
+#include <QHeaderView>
+
 #include "ui/document/logdocument.h"
 
 #include "ui/formatting.h"
@@ -149,6 +152,35 @@ void BookmarkModel::follow(const LogDocument* doc)
     connect(doc, &LogDocument::cleared, this, [this] { setLog(QString(), nullptr); });
     connect(doc, &LogDocument::indexChanged, this,
             [this, doc](const IndexChange& c) { setLog(doc->path(), c.index.get()); });
+}
+
+BookmarkTable::BookmarkTable(BookmarkModel* model, QWidget* parent)
+    : QTableView(parent)
+    , m_model(model)
+{
+    setModel(model);
+    verticalHeader()->hide();
+    horizontalHeader()->setStretchLastSection(true);
+    setSelectionBehavior(QAbstractItemView::SelectRows);
+    setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
+    auto jump = [this](const QModelIndex& ix) { emit jumped(ix.data(Qt::UserRole).toULongLong()); };
+    connect(this, &QTableView::clicked, this, jump);
+    connect(this, &QTableView::activated, this, jump);
+    auto* remove = new QAction(tr("Remove Bookmark"), this);
+    remove->setShortcut(QKeySequence::Delete);
+    remove->setShortcutContext(Qt::WidgetShortcut);
+    connect(remove, &QAction::triggered, this, [this] { m_model->removeUser(currentIndex().row()); });
+    addAction(remove);
+    setContextMenuPolicy(Qt::ActionsContextMenu);
+}
+
+void BookmarkTable::addAt(uint64_t time)
+{
+    const int row = m_model->add(time, tr("Bookmark %1").arg(m_model->times().size() + 1));
+    const QModelIndex name = m_model->index(row, BookmarkModel::NameColumn);
+    setCurrentIndex(name);
+    if (isVisible())
+        edit(name);
 }
 
 } // namespace hecscope

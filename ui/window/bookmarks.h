@@ -3,6 +3,7 @@
 #include "core/index/logindex.h"
 
 #include <QAbstractTableModel>
+#include <QTableView>
 #include <QString>
 
 #include <memory>
@@ -52,6 +53,24 @@ private:
 
     QString m_path;
     std::vector<Bookmark> m_marks;
+};
+
+// The Bookmarks pane: the bookmarks and markers by time, the name
+// editable, Delete removing a user's bookmark; a click or Enter jumps to
+// one (jumped).
+class BookmarkTable : public QTableView {
+    Q_OBJECT
+public:
+    explicit BookmarkTable(BookmarkModel* model, QWidget* parent = nullptr);
+    // Adds a bookmark at `time`, named after how many there are, and
+    // starts editing its name (when shown).
+    void addAt(uint64_t time);
+
+signals:
+    void jumped(uint64_t time);
+
+private:
+    BookmarkModel* m_model;
 };
 
 } // namespace hecscope

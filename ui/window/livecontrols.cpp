@@ -4,7 +4,7 @@
 
 #include "ui/formatting.h"
 #include "ui/jobs/livejob.h"
-#include "ui/timeline/viewcontroller.h"
+#include "ui/document/viewcontroller.h"
 #include "ui/window/focusreturn.h"
 
 #include <QAction>

@@ -1,14 +1,14 @@
 #include "ui/window/logpanes.h"
 
-#include "core/text/info.h"
-#include "core/text/rtssummary.h"
+#include "core/report/info.h"
+#include "core/report/rtssummary.h"
 #include "core/threads/userspans.h"
 #include "ui/document/logdocument.h"
 #include "ui/formatting.h"
 #include "ui/models/tablemodels.h"
 #include "ui/threads/spanspane.h"
 #include "ui/threads/threadrows.h"
-#include "ui/timeline/viewcontroller.h"
+#include "ui/document/viewcontroller.h"
 
 #include <QDateTime>
 #include <QFontDatabase>

@@ -28,44 +28,28 @@
 #include "ui/threads/spanspane.h"
 #include "ui/threads/threadspane.h"
 #include "ui/timeline/timelineview.h"
-#include "ui/timeline/viewcontroller.h"
+#include "ui/document/viewcontroller.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
-#include <QDateTime>
-#include <QLocale>
 #include <QDialog>
-#include <QDialogButtonBox>
 #include <QDockWidget>
-#include <QTabBar>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFontDatabase>
-#include <QFormLayout>
-#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QKeySequence>
-#include <QLabel>
-#include <QSplitter>
 #include <QLineEdit>
-#include <QListWidget>
+#include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
-#include <QScrollBar>
-#include <QMessageBox>
 #include <QMimeData>
 #include <QPlainTextEdit>
-#include <QProgressBar>
-#include <QPushButton>
-#include <QResizeEvent>
 #include <QScrollArea>
 #include <QScreen>
 #include <QSettings>
-#include <QSortFilterProxyModel>
-#include <QSpinBox>
 #include <QStatusBar>
 #include <QTableView>
 #include <QTimer>
@@ -100,7 +84,7 @@ MainWindow::MainWindow(QWidget* parent)
     , m_diagnostics(new DiagnosticsPane)
     , m_details(new QPlainTextEdit)
     , m_bookmarks(new BookmarkModel(this))
-    , m_bookmarkTable(new QTableView)
+    , m_bookmarkTable(new BookmarkTable(m_bookmarks))
     , m_heapPanel(new HeapPanel)
     , m_bandModel(new BandTableModel(this))
     , m_bandTable(new QTableView)
@@ -145,30 +129,7 @@ MainWindow::MainWindow(QWidget* parent)
     layout->setSpacing(0);
     layout->addWidget(m_banner);
     layout->addWidget(m_progress);
-    // While two runs are compared, B's timeline sits under A's (one time
-    // axis), each headed by its run's name and colour.
-    m_compareTimeline = new CompareTimeline(m_controller, m_view);
-    m_runAHeader = new QLabel;
-    m_runAHeader->setTextFormat(Qt::RichText);
-    m_runAHeader->setContentsMargins(4, 2, 4, 2);
-    m_runAHeader->setAutoFillBackground(true);
-    {
-        QPalette p = m_runAHeader->palette();
-        p.setColor(QPalette::Window, runTint(0));
-        m_runAHeader->setPalette(p);
-    }
-    m_runAHeader->hide();
-    auto* runA = new QWidget;
-    auto* runALayout = new QVBoxLayout(runA);
-    runALayout->setContentsMargins(0, 0, 0, 0);
-    runALayout->setSpacing(0);
-    runALayout->addWidget(m_runAHeader);
-    runALayout->addWidget(m_scroll, 1);
-    auto* runs = new QSplitter(Qt::Vertical);
-    runs->setChildrenCollapsible(false);
-    runs->addWidget(runA);
-    runs->addWidget(m_compareTimeline);
-    layout->addWidget(runs, 1);
+    layout->addWidget(createRunsArea(), 1);
     setCentralWidget(central);
 
     auto* statsDock = new QDockWidget(tr("Statistics"), this);
@@ -263,33 +224,11 @@ void MainWindow::createPanes()
     m_gcTable->sortByColumn(GcTableModel::Number, Qt::AscendingOrder);
     setUpTable(m_capTable, m_capModel);
     m_capTable->sortByColumn(CapabilityTableModel::Cap, Qt::AscendingOrder);
-    setUpTable(m_bandTable, m_bandModel);
-    m_bandTable->sortByColumn(BandTableModel::ByteSeconds, Qt::DescendingOrder);
-    m_bandTable->setItemDelegateForColumn(BandTableModel::Trend, new SparklineDelegate(m_bandTable));
-    m_bandTable->horizontalHeader()->setSectionResizeMode(BandTableModel::Band, QHeaderView::Interactive);
-    m_bandTable->setColumnWidth(BandTableModel::Band, 260);
-    m_bandTable->setSelectionMode(QAbstractItemView::ExtendedSelection);
     // The heap-profile track follows the panes: the legend's bands and
     // modes, rows chosen in the band table or the cost-centre tree.
+    setUpBandTable(m_bandTable, m_bandModel, m_heapPanel, m_ccTree);
     connect(m_heapPanel, &HeapPanel::viewChanged, m_view, &TimelineView::setTrackState<HeapView>);
-    connect(m_bandTable->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
-        std::vector<uint32_t> labels;
-        for (const QModelIndex& ix : m_bandTable->selectionModel()->selectedRows())
-            labels.push_back(uint32_t(ix.data(BandTableModel::kLabelRole).toUInt()));
-        m_heapPanel->emphasiseLabels(labels);
-    });
-    connect(m_ccTree, &CostCentreTree::labelsChosen, m_heapPanel, &HeapPanel::emphasiseLabels);
-    // A band clicked in the chart: its row in the band table (which picks
-    // it out in the chart) and its stack in the cost-centre tree.
-    connect(m_view, &TimelineView::heapBandClicked, this, [this](uint32_t label) {
-        QAbstractItemModel* model = m_bandTable->model();
-        const QModelIndexList hits = model->match(model->index(0, 0), BandTableModel::kLabelRole, int(label), 1, Qt::MatchExactly);
-        if (!hits.isEmpty()) {
-            m_bandTable->selectRow(hits.first().row());
-            m_bandTable->scrollTo(hits.first());
-        }
-        m_ccTree->selectLabel(label);
-    });
+    connect(m_view, &TimelineView::heapBandClicked, this, [this](uint32_t label) { showBand(m_bandTable, m_ccTree, label); });
     connect(m_view, &TimelineView::cursorChanged, m_bandModel, &BandTableModel::setCursor);
     // The bands' residency in the selected range, once a drag pauses (a
     // big profile takes tens of milliseconds to rank); a new selection
@@ -322,28 +261,14 @@ void MainWindow::createPanes()
         m_events->selectNearest(start); // the list follows every jump
     });
 
-    m_bookmarkTable->setModel(m_bookmarks);
-    m_bookmarkTable->verticalHeader()->hide();
-    m_bookmarkTable->horizontalHeader()->setStretchLastSection(true);
-    m_bookmarkTable->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_bookmarkTable->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
-    auto toBookmark = [this](const QModelIndex& ix) {
-        const uint64_t t = ix.data(Qt::UserRole).toULongLong();
+    connect(m_bookmarkTable, &BookmarkTable::jumped, this, [this](uint64_t t) {
         m_view->setCursorTime(t);
         const ViewRange r = m_controller->range();
         if (t < r.start || t > r.end)
             m_controller->centreOn(t);
         m_events->selectNearest(t);
-    };
-    connect(m_bookmarkTable, &QTableView::clicked, this, toBookmark);
-    connect(m_bookmarkTable, &QTableView::activated, this, toBookmark);
+    });
     connect(m_bookmarks, &BookmarkModel::bookmarksChanged, this, [this] { m_view->setBookmarks(m_bookmarks->times()); });
-    auto* removeBookmark = new QAction(tr("Remove Bookmark"), m_bookmarkTable);
-    removeBookmark->setShortcut(QKeySequence::Delete);
-    removeBookmark->setShortcutContext(Qt::WidgetShortcut);
-    connect(removeBookmark, &QAction::triggered, this, [this] { m_bookmarks->removeUser(m_bookmarkTable->currentIndex().row()); });
-    m_bookmarkTable->addAction(removeBookmark);
-    m_bookmarkTable->setContextMenuPolicy(Qt::ActionsContextMenu);
 
     m_details->setReadOnly(true);
     m_details->setPlaceholderText(tr("Click an item on the timeline to see its details here."));
@@ -464,16 +389,11 @@ void MainWindow::addBookmark()
     if (!m_doc->index())
         return;
     const ViewRange r = m_controller->range();
-    const uint64_t t = m_view->cursor().value_or(r.start + r.duration() / 2);
-    const int row = m_bookmarks->add(t, tr("Bookmark %1").arg(m_bookmarks->times().size() + 1));
     if (auto* dock = dockOf(m_bookmarkTable)) {
         dock->show();
         dock->raise();
     }
-    const QModelIndex name = m_bookmarks->index(row, BookmarkModel::NameColumn);
-    m_bookmarkTable->setCurrentIndex(name);
-    if (isVisible())
-        m_bookmarkTable->edit(name);
+    m_bookmarkTable->addAt(m_view->cursor().value_or(r.start + r.duration() / 2));
 }
 
 void MainWindow::createActions()
@@ -656,20 +576,10 @@ void MainWindow::followDocument()
         if (c.partial)
             emit partialShown();
     });
-    connect(m_doc, &LogDocument::liveUpdated, this, [this](const LiveStatus& status) {
-        if (!m_doc->index())
-            return; // nothing decoded yet
-        // A run compared with the live one: its figures follow, every two
-        // seconds at most while it runs (a comparison in progress is not
-        // restarted), and once more when it ends. B's timeline is stacked
-        // under A's once A's session has ended.
-        if (!m_compare->pathB().isEmpty()
-            && (isFinal(status.state)
-                || ((!m_liveCompared.isValid() || m_liveCompared.elapsed() >= 2000) && !m_compare->isBusy()))) {
-            m_compare->setRunA(m_doc->path(), m_doc->index(), m_doc->source());
-            m_liveCompared.start();
-        }
-        emit liveUpdateShown();
+    followLiveCompare();
+    connect(m_doc, &LogDocument::liveUpdated, this, [this] {
+        if (m_doc->index()) // (nothing decoded yet: not shown)
+            emit liveUpdateShown();
     });
     connect(m_doc, &LogDocument::loaded, this, &MainWindow::loadFinished);
     connect(m_doc, &LogDocument::statisticsReady, this, &MainWindow::statisticsShown);

@@ -2,6 +2,7 @@
 
 #include "core/index/logindex.h"
 #include "ui/document/logdocument.h"
+#include "ui/window/bookmarks.h"
 #include "core/stats/stats.h"
 #include "core/time/viewrange.h"
 #include "ui/jobs/jobrunner.h"
@@ -31,6 +32,7 @@ namespace hecscope {
 class TrackMenu;
 
 class BookmarkModel;
+class BookmarkTable;
 class CapabilityTableModel;
 class EventListPane;
 class BandTableModel;
@@ -138,6 +140,8 @@ protected:
 
 private:
     void addCompareSections();
+    QWidget* createRunsArea();
+    void followLiveCompare();
     void openReportAlone(const QString& path);
     void createActions();
     void createPanes();
@@ -171,7 +175,7 @@ private:
     DiagnosticsPane* m_diagnostics;
     QPlainTextEdit* m_details;
     BookmarkModel* m_bookmarks;
-    QTableView* m_bookmarkTable;
+    BookmarkTable* m_bookmarkTable;
     HeapPanel* m_heapPanel;
     BandTableModel* m_bandModel;
     QTableView* m_bandTable;

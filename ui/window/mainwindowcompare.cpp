@@ -8,12 +8,14 @@
 #include "ui/compare/comparetimeline.h"
 #include "ui/jobs/livejob.h"
 #include "ui/timeline/timelineview.h"
-#include "ui/timeline/viewcontroller.h"
+#include "ui/document/viewcontroller.h"
 #include "ui/window/focusreturn.h"
 
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QVBoxLayout>
+#include <QSplitter>
 #include <QLabel>
 #include <QMenu>
 #include <QScrollArea>
@@ -162,6 +164,49 @@ void MainWindow::compareWith(const QString& path)
         QTimer::singleShot(0, this, &MainWindow::fitCompareDock);
     }
     m_compare->compareWith(path);
+}
+
+// The centre: A's timeline and, while two runs are compared, B's under it
+// (one time axis), each headed by its run's name and colour.
+QWidget* MainWindow::createRunsArea()
+{
+    m_compareTimeline = new CompareTimeline(m_controller, m_view);
+    m_runAHeader = new QLabel;
+    m_runAHeader->setTextFormat(Qt::RichText);
+    m_runAHeader->setContentsMargins(4, 2, 4, 2);
+    m_runAHeader->setAutoFillBackground(true);
+    QPalette p = m_runAHeader->palette();
+    p.setColor(QPalette::Window, runTint(0));
+    m_runAHeader->setPalette(p);
+    m_runAHeader->hide();
+    auto* runA = new QWidget;
+    auto* runALayout = new QVBoxLayout(runA);
+    runALayout->setContentsMargins(0, 0, 0, 0);
+    runALayout->setSpacing(0);
+    runALayout->addWidget(m_runAHeader);
+    runALayout->addWidget(m_scroll, 1);
+    auto* runs = new QSplitter(Qt::Vertical);
+    runs->setChildrenCollapsible(false);
+    runs->addWidget(runA);
+    runs->addWidget(m_compareTimeline);
+    return runs;
+}
+
+// A run compared with the live one: its figures follow, every two seconds
+// at most while it runs (a comparison in progress is not restarted), and
+// once more when it ends. B's timeline is stacked under A's once A's
+// session has ended.
+void MainWindow::followLiveCompare()
+{
+    connect(m_doc, &LogDocument::liveUpdated, this, [this](const LiveStatus& status) {
+        if (!m_doc->index() || m_compare->pathB().isEmpty())
+            return;
+        if (isFinal(status.state)
+            || ((!m_liveCompared.isValid() || m_liveCompared.elapsed() >= 2000) && !m_compare->isBusy())) {
+            m_compare->setRunA(m_doc->path(), m_doc->index(), m_doc->source());
+            m_liveCompared.start();
+        }
+    });
 }
 
 } // namespace hecscope

@@ -1,12 +1,12 @@
 #include "ui/timeline/tracks/activitytrack.h"
 
 #include "core/text/units.h"
+#include "ui/colours.h"
 #include "ui/timeline/legendwriter.h"
 #include "ui/timeline/timelinerenderer.h"
-#include "ui/timeline/tracks/capabilitytrack.h"
 
-#include <QObject>
 #include <QFontMetrics>
+#include <QObject>
 #include <QPainter>
 
 #include <algorithm>

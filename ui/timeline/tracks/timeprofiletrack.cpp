@@ -1,4 +1,4 @@
-#include "core/profile/sampleprofile.h"
+#include "core/timeprofile/sampleprofile.h"
 #include "core/text/units.h"
 #include "ui/formatting.h"
 #include "ui/timeline/legendwriter.h"

@@ -1,4 +1,4 @@
-#include "ui/timeline/viewcontroller.h"
+#include "ui/document/viewcontroller.h"
 
 namespace hecscope {
 

@@ -1,7 +1,7 @@
-#include "core/index/indexbuilder.h"
+#include "core/load/indexbuilder.h"
 
 #include "core/index/indexdispatcher.h"
-#include "core/index/preparefordrawing.h"
+#include "core/load/preparefordrawing.h"
 
 #include <algorithm>
 
@@ -13,7 +13,7 @@ struct IndexBuilder::Impl {
     Impl()
         : index(std::make_unique<LogIndex>())
         , dispatcher(*index)
-        , pieces(index->scan, &dispatcher)
+        , pieces(index->scan, &dispatcher, IndexDispatcher::startupTags())
         , decoder(pieces)
     {
     }

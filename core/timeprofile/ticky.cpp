@@ -1,4 +1,4 @@
-#include "core/profile/ticky.h"
+#include "core/timeprofile/ticky.h"
 
 #include <map>
 

@@ -1,7 +1,7 @@
-#include "core/index/preparefordrawing.h"
+#include "core/load/preparefordrawing.h"
 
 #include "core/index/logindex.h"
-#include "core/profile/sampleprofile.h"
+#include "core/index/sampletree.h"
 #include "core/threads/userspans.h"
 
 #include <algorithm>
@@ -48,7 +48,7 @@ bool prepareForDrawing(LogIndex& ix, const LoadObserver* observer)
     ix.heap = heapSeries(ix);
     if (isCancelled(observer))
         return false;
-    ix.heapBands = computeHeapBands(ix.heapProfile, ix.ipes, observer);
+    ix.heapBands = computeHeapBands(ix.heapProfile, ix.ipes, [observer] { return isCancelled(observer); });
     if (isCancelled(observer))
         return false;
     ix.defaultBands = std::make_shared<const BandSelection>(selectBands(ix.heapProfile, ix.heapBands));

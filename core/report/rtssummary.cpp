@@ -1,4 +1,4 @@
-#include "core/text/rtssummary.h"
+#include "core/report/rtssummary.h"
 
 #include "core/text/units.h"
 

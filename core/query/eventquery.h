@@ -1,8 +1,8 @@
 #pragma once
 
 #include "core/format/event.h"
-#include "core/text/printer.h"
 #include "core/order/timeorder.h"
+#include "core/text/printer.h"
 
 #include <cstdint>
 #include <optional>

@@ -1,4 +1,4 @@
-#include "core/text/info.h"
+#include "core/report/info.h"
 
 #include "core/text/units.h"
 

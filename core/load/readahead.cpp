@@ -1,4 +1,4 @@
-#include "core/index/readahead.h"
+#include "core/load/readahead.h"
 
 namespace hecscope {
 

@@ -1,4 +1,6 @@
-#include "core/heap/hpfilereader.h"
+#include "core/load/hpfilereader.h"
+
+#include "core/load/preparefordrawing.h"
 
 #include <charconv>
 #include <cmath>

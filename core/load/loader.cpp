@@ -1,9 +1,9 @@
-#include "core/index/loader.h"
+#include "core/load/loader.h"
 
-#include "core/heap/hpfile.h"
-#include "core/heap/hpfilereader.h"
-#include "core/index/indexbuilder.h"
-#include "core/index/readahead.h"
+#include "core/load/hpfile.h"
+#include "core/load/hpfilereader.h"
+#include "core/load/indexbuilder.h"
+#include "core/load/readahead.h"
 
 #include <chrono>
 #include <string_view>

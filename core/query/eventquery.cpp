@@ -1,4 +1,4 @@
-#include "core/order/eventquery.h"
+#include "core/query/eventquery.h"
 
 #include "core/format/eventtags.h"
 #include "core/index/logindex.h"

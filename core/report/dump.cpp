@@ -1,4 +1,4 @@
-#include "core/text/dump.h"
+#include "core/report/dump.h"
 
 #include <algorithm>
 #include <atomic>

@@ -1,8 +1,8 @@
 #pragma once
 
 #include "core/io/bytesource.h"
-#include "core/text/printer.h"
 #include "core/order/timeorder.h"
+#include "core/text/printer.h"
 
 #include <functional>
 #include <string_view>

@@ -1,6 +1,6 @@
-#include "core/heap/hpfile.h"
+#include "core/load/hpfile.h"
 
-#include "core/heap/hpfilereader.h"
+#include "core/load/hpfilereader.h"
 
 namespace hecscope {
 

@@ -1,0 +1,212 @@
+#include "core/index/threadstatesbuilder.h"
+
+#include "core/format/eventtags.h"
+#include "core/index/gallop.h"
+#include "core/index/threadstatesbuild.h"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstring>
+#include <functional>
+#include <new>
+#include <system_error>
+#include <unordered_map>
+#include <utility>
+
+namespace hecscope {
+
+// ThreadStatesBuilder on a growing log: the settle's batch joined and
+// drained, settled events released, and the seal that extends the last one
+// (sealIncremental).
+
+using namespace threadbuild;
+
+ChunkedArray<ThreadStatesBuilder::Raw> ThreadStatesBuilder::join()
+{
+    if (m_walk.valid())
+        m_walk.get();
+    ChunkedArray<Raw> emptied = std::move(m_batch);
+    m_batch = {};
+    if (!emptied.empty()) {
+        // A run that could not be written (writeRun): its events go back,
+        // before those that came since.
+        for (size_t i = 0; i < m_raw.size(); ++i)
+            emptied.push_back(std::as_const(m_raw)[i]);
+        m_raw = std::move(emptied);
+        return {};
+    }
+    return emptied;
+}
+
+void ThreadStatesBuilder::drain()
+{
+    join();
+    for (size_t i = 0; i < m_inbox.size(); ++i)
+        m_raw.push_back(std::as_const(m_inbox)[i]);
+    m_inbox.shrinkTo(0);
+    m_async = false; // (a settle() after hands the events over again)
+}
+
+void ThreadStatesBuilder::releaseSettledRaw(size_t upcoming)
+{
+    // The settled events' raw copies go: the pending ones move to the
+    // front (their indices ascend, so none is written over before it is
+    // moved), and the array keeps its chunks for the events to come (no
+    // memory given back and faulted in again at every settle).
+    // (From settle()'s batch too, past m_raw's end: appended.)
+    const size_t ownSize = m_raw.size();
+    size_t kept = 0;
+    for (const uint64_t i : m_pending) {
+        const Raw r = i < ownSize ? std::as_const(m_raw)[i] : std::as_const(m_batch)[i - ownSize];
+        if (kept < m_raw.size())
+            m_raw[kept] = r;
+        else
+            m_raw.push_back(r);
+        ++kept;
+    }
+    m_raw.shrinkTo(kept);
+    m_raw.releaseFrom(kept + upcoming); // (what an unusually late bound left)
+    for (size_t i = 0; i < m_pending.size(); ++i)
+        m_pending[i] = i;
+    m_scanned = m_raw.size();
+}
+
+bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, const LoadObserver* observer,
+                                          bool final)
+{
+    if (m_rewalk) {
+        if (m_released)
+            return false; // (lostEvents(): the raw events to walk again are gone)
+        m_settled.clear();
+        m_pending = {};
+        m_scanned = 0;
+        m_settledBefore = 0;
+        m_rewalk = false;
+        m_cleanBefore.clear();
+    }
+    m_settledBefore = std::max(m_settledBefore, settleBefore);
+    settleUpTo(m_settledBefore);
+    if (m_releaseSettled && !final) {
+        releaseSettledRaw(std::min<size_t>(m_raw.size(), size_t(1) << 19)); // (room for as many as came since the last seal, up to 8 MB)
+        m_released = true;
+    }
+    if (final) { // (the settles' scratch: up to 2^18 events each in a load, 2^19 in a live session)
+        std::vector<Raw>().swap(m_scratch);
+        std::vector<uint64_t>().swap(m_pendingNext);
+    }
+    if (isCancelled(observer))
+        return false;
+    std::vector<Raw> tail;
+    tail.reserve(m_pending.size());
+    for (const uint64_t i : m_pending)
+        tail.push_back(std::as_const(m_raw)[i]);
+    std::vector<Raw> scratch;
+    groupByThread(tail, scratch);
+    if (isCancelled(observer))
+        return false;
+    if (final) {
+        // Everything is settled: the raw events go.
+        m_raw = {};
+        m_pending = {};
+    }
+
+    // Every thread: its settled segments, then its pending events walked
+    // from where the settled ones left it. (The last seal's pyramids are
+    // kept aside for the bins nothing has touched since.)
+    ThreadStates& out = m_part.threadStates;
+    PreviousOverviews previous{std::move(out.ids), std::move(out.overviews), std::move(out.overviewKeys),
+                               std::move(m_cleanBefore)};
+    m_cleanBefore.clear();
+    out = ThreadStates{};
+    out.end = end;
+    out.chunked.reserve(m_settled.size());
+    std::vector<std::vector<uint64_t>> spilled; // by thread number, the final seal's
+    bool mapped = false;                        // a snapshot holds mapped chunks
+    size_t written = 0;
+    auto settled = m_settled.begin();
+    size_t t = 0;
+    while (settled != m_settled.end() || t < tail.size()) {
+        const uint32_t id = settled == m_settled.end() ? tail[t].thread
+            : t == tail.size()                        ? settled->first
+                                                      : std::min(settled->first, tail[t].thread);
+        out.ids.push_back(id);
+        out.offsets.push_back(written);
+        out.checkOffsets.push_back(out.checkTimes.size());
+        ThreadSegment cur{};
+        bool any = false;
+        // The settled segments are shared, not copied (the chunks a
+        // snapshot holds are copied before the builder writes them again);
+        // the final seal hands them over.
+        SegmentChunks& segs = out.chunked.emplace_back();
+        if (settled != m_settled.end() && settled->first == id) {
+            Settled& w = settled->second;
+            segs = final ? std::move(w.packed) : w.packed;
+            // Chunks in the spill file: a snapshot's copy has them read
+            // back (a live session's are mapped: see setReleaseSettled);
+            // the final seal reads them thread by thread.
+            if (!w.spilled.empty()) {
+                if (final) {
+                    spilled.resize(out.ids.size());
+                    spilled.back() = std::move(w.spilled);
+                } else if (!restoreSpilled(segs, w.spilled)) {
+                    return false;
+                } else {
+                    mapped = mapped || segs.mappedBytes() > 0;
+                }
+            }
+            out.checkTimes.insert(out.checkTimes.end(), w.checks.begin(), w.checks.end());
+            for (const auto& [local, time] : w.farTimes)
+                out.farTimes.emplace_back(written + local, time);
+            for (const auto& [local, info] : w.infos)
+                out.infos.emplace_back(written + local, info);
+            written += segs.size();
+            cur = w.cur;
+            any = w.any;
+            if (final)
+                w = Settled{};
+            ++settled;
+        }
+        // Its segments before its last settled one stay as they are.
+        m_cleanBefore.push_back(any ? cur.time : 0);
+        const size_t first = out.offsets.back();
+        for (; t < tail.size() && tail[t].thread == id; ++t) {
+            ThreadSegment s;
+            if (!walkStep(tail[t], cur, any, s))
+                continue;
+            segs.push_back(packSegment(s, written - first, written, out.checkTimes, out.farTimes, out.infos));
+            ++written;
+            cur = s;
+            any = true;
+        }
+    }
+    out.offsets.push_back(written);
+    out.checkOffsets.push_back(out.checkTimes.size());
+    out.checkTimes.shrink_to_fit(); // (grown by doubling: each snapshot's own)
+    if (isCancelled(observer))
+        return false;
+    if (!spilled.empty())
+        return sealSpilled(spilled, observer);
+    // (A load's final seal shapes the pyramids as a load that kept every
+    // event does: exactly. A live session's keeps growing its own: its
+    // last update stays as quick as the others.)
+    // (A snapshot's pyramids read the mapped chunks of a thread again from
+    // their first bin that changed, often half the thread: its pages are
+    // let go after, so that the process does not hold them all.)
+    const auto letGo = [&](size_t k) {
+        const SegmentChunks& segs = out.chunked[k];
+        for (size_t c = 0; c < segs.chunkCount(); ++c)
+            if (segs.isMapped(c)) // (never a chunk read back into memory: that would be lost)
+                SpillFile::releasePages(segs.chunk(c), SegmentChunks::kChunk * sizeof(PackedSegment));
+    };
+    if (!buildOverviews(out, observer, final && m_released && !m_releaseSettled ? nullptr : &previous,
+                        mapped ? std::function<void(size_t)>(letGo) : std::function<void(size_t)>()))
+        return false;
+    if (final)
+        fillThreadEntries();
+    else
+        m_part.threadCheckpoints.entryOffsets.clear(); // (made at the final seal)
+    return true;
+}
+
+} // namespace hecscope

@@ -1,0 +1,335 @@
+#include "core/index/threadstatespart.h"
+
+#include "core/format/eventtags.h"
+#include "core/index/gallop.h"
+#include "core/index/threadstatesbuild.h"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstring>
+#include <functional>
+#include <new>
+#include <system_error>
+#include <unordered_map>
+#include <utility>
+
+namespace hecscope {
+
+// ThreadStates: the packed segments and their views, totals and the move of
+// the segments to a file.
+
+using namespace threadbuild;
+
+uint8_t ThreadStates::stateKey(const ThreadSegment& s)
+{
+    switch (s.state) {
+    case ThreadState::Running: return 0;
+    case ThreadState::Runnable: return 1;
+    case ThreadState::Unknown: return 2;
+    case ThreadState::Finished: return kNoKey;
+    case ThreadState::Blocked: break;
+    }
+    return uint8_t(3 + size_t(stopClass(s.stop) == StopClass::ForeignCall ? BlockReason::CCall : blockReason(s.stop)));
+}
+
+size_t ThreadStates::find(uint32_t id) const
+{
+    const auto it = std::lower_bound(ids.begin(), ids.end(), id);
+    return it != ids.end() && *it == id ? size_t(it - ids.begin()) : SIZE_MAX;
+}
+
+size_t ThreadStates::firstEndingAfter(const SegmentView& segs, uint64_t t)
+{
+    // Segment i ends where i + 1 starts: the last segment starting at or
+    // before t (or the first, when t is before them all).
+    size_t lo = 0, hi = segs.size();
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (segs.timeAt(mid) <= t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo == 0 ? 0 : lo - 1;
+}
+
+size_t ThreadStates::firstEndingAfterFrom(size_t number, size_t from, uint64_t t) const
+{
+    const SegmentView segs = of(number);
+    const uint64_t* checks = checkTimes.data() + checkOffsets[number];
+    const size_t nChecks = checkOffsets[number + 1] - checkOffsets[number];
+    // The last checkpoint at or before t, from `from`'s on.
+    const size_t c = firstAbove(checks, from / kCheckEvery + 1, nChecks, t) - 1;
+    size_t i = std::max(from, c * kCheckEvery);
+    // At most kCheckEvery segments to the one covering t.
+    while (i + 1 < segs.size() && segs.timeAt(i + 1) <= t)
+        ++i;
+    return i;
+}
+
+size_t ThreadStates::memoryBytes() const
+{
+    return ids.capacity() * sizeof(uint32_t)
+        + (offsets.capacity() + checkTimes.capacity() + checkOffsets.capacity()) * sizeof(uint64_t)
+        + packed.capacityBytes() + chunkedBytes() + farTimes.capacity() * sizeof(farTimes[0]) + infos.capacity() * sizeof(infos[0])
+        + overviews.capacity() * sizeof(BinPyramid) + overviewKeys.capacity()
+        + summarised.capacity() * sizeof(uint32_t) + wholeRun.memoryBytes();
+}
+
+void PackedSegments::allocate(size_t bytes)
+{
+    m_block.reset();
+    m_capacity = m_size = 0;
+    if (!bytes)
+        return;
+    auto block = std::make_shared<Block>();
+    block->data = std::malloc(bytes);
+    if (!block->data)
+        throw std::bad_alloc();
+    m_block = std::move(block);
+    m_capacity = bytes;
+}
+
+void PackedSegments::shrinkTo(size_t n)
+{
+    m_size = n;
+    const size_t bytes = n * sizeof(PackedSegment);
+    if (bytes == m_capacity || !m_block || m_block.use_count() > 1)
+        return;
+    if (bytes == 0) {
+        m_block.reset();
+        m_capacity = 0;
+        return;
+    }
+    // A large block shrinks in place (mremap): no copy.
+    if (void* smaller = std::realloc(m_block->data, bytes)) {
+        m_block->data = smaller;
+        m_capacity = bytes;
+    }
+}
+
+SegmentView::SegmentView(const ThreadStates& states, size_t thread)
+    : m_states(&states)
+    , m_thread(thread)
+    , m_base(states.offsets[thread])
+    , m_n(size_t(states.offsets[thread + 1] - states.offsets[thread]))
+    , m_checks(states.checkTimes.data() + states.checkOffsets[thread])
+    , m_chunked(states.chunked.empty() ? nullptr : &states.chunked[thread])
+{
+}
+
+uint64_t SegmentView::timeAt(size_t i) const
+{
+    const PackedSegment& p = packedAt(i);
+    if (p.offset != PackedSegment::kFar) [[likely]]
+        return m_checks[i / ThreadStates::kCheckEvery] + p.offset;
+    const auto& far = m_states->farTimes;
+    const auto it = std::lower_bound(far.begin(), far.end(), std::pair<uint64_t, uint64_t>(m_base + i, 0));
+    return it != far.end() && it->first == m_base + i ? it->second : m_checks[i / ThreadStates::kCheckEvery];
+}
+
+ThreadSegment SegmentView::operator[](size_t i) const
+{
+    const PackedSegment& p = packedAt(i);
+    ThreadSegment s{};
+    s.time = timeAt(i);
+    s.cap = p.cap;
+    s.stop = p.stop;
+    s.state = ThreadState(p.bits & 7);
+    s.cause = ThreadCause((p.bits >> 3) & 7);
+    if (p.bits & (1u << 6)) {
+        const auto& infos = m_states->infos;
+        const auto it = std::lower_bound(infos.begin(), infos.end(), std::pair<uint64_t, uint16_t>(m_base + i, 0));
+        if (it != infos.end() && it->first == m_base + i)
+            s.info = it->second;
+    }
+    return s;
+}
+
+const char* threadStateName(const ThreadSegment& s)
+{
+    switch (s.state) {
+    case ThreadState::Runnable: return "runnable";
+    case ThreadState::Running: return "running";
+    case ThreadState::Finished: return "finished";
+    case ThreadState::Unknown: return "unknown (its run ended without a stop event)";
+    case ThreadState::Blocked: break;
+    }
+    if (stopClass(s.stop) == StopClass::ForeignCall)
+        return "in a foreign call";
+    switch (blockReason(s.stop)) {
+    case BlockReason::MVar: return "blocked on an MVar";
+    case BlockReason::MVarRead: return "blocked reading an MVar";
+    case BlockReason::BlackHole: return "blocked on a black hole";
+    case BlockReason::Read: return "blocked on read";
+    case BlockReason::Write: return "blocked on write";
+    case BlockReason::Delay: return "blocked on a delay";
+    case BlockReason::Stm: return "blocked in STM";
+    case BlockReason::DoProc: return "blocked on a process";
+    case BlockReason::CCall: return "in a foreign call";
+    case BlockReason::ThrowTo: return "blocked in throwTo";
+    case BlockReason::Other: break;
+    }
+    return "blocked";
+}
+
+ThreadTotals threadTotals(const ThreadStates& states, size_t number, uint64_t t0, uint64_t t1)
+{
+    ThreadTotals f;
+    const auto segs = states.of(number);
+    if (segs.empty())
+        return f;
+    // Start at the last segment beginning before t0 (it may reach into the
+    // range), so that every segment beginning at t0 counts its event, the
+    // empty ones there too (several events at one time), which
+    // firstEndingAfter(t0) passes over.
+    const auto atOrAfter = std::lower_bound(segs.begin(), segs.end(), t0,
+                                            [](const ThreadSegment& s, uint64_t v) { return s.time < v; });
+    const size_t first = atOrAfter == segs.begin() ? 0 : size_t(atOrAfter - segs.begin()) - 1;
+    // (Each segment decoded once: the next one gives this one's end.)
+    ThreadSegment next = segs[first];
+    for (size_t i = first; i < segs.size() && next.time < t1; ++i) {
+        const ThreadSegment s = next;
+        if (i + 1 < segs.size())
+            next = segs[i + 1];
+        const uint64_t end = i + 1 < segs.size() ? next.time : std::max(states.end, s.time);
+        const uint64_t a = std::max(s.time, t0), b = std::min(end, t1);
+        if (b > a) {
+            f.time[size_t(s.state)] += b - a;
+            if (s.state == ThreadState::Blocked)
+                f.blocked[size_t(stopClass(s.stop) == StopClass::ForeignCall ? BlockReason::CCall : blockReason(s.stop))] += b - a;
+        }
+        if (s.time < t0)
+            continue;
+        switch (s.cause) {
+        case ThreadCause::Run: ++f.runs; break;
+        case ThreadCause::Migrate: ++f.migrations; break;
+        case ThreadCause::Wakeup: ++f.wakeups; break;
+        default: break;
+        }
+    }
+    return f;
+}
+
+std::optional<ThreadTotals> ThreadStates::wholeRunOf(size_t k) const
+{
+    const auto it = std::lower_bound(summarised.begin(), summarised.end(), k);
+    if (it == summarised.end() || *it != k)
+        return std::nullopt;
+    return wholeRun[size_t(it - summarised.begin())];
+}
+
+void KeptTotals::push_back(const ThreadTotals& t)
+{
+    Main m;
+    m.time = t.time;
+    m.runs = t.runs;
+    m.migrations = t.migrations;
+    m.wakeups = t.wakeups;
+    const auto blockedFor = std::count_if(t.blocked.begin(), t.blocked.end(), [](uint64_t ns) { return ns > 0; });
+    if (blockedFor == 1) {
+        const auto r = size_t(std::find_if(t.blocked.begin(), t.blocked.end(), [](uint64_t ns) { return ns > 0; })
+                              - t.blocked.begin());
+        m.reason = t.blocked[r] == t.time[size_t(ThreadState::Blocked)] ? uint8_t(r) : kSeveral;
+    } else if (blockedFor > 1) {
+        m.reason = kSeveral;
+    }
+    if (m.reason == kSeveral)
+        m_blocked.emplace_back(uint32_t(m_main.size()), t.blocked);
+    m_main.push_back(m);
+}
+
+ThreadTotals KeptTotals::operator[](size_t i) const
+{
+    const Main& m = m_main[i];
+    ThreadTotals t;
+    t.time = m.time;
+    t.runs = m.runs;
+    t.migrations = m.migrations;
+    t.wakeups = m.wakeups;
+    if (m.reason == kSeveral) {
+        const auto it = std::lower_bound(m_blocked.begin(), m_blocked.end(), uint32_t(i),
+                                         [](const auto& e, uint32_t at) { return e.first < at; });
+        t.blocked = it->second;
+    } else if (m.reason != kNotBlocked) {
+        t.blocked[m.reason] = m.time[size_t(ThreadState::Blocked)];
+    }
+    return t;
+}
+
+void KeptTotals::shrink_to_fit()
+{
+    m_main.shrink_to_fit();
+    m_blocked.shrink_to_fit();
+}
+
+size_t KeptTotals::memoryBytes() const
+{
+    return m_main.capacity() * sizeof(Main) + m_blocked.capacity() * sizeof(m_blocked[0]);
+}
+
+void ThreadStates::moveSegmentsToFile()
+{
+    if (segmentsInFile)
+        return;
+    std::vector<uint32_t> pyramidThreads;
+    KeptTotals totals;
+    for (size_t k = 0; k < count(); ++k) {
+        if (overviews.size() > k && overviews[k].bins > 0) {
+            pyramidThreads.push_back(uint32_t(k));
+            totals.push_back(threadTotals(*this, k, 0, UINT64_MAX));
+        }
+    }
+    moveSegmentsToFile(std::move(pyramidThreads), std::move(totals));
+}
+
+void ThreadStates::moveSegmentsToFile(std::vector<uint32_t> pyramidThreads, KeptTotals totals)
+{
+    if (segmentsInFile)
+        return;
+    summarised = std::move(pyramidThreads);
+    wholeRun = std::move(totals);
+    size_t keptSegments = 0;
+    for (size_t k = 0, s = 0; k < count(); ++k) {
+        if (s < summarised.size() && summarised[s] == k)
+            ++s;
+        else
+            keptSegments += offsets[k + 1] - offsets[k];
+    }
+    // The other threads' segments packed again, numbered afresh.
+    PackedSegments kept;
+    kept.allocate(std::max<size_t>(keptSegments, 1) * sizeof(PackedSegment));
+    auto* dest = static_cast<PackedSegment*>(kept.bytes());
+    std::vector<uint64_t> newOffsets(count() + 1, 0), newCheckOffsets(count() + 1, 0), newChecks;
+    std::vector<std::pair<uint64_t, uint64_t>> newFar;
+    std::vector<std::pair<uint64_t, uint16_t>> newInfos;
+    uint64_t written = 0;
+    size_t s = 0;
+    for (size_t k = 0; k < count(); ++k) {
+        newOffsets[k] = written;
+        newCheckOffsets[k] = newChecks.size();
+        if (s < summarised.size() && summarised[s] == k) {
+            ++s;
+            continue;
+        }
+        const SegmentView segs = of(k);
+        for (size_t i = 0; i < segs.size(); ++i, ++written)
+            dest[written] = packSegment(segs[i], i, written, newChecks, newFar, newInfos);
+    }
+    newOffsets[count()] = written;
+    newCheckOffsets[count()] = newChecks.size();
+    kept.shrinkTo(written);
+    packed = std::move(kept);
+    std::vector<SegmentChunks>().swap(chunked); // (a live session's: its snapshots keep theirs)
+    offsets = std::move(newOffsets);
+    checkOffsets = std::move(newCheckOffsets);
+    checkTimes = std::move(newChecks);
+    farTimes = std::move(newFar);
+    infos = std::move(newInfos);
+    summarised.shrink_to_fit();
+    wholeRun.shrink_to_fit();
+    segmentsInFile = true;
+}
+
+} // namespace hecscope

@@ -1,0 +1,452 @@
+#include "core/index/threadstatesbuilder.h"
+
+#include "core/format/eventtags.h"
+#include "core/index/gallop.h"
+#include "core/index/threadstatesbuild.h"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstring>
+#include <functional>
+#include <new>
+#include <system_error>
+#include <unordered_map>
+#include <utility>
+
+namespace hecscope {
+
+// ThreadStatesBuilder's runs: settled thread events written to the spill
+// file in frames (writeRun), and a load's final seal that merges them thread
+// by thread (sealRuns).
+
+using namespace threadbuild;
+
+void ThreadStatesBuilder::writeRun()
+{
+    if (!m_spillOn || m_readBack || m_releaseSettled || m_async || m_raw.empty())
+        return;
+    // The run before written first (its events back in m_raw, before the
+    // newer ones, if it could not be).
+    ChunkedArray<Raw> spare = join();
+    if (m_runsFailed)
+        return; // (what is not in the file stays in memory)
+    // The events handed to a writer of their own (as settle()'s walk is):
+    // the decoding thread stores the next ones meanwhile.
+    m_batch = std::move(m_raw);
+    m_raw = std::move(spare);
+    // What a snapshot before settled (by index into m_raw) is let go:
+    // with runs, every seal walks all the events (sealRuns).
+    m_settled.clear();
+    m_pending = {};
+    m_scanned = 0;
+    m_settledBefore = 0;
+    m_cleanBefore.clear();
+    m_rewalk = false;
+    const auto write = [this] {
+        // Grouped by thread straight from the raw events.
+        std::vector<Raw>& run = m_scratch; // (its memory kept from one run to the next)
+        groupByThreadInto(std::as_const(m_batch), run);
+        const size_t n = run.size();
+        if (!m_runFile)
+            m_runFile = std::make_unique<SpillFile>();
+        // Encoded a frame at a time into a buffer of about 256 KB, appended
+        // whenever it fills (the run's pieces follow one another in the
+        // file: this writer alone appends to it).
+        Run written;
+        written.count = n;
+        std::vector<uint8_t>& bytes = m_runBytes;
+        bytes.clear();
+        uint64_t fileBytes = 0;
+        bool ok = m_runFile->open();
+        const auto append = [&] {
+            uint64_t at = 0;
+            ok = ok && m_runFile->append(bytes.data(), bytes.size(), at);
+            if (fileBytes == 0)
+                written.offset = at;
+            fileBytes += bytes.size();
+            bytes.clear();
+        };
+        for (size_t at = 0; at < n && ok; at += kRunFrame) {
+            const size_t before = bytes.size();
+            encodeRunFrame(run.data() + at, std::min(kRunFrame, n - at), bytes);
+            written.frameBytes.push_back(uint32_t(bytes.size() - before));
+            if (bytes.size() >= kRunBuffer)
+                append();
+        }
+        if (ok && !bytes.empty())
+            append();
+        run.clear();
+        if (!ok) {
+            m_runsFailed = true; // (join() puts the events back)
+            return;
+        }
+        m_runFileBytes += fileBytes;
+        m_runs.push_back(std::move(written));
+        m_eventsInRuns += n;
+        m_batch.shrinkTo(0); // (its chunks kept for the next run's events)
+    };
+    try {
+        m_walk = std::async(std::launch::async, write);
+    } catch (const std::system_error&) {
+        write(); // (no thread to be had: here, then)
+    }
+}
+
+namespace {
+
+// The segments of the threads that a load's final seal bins as the merge
+// gives them (sealRuns): their pyramid and whole-run totals made, they
+// wait in a temporary file of their own, not in memory, until the spacing
+// of the checkpoints is chosen and their entries are made; the index then
+// keeps none of them (ThreadStates::moveSegmentsToFile). 8 bytes a segment
+// and its check times, far times and infos, written through a buffer of
+// 1 MB. When the file cannot take the buffer, the buffer stays in memory
+// and no more threads are taken (they stay where they are): nothing lost.
+class DroppedSegments {
+public:
+    bool open() { return m_file.open(); }
+    // Thread k of `states`, the last one there, whose segments are
+    // [first, written) (offsets[k + 1] not pushed yet), taken out of
+    // `states` (the caller lets the segments go). False if no more can be
+    // taken: they stay.
+    bool take(ThreadStates& states, size_t k, uint64_t first, uint64_t written)
+    {
+        if (m_failed)
+            return false;
+        const uint64_t checkFrom = states.checkOffsets[k];
+        const auto from = [first](auto& v) {
+            return std::lower_bound(v.begin(), v.end(), first, [](const auto& e, uint64_t at) { return e.first < at; });
+        };
+        const auto far = from(states.farTimes);
+        const auto info = from(states.infos);
+        Entry e;
+        e.segments = uint32_t(written - first);
+        e.checks = uint32_t(states.checkTimes.size() - checkFrom);
+        e.far = uint32_t(states.farTimes.end() - far);
+        e.infos = uint32_t(states.infos.end() - info);
+        e.first = states.checkTimes[checkFrom];
+        const PackedSegment& last = states.packed[written - 1];
+        e.last = last.offset != PackedSegment::kFar
+            ? states.checkTimes[checkFrom + (e.segments - 1) / ThreadStates::kCheckEvery] + last.offset
+            : states.farTimes.back().second; // (the last far time is the last segment's)
+        const size_t segmentBytes = e.segments * sizeof(PackedSegment);
+        if (segmentBytes >= kDirect) {
+            // (A long thread's segments written as they are, not copied
+            // into the buffer first.)
+            flush();
+            if (m_failed || !m_file.append(&states.packed[first], segmentBytes, e.offset)) {
+                m_failed = true;
+                return false;
+            }
+            m_written += segmentBytes;
+        } else {
+            e.offset = m_written + m_buffer.size();
+            put(&states.packed[first], segmentBytes);
+        }
+        put(states.checkTimes.data() + checkFrom, e.checks * sizeof(uint64_t));
+        for (auto it = far; it != states.farTimes.end(); ++it)
+            put(uint64_t(it->first - first), it->second);
+        for (auto it = info; it != states.infos.end(); ++it)
+            put(uint64_t(it->first - first), it->second);
+        states.checkTimes.resize(checkFrom);
+        states.farTimes.erase(far, states.farTimes.end());
+        states.infos.erase(info, states.infos.end());
+        m_threads.push_back(uint32_t(k));
+        m_entries.push_back(e);
+        if (m_buffer.size() >= kBuffer)
+            flush();
+        return true;
+    }
+    void flush()
+    {
+        uint64_t at = 0;
+        if (m_failed || m_buffer.empty())
+            return;
+        if (!m_file.append(m_buffer.data(), m_buffer.size(), at)) {
+            m_failed = true;
+            return;
+        }
+        m_written += m_buffer.size();
+        m_buffer.clear();
+    }
+    size_t count() const { return m_threads.size(); }
+    // The place of thread k among those taken, or SIZE_MAX.
+    size_t find(size_t k) const
+    {
+        const auto it = std::lower_bound(m_threads.begin(), m_threads.end(), uint32_t(k));
+        return it != m_threads.end() && *it == k ? size_t(it - m_threads.begin()) : SIZE_MAX;
+    }
+    ThreadCheckpoints::Extent extent(size_t d) const
+    {
+        return {m_entries[d].segments, m_entries[d].first, m_entries[d].last};
+    }
+    uint64_t segments() const
+    {
+        uint64_t n = 0;
+        for (const Entry& e : m_entries)
+            n += e.segments;
+        return n;
+    }
+    // Taken thread d read back into `one` as its only thread (whose
+    // segments end at `end`).
+    bool read(size_t d, uint64_t end, ThreadStates& one)
+    {
+        const Entry& e = m_entries[d];
+        const size_t bytes = e.segments * sizeof(PackedSegment) + e.checks * sizeof(uint64_t)
+            + (size_t(e.far) + e.infos) * 2 * sizeof(uint64_t);
+        // (From the file, and from the buffer what is not written.)
+        m_read.resize(bytes);
+        const size_t inFile = size_t(std::min<uint64_t>(bytes, m_written - std::min(m_written, e.offset)));
+        if (inFile > 0 && !m_file.read(e.offset, m_read.data(), inFile))
+            return false;
+        if (inFile < bytes)
+            std::memcpy(m_read.data() + inFile, m_buffer.data() + (e.offset + inFile - m_written), bytes - inFile);
+        const char* p = m_read.data();
+        const auto get = [&p] {
+            uint64_t v;
+            std::memcpy(&v, p, sizeof(v));
+            p += sizeof(v);
+            return v;
+        };
+        one.ids.assign(1, m_threads[d]);
+        one.offsets = {0, e.segments};
+        one.checkOffsets = {0, e.checks};
+        one.end = end;
+        one.packed.allocate(std::max<size_t>(e.segments, 1) * sizeof(PackedSegment));
+        std::memcpy(one.packed.bytes(), p, e.segments * sizeof(PackedSegment));
+        p += e.segments * sizeof(PackedSegment);
+        one.checkTimes.resize(e.checks);
+        for (uint64_t& t : one.checkTimes)
+            t = get();
+        one.farTimes.resize(e.far);
+        for (auto& [at, time] : one.farTimes) {
+            at = get();
+            time = get();
+        }
+        one.infos.resize(e.infos);
+        for (auto& [at, info] : one.infos) {
+            at = get();
+            info = uint16_t(get());
+        }
+        return true;
+    }
+
+private:
+    static constexpr size_t kBuffer = size_t(1) << 20;
+    static constexpr size_t kDirect = size_t(64) << 10; // bytes of segments
+    void put(const void* data, size_t bytes)
+    {
+        const auto* p = static_cast<const char*>(data);
+        m_buffer.insert(m_buffer.end(), p, p + bytes);
+    }
+    void put(uint64_t a, uint64_t b)
+    {
+        const uint64_t pair[2] = {a, b};
+        put(pair, sizeof(pair));
+    }
+    struct Entry {
+        uint64_t offset = 0, first = 0, last = 0;
+        uint32_t segments = 0, checks = 0, far = 0, infos = 0;
+    };
+    SpillFile m_file;
+    std::vector<char> m_buffer, m_read;
+    uint64_t m_written = 0; // bytes in the file
+    bool m_failed = false;
+    std::vector<uint32_t> m_threads; // ascending
+    std::vector<Entry> m_entries;    // beside them
+};
+
+} // namespace
+
+// The whole walk over the runs in the file and the raw events since,
+// merged thread by thread: each thread's events from every run in log
+// order, then by time (equal times in log order), as sealAll sorts them.
+bool ThreadStatesBuilder::sealRuns(uint64_t end, bool final, const LoadObserver* observer)
+{
+    ThreadStates& out = m_part.threadStates;
+    out = ThreadStates{};
+    out.end = end;
+    // The events since the last run, sorted as a run is (a copy: a
+    // snapshot's seal leaves them for the next).
+    std::vector<Raw> tail;
+    groupByThreadInto(std::as_const(m_raw), tail);
+    if (final) {
+        m_raw = {};
+        std::vector<Raw>().swap(m_scratch);
+    }
+    // Each run read through a buffer of its own (64 KB); the events since
+    // the last run last.
+    struct Reader {
+        const SpillFile* file = nullptr;
+        const Run* run = nullptr;
+        uint64_t offset = 0, left = 0; // in the file, not read yet
+        size_t frame = 0;               // the next to read
+        std::vector<Raw> buffer;
+        std::vector<uint8_t> bytes;
+        size_t at = 0;
+        bool done() const { return at == buffer.size() && left == 0; }
+        const Raw& head() const { return buffer[at]; }
+        bool fill()
+        {
+            const size_t n = size_t(std::min<uint64_t>(left, kRunFrame));
+            buffer.resize(n);
+            at = 0;
+            if (n == 0)
+                return true;
+            const size_t size = run->frameBytes[frame++];
+            bytes.resize(size);
+            if (!file->read(offset, bytes.data(), size) || !decodeRunFrame(bytes.data(), bytes.data() + size, n, buffer.data()))
+                return false;
+            offset += size;
+            left -= n;
+            return true;
+        }
+        bool advance() { return ++at < buffer.size() || left == 0 || fill(); }
+    };
+    std::vector<Reader> readers(m_runs.size() + 1);
+    for (size_t r = 0; r < m_runs.size(); ++r) {
+        readers[r].file = m_runFile.get();
+        readers[r].run = &m_runs[r];
+        readers[r].offset = m_runs[r].offset;
+        readers[r].left = m_runs[r].count;
+        if (!readers[r].fill())
+            return lose();
+    }
+    readers.back().buffer = std::move(tail);
+    // The readers by the thread at their head, lowest first (then the
+    // earlier run).
+    const auto later = [&](size_t a, size_t b) {
+        const uint32_t ta = readers[a].head().thread, tb = readers[b].head().thread;
+        return ta != tb ? ta > tb : a > b;
+    };
+    std::vector<size_t> heap;
+    for (size_t r = 0; r < readers.size(); ++r)
+        if (!readers[r].done())
+            heap.push_back(r);
+    std::make_heap(heap.begin(), heap.end(), later);
+
+    // Segments are never more than events: room for as many, of which
+    // only the pages written are ever touched.
+    const uint64_t total = m_eventsInRuns + readers.back().buffer.size();
+    PackedSegments& packed = out.packed;
+    packed.allocate(std::max<uint64_t>(total, 1) * sizeof(PackedSegment));
+    PackedSegment* dest = static_cast<PackedSegment*>(packed.bytes());
+    size_t written = 0;
+    std::vector<Raw> events;
+    std::vector<size_t> from;
+    const auto byTime = [](const Raw& a, const Raw& b) { return a.time < b.time; };
+    // A load's final seal (whose index keeps no segments of a thread with a
+    // pyramid) bins each such thread as the merge gives it, and its
+    // segments wait in a file for the checkpoint entries: the seal never
+    // holds them all (DroppedSegments).
+    DroppedSegments dropped;
+    const bool binAsMerged = final && m_dropPyramidSegments && dropped.open();
+    std::vector<uint32_t> pyramidThreads;
+    KeptTotals totals;
+    OverviewScratch scratch;
+    while (!heap.empty()) {
+        if ((out.ids.size() & 0xFFF) == 0 && isCancelled(observer))
+            return false;
+        const uint32_t id = readers[heap.front()].head().thread;
+        from.clear();
+        while (!heap.empty() && readers[heap.front()].head().thread == id) {
+            std::pop_heap(heap.begin(), heap.end(), later);
+            from.push_back(heap.back());
+            heap.pop_back();
+        }
+        std::sort(from.begin(), from.end()); // (log order)
+        events.clear();
+        for (const size_t r : from) {
+            Reader& reader = readers[r];
+            while (!reader.done() && reader.head().thread == id) {
+                events.push_back(reader.head());
+                if (!reader.advance())
+                    return lose();
+            }
+            if (!reader.done()) {
+                heap.push_back(r);
+                std::push_heap(heap.begin(), heap.end(), later);
+            }
+        }
+        if (!std::is_sorted(events.begin(), events.end(), byTime))
+            std::stable_sort(events.begin(), events.end(), byTime);
+        const size_t first = written;
+        out.ids.push_back(id);
+        out.offsets.push_back(first);
+        out.checkOffsets.push_back(out.checkTimes.size());
+        ThreadSegment cur{};
+        bool any = false;
+        for (const Raw& raw : events) {
+            ThreadSegment s;
+            if (!walkStep(raw, cur, any, s))
+                continue;
+            cur = s;
+            any = true;
+            dest[written] = packSegment(s, written - first, written, out.checkTimes, out.farTimes, out.infos);
+            ++written;
+        }
+        if (binAsMerged && written - first >= ThreadStates::kOverviewMinSegments) {
+            const size_t k = out.ids.size() - 1;
+            out.overviews.resize(k + 1);
+            out.offsets.push_back(written); // (for of(k), until the next thread's)
+            out.checkOffsets.push_back(out.checkTimes.size());
+            ThreadTotals whole;
+            buildOverview(out, k, scratch, false, nullptr, nullptr, 0, &whole);
+            out.offsets.pop_back();
+            out.checkOffsets.pop_back();
+            pyramidThreads.push_back(uint32_t(k));
+            totals.push_back(whole);
+            if (dropped.take(out, k, first, written))
+                written = first;
+        }
+    }
+    out.offsets.push_back(written);
+    out.checkOffsets.push_back(out.checkTimes.size());
+    packed.shrinkTo(written);
+    if (final) {
+        m_runs.clear();
+        m_runFile.reset();
+    }
+    if (binAsMerged) {
+        out.overviews.resize(out.count());
+        dropped.flush();
+        ThreadCheckpoints::Source source;
+        source.threads = out.count();
+        source.segments = written + dropped.segments();
+        const ThreadCheckpoints::Source inMemory = sourceOf(out, {}); // (the threads not binned)
+        source.extent = [&](size_t k) {
+            const size_t d = dropped.find(k);
+            return d != SIZE_MAX ? dropped.extent(d) : inMemory.extent(k);
+        };
+        ThreadStates one;
+        bool cancelled = false;
+        source.read = [&](size_t k, const std::function<void(const SegmentView&)>& use) {
+            if ((k & 0xFFF) == 0 && isCancelled(observer)) {
+                cancelled = true;
+                return false;
+            }
+            const size_t d = dropped.find(k);
+            if (d == SIZE_MAX)
+                return inMemory.read(k, use);
+            if (!dropped.read(d, out.end, one))
+                return false;
+            use(one.of(0));
+            return true;
+        };
+        if (!m_part.threadCheckpoints.makeThreadEntries(source, true))
+            return cancelled ? false : lose();
+        m_binnedAsMerged = dropped.count();
+        out.moveSegmentsToFile(std::move(pyramidThreads), std::move(totals));
+        return true;
+    }
+    if (!buildOverviews(out, observer))
+        return false;
+    if (final)
+        fillThreadEntries();
+    else
+        m_part.threadCheckpoints.entryOffsets.clear(); // (made at the final seal, as sealIncremental's)
+    return true;
+}
+
+} // namespace hecscope
