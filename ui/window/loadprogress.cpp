@@ -76,4 +76,33 @@ void RecentFiles::rebuild()
     m_menu->setEnabled(!recent.isEmpty());
 }
 
+Banner::Banner(QWidget* parent)
+    : QLabel(parent)
+{
+    setWordWrap(true);
+    setTextInteractionFlags(Qt::TextSelectableByMouse);
+    setText(tr("Open an eventlog with File ▸ Open (Ctrl+O), or drop one here."));
+    setContentsMargins(6, 4, 6, 4);
+}
+
+void Banner::follow(LogDocument* doc)
+{
+    connect(doc, &LogDocument::notice, this, &Banner::say);
+    connect(doc, &LogDocument::noticeCleared, this, &QWidget::hide);
+}
+
+void Banner::say(const QString& text, NoticeKind kind)
+{
+    const char* style = "";
+    switch (kind) {
+    case NoticeKind::Note: break;
+    case NoticeKind::Info: style = "background:#d6eaf8;color:#000"; break;
+    case NoticeKind::Warning: style = "background:#fcf3cf;color:#000"; break;
+    case NoticeKind::Error: style = "background:#f5b7b1;color:#000"; break;
+    }
+    setText(text);
+    setStyleSheet(QString::fromLatin1(style));
+    show();
+}
+
 } // namespace hecscope

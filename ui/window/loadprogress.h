@@ -1,6 +1,9 @@
 #pragma once
 
+#include <QLabel>
 #include <QWidget>
+
+#include "ui/document/logdocument.h"
 
 class QMenu;
 class QProgressBar;
@@ -41,6 +44,18 @@ signals:
 private:
     void rebuild();
     QMenu* m_menu;
+};
+
+// Above the timeline: what the window says of the log (NoticeKind), each
+// kind styled here only; the document's notices, hidden when it clears them.
+class Banner : public QLabel {
+    Q_OBJECT
+public:
+    explicit Banner(QWidget* parent = nullptr);
+    void follow(LogDocument* doc);
+    void say(const QString& text, NoticeKind kind);
+    // What it says; empty when hidden.
+    QString said() const { return isHidden() ? QString() : text(); }
 };
 
 } // namespace hecscope

@@ -11,6 +11,7 @@
 #include "ui/document/viewcontroller.h"
 
 #include <QDateTime>
+#include <QDockWidget>
 #include <QFontDatabase>
 #include <QLocale>
 
@@ -229,6 +230,31 @@ QStringList DiagnosticsPane::lines() const
     for (int i = 0; i < count(); ++i)
         out << item(i)->text();
     return out;
+}
+
+DetailsPane::DetailsPane(QWidget* parent)
+    : QPlainTextEdit(parent)
+{
+    setReadOnly(true);
+    setPlaceholderText(tr("Click an item on the timeline to see its details here."));
+}
+
+void DetailsPane::follow(const LogDocument* doc)
+{
+    connect(doc, &LogDocument::cleared, this, &QPlainTextEdit::clear);
+}
+
+void DetailsPane::describe(const QString& details)
+{
+    setPlainText(details);
+    if (details.isEmpty())
+        return;
+    for (QWidget* w = parentWidget(); w; w = w->parentWidget())
+        if (auto* dock = qobject_cast<QDockWidget*>(w)) {
+            dock->show();
+            dock->raise();
+            break;
+        }
 }
 
 } // namespace hecscope

@@ -63,4 +63,14 @@ private:
     const LogDocument* m_doc = nullptr;
 };
 
+// The Details pane: what the item clicked on the timeline (or the event
+// chosen in the list) is; brought forward when it says something.
+class DetailsPane : public QPlainTextEdit {
+    Q_OBJECT
+public:
+    explicit DetailsPane(QWidget* parent = nullptr);
+    void follow(const LogDocument* doc); // a new log's items are not the old one's
+    void describe(const QString& details);
+};
+
 } // namespace hecscope

@@ -28,6 +28,7 @@
 #include "ui/threads/spanspane.h"
 #include "ui/threads/threadspane.h"
 #include "ui/timeline/timelineview.h"
+#include "ui/timeline/viewactions.h"
 #include "ui/document/viewcontroller.h"
 
 #include <QAction>
@@ -74,7 +75,7 @@ MainWindow::MainWindow(QWidget* parent)
     , m_view(new TimelineView(m_controller))
     , m_scroll(new QScrollArea)
     , m_doc(new LogDocument(this))
-    , m_banner(new QLabel)
+    , m_banner(new Banner)
     , m_events(new EventListPane)
     , m_gcModel(new GcTableModel(this))
     , m_gcTable(new QTableView)
@@ -82,7 +83,7 @@ MainWindow::MainWindow(QWidget* parent)
     , m_capTable(new QTableView)
     , m_process(new ProcessPane)
     , m_diagnostics(new DiagnosticsPane)
-    , m_details(new QPlainTextEdit)
+    , m_details(new DetailsPane)
     , m_bookmarks(new BookmarkModel(this))
     , m_bookmarkTable(new BookmarkTable(m_bookmarks))
     , m_heapPanel(new HeapPanel)
@@ -93,6 +94,7 @@ MainWindow::MainWindow(QWidget* parent)
     , m_threadsPane(new ThreadsPane(m_threadRows))
     , m_spansPane(new SpansPane)
     , m_profilePane(new ProfilePane)
+    , m_sparkSizes(new SparkSizesPane)
     , m_progress(new LoadProgress)
     , m_fileLabel(new QLabel)
     , m_timeLabel(new QLabel)
@@ -110,11 +112,6 @@ MainWindow::MainWindow(QWidget* parent)
         resize(1600, 1000);
     }
 
-    m_banner->setWordWrap(true);
-    m_banner->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_banner->setText(
-        tr("Open an eventlog with File ▸ Open (Ctrl+O), or drop one here."));
-    m_banner->setContentsMargins(6, 4, 6, 4);
     m_stats = new StatisticsPane(m_controller, m_spansPane, m_capModel);
     connect(m_progress, &LoadProgress::cancelled, this, [this] { statusBar()->showMessage(tr("Loading cancelled"), 5000); });
 
@@ -132,39 +129,21 @@ MainWindow::MainWindow(QWidget* parent)
     layout->addWidget(createRunsArea(), 1);
     setCentralWidget(central);
 
-    auto* statsDock = new QDockWidget(tr("Statistics"), this);
-    statsDock->setObjectName(QStringLiteral("statistics"));
-    statsDock->setWidget(m_stats);
-    addDockWidget(Qt::BottomDockWidgetArea, statsDock);
-
-    auto* eventsDock = new QDockWidget(tr("Events"), this);
-    eventsDock->setObjectName(QStringLiteral("events"));
-    eventsDock->setWidget(m_events);
-    addDockWidget(Qt::BottomDockWidgetArea, eventsDock);
-    resizeDocks({eventsDock}, {260}, Qt::Vertical);
-    // The Profile pane below the timeline, beside the event list: a flame
-    // graph wants the window's width.
-    m_profileDock = new QDockWidget(tr("Profile"), this);
-    m_profileDock->setObjectName(QStringLiteral("profile"));
-    m_profileDock->setWidget(m_profilePane);
     // Its toolbar and tabs would ask for 300 pixels: a pane below the
     // timeline may be made smaller than that (its views scroll).
     m_profilePane->setMinimumHeight(140);
-    addDockWidget(Qt::BottomDockWidgetArea, m_profileDock);
-    tabifyDockWidget(eventsDock, m_profileDock);
-    eventsDock->raise();
     connect(m_profilePane, &ProfilePane::highlightChanged, m_view, &TimelineView::setTrackState<ProfileHighlight>);
     connect(m_events, &EventListPane::eventChosen, this, [this](uint64_t t, const QString& details) {
         // Each jump to an event (a search hit, a row) centres the timeline
         // on it at the current zoom and marks it; Details describes it.
-        showDetails(details);
+        m_details->describe(details);
         m_view->setCursorTime(t);
         m_view->setHighlight(t);
         m_controller->centreOn(t);
     });
     m_view->setPlaceholder(m_doc->placeholder());
     connect(m_view, &TimelineView::clicked, m_events, &EventListPane::selectNearest);
-    connect(m_view, &TimelineView::itemClicked, this, &MainWindow::showDetails);
+    connect(m_view, &TimelineView::itemClicked, m_details, &DetailsPane::describe);
 
     m_exporter = new ImageExporter(statusBar(), this);
     statusBar()->addPermanentWidget(m_fileLabel);
@@ -173,20 +152,15 @@ MainWindow::MainWindow(QWidget* parent)
 
     createActions();
     createPanes();
-    statsDock->toggleViewAction()->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
-    m_viewMenu->addAction(statsDock->toggleViewAction());
-    m_viewMenu->addAction(eventsDock->toggleViewAction());
-    m_viewMenu->addAction(m_profileDock->toggleViewAction());
-    createSparkSizesDock();
     createCompareDock();
     addCompareSections();
     m_docks = new DockLayout(this);
     m_docks->arrange();
 
     QMenu* search = menuBar()->addMenu(tr("&Search"));
-    QAction* find = search->addAction(tr("&Find…"), this, [this, eventsDock] {
-        eventsDock->show();
-        eventsDock->raise();
+    QAction* find = search->addAction(tr("&Find…"), this, [this] {
+        dockOf(m_events)->show();
+        dockOf(m_events)->raise();
         m_events->searchField()->setFocus(Qt::ShortcutFocusReason);
         m_events->searchField()->selectAll();
     });
@@ -205,15 +179,12 @@ MainWindow::MainWindow(QWidget* parent)
                 m_timeLabel->setText(t ? tr("cursor %1").arg(timeText(*t))
                                        : QString());
             });
-    connect(m_controller, &ViewController::historyChanged, this,
-            &MainWindow::updateHistoryActions);
     followDocument();
 
     QSettings settings;
     m_firstStart = !restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     m_docks->restore(settings.value(QStringLiteral("window/state")).toByteArray());
     m_trackMenu->restore();
-    updateHistoryActions();
 }
 
 MainWindow::~MainWindow() = default;
@@ -270,8 +241,6 @@ void MainWindow::createPanes()
     });
     connect(m_bookmarks, &BookmarkModel::bookmarksChanged, this, [this] { m_view->setBookmarks(m_bookmarks->times()); });
 
-    m_details->setReadOnly(true);
-    m_details->setPlaceholderText(tr("Click an item on the timeline to see its details here."));
     const std::pair<QWidget*, QString> panes[] = {
         {m_details, tr("Details")},
         {m_bookmarkTable, tr("Bookmarks")},
@@ -283,31 +252,21 @@ void MainWindow::createPanes()
         {m_bandTable, tr("Heap Bands")},
         {m_ccTree, tr("Cost Centres")},
         {m_threadsPane, tr("Threads")},
-        {m_spansPane, tr("Spans")}};
+        {m_spansPane, tr("Spans")},
+        {m_stats, tr("Statistics")},
+        {m_events, tr("Events")},
+        {m_profilePane, tr("Profile")},
+        {m_sparkSizes, tr("Spark Sizes")}};
     for (const auto& [widget, title] : panes) {
         auto* dock = new QDockWidget(title, this);
         dock->setObjectName(title.toLower().replace(QLatin1Char(' '), QLatin1Char('-')));
         dock->setWidget(widget);
-        addDockWidget(Qt::RightDockWidgetArea, dock); // grouped by arrangeDocks()
+        addDockWidget(Qt::RightDockWidgetArea, dock); // grouped by DockLayout::arrange
         m_viewMenu->addAction(dock->toggleViewAction());
     }
-    connectThreads();
-}
-
-// The Spark sizes pane: a tab beside Events and Profile (a histogram wants
-// the width), following the timeline's selection.
-void MainWindow::createSparkSizesDock()
-{
-    m_sparkSizes = new SparkSizesPane;
-    auto* dock = new QDockWidget(tr("Spark Sizes"), this);
-    dock->setObjectName(QStringLiteral("spark-sizes"));
-    dock->setWidget(m_sparkSizes);
-    addDockWidget(Qt::BottomDockWidgetArea, dock);
-    tabifyDockWidget(m_profileDock, dock);
-    if (auto* events = dockOf(m_events))
-        events->raise(); // the event list stays the tab shown first
-    m_viewMenu->addAction(dock->toggleViewAction());
+    dockOf(m_stats)->toggleViewAction()->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
     connect(m_controller, &ViewController::selectionChanged, m_sparkSizes, &SparkSizesPane::setRange);
+    connectThreads();
 }
 
 
@@ -354,17 +313,6 @@ void MainWindow::connectThreads()
         if (item && item->thread)
             m_threadRows->pick(*item->thread, false);
     });
-}
-
-void MainWindow::showDetails(const QString& details)
-{
-    m_details->setPlainText(details);
-    if (details.isEmpty())
-        return;
-    if (auto* dock = dockOf(m_details)) {
-        dock->show();
-        dock->raise();
-    }
 }
 
 QString MainWindow::detailsText() const
@@ -436,30 +384,7 @@ void MainWindow::createActions()
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
 
-    auto add = [&](const QString& text, QKeySequence key, auto slot) {
-        QAction* a = view->addAction(text, this, slot);
-        a->setShortcut(key);
-        bar->addAction(a);
-        return a;
-    };
-    add(tr("Zoom &In"), QKeySequence::ZoomIn, [this] {
-        const ViewRange r = m_controller->range();
-        m_controller->zoom(0.5, r.start + r.duration() / 2, true);
-    });
-    add(tr("Zoom &Out"), QKeySequence::ZoomOut, [this] {
-        const ViewRange r = m_controller->range();
-        m_controller->zoom(2.0, r.start + r.duration() / 2, true);
-    });
-    add(tr("&Fit All"), QKeySequence(Qt::CTRL | Qt::Key_0),
-        [this] { m_controller->fitAll(); });
-    m_zoomSelection = add(tr("Zoom to &Selection"), QKeySequence(Qt::CTRL | Qt::Key_J),
-                          [this] { m_controller->zoomToSelection(); });
-    m_back = add(tr("&Back"), QKeySequence::Back, [this] { m_controller->back(); });
-    m_back->setShortcuts({QKeySequence::Back, QKeySequence(Qt::Key_Backspace)});
-    m_forward = add(tr("For&ward"), QKeySequence::Forward,
-                    [this] { m_controller->forward(); });
-    view->addAction(tr("&Clear Selection"), this,
-                    [this] { m_controller->setSelection(std::nullopt); });
+    new ViewActions(m_controller, view, bar, this);
     view->addSeparator();
     m_trackMenu = new TrackMenu(view, this);
     connect(m_trackMenu, &TrackMenu::tracksChanged, m_view, &TimelineView::setTracks);
@@ -478,14 +403,6 @@ void MainWindow::createActions()
 void MainWindow::setTrackOrder(const QStringList& names)
 {
     m_trackMenu->setOrder(names);
-}
-
-void MainWindow::updateHistoryActions()
-{
-    if (m_back)
-        m_back->setEnabled(m_controller->canGoBack());
-    if (m_forward)
-        m_forward->setEnabled(m_controller->canGoForward());
 }
 
 void MainWindow::chooseFile()
@@ -557,13 +474,13 @@ void MainWindow::followDocument()
     m_bookmarks->follow(m_doc);
     m_process->follow(m_doc);
     m_diagnostics->follow(m_doc);
+    m_details->follow(m_doc);
     m_stats->follow(m_doc);
     m_compare->follow(m_doc);
     m_liveControls->follow(m_doc);
 
     m_progress->follow(m_doc);
-    connect(m_doc, &LogDocument::notice, this, &MainWindow::showBanner);
-    connect(m_doc, &LogDocument::noticeCleared, m_banner, &QWidget::hide);
+    m_banner->follow(m_doc);
     connect(m_doc, &LogDocument::remember, m_recent, &RecentFiles::add);
     connect(m_doc, &LogDocument::reportFound, this, &MainWindow::openReportAlone);
     connect(m_doc, &LogDocument::cleared, this, &MainWindow::forgetLog);
@@ -592,7 +509,6 @@ void MainWindow::forgetLog(const QString& path)
     m_compareTimeline->clear(); // (B comes back under the new log once it is compared with it)
     m_runAHeader->hide();
     m_reportRunner.cancel();
-    m_details->clear(); // it described an item of the old log
     setWindowTitle(tr("%1 — Hecscope").arg(QFileInfo(path).fileName()));
     m_fileLabel->setText(QFileInfo(path).fileName());
     emit logCleared();
@@ -604,7 +520,7 @@ void MainWindow::openReportAlone(const QString& path)
     m_view->setPlaceholder(tr("no eventlog: the cost-centre report is in the Profile pane"));
     setWindowTitle(tr("%1 — Hecscope").arg(QFileInfo(path).fileName()));
     m_fileLabel->setText(QFileInfo(path).fileName());
-    showBanner(tr("%1 is a cost-centre profile report: it covers the whole run, with no time axis (Profile "
+    m_banner->say(tr("%1 is a cost-centre profile report: it covers the whole run, with no time axis (Profile "
                   "pane). To see the profile on the timeline, open the eventlog of the same run (+RTS -p -l) "
                   "and then this report with File ▸ Open Profile….")
                    .arg(QFileInfo(path).fileName()),
@@ -620,43 +536,28 @@ void MainWindow::openProfile(const QString& path)
         [this, path](ProfReportFile r) {
             statusBar()->clearMessage();
             if (!r.profile) {
-                showBanner(tr("Cannot open the profile %1: %2").arg(path, qs(r.error)), NoticeKind::Error);
+                m_banner->say(tr("Cannot open the profile %1: %2").arg(path, qs(r.error)), NoticeKind::Error);
                 emit reportShown();
                 return;
             }
             const auto profile = std::make_shared<const CostCentreProfile>(std::move(*r.profile));
             m_profilePane->setReport(profile, path);
             if (profile->error) {
-                showBanner(tr("%1 is cut or malformed at %2.")
+                m_banner->say(tr("%1 is cut or malformed at %2.")
                                .arg(QFileInfo(path).fileName(), qs(problemText(*profile, "shown"))),
                            NoticeKind::Warning);
             }
-            m_profileDock->show();
-            m_profileDock->raise();
+            dockOf(m_profilePane)->show();
+            dockOf(m_profilePane)->raise();
             if (!m_doc->index()) // alone, the report is all there is to see: most of the window
-                resizeDocks({m_profileDock}, {height() * 2 / 3}, Qt::Vertical);
+                resizeDocks({dockOf(m_profilePane)}, {height() * 2 / 3}, Qt::Vertical);
             emit reportShown();
         });
 }
 
-// The banner's kinds, styled here only.
-void MainWindow::showBanner(const QString& text, NoticeKind kind)
-{
-    const char* style = "";
-    switch (kind) {
-    case NoticeKind::Note: break;
-    case NoticeKind::Info: style = "background:#d6eaf8;color:#000"; break;
-    case NoticeKind::Warning: style = "background:#fcf3cf;color:#000"; break;
-    case NoticeKind::Error: style = "background:#f5b7b1;color:#000"; break;
-    }
-    m_banner->setText(text);
-    m_banner->setStyleSheet(QString::fromLatin1(style));
-    m_banner->show();
-}
-
 QString MainWindow::bannerText() const
 {
-    return m_banner->isHidden() ? QString() : m_banner->text();
+    return m_banner->said();
 }
 
 QString MainWindow::statisticsText() const

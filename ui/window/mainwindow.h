@@ -46,6 +46,7 @@ class LogDocument;
 class StatisticsPane;
 class ProcessPane;
 class DiagnosticsPane;
+class DetailsPane;
 class LiveControls;
 struct LiveStatus;
 class TimelineView;
@@ -59,6 +60,7 @@ class CompareTimeline;
 class CompareSection;
 class ViewController;
 class DisplayMenu;
+class Banner;
 class DockLayout;
 class LoadProgress;
 class RecentFiles;
@@ -150,12 +152,7 @@ private:
     void exportImageDialog();
     void followDocument();
     void forgetLog(const QString& path);
-    void showDetails(const QString& details);
-    // Above the timeline; each kind styled here only.
-    void showBanner(const QString& text, NoticeKind kind);
-    void updateHistoryActions();
     void connectThreads();
-    void createSparkSizesDock();
     void createCompareDock();
     void chooseCompareFile();
     void fitCompareDock();
@@ -164,7 +161,7 @@ private:
     TimelineView* m_view;
     QScrollArea* m_scroll;
     LogDocument* m_doc;
-    QLabel* m_banner;
+    Banner* m_banner;
     StatisticsPane* m_stats = nullptr;
     EventListPane* m_events;
     GcTableModel* m_gcModel;
@@ -173,7 +170,7 @@ private:
     QTableView* m_capTable;
     ProcessPane* m_process;
     DiagnosticsPane* m_diagnostics;
-    QPlainTextEdit* m_details;
+    DetailsPane* m_details;
     BookmarkModel* m_bookmarks;
     BookmarkTable* m_bookmarkTable;
     HeapPanel* m_heapPanel;
@@ -184,8 +181,7 @@ private:
     ThreadsPane* m_threadsPane;
     SpansPane* m_spansPane;
     ProfilePane* m_profilePane;
-    QDockWidget* m_profileDock = nullptr;
-    SparkSizesPane* m_sparkSizes = nullptr;
+    SparkSizesPane* m_sparkSizes;
     ComparePane* m_compare = nullptr;
     CompareTimeline* m_compareTimeline = nullptr;
     QLabel* m_runAHeader = nullptr;
@@ -194,9 +190,6 @@ private:
     QLabel* m_fileLabel;
     QLabel* m_timeLabel;
     RecentFiles* m_recent = nullptr;
-    QAction* m_back = nullptr;
-    QAction* m_forward = nullptr;
-    QAction* m_zoomSelection = nullptr;
     QMenu* m_viewMenu = nullptr;
     TrackMenu* m_trackMenu = nullptr;
     DisplayMenu* m_displayMenu = nullptr;
