@@ -3,6 +3,9 @@
 // on real logs from testdata.
 #include "tst_tracks.h"
 
+#include <QAction>
+#include <QMenu>
+
 void TestTracks::registryIsComplete()
 {
     QSet<QString> ids;
@@ -268,8 +271,21 @@ void TestTracks::activityHasACapabilityScale()
     const QPoint at(plot.left() + plot.width() / 2, area.top() + TimelineRenderer::kRulerHeight + 20);
     const QString said = r.describeAt(at, area, r.bounds(), o);
     QVERIFY2(said.contains(QStringLiteral("of 4 capabilities running")), qPrintable(said));
+    // "Running Only" is the track's own state, chosen in its own menu.
+    auto choose = [&](bool runningOnly) {
+        QMenu menu;
+        r.addContextActions(menu, QPoint(5, at.y()), QPoint(), area, o,
+                            [&](const std::function<void(TrackStates&)>& edit) { edit(o.states); });
+        QAction* action = nullptr;
+        for (QAction* a : menu.actions())
+            if (a->text() == QStringLiteral("Running Only"))
+                action = a;
+        QVERIFY(action);
+        if (action->isChecked() != runningOnly)
+            action->trigger();
+    };
     auto draw = [&](bool runningOnly) {
-        o.states.set(std::make_shared<const ActivityShown>(ActivityShown{runningOnly}));
+        choose(runningOnly);
         QImage image(area.size(), QImage::Format_ARGB32_Premultiplied);
         image.fill(Qt::white);
         QPainter p(&image);
@@ -287,6 +303,11 @@ void TestTracks::activityHasACapabilityScale()
     QVERIFY(count(both, spanColor(SpanKind::Gc)) > 0);
     QCOMPARE(count(running, spanColor(SpanKind::Gc)), 0);
     QCOMPARE(count(running, spanColor(SpanKind::Running)), count(both, spanColor(SpanKind::Running)));
+    // A picture's renderer has no menu to change it.
+    QMenu none;
+    r.addContextActions(none, QPoint(5, at.y()), QPoint(), area, o);
+    QVERIFY(none.isEmpty());
+    choose(false); // (the choice is saved: back to the default)
 }
 
 // The selection is tinted over the ruler and the tracks; the legend below

@@ -195,10 +195,11 @@ bool TimelineRenderer::labelWheel(QPoint pos, QPoint global, int delta, const QR
 }
 
 void TimelineRenderer::addContextActions(QMenu& menu, QPoint pos, QPoint global, const QRect& area,
-                                         const RenderOptions& o) const
+                                         const RenderOptions& o, TrackStatesEdit editStates) const
 {
     if (const auto row = rowAt(pos, area, o))
-        row->track->addContextActions(menu, {row->cap, pos - row->rect.topLeft(), global}, context(o));
+        row->track->addContextActions(menu, {row->cap, pos - row->rect.topLeft(), global, std::move(editStates)},
+                                      context(o));
 }
 
 int TimelineRenderer::naturalHeight(const RenderOptions& o) const

@@ -136,7 +136,8 @@ public:
     // no track there, or it does not.
     bool labelClicked(QPoint pos, QPoint global, const QRect& area, const RenderOptions& o) const;
     bool labelWheel(QPoint pos, QPoint global, int delta, const QRect& area, const RenderOptions& o) const;
-    void addContextActions(QMenu& menu, QPoint pos, QPoint global, const QRect& area, const RenderOptions& o) const;
+    void addContextActions(QMenu& menu, QPoint pos, QPoint global, const QRect& area, const RenderOptions& o,
+                           TrackStatesEdit editStates = {}) const;
     // Height the tracks need at their natural size.
     int naturalHeight(const RenderOptions& o) const;
     // The legend of `o`: only the shown tracks' colours, a bookmark's when

@@ -33,6 +33,8 @@ TimelineView::TimelineView(ViewController* controller, QWidget* parent)
             qOverload<>(&QWidget::update));
     connect(m_controller, &ViewController::selectionChanged, this,
             qOverload<>(&QWidget::update));
+    for (const TimelineTrack* track : timelineTracks())
+        track->restoreState(m_states);
     updateHeight();
 }
 
@@ -529,7 +531,11 @@ void TimelineView::contextMenuEvent(QContextMenuEvent* e)
         return;
     const QPoint at = unpinned(e->pos());
     QMenu menu;
-    m_renderer.addContextActions(menu, at, e->globalPos(), rect(), options());
+    m_renderer.addContextActions(menu, at, e->globalPos(), rect(), options(),
+                                 [this](const std::function<void(TrackStates&)>& edit) {
+                                     edit(m_states);
+                                     stateChanged();
+                                 });
     if (!menu.isEmpty())
         menu.exec(e->globalPos());
 }

@@ -88,15 +88,6 @@ DisplayMenu::DisplayMenu(QMenu* view, TimelineView* timeline, QObject* parent)
             emit timeFormatChanged();
         });
     }
-    QAction* runningOnly = view->addAction(QObject::tr("Activity: &Running Only"));
-    runningOnly->setCheckable(true);
-    runningOnly->setToolTip(QObject::tr("The activity track without GC stacked on the running capabilities"));
-    runningOnly->setChecked(settings.value(QStringLiteral("view/activityRunningOnly"), false).toBool());
-    m_view->setTrackState(std::make_shared<const ActivityShown>(ActivityShown{runningOnly->isChecked()}));
-    connect(runningOnly, &QAction::toggled, this, [this](bool on) {
-        m_view->setTrackState(std::make_shared<const ActivityShown>(ActivityShown{on}));
-        QSettings().setValue(QStringLiteral("view/activityRunningOnly"), on);
-    });
 }
 
 } // namespace hecscope

@@ -5,7 +5,10 @@
 #include "ui/timeline/legendwriter.h"
 #include "ui/timeline/timelinerenderer.h"
 
+#include <QAction>
 #include <QFontMetrics>
+#include <QMenu>
+#include <QSettings>
 #include <QObject>
 #include <QPainter>
 
@@ -68,6 +71,19 @@ std::vector<ActivityColumn> activityColumns(const LogIndex& index, ViewRange vie
 }
 
 namespace {
+
+// The user's choice for this track, from its own menu: running
+// capabilities only (no GC stacked on them). Saved in the settings.
+struct ActivityShown {
+    bool runningOnly = false;
+};
+const QString kRunningOnlyKey = QStringLiteral("view/activityRunningOnly");
+
+bool activityRunningOnly(const TrackStates& s)
+{
+    const auto shown = s.get<ActivityShown>();
+    return shown && shown->runningOnly;
+}
 
 struct ActivityList final : DrawList {
     std::vector<ActivityColumn> columns;
@@ -185,6 +201,25 @@ public:
             text += QObject::tr(", %1 stopped outside a collection (waiting for it or parked after it; not GC)")
                         .arg(caps * columns[x].stopped, 0, 'f', 2);
         return text;
+    }
+
+    void addContextActions(QMenu& menu, const TrackPointer& pointer, const TrackContext& ctx) const override
+    {
+        if (!pointer.editStates)
+            return;
+        QAction* a = menu.addAction(QObject::tr("Running Only"));
+        a->setCheckable(true);
+        a->setChecked(activityRunningOnly(ctx.options.states));
+        a->setToolTip(QObject::tr("The activity track without GC stacked on the running capabilities"));
+        QObject::connect(a, &QAction::triggered, &menu, [edit = pointer.editStates](bool runningOnly) {
+            QSettings().setValue(kRunningOnlyKey, runningOnly);
+            edit([runningOnly](TrackStates& s) { s.set(std::make_shared<const ActivityShown>(ActivityShown{runningOnly})); });
+        });
+    }
+
+    void restoreState(TrackStates& s) const override
+    {
+        s.set(std::make_shared<const ActivityShown>(ActivityShown{QSettings().value(kRunningOnlyKey, false).toBool()}));
     }
 
     void addLegend(LegendWriter& legend, const TrackContext& ctx) const override

@@ -7,6 +7,7 @@
 #include <QRect>
 #include <QString>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -40,12 +41,20 @@ struct SelectedItem {
     bool operator==(const SelectedItem&) const = default;
 };
 
+class TrackStates;
+// Changes the view's track states from a track's own menu: `edit` is
+// applied to them and the view draws again. Empty where nothing can change
+// them (a picture).
+using TrackStatesEdit = std::function<void(const std::function<void(TrackStates&)>& edit)>;
+
 // The pointer over a track's label column: the row (as TrackRow::cap),
-// where in the row (from its top left corner), and where on the screen.
+// where in the row (from its top left corner), and where on the screen;
+// and how the track's own menu changes its state.
 struct TrackPointer {
     int row = -1;
     QPoint local;
     QPoint global;
+    TrackStatesEdit editStates = {};
 };
 
 // What a track prepared for one (view, width): its level-of-detail items,
@@ -151,6 +160,10 @@ public:
         return false;
     }
     virtual void addContextActions(QMenu&, const TrackPointer&, const TrackContext&) const {}
+    // A track with a state of its own that the user chooses (in its menu)
+    // puts what was chosen last time (the settings) into a new view's
+    // states; it saves a choice when it is made.
+    virtual void restoreState(TrackStates&) const {}
     // The colours this track uses, for the legend below the tracks.
     virtual void addLegend(LegendWriter&, const TrackContext&) const {}
     // A legend block of its own below the common one (the heap bands).

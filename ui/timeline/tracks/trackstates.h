@@ -44,21 +44,10 @@ struct InstantKindsShown {
     uint32_t mask = kAllInstantKinds;
 };
 
-// …and for the Activity track: running capabilities only (no GC on top).
-struct ActivityShown {
-    bool runningOnly = false;
-};
-
 inline uint32_t instantKindsShown(const TrackStates& s)
 {
     const auto shown = s.get<InstantKindsShown>();
     return shown ? shown->mask : kAllInstantKinds;
-}
-
-inline bool activityRunningOnly(const TrackStates& s)
-{
-    const auto shown = s.get<ActivityShown>();
-    return shown && shown->runningOnly;
 }
 
 } // namespace hecscope
