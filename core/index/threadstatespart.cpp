@@ -21,18 +21,6 @@ namespace hecscope {
 
 using namespace threadbuild;
 
-uint8_t ThreadStates::stateKey(const ThreadSegment& s)
-{
-    switch (s.state) {
-    case ThreadState::Running: return 0;
-    case ThreadState::Runnable: return 1;
-    case ThreadState::Unknown: return 2;
-    case ThreadState::Finished: return kNoKey;
-    case ThreadState::Blocked: break;
-    }
-    return uint8_t(3 + size_t(stopClass(s.stop) == StopClass::ForeignCall ? BlockReason::CCall : blockReason(s.stop)));
-}
-
 size_t ThreadStates::find(uint32_t id) const
 {
     const auto it = std::lower_bound(ids.begin(), ids.end(), id);
@@ -117,34 +105,6 @@ SegmentView::SegmentView(const ThreadStates& states, size_t thread)
     , m_checks(states.checkTimes.data() + states.checkOffsets[thread])
     , m_chunked(states.chunked.empty() ? nullptr : &states.chunked[thread])
 {
-}
-
-uint64_t SegmentView::timeAt(size_t i) const
-{
-    const PackedSegment& p = packedAt(i);
-    if (p.offset != PackedSegment::kFar) [[likely]]
-        return m_checks[i / ThreadStates::kCheckEvery] + p.offset;
-    const auto& far = m_states->farTimes;
-    const auto it = std::lower_bound(far.begin(), far.end(), std::pair<uint64_t, uint64_t>(m_base + i, 0));
-    return it != far.end() && it->first == m_base + i ? it->second : m_checks[i / ThreadStates::kCheckEvery];
-}
-
-ThreadSegment SegmentView::operator[](size_t i) const
-{
-    const PackedSegment& p = packedAt(i);
-    ThreadSegment s{};
-    s.time = timeAt(i);
-    s.cap = p.cap;
-    s.stop = p.stop;
-    s.state = ThreadState(p.bits & 7);
-    s.cause = ThreadCause((p.bits >> 3) & 7);
-    if (p.bits & (1u << 6)) {
-        const auto& infos = m_states->infos;
-        const auto it = std::lower_bound(infos.begin(), infos.end(), std::pair<uint64_t, uint16_t>(m_base + i, 0));
-        if (it != infos.end() && it->first == m_base + i)
-            s.info = it->second;
-    }
-    return s;
 }
 
 const char* threadStateName(const ThreadSegment& s)
