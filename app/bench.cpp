@@ -385,4 +385,12 @@ int bench(int argc, char** argv)
     return hasError ? 1 : 0;
 }
 
+double percentile(std::vector<double> v, double q)
+{
+    if (v.empty())
+        return 0;
+    std::sort(v.begin(), v.end());
+    return v[std::min(v.size() - 1, size_t(std::ceil(q * double(v.size())) - 1))];
+}
+
 } // namespace hecscope::cli

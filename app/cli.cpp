@@ -1,4 +1,5 @@
 #include "app/cli.h"
+#include "app/commands.h"
 
 #include <QStringList>
 
@@ -124,6 +125,18 @@ std::string CommandLine::lastOf(std::initializer_list<const char*> names) const
 int CommandLine::usageError(const std::string& why) const
 {
     return cli::usageError(m_command, why);
+}
+
+std::optional<int> CommandLine::capability(int& cap) const
+{
+    if (!isSet("cap"))
+        return std::nullopt;
+    const std::string v = value("cap");
+    const std::optional<int> n = capabilityArg(v);
+    if (!n)
+        return usageError("bad --cap '" + v + "' (a capability number)");
+    cap = *n;
+    return std::nullopt;
 }
 
 } // namespace hecscope::cli

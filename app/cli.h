@@ -50,6 +50,9 @@ public:
 
     // Prints `hecscope CMD: why` and the pointer to --help; returns 2.
     int usageError(const std::string& why) const;
+    // --cap N into `cap` (left as it is when not given); a usage error's
+    // exit status when N is not a capability number.
+    std::optional<int> capability(int& cap) const;
 
 private:
     std::string m_command;

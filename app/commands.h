@@ -8,6 +8,7 @@
 
 class QApplication;
 #include <optional>
+#include <vector>
 #include <string>
 
 // Command-line commands that need no display. Each returns the process exit
@@ -38,6 +39,9 @@ void benchLive(const std::string& path);
 int benchCompare(const std::string& a, const std::string& b, const std::string& windowPart = {});
 // `--cap N`'s value: a capability number (0..65535), else none.
 std::optional<int> capabilityArg(const std::string& value);
+// The benchmarks' quantiles: the nearest-rank q-quantile of `v` (q = 1:
+// the maximum); 0 for none.
+double percentile(std::vector<double> v, double q);
 // The file (or - for stdin) as a byte source; null after printing why not.
 std::unique_ptr<ByteSource> openOrComplain(const std::string& path);
 

@@ -22,14 +22,6 @@
 namespace hecscope::cli {
 namespace {
 
-double percentile(std::vector<double> v, double q)
-{
-    if (v.empty())
-        return 0;
-    std::sort(v.begin(), v.end());
-    return v[std::min(v.size() - 1, size_t(std::ceil(q * double(v.size())) - 1))];
-}
-
 double msSince(const QElapsedTimer& t)
 {
     return double(t.nsecsElapsed()) / 1e6;

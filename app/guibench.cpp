@@ -35,15 +35,6 @@ namespace hecscope::cli {
 
 namespace {
 
-double percentile(std::vector<double> v, double q)
-{
-    if (v.empty())
-        return 0;
-    std::sort(v.begin(), v.end());
-    const size_t i = std::min(v.size() - 1, size_t(std::ceil(q * double(v.size())) - 1));
-    return v[i];
-}
-
 // Longest gap between ticks of a 1 ms timer while the window opens `path`
 // (loading, then showing the index and the statistics, painting at
 // 1600x1000): how long the event loop was ever kept from running.

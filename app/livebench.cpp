@@ -34,7 +34,8 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double percentile(std::vector<double> v, double p)
+// (-1 for none: no update arrived; the rank p * n, as the live figures were first written.)
+double latencyPercentile(std::vector<double> v, double p)
 {
     if (v.empty())
         return -1;
@@ -218,8 +219,8 @@ void benchLive(const std::string& path)
     const double seconds = finished ? std::chrono::duration<double>(end - feeder.started()).count() : 0;
     std::printf("live_feed_rate_mb_s: %.1f\n", rateMb);
     std::printf("live_updates: %zu\n", latencies.size());
-    std::printf("live_latency_p95_ms: %.1f\n", percentile(latencies, 0.95));
-    std::printf("live_latency_max_ms: %.1f\n", percentile(latencies, 1.0));
+    std::printf("live_latency_p95_ms: %.1f\n", latencyPercentile(latencies, 0.95));
+    std::printf("live_latency_max_ms: %.1f\n", latencyPercentile(latencies, 1.0));
     std::printf("live_ingest_mb_s: %.1f\n", seconds > 0 ? double(last.bytes) / 1e6 / seconds : -1.0);
     std::printf("live_ui_max_stall_ms: %.1f\n", stalls.worstMs());
     // The last snapshot's index against the bytes received; and the whole

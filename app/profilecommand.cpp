@@ -74,13 +74,8 @@ std::optional<int> parse(int argc, char** argv, Args& a)
     a.hideRts = cl.isSet("hide-rts");
     a.ticky = cl.isSet("ticky");
     a.rangeText = cl.value("range");
-    if (cl.isSet("cap")) {
-        const std::string v = cl.value("cap");
-        const std::optional<int> cap = capabilityArg(v);
-        if (!cap)
-            return cl.usageError("bad --cap '" + v + "' (a capability number)");
-        a.cap = *cap;
-    }
+    if (const auto status = cl.capability(a.cap))
+        return status;
     if (a.folded && a.csv)
         return cl.usageError("--folded and --csv exclude each other");
     return std::nullopt;

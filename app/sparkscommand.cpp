@@ -61,13 +61,8 @@ std::optional<int> parse(int argc, char** argv, Args& a)
     a.path = cl.positional().front();
     a.json = cl.isSet("json");
     a.rangeText = cl.value("range");
-    if (cl.isSet("cap")) {
-        const std::string v = cl.value("cap");
-        const std::optional<int> cap = capabilityArg(v);
-        if (!cap)
-            return cl.usageError("bad --cap '" + v + "' (a capability number)");
-        a.cap = *cap;
-    }
+    if (const auto status = cl.capability(a.cap))
+        return status;
     return std::nullopt;
 }
 
