@@ -28,4 +28,36 @@ QColor spanColor(SpanKind kind)
     return Qt::gray;
 }
 
+QColor spanColour(uint32_t name)
+{
+    return QColor::fromHsv(int((name * 137u) % 360u), 110, 215);
+}
+
+QColor threadColour(int colour)
+{
+    switch (colour) {
+    case ColourRunning: return spanColor(SpanKind::Running); // as running on the HEC rows
+    case ColourRunnable: return QColor(0xf1, 0xc4, 0x0f);
+    case ColourUnknown: return QColor(0xb0, 0xb0, 0xb0);
+    default: break;
+    }
+    // Blocked: blues and cool hues, apart from the GC oranges and reds of
+    // the capability rows; light for waits that are usually idle (delay).
+    static const QColor blocked[kBlockReasons] = {
+        QColor(0x2f, 0x6f, 0xb0), // MVar
+        QColor(0x7f, 0xb0, 0xe0), // MVar read
+        QColor(0x2c, 0x3e, 0x50), // black hole
+        QColor(0x16, 0xa0, 0x85), // read
+        QColor(0x0e, 0x6e, 0x5c), // write
+        QColor(0xc5, 0xd3, 0xe0), // delay (sleeping)
+        QColor(0x8e, 0x44, 0xad), // STM
+        QColor(0x7f, 0x8c, 0x8d), // process
+        QColor(0x79, 0x55, 0x48), // foreign call
+        QColor(0xc2, 0x18, 0x5b), // throwTo
+        QColor(0x9e, 0x9e, 0x9e), // other
+    };
+    const int r = colour - ColourBlocked;
+    return r >= 0 && r < int(kBlockReasons) ? blocked[r] : QColor(Qt::gray);
+}
+
 } // namespace hecscope

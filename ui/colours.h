@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/index/threadspart.h"
 #include "core/index/timeline.h"
 
 #include <QColor>
@@ -12,5 +13,14 @@ namespace hecscope {
 // the thread rows and the legend.
 QColor threadColor(uint32_t thread); // golden-ratio hues: neighbouring ids differ
 QColor spanColor(SpanKind kind);
+
+// A user span name's colour: a hue per name, stable across runs.
+QColor spanColour(uint32_t name);
+
+// Colours of thread states (the thread rows and their legend): running,
+// runnable, unknown, then one per BlockReason.
+enum ThreadColour : uint8_t { ColourRunning, ColourRunnable, ColourUnknown, ColourBlocked };
+constexpr int kThreadColours = ColourBlocked + int(kBlockReasons);
+QColor threadColour(int colour);
 
 } // namespace hecscope

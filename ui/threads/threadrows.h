@@ -2,6 +2,7 @@
 
 #include "core/detail/detailstore.h"
 #include "core/index/logindex.h"
+#include "ui/colours.h"
 #include "core/time/viewrange.h"
 
 #include <QColor>
@@ -98,14 +99,6 @@ constexpr int kBarTop = 2, kBarHeight = 10;
 constexpr int kSpanTop = 13, kSpanHeight = 3, kSpanLevels = 3;
 } // namespace threadrow
 
-// A span name's colour: a hue per name, stable across runs.
-QColor spanColour(uint32_t name);
-
-// Colours of thread states: running, runnable, unknown, then one per
-// BlockReason.
-enum ThreadColour : uint8_t { ColourRunning, ColourRunnable, ColourUnknown, ColourBlocked };
-constexpr int kThreadColours = ColourBlocked + int(kBlockReasons);
-QColor threadColour(int colour);
 QString threadColourName(int colour);
 uint8_t threadColourOf(const ThreadSegment& s);
 
