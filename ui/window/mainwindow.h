@@ -2,30 +2,19 @@
 
 #include "core/index/logindex.h"
 #include "ui/document/logdocument.h"
-#include "ui/window/bookmarks.h"
-#include "core/stats/stats.h"
-#include "core/time/viewrange.h"
 #include "ui/jobs/jobrunner.h"
+#include "ui/window/bookmarks.h"
 
 #include <QElapsedTimer>
 #include <QMainWindow>
-#include <QSize>
 
 #include <memory>
-#include <optional>
-#include <vector>
 
-class QAction;
 class QLabel;
 class QDockWidget;
 class QMenu;
-class QPlainTextEdit;
-class QProgressBar;
-class QPushButton;
 class QScrollArea;
-class QListWidget;
 class QTableView;
-class QTimer;
 
 namespace hecscope {
 
@@ -48,7 +37,6 @@ class ProcessPane;
 class DiagnosticsPane;
 class DetailsPane;
 class LiveControls;
-struct LiveStatus;
 class TimelineView;
 class ThreadRowsController;
 class ThreadsPane;
@@ -65,9 +53,9 @@ class DockLayout;
 class LoadProgress;
 class RecentFiles;
 
-// The application window: the timeline of the loaded log with its tracks,
-// statistics for the whole run or the selected range, loading progress with
-// Cancel, and the menus, toolbar and shortcuts that drive them.
+// The application window: lays out the timeline of the open log (a
+// LogDocument, which the panes follow) with its tracks, the panes, the
+// menus, toolbar and shortcuts that drive them.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
@@ -147,7 +135,6 @@ private:
     void openReportAlone(const QString& path);
     void createActions();
     void createPanes();
-    void showProcess();
     void chooseFile();
     void exportImageDialog();
     void followDocument();
