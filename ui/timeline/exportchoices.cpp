@@ -1,6 +1,7 @@
 #include "ui/timeline/exportchoices.h"
 
 #include "core/text/units.h"
+#include "ui/timeline/tracks/trackregistry.h"
 
 #include <QObject>
 #include <QStringList>
@@ -52,7 +53,7 @@ ExportRequest makeExportRequest(const LogIndex& index, const ExportChoices& c, c
     rq.options = base;
     rq.options.tracks = c.tracks;
     std::erase_if(rq.options.bookmarks, [&](uint64_t t) { return t < rq.range.start || t > rq.range.end; });
-    const bool heapShown = std::find(c.tracks.begin(), c.tracks.end(), QStringLiteral("heap-profile")) != c.tracks.end();
+    const bool heapShown = anyTrackDraws<HeapView>(c.tracks);
     rq.options.states.set<HeapView>(nullptr);
     if (heapShown && !index.heapBands.empty()) {
         const auto& old = base.states.get<HeapView>();

@@ -1,6 +1,7 @@
 #include "ui/window/exportdialog.h"
 
 #include "ui/formatting.h"
+#include "ui/timeline/tracks/trackregistry.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -387,12 +388,11 @@ void ExportDialog::validate()
     m_message->setVisible(!why.isEmpty());
     m_ok->setEnabled(why.isEmpty());
     if (m_heap) {
-        bool heapShown = false;
+        std::vector<QString> checked;
         for (int i = 0; i < m_tracks->count(); ++i)
-            heapShown = heapShown
-                || (m_tracks->item(i)->checkState() == Qt::Checked
-                    && m_tracks->item(i)->data(Qt::UserRole).toString() == QLatin1String("heap-profile"));
-        m_heap->setEnabled(heapShown);
+            if (m_tracks->item(i)->checkState() == Qt::Checked)
+                checked.push_back(m_tracks->item(i)->data(Qt::UserRole).toString());
+        m_heap->setEnabled(anyTrackDraws<HeapView>(checked));
     }
 }
 

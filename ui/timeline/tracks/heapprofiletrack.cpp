@@ -56,6 +56,8 @@ public:
                                                     ctx.options.palette);
     }
 
+    bool drawsState(const std::type_info& type) const override { return type == typeid(HeapView); }
+
     std::optional<SelectedItem> itemAt(const TrackRowGeometry& g, QPoint pos, const DrawList& d,
                                        const TrackContext& ctx) const override
     {

@@ -8,6 +8,7 @@
 #include <QString>
 
 #include <functional>
+#include <typeinfo>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -164,6 +165,9 @@ public:
     // puts what was chosen last time (the settings) into a new view's
     // states; it saves a choice when it is made.
     virtual void restoreState(TrackStates&) const {}
+    // Whether it draws the state of this type (an export makes the states
+    // of the tracks it draws).
+    virtual bool drawsState(const std::type_info&) const { return false; }
     // The colours this track uses, for the legend below the tracks.
     virtual void addLegend(LegendWriter&, const TrackContext&) const {}
     // A legend block of its own below the common one (the heap bands).

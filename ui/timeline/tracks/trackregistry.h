@@ -4,6 +4,7 @@
 
 #include <QString>
 
+#include <algorithm>
 #include <vector>
 
 namespace hecscope {
@@ -14,5 +15,14 @@ const std::vector<const TimelineTrack*>& timelineTracks();
 const TimelineTrack* findTrack(const QString& id);
 // The ids of every track, in the default order.
 std::vector<QString> defaultTrackIds();
+// Whether any of the tracks `ids` draws the state of type S.
+template <class S>
+bool anyTrackDraws(const std::vector<QString>& ids)
+{
+    return std::any_of(ids.begin(), ids.end(), [](const QString& id) {
+        const TimelineTrack* t = findTrack(id);
+        return t && t->drawsState(typeid(S));
+    });
+}
 
 } // namespace hecscope
