@@ -308,6 +308,19 @@ void TestTracks::activityHasACapabilityScale()
     r.addContextActions(none, QPoint(5, at.y()), QPoint(), area, o);
     QVERIFY(none.isEmpty());
     choose(false); // (the choice is saved: back to the default)
+    // Its legend names running and GC, unless the HEC rows (in whichever
+    // order) name those colours already: each colour is named once.
+    RenderOptions l;
+    auto named = [&](std::vector<QString> tracks) {
+        l.tracks = std::move(tracks);
+        const QStringList entries = r.legendContent(l).entries;
+        return std::pair{entries.count(QStringLiteral("running")), entries.count(QStringLiteral("GC"))};
+    };
+    using Counts = std::pair<qsizetype, qsizetype>; // running, GC
+    QCOMPARE(named({QStringLiteral("activity")}), Counts(1, 1));
+    QCOMPARE(named({QStringLiteral("hecs"), QStringLiteral("activity")}), Counts(0, 1));
+    QCOMPARE(named({QStringLiteral("activity"), QStringLiteral("hecs")}), Counts(0, 1));
+    QCOMPARE(named({QStringLiteral("activity"), QStringLiteral("gc")}).first, qsizetype(1));
 }
 
 // The selection is tinted over the ruler and the tracks; the legend below

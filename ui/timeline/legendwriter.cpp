@@ -9,12 +9,21 @@ namespace hecscope {
 
 void LegendWriter::entry(const QString& text, const Swatch& swatch)
 {
-    (m_charts ? m_chartEntries : m_entries).push_back({text, swatch});
+    (m_charts ? m_chartEntries : m_entries).push_back({text, swatch, m_track});
 }
 
 void LegendWriter::solid(const QString& text, QColor colour)
 {
     entry(text, [colour](QPainter& p, QRect box) { p.fillRect(box, colour); });
+    Entry& e = m_charts ? m_chartEntries.back() : m_entries.back();
+    e.solid = colour.rgba();
+    e.hasSolid = true;
+}
+
+void LegendWriter::solidUnlessNamed(const QString& text, QColor colour)
+{
+    solid(text, colour);
+    (m_charts ? m_chartEntries.back() : m_entries.back()).unlessNamed = true;
 }
 
 void LegendWriter::stroke(const QString& text, QColor colour, Qt::PenStyle style)
@@ -27,11 +36,18 @@ void LegendWriter::stroke(const QString& text, QColor colour, Qt::PenStyle style
 
 std::vector<const LegendWriter::Entry*> LegendWriter::ordered() const
 {
+    const auto namedByAnother = [this](const Entry& e) {
+        for (const auto* list : {&m_entries, &m_chartEntries})
+            for (const Entry& f : *list)
+                if (f.track != e.track && f.hasSolid && !f.unlessNamed && f.solid == e.solid)
+                    return true;
+        return false;
+    };
     std::vector<const Entry*> all;
-    for (const Entry& e : m_entries)
-        all.push_back(&e);
-    for (const Entry& e : m_chartEntries)
-        all.push_back(&e);
+    for (const auto* list : {&m_entries, &m_chartEntries})
+        for (const Entry& e : *list)
+            if (!e.unlessNamed || !namedByAnother(e))
+                all.push_back(&e);
     return all;
 }
 

@@ -30,8 +30,17 @@ public:
     void entry(const QString& text, const Swatch& swatch);
     void solid(const QString& text, QColor colour);
     void stroke(const QString& text, QColor colour, Qt::PenStyle style = Qt::SolidLine);
+    // A solid swatch left out when another track names the same colour
+    // with solid() (the Activity track's colours, which the HEC rows name
+    // when they are shown): a legend names each colour once, and no track
+    // needs to know which others are on screen.
+    void solidUnlessNamed(const QString& text, QColor colour);
     // The next entries are one track's (or the renderer's own).
-    void beginTrack() { m_charts = false; }
+    void beginTrack()
+    {
+        m_charts = false;
+        ++m_track;
+    }
     // The following entries of this track are chart colours.
     void startCharts() { m_charts = true; }
 
@@ -48,6 +57,10 @@ private:
     struct Entry {
         QString text;
         Swatch swatch;
+        int track = 0;
+        QRgb solid = 0;       // the colour of a solid swatch (with hasSolid)
+        bool hasSolid = false;
+        bool unlessNamed = false;
     };
     struct Placed {
         const Entry* entry;
@@ -57,6 +70,7 @@ private:
     std::vector<Placed> place(const QFontMetrics& fm, int width, int maxLines) const;
     std::vector<Entry> m_entries, m_chartEntries;
     bool m_charts = false;
+    int m_track = 0;
 };
 
 } // namespace hecscope

@@ -225,11 +225,9 @@ public:
     void addLegend(LegendWriter& legend, const TrackContext& ctx) const override
     {
         // The HEC rows name these colours when they are shown.
-        if (std::find(ctx.options.tracks.begin(), ctx.options.tracks.end(), QStringLiteral("hecs")) != ctx.options.tracks.end())
-            return;
-        legend.solid(QObject::tr("running"), spanColor(SpanKind::Running));
+        legend.solidUnlessNamed(QObject::tr("running"), spanColor(SpanKind::Running));
         if (!activityRunningOnly(ctx.options.states))
-            legend.solid(QObject::tr("GC"), spanColor(SpanKind::Gc));
+            legend.solidUnlessNamed(QObject::tr("GC"), spanColor(SpanKind::Gc));
     }
 };
 
