@@ -40,6 +40,12 @@ struct Collection {
 struct CollectionsPart {
     std::vector<Collection> collections;
     std::vector<uint32_t> collectionsByStart; // indices into collections, by start time
+
+    // Bytes held beyond the part itself (LogIndex::memoryBytes adds every part's).
+    size_t partBytes() const
+    {
+        return collections.capacity() * sizeof(Collection) + collectionsByStart.capacity() * sizeof(uint32_t);
+    }
 };
 
 } // namespace hecscope

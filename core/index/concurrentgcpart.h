@@ -34,6 +34,12 @@ struct ConcurrentGcPart {
     std::vector<ConcurrentSpan> concurrent;
     std::vector<RemSetFlush> remSetFlushes;
     std::vector<NonmovingCensus> nonmovingCensus;
+
+    size_t partBytes() const // (LogIndex::memoryBytes)
+    {
+        return concurrent.capacity() * sizeof(ConcurrentSpan) + remSetFlushes.capacity() * sizeof(RemSetFlush)
+            + nonmovingCensus.capacity() * sizeof(NonmovingCensus);
+    }
 };
 
 } // namespace hecscope

@@ -35,6 +35,14 @@ struct HeapPart {
     std::vector<HeapInfo> heapInfo;
     std::vector<MemReturn> memReturns;
     HeapSeries heap;
+
+    size_t partBytes() const // (LogIndex::memoryBytes)
+    {
+        return (heapAllocated.capacity() + heapSize.capacity() + heapLive.capacity() + blocksSize.capacity()) * sizeof(Sample)
+            + heapInfo.capacity() * sizeof(HeapInfo) + memReturns.capacity() * sizeof(MemReturn)
+            + (heap.size.capacity() + heap.blocks.capacity() + heap.live.capacity() + heap.allocated.capacity())
+            * sizeof(SeriesPoint);
+    }
 };
 
 } // namespace hecscope

@@ -21,6 +21,10 @@ struct HeapProfilePart {
     HeapBands heapBands;                               // the heap profile's censuses in time order and band figures
     std::shared_ptr<const BandSelection> defaultBands; // top 15 by size, for the first paint
     std::optional<HpHeader> hpFile;                    // read from a .hp heap profile, not an eventlog
+
+    // (LogIndex::memoryBytes) The samples: the censuses, labels and bands
+    // are small beside them.
+    size_t partBytes() const { return heapProfile.samples.capacity() * sizeof(HeapProfileData::Entry); }
 };
 
 } // namespace hecscope

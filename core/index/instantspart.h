@@ -112,6 +112,16 @@ struct InstantsPart {
     // Every instant, only when the builder was asked to keep them (a test
     // comparing them with what is read back from the file).
     std::vector<CapInstants> keptInstants;
+
+    size_t partBytes() const // (LogIndex::memoryBytes)
+    {
+        size_t bytes = 0;
+        for (const CapInstantMarks& c : instants)
+            bytes += sizeof(CapInstantMarks) + c.memoryBytes();
+        for (const CapInstants& c : keptInstants)
+            bytes += sizeof(CapInstants) + c.memoryBytes();
+        return bytes;
+    }
 };
 
 } // namespace hecscope

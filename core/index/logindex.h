@@ -21,35 +21,9 @@
 
 namespace hecscope {
 
-// Everything the viewer and the statistics read, built in one pass over the
-// log and immutable afterwards. It is the aggregate of the builders' parts
-// (one builder per concern fills one part, see IndexDispatcher): timelines
-// per capability, threads, collections, heap figures, heap and time
-// profiles, instants on capabilities, messages, process facts and
-// non-moving GC phases. Inheriting
-// keeps every field reachable as `index.field`; code that needs one concern
-// can include just that part's header. Raw events stay in the file; `scan`
-// locates them in time order.
-struct LogIndex : SchedulerPart,
-                  ThreadsPart,
-                  ThreadStatesPart,
-                  CollectionsPart,
-                  HeapPart,
-                  HeapProfilePart,
-                  InstantsPart,
-                  TimeProfilePart,
-                  MessagesPart,
-                  ProcessPart,
-                  ConcurrentGcPart,
-                  UserSpansPart {
-    LogIndex(); // takes the next serial
-    // A snapshot: the same contents under a new serial (a live session
-    // publishes copies while its builder goes on extending the original).
-    LogIndex(const LogIndex& other);
-    LogIndex& operator=(const LogIndex&) = delete;
-    LogIndex(LogIndex&&) = default;
-    LogIndex& operator=(LogIndex&&) = default;
-
+// What the decoder found and counted over the whole log (LogIndex's own
+// part, made by the load itself rather than a builder).
+struct RunPart {
     LogScan scan;
     std::vector<uint64_t> tagCounts;            // events per tag (65536 entries)
     uint64_t firstTime = kNoTime, lastTime = 0; // ns
@@ -65,6 +39,49 @@ struct LogIndex : SchedulerPart,
         uint64_t events = 0;
         std::vector<uint64_t> tagCounts; // per tag
     } dropped;
+
+    size_t partBytes() const; // (LogIndex::memoryBytes)
+};
+
+// The parts an index is made of, each a base: a part lists its fields and
+// says the bytes it holds (`partBytes`), and the index copies and counts
+// them all without naming one (so a new part is one more name in the list
+// below, next to its builder in IndexBuilders).
+template <class... Parts>
+struct IndexParts : Parts... {
+    size_t partsBytes() const { return (Parts::partBytes() + ... + size_t(0)); }
+};
+
+// Everything the viewer and the statistics read, built in one pass over the
+// log and immutable afterwards. It is the aggregate of the builders' parts
+// (one builder per concern fills one part, see IndexDispatcher): timelines
+// per capability, threads, collections, heap figures, heap and time
+// profiles, instants on capabilities, messages, process facts and
+// non-moving GC phases. Inheriting
+// keeps every field reachable as `index.field`; code that needs one concern
+// can include just that part's header. Raw events stay in the file; `scan`
+// locates them in time order.
+struct LogIndex : IndexParts<RunPart,
+                             SchedulerPart,
+                             ThreadsPart,
+                             ThreadStatesPart,
+                             CollectionsPart,
+                             HeapPart,
+                             HeapProfilePart,
+                             InstantsPart,
+                             TimeProfilePart,
+                             MessagesPart,
+                             ProcessPart,
+                             ConcurrentGcPart,
+                             UserSpansPart> {
+    LogIndex(); // takes the next serial
+    // A snapshot: the same contents under a new serial (a live session
+    // publishes copies while its builder goes on extending the original).
+    LogIndex(const LogIndex& other);
+    LogIndex& operator=(const LogIndex&) = delete;
+    LogIndex(LogIndex&&) = default;
+    LogIndex& operator=(LogIndex&&) = default;
+
     // Unique per LogIndex instance in this process (a process-wide atomic
     // counter, from 1), never reused: lets views tell which index they were
     // made for without comparing pointers (an address can be reused after
@@ -73,7 +90,7 @@ struct LogIndex : SchedulerPart,
     uint64_t serial = 0;
 
     // Bytes held by the index (capacity, not just size).
-    size_t memoryBytes() const;
+    size_t memoryBytes() const { return sizeof(LogIndex) + partsBytes(); }
 };
 
 } // namespace hecscope

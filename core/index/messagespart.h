@@ -33,6 +33,10 @@ struct MessagesPart {
     std::vector<uint32_t> messagesByTime; // indices into messages
 
     std::string_view textOf(TextRef r) const { return {text.data() + r.offset, r.length}; }
+    size_t partBytes() const // (LogIndex::memoryBytes)
+    {
+        return messages.capacity() * sizeof(Message) + text.capacity() + messagesByTime.capacity() * sizeof(uint32_t);
+    }
 };
 
 } // namespace hecscope

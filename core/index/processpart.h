@@ -27,6 +27,8 @@ struct Capset {
 struct ProcessPart {
     std::vector<Capset> capsets;
     uint64_t tasks = 0; // TASK_CREATE events
+
+    size_t partBytes() const { return capsets.capacity() * sizeof(Capset); } // (LogIndex::memoryBytes)
 };
 
 } // namespace hecscope

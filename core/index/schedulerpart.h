@@ -37,6 +37,14 @@ struct SchedulerPart {
     // One more than the highest capability a thread migrated to or was
     // woken on: a live log names capabilities before their own blocks come.
     uint32_t capsNamed = 0;
+
+    size_t partBytes() const // (LogIndex::memoryBytes)
+    {
+        size_t bytes = 0;
+        for (const Capability& c : caps)
+            bytes += sizeof(Capability) + c.timeline.memoryBytes() + c.sparks.capacity() * sizeof(SparkCounters);
+        return bytes;
+    }
 };
 
 } // namespace hecscope

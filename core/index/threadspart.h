@@ -100,6 +100,10 @@ struct ThreadsPart {
 
     size_t threadCount() const;
     const ThreadInfo* thread(uint32_t id) const;
+    size_t partBytes() const // (LogIndex::memoryBytes)
+    {
+        return threads.capacity() * sizeof(ThreadInfo) + labelTexts->size() * sizeof(std::string);
+    }
 };
 
 } // namespace hecscope

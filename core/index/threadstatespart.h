@@ -464,6 +464,8 @@ ThreadTotals threadTotals(const ThreadStates& states, size_t number, uint64_t t0
 struct ThreadStatesPart {
     ThreadStates threadStates;
     ThreadCheckpoints threadCheckpoints;
+
+    size_t partBytes() const { return threadStates.memoryBytes() + threadCheckpoints.memoryBytes(); } // (LogIndex::memoryBytes)
 };
 
 // "blocked on an MVar", "running", … for a segment.

@@ -44,6 +44,8 @@ struct TimeProfilePart {
     std::vector<TickyCounter> tickyCounters;
     std::vector<TickySample> tickySamples;
     std::vector<uint64_t> tickyBegins; // TICKY_BEGIN_SAMPLE times (ns), in log order
+
+    size_t partBytes() const; // (LogIndex::memoryBytes; logindex.cpp, which knows SampleTree)
 };
 
 } // namespace hecscope

@@ -85,6 +85,8 @@ struct UserSpans {
 // What prepareForDrawing pairs with the default rules.
 struct UserSpansPart {
     std::shared_ptr<const UserSpans> userSpans;
+
+    size_t partBytes() const { return userSpans ? userSpans->memoryBytes() : 0; } // (LogIndex::memoryBytes)
 };
 
 } // namespace hecscope
