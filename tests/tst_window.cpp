@@ -8,7 +8,9 @@
 #include "ui/document/viewcontroller.h"
 #include "ui/window/helpmenu.h"
 #include "ui/window/mainwindow.h"
+#include "ui/jobs/workerpool.h"
 
+#include <QDeadlineTimer>
 #include <QDockWidget>
 #include <QFile>
 #include <QMenu>
@@ -144,6 +146,23 @@ void TestWindow::openingAnotherFileReleasesTheOldIndex()
     QVERIFY(w.index());
 }
 
+// Every background job the window started has ended and the UI thread has
+// taken what it sent back (taking a result may start another job: until the
+// shared pool stays idle over three turns of the event loop).
+static bool jobsSettle()
+{
+    const QDeadlineTimer deadline(20000);
+    for (int idle = 0; idle < 3;) {
+        if (deadline.hasExpired())
+            return false;
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+        idle = WorkerPool::shared().isIdle() ? idle + 1 : 0;
+        if (idle == 0)
+            QTest::qSleep(5);
+    }
+    return true;
+}
+
 static QStringList recentFiles()
 {
     return QSettings().value(QStringLiteral("recentFiles")).toStringList();
@@ -201,7 +220,7 @@ void TestWindow::aFailedOpenKeepsTheLogOnScreen()
     QVERIFY2(wholeRun.startsWith(QStringLiteral("Whole run")), qPrintable(wholeRun.left(200)));
     w.openFile(text);
     QVERIFY(finished.wait(20000));
-    QTest::qWait(300);
+    QVERIFY(jobsSettle());
     QCOMPARE(w.statisticsText(), wholeRun);
     QCOMPARE(capView->model()->rowCount(), capRows);
     w.controller()->setSelection(ViewRange{0, shown->lastTime / 2});
@@ -239,7 +258,7 @@ void TestWindow::aFailedOpenKeepsTheLogOnScreen()
         QCOMPARE(recentFiles(), recent);
         // The failed file's job computes nothing more over the log on
         // screen: its statistics and capabilities stay.
-        QTest::qWait(300);
+        QVERIFY(jobsSettle());
         QCOMPARE(w.statisticsText(), statistics);
         QCOMPARE(capView->model()->rowCount(), capRows);
     }
@@ -275,7 +294,7 @@ void TestWindow::everyPaneIsOneClickAway()
     w.openFile(QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/sparks-N4.eventlog"));
     QVERIFY(finished.wait(20000));
     QVERIFY(statsShown.count() > 0 || statsShown.wait(20000));
-    QTest::qWait(100);
+    QVERIFY(jobsSettle());
     QVERIFY2(w.size() == size, qPrintable(QStringLiteral("the window is %1×%2: its panes need more")
                                               .arg(w.width()).arg(w.height())));
     int docks = 0;
@@ -375,9 +394,19 @@ void TestWindow::anIdleWindowProcessesNoEvents()
             w.openFile(path);
             QVERIFY(finished.wait(20000));
         }
-        QTest::qWait(1500); // workers finish, panes fill, the first paint
+        // Workers finish, panes fill, the first paint: until no event came
+        // for 300 ms (a text cursor blinks every 500).
+        QVERIFY(jobsSettle());
         EventCounter counter;
         qApp->installEventFilter(&counter);
+        const QDeadlineTimer deadline(20000);
+        for (int before = -1; before != counter.count && !deadline.hasExpired();) {
+            before = counter.count;
+            QTest::qWait(300);
+        }
+        QVERIFY(!deadline.hasExpired());
+        counter.count = 0;
+        counter.byType.clear();
         QTest::qWait(2000);
         qApp->removeEventFilter(&counter);
         QString types;

@@ -32,6 +32,12 @@ WorkerPool& WorkerPool::shared()
     return pool;
 }
 
+bool WorkerPool::isIdle() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_busy == 0 && m_ready.empty();
+}
+
 int WorkerPool::threadCount() const
 {
     const std::lock_guard lock(m_mutex);

@@ -38,6 +38,10 @@ public:
     int maxThreads() const { return int(m_maxThreads); }
     // Threads alive now (busy or waiting for work).
     int threadCount() const;
+    // No task runs and none waits for a thread: every task handed to the
+    // pool so far has ended (a test waits for it before it checks that
+    // nothing more changes).
+    bool isIdle() const;
 
     // A task and the flag that says it is no longer wanted: a task whose flag
     // is set when it is dropped from a queue (close, dropCancelled) never runs.
