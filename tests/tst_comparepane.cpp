@@ -320,4 +320,77 @@ void TestComparePane::cancel()
     QVERIFY(heap);
 }
 
+// B is a document of the pane's own, followed as the panes follow the
+// window's: a new B is announced as a cleared log, then its index (the one
+// stacked under A's timeline) or its report; a new A does not load B
+// again; a B that cannot be opened is a notice naming it, and the reason
+// the pane gives; Cancel and Close let go of B.
+void TestComparePane::runBIsADocument()
+{
+    MainWindow w;
+    QVERIFY(open(w, compareLog("parfib-N1.eventlog")));
+    const LogDocument* b = w.comparePane()->runB();
+    QVERIFY(b);
+    QCOMPARE(b->role(), DocumentRole::Compared);
+    QVERIFY(!b->index());
+    QSignalSpy cleared(b, &LogDocument::cleared);
+    QSignalSpy started(b, &LogDocument::loadStarted);
+    QSignalSpy statistics(b, &LogDocument::statisticsReady);
+    const QString slower = compareLog("profile-slower.eventlog");
+    QVERIFY(compare(w, slower));
+    QCOMPARE(cleared.count(), 1);
+    QCOMPARE(cleared[0][0].toString(), slower);
+    QCOMPARE(started.count(), 1);
+    QCOMPARE(b->path(), slower);
+    QVERIFY(b->index());
+    QCOMPARE(w.compareTimeline()->runB(), b->index());
+    QCOMPARE(statistics.count(), 0); // (B's figures are the comparison's)
+    // Another A: compared with the same B, which is not loaded again.
+    QSignalSpy shown(w.comparePane(), &ComparePane::comparisonShown);
+    QVERIFY(open(w, compareLog("profile-before.eventlog")));
+    QVERIFY(shown.count() > 0 || shown.wait(20000));
+    QVERIFY(w.comparePane()->comparison());
+    QCOMPARE(started.count(), 1);
+    QCOMPARE(cleared.count(), 1);
+    // A report as B: found by its first bytes, no index.
+    QSignalSpy report(b, &LogDocument::reportFound);
+    QVERIFY(compare(w, compareLog("profile-slower.prof")));
+    QCOMPARE(report.count(), 1);
+    QCOMPARE(cleared.count(), 2);
+    QVERIFY(!b->index());
+    QVERIFY(w.comparePane()->comparison());
+    // A B that cannot be opened: B's document says so, naming it, and the
+    // pane gives its reason; B is let go of.
+    QStringList errors;
+    connect(b, &LogDocument::notice, &w, [&](const QString& text, NoticeKind kind) {
+        if (kind == NoticeKind::Error)
+            errors << text;
+    });
+    QSignalSpy failed(b, &LogDocument::openFailed);
+    QVERIFY(compare(w, QStringLiteral("/nonexistent/run.eventlog")));
+    QCOMPARE(failed.count(), 1);
+    QCOMPARE(errors.size(), 1);
+    QVERIFY2(errors[0].contains(QLatin1String("/nonexistent/run.eventlog")), qPrintable(errors[0]));
+    QVERIFY(!failed[0][0].toString().isEmpty());
+    QVERIFY2(w.comparePane()->problemText().endsWith(failed[0][0].toString()), qPrintable(w.comparePane()->problemText()));
+    QVERIFY(b->path().isEmpty());
+    QVERIFY(w.comparePane()->pathB().isEmpty());
+    // Cancel while B loads: its load ends, B is let go of.
+    QSignalSpy ended(b, &LogDocument::loadEnded);
+    w.compareWith(compareLog("parfib-N4.eventlog"));
+    QCOMPARE(b->path(), compareLog("parfib-N4.eventlog"));
+    ended.clear();
+    w.comparePane()->cancel();
+    QVERIFY(ended.count() > 0);
+    QVERIFY(b->path().isEmpty());
+    QVERIFY(!w.comparePane()->isBusy());
+    // Close: the same.
+    QVERIFY(compare(w, compareLog("leak-after.eventlog")));
+    QVERIFY(b->index());
+    w.comparePane()->closeComparison();
+    QVERIFY(!b->index());
+    QVERIFY(b->path().isEmpty());
+    QVERIFY(w.compareTimeline()->isHidden());
+}
+
 QTEST_MAIN(TestComparePane)

@@ -9,6 +9,7 @@
 #include "ui/compare/comparesection.h"
 #include "ui/jobs/livejob.h"
 #include "ui/compare/comparetimeline.h"
+#include "ui/document/logdocument.h"
 #include "ui/timeline/timelinerenderer.h"
 #include "ui/timeline/timelineview.h"
 #include "ui/document/viewcontroller.h"
@@ -78,6 +79,7 @@ private slots:
     void aNewLogIsComparedWithTheSameB();
     void whatCannotBeCompared();
     void cancel();
+    void runBIsADocument();
     void timelinesOnOneAxis();
     void selectionComparesThatStretch();
     void eachPaneShowsItsFigures();

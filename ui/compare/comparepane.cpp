@@ -4,7 +4,6 @@
 
 #include "ui/compare/comparefigures.h"
 
-#include "core/load/loader.h"
 #include "ui/profile/flamegraphview.h"
 
 #include <QAbstractTableModel>
@@ -239,6 +238,8 @@ ComparePane::ComparePane(QWidget* parent)
     m_tabs->addTab(m_pausePlot, tr("GC Pauses"));
     connect(m_band, &QComboBox::currentIndexChanged, this, &ComparePane::showHeap);
 
+    m_runB = std::make_unique<LogDocument>(nullptr, DocumentRole::Compared);
+    followRunB();
     updateHeader();
 }
 
@@ -286,12 +287,7 @@ void ComparePane::setRunA(const QString& path, std::shared_ptr<const LogIndex> i
 
 void ComparePane::compareWith(const QString& path)
 {
-    emit runBCleared();
-    m_pathB = path;
-    m_b.reset();
-    m_comparison.reset();
-    m_error.clear();
-    refresh();
+    m_runB->open(path); // (the pane follows: followRunB)
 }
 
 void ComparePane::setRange(std::optional<ViewRange> a, std::optional<ViewRange> b)
@@ -307,11 +303,7 @@ void ComparePane::setRange(std::optional<ViewRange> a, std::optional<ViewRange> 
 
 void ComparePane::closeComparison()
 {
-    emit runBCleared();
-    m_runner.cancel();
-    m_loadingB = false;
-    m_pathB.clear();
-    m_b.reset();
+    m_runB->close();
     m_comparison.reset();
     m_error.clear();
     updateHeader();
@@ -319,33 +311,79 @@ void ComparePane::closeComparison()
 
 void ComparePane::cancel()
 {
-    emit runBCleared();
-    m_runner.cancel();
-    m_loadingB = false;
-    m_error = tr("Cancelled: %1 was not compared.").arg(QFileInfo(m_pathB).fileName());
-    m_pathB.clear();
-    m_b.reset();
+    dropB(tr("Cancelled: %1 was not compared.").arg(QFileInfo(m_pathB).fileName()));
+}
+
+// B is let go of (its load or its comparison ends), and the pane says why.
+void ComparePane::dropB(const QString& error)
+{
+    m_runB->close();
+    m_error = error;
     updateHeader();
 }
 
-// One job does what is missing: load B and take its figures, take A's,
-// compare. What each side gave is kept, so a new A does not load B again.
+// B's document: a new B (or none) as soon as it is chosen, its progress
+// and timeline as it loads, then its figures and the comparison.
+void ComparePane::followRunB()
+{
+    const LogDocument* doc = m_runB.get();
+    connect(doc, &LogDocument::cleared, this, [this](const QString& path) {
+        emit runBCleared();
+        m_runner.cancel(); // (a comparison with the previous B)
+        m_pathB = path;
+        m_b.reset();
+        m_reportB = false;
+        m_loadingB = !path.isEmpty();
+        if (path.isEmpty())
+            return;
+        m_comparison.reset();
+        m_error.clear();
+        updateHeader();
+        m_progress->setValue(0);
+        m_progress->setFormat(tr("Opening %1").arg(QFileInfo(path).fileName()));
+        m_progress->show();
+        m_cancel->show();
+    });
+    connect(doc, &LogDocument::progress, this, [this](quint64 done, quint64 total) {
+        m_progress->setValue(total ? int(done * 1000 / total) : 0);
+    });
+    connect(doc, &LogDocument::indexChanged, this, [this](const IndexChange& c) {
+        if (!c.partial)
+            refresh();
+        else if (!m_b && !m_pathB.isEmpty()) // B's timeline as it loads
+            emit runBReady(m_pathB, c.index, c.source);
+    });
+    connect(doc, &LogDocument::reportFound, this, [this] {
+        m_reportB = true;
+        refresh();
+    });
+    connect(doc, &LogDocument::openFailed, this, [this](const QString& why) {
+        m_progress->hide();
+        m_cancel->hide();
+        dropB(tr("Cannot compare with %1: %2").arg(QFileInfo(m_pathB).fileName(), why));
+        emit comparisonShown();
+    });
+}
+
+// One job does what is missing: take B's figures (B's document has loaded
+// it), take A's, compare. What each side gave is kept, so a new A does not
+// take B's again.
 void ComparePane::refresh()
 {
     m_comparison.reset();
     updateHeader();
     if (m_pathB.isEmpty())
         return;
-    m_progress->setValue(0);
+    m_progress->setValue(!m_b && m_runB->index() ? 1000 : 0); // (B read whole: its figures now)
     m_progress->setFormat(m_b ? tr("Comparing…") : tr("Opening %1").arg(QFileInfo(m_pathB).fileName()));
     m_progress->show();
     m_cancel->show();
     m_loadingB = !m_b;
     const std::string pathA = m_pathA.toStdString(), pathB = m_pathB.toStdString();
-    const uint64_t totalB = uint64_t(std::max<qint64>(0, QFileInfo(m_pathB).size()));
     const std::optional<ViewRange> rangeA = m_rangeA, rangeB = m_rangeB;
-    auto work = [pathA, pathB, totalB, rangeA, rangeB, indexA = m_indexA, sourceA = m_sourceA, reportA = m_reportA,
-                 a = m_a, b = m_b, progress = m_progress, pane = this](const JobContext& ctx) {
+    auto work = [pathA, pathB, rangeA, rangeB, indexA = m_indexA, sourceA = m_sourceA, reportA = m_reportA,
+                 a = m_a, b = m_b, indexB = m_runB->index(), sourceB = m_runB->source(),
+                 reportB = m_reportB](const JobContext& ctx) {
         Result r;
         const auto cancelled = [ctx] { return ctx.isCancelled(); };
         const auto side = [&](RunFigures figures, HeapCurves heap) {
@@ -357,62 +395,27 @@ void ComparePane::refresh()
             s->heap = std::move(heap);
             return std::shared_ptr<const Side>(std::move(s));
         };
+        // B's figures, from its document's index (or its report's file).
         r.b = b;
-        if (!r.b) {
+        if (!r.b && reportB) {
             std::string error;
-            std::shared_ptr<FileSource> source = FileSource::open(pathB, error);
-            if (!source) {
-                r.error = QString::fromStdString(error);
+            std::optional<RunFigures> report;
+            if (std::shared_ptr<FileSource> source = FileSource::open(pathB, error))
+                report = reportFiguresOf(pathB, *source);
+            if (!report) {
+                r.error = error.empty() ? QObject::tr("not a report") : QString::fromStdString(error);
                 return r;
             }
-            if (std::optional<RunFigures> report = reportFiguresOf(pathB, *source))
-                r.b = side(std::move(*report), {});
-            if (!r.b) {
-                // Progress and cancel, from the loading thread.
-                // B's timeline as it loads (snapshots early in a long
-                // load, as the window's own progressive open).
-                class Observer final : public LoadObserver {
-                public:
-                    Observer(JobContext ctx, QProgressBar* bar, ComparePane* pane, std::shared_ptr<ByteSource> source)
-                        : m_ctx(std::move(ctx))
-                        , m_bar(bar)
-                        , m_pane(pane)
-                        , m_source(std::move(source))
-                    {
-                    }
-                    bool wantsPartials() const override { return true; }
-                    void partial(std::shared_ptr<const LogIndex> index) override
-                    {
-                        m_ctx.post([pane = m_pane, index, source = m_source] { pane->showPartialB(index, source); });
-                    }
-                    void progress(uint64_t done, uint64_t total) override
-                    {
-                        const int permille = total ? int(done * 1000 / total) : 0;
-                        if (permille == m_last)
-                            return;
-                        m_last = permille;
-                        m_ctx.post([bar = m_bar, permille] { bar->setValue(permille); });
-                    }
-                    bool cancelled() const override { return m_ctx.isCancelled(); }
-
-                private:
-                    JobContext m_ctx;
-                    QProgressBar* m_bar;
-                    ComparePane* m_pane;
-                    std::shared_ptr<ByteSource> m_source;
-                    int m_last = -1;
-                } observer(ctx, progress, pane, source);
-                LoadResult loaded = loadIndex(*source, totalB, &observer);
-                if (loaded.cancelled || !loaded.index || ctx.isCancelled())
-                    return r;
-                std::shared_ptr<const LogIndex> index(std::move(loaded.index));
-                auto s = std::const_pointer_cast<Side>(
-                    side(runFigures(*index, *source, pathB, std::nullopt, cancelled), heapCurves(*index, 12)));
-                s->index = std::move(index);
-                s->source = std::move(source);
-                r.b = std::move(s);
-            }
+            r.b = side(std::move(*report), {});
+        } else if (!r.b && indexB && sourceB) {
+            auto s = std::const_pointer_cast<Side>(
+                side(runFigures(*indexB, *sourceB, pathB, std::nullopt, cancelled), heapCurves(*indexB, 12)));
+            s->index = indexB;
+            s->source = sourceB;
+            r.b = std::move(s);
         }
+        if (!r.b)
+            return r;
         if (ctx.isCancelled())
             return r;
         r.a = a;
@@ -463,12 +466,6 @@ void ComparePane::refresh()
     m_runner.start(std::move(work), [this](Result r) { show(std::move(r)); });
 }
 
-void ComparePane::showPartialB(std::shared_ptr<const LogIndex> index, std::shared_ptr<ByteSource> source)
-{
-    if (!m_b && !m_pathB.isEmpty())
-        emit runBReady(m_pathB, std::move(index), std::move(source));
-}
-
 void ComparePane::show(Result r)
 {
     m_loadingB = false;
@@ -483,10 +480,7 @@ void ComparePane::show(Result r)
     m_progress->hide();
     m_cancel->hide();
     if (!r.error.isEmpty()) {
-        m_error = tr("Cannot compare with %1: %2").arg(QFileInfo(m_pathB).fileName(), r.error);
-        emit runBCleared();
-        m_pathB.clear();
-        updateHeader();
+        dropB(tr("Cannot compare with %1: %2").arg(QFileInfo(m_pathB).fileName(), r.error));
         emit comparisonShown();
         return;
     }

@@ -45,12 +45,14 @@ QCustomPlot* newPausePlot();
 void drawPauseDistributions(QCustomPlot* plot, const std::vector<uint64_t>* a, const std::vector<uint64_t>* b);
 
 // Comparing the log on screen (A) with another run (B: an eventlog, .hp,
-// .prof or -pj report, loaded here in the background): every figure of
+// .prof or -pj report, a document of the pane's own that it follows as the
+// panes follow the window's): every figure of
 // both side by side, sortable by the change (`hecscope diff`'s figures);
 // a differential flame graph (one run's frames coloured by how much they
 // grew or shrank in the other); the two heap profiles on one scale. Notes
-// say what cannot be compared. The work runs on a worker (the UI thread
-// only lays out what it returns), with progress and a cancel.
+// say what cannot be compared. B's load and the figures run on workers
+// (the UI thread only lays out what they return), with progress and a
+// cancel.
 class ComparePane : public QWidget {
     Q_OBJECT
 public:
@@ -66,14 +68,16 @@ public:
     // A cost-centre report (.prof or -pj) on screen alone as A: its figures
     // are read from the file (on the worker).
     void setReportA(const QString& path);
-    // Loads `path` as B and compares it with A (as soon as A is there).
+    // Opens `path` as B and compares it with A (as soon as A is there).
     void compareWith(const QString& path);
     void closeComparison();
     // The selection: the figures of that stretch of each run (B's times
     // as the stacked timelines place them); none: the whole runs.
     void setRange(std::optional<ViewRange> a, std::optional<ViewRange> b);
     void cancel();
-    bool isBusy() const { return m_runner.isBusy(); } // loading or comparing
+    bool isBusy() const { return m_loadingB || m_runner.isBusy(); } // loading or comparing
+    // B's document: its load, its index (or report) and its problems.
+    const LogDocument* runB() const { return m_runB.get(); }
 
     QString pathA() const { return m_pathA; }
     QString pathB() const { return m_pathB; }
@@ -127,9 +131,10 @@ private:
         std::shared_ptr<const CostCentreProfile> flameA, flameB;
         std::shared_ptr<const std::vector<int64_t>> bInA, aInB;
     };
+    void followRunB();
+    void dropB(const QString& error);
     void refresh();
     void show(Result result);
-    void showPartialB(std::shared_ptr<const LogIndex> index, std::shared_ptr<ByteSource> source);
     void showFigures();
     void showFlame();
     void showHeap();
@@ -147,8 +152,11 @@ private:
     std::shared_ptr<const CostCentreProfile> m_flameA, m_flameB;
     std::shared_ptr<const std::vector<int64_t>> m_bInA, m_aInB;
     QString m_error;
+    // B is loading, or its figures are being taken: a new A waits for it
+    // instead of cancelling it.
     bool m_loadingB = false;
-    std::optional<ViewRange> m_rangeA, m_rangeB; // a job is loading B: a new A waits for it instead of cancelling it
+    bool m_reportB = false; // B is m_pathB's report, with no index
+    std::optional<ViewRange> m_rangeA, m_rangeB;
 
     QLabel* m_nameA = nullptr;
     QLabel* m_nameB = nullptr;
@@ -174,6 +182,9 @@ private:
     QPushButton* m_export = nullptr;
     QPushButton* m_copy = nullptr;
     QPushButton* m_close = nullptr;
+    // B (DocumentRole::Compared): the pane's own, as B is the comparison's;
+    // the window gets B's timeline from runBReady.
+    std::unique_ptr<LogDocument> m_runB;
     JobRunner m_runner; // last: destroyed (and waited for) first
 };
 

@@ -38,8 +38,9 @@ QStringList problemsOf(const LogIndex& index, bool* error = nullptr)
 }
 } // namespace
 
-LogDocument::LogDocument(QObject* parent)
+LogDocument::LogDocument(QObject* parent, DocumentRole role)
     : QObject(parent)
+    , m_role(role)
     , m_placeholder(tr("no log open"))
 {
     qRegisterMetaType<IndexChange>();
@@ -88,6 +89,10 @@ void LogDocument::cancelByUser()
 
 void LogDocument::open(const QString& path, uint64_t liveKeepNs)
 {
+    if (m_role == DocumentRole::Compared) {
+        openRun(path);
+        return;
+    }
     // A socket, standard input or a named pipe is followed live, and so is a
     // file that some process still has open for writing.
     std::string why;
@@ -124,6 +129,27 @@ void LogDocument::open(const QString& path, uint64_t liveKeepNs)
         emit remember(path);
         emit reportFound(path);
     });
+    startJob(path);
+}
+
+// A run to compare with the log on screen: see open().
+void LogDocument::openRun(const QString& path)
+{
+    cancelLoad();
+    clear(path);
+    setPlaceholder(tr("loading…"));
+    m_job = std::make_unique<LoadJob>(path);
+    m_job->setStatistics(false);
+    connect(m_job.get(), &LoadJob::profileReportFound, this, [this, path] {
+        emit loadEnded();
+        emit reportFound(path);
+    });
+    startJob(path);
+}
+
+// m_job's stages, announced (both roles).
+void LogDocument::startJob(const QString& path)
+{
     connect(m_job.get(), &LoadJob::progressChanged, this, &LogDocument::progress);
     connect(m_job.get(), &LoadJob::partialIndex, this, &LogDocument::showPartialIndex);
     connect(m_job.get(), &LoadJob::indexReady, this, &LogDocument::showIndex);
@@ -140,11 +166,7 @@ void LogDocument::open(const QString& path, uint64_t liveKeepNs)
 void LogDocument::clear(const QString& path)
 {
     m_loadingPath.clear();
-    if (m_live) { // the new log replaces the live one: stop reading it
-        m_live.reset();
-        emit liveJobChanged(nullptr);
-        m_liveStatsRunner.cancel();
-    }
+    endLiveSession(); // the new log replaces the live one: stop reading it
     const bool sameFile = QFileInfo(path) == QFileInfo(m_path);
     m_path = path;
     m_index.reset();
@@ -153,6 +175,29 @@ void LogDocument::clear(const QString& path)
     m_partialShown = false;
     emit cleared(path, sameFile);
     emit notice(tr("Loading %1…").arg(path), NoticeKind::Note);
+}
+
+void LogDocument::endLiveSession()
+{
+    if (m_live) {
+        m_live.reset();
+        emit liveJobChanged(nullptr);
+        m_liveStatsRunner.cancel();
+    }
+}
+
+void LogDocument::close()
+{
+    cancelLoad();
+    endLiveSession();
+    m_path.clear();
+    m_index.reset();
+    m_source.reset();
+    m_wholeStats.reset();
+    m_partialShown = false;
+    emit cleared(QString(), false);
+    emit noticeCleared();
+    setPlaceholder(tr("no log open"));
 }
 
 void LogDocument::replaceIndex(std::shared_ptr<const LogIndex> index, std::shared_ptr<ByteSource> source,
@@ -231,6 +276,7 @@ void LogDocument::showFailure(const QString& message)
     }
     emit notice(text, NoticeKind::Error);
     emit loaded();
+    emit openFailed(message);
 }
 
 bool LogDocument::follow(const QString& source, const QString& recordPath, uint64_t keepNs)

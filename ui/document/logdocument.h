@@ -25,6 +25,10 @@ struct LiveStatus;
 // it. Styled in one place (MainWindow's banner).
 enum class NoticeKind { Note, Info, Warning, Error };
 
+// What a document is for: the log on screen (the window's), or a run
+// compared with it (the Compare pane's B).
+enum class DocumentRole { Shown, Compared };
+
 // A log's index on screen changed: what every pane reads.
 struct IndexChange {
     std::shared_ptr<const LogIndex> index;
@@ -44,11 +48,11 @@ struct IndexChange {
 // session's whole-run statistics). It announces a new, partial or grown
 // index, a cleared log, load problems and progress; the panes and the
 // timeline subscribe to it (their `follow`), the window lays them out.
-// UI thread.
+// The Compare pane's run B is one too (DocumentRole::Compared). UI thread.
 class LogDocument : public QObject {
     Q_OBJECT
 public:
-    explicit LogDocument(QObject* parent = nullptr);
+    explicit LogDocument(QObject* parent = nullptr, DocumentRole role = DocumentRole::Shown);
     ~LogDocument() override;
 
     // Opens `path`: a socket, pipe or file still being written is followed
@@ -56,6 +60,12 @@ public:
     // is loaded. What is on screen stays until the new file proves to be a
     // log (its header decoded). A live log keeps its latest `liveKeepNs`
     // (0: all).
+    // A compared run is read whole, never followed live, as `diff` reads
+    // it: the run it replaces goes at once (cleared), a .prof / -pj report
+    // is found by its first bytes and announced (reportFound), a file that
+    // is no log announces its index too (its problems are the comparison's
+    // notes), and no whole-run statistics are made (the comparison takes
+    // its own figures).
     void open(const QString& path, uint64_t liveKeepNs = 0);
     // Follows a live eventlog (SourceAddress text), recording it to
     // `recordPath` if given, keeping the latest `keepNs` (0: all). False,
@@ -69,7 +79,11 @@ public:
     // Every pane forgets the log on screen, making way for `path` (a .prof
     // report opened alone).
     void clear(const QString& path);
+    // Lets go of the log: its load or live session ends, every pane
+    // forgets it (cleared with no path) and nothing more comes of it.
+    void close();
 
+    DocumentRole role() const { return m_role; }
     QString path() const { return m_path; }
     std::shared_ptr<const LogIndex> index() const { return m_index; }
     std::shared_ptr<ByteSource> source() const { return m_source; }
@@ -91,9 +105,13 @@ signals:
     void loaded();
     void statisticsReady(const hecscope::RangeStats& whole);
     void notice(const QString& text, hecscope::NoticeKind kind);
+    // Opening failed, and why (after the notice, which names the file).
+    void openFailed(const QString& why);
     void noticeCleared();
     void placeholderChanged(const QString& text);
-    void reportFound(const QString& path); // a .prof / -pj report: opened alone by the window
+    // A .prof / -pj report: opened alone by the window (or, a compared
+    // run, read by the comparison).
+    void reportFound(const QString& path);
     void remember(const QString& path);    // worth listing under File ▸ Open Recent
     // A live session began (its job) or ended for good (nullptr); its
     // updates: before the panes get one, and after.
@@ -102,6 +120,9 @@ signals:
     void liveUpdated(const hecscope::LiveStatus& status);
 
 private:
+    void openRun(const QString& path);
+    void startJob(const QString& path);
+    void endLiveSession();
     void setPlaceholder(const QString& text);
     void retire(std::unique_ptr<LoadJob> job);
     void showIndex(std::shared_ptr<const LogIndex> index);
@@ -111,6 +132,7 @@ private:
     void liveNotice(const LiveStatus& status, bool wasDisconnected);
     void replaceIndex(std::shared_ptr<const LogIndex> index, std::shared_ptr<ByteSource> source, IndexChange change);
 
+    DocumentRole m_role;
     QString m_path;
     std::shared_ptr<const LogIndex> m_index;
     std::shared_ptr<ByteSource> m_source;

@@ -102,7 +102,7 @@ LoadJob::Loaded LoadJob::run(const JobContext& ctx)
             m_source = source;
             emit indexReady(shared);
         });
-        if (ctx.isCancelled())
+        if (ctx.isCancelled() || !m_statistics)
             return out;
         const RangeStats stats = computeStats(*shared);
         ctx.post([this, stats] { emit statisticsReady(stats); });

@@ -28,6 +28,10 @@ public:
     // Cancels and waits for the worker (a few milliseconds at most: every
     // stage, the finish of a load included, checks for cancellation).
     ~LoadJob() override;
+    // Before start: no whole-run statistics after the index
+    // (statisticsReady never comes), for a run whose figures are taken
+    // elsewhere (the Compare pane's B).
+    void setStatistics(bool on) { m_statistics = on; }
     void start();
     void cancel();
     // Its job is running, or queued on the pool and not cancelled (a job
@@ -65,6 +69,7 @@ private:
     Loaded run(const JobContext& ctx);
 
     QString m_path;
+    bool m_statistics = true; // (set before start: the worker reads it after)
     std::atomic<quint64> m_bytesRead{0};
     std::shared_ptr<ByteSource> m_source;
     std::shared_ptr<ByteSource> m_partialSource;
