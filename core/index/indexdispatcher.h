@@ -13,6 +13,7 @@
 #include "core/index/schedulerbuilder.h"
 #include "core/index/threadsbuilder.h"
 #include "core/index/threadstatesbuilder.h"
+#include "core/index/tickybuilder.h"
 #include "core/index/timeprofilebuilder.h"
 
 #include <array>
@@ -72,7 +73,7 @@ struct BuilderSet : BuilderSlot<B>... {
 // than its part says so in IndexDispatcher's Make (indexdispatcher.cpp).
 using IndexBuilders = BuilderSet<ThreadStatesBuilder, ThreadsBuilder, SchedulerBuilder, InstantsBuilder,
                                  CollectionsBuilder, HeapSamplesBuilder, ProcessBuilder, MessagesBuilder,
-                                 HeapProfileBuilder, TimeProfileBuilder, ConcurrentGcBuilder>;
+                                 HeapProfileBuilder, TimeProfileBuilder, TickyBuilder, ConcurrentGcBuilder>;
 
 // The EventSink that builds a LogIndex: counts every event per tag, keeps
 // the first and last time (ns), gives every event with a capability to the

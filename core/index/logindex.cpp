@@ -37,8 +37,7 @@ size_t RunPart::partBytes() const
 size_t TimeProfilePart::partBytes() const
 {
     size_t bytes = timeProfile.samples.capacity() * sizeof(TimeProfileData::Sample)
-        + (timeProfile.tree ? timeProfile.tree->memoryBytes() : 0)
-        + tickySamples.capacity() * sizeof(TickySample) + tickyBegins.capacity() * sizeof(uint64_t);
+        + (timeProfile.tree ? timeProfile.tree->memoryBytes() : 0);
     for (const auto& stack : timeProfile.stacks)
         bytes += sizeof(stack) + stack.capacity() * sizeof(uint32_t);
     return bytes;

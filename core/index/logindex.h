@@ -11,6 +11,7 @@
 #include "core/index/schedulerpart.h"
 #include "core/index/threadspart.h"
 #include "core/index/threadstatespart.h"
+#include "core/index/tickypart.h"
 #include "core/index/timeprofilepart.h"
 #include "core/index/userspanspart.h"
 #include "core/order/timeorder.h"
@@ -70,6 +71,7 @@ struct LogIndex : IndexParts<RunPart,
                              HeapProfilePart,
                              InstantsPart,
                              TimeProfilePart,
+                             TickyPart,
                              MessagesPart,
                              ProcessPart,
                              ConcurrentGcPart,

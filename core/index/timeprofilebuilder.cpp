@@ -19,13 +19,6 @@ void TimeProfileBuilder::consume(const Event& e)
     case tag::ProfSampleCostCentre:
         m_part.timeProfile.samples.push_back({t, n[1], timeStack(e), uint16_t(n[0])});
         break;
-    case tag::TickyCounterDef:
-        m_part.tickyCounters.push_back({n[0], uint16_t(n[1]), std::string(e.s[0]), std::string(e.s[1])});
-        break;
-    case tag::TickyCounterSample:
-        m_part.tickySamples.push_back({t, n[0], n[1], n[2], n[3], uint32_t(m_part.tickyBegins.size())});
-        break;
-    case tag::TickyCounterBeginSample: m_part.tickyBegins.push_back(t); break;
     default: break;
     }
 }

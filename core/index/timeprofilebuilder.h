@@ -10,15 +10,13 @@
 
 namespace hecscope {
 
-// Builds TimeProfilePart from PROF_BEGIN, PROF_SAMPLE_COST_CENTRE (stacks
-// interned by their ids), TICKY_COUNTER_DEF and TICKY_COUNTER_SAMPLE, in
-// log order. Nothing provisional. Decoding thread only.
+// Builds TimeProfilePart from PROF_BEGIN and PROF_SAMPLE_COST_CENTRE
+// (stacks interned by their ids), in log order. Nothing provisional. Decoding thread only.
 class TimeProfileBuilder {
 public:
     // IndexBuilders: the tags it consumes, and of those the start-up records.
-    static constexpr uint16_t kTags[]{tag::ProfBegin, tag::ProfSampleCostCentre, tag::TickyCounterDef,
-                                      tag::TickyCounterSample, tag::TickyCounterBeginSample};
-    static constexpr uint16_t kStartupTags[]{tag::ProfBegin, tag::TickyCounterDef};
+    static constexpr uint16_t kTags[]{tag::ProfBegin, tag::ProfSampleCostCentre};
+    static constexpr uint16_t kStartupTags[]{tag::ProfBegin};
     explicit TimeProfileBuilder(TimeProfilePart& part)
         : m_part(part)
     {

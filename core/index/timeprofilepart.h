@@ -26,24 +26,9 @@ struct TimeProfileData {
     std::shared_ptr<const SampleTree> tree;    // the stacks merged, for range queries (core/index/sampletree.h)
 };
 
-struct TickyCounter {
-    uint64_t id = 0;
-    uint16_t arity = 0;
-    std::string kinds, name;
-};
-
-struct TickySample {
-    uint64_t time = 0; // ns
-    uint64_t id = 0, entries = 0, allocs = 0, allocd = 0;
-    uint32_t group = 0; // TICKY_BEGIN_SAMPLE events before it in the log: the samples of one dump share it
-};
-
-// What TimeProfileBuilder makes: the time profile and ticky counters.
+// What TimeProfileBuilder makes: the cost-centre time profile.
 struct TimeProfilePart {
     TimeProfileData timeProfile;
-    std::vector<TickyCounter> tickyCounters;
-    std::vector<TickySample> tickySamples;
-    std::vector<uint64_t> tickyBegins; // TICKY_BEGIN_SAMPLE times (ns), in log order
 
     size_t partBytes() const; // (LogIndex::memoryBytes; logindex.cpp, which knows SampleTree)
 };

@@ -4,7 +4,7 @@
 
 namespace hecscope {
 
-std::vector<TickyDump> tickyDumps(const TimeProfilePart& part)
+std::vector<TickyDump> tickyDumps(const TickyPart& part)
 {
     std::map<uint32_t, TickyDump> byGroup;
     for (const TickySample& s : part.tickySamples) {
@@ -22,7 +22,7 @@ std::vector<TickyDump> tickyDumps(const TimeProfilePart& part)
     return dumps;
 }
 
-std::vector<TickyRow> tickyTable(const TimeProfilePart& part, size_t dump)
+std::vector<TickyRow> tickyTable(const TickyPart& part, size_t dump)
 {
     const std::vector<TickyDump> dumps = tickyDumps(part);
     std::map<uint64_t, TickyRow> rows;

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/index/timeprofilepart.h"
+#include "core/index/tickypart.h"
 
 #include <cstdint>
 #include <string>
@@ -17,7 +17,7 @@ struct TickyDump {
     uint64_t time = 0;   // ns: its TICKY_BEGIN_SAMPLE, else its first sample
     size_t samples = 0;  // counters in it
 };
-std::vector<TickyDump> tickyDumps(const TimeProfilePart& part);
+std::vector<TickyDump> tickyDumps(const TickyPart& part);
 
 // Every defined counter (and any sampled but never defined) with its figures
 // in one dump and the change since the previous dump that sampled it.
@@ -31,6 +31,6 @@ struct TickyRow {
     bool hasPrevious = false; // sampled in this dump and in an earlier one: the deltas below are set (else 0)
     int64_t dEntries = 0, dAllocs = 0, dAllocd = 0;
 };
-std::vector<TickyRow> tickyTable(const TimeProfilePart& part, size_t dump);
+std::vector<TickyRow> tickyTable(const TickyPart& part, size_t dump);
 
 } // namespace hecscope
