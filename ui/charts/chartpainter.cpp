@@ -1,5 +1,6 @@
 #include "ui/charts/chartpainter.h"
 #include "ui/charts/chartparts.h"
+#include "ui/colours.h"
 
 #include "core/index/series.h"
 
@@ -133,7 +134,7 @@ void ChartPainter::reset(const QPalette& pal)
     m_plot->yAxis2->ticker()->setTickCount(2);
 }
 
-bool ChartPainter::replayed(QPainter& p, const QRect& r)
+QCustomPlot* ChartPainter::begin(QPainter& p, const QRect& r, const QPalette& pal)
 {
     if (m_replay) {
         if (m_next < m_replay->charts.size()) {
@@ -143,11 +144,12 @@ bool ChartPainter::replayed(QPainter& p, const QRect& r)
             else
                 p.drawImage(r.topLeft(), c.image);
         }
-        return true;
+        return nullptr;
     }
     if (m_record)
         m_record->charts.emplace_back(); // filled by draw(), empty if the chart draws nothing
-    return false;
+    reset(pal);
+    return m_plot.get();
 }
 
 void ChartPainter::draw(QPainter& p, const QRect& r)
@@ -210,9 +212,8 @@ ChartPainter::HeapData ChartPainter::prepareHeap(const LogIndex& index, ViewRang
 
 void ChartPainter::paintHeap(QPainter& p, const QRect& r, const HeapData& d, const QPalette& pal)
 {
-    if (replayed(p, r))
+    if (!begin(p, r, pal))
         return;
-    reset(pal);
     struct Line {
         const QVector<double>* y;
         QColor colour;
@@ -282,9 +283,8 @@ ChartPainter::SparkData ChartPainter::prepareSparks(const Capability& cap, ViewR
 
 void ChartPainter::paintSparks(QPainter& p, const QRect& r, const SparkData& d, const QPalette& pal)
 {
-    if (replayed(p, r))
+    if (!begin(p, r, pal))
         return;
-    reset(pal);
     const QVector<double> x = columns(int(d.created.size()));
     QCPGraph* g = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
     g->setLineStyle(QCPGraph::lsStepLeft);
@@ -307,9 +307,8 @@ void ChartPainter::paintStacked(QPainter& p, const QRect& r, const QVector<doubl
                                 const std::vector<QVector<double>>& tops, const std::vector<QColor>& colours, double top,
                                 const QPalette& pal)
 {
-    if (replayed(p, r))
+    if (!begin(p, r, pal))
         return;
-    reset(pal);
     m_plot->yAxis2->setVisible(false);
     auto* stack = new StackedBands(m_plot->xAxis, m_plot->yAxis);
     stack->keys = x;

@@ -36,25 +36,35 @@ struct ChartRecording {
     std::vector<Chart> charts; // one per paint call; empty when it drew nothing
 };
 
-// The chart-like tracks, drawn with QCustomPlot onto any QPainter (widget,
-// image, SVG, PDF): the plot records into a QPicture that the painter
-// replays, so vector outputs stay vector. Data are reduced to one value per
-// pixel column first (maxima for levels, so peaks survive; rates from the
-// cumulative counters), never more points than pixels. Needs a QApplication.
+// A chart canvas over QCustomPlot, for any QPainter (widget, image, SVG,
+// PDF): the plot records into a QPicture that the painter replays, so
+// vector outputs stay vector. A chart's owner reduces its data to one value
+// per pixel column first (never more points than pixels), then
+//     if (QCustomPlot* plot = charts.begin(p, r, pal)) {
+//         ... plottables on plot->xAxis (pixels from r's left edge) and
+//         plot->yAxis / yAxis2, charts.setValueAxis(...) ...
+//         charts.draw(p, r);
+//     }
+// Reused between charts; needs a QApplication, and QCustomPlot the GUI
+// thread (an export painted on a worker replays a recording).
 class ChartPainter {
 public:
-    // The heap size line is drawn in the text colour: it must stand out on
-    // light and dark palettes alike.
-    static QColor heapSizeColour(const QPalette& pal) { return pal.color(QPalette::Text); }
-    static inline const QColor kBlocksSize{0x7f, 0x8c, 0x8d};
-    static inline const QColor kLive{0x27, 0xae, 0x60};
-    static inline const QColor kAllocRate{0xc0, 0x39, 0x2b};
-    static inline const QColor kSparksCreated{0x29, 0x80, 0xb9};
-    static inline const QColor kSparksConverted{0x27, 0xae, 0x60};
-    static inline const QColor kSparkPool{0x8e, 0x44, 0xad};
-
     ChartPainter();
     ~ChartPainter();
+
+    // Starts the next chart, into `r`: the plot with no plottables, its
+    // axes reset to `pal` (x hidden; y and y2 shown, inside labels), to
+    // fill and then draw(p, r). Null when replaying (replayFrom): the next
+    // recorded chart was drawn into `r` instead, nothing is left to do.
+    // Recording (recordInto): the chart is recorded by draw(), or empty if
+    // draw() is not called.
+    QCustomPlot* begin(QPainter& p, const QRect& r, const QPalette& pal);
+    // One labelled gridline on `axis` (yAxis or yAxis2 of the plot begun),
+    // from 0 with headroom over `max` (see the .cpp).
+    void setValueAxis(QCPAxis* axis, double max, const QString& unit);
+    // The plot begun, with its value labels, into `r` (x from 0 to r's
+    // width), or into the recording.
+    void draw(QPainter& p, const QRect& r);
 
     // Heap size, blocks size and live bytes (left axis, MB) and allocation
     // rate (right axis, MB/s), one value per pixel column (maxima; rates
@@ -135,13 +145,7 @@ public:
 
 private:
     void reset(const QPalette& pal);
-    // Replaying: draws the next recorded chart into `r` and says so.
-    // Recording: starts the next chart.
-    bool replayed(QPainter& p, const QRect& r);
-    void draw(QPainter& p, const QRect& r);
     void plotHeapProfile(const HeapProfileData& d, const QPalette& pal);
-    // One labelled gridline on `axis` (see setValueAxis in the .cpp).
-    void setValueAxis(QCPAxis* axis, double max, const QString& unit);
     // The plot and its value labels into a w × h picture; `at` is where
     // the picture lands on the caller's painter (for labelsDrawn()).
     void plotInto(QCPPainter& cp, int w, int h, QPointF at);

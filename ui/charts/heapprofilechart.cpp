@@ -1,5 +1,6 @@
 #include "ui/charts/chartpainter.h"
 #include "ui/charts/chartparts.h"
+#include "ui/colours.h"
 
 #include "core/index/series.h"
 
@@ -197,7 +198,6 @@ ChartPainter::HeapProfileData ChartPainter::prepareHeapProfile(const LogIndex& i
 
 void ChartPainter::plotHeapProfile(const HeapProfileData& d, const QPalette& pal)
 {
-    reset(pal);
     m_plot->yAxis2->setVisible(false);
     const HeapView& hv = *d.view;
     const BandSelection& sel = *hv.selection;
@@ -256,7 +256,7 @@ void ChartPainter::plotHeapProfile(const HeapProfileData& d, const QPalette& pal
 
 void ChartPainter::paintHeapProfile(QPainter& p, const QRect& r, const HeapProfileData& d, const QPalette& pal)
 {
-    if (!replayed(p, r)) {
+    if (begin(p, r, pal)) {
         plotHeapProfile(d, pal);
         draw(p, r);
     }

@@ -1,5 +1,6 @@
 #include "core/text/units.h"
 #include "ui/charts/chartpainter.h"
+#include "ui/colours.h"
 #include "ui/timeline/legendwriter.h"
 #include "ui/timeline/timelinerenderer.h"
 
@@ -66,10 +67,10 @@ public:
     void addLegend(LegendWriter& legend, const TrackContext& ctx) const override
     {
         legend.startCharts();
-        legend.stroke(QObject::tr("heap size (MB)"), ChartPainter::heapSizeColour(ctx.options.palette));
-        legend.stroke(QObject::tr("blocks size (MB)"), ChartPainter::kBlocksSize);
-        legend.solid(QObject::tr("live (MB)"), ChartPainter::kLive.lighter(130));
-        legend.stroke(QObject::tr("allocation rate (MB/s, right axis)"), ChartPainter::kAllocRate);
+        legend.stroke(QObject::tr("heap size (MB)"), heapSizeColour(ctx.options.palette));
+        legend.stroke(QObject::tr("blocks size (MB)"), kBlocksSize);
+        legend.solid(QObject::tr("live (MB)"), kLive.lighter(130));
+        legend.stroke(QObject::tr("allocation rate (MB/s, right axis)"), kAllocRate);
     }
 };
 

@@ -2,6 +2,7 @@
 #include "core/stats/stats.h"
 #include "core/text/units.h"
 #include "ui/charts/chartpainter.h"
+#include "ui/colours.h"
 #include "ui/timeline/legendwriter.h"
 #include "ui/timeline/timelinerenderer.h"
 
@@ -101,9 +102,9 @@ public:
         if (!hasSparks(ctx.index))
             return; // the row says so
         legend.startCharts();
-        legend.stroke(QObject::tr("sparks created (/ms)"), ChartPainter::kSparksCreated);
-        legend.stroke(QObject::tr("converted (/ms)"), ChartPainter::kSparksConverted);
-        legend.stroke(QObject::tr("spark pool (right axis)"), ChartPainter::kSparkPool, Qt::DashLine);
+        legend.stroke(QObject::tr("sparks created (/ms)"), kSparksCreated);
+        legend.stroke(QObject::tr("converted (/ms)"), kSparksConverted);
+        legend.stroke(QObject::tr("spark pool (right axis)"), kSparkPool, Qt::DashLine);
     }
 };
 
