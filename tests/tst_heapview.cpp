@@ -13,6 +13,7 @@
 #include "ui/window/mainwindow.h"
 #include "ui/models/tablemodels.h"
 #include "ui/timeline/timelinerenderer.h"
+#include "ui/timeline/tracks/heapchart.h"
 #include "ui/timeline/timelineview.h"
 #include "ui/document/viewcontroller.h"
 
@@ -682,7 +683,7 @@ void TestHeapView::valueLabelsStayOffTheLines()
     };
     const QRect heap(0, 0, width, 84);
     check(heap, [&](ChartPainter& painter, QPainter& p) {
-        painter.paintHeap(p, heap, ChartPainter::prepareHeap(*ix, renderer.bounds(), width), lightPalette());
+        HeapChart::prepare(*ix, renderer.bounds(), width).paint(painter, p, heap, lightPalette());
     });
     if (!ix->defaultBands)
         return;

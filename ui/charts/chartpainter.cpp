@@ -194,64 +194,6 @@ void ChartPainter::draw(QPainter& p, const QRect& r)
     drawPicture(p, r.topLeft(), picture);
 }
 
-ChartPainter::HeapData ChartPainter::prepareHeap(const LogIndex& index, ViewRange view, int width)
-{
-    const uint32_t n = uint32_t(std::max(1, width));
-    const HeapSeries& h = index.heap;
-    HeapData d;
-    auto column = [&](const Series& s) {
-        return s.empty() ? QVector<double>() : scaled(columnMaxima(s, view.start, view.end, n), 1e-6);
-    };
-    d.size = column(h.size);
-    d.blocks = column(h.blocks);
-    d.live = column(h.live);
-    if (h.allocated.size() >= 2)
-        d.rate = scaled(columnRates(h.allocated, view.start, view.end, n), 1e-6);
-    return d;
-}
-
-void ChartPainter::paintHeap(QPainter& p, const QRect& r, const HeapData& d, const QPalette& pal)
-{
-    if (!begin(p, r, pal))
-        return;
-    struct Line {
-        const QVector<double>* y;
-        QColor colour;
-        bool fill;
-    };
-    const Line lines[] = {
-        {&d.size, heapSizeColour(pal), false},
-        {&d.blocks, kBlocksSize, false},
-        {&d.live, kLive, true},
-    };
-    double top = 1;
-    for (const Line& line : lines) {
-        if (line.y->isEmpty())
-            continue;
-        QCPGraph* g = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
-        g->setLineStyle(QCPGraph::lsStepLeft);
-        g->setPen(QPen(line.colour, 0)); // cosmetic: wider pens go through the slow stroker
-        if (line.fill) {
-            QColor c = line.colour;
-            c.setAlpha(70);
-            g->setBrush(c);
-        }
-        g->setData(columns(int(line.y->size())), *line.y, true);
-        top = std::max(top, maxOf(*line.y));
-    }
-    setValueAxis(m_plot->yAxis, top, QStringLiteral("MB"));
-    if (!d.rate.isEmpty()) {
-        QCPGraph* g = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis2);
-        g->setLineStyle(QCPGraph::lsStepLeft);
-        g->setPen(QPen(kAllocRate, 1));
-        g->setData(columns(int(d.rate.size())), d.rate, true);
-        setValueAxis(m_plot->yAxis2, std::max(1.0, maxOf(d.rate)), QStringLiteral("MB/s"));
-    } else {
-        m_plot->yAxis2->setVisible(false);
-    }
-    draw(p, r);
-}
-
 ChartPainter::SparkData ChartPainter::prepareSparks(const Capability& cap, ViewRange view, int width)
 {
     const uint32_t n = uint32_t(std::max(1, width));

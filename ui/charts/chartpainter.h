@@ -66,15 +66,6 @@ public:
     // width), or into the recording.
     void draw(QPainter& p, const QRect& r);
 
-    // Heap size, blocks size and live bytes (left axis, MB) and allocation
-    // rate (right axis, MB/s), one value per pixel column (maxima; rates
-    // from the cumulative counter).
-    struct HeapData {
-        QVector<double> size, blocks, live, rate; // empty: not in the log
-    };
-    static HeapData prepareHeap(const LogIndex& index, ViewRange view, int width);
-    void paintHeap(QPainter& p, const QRect& r, const HeapData& d, const QPalette& pal);
-
     // Spark creation and conversion rates (sparks/ms, left axis) and the
     // spark pool size (right axis) of one capability, per pixel column.
     struct SparkData {
