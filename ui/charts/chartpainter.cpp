@@ -194,57 +194,6 @@ void ChartPainter::draw(QPainter& p, const QRect& r)
     drawPicture(p, r.topLeft(), picture);
 }
 
-ChartPainter::SparkData ChartPainter::prepareSparks(const Capability& cap, ViewRange view, int width)
-{
-    const uint32_t n = uint32_t(std::max(1, width));
-    // Spark counters grow between samples (GHC samples them at
-    // collections); per column, the growth read linearly between samples,
-    // as a rate per millisecond, as ThreadScope draws it.
-    Series createdSeries, convertedSeries;
-    createdSeries.reserve(cap.sparks.size());
-    convertedSeries.reserve(cap.sparks.size());
-    for (const SparkCounters& c : cap.sparks) {
-        createdSeries.push_back({c.time, double(c.created)});
-        convertedSeries.push_back({c.time, double(c.converted)});
-    }
-    SparkData d;
-    d.created = scaled(columnRates(createdSeries, view.start, view.end, n), 1e-3);
-    d.converted = scaled(columnRates(convertedSeries, view.start, view.end, n), 1e-3);
-    d.pool = QVector<double>(static_cast<int>(n));
-    // Pool size: the latest sample at or before each column's end.
-    size_t i = 0;
-    double held = std::nan("");
-    for (uint32_t c = 0; c < n; ++c) {
-        const double end = double(view.start) + double(view.duration()) * (c + 1) / n;
-        while (i < cap.sparks.size() && double(cap.sparks[i].time) < end)
-            held = double(cap.sparks[i++].remaining);
-        d.pool[int(c)] = held;
-    }
-    return d;
-}
-
-void ChartPainter::paintSparks(QPainter& p, const QRect& r, const SparkData& d, const QPalette& pal)
-{
-    if (!begin(p, r, pal))
-        return;
-    const QVector<double> x = columns(int(d.created.size()));
-    QCPGraph* g = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
-    g->setLineStyle(QCPGraph::lsStepLeft);
-    g->setPen(QPen(kSparksCreated, 1.2));
-    g->setData(x, d.created, true);
-    QCPGraph* conv = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
-    conv->setLineStyle(QCPGraph::lsStepLeft);
-    conv->setPen(QPen(kSparksConverted, 1.2));
-    conv->setData(x, d.converted, true);
-    QCPGraph* poolGraph = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis2);
-    poolGraph->setLineStyle(QCPGraph::lsStepLeft);
-    poolGraph->setPen(QPen(kSparkPool, 1, Qt::DashLine));
-    poolGraph->setData(x, d.pool, true);
-    setValueAxis(m_plot->yAxis, std::max({1.0, maxOf(d.created), maxOf(d.converted)}), QStringLiteral("/ms"));
-    setValueAxis(m_plot->yAxis2, std::max(1.0, maxOf(d.pool)), QStringLiteral("in pool"));
-    draw(p, r);
-}
-
 void ChartPainter::paintStacked(QPainter& p, const QRect& r, const QVector<double>& x,
                                 const std::vector<QVector<double>>& tops, const std::vector<QColor>& colours, double top,
                                 const QPalette& pal)

@@ -66,14 +66,6 @@ public:
     // width), or into the recording.
     void draw(QPainter& p, const QRect& r);
 
-    // Spark creation and conversion rates (sparks/ms, left axis) and the
-    // spark pool size (right axis) of one capability, per pixel column.
-    struct SparkData {
-        QVector<double> created, converted, pool;
-    };
-    static SparkData prepareSparks(const Capability& cap, ViewRange view, int width);
-    void paintSparks(QPainter& p, const QRect& r, const SparkData& d, const QPalette& pal);
-
     // The heap-profile bands of a HeapView, reduced to what is drawn:
     // stacked bytes in MB with the heap size and live lines over them,
     // normalised to 100 %, or one line per band scaled to its peak; the
