@@ -66,46 +66,11 @@ public:
     // width), or into the recording.
     void draw(QPainter& p, const QRect& r);
 
-    // The heap-profile bands of a HeapView, reduced to what is drawn:
-    // stacked bytes in MB with the heap size and live lines over them,
-    // normalised to 100 %, or one line per band scaled to its peak; the
-    // user markers as dashed lines. Zoomed out to more than two censuses a
-    // pixel, each column holds its census of the largest total (stacked,
-    // normalised) or each band's maximum in the column (lines), so peaks
-    // are never lost. Hit tests read the same data.
-    struct HeapProfileData {
-        std::shared_ptr<const HeapView> view; // kept alive: colours, emphasis
-        const HeapBands* bands = nullptr;
-        QVector<double> x; // per point: pixels from the plot's left edge
-        struct Layer {
-            QVector<double> bottom, top; // MB or %
-            size_t column = SIZE_MAX;    // of the selection; SIZE_MAX: the grey rest
-        };
-        std::vector<Layer> layers; // stacked and normalised, bottom first
-        struct Line {
-            QVector<double> y; // % of the band's peak
-            size_t column = 0;
-        };
-        std::vector<Line> lines;     // lines mode
-        QVector<double> live, size;  // per pixel column, MB (stacked); empty: not drawn
-        double top = 1;              // top of the value axis (MB or %)
-        double sizeTop = 0;          // the heap size's maximum, MB
-        size_t drawnBands = 0, visibleBands = 0;
-        std::vector<double> markers; // pixels from the left edge
-    };
     // Layers stacked bottom first: `tops[k]` is layer k's top at each key
     // `x` (pixels from the plot's left edge), its bottom the layer below's;
     // the value axis from 0 to `top`.
     void paintStacked(QPainter& p, const QRect& r, const QVector<double>& x, const std::vector<QVector<double>>& tops,
                       const std::vector<QColor>& colours, double top, const QPalette& pal);
-
-    static constexpr size_t kMaxDrawnBands = 64;
-    static HeapProfileData prepareHeapProfile(const LogIndex& index, std::shared_ptr<const HeapView> view,
-                                              ViewRange range, int width);
-    void paintHeapProfile(QPainter& p, const QRect& r, const HeapProfileData& d, const QPalette& pal);
-    // The column of the selection drawn at `pos` in `r`: the band under it
-    // when stacked or normalised, the line within 5 pixels in lines mode.
-    static std::optional<size_t> heapColumnAt(const HeapProfileData& d, const QRect& r, QPoint pos);
 
     // Charts recorded into `r` instead of drawn (GUI thread); null: drawn.
     void recordInto(std::shared_ptr<ChartRecording> r) { m_record = std::move(r); }
@@ -128,7 +93,6 @@ public:
 
 private:
     void reset(const QPalette& pal);
-    void plotHeapProfile(const HeapProfileData& d, const QPalette& pal);
     // The plot and its value labels into a w × h picture; `at` is where
     // the picture lands on the caller's painter (for labelsDrawn()).
     void plotInto(QCPPainter& cp, int w, int h, QPointF at);
