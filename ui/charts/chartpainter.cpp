@@ -1,8 +1,4 @@
 #include "ui/charts/chartpainter.h"
-#include "ui/charts/chartparts.h"
-#include "ui/colours.h"
-
-#include "core/index/series.h"
 
 #include <QImage>
 #include <QPaintEngine>
@@ -11,7 +7,6 @@
 #include <qcustomplot.h>
 
 #include <algorithm>
-#include <climits>
 #include <cmath>
 
 namespace hecscope {
@@ -32,8 +27,6 @@ void drawPicture(QPainter& p, QPoint at, const QPicture& picture)
 }
 
 } // namespace
-
-using namespace chartparts;
 
 ChartPainter::ChartPainter() = default;
 ChartPainter::~ChartPainter() = default;
@@ -192,25 +185,6 @@ void ChartPainter::draw(QPainter& p, const QRect& r)
         plotInto(cp, r.width(), r.height(), r.topLeft());
     }
     drawPicture(p, r.topLeft(), picture);
-}
-
-void ChartPainter::paintStacked(QPainter& p, const QRect& r, const QVector<double>& x,
-                                const std::vector<QVector<double>>& tops, const std::vector<QColor>& colours, double top,
-                                const QPalette& pal)
-{
-    if (!begin(p, r, pal))
-        return;
-    m_plot->yAxis2->setVisible(false);
-    auto* stack = new StackedBands(m_plot->xAxis, m_plot->yAxis);
-    stack->keys = x;
-    QVector<double> bottom(x.size(), 0.0);
-    for (size_t k = 0; k < tops.size(); ++k) {
-        const QColor c = k < colours.size() ? colours[k] : kOtherBandColour;
-        stack->layers.push_back({bottom, tops[k], c, QPen(c.darker(125), 0)});
-        bottom = tops[k];
-    }
-    m_plot->yAxis->setRange(0, std::max(top, 1e-9) * 1.05);
-    draw(p, r);
 }
 
 } // namespace hecscope

@@ -1,19 +1,12 @@
 #pragma once
 
-#include "core/index/logindex.h"
-#include "core/time/viewrange.h"
-#include "ui/heap/heapview.h"
-
-#include <QColor>
 #include <QImage>
 #include <QPalette>
 #include <QPicture>
 #include <QRect>
-
-#include <QVector>
+#include <QString>
 
 #include <memory>
-#include <optional>
 #include <vector>
 
 class QCustomPlot;
@@ -33,7 +26,7 @@ struct ChartRecording {
         QPicture picture;
     };
     bool vector = false;
-    std::vector<Chart> charts; // one per paint call; empty when it drew nothing
+    std::vector<Chart> charts; // one per ChartPainter::begin; empty when not drawn
 };
 
 // A chart canvas over QCustomPlot, for any QPainter (widget, image, SVG,
@@ -65,12 +58,6 @@ public:
     // The plot begun, with its value labels, into `r` (x from 0 to r's
     // width), or into the recording.
     void draw(QPainter& p, const QRect& r);
-
-    // Layers stacked bottom first: `tops[k]` is layer k's top at each key
-    // `x` (pixels from the plot's left edge), its bottom the layer below's;
-    // the value axis from 0 to `top`.
-    void paintStacked(QPainter& p, const QRect& r, const QVector<double>& x, const std::vector<QVector<double>>& tops,
-                      const std::vector<QColor>& colours, double top, const QPalette& pal);
 
     // Charts recorded into `r` instead of drawn (GUI thread); null: drawn.
     void recordInto(std::shared_ptr<ChartRecording> r) { m_record = std::move(r); }
