@@ -37,7 +37,6 @@
 #include <QTreeWidget>
 
 #include <algorithm>
-#include <functional>
 #include <numeric>
 
 using namespace hecscope;
@@ -662,13 +661,13 @@ void TestHeapView::valueLabelsStayOffTheLines()
     QVERIFY(ix);
     TimelineRenderer renderer;
     renderer.setIndex(ix);
-    const auto check = [&](const QRect& r, const std::function<void(ChartPainter&, QPainter&)>& paint) {
+    const auto check = [&](const QRect& r, const auto& chart) {
         QImage image(r.size(), QImage::Format_ARGB32_Premultiplied);
         image.fill(Qt::white);
         ChartPainter painter;
         {
             QPainter p(&image);
-            paint(painter, p);
+            chart.paint(painter, p, r, lightPalette());
         }
         QVERIFY(!painter.labelsDrawn().empty());
         for (const ChartPainter::ValueLabel& l : painter.labelsDrawn()) {
@@ -683,9 +682,7 @@ void TestHeapView::valueLabelsStayOffTheLines()
         }
     };
     const QRect heap(0, 0, width, 84);
-    check(heap, [&](ChartPainter& painter, QPainter& p) {
-        HeapChart::prepare(*ix, renderer.bounds(), width).paint(painter, p, heap, lightPalette());
-    });
+    check(heap, HeapChart::prepare(*ix, renderer.bounds(), width));
     if (!ix->defaultBands)
         return;
     const QRect profile(0, 0, width, 200);
@@ -694,8 +691,6 @@ void TestHeapView::valueLabelsStayOffTheLines()
         view->indexSerial = ix->serial;
         view->selection = ix->defaultBands;
         view->mode = mode;
-        check(profile, [&](ChartPainter& painter, QPainter& p) {
-            HeapProfileChart::prepare(*ix, view, renderer.bounds(), width).paint(painter, p, profile, lightPalette());
-        });
+        check(profile, HeapProfileChart::prepare(*ix, view, renderer.bounds(), width));
     }
 }

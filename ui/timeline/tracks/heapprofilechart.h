@@ -41,10 +41,10 @@ struct HeapProfileChart {
         QVector<double> y; // % of the band's peak
         size_t column = 0;
     };
-    std::vector<Line> lines;     // lines mode
-    QVector<double> live, size;  // per pixel column, MB (stacked); empty: not drawn
-    double top = 1;              // top of the value axis (MB or %)
-    double sizeTop = 0;          // the heap size's maximum, MB
+    std::vector<Line> lines;    // lines mode
+    QVector<double> live, size; // per pixel column, MB (stacked); empty: not drawn
+    double top = 1;             // top of the value axis (MB or %)
+    double sizeTop = 0;         // the heap size's maximum, MB
     size_t drawnBands = 0, visibleBands = 0;
     std::vector<double> markers; // pixels from the left edge
 

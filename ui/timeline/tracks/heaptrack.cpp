@@ -1,8 +1,8 @@
 #include "core/text/units.h"
 #include "ui/colours.h"
-#include "ui/timeline/tracks/heapchart.h"
 #include "ui/timeline/legendwriter.h"
 #include "ui/timeline/timelinerenderer.h"
+#include "ui/timeline/tracks/heapchart.h"
 
 #include <QObject>
 #include <QPainter>
