@@ -13,6 +13,8 @@
 #include "ui/window/mainwindow.h"
 #include "ui/models/tablemodels.h"
 #include "ui/timeline/timelinerenderer.h"
+#include "ui/timeline/tracks/heapchart.h"
+#include "ui/timeline/tracks/heapprofilechart.h"
 #include "ui/timeline/timelineview.h"
 #include "ui/document/viewcontroller.h"
 
@@ -35,7 +37,6 @@
 #include <QTreeWidget>
 
 #include <algorithm>
-#include <functional>
 #include <numeric>
 
 using namespace hecscope;
@@ -548,7 +549,7 @@ void TestHeapView::denseChartKeepsTheLastCensus()
     auto view = std::make_shared<HeapView>();
     view->indexSerial = ix->serial;
     view->selection = ix->defaultBands;
-    const auto drawn = ChartPainter::prepareHeapProfile(*ix, view, whole, 400);
+    const auto drawn = HeapProfileChart::prepare(*ix, view, whole, 400);
     QVERIFY2(drawn.top >= 8.0, qPrintable(QString::number(drawn.top))); // MB
 }
 
@@ -561,7 +562,7 @@ void TestHeapView::manyBandsDrawTheTallestInColour()
     MemorySource source(bytes);
     const std::shared_ptr<const LogIndex> ix(loadIndex(source).index);
     const auto all = std::make_shared<const BandSelection>(selectBands(ix->heapProfile, ix->heapBands, 0));
-    QVERIFY(all->columns() > ChartPainter::kMaxDrawnBands);
+    QVERIFY(all->columns() > HeapProfileChart::kMaxDrawnBands);
     TimelineRenderer renderer;
     renderer.setIndex(ix);
     for (HeapChartMode mode : {HeapChartMode::Stacked, HeapChartMode::Lines}) {
@@ -569,17 +570,17 @@ void TestHeapView::manyBandsDrawTheTallestInColour()
         view->indexSerial = ix->serial;
         view->selection = all;
         view->mode = mode;
-        QCOMPARE(ChartPainter::prepareHeapProfile(*ix, view, renderer.bounds(), 600).drawnBands, ChartPainter::kMaxDrawnBands);
+        QCOMPARE(HeapProfileChart::prepare(*ix, view, renderer.bounds(), 600).drawnBands, HeapProfileChart::kMaxDrawnBands);
     }
     // The stack's top is the largest census total, in MB.
     auto stacked = std::make_shared<HeapView>();
     stacked->indexSerial = ix->serial;
     stacked->selection = all;
-    QVERIFY(ChartPainter::prepareHeapProfile(*ix, stacked, renderer.bounds(), 600).top >= double(ix->heapBands.peakTotal) * 1e-6);
+    QVERIFY(HeapProfileChart::prepare(*ix, stacked, renderer.bounds(), 600).top >= double(ix->heapBands.peakTotal) * 1e-6);
     // Fewer bands than the limit: every one is drawn.
     auto few = std::make_shared<HeapView>(*stacked);
     few->selection = ix->defaultBands;
-    QCOMPARE(ChartPainter::prepareHeapProfile(*ix, few, renderer.bounds(), 600).drawnBands, ix->defaultBands->columns());
+    QCOMPARE(HeapProfileChart::prepare(*ix, few, renderer.bounds(), 600).drawnBands, ix->defaultBands->columns());
 }
 
 QTEST_MAIN(TestHeapView)
@@ -610,13 +611,13 @@ void TestHeapView::valueLabelsSayWhatEachModeDraws()
         view->indexSerial = ix->serial;
         view->selection = ix->defaultBands;
         view->mode = mode;
-        const auto d = ChartPainter::prepareHeapProfile(*ix, view, renderer.bounds(), r.width());
+        const auto d = HeapProfileChart::prepare(*ix, view, renderer.bounds(), r.width());
         QImage image(r.size(), QImage::Format_ARGB32_Premultiplied);
         image.fill(Qt::white);
         ChartPainter painter;
         {
             QPainter p(&image);
-            painter.paintHeapProfile(p, r, d, lightPalette());
+            d.paint(painter, p, r, lightPalette());
         }
         QCOMPARE(painter.labelsDrawn().size(), size_t(1));
         const QString label = painter.labelsDrawn().front().text;
@@ -660,13 +661,13 @@ void TestHeapView::valueLabelsStayOffTheLines()
     QVERIFY(ix);
     TimelineRenderer renderer;
     renderer.setIndex(ix);
-    const auto check = [&](const QRect& r, const std::function<void(ChartPainter&, QPainter&)>& paint) {
+    const auto check = [&](const QRect& r, const auto& chart) {
         QImage image(r.size(), QImage::Format_ARGB32_Premultiplied);
         image.fill(Qt::white);
         ChartPainter painter;
         {
             QPainter p(&image);
-            paint(painter, p);
+            chart.paint(painter, p, r, lightPalette());
         }
         QVERIFY(!painter.labelsDrawn().empty());
         for (const ChartPainter::ValueLabel& l : painter.labelsDrawn()) {
@@ -681,9 +682,7 @@ void TestHeapView::valueLabelsStayOffTheLines()
         }
     };
     const QRect heap(0, 0, width, 84);
-    check(heap, [&](ChartPainter& painter, QPainter& p) {
-        painter.paintHeap(p, heap, ChartPainter::prepareHeap(*ix, renderer.bounds(), width), lightPalette());
-    });
+    check(heap, HeapChart::prepare(*ix, renderer.bounds(), width));
     if (!ix->defaultBands)
         return;
     const QRect profile(0, 0, width, 200);
@@ -692,9 +691,6 @@ void TestHeapView::valueLabelsStayOffTheLines()
         view->indexSerial = ix->serial;
         view->selection = ix->defaultBands;
         view->mode = mode;
-        check(profile, [&](ChartPainter& painter, QPainter& p) {
-            painter.paintHeapProfile(p, profile, ChartPainter::prepareHeapProfile(*ix, view, renderer.bounds(), width),
-                                     lightPalette());
-        });
+        check(profile, HeapProfileChart::prepare(*ix, view, renderer.bounds(), width));
     }
 }

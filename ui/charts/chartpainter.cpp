@@ -1,7 +1,4 @@
 #include "ui/charts/chartpainter.h"
-#include "ui/charts/chartparts.h"
-
-#include "core/index/series.h"
 
 #include <QImage>
 #include <QPaintEngine>
@@ -10,7 +7,6 @@
 #include <qcustomplot.h>
 
 #include <algorithm>
-#include <climits>
 #include <cmath>
 
 namespace hecscope {
@@ -31,8 +27,6 @@ void drawPicture(QPainter& p, QPoint at, const QPicture& picture)
 }
 
 } // namespace
-
-using namespace chartparts;
 
 ChartPainter::ChartPainter() = default;
 ChartPainter::~ChartPainter() = default;
@@ -133,7 +127,7 @@ void ChartPainter::reset(const QPalette& pal)
     m_plot->yAxis2->ticker()->setTickCount(2);
 }
 
-bool ChartPainter::replayed(QPainter& p, const QRect& r)
+QCustomPlot* ChartPainter::begin(QPainter& p, const QRect& r, const QPalette& pal)
 {
     if (m_replay) {
         if (m_next < m_replay->charts.size()) {
@@ -143,11 +137,12 @@ bool ChartPainter::replayed(QPainter& p, const QRect& r)
             else
                 p.drawImage(r.topLeft(), c.image);
         }
-        return true;
+        return nullptr;
     }
     if (m_record)
         m_record->charts.emplace_back(); // filled by draw(), empty if the chart draws nothing
-    return false;
+    reset(pal);
+    return m_plot.get();
 }
 
 void ChartPainter::draw(QPainter& p, const QRect& r)
@@ -190,137 +185,6 @@ void ChartPainter::draw(QPainter& p, const QRect& r)
         plotInto(cp, r.width(), r.height(), r.topLeft());
     }
     drawPicture(p, r.topLeft(), picture);
-}
-
-ChartPainter::HeapData ChartPainter::prepareHeap(const LogIndex& index, ViewRange view, int width)
-{
-    const uint32_t n = uint32_t(std::max(1, width));
-    const HeapSeries& h = index.heap;
-    HeapData d;
-    auto column = [&](const Series& s) {
-        return s.empty() ? QVector<double>() : scaled(columnMaxima(s, view.start, view.end, n), 1e-6);
-    };
-    d.size = column(h.size);
-    d.blocks = column(h.blocks);
-    d.live = column(h.live);
-    if (h.allocated.size() >= 2)
-        d.rate = scaled(columnRates(h.allocated, view.start, view.end, n), 1e-6);
-    return d;
-}
-
-void ChartPainter::paintHeap(QPainter& p, const QRect& r, const HeapData& d, const QPalette& pal)
-{
-    if (replayed(p, r))
-        return;
-    reset(pal);
-    struct Line {
-        const QVector<double>* y;
-        QColor colour;
-        bool fill;
-    };
-    const Line lines[] = {
-        {&d.size, heapSizeColour(pal), false},
-        {&d.blocks, kBlocksSize, false},
-        {&d.live, kLive, true},
-    };
-    double top = 1;
-    for (const Line& line : lines) {
-        if (line.y->isEmpty())
-            continue;
-        QCPGraph* g = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
-        g->setLineStyle(QCPGraph::lsStepLeft);
-        g->setPen(QPen(line.colour, 0)); // cosmetic: wider pens go through the slow stroker
-        if (line.fill) {
-            QColor c = line.colour;
-            c.setAlpha(70);
-            g->setBrush(c);
-        }
-        g->setData(columns(int(line.y->size())), *line.y, true);
-        top = std::max(top, maxOf(*line.y));
-    }
-    setValueAxis(m_plot->yAxis, top, QStringLiteral("MB"));
-    if (!d.rate.isEmpty()) {
-        QCPGraph* g = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis2);
-        g->setLineStyle(QCPGraph::lsStepLeft);
-        g->setPen(QPen(kAllocRate, 1));
-        g->setData(columns(int(d.rate.size())), d.rate, true);
-        setValueAxis(m_plot->yAxis2, std::max(1.0, maxOf(d.rate)), QStringLiteral("MB/s"));
-    } else {
-        m_plot->yAxis2->setVisible(false);
-    }
-    draw(p, r);
-}
-
-ChartPainter::SparkData ChartPainter::prepareSparks(const Capability& cap, ViewRange view, int width)
-{
-    const uint32_t n = uint32_t(std::max(1, width));
-    // Spark counters grow between samples (GHC samples them at
-    // collections); per column, the growth read linearly between samples,
-    // as a rate per millisecond, as ThreadScope draws it.
-    Series createdSeries, convertedSeries;
-    createdSeries.reserve(cap.sparks.size());
-    convertedSeries.reserve(cap.sparks.size());
-    for (const SparkCounters& c : cap.sparks) {
-        createdSeries.push_back({c.time, double(c.created)});
-        convertedSeries.push_back({c.time, double(c.converted)});
-    }
-    SparkData d;
-    d.created = scaled(columnRates(createdSeries, view.start, view.end, n), 1e-3);
-    d.converted = scaled(columnRates(convertedSeries, view.start, view.end, n), 1e-3);
-    d.pool = QVector<double>(static_cast<int>(n));
-    // Pool size: the latest sample at or before each column's end.
-    size_t i = 0;
-    double held = std::nan("");
-    for (uint32_t c = 0; c < n; ++c) {
-        const double end = double(view.start) + double(view.duration()) * (c + 1) / n;
-        while (i < cap.sparks.size() && double(cap.sparks[i].time) < end)
-            held = double(cap.sparks[i++].remaining);
-        d.pool[int(c)] = held;
-    }
-    return d;
-}
-
-void ChartPainter::paintSparks(QPainter& p, const QRect& r, const SparkData& d, const QPalette& pal)
-{
-    if (replayed(p, r))
-        return;
-    reset(pal);
-    const QVector<double> x = columns(int(d.created.size()));
-    QCPGraph* g = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
-    g->setLineStyle(QCPGraph::lsStepLeft);
-    g->setPen(QPen(kSparksCreated, 1.2));
-    g->setData(x, d.created, true);
-    QCPGraph* conv = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
-    conv->setLineStyle(QCPGraph::lsStepLeft);
-    conv->setPen(QPen(kSparksConverted, 1.2));
-    conv->setData(x, d.converted, true);
-    QCPGraph* poolGraph = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis2);
-    poolGraph->setLineStyle(QCPGraph::lsStepLeft);
-    poolGraph->setPen(QPen(kSparkPool, 1, Qt::DashLine));
-    poolGraph->setData(x, d.pool, true);
-    setValueAxis(m_plot->yAxis, std::max({1.0, maxOf(d.created), maxOf(d.converted)}), QStringLiteral("/ms"));
-    setValueAxis(m_plot->yAxis2, std::max(1.0, maxOf(d.pool)), QStringLiteral("in pool"));
-    draw(p, r);
-}
-
-void ChartPainter::paintStacked(QPainter& p, const QRect& r, const QVector<double>& x,
-                                const std::vector<QVector<double>>& tops, const std::vector<QColor>& colours, double top,
-                                const QPalette& pal)
-{
-    if (replayed(p, r))
-        return;
-    reset(pal);
-    m_plot->yAxis2->setVisible(false);
-    auto* stack = new StackedBands(m_plot->xAxis, m_plot->yAxis);
-    stack->keys = x;
-    QVector<double> bottom(x.size(), 0.0);
-    for (size_t k = 0; k < tops.size(); ++k) {
-        const QColor c = k < colours.size() ? colours[k] : kOtherBandColour;
-        stack->layers.push_back({bottom, tops[k], c, QPen(c.darker(125), 0)});
-        bottom = tops[k];
-    }
-    m_plot->yAxis->setRange(0, std::max(top, 1e-9) * 1.05);
-    draw(p, r);
 }
 
 } // namespace hecscope

@@ -1,19 +1,12 @@
 #pragma once
 
-#include "core/index/logindex.h"
-#include "core/time/viewrange.h"
-#include "ui/heap/heapview.h"
-
-#include <QColor>
 #include <QImage>
 #include <QPalette>
 #include <QPicture>
 #include <QRect>
-
-#include <QVector>
+#include <QString>
 
 #include <memory>
-#include <optional>
 #include <vector>
 
 class QCustomPlot;
@@ -33,86 +26,38 @@ struct ChartRecording {
         QPicture picture;
     };
     bool vector = false;
-    std::vector<Chart> charts; // one per paint call; empty when it drew nothing
+    std::vector<Chart> charts; // one per ChartPainter::begin; empty when not drawn
 };
 
-// The chart-like tracks, drawn with QCustomPlot onto any QPainter (widget,
-// image, SVG, PDF): the plot records into a QPicture that the painter
-// replays, so vector outputs stay vector. Data are reduced to one value per
-// pixel column first (maxima for levels, so peaks survive; rates from the
-// cumulative counters), never more points than pixels. Needs a QApplication.
+// A chart canvas over QCustomPlot, for any QPainter (widget, image, SVG,
+// PDF): the plot records into a QPicture that the painter replays, so
+// vector outputs stay vector. A chart's owner reduces its data to one value
+// per pixel column first (never more points than pixels), then
+//     if (QCustomPlot* plot = charts.begin(p, r, pal)) {
+//         ... plottables on plot->xAxis (pixels from r's left edge) and
+//         plot->yAxis / yAxis2, charts.setValueAxis(...) ...
+//         charts.draw(p, r);
+//     }
+// Reused between charts; needs a QApplication, and QCustomPlot the GUI
+// thread (an export painted on a worker replays a recording).
 class ChartPainter {
 public:
-    // The heap size line is drawn in the text colour: it must stand out on
-    // light and dark palettes alike.
-    static QColor heapSizeColour(const QPalette& pal) { return pal.color(QPalette::Text); }
-    static inline const QColor kBlocksSize{0x7f, 0x8c, 0x8d};
-    static inline const QColor kLive{0x27, 0xae, 0x60};
-    static inline const QColor kAllocRate{0xc0, 0x39, 0x2b};
-    static inline const QColor kSparksCreated{0x29, 0x80, 0xb9};
-    static inline const QColor kSparksConverted{0x27, 0xae, 0x60};
-    static inline const QColor kSparkPool{0x8e, 0x44, 0xad};
-
     ChartPainter();
     ~ChartPainter();
 
-    // Heap size, blocks size and live bytes (left axis, MB) and allocation
-    // rate (right axis, MB/s), one value per pixel column (maxima; rates
-    // from the cumulative counter).
-    struct HeapData {
-        QVector<double> size, blocks, live, rate; // empty: not in the log
-    };
-    static HeapData prepareHeap(const LogIndex& index, ViewRange view, int width);
-    void paintHeap(QPainter& p, const QRect& r, const HeapData& d, const QPalette& pal);
-
-    // Spark creation and conversion rates (sparks/ms, left axis) and the
-    // spark pool size (right axis) of one capability, per pixel column.
-    struct SparkData {
-        QVector<double> created, converted, pool;
-    };
-    static SparkData prepareSparks(const Capability& cap, ViewRange view, int width);
-    void paintSparks(QPainter& p, const QRect& r, const SparkData& d, const QPalette& pal);
-
-    // The heap-profile bands of a HeapView, reduced to what is drawn:
-    // stacked bytes in MB with the heap size and live lines over them,
-    // normalised to 100 %, or one line per band scaled to its peak; the
-    // user markers as dashed lines. Zoomed out to more than two censuses a
-    // pixel, each column holds its census of the largest total (stacked,
-    // normalised) or each band's maximum in the column (lines), so peaks
-    // are never lost. Hit tests read the same data.
-    struct HeapProfileData {
-        std::shared_ptr<const HeapView> view; // kept alive: colours, emphasis
-        const HeapBands* bands = nullptr;
-        QVector<double> x; // per point: pixels from the plot's left edge
-        struct Layer {
-            QVector<double> bottom, top; // MB or %
-            size_t column = SIZE_MAX;    // of the selection; SIZE_MAX: the grey rest
-        };
-        std::vector<Layer> layers; // stacked and normalised, bottom first
-        struct Line {
-            QVector<double> y; // % of the band's peak
-            size_t column = 0;
-        };
-        std::vector<Line> lines;     // lines mode
-        QVector<double> live, size;  // per pixel column, MB (stacked); empty: not drawn
-        double top = 1;              // top of the value axis (MB or %)
-        double sizeTop = 0;          // the heap size's maximum, MB
-        size_t drawnBands = 0, visibleBands = 0;
-        std::vector<double> markers; // pixels from the left edge
-    };
-    // Layers stacked bottom first: `tops[k]` is layer k's top at each key
-    // `x` (pixels from the plot's left edge), its bottom the layer below's;
-    // the value axis from 0 to `top`.
-    void paintStacked(QPainter& p, const QRect& r, const QVector<double>& x, const std::vector<QVector<double>>& tops,
-                      const std::vector<QColor>& colours, double top, const QPalette& pal);
-
-    static constexpr size_t kMaxDrawnBands = 64;
-    static HeapProfileData prepareHeapProfile(const LogIndex& index, std::shared_ptr<const HeapView> view,
-                                              ViewRange range, int width);
-    void paintHeapProfile(QPainter& p, const QRect& r, const HeapProfileData& d, const QPalette& pal);
-    // The column of the selection drawn at `pos` in `r`: the band under it
-    // when stacked or normalised, the line within 5 pixels in lines mode.
-    static std::optional<size_t> heapColumnAt(const HeapProfileData& d, const QRect& r, QPoint pos);
+    // Starts the next chart, into `r`: the plot with no plottables, its
+    // axes reset to `pal` (x hidden; y and y2 shown, inside labels), to
+    // fill and then draw(p, r). Null when replaying (replayFrom): the next
+    // recorded chart was drawn into `r` instead, nothing is left to do.
+    // Recording (recordInto): the chart is recorded by draw(), or empty if
+    // draw() is not called.
+    QCustomPlot* begin(QPainter& p, const QRect& r, const QPalette& pal);
+    // One labelled gridline on `axis` (yAxis or yAxis2 of the plot begun),
+    // from 0 with headroom over `max` (see the .cpp).
+    void setValueAxis(QCPAxis* axis, double max, const QString& unit);
+    // The plot begun, with its value labels, into `r` (x from 0 to r's
+    // width), or into the recording.
+    void draw(QPainter& p, const QRect& r);
 
     // Charts recorded into `r` instead of drawn (GUI thread); null: drawn.
     void recordInto(std::shared_ptr<ChartRecording> r) { m_record = std::move(r); }
@@ -135,13 +80,6 @@ public:
 
 private:
     void reset(const QPalette& pal);
-    // Replaying: draws the next recorded chart into `r` and says so.
-    // Recording: starts the next chart.
-    bool replayed(QPainter& p, const QRect& r);
-    void draw(QPainter& p, const QRect& r);
-    void plotHeapProfile(const HeapProfileData& d, const QPalette& pal);
-    // One labelled gridline on `axis` (see setValueAxis in the .cpp).
-    void setValueAxis(QCPAxis* axis, double max, const QString& unit);
     // The plot and its value labels into a w × h picture; `at` is where
     // the picture lands on the caller's painter (for labelsDrawn()).
     void plotInto(QCPPainter& cp, int w, int h, QPointF at);

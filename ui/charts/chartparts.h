@@ -1,8 +1,9 @@
 #pragma once
 
-// What ChartPainter's charts share (ui/charts only): pixel-column keys,
-// maxima and scaling of per-column values, and StackedBands, the stacked
-// bands as one QCustomPlot plottable.
+// What the charts drawn on a ChartPainter share (the heap, sparks,
+// heap-profile and non-moving heap tracks'): pixel-column keys, maxima and
+// scaling of per-column values, and StackedBands, the stacked bands as one
+// QCustomPlot plottable.
 
 #include <QColor>
 #include <QPen>

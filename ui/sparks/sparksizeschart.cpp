@@ -1,5 +1,6 @@
 #include "ui/sparks/sparksizeschart.h"
 
+#include "ui/colours.h"
 #include "ui/formatting.h"
 
 #include <QHelpEvent>
@@ -15,7 +16,7 @@ namespace hecscope {
 
 namespace {
 
-const QColor kBar{0x27, 0xae, 0x60}; // the Sparks track's "converted" green
+// The bars are the Sparks track's converted green (kSparksConverted).
 const QColor kBarHover{0x58, 0xd6, 0x8d};
 const QColor kMedian{0xc0, 0x39, 0x2b};
 
@@ -199,8 +200,8 @@ void SparkSizesChart::paintEvent(QPaintEvent*)
         if (m_sizes->bins[i].count == 0)
             continue;
         const QRect r = barRect(int(i));
-        p.fillRect(r, int(i) == m_hover ? kBarHover : kBar);
-        p.setPen(kBar.darker(140));
+        p.fillRect(r, int(i) == m_hover ? kBarHover : kSparksConverted);
+        p.setPen(kSparksConverted.darker(140));
         p.drawRect(r.adjusted(0, 0, -1, -1));
     }
 

@@ -1,6 +1,6 @@
 #include "core/text/units.h"
-#include "ui/charts/chartpainter.h"
 #include "ui/timeline/timelinerenderer.h"
+#include "ui/timeline/tracks/heapprofilechart.h"
 
 #include <QFontMetrics>
 #include <QObject>
@@ -13,7 +13,7 @@ namespace hecscope {
 namespace {
 
 struct HeapProfileList final : DrawList {
-    ChartPainter::HeapProfileData data;
+    HeapProfileChart data;
 };
 
 // The heap-profile bands of the Heap Profile pane's view (stacked,
@@ -43,7 +43,7 @@ public:
     {
         auto list = std::make_shared<HeapProfileList>();
         if (!ctx.index.heapBands.empty())
-            list->data = ChartPainter::prepareHeapProfile(ctx.index, ctx.resources.heapView(ctx.options), view, width);
+            list->data = HeapProfileChart::prepare(ctx.index, ctx.resources.heapView(ctx.options), view, width);
         return list;
     }
 
@@ -52,8 +52,7 @@ public:
         if (ctx.index.heapBands.empty())
             paintTrackNote(p, g.plot, ctx.options.palette, emptyNote(ctx));
         else
-            ctx.resources.charts().paintHeapProfile(p, g.plot, static_cast<const HeapProfileList&>(d).data,
-                                                    ctx.options.palette);
+            static_cast<const HeapProfileList&>(d).data.paint(ctx.resources.charts(), p, g.plot, ctx.options.palette);
     }
 
     bool drawsState(const std::type_info& type) const override { return type == typeid(HeapView); }
@@ -64,7 +63,7 @@ public:
         const auto& data = static_cast<const HeapProfileList&>(d).data;
         if (!data.view)
             return std::nullopt;
-        const auto column = ChartPainter::heapColumnAt(data, g.plot, pos);
+        const auto column = data.columnAt(g.plot, pos);
         if (!column)
             return std::nullopt;
         const HeapBands& bands = ctx.index.heapBands;

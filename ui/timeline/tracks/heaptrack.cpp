@@ -1,7 +1,8 @@
 #include "core/text/units.h"
-#include "ui/charts/chartpainter.h"
+#include "ui/colours.h"
 #include "ui/timeline/legendwriter.h"
 #include "ui/timeline/timelinerenderer.h"
+#include "ui/timeline/tracks/heapchart.h"
 
 #include <QObject>
 #include <QPainter>
@@ -14,7 +15,7 @@ namespace hecscope {
 namespace {
 
 struct HeapList final : DrawList {
-    ChartPainter::HeapData data;
+    HeapChart chart;
 };
 
 // Heap size, blocks size, live bytes and the allocation rate (QCustomPlot).
@@ -33,7 +34,7 @@ public:
     {
         auto list = std::make_shared<HeapList>();
         if (!ctx.index.heap.empty())
-            list->data = ChartPainter::prepareHeap(ctx.index, view, width);
+            list->chart = HeapChart::prepare(ctx.index, view, width);
         return list;
     }
 
@@ -42,7 +43,7 @@ public:
         if (ctx.index.heap.empty())
             paintTrackNote(p, g.plot, ctx.options.palette, emptyNote(ctx));
         else
-            ctx.resources.charts().paintHeap(p, g.plot, static_cast<const HeapList&>(d).data, ctx.options.palette);
+            static_cast<const HeapList&>(d).chart.paint(ctx.resources.charts(), p, g.plot, ctx.options.palette);
     }
 
     // The figures drawn in the pixel column under the pointer (each the
@@ -51,7 +52,7 @@ public:
     {
         if (ctx.index.heap.empty())
             return {};
-        const ChartPainter::HeapData& data = static_cast<const HeapList&>(d).data;
+        const HeapChart& data = static_cast<const HeapList&>(d).chart;
         const int x = pos.x() - g.plot.left();
         const auto at = [x](const QVector<double>& y, const char* unit) {
             if (x < 0 || x >= y.size() || std::isnan(y[x]))
@@ -66,10 +67,10 @@ public:
     void addLegend(LegendWriter& legend, const TrackContext& ctx) const override
     {
         legend.startCharts();
-        legend.stroke(QObject::tr("heap size (MB)"), ChartPainter::heapSizeColour(ctx.options.palette));
-        legend.stroke(QObject::tr("blocks size (MB)"), ChartPainter::kBlocksSize);
-        legend.solid(QObject::tr("live (MB)"), ChartPainter::kLive.lighter(130));
-        legend.stroke(QObject::tr("allocation rate (MB/s, right axis)"), ChartPainter::kAllocRate);
+        legend.stroke(QObject::tr("heap size (MB)"), heapSizeColour(ctx.options.palette));
+        legend.stroke(QObject::tr("blocks size (MB)"), kBlocksSize);
+        legend.solid(QObject::tr("live (MB)"), kLive.lighter(130));
+        legend.stroke(QObject::tr("allocation rate (MB/s, right axis)"), kAllocRate);
     }
 };
 

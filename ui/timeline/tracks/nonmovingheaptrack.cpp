@@ -1,11 +1,13 @@
 #include "core/text/units.h"
 #include "ui/charts/chartpainter.h"
+#include "ui/charts/chartparts.h"
 #include "ui/heap/heapview.h"
 #include "ui/timeline/legendwriter.h"
 #include "ui/timeline/timelinerenderer.h"
 
 #include <QObject>
 #include <QPainter>
+#include <qcustomplot.h>
 
 #include <algorithm>
 #include <map>
@@ -116,11 +118,24 @@ public:
 
     void paint(QPainter& p, const TrackRowGeometry& g, const DrawList& d, const TrackContext& ctx) const override
     {
+        // The layers stacked bottom first, each from the top of the one
+        // below, the value axis from 0 to the largest total.
         const auto& list = static_cast<const CensusList&>(d);
-        std::vector<QColor> colours;
-        for (size_t k = 0; k < list.sizes.size(); ++k)
-            colours.push_back(bandColour(uint32_t(k)));
-        ctx.resources.charts().paintStacked(p, g.plot, list.x, list.tops, colours, list.top, ctx.options.palette);
+        ChartPainter& charts = ctx.resources.charts();
+        QCustomPlot* plot = charts.begin(p, g.plot, ctx.options.palette);
+        if (!plot)
+            return;
+        plot->yAxis2->setVisible(false);
+        auto* stack = new chartparts::StackedBands(plot->xAxis, plot->yAxis);
+        stack->keys = list.x;
+        QVector<double> bottom(list.x.size(), 0.0);
+        for (size_t k = 0; k < list.tops.size(); ++k) {
+            const QColor c = bandColour(uint32_t(k)); // the k-th smallest block size
+            stack->layers.push_back({bottom, list.tops[k], c, QPen(c.darker(125), 0)});
+            bottom = list.tops[k];
+        }
+        plot->yAxis->setRange(0, std::max(list.top, 1e-9) * 1.05);
+        charts.draw(p, g.plot);
     }
 
     QString describe(const TrackRowGeometry& g, QPoint pos, const DrawList& d, const TrackContext& ctx) const override

@@ -19,8 +19,9 @@ using CapabilityLods = std::vector<std::vector<LodItem>>;
 
 // What the renderer shares between its tracks: queries that several tracks
 // need for the same (view, width) (made once, kept while the view stays),
-// the heap view to draw, and the QCustomPlot painter. One per renderer; UI
-// thread (or the thread of an export's own renderer).
+// the heap view to draw, and the chart canvas the chart tracks draw on
+// (ChartPainter). One per renderer; UI thread (or the thread of an
+// export's own renderer).
 class TrackResources {
 public:
     void setIndex(std::shared_ptr<const LogIndex> index);

@@ -1,5 +1,8 @@
+#include "ui/timeline/tracks/heapprofilechart.h"
+
 #include "ui/charts/chartpainter.h"
 #include "ui/charts/chartparts.h"
+#include "ui/colours.h"
 
 #include "core/index/series.h"
 
@@ -10,17 +13,17 @@
 #include <climits>
 #include <cmath>
 
-// ChartPainter's heap-profile chart: the bands of a HeapView reduced to
-// pixel columns, drawn stacked, normalised or as lines, and hit-tested.
+// The heap-profile chart: the bands of a HeapView reduced to pixel
+// columns, drawn stacked, normalised or as lines on the ChartPainter
+// canvas, and hit-tested.
 namespace hecscope {
 
 using namespace chartparts;
 
-ChartPainter::HeapProfileData ChartPainter::prepareHeapProfile(const LogIndex& index,
-                                                               std::shared_ptr<const HeapView> view, ViewRange range,
-                                                               int width)
+HeapProfileChart HeapProfileChart::prepare(const LogIndex& index, std::shared_ptr<const HeapView> view, ViewRange range,
+                                           int width)
 {
-    HeapProfileData d;
+    HeapProfileChart d;
     d.view = std::move(view);
     const HeapView& hv = *d.view;
     const HeapBands& bands = index.heapBands;
@@ -97,10 +100,10 @@ ChartPainter::HeapProfileData ChartPainter::prepareHeapProfile(const LogIndex& i
         for (int i = 0; i < np; ++i)
             for (size_t c = points[size_t(i)].from; c < points[size_t(i)].to; ++c) {
                 const uint64_t* row = sel.row(c);
-                for (HeapProfileData::Line& line : d.lines)
+                for (HeapProfileChart::Line& line : d.lines)
                     line.y[i] = std::max(line.y[i], double(row[line.column]));
             }
-        for (HeapProfileData::Line& line : d.lines) {
+        for (HeapProfileChart::Line& line : d.lines) {
             const double peak = double(std::max<uint64_t>(1, sel.columnPeak[line.column]));
             for (double& y : line.y)
                 y = 100.0 * y / peak;
@@ -195,19 +198,21 @@ ChartPainter::HeapProfileData ChartPainter::prepareHeapProfile(const LogIndex& i
     return d;
 }
 
-void ChartPainter::plotHeapProfile(const HeapProfileData& d, const QPalette& pal)
+namespace {
+
+// The chart's plottables and value axis on `plot`, begun on `charts`.
+void plotBands(const HeapProfileChart& d, QCustomPlot* plot, ChartPainter& charts, const QPalette& pal)
 {
-    reset(pal);
-    m_plot->yAxis2->setVisible(false);
+    plot->yAxis2->setVisible(false);
     const HeapView& hv = *d.view;
     const BandSelection& sel = *hv.selection;
     const bool emphasis = hv.anyEmphasised();
     if (hv.mode == HeapChartMode::Lines) {
-        for (const HeapProfileData::Line& line : d.lines) {
+        for (const HeapProfileChart::Line& line : d.lines) {
             QColor c = columnColour(sel, *d.bands, line.column);
             if (emphasis && !hv.isEmphasised(line.column))
                 c.setAlpha(50);
-            QCPGraph* g = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
+            QCPGraph* g = plot->addGraph(plot->xAxis, plot->yAxis);
             g->setPen(QPen(c, emphasis && hv.isEmphasised(line.column) ? 2.5 : 0)); // cosmetic unless picked out
             g->setData(d.x, line.y, true);
         }
@@ -216,9 +221,9 @@ void ChartPainter::plotHeapProfile(const HeapProfileData& d, const QPalette& pal
         auto fade = [&](QColor c) {
             return QColor((c.red() + 4 * base.red()) / 5, (c.green() + 4 * base.green()) / 5, (c.blue() + 4 * base.blue()) / 5);
         };
-        auto* stack = new StackedBands(m_plot->xAxis, m_plot->yAxis);
+        auto* stack = new StackedBands(plot->xAxis, plot->yAxis);
         stack->keys = d.x;
-        for (const HeapProfileData::Layer& l : d.layers) {
+        for (const HeapProfileChart::Layer& l : d.layers) {
             if (l.column == SIZE_MAX) {
                 stack->layers.push_back({l.bottom, l.top, kOtherBandColour.lighter(115), Qt::NoPen});
                 continue;
@@ -231,13 +236,13 @@ void ChartPainter::plotHeapProfile(const HeapProfileData& d, const QPalette& pal
         }
         const QVector<double> cols = columns(int(std::max(d.live.size(), d.size.size())));
         if (!d.live.isEmpty()) {
-            QCPGraph* g = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
+            QCPGraph* g = plot->addGraph(plot->xAxis, plot->yAxis);
             g->setLineStyle(QCPGraph::lsStepLeft);
             g->setPen(QPen(kLive, 0)); // cosmetic: the fast line path
             g->setData(cols, d.live, true);
         }
         if (!d.size.isEmpty()) {
-            QCPGraph* g = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
+            QCPGraph* g = plot->addGraph(plot->xAxis, plot->yAxis);
             g->setLineStyle(QCPGraph::lsStepLeft);
             g->setPen(QPen(heapSizeColour(pal), 0)); // solid and cosmetic: dashing or stroking 1600 points is slow
             g->setData(cols, d.size, true);
@@ -250,17 +255,19 @@ void ChartPainter::plotHeapProfile(const HeapProfileData& d, const QPalette& pal
     const QString unit = hv.mode == HeapChartMode::Stacked      ? QStringLiteral("MB")
                          : hv.mode == HeapChartMode::Normalised ? QStringLiteral("%")
                                                                 : QObject::tr("% of peak");
-    setValueAxis(m_plot->yAxis, d.top / 1.35, unit);
-    m_plot->yAxis->setRange(0, d.top);
+    charts.setValueAxis(plot->yAxis, d.top / 1.35, unit);
+    plot->yAxis->setRange(0, d.top);
 }
 
-void ChartPainter::paintHeapProfile(QPainter& p, const QRect& r, const HeapProfileData& d, const QPalette& pal)
+} // namespace
+
+void HeapProfileChart::paint(ChartPainter& charts, QPainter& p, const QRect& r, const QPalette& pal) const
 {
-    if (!replayed(p, r)) {
-        plotHeapProfile(d, pal);
-        draw(p, r);
+    if (QCustomPlot* plot = charts.begin(p, r, pal)) {
+        plotBands(*this, plot, charts, pal);
+        charts.draw(p, r);
     }
-    const HeapView& hv = *d.view;
+    const HeapView& hv = *view;
     auto smallText = [&](QColor colour, Qt::Alignment align, const QString& text, const QRect& box) {
         p.save();
         p.setPen(colour);
@@ -270,15 +277,15 @@ void ChartPainter::paintHeapProfile(QPainter& p, const QRect& r, const HeapProfi
         p.drawText(box, align, text);
         p.restore();
     };
-    if (d.drawnBands < d.visibleBands)
+    if (drawnBands < visibleBands)
         smallText(pal.color(QPalette::Text), Qt::AlignTop | Qt::AlignLeft,
                   hv.mode == HeapChartMode::Lines
-                      ? QObject::tr("%1 of %2 lines drawn: hide bands or show fewer").arg(d.drawnBands).arg(d.visibleBands)
-                      : QObject::tr("the %1 tallest of %2 bands in colour, the rest grey").arg(d.drawnBands).arg(d.visibleBands),
+                      ? QObject::tr("%1 of %2 lines drawn: hide bands or show fewer").arg(drawnBands).arg(visibleBands)
+                      : QObject::tr("the %1 tallest of %2 bands in colour, the rest grey").arg(drawnBands).arg(visibleBands),
                   r.adjusted(4, 2, 0, 0));
-    if (d.sizeTop > d.top)
+    if (sizeTop > top)
         smallText(heapSizeColour(pal), Qt::AlignTop | Qt::AlignRight,
-                  QObject::tr("heap size up to %1 MB (off this scale)").arg(d.sizeTop, 0, 'f', 1), r.adjusted(0, 2, -4, 0));
+                  QObject::tr("heap size up to %1 MB (off this scale)").arg(sizeTop, 0, 'f', 1), r.adjusted(0, 2, -4, 0));
 
     // User markers, dashed across the track.
     p.save();
@@ -286,33 +293,33 @@ void ChartPainter::paintHeapProfile(QPainter& p, const QRect& r, const HeapProfi
     QColor markerColour = pal.color(QPalette::Text);
     markerColour.setAlpha(140);
     p.setPen(QPen(markerColour, 1, Qt::DashLine));
-    for (double x : d.markers)
-        p.drawLine(QPointF(r.left() + x, r.top()), QPointF(r.left() + x, r.bottom()));
+    for (double mx : markers)
+        p.drawLine(QPointF(r.left() + mx, r.top()), QPointF(r.left() + mx, r.bottom()));
     p.restore();
 }
 
-std::optional<size_t> ChartPainter::heapColumnAt(const HeapProfileData& d, const QRect& r, QPoint pos)
+std::optional<size_t> HeapProfileChart::columnAt(const QRect& r, QPoint pos) const
 {
-    if (!r.contains(pos) || d.x.isEmpty() || d.top <= 0)
+    if (!r.contains(pos) || x.isEmpty() || top <= 0)
         return std::nullopt;
     // The plot's value axis spans the row less its margins (2 above, 1 below).
-    const double top = r.top() + 2.0, bottom = r.bottom() - 1.0;
-    const double v = (bottom - pos.y()) / std::max(1.0, bottom - top) * d.top;
-    const double x = pos.x() - r.left();
+    const double plotTop = r.top() + 2.0, plotBottom = r.bottom() - 1.0;
+    const double v = (plotBottom - pos.y()) / std::max(1.0, plotBottom - plotTop) * top;
+    const double px = pos.x() - r.left();
     // Nothing is drawn outside the points; between two, the bands are the
     // straight lines QCustomPlot draws between them.
-    if (x < d.x.front() || x > d.x.back())
+    if (px < x.front() || px > x.back())
         return std::nullopt;
-    const auto after = std::lower_bound(d.x.begin(), d.x.end(), x);
-    const int i1 = int(after - d.x.begin());
-    const int i0 = std::max(0, *after == x ? i1 : i1 - 1);
-    const double f = d.x[i1] > d.x[i0] ? (x - d.x[i0]) / (d.x[i1] - d.x[i0]) : 0.0;
+    const auto after = std::lower_bound(x.begin(), x.end(), px);
+    const int i1 = int(after - x.begin());
+    const int i0 = std::max(0, *after == px ? i1 : i1 - 1);
+    const double f = x[i1] > x[i0] ? (px - x[i0]) / (x[i1] - x[i0]) : 0.0;
     const auto at = [&](const QVector<double>& y) { return y[i0] + f * (y[i1] - y[i0]); };
-    if (!d.lines.empty()) {
-        const double slack = 5.0 / std::max(1.0, bottom - top) * d.top;
+    if (!lines.empty()) {
+        const double slack = 5.0 / std::max(1.0, plotBottom - plotTop) * top;
         std::optional<size_t> best;
         double bestDistance = slack;
-        for (const HeapProfileData::Line& line : d.lines) {
+        for (const Line& line : lines) {
             const double distance = std::abs(at(line.y) - v);
             if (distance <= bestDistance) {
                 bestDistance = distance;
@@ -321,7 +328,7 @@ std::optional<size_t> ChartPainter::heapColumnAt(const HeapProfileData& d, const
         }
         return best;
     }
-    for (const HeapProfileData::Layer& l : d.layers) {
+    for (const Layer& l : layers) {
         if (l.column == SIZE_MAX)
             continue; // the grey rest lies under the coloured layers
         const double lo = at(l.bottom), hi = at(l.top);
