@@ -96,6 +96,7 @@ private:
     // Row `row`, read from the file if its page is not there.
     static const EventRow* rowAt(EventListModel& model, int row);
     static void waitForScan(EventListModel& model);
+    static bool openInWindow(MainWindow& w, const QString& path);
     // A log whose load takes long enough to show a partial index first.
     QString longLog();
     QTemporaryDir m_dir;

@@ -5,6 +5,16 @@
 #include <QContextMenuEvent>
 #include <QScrollArea>
 
+// Shows `w` at 1400×900 and opens `path` in it: true once loaded.
+bool TestEventList::openInWindow(MainWindow& w, const QString& path)
+{
+    w.resize(1400, 900);
+    w.show();
+    QSignalSpy finished(&w, &MainWindow::loadFinished);
+    w.openFile(path);
+    return finished.wait(20000);
+}
+
 void TestEventList::windowLinksListAndTimeline()
 {
     MainWindow w;
@@ -274,11 +284,7 @@ void TestEventList::messagesNameTheThreadThatWroteThem()
 void TestEventList::choosingARowDescribesItInDetails()
 {
     MainWindow w;
-    w.resize(1400, 900);
-    w.show();
-    QSignalSpy finished(&w, &MainWindow::loadFinished);
-    w.openFile(QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/spans-N2.eventlog"));
-    QVERIFY(finished.wait(20000));
+    QVERIFY(openInWindow(w, QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/spans-N2.eventlog")));
     EventListPane* pane = w.eventList();
     QTRY_COMPARE(uint64_t(pane->model()->rowCount()), w.index()->scan.events);
     pane->searchField()->setText(QStringLiteral("START"));
@@ -367,11 +373,7 @@ void TestEventList::highlightKeepsEveryRowAndSteps()
 void TestEventList::theListFollowsEveryJump()
 {
     MainWindow w;
-    w.resize(1400, 900);
-    w.show();
-    QSignalSpy finished(&w, &MainWindow::loadFinished);
-    w.openFile(m_log);
-    QVERIFY(finished.wait(20000));
+    QVERIFY(openInWindow(w, m_log));
     EventListPane* pane = w.eventList();
     QTRY_COMPARE(uint64_t(pane->model()->rowCount()), w.index()->scan.events);
     QTableView* gc = w.gcTable();
@@ -468,11 +470,7 @@ void TestEventList::theStatusNamesEveryFilter()
 void TestEventList::showingAThreadNamesAnOldSearch()
 {
     MainWindow w;
-    w.resize(1400, 900);
-    w.show();
-    QSignalSpy finished(&w, &MainWindow::loadFinished);
-    w.openFile(m_log);
-    QVERIFY(finished.wait(20000));
+    QVERIFY(openInWindow(w, m_log));
     EventListPane* pane = w.eventList();
     pane->searchField()->setText(QStringLiteral("no event says this"));
     pane->applyFilter();
