@@ -17,7 +17,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cxxabi.h>
 #include <random>
+#include <typeinfo>
 #include <sys/resource.h>
 
 #include <cstdio>
@@ -212,6 +214,20 @@ int bench(int argc, char** argv)
                     mb(ix.timeProfile.samples.capacity() * sizeof(TimeProfileData::Sample)
                        + ix.heapProfile.samples.capacity() * sizeof(HeapProfileData::Entry)),
                     mb(ix.userSpans ? ix.userSpans->memoryBytes() : 0));
+        // Every part's own count (LogIndex::memoryBytes is their sum).
+        std::string byPart;
+        ix.forEachPart([&](const auto& part) {
+            int status = 0;
+            char* name = abi::__cxa_demangle(typeid(part).name(), nullptr, nullptr, &status);
+            std::string shown = status == 0 && name ? name : typeid(part).name();
+            std::free(name);
+            if (shown.starts_with("hecscope::"))
+                shown.erase(0, 10);
+            if (shown.ends_with("Part"))
+                shown.resize(shown.size() - 4);
+            byPart += (byPart.empty() ? "" : ", ") + shown + " " + std::to_string(part.partBytes() >> 10);
+        });
+        std::printf("index_by_part_kb: %s\n", byPart.c_str());
         const ThreadStates& ts = ix.threadStates;
         std::printf("thread_states_mb: packed %.1f, chunked %.1f, checks %.1f, far %.1f, infos %.1f, overviews %.1f "
                     "(%zu threads, %zu segments)\n",

@@ -385,7 +385,8 @@ void TestIndex::aLateCapabilityAfterSettlingReadsTheLogAgain()
     const auto raw = loadWith(bytes, KeepInMemory{false, true});
     compareIndexes(*again, *raw);
     compareThreadParts(*again, *raw);
-    QVERIFY(raw->threadStates.segmentCount() > 0);
+    // (What that compared: each thread's segments, or its summary.)
+    QVERIFY(raw->threadStates.segmentCount() > 0 || !raw->threadStates.summarised.empty());
 }
 
 // Settling pays for threads of many events, not for many short-lived ones

@@ -51,6 +51,12 @@ struct RunPart {
 template <class... Parts>
 struct IndexParts : Parts... {
     size_t partsBytes() const { return (Parts::partBytes() + ... + size_t(0)); }
+    // `f(part)` for each part, in the order listed (bench's breakdown).
+    template <class F>
+    void forEachPart(F&& f) const
+    {
+        (f(static_cast<const Parts&>(*this)), ...);
+    }
 };
 
 // Everything the viewer and the statistics read, built in one pass over the

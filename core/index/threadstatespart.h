@@ -214,7 +214,7 @@ struct ThreadStates {
     // dominant state key (stateKey), kNoKey when finished or not yet seen.
     // A row zoomed out past a bin per pixel reads bins, not segments.
     static constexpr uint8_t kNoKey = 255;
-    static constexpr size_t kOverviewMinSegments = 64;
+    static constexpr size_t kOverviewMinSegments = 16;
     std::vector<BinPyramid> overviews; // per thread
     std::vector<uint8_t> overviewKeys;
     // 0 running, 1 runnable, 2 unknown, 3 + BlockReason blocked; kNoKey finished.
