@@ -17,7 +17,9 @@ namespace hecscope::threadbuild {
 namespace {
 
 // Where a thread's bins are: from its first segment, at most 65536 level-0
-// bins of about four segments each. A growing log's (`growing`) are a power
+// bins of about eight segments each (a bin is never drawn wider than a
+// pixel: finer bins would only put off reading the segments back from the
+// file, zoomed in, for a byte per four segments more). A growing log's (`growing`) are a power
 // of two ns wide, so that a thread keeps its bins until its extent doubles
 // (and then halves them); a whole log's are as narrow as that allows.
 BinPyramid overviewShape(uint64_t start, uint64_t extent, size_t segments, bool growing)
@@ -25,7 +27,7 @@ BinPyramid overviewShape(uint64_t start, uint64_t extent, size_t segments, bool 
     BinPyramid ov;
     ov.start = start;
     extent = std::max<uint64_t>(extent, 1);
-    const uint64_t want = std::min<uint64_t>(uint64_t(1) << 16, segments / 4);
+    const uint64_t want = std::clamp<uint64_t>(segments / 8, 1, uint64_t(1) << 16);
     ov.binWidth = std::max<uint64_t>(1, (extent + want - 1) / want);
     if (growing)
         ov.binWidth = std::bit_ceil(ov.binWidth);

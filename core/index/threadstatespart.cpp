@@ -180,53 +180,93 @@ std::optional<ThreadTotals> ThreadStates::wholeRunOf(size_t k) const
     return wholeRun[size_t(it - summarised.begin())];
 }
 
+namespace {
+
+void putVarint(std::vector<uint8_t>& out, uint64_t v)
+{
+    while (v >= 0x80) {
+        out.push_back(uint8_t(v | 0x80));
+        v >>= 7;
+    }
+    out.push_back(uint8_t(v));
+}
+
+uint64_t getVarint(const uint8_t*& p)
+{
+    uint64_t v = 0;
+    for (int shift = 0;; shift += 7) {
+        const uint8_t b = *p++;
+        v |= uint64_t(b & 0x7f) << shift;
+        if (!(b & 0x80))
+            return v;
+    }
+}
+
+// A thread's entry: its reason byte, kThreadStates times, three counts.
+constexpr int kVarints = int(kThreadStates) + 3;
+
+} // namespace
+
 void KeptTotals::push_back(const ThreadTotals& t)
 {
-    Main m;
-    m.time = t.time;
-    m.runs = t.runs;
-    m.migrations = t.migrations;
-    m.wakeups = t.wakeups;
+    uint8_t reason = kNotBlocked;
     const auto blockedFor = std::count_if(t.blocked.begin(), t.blocked.end(), [](uint64_t ns) { return ns > 0; });
     if (blockedFor == 1) {
         const auto r = size_t(std::find_if(t.blocked.begin(), t.blocked.end(), [](uint64_t ns) { return ns > 0; })
                               - t.blocked.begin());
-        m.reason = t.blocked[r] == t.time[size_t(ThreadState::Blocked)] ? uint8_t(r) : kSeveral;
+        reason = t.blocked[r] == t.time[size_t(ThreadState::Blocked)] ? uint8_t(r) : kSeveral;
     } else if (blockedFor > 1) {
-        m.reason = kSeveral;
+        reason = kSeveral;
     }
-    if (m.reason == kSeveral)
-        m_blocked.emplace_back(uint32_t(m_main.size()), t.blocked);
-    m_main.push_back(m);
+    if (reason == kSeveral)
+        m_blocked.emplace_back(uint32_t(m_size), t.blocked);
+    if (m_size % kGroup == 0)
+        m_groupStarts.push_back(m_bytes.size());
+    m_bytes.push_back(reason);
+    for (const uint64_t ns : t.time)
+        putVarint(m_bytes, ns);
+    putVarint(m_bytes, t.runs);
+    putVarint(m_bytes, t.migrations);
+    putVarint(m_bytes, t.wakeups);
+    ++m_size;
 }
 
 ThreadTotals KeptTotals::operator[](size_t i) const
 {
-    const Main& m = m_main[i];
+    const uint8_t* p = m_bytes.data() + m_groupStarts[i / kGroup];
+    for (size_t skip = i % kGroup; skip > 0; --skip) {
+        ++p; // (the reason)
+        for (int v = 0; v < kVarints; ++v)
+            while (*p++ & 0x80) {
+            }
+    }
+    const uint8_t reason = *p++;
     ThreadTotals t;
-    t.time = m.time;
-    t.runs = m.runs;
-    t.migrations = m.migrations;
-    t.wakeups = m.wakeups;
-    if (m.reason == kSeveral) {
+    for (uint64_t& ns : t.time)
+        ns = getVarint(p);
+    t.runs = uint32_t(getVarint(p));
+    t.migrations = uint32_t(getVarint(p));
+    t.wakeups = uint32_t(getVarint(p));
+    if (reason == kSeveral) {
         const auto it = std::lower_bound(m_blocked.begin(), m_blocked.end(), uint32_t(i),
                                          [](const auto& e, uint32_t at) { return e.first < at; });
         t.blocked = it->second;
-    } else if (m.reason != kNotBlocked) {
-        t.blocked[m.reason] = m.time[size_t(ThreadState::Blocked)];
+    } else if (reason != kNotBlocked) {
+        t.blocked[reason] = t.time[size_t(ThreadState::Blocked)];
     }
     return t;
 }
 
 void KeptTotals::shrink_to_fit()
 {
-    m_main.shrink_to_fit();
+    m_bytes.shrink_to_fit();
+    m_groupStarts.shrink_to_fit();
     m_blocked.shrink_to_fit();
 }
 
 size_t KeptTotals::memoryBytes() const
 {
-    return m_main.capacity() * sizeof(Main) + m_blocked.capacity() * sizeof(m_blocked[0]);
+    return m_bytes.capacity() + m_groupStarts.capacity() * sizeof(uint64_t) + m_blocked.capacity() * sizeof(m_blocked[0]);
 }
 
 void ThreadStates::moveSegmentsToFile()

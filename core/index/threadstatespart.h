@@ -121,28 +121,29 @@ struct ThreadTotals {
     bool operator==(const ThreadTotals&) const = default;
 };
 
-// The whole-run totals of many threads, as an index keeps them: 56 bytes a
-// thread where a ThreadTotals takes 144. A thread's blocked time by reason
-// is kept apart only when it was blocked for more than one reason; with
-// one, that reason has all its blocked time.
+// The whole-run totals of many threads, as an index keeps them: about 20
+// bytes a thread where a ThreadTotals takes 144. Each thread's are a byte
+// of its blocking reason and then its times and counts as LEB128 varints
+// (a time of a few ms takes 3 bytes, of a few s 5, a count of a few 1),
+// thread after thread, with where every 16th thread starts. A thread's
+// blocked time by reason is kept apart only when it was blocked for more
+// than one reason; with one, that reason has all its blocked time.
 class KeptTotals {
 public:
     void push_back(const ThreadTotals& t);
+    // (Decodes up to 15 threads before it: random access, not free.)
     ThreadTotals operator[](size_t i) const;
-    size_t size() const { return m_main.size(); }
+    size_t size() const { return m_size; }
     void shrink_to_fit();
     size_t memoryBytes() const;
     bool operator==(const KeptTotals&) const = default;
 
 private:
     static constexpr uint8_t kNotBlocked = 0xff, kSeveral = 0xfe;
-    struct Main {
-        std::array<uint64_t, kThreadStates> time{};
-        uint32_t runs = 0, migrations = 0, wakeups = 0;
-        uint8_t reason = kNotBlocked; // the one blocking reason, or kNotBlocked, or kSeveral (in m_blocked)
-        bool operator==(const Main&) const = default;
-    };
-    std::vector<Main> m_main;
+    static constexpr size_t kGroup = 16;
+    std::vector<uint8_t> m_bytes;
+    std::vector<uint64_t> m_groupStarts; // where thread g * kGroup starts in m_bytes
+    size_t m_size = 0;
     std::vector<std::pair<uint32_t, std::array<uint64_t, kBlockReasons>>> m_blocked; // (i, blocked), i ascending
 };
 
