@@ -494,6 +494,86 @@ void TestIndex::rewriteInPlaceEqualsAFreshTimeline()
     }
 }
 
+// Every field of every collection reads back as packed (CollectionList),
+// whatever its values: kNoTime, none of a capability, generation -1, times
+// and byte counts up to 2^64 - 1, starts out of order; by index, through
+// iterators from anywhere, and the first starting from a time.
+void TestIndex::packedCollectionsReadBackExactly()
+{
+    QRandomGenerator rng(15);
+    const auto value = [&]() -> uint64_t {
+        switch (rng.bounded(5)) {
+        case 0: return 0;
+        case 1: return rng.bounded(1000u);
+        case 2: return UINT64_MAX - rng.bounded(3u);
+        default: return rng.generate64() >> rng.bounded(64u);
+        }
+    };
+    std::vector<Collection> all;
+    uint64_t start = 0;
+    for (int i = 0; i < 5000; ++i) {
+        Collection c;
+        start += rng.bounded(4) == 0 ? 0 : rng.bounded(1u << 20);
+        c.start = rng.bounded(50) == 0 ? value() : start; // (now and then out of order)
+        c.end = rng.bounded(10) == 0 ? value() : c.start + rng.bounded(100000u);
+        c.leaderStart = rng.bounded(10) == 0 ? value() : c.start;
+        c.leaderEnd = rng.bounded(10) == 0 ? value() : c.end;
+        c.request = rng.bounded(3) == 0 ? kNoTime : value();
+        c.sync = rng.bounded(3) == 0 ? kNoTime : value();
+        c.copied = value(), c.slop = value(), c.fragmentation = value();
+        c.parMaxCopied = value(), c.parTotCopied = value(), c.parBalancedCopied = value();
+        c.generation = int(rng.bounded(4u)) - 1;
+        c.parThreads = rng.bounded(2) ? UINT32_MAX : rng.bounded(64u);
+        c.leaderCap = rng.bounded(3) == 0 ? UINT16_MAX : uint16_t(rng.bounded(65536u));
+        c.requestCap = rng.bounded(3) == 0 ? UINT16_MAX : uint16_t(rng.bounded(65536u));
+        c.caps = uint16_t(rng.bounded(65536u));
+        c.parallelRequest = rng.bounded(2);
+        c.hasStats = rng.bounded(2);
+        c.hasBalanced = rng.bounded(2);
+        all.push_back(c);
+    }
+    const auto same = [](const Collection& a, const Collection& b) {
+        return a.start == b.start && a.end == b.end && a.leaderStart == b.leaderStart && a.leaderEnd == b.leaderEnd
+            && a.request == b.request && a.sync == b.sync && a.copied == b.copied && a.slop == b.slop
+            && a.fragmentation == b.fragmentation && a.parMaxCopied == b.parMaxCopied
+            && a.parTotCopied == b.parTotCopied && a.parBalancedCopied == b.parBalancedCopied
+            && a.generation == b.generation && a.parThreads == b.parThreads && a.leaderCap == b.leaderCap
+            && a.requestCap == b.requestCap && a.caps == b.caps && a.parallelRequest == b.parallelRequest
+            && a.hasStats == b.hasStats && a.hasBalanced == b.hasBalanced;
+    };
+    const CollectionList list(all);
+    QCOMPARE(list.size(), all.size());
+    QCOMPARE(list.maxGeneration(), 2);
+    for (size_t i = all.size(); i-- > 0;)
+        QVERIFY2(same(list[i], all[i]), qPrintable(QString::number(i)));
+    size_t i = 0;
+    for (const Collection& c : list)
+        QVERIFY2(same(c, all[i++]), qPrintable(QString::number(i)));
+    QCOMPARE(i, all.size());
+    for (const size_t from : {size_t(0), size_t(15), size_t(16), size_t(17), all.size() - 1, all.size()}) {
+        size_t j = from;
+        for (auto it = list.at(from); it != list.end(); ++it, ++j)
+            QVERIFY2(same(*it, all[j]), qPrintable(QStringLiteral("from %1: %2").arg(from).arg(j)));
+        QCOMPARE(j, all.size());
+    }
+    QVERIFY(list.toVector().size() == all.size());
+    // In order of start, as CollectionsBuilder makes them: the first
+    // starting at or after a time is the lower bound of the starts.
+    std::vector<Collection> sorted;
+    for (const Collection& c : all)
+        if (c.start < (uint64_t(1) << 40))
+            sorted.push_back(c);
+    std::stable_sort(sorted.begin(), sorted.end(), [](const Collection& a, const Collection& b) { return a.start < b.start; });
+    const CollectionList bySt(sorted);
+    for (int k = 0; k < 500; ++k) {
+        const uint64_t t = k == 0 ? 0 : k == 1 ? UINT64_MAX : sorted[rng.bounded(uint32_t(sorted.size()))].start + rng.bounded(3u) - 1;
+        const size_t want = size_t(std::lower_bound(sorted.begin(), sorted.end(), t, [](const Collection& c, uint64_t x) { return c.start < x; }) - sorted.begin());
+        QCOMPARE(bySt.firstStartingFrom(t), want);
+    }
+    QCOMPARE(CollectionList{}.firstStartingFrom(5), size_t(0));
+    QCOMPARE(CollectionList{}.maxGeneration(), -1);
+}
+
 // Every field of every span reads back as appended, whatever its values:
 // gaps of none to 2^47 ns, overlaps, the longest lengths, every kind and
 // stop, continued spans, any thread. Reads stay right after popBack turns

@@ -72,6 +72,7 @@ private slots:
     void gcSpansSplitByTheirCollection();
     void rewriteInPlaceEqualsAFreshTimeline();
     void encodedSpansReadBackExactly();
+    void packedCollectionsReadBackExactly();
     void capabilitiesCreatedAndDeletedMidRun();
     void migrationAcrossCapabilities();
     void outOfOrderBlocks();

@@ -68,8 +68,8 @@ bool CollectionsBuilder::build(std::span<const GcSpan> closed, std::span<const G
     std::stable_sort(m_stats.begin(), m_stats.end(), [](const Stats& a, const Stats& b) { return a.time < b.time; });
     std::sort(m_requests.begin(), m_requests.end(), [](const Request& a, const Request& b) { return a.time < b.time; });
     std::sort(m_syncs.begin(), m_syncs.end(), [](const Sync& a, const Sync& b) { return a.time < b.time; });
-    auto& out = m_part.collections;
-    out.clear();
+    // (Built here, then packed into the part: CollectionList.)
+    std::vector<Collection> out;
     out.reserve(m_stats.size());
     std::vector<char> used(spans.size(), 0);
     // The spans of one capability: [first, last) in `spans`.
@@ -177,6 +177,7 @@ bool CollectionsBuilder::build(std::span<const GcSpan> closed, std::span<const G
             col.sync = m_syncs[sy].time;
         previousStart = col.start;
     }
+    m_part.collections.assign(out);
     return true;
 }
 

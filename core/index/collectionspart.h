@@ -2,7 +2,11 @@
 
 #include "core/time/timestamp.h"
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
+#include <span>
 #include <vector>
 
 namespace hecscope {
@@ -36,16 +40,86 @@ struct Collection {
     bool parallel() const { return parThreads > 1; }
 };
 
-// What CollectionsBuilder makes (collectionsByStart by prepareForDrawing).
+// The collections as the index keeps them: about 35 bytes each where a
+// Collection takes 112 (a log may have millions: a synthesized 1 GB log
+// has 450,000). Each is a run of LEB128 varints, most of them small
+// differences (its start from the one before, its end and leader's span
+// from its start, its request and sync from its start), collection after
+// collection, with where every 16th starts and its start time. Read by
+// value: an index decodes up to 15 collections before it; iterating
+// decodes each once. Written by CollectionsBuilder only (assign).
+class CollectionList {
+public:
+    CollectionList() = default;
+    explicit CollectionList(std::span<const Collection> all) { assign(all); }
+    void assign(std::span<const Collection> all);
+    void push_back(const Collection& c);
+    void clear();
+    size_t size() const { return m_size; }
+    bool empty() const { return m_size == 0; }
+    Collection operator[](size_t i) const;
+    Collection front() const { return (*this)[0]; }
+    Collection back() const { return (*this)[m_size - 1]; }
+    std::vector<Collection> toVector() const;
+    // The oldest generation collected (-1: none known).
+    int maxGeneration() const { return m_maxGeneration; }
+    void shrink_to_fit();
+    size_t memoryBytes() const;
+    bool operator==(const CollectionList&) const = default;
+
+    // Forward, each collection decoded once (the reference is the
+    // iterator's own copy, valid until it moves).
+    class iterator {
+    public:
+        using iterator_category = std::input_iterator_tag;
+        using value_type = Collection;
+        using difference_type = ptrdiff_t;
+        using pointer = const Collection*;
+        using reference = const Collection&;
+        iterator() = default;
+        const Collection& operator*() const { return m_current; }
+        const Collection* operator->() const { return &m_current; }
+        iterator& operator++()
+        {
+            advance();
+            return *this;
+        }
+        void operator++(int) { advance(); }
+        bool operator==(const iterator& o) const { return m_i == o.m_i; }
+
+    private:
+        friend class CollectionList;
+        iterator(const CollectionList* list, size_t i);
+        void advance();
+        const CollectionList* m_list = nullptr;
+        size_t m_i = 0;
+        const uint8_t* m_at = nullptr; // the next collection's bytes
+        Collection m_current{};
+    };
+    iterator at(size_t i) const { return iterator(this, std::min(i, m_size)); }
+    // The first collection starting at or after t (size() if none): they
+    // are in order of their start (CollectionsBuilder sorts them).
+    size_t firstStartingFrom(uint64_t t) const;
+    iterator begin() const { return iterator(this, 0); }
+    iterator end() const { return iterator(this, m_size); }
+
+private:
+    static constexpr size_t kGroup = 16;
+    // Decodes the collection at `p` (after one starting at `previousStart`).
+    static Collection decode(const uint8_t*& p, uint64_t previousStart);
+    std::vector<uint8_t> m_bytes;
+    std::vector<uint64_t> m_groupStarts; // where collection g * kGroup starts in m_bytes
+    size_t m_size = 0;
+    uint64_t m_lastStart = 0; // (push_back's: the start the next is a difference from)
+    int m_maxGeneration = -1;
+};
+
+// What CollectionsBuilder makes: the collections in order of their start.
 struct CollectionsPart {
-    std::vector<Collection> collections;
-    std::vector<uint32_t> collectionsByStart; // indices into collections, by start time
+    CollectionList collections;
 
     // Bytes held beyond the part itself (LogIndex::memoryBytes adds every part's).
-    size_t partBytes() const
-    {
-        return collections.capacity() * sizeof(Collection) + collectionsByStart.capacity() * sizeof(uint32_t);
-    }
+    size_t partBytes() const { return collections.memoryBytes(); }
 };
 
 } // namespace hecscope

@@ -198,7 +198,7 @@ std::vector<GcSpan> SchedulerBuilder::openGcSpans(uint64_t end) const
     return open;
 }
 
-void SchedulerBuilder::seal(uint64_t end, bool final, const std::vector<Collection>& collections,
+void SchedulerBuilder::seal(uint64_t end, bool final, const CollectionList& collections,
                             uint64_t settled)
 {
     unseal();
@@ -247,7 +247,7 @@ void SchedulerBuilder::seal(uint64_t end, bool final, const std::vector<Collecti
 // GC_STATS_GHC record have a leader here: without (older GHCs, a log cut
 // inside a collection) spans are left whole. The timeline is rewritten
 // from the first span split, per capability.
-void SchedulerBuilder::placeInCollections(const std::vector<Collection>& collections, uint64_t before)
+void SchedulerBuilder::placeInCollections(const CollectionList& collections, uint64_t before)
 {
     m_placed.resize(m_gcSpans.size(), 0);
     struct Leader {

@@ -50,7 +50,7 @@ public:
     // when that can no longer change (every collection that began by the
     // span's end is known): so a grown log's index equals one made at
     // once. `settled`: every capability's events are in up to this time.
-    void seal(uint64_t end, bool final, const std::vector<Collection>& collections, uint64_t settled);
+    void seal(uint64_t end, bool final, const CollectionList& collections, uint64_t settled);
     void unseal();
     // Moves each capability's encoded spans but the newest to a temporary
     // file, mapped back in their place (CapTimeline::spillTo): the index's
@@ -100,7 +100,7 @@ private:
     void open(uint16_t c, SpanKind kind, uint64_t t, uint32_t thread = 0);
     void close(uint16_t c, uint64_t t, uint8_t stop);
     void appendSpan(uint16_t c, SpanKind kind, uint32_t thread, uint64_t start, uint64_t t, uint8_t stop);
-    void placeInCollections(const std::vector<Collection>& collections, uint64_t before);
+    void placeInCollections(const CollectionList& collections, uint64_t before);
 
     SchedulerPart& m_part;
     ThreadRuns& m_threads;

@@ -32,7 +32,6 @@ bool prepareForDrawing(LogIndex& ix, const LoadObserver* observer)
     ix.messagesByTime = orderBy(ix.messages.size(), [&](uint32_t i) { return ix.messages[i].time; });
     for (CapInstants& c : ix.keptInstants)
         c.sortByTime();
-    ix.collectionsByStart = orderBy(ix.collections.size(), [&](uint32_t i) { return ix.collections[i].start; });
     if (isCancelled(observer))
         return false;
     auto& samples = ix.timeProfile.samples; // several capabilities' blocks: not in time order

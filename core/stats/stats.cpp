@@ -104,10 +104,8 @@ RangeStats computeStats(const LogIndex& ix, uint64_t from, uint64_t to, bool clo
     // consecutive collections can overlap, so a few before the first one
     // starting in the range may still reach into it.
     const auto& cols = ix.collections;
-    auto it = std::partition_point(cols.begin(), cols.end(),
-                                   [&](const Collection& c) { return c.start < from; });
-    for (int back = 0; back < 16 && it != cols.begin(); ++back)
-        --it;
+    const size_t first = cols.firstStartingFrom(from);
+    auto it = cols.at(first - std::min<size_t>(first, 16));
     std::map<int, GenerationStats> gens;
     uint64_t pauseSum = 0, balanced = 0, parTotal = 0, parTotAll = 0, parMaxAll = 0;
     uint32_t maxThreads = 1;

@@ -26,14 +26,11 @@ void GcTableModel::setIndex(std::shared_ptr<const LogIndex> index)
     beginResetModel();
     m_index = std::move(index);
     const size_t n = m_index ? m_index->collections.size() : 0;
-    // Time order (the index keeps collections in grouping order).
-    m_number.assign(n, 0);
-    std::vector<uint32_t> byTime(n);
+    // Time order: the index keeps the collections by start.
+    m_number.resize(n);
+    m_rows.resize(n);
     for (size_t i = 0; i < n; ++i)
-        byTime[i] = m_index->collectionsByStart.size() == n ? m_index->collectionsByStart[i] : uint32_t(i);
-    for (size_t r = 0; r < n; ++r)
-        m_number[byTime[r]] = uint32_t(r);
-    m_rows = std::move(byTime);
+        m_number[i] = m_rows[i] = uint32_t(i);
     applySort();
     endResetModel();
 }
@@ -69,8 +66,7 @@ void GcTableModel::applySort()
     const auto balance = [](const Collection& c) {
         return c.parallel() ? workBalanceThreadScope(c.parTotCopied, c.parMaxCopied, c.parThreads) : -1.0;
     };
-    const auto key = [&](uint32_t i) -> double {
-        const Collection& c = cs[i];
+    const auto key = [&](uint32_t i, const Collection& c) -> double {
         switch (m_sortColumn) {
         case Start: return double(c.leaderStart);
         case Pause: return double(c.pause());
@@ -83,9 +79,11 @@ void GcTableModel::applySort()
         default: return m_number[i];
         }
     };
-    std::vector<double> keys(cs.size());
-    for (size_t i = 0; i < cs.size(); ++i)
-        keys[i] = key(uint32_t(i));
+    // (Each collection decoded once, in order: CollectionList.)
+    std::vector<double> keys;
+    keys.reserve(cs.size());
+    for (const Collection& c : cs)
+        keys.push_back(key(uint32_t(keys.size()), c));
     // Ties in time order, whichever direction.
     std::sort(m_rows.begin(), m_rows.end(), [&](uint32_t a, uint32_t b) {
         if (keys[a] != keys[b])

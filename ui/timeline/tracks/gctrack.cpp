@@ -55,20 +55,26 @@ public:
         const LogIndex& ix = ctx.index;
         const auto& cs = ix.collections;
         const TimeMapping m(view, 0, std::max(1, width));
-        auto it = std::partition_point(ix.collectionsByStart.begin(), ix.collectionsByStart.end(),
-                                       [&](uint32_t i) { return cs[i].end < view.start; });
-        // Collections sorted by start may still have an earlier one reaching
-        // into the view; a few steps back cover the overlap of nested ones.
-        for (int back = 0; back < 4 && it != ix.collectionsByStart.begin(); ++back)
-            --it;
+        // The collections are in order of their start: the first ending
+        // in the view (by a binary search, each step decoding one).
+        size_t lo = 0, hi = cs.size();
+        while (lo < hi) {
+            const size_t mid = lo + (hi - lo) / 2;
+            if (cs[mid].end < view.start)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        // An earlier one may still reach into the view; a few steps back
+        // cover the overlap of nested ones.
+        const size_t first = lo - std::min<size_t>(lo, 4);
         list->nsPerPixel = m.nsPerPixel();
-        int oldest = 0;
-        for (const Collection& c : cs)
-            oldest = std::max(oldest, c.generation);
+        const int oldest = std::max(0, cs.maxGeneration());
         int lastPx = INT32_MIN;
         int lastGen = -1;
-        for (; it != ix.collectionsByStart.end(); ++it) {
-            const Collection& c = cs[*it];
+        uint32_t index = uint32_t(first);
+        for (auto it = cs.at(first); it != cs.end(); ++it, ++index) {
+            const Collection& c = *it;
             if (c.start > view.end)
                 break;
             if (c.end < view.start)
@@ -84,14 +90,14 @@ public:
                 list->bars.back().pauseNs += c.pause();
                 list->bars.back().majors += gen == oldest && oldest > 0;
                 if (gen > lastGen) { // the oldest generation stands for the pixel
-                    list->bars.back().collection = *it;
+                    list->bars.back().collection = index;
                     lastGen = gen;
                 }
                 continue;
             }
             lastPx = px;
             lastGen = gen;
-            list->bars.push_back({full.left(), full.right(), *it, 1, c.pause(), uint32_t(gen == oldest && oldest > 0)});
+            list->bars.push_back({full.left(), full.right(), index, 1, c.pause(), uint32_t(gen == oldest && oldest > 0)});
         }
         std::stable_sort(list->bars.begin(), list->bars.end(),
                          [](const GcBar& a, const GcBar& b) { return a.x0 < b.x0; });

@@ -1,0 +1,188 @@
+#include "core/index/collectionspart.h"
+
+namespace hecscope {
+
+namespace {
+
+void put(std::vector<uint8_t>& out, uint64_t v)
+{
+    while (v >= 0x80) {
+        out.push_back(uint8_t(v | 0x80));
+        v >>= 7;
+    }
+    out.push_back(uint8_t(v));
+}
+
+uint64_t get(const uint8_t*& p)
+{
+    uint64_t v = 0;
+    for (int shift = 0;; shift += 7) {
+        const uint8_t b = *p++;
+        v |= uint64_t(b & 0x7f) << shift;
+        if (!(b & 0x80))
+            return v;
+    }
+}
+
+// Signed differences (zigzag): a time before the one it is counted from.
+uint64_t zig(uint64_t from, uint64_t to)
+{
+    const auto d = int64_t(to - from);
+    return (uint64_t(d) << 1) ^ uint64_t(d >> 63);
+}
+
+uint64_t unzig(uint64_t from, uint64_t z)
+{
+    return from + (uint64_t(z >> 1) ^ (~(z & 1) + 1));
+}
+
+// A time that may be kNoTime: 0 for none, else its difference + 1.
+uint64_t optional(uint64_t from, uint64_t t)
+{
+    return t == kNoTime ? 0 : zig(from, t) + 1;
+}
+
+uint64_t unoptional(uint64_t from, uint64_t v)
+{
+    return v == 0 ? kNoTime : unzig(from, v - 1);
+}
+
+} // namespace
+
+void CollectionList::assign(std::span<const Collection> all)
+{
+    clear();
+    m_bytes.reserve(all.size() * 40);
+    m_groupStarts.reserve((all.size() + kGroup - 1) / kGroup);
+    for (const Collection& c : all)
+        push_back(c);
+    shrink_to_fit();
+}
+
+void CollectionList::clear()
+{
+    m_bytes.clear();
+    m_groupStarts.clear();
+    m_size = 0;
+    m_lastStart = 0;
+    m_maxGeneration = -1;
+}
+
+// Per collection: start (from the one before; a group's first from 0),
+// end, leader's start and end, request and sync (from start), the six
+// byte counts, generation + 1, GC threads, leader's and requester's
+// capability + 1, capabilities, the three flags.
+void CollectionList::push_back(const Collection& c)
+{
+    if (m_size % kGroup == 0) {
+        m_groupStarts.push_back(m_bytes.size());
+        m_lastStart = 0;
+    }
+    std::vector<uint8_t>& o = m_bytes;
+    put(o, zig(m_lastStart, c.start));
+    put(o, zig(c.start, c.end));
+    put(o, zig(c.start, c.leaderStart));
+    put(o, zig(c.leaderStart, c.leaderEnd));
+    put(o, optional(c.start, c.request));
+    put(o, optional(c.start, c.sync));
+    for (const uint64_t bytes : {c.copied, c.slop, c.fragmentation, c.parMaxCopied, c.parTotCopied, c.parBalancedCopied})
+        put(o, bytes);
+    put(o, uint64_t(int64_t(c.generation) + 1)); // (-1: none)
+    put(o, c.parThreads);
+    put(o, uint16_t(c.leaderCap + 1)); // (UINT16_MAX: none, 0)
+    put(o, uint16_t(c.requestCap + 1));
+    put(o, c.caps);
+    o.push_back(uint8_t(c.parallelRequest | c.hasStats << 1 | c.hasBalanced << 2));
+    m_lastStart = c.start;
+    m_maxGeneration = std::max(m_maxGeneration, c.generation);
+    ++m_size;
+}
+
+Collection CollectionList::decode(const uint8_t*& p, uint64_t previousStart)
+{
+    Collection c;
+    c.start = unzig(previousStart, get(p));
+    c.end = unzig(c.start, get(p));
+    c.leaderStart = unzig(c.start, get(p));
+    c.leaderEnd = unzig(c.leaderStart, get(p));
+    c.request = unoptional(c.start, get(p));
+    c.sync = unoptional(c.start, get(p));
+    for (uint64_t* bytes : {&c.copied, &c.slop, &c.fragmentation, &c.parMaxCopied, &c.parTotCopied, &c.parBalancedCopied})
+        *bytes = get(p);
+    c.generation = int(int64_t(get(p)) - 1);
+    c.parThreads = uint32_t(get(p));
+    c.leaderCap = uint16_t(get(p) - 1);
+    c.requestCap = uint16_t(get(p) - 1);
+    c.caps = uint16_t(get(p));
+    const uint8_t flags = *p++;
+    c.parallelRequest = flags & 1;
+    c.hasStats = (flags >> 1) & 1;
+    c.hasBalanced = (flags >> 2) & 1;
+    return c;
+}
+
+Collection CollectionList::operator[](size_t i) const
+{
+    const uint8_t* p = m_bytes.data() + m_groupStarts[i / kGroup];
+    uint64_t start = 0;
+    for (size_t skip = i % kGroup; skip > 0; --skip)
+        start = decode(p, start).start;
+    return decode(p, start);
+}
+
+size_t CollectionList::firstStartingFrom(uint64_t t) const
+{
+    // The last group whose first starts before t, then along it.
+    size_t lo = 0, hi = m_groupStarts.size();
+    while (lo < hi) {
+        const size_t mid = (lo + hi) / 2;
+        const uint8_t* p = m_bytes.data() + m_groupStarts[mid];
+        if (decode(p, 0).start < t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    size_t i = lo == 0 ? 0 : (lo - 1) * kGroup;
+    for (auto it = at(i); i < m_size && it->start < t; ++it)
+        ++i;
+    return i;
+}
+
+std::vector<Collection> CollectionList::toVector() const
+{
+    return std::vector<Collection>(begin(), end());
+}
+
+void CollectionList::shrink_to_fit()
+{
+    m_bytes.shrink_to_fit();
+    m_groupStarts.shrink_to_fit();
+}
+
+size_t CollectionList::memoryBytes() const
+{
+    return m_bytes.capacity() + m_groupStarts.capacity() * sizeof(uint64_t);
+}
+
+CollectionList::iterator::iterator(const CollectionList* list, size_t i)
+    : m_list(list)
+    , m_i(i)
+{
+    if (m_i < m_list->m_size) {
+        m_at = m_list->m_bytes.data() + m_list->m_groupStarts[i / kGroup];
+        uint64_t start = 0;
+        for (size_t skip = i % kGroup; skip > 0; --skip)
+            start = decode(m_at, start).start;
+        m_current = decode(m_at, start);
+    }
+}
+
+void CollectionList::iterator::advance()
+{
+    if (++m_i >= m_list->m_size)
+        return;
+    // A group's first is counted from 0, the others from the one before.
+    m_current = decode(m_at, m_i % kGroup == 0 ? 0 : m_current.start);
+}
+
+} // namespace hecscope
