@@ -19,34 +19,26 @@ void CollectionsBuilder::consume(const Event& e)
     case tag::RequestParGc: m_requests.push_back({e.time, e.cap, e.tag == tag::RequestParGc}); break;
     case tag::GcGlobalSync: m_syncs.push_back({e.time, e.cap}); break;
     case tag::GcStatsGhc: {
-        Stats st{e.time, {}, e.layout >= 58, e.cap};
-        std::copy(e.n, e.n + 9, st.n);
-        m_stats.push_back(st);
+        const bool balanced = e.layout >= 58;
+        Collection col;
+        col.hasStats = true;
+        col.generation = int(e.n[1]);
+        col.copied = e.n[2];
+        col.slop = e.n[3];
+        col.fragmentation = e.n[4];
+        col.parThreads = uint32_t(e.n[5]);
+        col.parMaxCopied = e.n[6];
+        col.parTotCopied = e.n[7];
+        col.parBalancedCopied = balanced ? e.n[8] : 0;
+        col.hasBalanced = balanced;
+        col.leaderCap = e.cap;
+        col.start = col.end = col.leaderStart = col.leaderEnd = e.time;
+        m_stats.push_back(col);
         break;
     }
     default: break;
     }
 }
-
-namespace {
-
-Collection fromStats(const auto& s)
-{
-    Collection col;
-    col.hasStats = true;
-    col.generation = int(s.n[1]);
-    col.copied = s.n[2];
-    col.slop = s.n[3];
-    col.fragmentation = s.n[4];
-    col.parThreads = uint32_t(s.n[5]);
-    col.parMaxCopied = s.n[6];
-    col.parTotCopied = s.n[7];
-    col.parBalancedCopied = s.balanced ? s.n[8] : 0;
-    col.hasBalanced = s.balanced;
-    return col;
-}
-
-} // namespace
 
 // One collection per GC_STATS_GHC record: the RTS writes exactly one for
 // every collection it performs, from the capability that led it, so the
@@ -60,47 +52,59 @@ Collection fromStats(const auto& s)
 bool CollectionsBuilder::build(std::span<const GcSpan> closed, std::span<const GcSpan> open,
                                const LoadObserver* observer)
 {
-    std::vector<GcSpan> spans(closed.begin(), closed.end());
-    spans.insert(spans.end(), open.begin(), open.end());
-    std::sort(spans.begin(), spans.end(), [](const GcSpan& a, const GcSpan& b) {
-        return a.cap != b.cap ? a.cap < b.cap : a.start < b.start;
-    });
-    std::stable_sort(m_stats.begin(), m_stats.end(), [](const Stats& a, const Stats& b) { return a.time < b.time; });
+    // The spans by capability, then start: their numbers (closed ones
+    // first, then open), not a copy (a log may have millions). Each
+    // capability's come in time order, nearly: counted into place, then
+    // sorted within each capability.
+    const size_t spanCount = closed.size() + open.size();
+    const auto spanAt = [&](uint32_t i) -> const GcSpan& { return i < closed.size() ? closed[i] : open[i - closed.size()]; };
+    std::vector<uint32_t> spans(spanCount);
+    std::vector<size_t> capStart;
+    {
+        uint16_t maxCap = 0;
+        for (uint32_t i = 0; i < spanCount; ++i)
+            maxCap = std::max(maxCap, spanAt(i).cap);
+        capStart.assign(size_t(maxCap) + 2, 0);
+        for (uint32_t i = 0; i < spanCount; ++i)
+            ++capStart[size_t(spanAt(i).cap) + 1];
+        for (size_t c = 1; c < capStart.size(); ++c)
+            capStart[c] += capStart[c - 1];
+        std::vector<size_t> next(capStart.begin(), capStart.end() - 1);
+        for (uint32_t i = 0; i < spanCount; ++i)
+            spans[next[spanAt(i).cap]++] = i;
+        for (size_t c = 0; c + 1 < capStart.size(); ++c)
+            std::stable_sort(spans.begin() + ptrdiff_t(capStart[c]), spans.begin() + ptrdiff_t(capStart[c + 1]),
+                             [&](uint32_t a, uint32_t b) { return spanAt(a).start < spanAt(b).start; });
+    }
     std::sort(m_requests.begin(), m_requests.end(), [](const Request& a, const Request& b) { return a.time < b.time; });
     std::sort(m_syncs.begin(), m_syncs.end(), [](const Sync& a, const Sync& b) { return a.time < b.time; });
-    // (Built here, then packed into the part: CollectionList.)
-    std::vector<Collection> out;
-    out.reserve(m_stats.size());
-    std::vector<char> used(spans.size(), 0);
-    // The spans of one capability: [first, last) in `spans`.
-    const auto capRange = [&](uint16_t cap) {
-        const auto lo = std::lower_bound(spans.begin(), spans.end(), cap,
-                                         [](const GcSpan& g, uint16_t c) { return g.cap < c; });
-        const auto hi = std::upper_bound(lo, spans.end(), cap, [](uint16_t c, const GcSpan& g) { return c < g.cap; });
-        return std::pair{size_t(lo - spans.begin()), size_t(hi - spans.begin())};
-    };
-    for (size_t i = 0; i < m_stats.size(); ++i) {
+    // (Built here, then packed into the part: CollectionList.) One per
+    // GC_STATS_GHC record, in time order.
+    std::vector<Collection> out = m_stats.toVector();
+    std::stable_sort(out.begin(), out.end(), [](const Collection& a, const Collection& b) { return a.start < b.start; });
+    std::vector<char> used(spanCount, 0);
+    for (size_t i = 0; i < out.size(); ++i) {
         if (i % kCancelStride == kCancelStride - 1 && isCancelled(observer))
             return false;
-        const Stats& s = m_stats[i];
-        Collection col = fromStats(s);
-        col.leaderCap = s.cap;
-        col.start = col.end = col.leaderStart = col.leaderEnd = s.time;
+        Collection& col = out[i];
+        const uint64_t time = col.start;
         // The leader's span: the last of its capability starting at or
         // before the record (GHC stamps GC_END just before writing it).
-        const auto [lo, hi] = capRange(s.cap);
-        const auto it = std::upper_bound(spans.begin() + ptrdiff_t(lo), spans.begin() + ptrdiff_t(hi), s.time,
-                                         [](uint64_t t, const GcSpan& g) { return t < g.start; });
-        if (it != spans.begin() + ptrdiff_t(lo)) {
+        if (size_t(col.leaderCap) + 1 >= capStart.size())
+            continue;
+        const auto lo = spans.begin() + ptrdiff_t(capStart[col.leaderCap]);
+        const auto hi = spans.begin() + ptrdiff_t(capStart[size_t(col.leaderCap) + 1]);
+        const auto it = std::upper_bound(lo, hi, time, [&](uint64_t t, uint32_t g) { return t < spanAt(g).start; });
+        if (it != lo) {
             const size_t k = size_t(it - spans.begin()) - 1;
             if (!used[k]) {
                 used[k] = 1;
-                col.start = col.leaderStart = spans[k].start;
-                col.end = col.leaderEnd = spans[k].end;
+                const GcSpan& g = spanAt(spans[k]);
+                col.start = col.leaderStart = g.start;
+                col.end = col.leaderEnd = g.end;
                 col.caps = 1;
             }
         }
-        out.push_back(col);
     }
     // The collections led so far, by leader start, for the other spans.
     std::vector<uint32_t> byLeader(out.size());
@@ -110,10 +114,10 @@ bool CollectionsBuilder::build(std::span<const GcSpan> closed, std::span<const G
               [&](uint32_t a, uint32_t b) { return out[a].leaderStart < out[b].leaderStart; });
     std::vector<uint16_t> lastCapOf(out.size(), UINT16_MAX); // spans come per capability
     std::vector<GcSpan> unclaimed;
-    for (size_t k = 0; k < spans.size(); ++k) {
+    for (size_t k = 0; k < spanCount; ++k) {
         if (used[k])
             continue;
-        const GcSpan& g = spans[k];
+        const GcSpan& g = spanAt(spans[k]);
         // The collection in progress when this span ends: the last one whose
         // leader started by then, if its leader span reaches this one.
         auto it = std::upper_bound(byLeader.begin(), byLeader.end(), g.end,

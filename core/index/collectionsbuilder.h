@@ -44,17 +44,13 @@ private:
         uint64_t time; // ns
         uint16_t cap;
     };
-    struct Stats {
-        uint64_t time; // ns
-        uint64_t n[9];
-        bool balanced;
-        uint16_t cap;
-    };
-
     CollectionsPart& m_part;
     std::vector<Request> m_requests;
     std::vector<Sync> m_syncs;
-    std::vector<Stats> m_stats;
+    // Each GC_STATS_GHC as the collection it makes (fromStats), at its
+    // time, led by its capability, packed (about 20 bytes where the record
+    // took 88: a log may have millions, kept for the whole load).
+    CollectionList m_stats;
 };
 
 } // namespace hecscope
