@@ -1,39 +1,20 @@
 #include "core/index/collectionspart.h"
 
+#include "core/index/varint.h"
+
 namespace hecscope {
 
 namespace {
 
-void put(std::vector<uint8_t>& out, uint64_t v)
-{
-    while (v >= 0x80) {
-        out.push_back(uint8_t(v | 0x80));
-        v >>= 7;
-    }
-    out.push_back(uint8_t(v));
-}
-
-uint64_t get(const uint8_t*& p)
-{
-    uint64_t v = 0;
-    for (int shift = 0;; shift += 7) {
-        const uint8_t b = *p++;
-        v |= uint64_t(b & 0x7f) << shift;
-        if (!(b & 0x80))
-            return v;
-    }
-}
-
 // Signed differences (zigzag): a time before the one it is counted from.
 uint64_t zig(uint64_t from, uint64_t to)
 {
-    const auto d = int64_t(to - from);
-    return (uint64_t(d) << 1) ^ uint64_t(d >> 63);
+    return zigzag(int64_t(to - from));
 }
 
 uint64_t unzig(uint64_t from, uint64_t z)
 {
-    return from + (uint64_t(z >> 1) ^ (~(z & 1) + 1));
+    return from + uint64_t(unzigzag(z));
 }
 
 // A time that may be kNoTime: 0 for none, else its difference + 1.
@@ -79,19 +60,19 @@ void CollectionList::push_back(const Collection& c)
         m_lastStart = 0;
     }
     std::vector<uint8_t>& o = m_bytes;
-    put(o, zig(m_lastStart, c.start));
-    put(o, zig(c.start, c.end));
-    put(o, zig(c.start, c.leaderStart));
-    put(o, zig(c.leaderStart, c.leaderEnd));
-    put(o, optional(c.start, c.request));
-    put(o, optional(c.start, c.sync));
+    putVarint(o, zig(m_lastStart, c.start));
+    putVarint(o, zig(c.start, c.end));
+    putVarint(o, zig(c.start, c.leaderStart));
+    putVarint(o, zig(c.leaderStart, c.leaderEnd));
+    putVarint(o, optional(c.start, c.request));
+    putVarint(o, optional(c.start, c.sync));
     for (const uint64_t bytes : {c.copied, c.slop, c.fragmentation, c.parMaxCopied, c.parTotCopied, c.parBalancedCopied})
-        put(o, bytes);
-    put(o, uint64_t(int64_t(c.generation) + 1)); // (-1: none)
-    put(o, c.parThreads);
-    put(o, uint16_t(c.leaderCap + 1)); // (UINT16_MAX: none, 0)
-    put(o, uint16_t(c.requestCap + 1));
-    put(o, c.caps);
+        putVarint(o, bytes);
+    putVarint(o, uint64_t(int64_t(c.generation) + 1)); // (-1: none)
+    putVarint(o, c.parThreads);
+    putVarint(o, uint16_t(c.leaderCap + 1)); // (UINT16_MAX: none, 0)
+    putVarint(o, uint16_t(c.requestCap + 1));
+    putVarint(o, c.caps);
     o.push_back(uint8_t(c.parallelRequest | c.hasStats << 1 | c.hasBalanced << 2));
     m_lastStart = c.start;
     m_maxGeneration = std::max(m_maxGeneration, c.generation);
@@ -101,19 +82,19 @@ void CollectionList::push_back(const Collection& c)
 Collection CollectionList::decode(const uint8_t*& p, uint64_t previousStart)
 {
     Collection c;
-    c.start = unzig(previousStart, get(p));
-    c.end = unzig(c.start, get(p));
-    c.leaderStart = unzig(c.start, get(p));
-    c.leaderEnd = unzig(c.leaderStart, get(p));
-    c.request = unoptional(c.start, get(p));
-    c.sync = unoptional(c.start, get(p));
+    c.start = unzig(previousStart, getVarint(p));
+    c.end = unzig(c.start, getVarint(p));
+    c.leaderStart = unzig(c.start, getVarint(p));
+    c.leaderEnd = unzig(c.leaderStart, getVarint(p));
+    c.request = unoptional(c.start, getVarint(p));
+    c.sync = unoptional(c.start, getVarint(p));
     for (uint64_t* bytes : {&c.copied, &c.slop, &c.fragmentation, &c.parMaxCopied, &c.parTotCopied, &c.parBalancedCopied})
-        *bytes = get(p);
-    c.generation = int(int64_t(get(p)) - 1);
-    c.parThreads = uint32_t(get(p));
-    c.leaderCap = uint16_t(get(p) - 1);
-    c.requestCap = uint16_t(get(p) - 1);
-    c.caps = uint16_t(get(p));
+        *bytes = getVarint(p);
+    c.generation = int(int64_t(getVarint(p)) - 1);
+    c.parThreads = uint32_t(getVarint(p));
+    c.leaderCap = uint16_t(getVarint(p) - 1);
+    c.requestCap = uint16_t(getVarint(p) - 1);
+    c.caps = uint16_t(getVarint(p));
     const uint8_t flags = *p++;
     c.parallelRequest = flags & 1;
     c.hasStats = (flags >> 1) & 1;

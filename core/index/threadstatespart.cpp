@@ -3,6 +3,7 @@
 #include "core/format/eventtags.h"
 #include "core/index/gallop.h"
 #include "core/index/threadstatesbuild.h"
+#include "core/index/varint.h"
 
 #include <algorithm>
 #include <array>
@@ -181,26 +182,6 @@ std::optional<ThreadTotals> ThreadStates::wholeRunOf(size_t k) const
 }
 
 namespace {
-
-void putVarint(std::vector<uint8_t>& out, uint64_t v)
-{
-    while (v >= 0x80) {
-        out.push_back(uint8_t(v | 0x80));
-        v >>= 7;
-    }
-    out.push_back(uint8_t(v));
-}
-
-uint64_t getVarint(const uint8_t*& p)
-{
-    uint64_t v = 0;
-    for (int shift = 0;; shift += 7) {
-        const uint8_t b = *p++;
-        v |= uint64_t(b & 0x7f) << shift;
-        if (!(b & 0x80))
-            return v;
-    }
-}
 
 // A thread's entry: its reason byte, kThreadStates times, three counts.
 constexpr int kVarints = int(kThreadStates) + 3;

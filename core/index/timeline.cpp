@@ -1,5 +1,7 @@
 #include "core/index/timeline.h"
 
+#include "core/index/varint.h"
+
 #include "core/io/spillfile.h"
 
 #include <algorithm>
@@ -92,31 +94,8 @@ constexpr uint8_t kStopNone = 0x00;
 constexpr uint8_t kStopSame = 0x40;
 constexpr uint8_t kStopByte = 0x80;
 
-uint8_t* putVarint(uint8_t* p, uint64_t v)
-{
-    while (v >= 0x80) {
-        *p++ = uint8_t(v) | 0x80;
-        v >>= 7;
-    }
-    *p++ = uint8_t(v);
-    return p;
-}
-
-uint64_t getVarint(const uint8_t*& p)
-{
-    uint64_t v = 0;
-    for (unsigned shift = 0;; shift += 7) {
-        const uint8_t b = *p++;
-        v |= uint64_t(b & 0x7F) << shift;
-        if (!(b & 0x80))
-            return v;
-    }
-}
-
 // Spans start at or after the previous one's end; a gap is stored zigzagged
 // all the same, so a timeline given an overlap keeps it.
-uint64_t zigzag(int64_t v) { return (uint64_t(v) << 1) ^ uint64_t(v >> 63); }
-int64_t unzigzag(uint64_t v) { return int64_t(v >> 1) ^ -int64_t(v & 1); }
 
 // The next span of a block from `p`.
 Span decodeSpan(const uint8_t*& p, DecodeState& st)
