@@ -139,8 +139,8 @@ int reportLoad(const LogIndex& ix, const std::string& path)
 
 std::string threadName(const LogIndex& ix, uint32_t id)
 {
-    const ThreadInfo* t = ix.thread(id);
-    return t && !t->label.empty() ? t->label.str() + " (" + std::to_string(id) + ")" : "thread " + std::to_string(id);
+    const ThreadLabel label = ix.labelOf(id);
+    return !label.empty() ? label.str() + " (" + std::to_string(id) + ")" : "thread " + std::to_string(id);
 }
 
 // Parses the arguments, loads the log and resolves the range: the index,

@@ -274,9 +274,9 @@ void compareIndexes(const LogIndex& a, const LogIndex& b)
     }
     QCOMPARE(a.threadCount(), b.threadCount());
     for (size_t id = 0; id < a.threads.size(); ++id) {
-        const ThreadInfo* x = a.thread(uint32_t(id));
-        const ThreadInfo* y = b.thread(uint32_t(id));
-        QCOMPARE(x == nullptr, y == nullptr);
+        const std::optional<ThreadInfo> x = a.thread(uint32_t(id));
+        const std::optional<ThreadInfo> y = b.thread(uint32_t(id));
+        QCOMPARE(x.has_value(), y.has_value());
         if (!x)
             continue;
         QCOMPARE(x->runs, y->runs);

@@ -154,10 +154,10 @@ void TestEventList::searchFindsMarkersAndLabels()
     QCOMPARE(rowAt(model, 0)->time, it->time);
     // A thread label: every event about that thread matches, not just the
     // THREAD_LABEL event itself.
-    const ThreadInfo* labelled = nullptr;
+    std::optional<ThreadInfo> labelled; // (a copy: the table is read by value)
     for (const ThreadInfo& t : m_index->threads)
         if (t.seen && t.label == "main")
-            labelled = &t;
+            labelled = t;
     QVERIFY(labelled);
     EventFilter label;
     label.text = "main";

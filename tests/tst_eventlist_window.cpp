@@ -137,10 +137,10 @@ void TestEventList::threadBoxTakesIdsAndLabels()
         ThreadWalk m_walk;
     } collect(perThread);
     visitInTimeOrder(source, index->scan, collect);
-    const ThreadInfo* worker2 = nullptr;
+    std::optional<ThreadInfo> worker2; // (a copy: the table is read by value)
     for (const ThreadInfo& t : index->threads)
         if (t.label == "worker-2")
-            worker2 = &t;
+            worker2 = t;
     QVERIFY(worker2 && worker2->id != 2 && perThread[worker2->id] > 0);
 
     EventListPane pane;
@@ -266,10 +266,10 @@ void TestEventList::messagesNameTheThreadThatWroteThem()
     }
     QVERIFY(writers.size() >= 6);
     // The thread filter lists a worker's own messages with its other events.
-    const ThreadInfo* worker = nullptr;
+    std::optional<ThreadInfo> worker; // (a copy: the table is read by value)
     for (const ThreadInfo& t : index->threads)
         if (t.label == "worker-3")
-            worker = &t;
+            worker = t;
     QVERIFY(worker);
     EventFilter mine = f;
     mine.thread = worker->id;
@@ -297,7 +297,7 @@ void TestEventList::choosingARowDescribesItInDetails()
     QTest::keyClick(pane->table(), Qt::Key_Down);
     const EventRow* e = rowAt(*pane->model(), pane->table()->currentRow());
     QVERIFY(e && e->thread);
-    const ThreadInfo* info = w.index()->thread(*e->thread);
+    const std::optional<ThreadInfo> info = w.index()->thread(*e->thread);
     QVERIFY(info && !info->label.empty());
     QTRY_VERIFY(w.detailsText().contains(QString::fromStdString(e->details)));
     const QString text = w.detailsText();
@@ -409,10 +409,10 @@ void TestEventList::theStatusNamesEveryFilter()
     EventListPane pane;
     pane.setLog(m_log, m_index);
     QVERIFY(pane.clearFiltersButton()->isHidden());
-    const ThreadInfo* worker = nullptr;
+    std::optional<ThreadInfo> worker; // (a copy: the table is read by value)
     for (const ThreadInfo& t : m_index->threads)
         if (!t.label.empty() && !worker)
-            worker = &t;
+            worker = t;
     QVERIFY(worker);
     pane.searchField()->setText(QStringLiteral("stopping"));
     pane.filterToThread(worker->id);

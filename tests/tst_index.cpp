@@ -574,6 +574,85 @@ void TestIndex::packedCollectionsReadBackExactly()
     QCOMPARE(CollectionList{}.maxGeneration(), -1);
 }
 
+// Every field of every thread reads back as packed (ThreadTable), whatever
+// its values: gaps, kNoTime, times out of order, counters up to 2^32 - 1,
+// no creating capability, labels; by id, through an iterator, and its
+// label alone. (The labels are a real ThreadsBuilder's: a log with
+// THREAD_LABEL events, which the builder interns.)
+void TestIndex::packedThreadsReadBackExactly()
+{
+    QRandomGenerator rng(28);
+    const auto time = [&]() -> uint64_t {
+        switch (rng.bounded(5)) {
+        case 0: return kNoTime;
+        case 1: return 0;
+        case 2: return UINT64_MAX - 1 - rng.bounded(3u);
+        default: return rng.generate64() >> rng.bounded(64u);
+        }
+    };
+    const auto count = [&]() -> uint32_t {
+        switch (rng.bounded(4)) {
+        case 0: return 0;
+        case 1: return 1;
+        case 2: return UINT32_MAX - rng.bounded(2u);
+        default: return rng.generate() >> rng.bounded(32u);
+        }
+    };
+    // Labels as an index holds them: from a log that sets them.
+    LogBuilder b;
+    std::deque<OwnedEvent> events;
+    for (uint64_t id = 1; id <= 40; id += 3) {
+        const QByteArray text = "t" + QByteArray::number(qulonglong(id));
+        events.emplace_back(tag::ThreadLabel, 1000 + id, std::initializer_list<uint64_t>{id},
+                            std::initializer_list<std::string_view>{std::string_view(text.constData(), size_t(text.size()))});
+    }
+    b.block(0, events);
+    const auto labelled = indexOfBytes(b.bytes());
+    std::vector<ThreadInfo> all(3000);
+    for (size_t id = 0; id < all.size(); ++id) {
+        ThreadInfo& t = all[id];
+        if (rng.bounded(5) == 0)
+            continue; // a gap
+        t.seen = true;
+        t.id = uint32_t(id);
+        t.created = time(), t.finished = time(), t.firstRun = time(), t.lastStop = time();
+        t.runTime = rng.bounded(3) == 0 ? UINT64_MAX : rng.generate64() >> rng.bounded(64u);
+        t.runs = count(), t.runnable = count(), t.wakeups = count(), t.migrations = count();
+        t.yields = count(), t.heapOverflows = count(), t.stackOverflows = count(), t.foreignCalls = count();
+        for (uint32_t& n : t.blocked)
+            n = count();
+        t.createdOn = rng.bounded(3) == 0 ? UINT16_MAX : uint16_t(rng.bounded(65536u));
+        if (const std::optional<ThreadInfo> l = labelled->thread(uint32_t(id % 48)); l && rng.bounded(4) == 0)
+            t.label = l->label;
+    }
+    const auto same = [](const ThreadInfo& a, const ThreadInfo& c) {
+        return a.created == c.created && a.finished == c.finished && a.firstRun == c.firstRun
+            && a.lastStop == c.lastStop && a.runTime == c.runTime && a.label == c.label && a.id == c.id
+            && a.runs == c.runs && a.runnable == c.runnable && a.wakeups == c.wakeups && a.migrations == c.migrations
+            && a.yields == c.yields && a.heapOverflows == c.heapOverflows && a.stackOverflows == c.stackOverflows
+            && a.foreignCalls == c.foreignCalls && a.blocked == c.blocked && a.createdOn == c.createdOn
+            && a.seen == c.seen;
+    };
+    ThreadTable table;
+    table.assign(all);
+    QCOMPARE(table.size(), all.size());
+    QCOMPARE(table.seenCount(), size_t(std::count_if(all.begin(), all.end(), [](const ThreadInfo& t) { return t.seen; })));
+    QVERIFY(!table.labels().empty());
+    for (size_t id = all.size(); id-- > 0;) {
+        QVERIFY2(same(table[id], all[id]), qPrintable(QString::number(id)));
+        QVERIFY2(table.labelOf(id) == all[id].label, qPrintable(QString::number(id)));
+    }
+    size_t id = 0;
+    for (const ThreadInfo& t : table)
+        QVERIFY2(same(t, all[id++]), qPrintable(QString::number(id)));
+    QCOMPARE(id, all.size());
+    QVERIFY_THROWS_EXCEPTION(std::out_of_range, table.at(all.size()));
+    // A real log's threads, as its builder published them.
+    const auto ix = indexOfBytes(synthesizeThreadsLog(300, 4));
+    QCOMPARE(ix->threadCount(), size_t(300));
+    QCOMPARE(ix->thread(17)->runs, uint32_t(4));
+}
+
 // Every field of every span reads back as appended, whatever its values:
 // gaps of none to 2^47 ns, overlaps, the longest lengths, every kind and
 // stop, continued spans, any thread. Reads stay right after popBack turns

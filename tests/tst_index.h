@@ -73,6 +73,7 @@ private slots:
     void rewriteInPlaceEqualsAFreshTimeline();
     void encodedSpansReadBackExactly();
     void packedCollectionsReadBackExactly();
+    void packedThreadsReadBackExactly();
     void capabilitiesCreatedAndDeletedMidRun();
     void migrationAcrossCapabilities();
     void outOfOrderBlocks();

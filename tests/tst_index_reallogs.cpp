@@ -37,7 +37,7 @@ void TestIndex::realLogsAgreeWithBruteForce()
     // Each thread's runs, found through the block masks, are exactly its
     // spans, and add up to its run time.
     for (size_t id = 0; id < ix->threads.size(); ++id) {
-        const ThreadInfo* t = ix->thread(uint32_t(id));
+        const std::optional<ThreadInfo> t = ix->thread(uint32_t(id));
         if (!t)
             continue;
         uint64_t time = 0, runs = 0, brute = 0;

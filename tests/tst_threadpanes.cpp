@@ -39,7 +39,7 @@ namespace {
 
 std::string labelOf(const LogIndex& ix, uint32_t id)
 {
-    const ThreadInfo* t = ix.thread(id);
+    const std::optional<ThreadInfo> t = ix.thread(id);
     return t ? t->label : std::string();
 }
 
@@ -415,7 +415,7 @@ void TestThreadPanes::controllerSorts()
         case ThreadRowsController::Sort::Id: break;
         case ThreadRowsController::Sort::Creation:
             by([&](uint32_t n) {
-                const ThreadInfo* t = ix->thread(st.ids[n]);
+                const std::optional<ThreadInfo> t = ix->thread(st.ids[n]);
                 return t ? t->created : kNoTime;
             });
             break;

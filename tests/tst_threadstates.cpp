@@ -155,7 +155,7 @@ void TestThreadStates::realLogsAgreeWithAWalk()
         ordered &= c.outOfOrder == 0;
     size_t disagree = 0;
     for (const auto& [id, t] : w.threads) {
-        const ThreadInfo* info = ix->thread(id);
+        const std::optional<ThreadInfo> info = ix->thread(id);
         QVERIFY(info);
         const WalkFigures f = w.figures(t, 0, UINT64_MAX);
         const uint64_t runTime = f.time[size_t(ThreadState::Running)];

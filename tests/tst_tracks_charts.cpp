@@ -485,7 +485,7 @@ void TestTracks::threadNamesAreWholeWhereThereIsRoom()
     int labelled = 0;
     QString longest;
     for (uint32_t i = 0; i < states.count(); ++i) {
-        const ThreadInfo* t = index->thread(states.ids[i]);
+        const std::optional<ThreadInfo> t = index->thread(states.ids[i]);
         if (!t || t->label.empty())
             continue;
         ++labelled;

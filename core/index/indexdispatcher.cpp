@@ -197,12 +197,10 @@ bool IndexDispatcher::seal(bool final, const LoadObserver* observer)
         return false;
     scheduler.seal(m_ix.lastTime, final, m_ix.collections, settleBefore);
     builder<ThreadsBuilder>().flush(); // (the seal ran the open runs to the end)
-    // (The table's room shrunk to its size now, while the thread states'
-    // seal is young: the copy this makes for a moment is then not on top
-    // of that seal's peak at its end; synthesized 1 GB log, info's peak
-    // RSS 254 → 235 MB.)
-    if (final)
-        m_ix.threads.shrink_to_fit();
+    // (Packed now, while the thread states' seal is young, and a final
+    // seal's builder lets its table go: neither is then on top of that
+    // seal's peak at its end.)
+    builder<ThreadsBuilder>().publish(final);
     scheduler.spillSpans();
     const bool threadsSealed = threads.valid() ? threads.get()
                                                : !isCancelled(observer)

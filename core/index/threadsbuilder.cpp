@@ -13,7 +13,7 @@ constexpr uint32_t kMaxDenseThread = 1u << 24; // larger ids go to a map
 
 ThreadInfo& ThreadsBuilder::newThread(uint64_t id)
 {
-    auto& threads = m_part.threads;
+    auto& threads = m_table;
     // An id first met far away stays in the map even once the table grows
     // past it.
     if (!m_part.largeThreads.empty() && id <= UINT32_MAX) {
@@ -99,7 +99,7 @@ void ThreadsBuilder::defer(uint64_t id, uint64_t a, uint64_t b)
 {
     // (A table that stays in the cache is written at once: waiting costs
     // more than it saves. It only grows, so nothing waits then.)
-    if (m_part.threads.size() < m_deferFrom) [[likely]] {
+    if (m_table.size() < m_deferFrom) [[likely]] {
         applyTo<op>(thread(id), a, b);
         return;
     }
@@ -121,6 +121,15 @@ void ThreadsBuilder::flush()
     for (size_t i = 0; i < m_pendingCount; ++i)
         apply(m_pending[(m_pendingNext + kPending - m_pendingCount + i) % kPending]);
     m_pendingCount = 0;
+}
+
+void ThreadsBuilder::publish(bool final)
+{
+    m_part.threads.assign(m_table);
+    if (final) {
+        m_table = {};
+        m_seen = {};
+    }
 }
 
 void ThreadsBuilder::consume(const Event& e)
@@ -206,20 +215,6 @@ const char* blockReasonName(BlockReason r)
         "mvar", "mvar_read", "black_hole", "read", "write", "delay", "stm", "do_proc",
         "foreign_call", "throw_to", "other"};
     return names[size_t(r)];
-}
-
-size_t ThreadsPart::threadCount() const
-{
-    return size_t(std::count_if(threads.begin(), threads.end(), [](const ThreadInfo& t) { return t.seen; }))
-        + largeThreads.size();
-}
-
-const ThreadInfo* ThreadsPart::thread(uint32_t id) const
-{
-    if (id < threads.size() && threads[id].seen)
-        return &threads[id];
-    const auto it = largeThreads.find(id);
-    return it == largeThreads.end() ? nullptr : &it->second;
 }
 
 } // namespace hecscope

@@ -40,6 +40,9 @@ public:
     // What waits counted into the threads (before the part is read: a
     // seal).
     void flush();
+    // The part's table made from the builder's (ThreadTable: packed), at
+    // a seal, after flush(). `final`: the builder's own is let go.
+    void publish(bool final);
     // From how many threads in the table the events wait (see below);
     // 0: always (tests compare the two ways).
     void setDeferFrom(size_t threads) { m_deferFrom = threads; }
@@ -50,7 +53,7 @@ private:
         // (Whether the table holds the thread, from bits that stay in the
         // cache: asking for an entry, defer() reads nothing of it.)
         if (id < m_seen.size() * 64 && (m_seen[id >> 6] >> (id & 63) & 1)) [[likely]]
-            return m_part.threads[id];
+            return m_table[id];
         return newThread(id);
     }
     ThreadInfo& newThread(uint64_t id);
@@ -79,8 +82,11 @@ private:
     size_t m_pendingCount = 0;
 
     ThreadsPart& m_part;
+    // The dense threads as they are counted (the part gets them packed at
+    // each seal: publish).
+    std::vector<ThreadInfo> m_table;
     size_t m_threadsSeen = 0;
-    std::vector<uint64_t> m_seen; // bit id: m_part.threads[id].seen
+    std::vector<uint64_t> m_seen; // bit id: m_table[id].seen
 };
 
 } // namespace hecscope

@@ -116,8 +116,8 @@ bool EventMatcher::operator()(const Event& e)
     if (containsLower(m_index.scan.format->description(e.tag), m_lowerText, m_scratch))
         return true;
     if (thread) {
-        const ThreadInfo* info = m_index.thread(*thread);
-        if (info && !info->label.empty() && containsLower(info->label, m_lowerText, m_scratch))
+        const ThreadLabel label = m_index.labelOf(*thread);
+        if (!label.empty() && containsLower(label, m_lowerText, m_scratch))
             return true;
     }
     return false;

@@ -35,7 +35,7 @@ ThreadFigures threadFigures(const LogIndex& ix, size_t number, std::optional<Vie
     ThreadFigures f;
     f.number = number;
     f.id = states.ids[number];
-    if (const ThreadInfo* info = ix.thread(f.id)) {
+    if (const std::optional<ThreadInfo> info = ix.thread(f.id)) {
         f.label = info->label;
         f.created = info->created;
         f.finished = info->finished;

@@ -231,11 +231,11 @@ void EventListPane::applyFilter()
         }
         QStringList names;
         if (m_index)
-            for (const ThreadInfo& t : m_index->threads)
-                if (!t.label.empty() && re.match(QString::fromStdString(t.label)).hasMatch()) {
-                    f.threads.push_back(t.id);
+            for (const auto& [id, label] : m_index->threads.labels()) // (the labelled ones, not every thread)
+                if (re.match(QString::fromStdString(label)).hasMatch()) {
+                    f.threads.push_back(id);
                     if (names.size() < 4)
-                        names << QStringLiteral("%1 (%2)").arg(QString::fromStdString(t.label)).arg(t.id);
+                        names << QStringLiteral("%1 (%2)").arg(QString::fromStdString(label)).arg(id);
                 }
         std::sort(f.threads.begin(), f.threads.end());
         f.threads.erase(std::unique(f.threads.begin(), f.threads.end()), f.threads.end());
@@ -339,8 +339,8 @@ QString EventListPane::describe(const EventRow& e) const
     text += tr("Capability  %1\n").arg(e.cap == kNoCap ? tr("none (the global buffer)") : QString::number(e.cap));
     if (e.thread) {
         QString thread = QString::number(*e.thread);
-        if (const ThreadInfo* info = m_index ? m_index->thread(*e.thread) : nullptr; info && !info->label.empty())
-            thread += QStringLiteral(" \"%1\"").arg(QString::fromStdString(info->label));
+        if (const ThreadLabel label = m_index ? m_index->labelOf(*e.thread) : ThreadLabel{}; !label.empty())
+            thread += QStringLiteral(" \"%1\"").arg(QString::fromStdString(label));
         if (e.tag == tag::UserMsg || e.tag == tag::UserMarker || e.tag == tag::UserBinaryMsg)
             thread += tr(" (running on the capability: it wrote this)");
         text += tr("Thread      %1\n").arg(thread);

@@ -82,7 +82,7 @@ void prepareFromOverview(const LogIndex& ix, uint32_t number, int level, const T
     const ViewRange view = m.range();
     const auto inView = [&](uint64_t t) { return t != kNoTime && t >= view.start && t < view.end; };
     if (segs.empty()) { // in the file only: the thread's creation and end as the index has them
-        const ThreadInfo* info = ix.thread(states.ids[number]);
+        const std::optional<ThreadInfo> info = ix.thread(states.ids[number]);
         if (info && inView(info->created))
             row.marks.push_back({float(m.toPixel(info->created)), uint8_t(ThreadCause::Created), UINT32_MAX});
         if (info && inView(info->finished))

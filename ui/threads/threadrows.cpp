@@ -86,9 +86,8 @@ uint8_t threadColourOf(const ThreadSegment& s)
 
 QString threadName(const LogIndex& ix, uint32_t id)
 {
-    const ThreadInfo* t = ix.thread(id);
-    if (t && !t->label.empty())
-        return QObject::tr("%1 (%2)").arg(qs(t->label)).arg(id);
+    if (const ThreadLabel label = ix.labelOf(id); !label.empty())
+        return QObject::tr("%1 (%2)").arg(qs(label)).arg(id);
     return QObject::tr("thread %1").arg(id);
 }
 
@@ -99,13 +98,14 @@ int threadNamesWidth(const LogIndex& ix, const QFontMetrics& fm)
     const uint32_t maxId = uint32_t(ix.threads.size() - 1); // by id
     // Measured: the distinct labels of the longest few lengths (a log may
     // label 100,000 threads, and a live one asks again at every update).
+    // (The labelled threads only: ThreadTable keeps them apart.)
     size_t longest = 0;
-    for (const ThreadInfo& t : ix.threads)
-        longest = std::max(longest, t.label.size());
+    for (const auto& [id, label] : ix.threads.labels())
+        longest = std::max(longest, label.size());
     std::set<std::string_view> labels;
-    for (const ThreadInfo& t : ix.threads)
-        if (!t.label.empty() && t.label.size() + 4 >= longest && labels.size() < 64)
-            labels.insert(t.label);
+    for (const auto& [id, label] : ix.threads.labels())
+        if (label.size() + 4 >= longest && labels.size() < 64)
+            labels.insert(label);
     int w = fm.horizontalAdvance(QObject::tr("thread %1").arg(maxId));
     for (std::string_view label : labels)
         w = std::max(w, fm.horizontalAdvance(

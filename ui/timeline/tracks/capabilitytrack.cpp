@@ -226,10 +226,10 @@ public:
             return text;
         }
         if (!isGc(it.kind)) {
-            const ThreadInfo* th = ctx.index.thread(it.thread);
+            const ThreadLabel label = ctx.index.labelOf(it.thread);
             QString name = QObject::tr("Thread %1").arg(it.thread);
-            if (th && !th->label.empty())
-                name += QStringLiteral(" “%1”").arg(qs(th->label));
+            if (!label.empty())
+                name += QStringLiteral(" “%1”").arg(qs(label));
             return QObject::tr("HEC %1: %2 running\n%3\nstopped: %4").arg(g.row).arg(name, when, stopReasonText(it.stop));
         }
         return QObject::tr("HEC %1: %2\n%3").arg(g.row).arg(gcPhaseText(it.kind), when);

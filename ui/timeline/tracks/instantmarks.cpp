@@ -135,8 +135,8 @@ QString describeInstants(const InstantRow& row, uint32_t mask, const TimeMapping
     const CapInstants& instants = row.instants;
     auto threadText = [&](uint32_t id) {
         QString s = QObject::tr("thread %1").arg(id);
-        if (const ThreadInfo* t = index.thread(id); t && !t->label.empty())
-            s += QStringLiteral(" “%1”").arg(QString::fromStdString(t->label));
+        if (const ThreadLabel label = index.labelOf(id); !label.empty())
+            s += QStringLiteral(" “%1”").arg(QString::fromStdString(label));
         return s;
     };
     auto capText = [](uint8_t cap) {
