@@ -104,11 +104,10 @@ Collection CollectionList::decode(const uint8_t*& p, uint64_t previousStart)
 
 Collection CollectionList::operator[](size_t i) const
 {
-    const uint8_t* p = m_bytes.data() + m_groupStarts[i / kGroup];
-    uint64_t start = 0;
-    for (size_t skip = i % kGroup; skip > 0; --skip)
-        start = decode(p, start).start;
-    return decode(p, start);
+    Cursor c;
+    Collection out;
+    seek(c, i, out);
+    return out;
 }
 
 size_t CollectionList::firstStartingFrom(uint64_t t) const
@@ -145,25 +144,19 @@ size_t CollectionList::memoryBytes() const
     return m_bytes.capacity() + m_groupStarts.capacity() * sizeof(uint64_t);
 }
 
-CollectionList::iterator::iterator(const CollectionList* list, size_t i)
-    : m_list(list)
-    , m_i(i)
+void CollectionList::seek(Cursor& c, size_t i, Collection& out) const
 {
-    if (m_i < m_list->m_size) {
-        m_at = m_list->m_bytes.data() + m_list->m_groupStarts[i / kGroup];
-        uint64_t start = 0;
-        for (size_t skip = i % kGroup; skip > 0; --skip)
-            start = decode(m_at, start).start;
-        m_current = decode(m_at, start);
-    }
+    c.at = m_bytes.data() + m_groupStarts[i / kGroup];
+    uint64_t start = 0;
+    for (size_t skip = i % kGroup; skip > 0; --skip)
+        start = decode(c.at, start).start;
+    out = decode(c.at, start);
 }
 
-void CollectionList::iterator::advance()
+void CollectionList::next(Cursor& c, size_t i, Collection& out) const
 {
-    if (++m_i >= m_list->m_size)
-        return;
     // A group's first is counted from 0, the others from the one before.
-    m_current = decode(m_at, m_i % kGroup == 0 ? 0 : m_current.start);
+    out = decode(c.at, i % kGroup == 0 ? 0 : out.start);
 }
 
 } // namespace hecscope

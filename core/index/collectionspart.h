@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/index/packediterator.h"
 #include "core/time/timestamp.h"
 
 #include <algorithm>
@@ -40,14 +41,14 @@ struct Collection {
     bool parallel() const { return parThreads > 1; }
 };
 
-// The collections as the index keeps them: about 35 bytes each where a
+// The collections as the index keeps them: about 23 bytes each where a
 // Collection takes 112 (a log may have millions: a synthesized 1 GB log
 // has 450,000). Each is a run of LEB128 varints, most of them small
-// differences (its start from the one before, its end and leader's span
-// from its start, its request and sync from its start), collection after
-// collection, with where every 16th starts and its start time. Read by
-// value: an index decodes up to 15 collections before it; iterating
-// decodes each once. Written by CollectionsBuilder only (assign).
+// differences (its start from the one before, the first of every 16 from
+// 0; its end and leader's span from its start, its request and sync from
+// its start), collection after collection, with where every 16th starts.
+// Read by value: an index decodes up to 15 collections before it;
+// iterating decodes each once. Written by CollectionsBuilder (assign).
 class CollectionList {
 public:
     CollectionList() = default;
@@ -67,35 +68,8 @@ public:
     size_t memoryBytes() const;
     bool operator==(const CollectionList&) const = default;
 
-    // Forward, each collection decoded once (the reference is the
-    // iterator's own copy, valid until it moves).
-    class iterator {
-    public:
-        using iterator_category = std::input_iterator_tag;
-        using value_type = Collection;
-        using difference_type = ptrdiff_t;
-        using pointer = const Collection*;
-        using reference = const Collection&;
-        iterator() = default;
-        const Collection& operator*() const { return m_current; }
-        const Collection* operator->() const { return &m_current; }
-        iterator& operator++()
-        {
-            advance();
-            return *this;
-        }
-        void operator++(int) { advance(); }
-        bool operator==(const iterator& o) const { return m_i == o.m_i; }
-
-    private:
-        friend class CollectionList;
-        iterator(const CollectionList* list, size_t i);
-        void advance();
-        const CollectionList* m_list = nullptr;
-        size_t m_i = 0;
-        const uint8_t* m_at = nullptr; // the next collection's bytes
-        Collection m_current{};
-    };
+    // Forward, each collection decoded once.
+    using iterator = PackedIterator<CollectionList, Collection>;
     iterator at(size_t i) const { return iterator(this, std::min(i, m_size)); }
     // The first collection starting at or after t (size() if none): they
     // are in order of their start (CollectionsBuilder sorts them).
@@ -104,6 +78,12 @@ public:
     iterator end() const { return iterator(this, m_size); }
 
 private:
+    friend iterator;
+    struct Cursor {
+        const uint8_t* at = nullptr; // the next collection's bytes
+    };
+    void seek(Cursor& c, size_t i, Collection& out) const;
+    void next(Cursor& c, size_t i, Collection& out) const;
     static constexpr size_t kGroup = 16;
     // Decodes the collection at `p` (after one starting at `previousStart`).
     static Collection decode(const uint8_t*& p, uint64_t previousStart);

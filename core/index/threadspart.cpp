@@ -165,25 +165,20 @@ size_t ThreadTable::memoryBytes() const
     return m_bytes.capacity() + m_groupStarts.capacity() * sizeof(uint64_t) + m_labels.capacity() * sizeof(m_labels[0]);
 }
 
-ThreadTable::iterator::iterator(const ThreadTable* table, size_t i)
-    : m_table(table)
-    , m_i(i)
+void ThreadTable::seek(Cursor& c, size_t id, ThreadInfo& out) const
 {
-    if (m_i >= m_table->m_size)
-        return;
-    // (From its group's first: no faster way to the reference time.)
-    m_at = m_table->m_bytes.data() + m_table->m_groupStarts[i / kGroup];
-    for (size_t k = i - i % kGroup; k <= i; ++k)
-        m_table->decode(m_at, m_ref, k, m_current);
+    // (From its group's first: the reference time needs every one before.)
+    c.at = m_bytes.data() + m_groupStarts[id / kGroup];
+    c.ref = 0;
+    for (size_t k = id - id % kGroup; k <= id; ++k)
+        decode(c.at, c.ref, k, out);
 }
 
-void ThreadTable::iterator::advance()
+void ThreadTable::next(Cursor& c, size_t id, ThreadInfo& out) const
 {
-    if (++m_i >= m_table->m_size)
-        return;
-    if (m_i % kGroup == 0)
-        m_ref = 0;
-    m_table->decode(m_at, m_ref, m_i, m_current);
+    if (id % kGroup == 0)
+        c.ref = 0;
+    decode(c.at, c.ref, id, out);
 }
 
 size_t ThreadsPart::threadCount() const

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/index/packediterator.h"
 #include "core/time/timestamp.h"
 
 #include <array>
@@ -118,38 +119,19 @@ public:
     size_t memoryBytes() const;
     bool operator==(const ThreadTable&) const = default;
 
-    class iterator {
-    public:
-        using iterator_category = std::input_iterator_tag;
-        using value_type = ThreadInfo;
-        using difference_type = ptrdiff_t;
-        using pointer = const ThreadInfo*;
-        using reference = const ThreadInfo&;
-        iterator() = default;
-        const ThreadInfo& operator*() const { return m_current; }
-        const ThreadInfo* operator->() const { return &m_current; }
-        iterator& operator++()
-        {
-            advance();
-            return *this;
-        }
-        void operator++(int) { advance(); }
-        bool operator==(const iterator& o) const { return m_i == o.m_i; }
-
-    private:
-        friend class ThreadTable;
-        iterator(const ThreadTable* table, size_t i);
-        void advance();
-        const ThreadTable* m_table = nullptr;
-        size_t m_i = 0;
-        const uint8_t* m_at = nullptr; // the next entry's bytes
-        uint64_t m_ref = 0;            // the time the next entry's creation is counted from
-        ThreadInfo m_current{};
-    };
+    // Forward, each entry decoded once.
+    using iterator = PackedIterator<ThreadTable, ThreadInfo>;
     iterator begin() const { return iterator(this, 0); }
     iterator end() const { return iterator(this, m_size); }
 
 private:
+    friend iterator;
+    struct Cursor {
+        const uint8_t* at = nullptr; // the next entry's bytes
+        uint64_t ref = 0;            // the time its creation is counted from
+    };
+    void seek(Cursor& c, size_t id, ThreadInfo& out) const;
+    void next(Cursor& c, size_t id, ThreadInfo& out) const;
     static constexpr size_t kGroup = 16;
     void decode(const uint8_t*& p, uint64_t& ref, size_t id, ThreadInfo& out) const;
     std::vector<uint8_t> m_bytes;
