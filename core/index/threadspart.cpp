@@ -3,14 +3,11 @@
 #include "core/index/varint.h"
 
 #include <algorithm>
-#include <bit>
 #include <stdexcept>
 
 namespace hecscope {
 
 namespace {
-
-constexpr int kCounters = 8 + int(kBlockReasons);
 
 // A thread's counters in a fixed order: runs, runnable, wake-ups,
 // migrations, yields, heap and stack overflows, foreign calls, blocked by
@@ -123,26 +120,9 @@ void ThreadTable::decode(const uint8_t*& p, uint64_t& ref, size_t id, ThreadInfo
 
 ThreadInfo ThreadTable::operator[](size_t id) const
 {
-    const uint8_t* p = m_bytes.data() + m_groupStarts[id / kGroup];
-    uint64_t ref = 0;
+    Cursor c;
     ThreadInfo t;
-    for (size_t i = id - id % kGroup; i < id; ++i) {
-        // (Skipped: only its creation matters to the next.)
-        if (!*p) {
-            ++p;
-            continue;
-        }
-        ++p;
-        uint64_t base = ref;
-        if (const uint64_t created = getTime(p, base); created != kNoTime)
-            ref = created;
-        for (int v = 0; v < 5; ++v) // (firstRun, lastStop, finished, runTime, createdOn)
-            getVarint(p);
-        const uint64_t mask = getVarint(p);
-        for (int n = std::popcount(mask); n > 0; --n)
-            getVarint(p);
-    }
-    decode(p, ref, id, t);
+    seek(c, id, t);
     return t;
 }
 
