@@ -127,8 +127,10 @@ void ThreadsBuilder::publish(bool final)
 {
     m_part.threads.assign(m_table);
     if (final) {
-        m_table = {};
-        m_seen = {};
+        // (Not `= {}`: that assigns an empty initializer list, which
+        // keeps the memory.)
+        std::vector<ThreadInfo>().swap(m_table);
+        std::vector<uint64_t>().swap(m_seen);
     }
 }
 

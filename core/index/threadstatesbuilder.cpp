@@ -184,7 +184,7 @@ bool ThreadStatesBuilder::seal(uint64_t end, bool final, const LoadObserver* obs
         return true;
     }
     m_settled.clear();
-    m_pending = {};
+    std::vector<uint64_t>().swap(m_pending);
     m_scanned = 0;
     m_settledBefore = 0;
     return sealAll(end, final, observer);

@@ -79,7 +79,7 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
         if (m_released)
             return false; // (lostEvents(): the raw events to walk again are gone)
         m_settled.clear();
-        m_pending = {};
+        std::vector<uint64_t>().swap(m_pending);
         m_scanned = 0;
         m_settledBefore = 0;
         m_rewalk = false;
@@ -108,7 +108,7 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
     if (final) {
         // Everything is settled: the raw events go.
         m_raw = {};
-        m_pending = {};
+        std::vector<uint64_t>().swap(m_pending);
     }
 
     // Every thread: its settled segments, then its pending events walked

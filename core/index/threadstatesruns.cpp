@@ -38,7 +38,7 @@ void ThreadStatesBuilder::writeRun()
     // What a snapshot before settled (by index into m_raw) is let go:
     // with runs, every seal walks all the events (sealRuns).
     m_settled.clear();
-    m_pending = {};
+    std::vector<uint64_t>().swap(m_pending);
     m_scanned = 0;
     m_settledBefore = 0;
     m_cleanBefore.clear();

@@ -280,8 +280,8 @@ void PieceCollector::onEvent(const Event& e)
 void PieceCollector::giveUpOrder()
 {
     m_scan.ordered = false;
-    m_scan.pieces = {};
-    m_scan.checkpoints = {};
+    std::vector<Piece>().swap(m_scan.pieces);
+    std::vector<Checkpoint>().swap(m_scan.checkpoints);
 }
 
 size_t RunPacker::place(uint64_t firstTime, uint64_t lastTime)
