@@ -192,15 +192,26 @@ bool IndexDispatcher::seal(bool final, const LoadObserver* observer)
     // The collections first: sealing the timelines splits each
     // capability's GC spans by its collection.
     scheduler.unseal();
-    const std::vector<GcSpan> open = scheduler.openGcSpans(m_ix.lastTime);
+    ThreadsBuilder& threadsBuilder = builder<ThreadsBuilder>();
+    if (final) {
+        // The runs still open end with the log, so the threads have all
+        // theirs and are packed now, their builder's table let go (136
+        // bytes a thread): not on top of the collections' build (112 bytes
+        // a collection while it runs) or the thread states' seal. The open
+        // GC spans are closed ones now, as the seal would make them.
+        scheduler.endOpenSpans(m_ix.lastTime);
+        threadsBuilder.flush();
+        threadsBuilder.publish(true);
+    }
+    const std::vector<GcSpan> open = scheduler.openGcSpans(m_ix.lastTime); // (none when final)
     if (isCancelled(observer) || !builder<CollectionsBuilder>().build(scheduler.gcSpans(), open, observer))
         return false;
     scheduler.seal(m_ix.lastTime, final, m_ix.collections, settleBefore);
-    builder<ThreadsBuilder>().flush(); // (the seal ran the open runs to the end)
-    // (Packed now, while the thread states' seal is young, and a final
-    // seal's builder lets its table go: neither is then on top of that
-    // seal's peak at its end.)
-    builder<ThreadsBuilder>().publish(final);
+    if (!final) {
+        threadsBuilder.flush(); // (the seal ran the open runs to the end)
+        // (Packed now, while the thread states' seal is young.)
+        threadsBuilder.publish(false);
+    }
     scheduler.spillSpans();
     const bool threadsSealed = threads.valid() ? threads.get()
                                                : !isCancelled(observer)

@@ -198,6 +198,17 @@ std::vector<GcSpan> SchedulerBuilder::openGcSpans(uint64_t end) const
     return open;
 }
 
+void SchedulerBuilder::endOpenSpans(uint64_t end)
+{
+    const std::vector<GcSpan> openGcs = openGcSpans(end);
+    for (size_t c = 0; c < m_state.size(); ++c)
+        if (m_state[c].open)
+            close(uint16_t(c), std::max(end, m_state[c].start), kStopAtEnd);
+    m_gcSpans.insert(m_gcSpans.end(), openGcs.begin(), openGcs.end());
+    for (CapState& s : m_state)
+        s.inGc = false;
+}
+
 void SchedulerBuilder::seal(uint64_t end, bool final, const CollectionList& collections,
                             uint64_t settled)
 {
@@ -213,15 +224,8 @@ void SchedulerBuilder::seal(uint64_t end, bool final, const CollectionList& coll
             if (s.statsMayFollow)
                 before = std::min(before, s.lastGcStart);
         }
-    const std::vector<GcSpan> openGcs = openGcSpans(end);
-    if (final) {
-        for (size_t c = 0; c < m_state.size(); ++c)
-            if (m_state[c].open)
-                close(uint16_t(c), std::max(end, m_state[c].start), kStopAtEnd);
-        m_gcSpans.insert(m_gcSpans.end(), openGcs.begin(), openGcs.end());
-        for (CapState& s : m_state)
-            s.inGc = false;
-    }
+    if (final)
+        endOpenSpans(end);
     placeInCollections(collections, before);
     if (final)
         return;

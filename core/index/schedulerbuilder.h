@@ -51,6 +51,10 @@ public:
     // span's end is known): so a grown log's index equals one made at
     // once. `settled`: every capability's events are in up to this time.
     void seal(uint64_t end, bool final, const CollectionList& collections, uint64_t settled);
+    // What a final seal does first, callable before it (after unseal()):
+    // the open spans end at `end` for good, and the open GC spans join the
+    // closed ones (gcSpans()). The final seal then finds nothing open.
+    void endOpenSpans(uint64_t end);
     void unseal();
     // Moves each capability's encoded spans but the newest to a temporary
     // file, mapped back in their place (CapTimeline::spillTo): the index's
