@@ -180,6 +180,7 @@ private:
         uint64_t offset = 0; // in m_runFile
         uint64_t count = 0;  // events
         std::vector<uint32_t> frameBytes;
+        std::vector<uint32_t> frameThreads; // each frame's first thread (where a merge of some threads begins)
     };
     static constexpr size_t kRunFrame = 4096;
     static constexpr size_t kRunBuffer = size_t(256) << 10; // bytes encoded before they are appended

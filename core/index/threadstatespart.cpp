@@ -80,6 +80,25 @@ void PackedSegments::allocate(size_t bytes)
     m_capacity = bytes;
 }
 
+void PackedSegments::append(const PackedSegments& other)
+{
+    if (other.m_size == 0)
+        return;
+    const size_t bytes = (m_size + other.m_size) * sizeof(PackedSegment);
+    if (!m_block) {
+        allocate(bytes);
+    } else if (bytes > m_capacity) {
+        void* grown = std::realloc(m_block->data, bytes);
+        if (!grown)
+            throw std::bad_alloc();
+        m_block->data = grown;
+        m_capacity = bytes;
+    }
+    std::memcpy(static_cast<PackedSegment*>(m_block->data) + m_size, other.m_block->data,
+                other.m_size * sizeof(PackedSegment));
+    m_size += other.m_size;
+}
+
 void PackedSegments::shrinkTo(size_t n)
 {
     m_size = n;

@@ -92,6 +92,9 @@ public:
     // Keeps the first `n` segments and returns the rest to the system
     // (when the block is not shared yet).
     void shrinkTo(size_t n);
+    // `other`'s segments after these (a large block grows in place: no
+    // copy of these). Only for a block not shared yet.
+    void append(const PackedSegments& other);
     const PackedSegment& operator[](size_t i) const { return static_cast<const PackedSegment*>(m_block->data)[i]; }
     size_t size() const { return m_size; }
     size_t capacityBytes() const { return m_capacity; }
