@@ -11,6 +11,7 @@
 #include <functional>
 #include <new>
 #include <system_error>
+#include <type_traits>
 #include <unordered_map>
 #include <utility>
 
@@ -155,15 +156,30 @@ void ThreadCheckpoints::addThread(const SegmentView& segs)
 void ThreadCheckpoints::appendThreadEntries(const ThreadCheckpoints& one)
 {
     const uint64_t base = entryChecks.size();
+    // (Each chunk filled goes to this one's file at once, and the pages
+    // of `one`'s chunks mapped from its file are let go once read: many
+    // threads' entries at a time take no memory for them all.)
+    const auto letGo = [](const auto& array, size_t c) {
+        using Array = std::remove_cvref_t<decltype(array)>;
+        if (array.isMapped(c))
+            SpillFile::releasePages(array.chunk(c), Array::kChunk * sizeof(*array.chunk(c)));
+    };
     for (size_t e = 0; e < one.entrySegments.size(); ++e) {
         entryChecks.push_back(one.entryChecks[e]);
         entrySegments.push_back(one.entrySegments[e]);
+        if ((e + 1) % EntrySegments::kChunk == 0) {
+            letGo(one.entrySegments, e / EntrySegments::kChunk);
+            mapFullEntries();
+        }
+        if ((e + 1) % EntryChecks::kChunk == 0)
+            letGo(one.entryChecks, e / EntryChecks::kChunk);
     }
     for (const auto& [e, time] : one.entryFarTimes)
         entryFarTimes.emplace_back(base + e, time);
     for (const auto& [e, info] : one.entryInfos)
         entryInfos.emplace_back(base + e, info);
-    entryOffsets.push_back(entryChecks.size());
+    for (size_t k = 1; k < one.entryOffsets.size(); ++k)
+        entryOffsets.push_back(base + one.entryOffsets[k]);
     mapFullEntries();
 }
 

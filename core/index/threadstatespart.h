@@ -444,8 +444,8 @@ struct ThreadCheckpoints {
     bool chooseSpacing(const Source& source);
     void beginThreadEntries(size_t threads, bool toFile = false);
     void addThread(const SegmentView& segs);
-    // Or a thread's entries made apart (`one`: begun with the same
-    // spacing, holding that thread's alone), added as the next thread's.
+    // Or threads' entries made apart (`one`: begun with the same spacing,
+    // holding theirs alone), added as the next threads'.
     void appendThreadEntries(const ThreadCheckpoints& one);
     void endThreadEntries();
     size_t memoryBytes() const;

@@ -558,6 +558,17 @@ bool ThreadStatesBuilder::sealRuns(uint64_t end, bool final, const LoadObserver*
             const size_t d = parts[p].dropped.find(local);
             return d != SIZE_MAX ? parts[p].dropped.extent(d) : inMemory.extent(k);
         };
+        // (Thread k's segments read into `buffer` if they are in a file.)
+        const auto readThread = [&](size_t k, ThreadStates& buffer, const std::function<void(const SegmentView&)>& use) {
+            const auto [p, local] = partOf(k);
+            const size_t d = parts[p].dropped.find(local);
+            if (d == SIZE_MAX)
+                return inMemory.read(k, use);
+            if (!parts[p].dropped.read(d, out.end, buffer))
+                return false;
+            use(buffer.of(0));
+            return true;
+        };
         ThreadStates one;
         bool cancelled = false;
         source.read = [&](size_t k, const std::function<void(const SegmentView&)>& use) {
@@ -565,17 +576,56 @@ bool ThreadStatesBuilder::sealRuns(uint64_t end, bool final, const LoadObserver*
                 cancelled = true;
                 return false;
             }
-            const auto [p, local] = partOf(k);
-            const size_t d = parts[p].dropped.find(local);
-            if (d == SIZE_MAX)
-                return inMemory.read(k, use);
-            if (!parts[p].dropped.read(d, out.end, one))
-                return false;
-            use(one.of(0));
-            return true;
+            return readThread(k, one, use);
         };
-        if (!m_part.threadCheckpoints.makeThreadEntries(source, true))
-            return cancelled ? false : lose();
+        ThreadCheckpoints& cp = m_part.threadCheckpoints;
+        if (partCount == 1) {
+            if (!cp.makeThreadEntries(source, true))
+                return cancelled ? false : lose();
+        } else {
+            // The spacing chosen, the upper part's entries are made on a
+            // thread of ours beside the lower part's (to a file of their
+            // own, then appended after them), as makeThreadEntries makes
+            // them all.
+            if (!cp.chooseSpacing(source))
+                return cancelled ? false : lose();
+            ThreadCheckpoints upper;
+            upper.spacing = cp.spacing;
+            upper.beginThreadEntries(out.count() - lowerCount, true);
+            std::atomic<bool> upperFailed = false;
+            ThreadStates upperOne;
+            const auto makeUpper = [&] {
+                const auto add = [&](const SegmentView& segs) { upper.addThread(segs); };
+                for (size_t k = lowerCount; k < out.count() && !stop; ++k) {
+                    if (!readThread(k, upperOne, add)) {
+                        upperFailed = true;
+                        return;
+                    }
+                }
+            };
+            std::future<void> helper;
+            try {
+                helper = std::async(std::launch::async, makeUpper);
+            } catch (const std::system_error&) {
+                // (No thread to be had: after the lower ones, on this one.)
+            }
+            cp.beginThreadEntries(out.count(), true);
+            const auto add = [&](const SegmentView& segs) { cp.addThread(segs); };
+            bool ok = true;
+            for (size_t k = 0; k < lowerCount && ok; ++k)
+                ok = source.read(k, add);
+            stop = !ok;
+            if (helper.valid())
+                helper.get();
+            else if (ok)
+                makeUpper();
+            if (!ok)
+                return cancelled ? false : lose();
+            if (upperFailed)
+                return lose();
+            cp.appendThreadEntries(upper);
+            cp.endThreadEntries();
+        }
         std::vector<uint32_t> pyramidThreads = std::move(parts[0].pyramidThreads);
         KeptTotals totals = std::move(parts[0].totals);
         m_binnedAsMerged = parts[0].dropped.count();
