@@ -22,7 +22,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <sys/resource.h>
+#include <fcntl.h>
+#include <malloc.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <thread>
@@ -33,6 +34,32 @@ namespace hecscope::cli {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// The process's peak RSS (VmHWM) set back to its RSS now.
+bool resetPeakRss()
+{
+    const int fd = ::open("/proc/self/clear_refs", O_WRONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    const bool ok = ::write(fd, "5", 1) == 1;
+    ::close(fd);
+    return ok;
+}
+
+// VmHWM from /proc/self/status, in KiB (-1 if not there).
+double peakRssKb()
+{
+    std::FILE* f = std::fopen("/proc/self/status", "re");
+    if (!f)
+        return -1;
+    char line[256];
+    double kb = -1;
+    while (std::fgets(line, sizeof line, f))
+        if (std::strncmp(line, "VmHWM:", 6) == 0)
+            kb = std::atof(line + 6);
+    std::fclose(f);
+    return kb;
+}
 
 // (-1 for none: no update arrived; the rank p * n, as the live figures were first written.)
 double latencyPercentile(std::vector<double> v, double p)
@@ -70,12 +97,14 @@ private:
     bool m_busy = false;
 };
 
-// Sends `bytes` to the first client of a Unix socket at `rate` bytes/s
-// (0: as fast as it takes them), in 64 KiB writes.
+// Sends the bytes of `source` to the first client of a Unix socket at
+// `rate` bytes/s (0: as fast as it takes them), read and written 64 KiB at a
+// time (no copy of the log in memory: the live figures' peak RSS is the
+// session's and the window's).
 class Feeder {
 public:
-    Feeder(std::string path, const std::vector<uint8_t>& bytes, double rate)
-        : m_path(std::move(path)), m_bytes(bytes), m_rate(rate)
+    Feeder(std::string path, ByteSource& source, double rate)
+        : m_path(std::move(path)), m_source(source), m_rate(rate)
     {
         m_listener = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
         sockaddr_un sa{};
@@ -107,23 +136,26 @@ private:
         if (client < 0)
             return;
         m_started = Clock::now();
-        size_t pos = 0;
-        while (pos < m_bytes.size() && !m_stop) {
+        std::vector<uint8_t> buffer(65536);
+        uint64_t pos = 0;
+        while (!m_stop) {
             if (m_rate > 0) {
                 const auto due = m_started + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(double(pos) / m_rate));
                 std::this_thread::sleep_until(due);
             }
-            const size_t n = std::min<size_t>(65536, m_bytes.size() - pos);
-            const ssize_t w = ::send(client, m_bytes.data() + pos, n, MSG_NOSIGNAL);
+            const size_t n = m_source.read(pos, buffer.data(), buffer.size());
+            if (n == 0)
+                break;
+            const ssize_t w = ::send(client, buffer.data(), n, MSG_NOSIGNAL);
             if (w <= 0)
                 break;
-            pos += size_t(w);
+            pos += uint64_t(w);
         }
         ::close(client);
         done = true;
     }
     std::string m_path;
-    const std::vector<uint8_t>& m_bytes;
+    ByteSource& m_source;
     double m_rate;
     int m_listener = -1;
     bool m_ok = false;
@@ -159,23 +191,22 @@ void benchProgressiveOpen(const std::string& path)
 
 void benchLive(const std::string& path)
 {
-    std::vector<uint8_t> bytes;
-    {
-        std::string error;
-        auto file = FileSource::open(path, error);
-        if (!file)
-            return;
-        std::vector<uint8_t> chunk(1 << 20);
-        for (size_t n; (n = file->read(bytes.size(), chunk.data(), chunk.size())) > 0;)
-            bytes.insert(bytes.end(), chunk.begin(), chunk.begin() + ptrdiff_t(n));
-    }
+    std::string error;
+    const auto file = FileSource::open(path, error);
+    if (!file)
+        return;
     const char* rateText = std::getenv("HECSCOPE_BENCH_LIVE_RATE"); // MB/s
     const double rateMb = rateText ? std::atof(rateText) : 64.0;
     char dir[] = "/tmp/hecscope-bench-XXXXXX";
     if (!::mkdtemp(dir))
         return;
     const std::string sock = std::string(dir) + "/live.sock";
-    Feeder feeder(sock, bytes, rateMb * 1e6);
+    // The peak RSS from here on (Linux: /proc/self/clear_refs 5 resets it),
+    // with what the stages before freed given back first: the live stage's
+    // own, not the bench's largest so far.
+    ::malloc_trim(0);
+    const bool peakReset = resetPeakRss();
+    Feeder feeder(sock, *file, rateMb * 1e6);
     if (!feeder.ok()) {
         ::rmdir(dir);
         return;
@@ -230,9 +261,9 @@ void benchLive(const std::string& path)
     // While following, the snapshots keep every thread's segments (the
     // final seal leaves the long threads' in the recording).
     std::printf("live_index_following_bytes_per_byte: %.3f\n", followingRatio);
-    struct rusage usage {};
-    ::getrusage(RUSAGE_SELF, &usage);
-    std::printf("live_peak_rss_mb: %.1f\n", double(usage.ru_maxrss) / 1024.0);
+    // (-1 when the kernel could not reset the peak: the figure would be the
+    // bench's.)
+    std::printf("live_peak_rss_mb: %.1f\n", peakReset ? peakRssKb() / 1024.0 : -1.0);
     std::fflush(stdout);
     ::rmdir(dir);
 }
