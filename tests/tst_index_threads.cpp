@@ -298,7 +298,9 @@ void TestIndex::threadSegmentsReadBackEdgeCases()
 // A load walks the thread events for good as it goes (every
 // KeepInMemory::settleEvery of them) and lets them go: the index is the one
 // a load keeping every event to the end makes, with the segments kept or
-// left in the file. Settled every 37 events, so that every log settles often.
+// left in the file. Settled every 37 events, so that every log settles often;
+// and once more with each settle's events copied and walked in slices of
+// about 5 events (ThreadStatesBuilder::setSettleSlice).
 // And a load that declines to settle (as one of many short threads does)
 // moves the raw events to a file in sorted runs of 50 and merges them: the
 // same index again.
@@ -313,6 +315,18 @@ void TestIndex::threadEventsSettledAsTheLoadGoes()
         compareThreadParts(*settled, *raw);
         if (QTest::currentTestFailed())
             QFAIL(keepSegments ? "segments kept" : "segments in the file");
+    }
+    {
+        // Each settle's threads copied and walked a slice of about 5 events
+        // (whole threads) at a time: many slices a settle.
+        KeepInMemory sliced{false, false, 37, 0};
+        sliced.settleSlice = 5;
+        const auto settled = loadWith(bytes, sliced);
+        const auto raw = loadWith(bytes, KeepInMemory{false, true});
+        compareIndexes(*settled, *raw);
+        compareThreadParts(*settled, *raw);
+        if (QTest::currentTestFailed())
+            QFAIL("settled in slices");
     }
     const auto runs = loadWith(bytes, KeepInMemory{false, false, 37, size_t(1) << 30, 50});
     const auto raw = loadWith(bytes, KeepInMemory{false, true});

@@ -106,13 +106,14 @@ public:
     void keepSpansInMemory() { builder<SchedulerBuilder>().setSpill(false); }
     // Settle the thread events every `n` of them (0: never; see
     // ThreadStatesBuilder::settle): a whole log's load.
-    void settleThreadEventsEvery(size_t n, size_t minEventsPerThread, size_t runEvents)
+    void settleThreadEventsEvery(size_t n, size_t minEventsPerThread, size_t runEvents, size_t slice = 0)
     {
         m_settleEvery = n;
         m_sinceSettle = 0;
         ThreadStatesBuilder& states = builder<ThreadStatesBuilder>();
         states.setSettleEventsPerThread(minEventsPerThread);
         states.setRunEvents(runEvents);
+        states.setSettleSlice(slice ? slice : ThreadStatesBuilder::kSettleSlice);
         states.setSpill(n > 0 && !m_keepThreadSegments);
     }
     // A live session's (ThreadStatesBuilder::setReleaseSettled).

@@ -336,9 +336,9 @@ void ThreadStatesBuilder::settleUpTo(uint64_t bound)
     const ChunkedArray<Raw>& batch = m_batch;
     const size_t ownSize = own.size(), total = ownSize + batch.size();
     const auto raws = [&](uint64_t i) -> const Raw& { return i < ownSize ? own[i] : batch[i - ownSize]; };
-    // The events before the bound copied once, straight to their place
-    // grouped by thread (a count per thread first), log order kept within
-    // a thread; the indices of the others kept pending.
+    // The events before the bound copied, straight to their place grouped
+    // by thread (a count per thread first), log order kept within a
+    // thread, and walked; the indices of the others kept pending.
     std::vector<Raw>& settle = m_scratch; // (its memory kept from one settle to the next)
     std::vector<uint64_t>& pending = m_pendingNext; // (memory reused)
     pending.clear();
@@ -359,7 +359,6 @@ void ThreadStatesBuilder::settleUpTo(uint64_t bound)
     for (size_t i = m_scanned; i < total; ++i)
         classify(i);
     const bool dense = n > 0 && size_t(hi - lo) + 1 <= 4 * n + 65536;
-    std::vector<size_t> next(dense ? size_t(hi - lo) + 2 : 0, 0);
     const auto each = [&](auto f) {
         for (const uint64_t i : m_pending)
             if (raws(i).time < bound)
@@ -368,39 +367,63 @@ void ThreadStatesBuilder::settleUpTo(uint64_t bound)
             if (raws(i).time < bound)
                 f(raws(i));
     };
-    settle.resize(n);
+    // The copy (grouped by thread) in time order per thread, walked.
+    Settled* walked = nullptr;
+    const auto walkCopy = [&] {
+        sortEachThreadByTime(settle);
+        for (size_t j = 0; j < settle.size(); ++j) {
+            const Raw& raw = settle[j];
+            if (j == 0 || settle[j - 1].thread != raw.thread) {
+                if (walked && m_spillOn)
+                    spillFull(*walked);
+                walked = &m_settled[raw.thread];
+            }
+            ThreadSegment s;
+            if (!walkStep(raw, walked->cur, walked->any, s))
+                continue;
+            const size_t local = walked->packed.size();
+            walked->packed.push_back(packSegment(s, local, local, walked->checks, walked->farTimes, walked->infos));
+            walked->cur = s;
+            walked->any = true;
+        }
+    };
     if (dense) {
-        each([&](const Raw& r) { ++next[r.thread - lo + 1]; });
-        for (size_t k = 1; k < next.size(); ++k)
-            next[k] += next[k - 1];
-        each([&](const Raw& r) { settle[next[r.thread - lo]++] = r; });
+        // The threads in slices of whole threads (setSettleSlice), copied
+        // and walked one after the other: the copy is a slice's, not every
+        // event's, for one more pass over the events a slice.
+        std::vector<size_t> count(size_t(hi - lo) + 1, 0), next(count.size(), 0);
+        each([&](const Raw& r) { ++count[r.thread - lo]; });
+        for (size_t first = 0; first < count.size();) {
+            size_t last = first, events = 0;
+            while (last < count.size() && (last == first || events + count[last] <= m_settleSlice))
+                events += count[last++];
+            for (size_t k = first, at = 0; k < last; ++k) {
+                next[k] = at;
+                at += count[k];
+            }
+            settle.resize(events);
+            if (first == 0 && last == count.size())
+                each([&](const Raw& r) { settle[next[r.thread - lo]++] = r; });
+            else
+                each([&](const Raw& r) {
+                    const size_t k = r.thread - lo;
+                    if (k >= first && k < last)
+                        settle[next[k]++] = r;
+                });
+            walkCopy();
+            first = last;
+        }
     } else if (n > 0) {
+        settle.resize(n);
         size_t at = 0;
         each([&](const Raw& r) { settle[at++] = r; });
         std::stable_sort(settle.begin(), settle.end(), [](const Raw& a, const Raw& b) { return a.thread < b.thread; });
-    }
-    std::vector<size_t>().swap(next);
-    m_scanned = total;
-    m_pending.swap(pending);
-    sortEachThreadByTime(settle);
-    Settled* walked = nullptr;
-    for (size_t j = 0; j < settle.size(); ++j) {
-        const Raw& raw = settle[j];
-        if (j == 0 || settle[j - 1].thread != raw.thread) {
-            if (walked && m_spillOn)
-                spillFull(*walked);
-            walked = &m_settled[raw.thread];
-        }
-        ThreadSegment s;
-        if (!walkStep(raw, walked->cur, walked->any, s))
-            continue;
-        const size_t local = walked->packed.size();
-        walked->packed.push_back(packSegment(s, local, local, walked->checks, walked->farTimes, walked->infos));
-        walked->cur = s;
-        walked->any = true;
+        walkCopy();
     }
     if (walked && m_spillOn)
         spillFull(*walked);
+    m_scanned = total;
+    m_pending.swap(pending);
     settle.clear();
 }
 

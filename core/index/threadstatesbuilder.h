@@ -69,6 +69,12 @@ public:
     // seal (which waits for the walk and takes them in).
     void settle(uint64_t settleBefore);
     void setSettleEventsPerThread(size_t eventsPerThread) { m_settleEventsPerThread = eventsPerThread; }
+    // A settle's walk copies the events it settles grouped by thread
+    // (16 bytes each), a slice of whole threads of about this many events
+    // at a time (a thread of more: alone), so that a settle after a long
+    // wait for one capability's events does not copy millions at once.
+    static constexpr size_t kSettleSlice = size_t(1) << 18;
+    void setSettleSlice(size_t events) { m_settleSlice = std::max<size_t>(events, 1); }
     // Settling declined, in a load that spills (setSpill): the raw events
     // go to a temporary file (SpillFile) every `events` of them, as a run
     // sorted by thread and time (log order kept for equal times; encoded,
@@ -219,6 +225,7 @@ private:
     std::vector<uint64_t> m_cleanBefore; // per thread of the last seal: its last settled segment's time
     bool m_rewalk = false;
     size_t m_settleEventsPerThread = 256; // at the first settle, or never
+    size_t m_settleSlice = kSettleSlice;
     bool m_settleDeclined = false;
     bool m_released = false; // settle() let raw events go
     std::vector<Raw> m_scratch; // the events being settled (memory reused)

@@ -41,9 +41,9 @@ void IndexBuilder::keepThreadSegments()
     m_impl->dispatcher.keepThreadSegments();
 }
 
-void IndexBuilder::settleThreadEventsEvery(size_t n, size_t minEventsPerThread, size_t runEvents)
+void IndexBuilder::settleThreadEventsEvery(size_t n, size_t minEventsPerThread, size_t runEvents, size_t slice)
 {
-    m_impl->dispatcher.settleThreadEventsEvery(n, minEventsPerThread, runEvents);
+    m_impl->dispatcher.settleThreadEventsEvery(n, minEventsPerThread, runEvents, slice);
 }
 
 uint64_t IndexBuilder::threadEventsInRuns() const

@@ -39,8 +39,11 @@ public:
     // `minEventsPerThread` per thread (ThreadStatesBuilder::settle).
     // `runEvents`: a log that declines settling (many short threads) moves
     // its raw thread events to a temporary file every that many of them
-    // (ThreadStatesBuilder::setRunEvents).
-    void settleThreadEventsEvery(size_t n, size_t minEventsPerThread = 256, size_t runEvents = size_t(1) << 20);
+    // (ThreadStatesBuilder::setRunEvents). `slice`: about how many events
+    // a settle copies and walks at a time (ThreadStatesBuilder::setSettleSlice;
+    // 0: its default).
+    void settleThreadEventsEvery(size_t n, size_t minEventsPerThread = 256, size_t runEvents = size_t(1) << 20,
+                                 size_t slice = 0);
     // A live session's: each publish lets the thread events it walked for
     // good go; if events then come earlier than those, threadEventsLost()
     // is true after the publish (whose thread states are then not to be

@@ -61,7 +61,8 @@ LoadResult loadIndex(ByteSource& source, uint64_t totalBytes, LoadObserver* obse
     if (keep.spans)
         builder.keepSpansInMemory();
     if (!keep.rawThreadEvents)
-        builder.settleThreadEventsEvery(keep.settleEvery, keep.settleMinEventsPerThread, keep.threadEventRun);
+        builder.settleThreadEventsEvery(keep.settleEvery, keep.settleMinEventsPerThread, keep.threadEventRun,
+                                        keep.settleSlice);
     {
         ReadAhead reader(source, kChunk); // joined at the end of this scope
         const std::span<const uint8_t> first = reader.next();

@@ -36,6 +36,7 @@ struct KeepInMemory {
     // The capabilities' encoded spans all in memory (else moved to a
     // temporary file as the load goes and mapped back: IndexBuilder::keepSpansInMemory).
     bool spans = false;
+    size_t settleSlice = 0; // (IndexBuilder::settleThreadEventsEvery; 0: its default)
 };
 LoadResult loadIndex(ByteSource& source, uint64_t totalBytes, LoadObserver* observer, KeepInMemory keep);
 
