@@ -390,12 +390,15 @@ void ThreadStatesBuilder::settleUpTo(uint64_t bound)
     if (dense) {
         // The threads in slices of whole threads (setSettleSlice), copied
         // and walked one after the other: the copy is a slice's, not every
-        // event's, for one more pass over the events a slice.
+        // event's, for one more pass over the events a slice. (At most about
+        // kSlicePasses slices: a live session's settle may have millions of
+        // events, each pass reads them all.)
+        const size_t slice = std::max(m_settleSlice, (n + kSlicePasses - 1) / kSlicePasses);
         std::vector<size_t> count(size_t(hi - lo) + 1, 0), next(count.size(), 0);
         each([&](const Raw& r) { ++count[r.thread - lo]; });
         for (size_t first = 0; first < count.size();) {
             size_t last = first, events = 0;
-            while (last < count.size() && (last == first || events + count[last] <= m_settleSlice))
+            while (last < count.size() && (last == first || events + count[last] <= slice))
                 events += count[last++];
             for (size_t k = first, at = 0; k < last; ++k) {
                 next[k] = at;

@@ -71,9 +71,11 @@ public:
     void setSettleEventsPerThread(size_t eventsPerThread) { m_settleEventsPerThread = eventsPerThread; }
     // A settle's walk copies the events it settles grouped by thread
     // (16 bytes each), a slice of whole threads of about this many events
-    // at a time (a thread of more: alone), so that a settle after a long
-    // wait for one capability's events does not copy millions at once.
-    static constexpr size_t kSettleSlice = size_t(1) << 18;
+    // at a time (a thread of more: alone; a settle of more than
+    // kSlicePasses such slices: a kSlicePasses-th of its events), so that
+    // a settle after a long wait for one capability's events does not copy
+    // millions at once.
+    static constexpr size_t kSettleSlice = size_t(1) << 18, kSlicePasses = 4;
     void setSettleSlice(size_t events) { m_settleSlice = std::max<size_t>(events, 1); }
     // Settling declined, in a load that spills (setSpill): the raw events
     // go to a temporary file (SpillFile) every `events` of them, as a run
