@@ -373,7 +373,9 @@ void TestIndex::aSpillFileMapsWhatItWrote()
 // thread's full chunks as a load does, and maps them back from the file in
 // their place: every snapshot reads the same segments as a builder that
 // keeps them in memory, without counting them as the index's memory, and
-// stays as it was while the session goes on.
+// stays as it was while the session goes on. Each snapshot's whole-run
+// totals of its threads with spilled segments (ThreadStates::followed,
+// counted as the segments settled) are what a walk of its segments counts.
 void TestIndex::aLiveSessionsSpilledSegmentsAreMappedNotCopied()
 {
     const std::vector<uint8_t> bytes = synthesizeThreadsLog(4, 40000, 2);
@@ -381,7 +383,7 @@ void TestIndex::aLiveSessionsSpilledSegmentsAreMappedNotCopied()
     live.releaseSettledThreadEvents();
     const size_t step = bytes.size() / 8 + 1;
     std::vector<std::pair<LogIndex, LogIndex>> snapshots;
-    size_t mapped = 0;
+    size_t mapped = 0, followedMost = 0;
     for (size_t at = 0; at < bytes.size(); at += step) {
         const auto piece = std::span(bytes).subspan(at, std::min(step, bytes.size() - at));
         live.feed(piece);
@@ -391,16 +393,28 @@ void TestIndex::aLiveSessionsSpilledSegmentsAreMappedNotCopied()
         LogIndex a = live.publish(false), b = keeping.publish(false);
         QVERIFY(!live.threadEventsLost());
         compareThreadParts(a, b);
+        const ThreadStates& states = a.threadStates;
+        QCOMPARE(states.followedTotals.size(), states.followed.size());
+        followedMost = std::max(followedMost, states.followed.size());
+        for (size_t i = 0; i < states.followed.size(); ++i) {
+            const ThreadTotals walked = threadTotals(states, states.followed[i], 0, UINT64_MAX);
+            QVERIFY(walked.runs > 0);
+            QVERIFY2(states.followedTotals[i] == walked, qPrintable(QStringLiteral("thread %1").arg(states.ids[states.followed[i]])));
+            QVERIFY(states.wholeRunOf(states.followed[i]) == walked);
+        }
+        QVERIFY(b.threadStates.followed.empty());
         QCOMPARE(b.threadStates.mappedBytes(), size_t(0));
-        QCOMPARE(a.threadStates.memoryBytes() + a.threadStates.mappedBytes(), b.threadStates.memoryBytes());
+        QCOMPARE(states.memoryBytes() - states.followedBytes() + states.mappedBytes(), b.threadStates.memoryBytes());
         mapped = std::max(mapped, a.threadStates.mappedBytes());
         snapshots.emplace_back(std::move(a), std::move(b));
     }
     QVERIFY(live.threadSegmentsSpilled() > 0); // (else this log does not test it)
     QCOMPARE(mapped, size_t(live.threadSegmentsSpilled())); // (every spilled chunk mapped, counted once)
+    QCOMPARE(followedMost, size_t(4)); // (each of the 4 threads, once it has spilled)
     QVERIFY(live.publish(true, nullptr));
     QVERIFY(!live.threadEventsLost());
     QCOMPARE(live.index().threadStates.mappedBytes(), size_t(0));
+    QVERIFY(live.index().threadStates.followed.empty()); // (the final index keeps its summarised threads' totals)
     const auto raw = loadWith(bytes, KeepInMemory{false, true});
     compareIndexes(live.index(), *raw);
     compareThreadParts(live.index(), *raw);

@@ -381,6 +381,11 @@ void ThreadStatesBuilder::settleUpTo(uint64_t bound)
             ThreadSegment s;
             if (!walkStep(raw, walked->cur, walked->any, s))
                 continue;
+            if (walked->totals) {
+                if (walked->any)
+                    addSegmentTime(*walked->totals, walked->cur, walked->cur.time, s.time);
+                countSegmentEvent(*walked->totals, s);
+            }
             const size_t local = walked->packed.size();
             walked->packed.push_back(packSegment(s, local, local, walked->checks, walked->farTimes, walked->infos));
             walked->cur = s;

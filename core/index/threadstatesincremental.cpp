@@ -123,6 +123,10 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
     out.chunked.reserve(m_settled.size());
     std::vector<std::vector<uint64_t>> spilled; // by thread number, the final seal's
     bool mapped = false;                        // a snapshot holds mapped chunks
+    // A live session's snapshot: its long threads' whole-run totals
+    // (ThreadStates::followed), below.
+    const bool follow = m_releaseSettled && !final;
+    std::vector<std::pair<Settled*, size_t>> settledOf; // (follow: by thread number, with its count of settled segments)
     size_t written = 0;
     auto settled = m_settled.begin();
     size_t t = 0;
@@ -135,6 +139,8 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
         out.checkOffsets.push_back(out.checkTimes.size());
         ThreadSegment cur{};
         bool any = false;
+        if (follow)
+            settledOf.emplace_back(nullptr, 0);
         // The settled segments are shared, not copied (the chunks a
         // snapshot holds are copied before the builder writes them again);
         // the final seal hands them over.
@@ -163,6 +169,8 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
             written += segs.size();
             cur = w.cur;
             any = w.any;
+            if (follow)
+                settledOf.back() = {&w, segs.size()};
             if (final)
                 w = Settled{};
             ++settled;
@@ -183,6 +191,43 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
     out.offsets.push_back(written);
     out.checkOffsets.push_back(out.checkTimes.size());
     out.checkTimes.shrink_to_fit(); // (grown by doubling: each snapshot's own)
+    // The whole-run totals of each thread with segments in the spill file
+    // (mapped: a walk of them all would bring their pages into the
+    // process): what its settled segments add, counted once (its first
+    // snapshot with spilled segments) and kept up to date as more settle
+    // (settleUpTo), then its newer segments. (The pages read for it are let
+    // go with the pyramid's, below.) Other threads' segments are in memory.
+    for (size_t k = 0; k < settledOf.size(); ++k) {
+        const auto [w, settledCount] = settledOf[k];
+        if (!w || w->spilled.empty())
+            continue;
+        const SegmentView segs = out.of(k);
+        if (!w->totals) {
+            // (The time of each but the last settled segment, the event of
+            // each, as settleUpTo counts them.)
+            w->totals = std::make_unique<ThreadTotals>();
+            for (size_t i = 0; i < settledCount; ++i) {
+                const ThreadSegment s = segs[i];
+                if (i + 1 < settledCount)
+                    addSegmentTime(*w->totals, s, s.time, segs.timeAt(i + 1));
+                countSegmentEvent(*w->totals, s);
+            }
+        }
+        ThreadTotals totals = *w->totals;
+        // (Its last settled segment's time on: spilled chunks are full ones,
+        // so there are settled segments.)
+        for (size_t i = settledCount - 1; i < segs.size(); ++i) {
+            const ThreadSegment s = segs[i];
+            // (The last segment ends where the log does: threadTotals.)
+            addSegmentTime(totals, s, s.time, i + 1 < segs.size() ? segs.timeAt(i + 1) : std::max(end, s.time));
+            if (i >= settledCount)
+                countSegmentEvent(totals, s);
+        }
+        out.followed.push_back(uint32_t(k));
+        out.followedTotals.push_back(totals);
+    }
+    out.followed.shrink_to_fit();
+    out.followedTotals.shrink_to_fit();
     if (isCancelled(observer))
         return false;
     if (!spilled.empty())

@@ -63,7 +63,7 @@ size_t ThreadStates::memoryBytes() const
         + (offsets.capacity() + checkTimes.capacity() + checkOffsets.capacity()) * sizeof(uint64_t)
         + packed.capacityBytes() + chunkedBytes() + farTimes.capacity() * sizeof(farTimes[0]) + infos.capacity() * sizeof(infos[0])
         + overviews.capacity() * sizeof(BinPyramid) + overviewKeys.capacity()
-        + summarised.capacity() * sizeof(uint32_t) + wholeRun.memoryBytes();
+        + summarised.capacity() * sizeof(uint32_t) + wholeRun.memoryBytes() + followedBytes();
 }
 
 void PackedSegments::allocate(size_t bytes)
@@ -174,30 +174,39 @@ ThreadTotals threadTotals(const ThreadStates& states, size_t number, uint64_t t0
         if (i + 1 < segs.size())
             next = segs[i + 1];
         const uint64_t end = i + 1 < segs.size() ? next.time : std::max(states.end, s.time);
-        const uint64_t a = std::max(s.time, t0), b = std::min(end, t1);
-        if (b > a) {
-            f.time[size_t(s.state)] += b - a;
-            if (s.state == ThreadState::Blocked)
-                f.blocked[size_t(stopClass(s.stop) == StopClass::ForeignCall ? BlockReason::CCall : blockReason(s.stop))] += b - a;
-        }
-        if (s.time < t0)
-            continue;
-        switch (s.cause) {
-        case ThreadCause::Run: ++f.runs; break;
-        case ThreadCause::Migrate: ++f.migrations; break;
-        case ThreadCause::Wakeup: ++f.wakeups; break;
-        default: break;
-        }
+        addSegmentTime(f, s, std::max(s.time, t0), std::min(end, t1));
+        if (s.time >= t0)
+            countSegmentEvent(f, s);
     }
     return f;
 }
 
+void addSegmentTime(ThreadTotals& t, const ThreadSegment& s, uint64_t a, uint64_t b)
+{
+    if (b <= a)
+        return;
+    t.time[size_t(s.state)] += b - a;
+    if (s.state == ThreadState::Blocked)
+        t.blocked[size_t(stopClass(s.stop) == StopClass::ForeignCall ? BlockReason::CCall : blockReason(s.stop))] += b - a;
+}
+
+void countSegmentEvent(ThreadTotals& t, const ThreadSegment& s)
+{
+    switch (s.cause) {
+    case ThreadCause::Run: ++t.runs; break;
+    case ThreadCause::Migrate: ++t.migrations; break;
+    case ThreadCause::Wakeup: ++t.wakeups; break;
+    default: break;
+    }
+}
+
 std::optional<ThreadTotals> ThreadStates::wholeRunOf(size_t k) const
 {
-    const auto it = std::lower_bound(summarised.begin(), summarised.end(), k);
-    if (it == summarised.end() || *it != k)
-        return std::nullopt;
-    return wholeRun[size_t(it - summarised.begin())];
+    if (const auto it = std::lower_bound(summarised.begin(), summarised.end(), k); it != summarised.end() && *it == k)
+        return wholeRun[size_t(it - summarised.begin())];
+    if (const auto it = std::lower_bound(followed.begin(), followed.end(), k); it != followed.end() && *it == k)
+        return followedTotals[size_t(it - followed.begin())];
+    return std::nullopt;
 }
 
 namespace {

@@ -235,7 +235,17 @@ struct ThreadStates {
     KeptTotals wholeRun;
     // Thread k's segments are in the file only (of() is empty).
     bool inFileOnly(size_t k) const { return std::binary_search(summarised.begin(), summarised.end(), uint32_t(k)); }
-    // Thread k's whole-run totals if its segments are in the file only.
+    // A live session's snapshot while following: the whole-run totals of
+    // its threads with segments in the spill file (mapped: reading them
+    // all would bring every page of it into the process), counted by the
+    // builder as their segments settle (`followed`: their numbers,
+    // ascending; `followedTotals` beside it), so that whole-run figures need
+    // not read them again at every update. Empty otherwise.
+    std::vector<uint32_t> followed;
+    KeptTotals followedTotals;
+    size_t followedBytes() const { return followed.capacity() * sizeof(uint32_t) + followedTotals.memoryBytes(); }
+    // Thread k's whole-run totals if kept: its segments are in the file
+    // only, or a live snapshot follows it.
     std::optional<ThreadTotals> wholeRunOf(size_t k) const;
     // Drops the segments of every thread with a pyramid, keeping their
     // whole-run totals (a whole log's final seal). The totals, when given,
@@ -463,6 +473,10 @@ private:
 
 // The totals of thread `number` of `states` over [t0, t1).
 ThreadTotals threadTotals(const ThreadStates& states, size_t number, uint64_t t0, uint64_t t1);
+// What segment `s` adds to totals as threadTotals counts it: its time in
+// [a, b) (nothing when empty), and its event.
+void addSegmentTime(ThreadTotals& t, const ThreadSegment& s, uint64_t a, uint64_t b);
+void countSegmentEvent(ThreadTotals& t, const ThreadSegment& s);
 
 // What ThreadStatesBuilder makes.
 struct ThreadStatesPart {
