@@ -46,17 +46,19 @@ bool resetPeakRss()
     return ok;
 }
 
-// VmHWM from /proc/self/status, in KiB (-1 if not there).
-double peakRssKb()
+// A field of /proc/self/status (VmHWM: the peak RSS, VmRSS: now), in KiB
+// (-1 if not there).
+double statusKb(const char* field)
 {
     std::FILE* f = std::fopen("/proc/self/status", "re");
     if (!f)
         return -1;
     char line[256];
     double kb = -1;
+    const size_t n = std::strlen(field);
     while (std::fgets(line, sizeof line, f))
-        if (std::strncmp(line, "VmHWM:", 6) == 0)
-            kb = std::atof(line + 6);
+        if (std::strncmp(line, field, n) == 0 && line[n] == ':')
+            kb = std::atof(line + n + 1);
     std::fclose(f);
     return kb;
 }
@@ -206,6 +208,7 @@ void benchLive(const std::string& path)
     // own, not the bench's largest so far.
     ::malloc_trim(0);
     const bool peakReset = resetPeakRss();
+    const double startKb = statusKb("VmRSS"); // (what the stages before left: a whole bench's)
     Feeder feeder(sock, *file, rateMb * 1e6);
     if (!feeder.ok()) {
         ::rmdir(dir);
@@ -263,7 +266,8 @@ void benchLive(const std::string& path)
     std::printf("live_index_following_bytes_per_byte: %.3f\n", followingRatio);
     // (-1 when the kernel could not reset the peak: the figure would be the
     // bench's.)
-    std::printf("live_peak_rss_mb: %.1f\n", peakReset ? peakRssKb() / 1024.0 : -1.0);
+    std::printf("live_start_rss_mb: %.1f\n", startKb / 1024.0);
+    std::printf("live_peak_rss_mb: %.1f\n", peakReset ? statusKb("VmHWM") / 1024.0 : -1.0);
     std::fflush(stdout);
     ::rmdir(dir);
 }
