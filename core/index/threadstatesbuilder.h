@@ -164,9 +164,9 @@ private:
         std::vector<std::pair<uint64_t, uint64_t>> farTimes;
         std::vector<std::pair<uint64_t, uint16_t>> infos;
         std::vector<uint64_t> spilled; // chunk c of `packed` (released or mapped) is at spilled[c] in m_spill
-        // (setReleaseSettled, once the thread is long: what the segments
-        // before `cur` add to its whole-run totals, and `cur`'s event;
-        // ThreadStates::followed.)
+        // (setReleaseSettled, once the thread has spilled segments: what
+        // the segments before `cur` add to its whole-run totals, and
+        // `cur`'s event; ThreadStates::followed.)
         std::unique_ptr<ThreadTotals> totals;
         ThreadSegment cur{};
         bool any = false;

@@ -123,8 +123,8 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
     out.chunked.reserve(m_settled.size());
     std::vector<std::vector<uint64_t>> spilled; // by thread number, the final seal's
     bool mapped = false;                        // a snapshot holds mapped chunks
-    // A live session's snapshot: its long threads' whole-run totals
-    // (ThreadStates::followed), below.
+    // A live session's snapshot: the whole-run totals of its threads with
+    // spilled segments (ThreadStates::followed), below.
     const bool follow = m_releaseSettled && !final;
     std::vector<std::pair<Settled*, size_t>> settledOf; // (follow: by thread number, with its count of settled segments)
     size_t written = 0;
