@@ -482,6 +482,7 @@ void LiveSession::Impl::publish(bool final)
     const double dt = std::chrono::duration<double>(now - rateSamples.front().first).count();
     status.bytesPerSecond = dt > 0 ? double(written - rateSamples.front().second) / dt : 0;
     ++status.sequence;
+    status.last = final;
     publishedState = status.state;
     publishCost = Clock::now() - now;
     LiveUpdate update{std::move(index), status, oldestUnpublished.value_or(now)};

@@ -57,6 +57,7 @@ struct LiveStatus {
     uint32_t connections = 0;     // sockets: connections made
     uint32_t disconnects = 0;     // sockets: connections lost (each seen, even between two updates)
     uint64_t sequence = 0;        // 1, 2, …: one per published update
+    bool last = false;            // the session's last update: its final index (a final state comes before it)
     // Keeping only the latest stretch (LiveOptions::keepNs): events left
     // out of the index so far, and the time before which they were.
     uint64_t droppedEvents = 0;
