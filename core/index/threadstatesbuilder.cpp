@@ -410,14 +410,11 @@ void ThreadStatesBuilder::settleUpTo(uint64_t bound)
                 at += count[k];
             }
             settle.resize(events);
-            if (first == 0 && last == count.size())
-                each([&](const Raw& r) { settle[next[r.thread - lo]++] = r; });
-            else
-                each([&](const Raw& r) {
-                    const size_t k = r.thread - lo;
-                    if (k >= first && k < last)
-                        settle[next[k]++] = r;
-                });
+            each([&](const Raw& r) {
+                const size_t k = r.thread - lo;
+                if (k >= first && k < last)
+                    settle[next[k]++] = r;
+            });
             walkCopy();
             first = last;
         }
