@@ -247,8 +247,15 @@ int bench(int argc, char** argv)
                     ix.threadStates.summarised.size());
     }
     // Only the load and the index's size (for logs of several GB).
-    if (const char* only = std::getenv("HECSCOPE_BENCH_ONLY"); only && std::string_view(only) == "index")
+    const char* only = std::getenv("HECSCOPE_BENCH_ONLY");
+    if (only && std::string_view(only) == "index")
         return 0;
+    // Only the load and the drawing (the renderer's sweeps and cold jumps).
+    if (only && std::string_view(only) == "draw") {
+        std::fflush(stdout);
+        benchGui(std::shared_ptr<const LogIndex>(std::move(loaded.index)), path, true);
+        return 0;
+    }
 
     {
         // Every thread's segments of a range read back from the file

@@ -52,7 +52,7 @@ int exportImage(int argc, char** argv);
 std::unique_ptr<QApplication> drawingApplication(const char* name);
 // Render and UI-responsiveness timings for `bench`: prints render_* and
 // ui_max_stall_ms lines.
-void benchGui(std::shared_ptr<const LogIndex> index, const std::string& path);
+void benchGui(std::shared_ptr<const LogIndex> index, const std::string& path, bool drawingOnly = false);
 
 // `export --view flame` (flamecommands.cpp): the options the export
 // command parsed for it.

@@ -67,6 +67,14 @@ double uiMaxStallMs(const std::string& path)
 
 } // namespace
 
+// The windows of thread segments the paints had read: the largest in
+// memory (ThreadStates::memoryBytes) and the most of the file one read.
+struct ThreadWindowsRead {
+    size_t count = 0, maxBytes = 0;
+    uint64_t maxRead = 0;
+};
+static ThreadWindowsRead threadWindowsRead;
+
 // Reads the detail `renderer`'s last paints wanted and did not find, as a
 // view's worker does; true if there was some.
 static bool readWanted(const TimelineRenderer& renderer, const RenderOptions& o)
@@ -77,12 +85,16 @@ static bool readWanted(const TimelineRenderer& renderer, const RenderOptions& o)
         return false;
     for (const InstantUnitKey& k : wanted)
         o.detail->load(*renderer.index(), k);
-    for (const auto& [from, to] : windows)
-        o.detail->loadThreads(*renderer.index(), from, to);
+    for (const ThreadWindowKey& key : windows)
+        if (const auto w = o.detail->loadThreads(*renderer.index(), key)) {
+            ++threadWindowsRead.count;
+            threadWindowsRead.maxBytes = std::max(threadWindowsRead.maxBytes, w->states.memoryBytes());
+            threadWindowsRead.maxRead = std::max(threadWindowsRead.maxRead, w->bytesRead);
+        }
     return !wanted.empty() || !windows.empty();
 }
 
-void benchGui(std::shared_ptr<const LogIndex> index, const std::string& path)
+void benchGui(std::shared_ptr<const LogIndex> index, const std::string& path, bool drawingOnly)
 {
     // Full repaints at 1600x1000 over a sweep of zoom levels, halving from
     // the whole log down to a 1 µs window, at three places each.
@@ -143,6 +155,9 @@ void benchGui(std::shared_ptr<const LogIndex> index, const std::string& path)
     std::printf("render_p50_ms: %.3f\n", percentile(ms, 0.50));
     std::printf("render_p95_ms: %.3f\n", percentile(ms, 0.95));
     std::printf("render_max_ms: %.3f\n", percentile(ms, 1.0));
+    // What the sweep's thread rows zoomed in past their bins read back.
+    std::printf("render_thread_windows: %zu, largest %.1f MB in memory, most read %.1f MB\n", threadWindowsRead.count,
+                double(threadWindowsRead.maxBytes) / (1 << 20), double(threadWindowsRead.maxRead) / (1 << 20));
     {
         // Cold jumps: 40 zoomed-in ranges (1/1000 to 1/100000 of the run)
         // with nothing read back yet, each from the jump until its detail is
@@ -176,6 +191,8 @@ void benchGui(std::shared_ptr<const LogIndex> index, const std::string& path)
         std::printf("render_cold_max_ms: %.3f\n", percentile(coldMs, 1.0));
         std::printf("detail_cache_mb: %.1f\n", double(cold.detail->cachedBytes()) / (1 << 20));
     }
+    if (drawingOnly)
+        return;
     if (const size_t threads = index->threadStates.count()) {
         // The Threads track alone, as many rows as fill 1000 px, over the
         // zoom sweep at the top, middle and bottom of the thread list.

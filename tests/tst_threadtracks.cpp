@@ -153,23 +153,32 @@ void TestThreadTracks::rowsReadBackAreTheKeptSegmentsRows()
             const double nsPerPixel = double(ov.binWidth) * std::pow(2.0, -4.3 + r * 1.3);
             const uint64_t span = std::max<uint64_t>(width, uint64_t(nsPerPixel * width));
             const ViewRange view{at > span / 3 ? at - span / 3 : 0, (at > span / 3 ? at - span / 3 : 0) + span};
-            std::vector<std::pair<uint64_t, uint64_t>> wanted;
-            const auto detail = threadDetailFor(*dropped, &store, false, {k}, view, width, &wanted);
+            std::vector<ThreadWindowKey> wanted;
+            const RowsDetail detail = threadDetailFor(*dropped, &store, false, {k}, view, width, &wanted);
             const bool needs = threadRowNeedsDetail(*dropped, k, view, width);
-            QCOMPARE(detail != nullptr || !wanted.empty(), needs);
-            std::shared_ptr<const ThreadDetail> got = detail;
+            QVERIFY(!detail.tooWide);
+            QCOMPARE(detail.window != nullptr || !wanted.empty(), needs);
+            std::shared_ptr<const ThreadDetail> got = detail.window;
             if (needs && !got) {
                 // Before it is read: the row is drawn from the finest bins, marked pending.
-                const PreparedThreadRow pending = prepareThreadRow(*dropped, nullptr, k, view, width, nullptr);
+                const PreparedThreadRow pending = prepareThreadRow(*dropped, nullptr, k, view, width, {});
                 QVERIFY(pending.pending);
                 QVERIFY(!pending.items.empty() || view.end <= ov.start);
                 QCOMPARE(wanted.size(), size_t(1));
-                got = store.loadThreads(*dropped, wanted[0].first, wanted[0].second);
+                got = store.loadThreads(*dropped, wanted[0]);
                 QVERIFY(got && got->error.empty());
-                QCOMPARE(threadDetailFor(*dropped, &store, false, {k}, view, width, nullptr), got);
+                // Of the threads that need their segments at this zoom
+                // only (this row's among them), not every thread's.
+                QVERIFY(!got->everyThread);
+                QVERIFY(got->holds(st.ids[k]));
+                for (const uint32_t id : got->threads)
+                    QVERIFY(threadRowNeedsDetail(*dropped, uint32_t(st.find(id)), view, width));
+                for (size_t g = 0; g < got->states.count(); ++g)
+                    QVERIFY(got->holds(got->states.ids[g]));
+                QCOMPARE(threadDetailFor(*dropped, &store, false, {k}, view, width, nullptr).window, got);
                 ++readBack;
             }
-            const PreparedThreadRow a = prepareThreadRow(*dropped, nullptr, k, view, width, got);
+            const PreparedThreadRow a = prepareThreadRow(*dropped, nullptr, k, view, width, {got});
             const PreparedThreadRow b = prepareThreadRow(*kept, nullptr, k, view, width);
             const QString where = QStringLiteral("thread %1, view %2–%3").arg(st.ids[k]).arg(view.start).arg(view.end);
             QVERIFY2(!a.pending, qPrintable(where));
@@ -199,6 +208,62 @@ void TestThreadTracks::rowsReadBackAreTheKeptSegmentsRows()
     }
     QVERIFY(readBack > 0);
     QVERIFY(compared > 0);
+}
+
+// A view over more of the file than the store may read for it
+// (maxThreadWindowBytes) reads nothing: its rows are drawn from their
+// finest bins, not marked pending; one just within it reads the view
+// alone, of the threads that need it.
+void TestThreadTracks::rowsOfATooWideViewAreDrawnFromBins()
+{
+    QFETCH(QString, log);
+    const std::string path = QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/%1.eventlog").arg(log).toStdString();
+    std::string error;
+    const std::shared_ptr<ByteSource> source = FileSource::open(path, error);
+    QVERIFY2(source, error.c_str());
+    const std::unique_ptr<LogIndex> ix = loadIndex(*source).index;
+    const ThreadStates& st = ix->threadStates;
+    QVERIFY(!st.summarised.empty());
+    const int width = 900;
+    size_t checked = 0;
+    for (const uint32_t k : st.summarised) {
+        const BinPyramid& ov = st.overviews[k];
+        // Pixels of a quarter bin, over the thread's middle.
+        const uint64_t span = std::max<uint64_t>(width, ov.binWidth / 4 * width);
+        const uint64_t mid = ov.start + ov.levelBins(0) * ov.binWidth / 2;
+        const ViewRange view{mid > span / 2 ? mid - span / 2 : 0, (mid > span / 2 ? mid - span / 2 : 0) + span};
+        if (!threadRowNeedsDetail(*ix, k, view, width))
+            continue;
+        const uint64_t bytes = threadDetailBytes(*ix, view.start, view.end);
+        QVERIFY(bytes > 0 && bytes <= ix->scan.bytes);
+        const uint64_t margin = view.duration() / 2;
+        QVERIFY(threadDetailBytes(*ix, view.start > margin ? view.start - margin : 0, view.end + margin) >= bytes);
+        DetailStore store(source);
+        store.setMaxThreadWindowBytes(bytes - 1);
+        std::vector<ThreadWindowKey> wanted;
+        const RowsDetail none = threadDetailFor(*ix, &store, false, {k}, view, width, &wanted);
+        QVERIFY(none.tooWide && !none.window && wanted.empty());
+        const PreparedThreadRow coarse = prepareThreadRow(*ix, nullptr, k, view, width, none);
+        QVERIFY(coarse.coarse && !coarse.pending && !coarse.items.empty());
+        for (const ThreadRowItem& item : coarse.items)
+            QCOMPARE(item.segment, UINT32_MAX); // bins, no segment
+        const double x = (coarse.items.front().x0 + coarse.items.front().x1) / 2;
+        QVERIFY(describeThreadRow(*ix, nullptr, coarse, x, threadrow::kBarTop + 2, ThreadRowsView::kRowHeight)
+                    .contains(QStringLiteral("zoom in for each state")));
+        // Just within it: the view alone (its margins are more), read.
+        store.setMaxThreadWindowBytes(bytes);
+        const RowsDetail asked = threadDetailFor(*ix, &store, false, {k}, view, width, &wanted);
+        QVERIFY(!asked.tooWide && !asked.window);
+        QCOMPARE(wanted.size(), size_t(1));
+        QVERIFY(wanted[0].from >= view.start && wanted[0].to <= view.end);
+        QVERIFY(threadDetailBytes(*ix, wanted[0].from, wanted[0].to) <= bytes);
+        const auto got = store.loadThreads(*ix, wanted[0]);
+        QVERIFY(got && got->error.empty() && got->holds(st.ids[k]));
+        const PreparedThreadRow exact = prepareThreadRow(*ix, nullptr, k, view, width, {got});
+        QVERIFY(!exact.coarse && !exact.pending && exact.detail == got);
+        ++checked;
+    }
+    QVERIFY(checked > 0);
 }
 
 // With 100,000 threads the track shows its window: the rows from `first`,

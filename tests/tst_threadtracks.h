@@ -74,6 +74,8 @@ private slots:
     void pinnedThreadsTrackHasOneRowPerPin();
     void rowsReadBackAreTheKeptSegmentsRows_data();
     void rowsReadBackAreTheKeptSegmentsRows();
+    void rowsOfATooWideViewAreDrawnFromBins_data() { rowsReadBackAreTheKeptSegmentsRows_data(); }
+    void rowsOfATooWideViewAreDrawnFromBins();
 
     void windowDiagnosticsNameUnmatchedSpans();
     void windowChoosingAThreadFollowsEverywhere();

@@ -171,11 +171,27 @@ uint64_t DetailStore::generation() const
     return m_generation;
 }
 
-std::shared_ptr<const ThreadDetail> DetailStore::findThreads(uint64_t t0, uint64_t t1)
+namespace {
+
+// Whether window `w` holds [t0, t1) and the threads of `need` (null: every thread).
+bool windowHolds(const ThreadDetail& w, uint64_t t0, uint64_t t1, const std::vector<uint32_t>* need)
+{
+    if (!(w.from <= t0 && t1 <= w.to))
+        return false;
+    if (w.everyThread)
+        return true;
+    if (!need)
+        return false;
+    return std::all_of(need->begin(), need->end(), [&](uint32_t id) { return w.holds(id); });
+}
+
+} // namespace
+
+std::shared_ptr<const ThreadDetail> DetailStore::findThreads(uint64_t t0, uint64_t t1, const std::vector<uint32_t>* need)
 {
     std::lock_guard lock(m_mutex);
     for (auto it = m_threadWindows.begin(); it != m_threadWindows.end(); ++it)
-        if (it->detail->from <= t0 && t1 <= it->detail->to) {
+        if (windowHolds(*it->detail, t0, t1, need)) {
             it->view = m_view;
             m_threadWindows.splice(m_threadWindows.begin(), m_threadWindows, it);
             return m_threadWindows.front().detail;
@@ -183,36 +199,41 @@ std::shared_ptr<const ThreadDetail> DetailStore::findThreads(uint64_t t0, uint64
     return nullptr;
 }
 
-bool DetailStore::askThreads(uint64_t from, uint64_t to)
+bool DetailStore::askThreads(const ThreadWindowKey& key)
 {
+    const std::vector<uint32_t>* need = key.everyThread ? nullptr : &key.threads;
     std::lock_guard lock(m_mutex);
     for (const ThreadWindow& w : m_threadWindows)
-        if (w.detail->from <= from && to <= w.detail->to)
+        if (windowHolds(*w.detail, key.from, key.to, need))
             return false;
-    return m_threadsAsked.emplace(from, to).second;
+    return m_threadsAsked.insert(key).second;
 }
 
-std::shared_ptr<const ThreadDetail> DetailStore::loadThreads(const LogIndex& index, uint64_t from, uint64_t to,
+std::shared_ptr<const ThreadDetail> DetailStore::loadThreads(const LogIndex& index, const ThreadWindowKey& key,
                                                              const std::function<bool()>& cancelled)
 {
-    if (auto found = findThreads(from, to)) {
+    const std::vector<uint32_t>* need = key.everyThread ? nullptr : &key.threads;
+    if (auto found = findThreads(key.from, key.to, need)) {
         std::lock_guard lock(m_mutex);
-        m_threadsAsked.erase({from, to});
+        m_threadsAsked.erase(key);
         return found;
     }
     auto detail = std::make_shared<ThreadDetail>();
     if (m_source) {
-        *detail = readThreadSegments(*m_source, index, from, to, nullptr, cancelled);
+        *detail = readThreadSegments(*m_source, index, key.from, key.to, need, cancelled);
     } else {
-        detail->from = from;
-        detail->to = to;
+        detail->from = key.from;
+        detail->to = key.to;
+        detail->everyThread = key.everyThread;
+        detail->threads = key.threads;
         detail->error = "The log's file is not open: its detail cannot be read";
     }
     std::lock_guard lock(m_mutex);
-    m_threadsAsked.erase({from, to});
+    m_threadsAsked.erase(key);
     if (cancelled && cancelled())
         return nullptr; // (not kept: asked again when still wanted)
-    const size_t bytes = sizeof(ThreadDetail) + detail->states.memoryBytes() + detail->error.size() + 64;
+    const size_t bytes = sizeof(ThreadDetail) + detail->states.memoryBytes() + detail->threads.capacity() * sizeof(uint32_t)
+        + detail->error.size() + 64;
     m_threadWindows.push_front({detail, bytes, m_view});
     m_bytes += bytes;
     ++m_threadGeneration;

@@ -4,6 +4,7 @@
 #include "core/index/logindex.h"
 #include "core/io/bytesource.h"
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -47,6 +48,19 @@ struct InstantUnitKey {
     auto operator<=>(const InstantUnitKey&) const = default;
 };
 
+// A window of thread segments: [from, to) ns, of the threads with ids
+// `threads` (ascending), or of every thread.
+struct ThreadWindowKey {
+    uint64_t from = 0, to = 0;
+    bool everyThread = true;
+    std::vector<uint32_t> threads;
+    bool operator<(const ThreadWindowKey& o) const
+    {
+        return std::tie(from, to, everyThread, threads) < std::tie(o.from, o.to, o.everyThread, o.threads);
+    }
+    bool operator==(const ThreadWindowKey&) const = default;
+};
+
 // The detail of one open log: its source and the cache of what was read.
 // Thread-safe: views find and ask on the UI thread, workers load.
 class DetailStore {
@@ -73,20 +87,32 @@ public:
     // that they may draw more now.
     uint64_t generation() const;
 
-    // Windows of every thread's segments (readThreadSegments), for the
-    // thread rows zoomed in past their bins. At most kThreadWindows are
-    // kept (the least recently used go first, never the current view's).
+    // Windows of threads' segments (readThreadSegments), for the thread
+    // rows zoomed in past their bins: of the threads that need them only
+    // (a thread whose bins are coarse has few segments in a view, but a
+    // window of every thread over a wide view holds each of the log's
+    // scheduler events in it). At most kThreadWindows are kept (the least
+    // recently used go first, never the current view's).
     static constexpr size_t kThreadWindows = 4;
-    // A cached window holding [t0, t1) (then the most recently used), else null.
-    std::shared_ptr<const ThreadDetail> findThreads(uint64_t t0, uint64_t t1);
-    // Notes that a view wants the window [from, to): true if no window
-    // holds it and it is not asked for already (the caller has it loaded).
-    bool askThreads(uint64_t from, uint64_t to);
+    // A cached window holding [t0, t1) and every thread of `need` (ids;
+    // null: every thread), then the most recently used; else null.
+    std::shared_ptr<const ThreadDetail> findThreads(uint64_t t0, uint64_t t1,
+                                                    const std::vector<uint32_t>* need = nullptr);
+    // Notes that a view wants the window: true if no window holds it and
+    // it is not asked for already (the caller has it loaded).
+    bool askThreads(const ThreadWindowKey& key);
     // Reads the window (or finds it) and caches it, unless cancelled. Any thread.
-    std::shared_ptr<const ThreadDetail> loadThreads(const LogIndex& index, uint64_t from, uint64_t to,
+    std::shared_ptr<const ThreadDetail> loadThreads(const LogIndex& index, const ThreadWindowKey& key,
                                                     const std::function<bool()>& cancelled = {});
     // Grows by one whenever a window is added.
     uint64_t threadGeneration() const;
+    // A window is read only when the stretch of the file it decodes
+    // (threadDetailBytes) is at most this; wider views draw the rows from
+    // their finest bins. (Its threads have few segments there, but the
+    // read decodes every event of the stretch to find them.)
+    static constexpr uint64_t kDefaultThreadWindowBytes = uint64_t(32) << 20;
+    uint64_t maxThreadWindowBytes() const { return m_maxThreadWindowBytes; }
+    void setMaxThreadWindowBytes(uint64_t bytes) { m_maxThreadWindowBytes = bytes; } // (tests)
     size_t cachedBytes() const;
     size_t budget() const { return m_budget; }
     const std::shared_ptr<ByteSource>& source() const { return m_source; }
@@ -115,8 +141,9 @@ private:
         uint64_t view = 0;
     };
     std::list<ThreadWindow> m_threadWindows; // most recently used first
-    std::set<std::pair<uint64_t, uint64_t>> m_threadsAsked;
+    std::set<ThreadWindowKey> m_threadsAsked;
     uint64_t m_threadGeneration = 0;
+    std::atomic<uint64_t> m_maxThreadWindowBytes{kDefaultThreadWindowBytes};
 };
 
 // The instants of one capability with times in [t0, t1), in time order,

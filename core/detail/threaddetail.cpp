@@ -152,6 +152,8 @@ ThreadDetail readThreadSegments(ByteSource& source, const LogIndex& index, uint6
         std::sort(wanted.begin(), wanted.end());
         wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
         walk.onlyThreads(wanted);
+        out.everyThread = false;
+        out.threads = wanted;
     }
     // Each thread's walk starts in its last entry's segment: one at j is
     // its state there (its events before j ignored); an earlier one its
@@ -327,6 +329,36 @@ ThreadDetail readThreadSegments(ByteSource& source, const LogIndex& index, uint6
         }
     }
     return out;
+}
+
+uint64_t threadDetailBytes(const LogIndex& index, uint64_t t0, uint64_t t1)
+{
+    if (t1 <= t0)
+        return 0;
+    const ThreadCheckpoints& cp = index.threadCheckpoints;
+    if (index.scan.pieces.empty() || !cp.hasThreadEntries())
+        return index.scan.bytes;
+    // As readThreadSegments: from checkpoint j - 1 on.
+    const uint64_t j = cp.before(t0), from = j > 0 ? j - 1 : 0;
+    const uint64_t to = cp.before(t1 - 1) + 1; // the first checkpoint at or after t1
+    uint64_t lo = UINT64_MAX, hi = 0;
+    bool ends = false; // some stream has a thread event at or after t1
+    const auto visit = [&](const std::vector<Crossing>& s) {
+        if (s.size() <= from)
+            return;
+        lo = std::min(lo, s[from].offset);
+        if (to < s.size()) {
+            hi = std::max(hi, s[to].offset);
+            ends = true;
+        }
+    };
+    for (const std::vector<Crossing>& s : cp.caps)
+        visit(s);
+    visit(cp.global);
+    if (lo == UINT64_MAX)
+        return 0;
+    // (No stream goes on past t1: the read goes to the log's end.)
+    return (ends ? hi : index.scan.bytes) - std::min(lo, ends ? hi : index.scan.bytes);
 }
 
 std::vector<ThreadFigures> threadFiguresIn(ByteSource* source, const LogIndex& ix, std::optional<ViewRange> range,

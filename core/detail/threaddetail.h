@@ -4,6 +4,7 @@
 #include "core/io/bytesource.h"
 #include "core/threads/threadstats.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -26,6 +27,11 @@ struct ThreadDetail {
     // walk makes them; `states.end` is min(to, the log's end), so the last
     // segment ends there. No bin pyramids (rows take theirs from the index).
     ThreadStates states;
+    // Whether every thread was read, else only `threads` (ascending ids:
+    // the rest have no segments here, whatever they did in the range).
+    bool everyThread = true;
+    std::vector<uint32_t> threads;
+    bool holds(uint32_t id) const { return everyThread || std::binary_search(threads.begin(), threads.end(), id); }
     std::string error;     // "" when read; else the problem and its byte offset (then `states` is empty)
     uint64_t bytesRead = 0; // of the file
     uint64_t events = 0;    // thread events decoded
@@ -39,6 +45,12 @@ struct ThreadDetail {
 ThreadDetail readThreadSegments(ByteSource& source, const LogIndex& index, uint64_t t0, uint64_t t1,
                                 const std::vector<uint32_t>* threads = nullptr,
                                 const std::function<bool()>& cancelled = {});
+
+// About how many bytes of the file readThreadSegments decodes for
+// [t0, t1): from the start checkpoint's crossings to the first crossings at
+// or after t1 (the whole log when the index has no thread entries: then a
+// read starts at its beginning). No I/O.
+uint64_t threadDetailBytes(const LogIndex& index, uint64_t t0, uint64_t t1);
 
 // The figures of every thread in `range` (nullopt: the whole run), as
 // allThreadFigures counts them, reading the range's segments back from

@@ -129,29 +129,58 @@ bool threadRowNeedsDetail(const LogIndex& ix, uint32_t number, ViewRange view, i
     return states.overviews[number].levelFor(m.nsPerPixel()) < 0;
 }
 
-std::shared_ptr<const ThreadDetail> threadDetailFor(const LogIndex& ix, DetailStore* store, bool wait,
-                                                    const std::vector<uint32_t>& numbers, ViewRange view, int width,
-                                                    std::vector<std::pair<uint64_t, uint64_t>>* wanted)
+RowsDetail threadDetailFor(const LogIndex& ix, DetailStore* store, bool wait, const std::vector<uint32_t>& numbers,
+                           ViewRange view, int width, std::vector<ThreadWindowKey>* wanted)
 {
-    if (!store || !std::any_of(numbers.begin(), numbers.end(),
-                               [&](uint32_t k) { return threadRowNeedsDetail(ix, k, view, width); }))
-        return nullptr;
-    if (auto found = store->findThreads(view.start, view.end))
-        return found;
-    // Half a view more on each side: panning a little reads nothing.
+    if (!store)
+        return {};
+    const ThreadStates& states = ix.threadStates;
+    std::vector<uint32_t> need; // ids
+    for (const uint32_t k : numbers)
+        if (threadRowNeedsDetail(ix, k, view, width))
+            need.push_back(states.ids[k]);
+    if (need.empty())
+        return {};
+    std::sort(need.begin(), need.end());
+    need.erase(std::unique(need.begin(), need.end()), need.end());
+    if (auto found = store->findThreads(view.start, view.end, &need))
+        return {found};
+    // Half a view more on each side: panning a little reads nothing
+    // (the view alone when that is too much of the file).
     const uint64_t margin = view.duration() / 2;
-    const uint64_t from = view.start > margin ? view.start - margin : 0;
-    const uint64_t to = std::max(view.end, std::min(view.end + margin, ix.lastTime));
+    ThreadWindowKey key;
+    key.from = view.start > margin ? view.start - margin : 0;
+    key.to = std::max(view.end, std::min(view.end + margin, ix.lastTime));
+    const uint64_t most = store->maxThreadWindowBytes();
+    if (threadDetailBytes(ix, key.from, key.to) > most) {
+        key.from = view.start;
+        key.to = std::max(view.start + 1, view.end);
+        if (threadDetailBytes(ix, key.from, key.to) > most)
+            return {nullptr, true};
+    }
+    key.everyThread = false;
+    // The rows shown that need it, and those not shown with bins in the
+    // window that would (scrolling reads nothing more).
+    const double nsPerPixel = TimeMapping(view, 0, std::max(width, 1)).nsPerPixel();
+    key.threads = need;
+    for (const uint32_t k : states.summarised) {
+        const BinPyramid& ov = states.overviews[k];
+        if (ov.levelFor(nsPerPixel) < 0 && ov.start < key.to && ov.start + ov.levelBins(0) * ov.binWidth > key.from)
+            key.threads.push_back(states.ids[k]);
+    }
+    std::sort(key.threads.begin(), key.threads.end());
+    key.threads.erase(std::unique(key.threads.begin(), key.threads.end()), key.threads.end());
     if (wait)
-        return store->loadThreads(ix, from, to);
+        return {store->loadThreads(ix, key)};
     if (wanted)
-        wanted->emplace_back(from, to);
-    return nullptr;
+        wanted->push_back(std::move(key));
+    return {};
 }
 
 PreparedThreadRow prepareThreadRow(const LogIndex& ix, const UserSpans* spans, uint32_t number, ViewRange view,
-                                   int width, const std::shared_ptr<const ThreadDetail>& detail)
+                                   int width, const RowsDetail& rowsDetail)
 {
+    const std::shared_ptr<const ThreadDetail>& detail = rowsDetail.window;
     PreparedThreadRow row;
     row.number = number;
     if (number >= ix.threadStates.count())
@@ -169,13 +198,15 @@ PreparedThreadRow prepareThreadRow(const LogIndex& ix, const UserSpans* spans, u
     const ThreadStates* from = &index;
     size_t inStates = number;
     if (overviewLevel < 0 && index.inFileOnly(number)) {
-        if (detail && detail->error.empty() && detail->from <= view.start && view.end <= detail->to) {
+        if (detail && detail->error.empty() && detail->from <= view.start && view.end <= detail->to
+            && detail->holds(index.ids[number])) {
             row.detail = detail;
             inStates = detail->states.find(index.ids[number]);
             from = inStates == SIZE_MAX ? &kNone : &detail->states;
         } else {
             overviewLevel = 0;
-            row.pending = !detail;
+            row.coarse = !detail && rowsDetail.tooWide;
+            row.pending = !detail && !rowsDetail.tooWide;
             if (detail)
                 row.error = QString::fromStdString(detail->error);
         }

@@ -268,6 +268,8 @@ QString describeThreadRow(const LogIndex& ix, const UserSpans* spans, const Prep
             return QObject::tr("%1\nmostly %2 here; its states could not be read: %3").arg(name, threadColourName(item->colour), row.error);
         if (row.pending)
             return QObject::tr("%1\nmostly %2 here (reading each state from the file…)").arg(name, threadColourName(item->colour));
+        if (row.coarse)
+            return QObject::tr("%1\nmostly %2 here (zoom in for each state)").arg(name, threadColourName(item->colour));
         return QObject::tr("%1\nmostly %2 in this pixel (zoom in for each state)").arg(name, threadColourName(item->colour));
     }
     const auto [from, segs] = rowSegments(ix, row);

@@ -81,6 +81,9 @@ struct PreparedThreadRow {
     std::shared_ptr<const ThreadDetail> detail;
     size_t detailNumber = SIZE_MAX;
     bool pending = false; // drawn from bins until the segments are read back
+    // Drawn from bins wider than a pixel: the view is too wide for its
+    // segments to be read back (DetailStore::maxThreadWindowBytes).
+    bool coarse = false;
     QString error;        // why they could not be
     std::vector<ThreadRowItem> items; // by x
     std::vector<ThreadMark> marks;    // by x
@@ -107,15 +110,26 @@ uint8_t threadColourOf(const ThreadSegment& s);
 // past its bins.
 bool threadRowNeedsDetail(const LogIndex& ix, uint32_t number, ViewRange view, int width);
 // The window of segments the rows `numbers` need for (view, width): null
-// when none needs one, else a cached window holding the view; if none is
-// cached, read now when `wait` (exports), else null with the window to
-// read added to `wanted` (the view has it read and paints again).
-std::shared_ptr<const ThreadDetail> threadDetailFor(const LogIndex& ix, DetailStore* store, bool wait,
-                                                    const std::vector<uint32_t>& numbers, ViewRange view, int width,
-                                                    std::vector<std::pair<uint64_t, uint64_t>>* wanted);
-// `detail`: a window from threadDetailFor (or null).
+// when none needs one, else a cached window holding the view and those
+// rows' threads; if none is cached, read now when `wait` (exports), else
+// null with the window to read added to `wanted` (the view has it read
+// and paints again). A window read holds half a view more on each side
+// and the threads of every row (shown or not) that needs its segments at
+// this zoom and has bins in it: panning or scrolling a little reads
+// nothing, and a window holds few segments of each thread (a row needs
+// them when its bins are wider than a pixel), never every event of a
+// wide view.
+// A view over more of the file than the store's maxThreadWindowBytes is
+// `tooWide`: nothing is read, and the rows draw from their finest bins.
+struct RowsDetail {
+    std::shared_ptr<const ThreadDetail> window;
+    bool tooWide = false;
+};
+RowsDetail threadDetailFor(const LogIndex& ix, DetailStore* store, bool wait, const std::vector<uint32_t>& numbers,
+                           ViewRange view, int width, std::vector<ThreadWindowKey>* wanted);
+// `detail`: from threadDetailFor (or none).
 PreparedThreadRow prepareThreadRow(const LogIndex& ix, const UserSpans* spans, uint32_t number, ViewRange view,
-                                   int width, const std::shared_ptr<const ThreadDetail>& detail = nullptr);
+                                   int width, const RowsDetail& detail = {});
 // Draws the row into `plot` (its time area); `chosen` tints it.
 void paintThreadRow(QPainter& p, const QRect& plot, const PreparedThreadRow& row, const QPalette& pal, bool chosen);
 // Tooltip text at x (pixels from the plot's left), y (from the row's top).

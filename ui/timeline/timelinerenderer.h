@@ -189,7 +189,7 @@ public:
     // The units of detail the last paints wanted and did not find cached
     // (RenderOptions::detail); emptied by the call.
     std::vector<InstantUnitKey> takeWantedInstants() const { return std::exchange(m_resources.wantedInstants(), {}); }
-    std::vector<std::pair<uint64_t, uint64_t>> takeWantedThreads() const
+    std::vector<ThreadWindowKey> takeWantedThreads() const
     {
         return std::exchange(m_resources.wantedThreads(), {});
     }

@@ -89,9 +89,9 @@ void TimelineView::readWantedDetail()
     for (const InstantUnitKey& k : m_renderer.takeWantedInstants())
         if (m_detail && m_detail->ask(k))
             keys.push_back(k);
-    std::vector<std::pair<uint64_t, uint64_t>> windows;
-    for (const auto& w : m_renderer.takeWantedThreads())
-        if (m_detail && m_detail->askThreads(w.first, w.second))
+    std::vector<ThreadWindowKey> windows;
+    for (const ThreadWindowKey& w : m_renderer.takeWantedThreads())
+        if (m_detail && m_detail->askThreads(w))
             windows.push_back(w);
     if ((keys.empty() && windows.empty()) || !m_index)
         return;
@@ -103,8 +103,8 @@ void TimelineView::readWantedDetail()
                 else
                     store->load(*index, k);
             }
-            for (const auto& [from, to] : windows)
-                store->loadThreads(*index, from, to, [&ctx] { return ctx.isCancelled(); });
+            for (const ThreadWindowKey& w : windows)
+                store->loadThreads(*index, w, [&ctx] { return ctx.isCancelled(); });
             return true;
         },
         [this](bool) { update(); });

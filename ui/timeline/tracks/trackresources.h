@@ -47,7 +47,7 @@ public:
     // has them read (TimelineRenderer::takeWantedInstants).
     std::vector<InstantUnitKey>& wantedInstants() { return m_wantedInstants; }
     // Windows of thread segments wanted (TimelineRenderer::takeWantedThreads).
-    std::vector<std::pair<uint64_t, uint64_t>>& wantedThreads() { return m_wantedThreads; }
+    std::vector<ThreadWindowKey>& wantedThreads() { return m_wantedThreads; }
 
 private:
     std::shared_ptr<const LogIndex> m_index;
@@ -59,7 +59,7 @@ private:
     size_t m_parallelSpans = kParallelSpans;
     ChartPainter m_charts; // reused between paints
     std::vector<InstantUnitKey> m_wantedInstants;
-    std::vector<std::pair<uint64_t, uint64_t>> m_wantedThreads;
+    std::vector<ThreadWindowKey> m_wantedThreads;
 };
 
 } // namespace hecscope
