@@ -227,6 +227,12 @@ void TestIndex::threadSegmentsReadBack()
             std::string error;
             compareFigures(threadFiguresIn(&source, *dropped, range, {}, &error), allThreadFigures(*ix, range));
             QVERIFY2(error.empty(), error.c_str());
+            // Read a stretch at a time: a checkpoint interval each (the
+            // most stretches), and a seventh of the log's bytes each.
+            for (const uint64_t most : {uint64_t(1), std::max<uint64_t>(1, bytes.size() / 7)}) {
+                compareFigures(threadFiguresIn(&source, *dropped, range, {}, &error, most), allThreadFigures(*ix, range));
+                QVERIFY2(error.empty(), error.c_str());
+            }
             if (QTest::currentTestFailed())
                 QFAIL(qPrintable(QStringLiteral("figures of [%1, %2)").arg(t0).arg(t1)));
         }

@@ -362,7 +362,7 @@ uint64_t threadDetailBytes(const LogIndex& index, uint64_t t0, uint64_t t1)
 }
 
 std::vector<ThreadFigures> threadFiguresIn(ByteSource* source, const LogIndex& ix, std::optional<ViewRange> range,
-                                           const std::function<bool()>& cancelled, std::string* error)
+                                           const std::function<bool()>& cancelled, std::string* error, uint64_t most)
 {
     if (!range || !ix.threadStates.segmentsInFile || ix.threadStates.summarised.empty())
         return allThreadFigures(ix, range, cancelled);
@@ -371,13 +371,80 @@ std::vector<ThreadFigures> threadFiguresIn(ByteSource* source, const LogIndex& i
             *error = "The log's thread states of a range are read from its file, which is not open";
         return {};
     }
-    const ThreadDetail detail = readThreadSegments(*source, ix, range->start, range->end, nullptr, cancelled);
-    if (!detail.error.empty()) {
-        if (error)
-            *error = detail.error;
-        return {};
+    const ThreadStates& states = ix.threadStates;
+    // The threads in memory over the whole range; those in the file only
+    // a stretch of at most `most` bytes of the file at a time (times in
+    // each state and events add up over the stretches, and a thread is in
+    // the range when it is in one of them), so that what is read back at
+    // once does not grow with the range.
+    std::vector<std::optional<ThreadFigures>> figures(states.count());
+    for (size_t k = 0; k < states.count(); ++k) {
+        if ((k & 0x3FF) == 0 && cancelled && cancelled())
+            return {};
+        if (!states.inFileOnly(k))
+            figures[k] = threadFiguresInRange(ix, k, *range);
     }
-    return allThreadFigures(ix, range, cancelled, &detail.states);
+    std::vector<uint32_t> inFile;
+    for (const uint32_t k : states.summarised)
+        inFile.push_back(states.ids[k]);
+    // A thread that finished in a stretch before is in none of the later
+    // ones, but the range counts its time after it finished: added here.
+    std::vector<uint64_t> finishedAt(states.count(), kNoTime);
+    const ThreadCheckpoints& cp = ix.threadCheckpoints;
+    for (uint64_t a = range->start; a < range->end;) {
+        // The stretch: to the latest checkpoint within `most` bytes (at
+        // least the next one), or the range's end.
+        uint64_t b = range->end;
+        if (threadDetailBytes(ix, a, b) > most) {
+            uint64_t lo = cp.before(a) + 1, hi = cp.before(range->end - 1);
+            while (lo < hi) {
+                const uint64_t mid = hi - (hi - lo) / 2;
+                if (threadDetailBytes(ix, a, cp.time(mid)) <= most)
+                    lo = mid;
+                else
+                    hi = mid - 1;
+            }
+            b = std::min(range->end, std::max(a + 1, cp.time(lo)));
+        }
+        const ThreadDetail detail = readThreadSegments(*source, ix, a, b, &inFile, cancelled);
+        if (!detail.error.empty()) {
+            if (error)
+                *error = detail.error;
+            return {};
+        }
+        for (const uint32_t k : states.summarised) {
+            std::optional<ThreadFigures> f = threadFiguresInRange(ix, k, ViewRange{a, b}, &detail.states);
+            if (!f) {
+                // (To the stretch's end, as a read of the whole range counts it.)
+                if (const uint64_t end = std::min(b, ix.lastTime); figures[k] && finishedAt[k] <= a && end > a)
+                    figures[k]->time[size_t(ThreadState::Finished)] += end - a;
+                continue;
+            }
+            if (const size_t g = detail.states.find(states.ids[k]); g != SIZE_MAX) {
+                const SegmentView segs = detail.states.of(g);
+                if (!segs.empty() && segs.back().state == ThreadState::Finished)
+                    finishedAt[k] = segs.back().time;
+            }
+            if (!figures[k]) {
+                figures[k] = std::move(f);
+                continue;
+            }
+            ThreadFigures& sum = *figures[k];
+            for (size_t s = 0; s < sum.time.size(); ++s)
+                sum.time[s] += f->time[s];
+            for (size_t r = 0; r < sum.blocked.size(); ++r)
+                sum.blocked[r] += f->blocked[r];
+            sum.runs += f->runs;
+            sum.migrations += f->migrations;
+            sum.wakeups += f->wakeups;
+        }
+        a = b;
+    }
+    std::vector<ThreadFigures> out;
+    for (std::optional<ThreadFigures>& f : figures)
+        if (f)
+            out.push_back(std::move(*f));
+    return out;
 }
 
 } // namespace hecscope

@@ -56,7 +56,12 @@ uint64_t threadDetailBytes(const LogIndex& index, uint64_t t0, uint64_t t1);
 // allThreadFigures counts them, reading the range's segments back from
 // `source` when the index keeps some thread's in the file only. On a
 // failure (the file changed, cancelled) empty, with `error` saying why.
+// Reads the range `most` bytes of the file (threadDetailBytes) at a time,
+// at least a checkpoint interval: what it holds at once does not grow
+// with the range.
+constexpr uint64_t kFiguresStretchBytes = uint64_t(32) << 20;
 std::vector<ThreadFigures> threadFiguresIn(ByteSource* source, const LogIndex& ix, std::optional<ViewRange> range,
-                                           const std::function<bool()>& cancelled = {}, std::string* error = nullptr);
+                                           const std::function<bool()>& cancelled = {}, std::string* error = nullptr,
+                                           uint64_t most = kFiguresStretchBytes);
 
 } // namespace hecscope

@@ -53,6 +53,22 @@ ThreadFigures threadFigures(const LogIndex& ix, size_t number, std::optional<Vie
     return f;
 }
 
+std::optional<ThreadFigures> threadFiguresInRange(const LogIndex& ix, size_t number, ViewRange range,
+                                                  const ThreadStates* detail)
+{
+    const auto [from, k] = segmentsOf(ix, number, detail);
+    if (!from)
+        return std::nullopt;
+    const auto segs = from->of(k);
+    // A thread finished before the range is not in it.
+    const uint64_t lastEnd = segs.empty()                              ? 0
+        : segs.back().state == ThreadState::Finished ? segs.back().time
+                                                     : from->segmentEnd(segs, segs.size() - 1);
+    if (segs.empty() || segs.front().time >= range.end || lastEnd <= range.start)
+        return std::nullopt;
+    return threadFigures(ix, number, range, detail);
+}
+
 std::vector<ThreadFigures> allThreadFigures(const LogIndex& ix, std::optional<ViewRange> range,
                                             const std::function<bool()>& cancelled, const ThreadStates* detail)
 {
@@ -62,19 +78,10 @@ std::vector<ThreadFigures> allThreadFigures(const LogIndex& ix, std::optional<Vi
     for (size_t k = 0; k < states.count(); ++k) {
         if ((k & 0x3FF) == 0 && cancelled && cancelled())
             return {};
-        if (range) {
-            const auto [from, number] = segmentsOf(ix, k, detail);
-            if (!from)
-                continue;
-            const auto segs = from->of(number);
-            // A thread finished before the range is not in it.
-            const uint64_t lastEnd = segs.empty()                              ? 0
-                : segs.back().state == ThreadState::Finished ? segs.back().time
-                                                             : from->segmentEnd(segs, segs.size() - 1);
-            if (segs.empty() || segs.front().time >= range->end || lastEnd <= range->start)
-                continue;
-        }
-        out.push_back(threadFigures(ix, k, range, detail));
+        if (!range)
+            out.push_back(threadFigures(ix, k, range, detail));
+        else if (std::optional<ThreadFigures> f = threadFiguresInRange(ix, k, *range, detail))
+            out.push_back(std::move(*f));
     }
     return out;
 }

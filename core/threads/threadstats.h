@@ -40,6 +40,10 @@ BlockReason blockReasonOf(const ThreadSegment& s);
 // which reads them): without it such a thread's times are zero.
 ThreadFigures threadFigures(const LogIndex& ix, size_t number, std::optional<ViewRange> range,
                             const ThreadStates* detail = nullptr);
+// The same for `range`, or nullopt when the thread has no segment
+// overlapping it (a thread in the file only: in `detail`).
+std::optional<ThreadFigures> threadFiguresInRange(const LogIndex& ix, size_t number, ViewRange range,
+                                                  const ThreadStates* detail = nullptr);
 // Every thread with scheduler events, by id; for a range, only those
 // with a segment overlapping it (a thread in the file only: in `detail`).
 // Empty once `cancelled` says so.
