@@ -83,10 +83,19 @@ static bool readWanted(const TimelineRenderer& renderer, const RenderOptions& o)
     const auto windows = renderer.takeWantedThreads();
     if (!o.detail || !renderer.index())
         return false;
+    QElapsedTimer t;
+    t.start();
     for (const InstantUnitKey& k : wanted)
         o.detail->load(*renderer.index(), k);
+    if (qEnvironmentVariableIsSet("HECSCOPE_BENCH_VERBOSE") && (!wanted.empty() || !windows.empty()))
+        std::fprintf(stderr, "read %zu units of instants in %.3f ms, then %zu windows of threads\n", wanted.size(),
+                     double(t.nsecsElapsed()) / 1e6, windows.size());
     for (const ThreadWindowKey& key : windows)
         if (const auto w = o.detail->loadThreads(*renderer.index(), key)) {
+            if (qEnvironmentVariableIsSet("HECSCOPE_BENCH_VERBOSE"))
+                std::fprintf(stderr, "read a window of %zu threads, %llu..%llu: %.1f MB of the file, %llu thread events, %zu segments\n",
+                             key.threads.size(), (unsigned long long)key.from, (unsigned long long)key.to,
+                             double(w->bytesRead) / (1 << 20), (unsigned long long)w->events, w->states.segmentCount());
             ++threadWindowsRead.count;
             threadWindowsRead.maxBytes = std::max(threadWindowsRead.maxBytes, w->states.memoryBytes());
             threadWindowsRead.maxRead = std::max(threadWindowsRead.maxRead, w->bytesRead);
@@ -180,11 +189,18 @@ void benchGui(std::shared_ptr<const LogIndex> index, const std::string& path, bo
                 QPainter p(&image);
                 coldRenderer.paint(p, image.rect(), view, cold);
             }
+            const double firstMs = double(t.nsecsElapsed()) / 1e6;
+            double readMs = 0;
             if (readWanted(coldRenderer, cold)) {
+                readMs = double(t.nsecsElapsed()) / 1e6 - firstMs;
                 QPainter p(&image);
                 coldRenderer.paint(p, image.rect(), view, cold);
             }
             coldMs.push_back(double(t.nsecsElapsed()) / 1e6);
+            if (qEnvironmentVariableIsSet("HECSCOPE_BENCH_VERBOSE"))
+                std::fprintf(stderr, "cold %llu..%llu: %.3f ms (paint %.3f, read %.3f, paint again %.3f)\n",
+                             (unsigned long long)view.start, (unsigned long long)view.end, coldMs.back(), firstMs, readMs,
+                             coldMs.back() - firstMs - readMs);
         }
         std::printf("render_cold_views: %zu\n", coldMs.size());
         std::printf("render_cold_p95_ms: %.3f\n", percentile(coldMs, 0.95));
