@@ -198,44 +198,7 @@ int bench(int argc, char** argv)
     std::printf("peak_rss_mb: %.1f\n", double(usage.ru_maxrss) / 1024.0);
     std::printf("index_mb: %.1f\n", double(ix.memoryBytes()) / (1 << 20));
     {
-        // Where the index's bytes are, by part (MB).
-        size_t spans = 0, instants = 0;
-        for (const Capability& c : ix.caps)
-            spans += c.timeline.memoryBytes();
-        for (const CapInstantMarks& c : ix.instants)
-            instants += c.memoryBytes();
-        const auto mb = [](size_t b) { return double(b) / (1 << 20); };
-        std::printf("index_parts_mb: cap_spans %.1f, thread_states %.1f, thread_checkpoints %.2f, instants %.1f, scan %.1f, "
-                    "messages %.1f, samples %.1f, spans %.1f\n",
-                    mb(spans), mb(ix.threadStates.memoryBytes()), mb(ix.threadCheckpoints.memoryBytes()), mb(instants),
-                    mb(ix.scan.pieces.capacity() * sizeof(Piece) + ix.scan.checkpoints.capacity() * sizeof(Checkpoint)
-                       + ix.scan.blocks.capacity() * sizeof(LogScan::Block)),
-                    mb(ix.messages.capacity() * sizeof(Message) + ix.text.capacity()),
-                    mb(ix.timeProfile.samples.capacity() * sizeof(TimeProfileData::Sample)
-                       + ix.heapProfile.samples.capacity() * sizeof(HeapProfileData::Entry)),
-                    mb(ix.userSpans ? ix.userSpans->memoryBytes() : 0));
-        // Every part's own count (LogIndex::memoryBytes is their sum).
-        std::string byPart;
-        ix.forEachPart([&](const auto& part) {
-            int status = 0;
-            char* name = abi::__cxa_demangle(typeid(part).name(), nullptr, nullptr, &status);
-            std::string shown = status == 0 && name ? name : typeid(part).name();
-            std::free(name);
-            if (shown.starts_with("hecscope::"))
-                shown.erase(0, 10);
-            if (shown.ends_with("Part"))
-                shown.resize(shown.size() - 4);
-            byPart += (byPart.empty() ? "" : ", ") + shown + " " + std::to_string(part.partBytes() >> 10);
-        });
-        std::printf("index_by_part_kb: %s\n", byPart.c_str());
-        const ThreadStates& ts = ix.threadStates;
-        std::printf("thread_states_mb: packed %.1f, chunked %.1f, checks %.1f, far %.1f, infos %.1f, overviews %.1f "
-                    "(%zu threads, %zu segments)\n",
-                    mb(ts.packed.capacityBytes()), mb(ts.chunkedBytes()),
-                    mb((ts.offsets.capacity() + ts.checkTimes.capacity() + ts.checkOffsets.capacity()) * sizeof(uint64_t)),
-                    mb(ts.farTimes.capacity() * sizeof(ts.farTimes[0])), mb(ts.infos.capacity() * sizeof(ts.infos[0])),
-                    mb(ts.overviews.capacity() * sizeof(BinPyramid) + ts.overviewKeys.capacity()), ts.count(),
-                    size_t(ts.offsets.empty() ? 0 : ts.offsets.back()));
+        printIndexParts(ix, "");
         std::printf("index_bytes_per_byte: %.3f\n", ix.scan.bytes ? double(ix.memoryBytes()) / double(ix.scan.bytes) : 0.0);
         std::printf("index_bytes_per_event: %.2f\n", ix.scan.events ? double(ix.memoryBytes()) / double(ix.scan.events) : 0.0);
     }
@@ -406,6 +369,50 @@ int bench(int argc, char** argv)
     if (path != "-")
         benchGui(std::shared_ptr<const LogIndex>(std::move(loaded.index)), path);
     return hasError ? 1 : 0;
+}
+
+// Where the index's bytes are, by part: index_parts_mb, index_by_part_kb
+// and thread_states_mb, each key after `prefix`.
+void printIndexParts(const LogIndex& ix, const char* prefix)
+{
+    // Where the index's bytes are, by part (MB).
+    size_t spans = 0, instants = 0;
+    for (const Capability& c : ix.caps)
+        spans += c.timeline.memoryBytes();
+    for (const CapInstantMarks& c : ix.instants)
+        instants += c.memoryBytes();
+    const auto mb = [](size_t b) { return double(b) / (1 << 20); };
+    std::printf("%sindex_parts_mb: cap_spans %.1f, thread_states %.1f, thread_checkpoints %.2f, instants %.1f, scan %.1f, "
+                "messages %.1f, samples %.1f, spans %.1f\n", prefix,
+                mb(spans), mb(ix.threadStates.memoryBytes()), mb(ix.threadCheckpoints.memoryBytes()), mb(instants),
+                mb(ix.scan.pieces.capacity() * sizeof(Piece) + ix.scan.checkpoints.capacity() * sizeof(Checkpoint)
+                   + ix.scan.blocks.capacity() * sizeof(LogScan::Block)),
+                mb(ix.messages.capacity() * sizeof(Message) + ix.text.capacity()),
+                mb(ix.timeProfile.samples.capacity() * sizeof(TimeProfileData::Sample)
+                   + ix.heapProfile.samples.capacity() * sizeof(HeapProfileData::Entry)),
+                mb(ix.userSpans ? ix.userSpans->memoryBytes() : 0));
+    // Every part's own count (LogIndex::memoryBytes is their sum).
+    std::string byPart;
+    ix.forEachPart([&](const auto& part) {
+        int status = 0;
+        char* name = abi::__cxa_demangle(typeid(part).name(), nullptr, nullptr, &status);
+        std::string shown = status == 0 && name ? name : typeid(part).name();
+        std::free(name);
+        if (shown.starts_with("hecscope::"))
+            shown.erase(0, 10);
+        if (shown.ends_with("Part"))
+            shown.resize(shown.size() - 4);
+        byPart += (byPart.empty() ? "" : ", ") + shown + " " + std::to_string(part.partBytes() >> 10);
+    });
+    std::printf("%sindex_by_part_kb: %s\n", prefix, byPart.c_str());
+    const ThreadStates& ts = ix.threadStates;
+    std::printf("%sthread_states_mb: packed %.1f, chunked %.1f, checks %.1f, far %.1f, infos %.1f, overviews %.1f "
+                "(%zu threads, %zu segments)\n", prefix,
+                mb(ts.packed.capacityBytes()), mb(ts.chunkedBytes()),
+                mb((ts.offsets.capacity() + ts.checkTimes.capacity() + ts.checkOffsets.capacity()) * sizeof(uint64_t)),
+                mb(ts.farTimes.capacity() * sizeof(ts.farTimes[0])), mb(ts.infos.capacity() * sizeof(ts.infos[0])),
+                mb(ts.overviews.capacity() * sizeof(BinPyramid) + ts.overviewKeys.capacity()), ts.count(),
+                size_t(ts.offsets.empty() ? 0 : ts.offsets.back()));
 }
 
 double percentile(std::vector<double> v, double q)

@@ -42,6 +42,8 @@ std::optional<int> capabilityArg(const std::string& value);
 // The benchmarks' quantiles: the nearest-rank q-quantile of `v` (q = 1:
 // the maximum); 0 for none.
 double percentile(std::vector<double> v, double q);
+// bench: where the index's bytes are, by part (keys after `prefix`).
+void printIndexParts(const LogIndex& ix, const char* prefix);
 // The file (or - for stdin) as a byte source; null after printing why not.
 std::unique_ptr<ByteSource> openOrComplain(const std::string& path);
 

@@ -223,6 +223,7 @@ void benchLive(const std::string& path)
     LiveStatus last;
     size_t lastIndexBytes = 0;
     double followingRatio = 0; // the most of any snapshot before the end (past 16 MB received)
+    std::shared_ptr<const LogIndex> mostFollowing; // that snapshot
     Clock::time_point end{};
     double finalMs = -1; // from the stream's end to the final index on screen
     StallMeter stalls; // from the first update on
@@ -235,8 +236,11 @@ void benchLive(const std::string& path)
     if (LiveJob* job = window.liveJob())
         QObject::connect(job, &LiveJob::updated, &loop, [&](std::shared_ptr<const LogIndex> index, const LiveStatus& status, qint64 at) {
             lastIndexBytes = index ? index->memoryBytes() : 0;
-            if (!isFinal(status.state) && status.bytes > (uint64_t(16) << 20))
-                followingRatio = std::max(followingRatio, double(lastIndexBytes) / double(status.bytes));
+            if (!isFinal(status.state) && status.bytes > (uint64_t(16) << 20)
+                && double(lastIndexBytes) / double(status.bytes) > followingRatio) {
+                followingRatio = double(lastIndexBytes) / double(status.bytes);
+                mostFollowing = index;
+            }
             window.timeline()->repaint();
             const auto now = Clock::now();
             last = status;
@@ -273,6 +277,8 @@ void benchLive(const std::string& path)
     // While following, the snapshots keep every thread's segments (the
     // final seal leaves the long threads' in the recording).
     std::printf("live_index_following_bytes_per_byte: %.3f\n", followingRatio);
+    if (mostFollowing) // (where that snapshot's bytes are)
+        printIndexParts(*mostFollowing, "live_following_");
     // (-1 when the kernel could not reset the peak: the figure would be the
     // bench's.)
     std::printf("live_start_rss_mb: %.1f\n", startKb / 1024.0);
