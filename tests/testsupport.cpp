@@ -13,6 +13,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QProcess>
 
 namespace hecscope::test {
@@ -33,6 +34,11 @@ QStringList conformanceLogs(const QString& subdir)
     for (const QString& name : dir.entryList({QStringLiteral("*.eventlog")}, QDir::Files, QDir::Name))
         out << dir.absoluteFilePath(name);
     return out;
+}
+
+uint32_t seedOf(const QString& log)
+{
+    return uint32_t(qHash(QFileInfo(log).fileName()));
 }
 
 QStringList testdataLogs()

@@ -30,6 +30,10 @@ void compareIndexes(const LogIndex& a, const LogIndex& b);
 QString conformanceDir(); // ../shared/conformance, or empty when absent
 QStringList conformanceLogs(const QString& subdir); // absolute paths of *.eventlog
 QStringList testdataLogs();                         // testdata/logs/*.eventlog
+// A seed for a test's random choices on the log `log` (a path or a name):
+// from its file name only, so that every checkout (CI's fresh clone, a
+// developer's tree) tries the same ranges.
+uint32_t seedOf(const QString& log);
 std::vector<uint8_t> readFile(const QString& path);
 std::string readText(const QString& path);
 // The index of a log's bytes, loaded as a file is (the one loader the

@@ -101,7 +101,7 @@ void TestEventIndex::agreesWithSortedDecode()
     QVERIFY(scan.diagnostics.empty());
     QCOMPARE(scan.ordered, log != QStringLiteral("unordered"));
     const TimeOrder order(scan);
-    QRandomGenerator rng(uint32_t(qHash(log)));
+    QRandomGenerator rng(seedOf(log));
 
     // countBefore: at event times, between them, at the extremes.
     std::vector<uint64_t> times{0, 1, ref.front().time, ref.back().time, ref.back().time + 1, UINT64_MAX};

@@ -48,7 +48,7 @@ void TestIncremental::chunkedFeeds()
         QVERIFY(single.diagnostics == whole.diagnostics);
     }
 
-    QRandomGenerator rng(uint32_t(qHash(log)));
+    QRandomGenerator rng(seedOf(log));
     for (int round = 0; round < 3; ++round) {
         std::vector<size_t> sizes(257);
         for (size_t& s : sizes)

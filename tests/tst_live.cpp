@@ -117,7 +117,7 @@ void TestLive::growingFileAppendsOfEverySize()
     auto session = sessionOn(path, options, collector);
     QVERIFY(session);
     std::thread writer([&] {
-        QRandomGenerator rng(uint32_t(qHash(log)));
+        QRandomGenerator rng(seedOf(log));
         size_t pos = 100, size = 1;
         while (pos < bytes.size()) {
             // 1, 2, 3, … bytes, then random sizes up to maxChunk.

@@ -24,7 +24,7 @@ void TestLive::socketReconnectsAndAppends()
     QFETCH(int, connections);
     const std::vector<uint8_t> original = readFile(log);
     const LogLayout before = layoutOf(original);
-    QRandomGenerator rng(uint32_t(qHash(log)));
+    QRandomGenerator rng(seedOf(log));
     std::vector<size_t> cuts;
     while (cuts.size() < size_t(connections - 1)) {
         const size_t c = before.eventStarts[rng.bounded(uint32_t(before.eventStarts.size()))];
