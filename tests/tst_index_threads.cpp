@@ -170,7 +170,7 @@ void TestIndex::threadSegmentsReadBack()
     const std::vector<uint8_t> bytes = readFile(log);
     const auto ix = loadKept(bytes); // what is compared with
     const auto dropped = indexOfBytes(bytes); // what reads back: its long threads' segments are in the file only
-    QRandomGenerator rng(uint32_t(qHash(log)));
+    QRandomGenerator rng(seedOf(log));
     checkThreadCheckpoints(bytes, *ix, rng);
     if (QTest::currentTestFailed())
         return;
@@ -182,11 +182,22 @@ void TestIndex::threadSegmentsReadBack()
                                                        {(first + last) / 2, (first + last) / 2 + 1}};
     std::vector<uint64_t> times;
     std::vector<std::pair<uint64_t, uint64_t>> longest; // (length, start) of the longest segments
+    size_t atOneTime = 0; // ranges from a time at which a thread has several segments, a counted event's first
     for (size_t k = 0; k < st.count(); ++k) {
         const SegmentView segs = st.of(k);
         for (size_t i = 0; i < segs.size(); ++i) {
             times.push_back(segs.timeAt(i));
             longest.emplace_back(st.segmentEnd(segs, i) - segs.timeAt(i), segs.timeAt(i));
+            // (The one before ends there, with no time in the range: its
+            // event, as every segment's at t0, is the range's.)
+            const auto counted = [](ThreadCause c) {
+                return c == ThreadCause::Run || c == ThreadCause::Migrate || c == ThreadCause::Wakeup;
+            };
+            if (i > 0 && segs.timeAt(i - 1) == segs.timeAt(i) && counted(segs[i - 1].cause) && atOneTime < 4
+                && segs.timeAt(i) > first) {
+                ranges.emplace_back(segs.timeAt(i), std::min(last + 1, segs.timeAt(i) + (last - first) / 3 + 1));
+                ++atOneTime;
+            }
         }
     }
     std::sort(times.begin(), times.end());

@@ -377,19 +377,24 @@ std::vector<ThreadFigures> threadFiguresIn(ByteSource* source, const LogIndex& i
     // each state and events add up over the stretches, and a thread is in
     // the range when it is in one of them), so that what is read back at
     // once does not grow with the range.
-    std::vector<std::optional<ThreadFigures>> figures(states.count());
+    std::vector<ThreadFigures> inMemory; // by number
     for (size_t k = 0; k < states.count(); ++k) {
         if ((k & 0x3FF) == 0 && cancelled && cancelled())
             return {};
         if (!states.inFileOnly(k))
-            figures[k] = threadFiguresInRange(ix, k, *range);
+            if (std::optional<ThreadFigures> f = threadFiguresInRange(ix, k, *range))
+                inMemory.push_back(std::move(*f));
     }
-    std::vector<uint32_t> inFile;
-    for (const uint32_t k : states.summarised)
+    const std::vector<uint32_t>& summarised = states.summarised; // numbers, ascending
+    std::vector<uint32_t> inFile; // their ids
+    for (const uint32_t k : summarised)
         inFile.push_back(states.ids[k]);
+    // Summarised thread i's figures so far: sums[slot[i]].
+    std::vector<ThreadFigures> sums;
+    std::vector<uint32_t> slot(summarised.size(), UINT32_MAX);
     // A thread that finished in a stretch before is in none of the later
     // ones, but the range counts its time after it finished: added here.
-    std::vector<uint64_t> finishedAt(states.count(), kNoTime);
+    std::vector<uint64_t> finishedAt(summarised.size(), kNoTime);
     const ThreadCheckpoints& cp = ix.threadCheckpoints;
     for (uint64_t a = range->start; a < range->end;) {
         // The stretch: to the latest checkpoint within `most` bytes (at
@@ -406,44 +411,59 @@ std::vector<ThreadFigures> threadFiguresIn(ByteSource* source, const LogIndex& i
             }
             b = std::min(range->end, std::max(a + 1, cp.time(lo)));
         }
-        const ThreadDetail detail = readThreadSegments(*source, ix, a, b, &inFile, cancelled);
+        // (From a ns before the stretch: a read keeps a thread's segments
+        // from the one in force at its start, the last starting at or
+        // before it, but the figures count the event of every segment
+        // starting at a, several there if several events came at once, as
+        // threadTotals does; so the first kept is the last before a.)
+        const ThreadDetail detail = readThreadSegments(*source, ix, a > 0 ? a - 1 : a, b, &inFile, cancelled);
         if (!detail.error.empty()) {
             if (error)
                 *error = detail.error;
             return {};
         }
-        for (const uint32_t k : states.summarised) {
-            std::optional<ThreadFigures> f = threadFiguresInRange(ix, k, ViewRange{a, b}, &detail.states);
-            if (!f) {
+        const ViewRange stretch{a, b};
+        for (size_t i = 0; i < summarised.size(); ++i) {
+            const uint32_t k = summarised[i];
+            const size_t g = detail.states.find(states.ids[k]);
+            if (g == SIZE_MAX || !threadInRange(detail.states, g, stretch)) {
                 // (To the stretch's end, as a read of the whole range counts it.)
-                if (const uint64_t end = std::min(b, ix.lastTime); figures[k] && finishedAt[k] <= a && end > a)
-                    figures[k]->time[size_t(ThreadState::Finished)] += end - a;
+                if (const uint64_t end = std::min(b, ix.lastTime); slot[i] != UINT32_MAX && finishedAt[i] <= a && end > a)
+                    sums[slot[i]].time[size_t(ThreadState::Finished)] += end - a;
                 continue;
             }
-            if (const size_t g = detail.states.find(states.ids[k]); g != SIZE_MAX) {
-                const SegmentView segs = detail.states.of(g);
-                if (!segs.empty() && segs.back().state == ThreadState::Finished)
-                    finishedAt[k] = segs.back().time;
-            }
-            if (!figures[k]) {
-                figures[k] = std::move(f);
+            if (const SegmentView segs = detail.states.of(g); segs.back().state == ThreadState::Finished)
+                finishedAt[i] = segs.back().time;
+            if (slot[i] == UINT32_MAX) { // (its label and times once)
+                slot[i] = uint32_t(sums.size());
+                sums.push_back(threadFigures(ix, k, stretch, &detail.states));
                 continue;
             }
-            ThreadFigures& sum = *figures[k];
+            const ThreadTotals t = threadTotals(detail.states, g, a, b);
+            ThreadFigures& sum = sums[slot[i]];
             for (size_t s = 0; s < sum.time.size(); ++s)
-                sum.time[s] += f->time[s];
+                sum.time[s] += t.time[s];
             for (size_t r = 0; r < sum.blocked.size(); ++r)
-                sum.blocked[r] += f->blocked[r];
-            sum.runs += f->runs;
-            sum.migrations += f->migrations;
-            sum.wakeups += f->wakeups;
+                sum.blocked[r] += t.blocked[r];
+            sum.runs += t.runs;
+            sum.migrations += t.migrations;
+            sum.wakeups += t.wakeups;
         }
         a = b;
     }
+    // Both by number, as allThreadFigures gives them.
     std::vector<ThreadFigures> out;
-    for (std::optional<ThreadFigures>& f : figures)
-        if (f)
-            out.push_back(std::move(*f));
+    out.reserve(inMemory.size() + sums.size());
+    size_t m = 0;
+    for (size_t i = 0; i < summarised.size(); ++i) {
+        if (slot[i] == UINT32_MAX)
+            continue;
+        for (; m < inMemory.size() && inMemory[m].number < summarised[i]; ++m)
+            out.push_back(std::move(inMemory[m]));
+        out.push_back(std::move(sums[slot[i]]));
+    }
+    for (; m < inMemory.size(); ++m)
+        out.push_back(std::move(inMemory[m]));
     return out;
 }
 

@@ -29,10 +29,13 @@ void ThreadStatesBuilder::add(uint64_t time, uint64_t thread, ThreadCause cause,
     if (time > Span::kMaxStart || thread > UINT32_MAX)
         return; // as the capability timelines: not representable
     if (m_readBack) {
-        if (time < m_from || time >= m_to || (m_filtered && !std::binary_search(m_only.begin(), m_only.end(), uint32_t(thread))))
+        if (time < m_from || time >= m_to || (m_filtered && !wanted(uint32_t(thread))))
             return;
-        if (const auto it = m_eventsFrom.find(uint32_t(thread)); it != m_eventsFrom.end() && time < it->second)
-            return;
+        // (Events at or after every thread's `eventsFrom`, most of them,
+        // look nothing up.)
+        if (time < m_eventsFromMax)
+            if (const auto it = m_eventsFrom.find(uint32_t(thread)); it != m_eventsFrom.end() && time < it->second)
+                return;
     }
     if (time < m_settledBefore) {
         m_rewalk = true; // before what is settled: walk everything again
@@ -58,13 +61,29 @@ void ThreadStatesBuilder::readBack(uint64_t from, uint64_t clip, uint64_t to)
     m_to = to;
 }
 
+void ThreadStatesBuilder::onlyThreads(std::vector<uint32_t> ids)
+{
+    m_only = std::move(ids);
+    m_filtered = true;
+    // Many wanted (a range's figures read every summarised thread): a bit
+    // per id up to the largest, when that is not many more bits than ids,
+    // instead of a search for every event.
+    m_onlyBits.clear();
+    if (m_only.size() > 64 && m_only.back() / 64 <= m_only.size())
+        m_onlyBits.resize(size_t(m_only.back()) + 1, false);
+    for (size_t i = 0; i < m_only.size() && !m_onlyBits.empty(); ++i)
+        m_onlyBits[m_only[i]] = true;
+}
+
 void ThreadStatesBuilder::seedThread(uint32_t id, const ThreadSegment& s, uint64_t eventsFrom)
 {
     if (s.time > Span::kMaxStart)
         return;
     m_seeds[id] = s;
-    if (eventsFrom > m_from)
+    if (eventsFrom > m_from) {
         m_eventsFrom[id] = eventsFrom;
+        m_eventsFromMax = std::max(m_eventsFromMax, eventsFrom);
+    }
     Raw r{};
     r.time = s.time;
     r.cap = s.cap;

@@ -142,7 +142,7 @@ public:
     void seedRunning(uint16_t cap, uint64_t running);
     uint64_t running(uint16_t cap) const { return cap < m_running.size() ? m_running[cap] : 0; }
     // Only these threads (ascending ids) get segments.
-    void onlyThreads(std::vector<uint32_t> ids) { m_only = std::move(ids); m_filtered = true; }
+    void onlyThreads(std::vector<uint32_t> ids);
 
 private:
     // One event as it came; events of a thread at equal times keep their
@@ -267,8 +267,16 @@ private:
     uint64_t m_from = 0, m_clip = 0, m_to = UINT64_MAX;
     std::unordered_map<uint32_t, ThreadSegment> m_seeds;
     std::unordered_map<uint32_t, uint64_t> m_eventsFrom;
+    uint64_t m_eventsFromMax = 0; // the latest of them
     std::vector<uint32_t> m_only;
+    std::vector<bool> m_onlyBits; // [id]: wanted (when the ids are dense enough), else m_only searched
     bool m_filtered = false;
+    bool wanted(uint32_t id) const
+    {
+        if (!m_onlyBits.empty())
+            return id < m_onlyBits.size() && m_onlyBits[id];
+        return std::binary_search(m_only.begin(), m_only.end(), id);
+    }
 };
 
 } // namespace hecscope

@@ -53,18 +53,21 @@ ThreadFigures threadFigures(const LogIndex& ix, size_t number, std::optional<Vie
     return f;
 }
 
+bool threadInRange(const ThreadStates& states, size_t k, ViewRange range)
+{
+    const auto segs = states.of(k);
+    // A thread finished before the range is not in it.
+    const uint64_t lastEnd = segs.empty()                              ? 0
+        : segs.back().state == ThreadState::Finished ? segs.back().time
+                                                     : states.segmentEnd(segs, segs.size() - 1);
+    return !segs.empty() && segs.front().time < range.end && lastEnd > range.start;
+}
+
 std::optional<ThreadFigures> threadFiguresInRange(const LogIndex& ix, size_t number, ViewRange range,
                                                   const ThreadStates* detail)
 {
     const auto [from, k] = segmentsOf(ix, number, detail);
-    if (!from)
-        return std::nullopt;
-    const auto segs = from->of(k);
-    // A thread finished before the range is not in it.
-    const uint64_t lastEnd = segs.empty()                              ? 0
-        : segs.back().state == ThreadState::Finished ? segs.back().time
-                                                     : from->segmentEnd(segs, segs.size() - 1);
-    if (segs.empty() || segs.front().time >= range.end || lastEnd <= range.start)
+    if (!from || !threadInRange(*from, k, range))
         return std::nullopt;
     return threadFigures(ix, number, range, detail);
 }

@@ -40,6 +40,9 @@ BlockReason blockReasonOf(const ThreadSegment& s);
 // which reads them): without it such a thread's times are zero.
 ThreadFigures threadFigures(const LogIndex& ix, size_t number, std::optional<ViewRange> range,
                             const ThreadStates* detail = nullptr);
+// Whether thread k of `states` has a segment overlapping `range` (its
+// segments there, or from the one in force at its start).
+bool threadInRange(const ThreadStates& states, size_t k, ViewRange range);
 // The same for `range`, or nullopt when the thread has no segment
 // overlapping it (a thread in the file only: in `detail`).
 std::optional<ThreadFigures> threadFiguresInRange(const LogIndex& ix, size_t number, ViewRange range,
