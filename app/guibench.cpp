@@ -168,6 +168,29 @@ void benchGui(std::shared_ptr<const LogIndex> index, const std::string& path, bo
     std::printf("render_thread_windows: %zu, largest %.1f MB in memory, most read %.1f MB\n", threadWindowsRead.count,
                 double(threadWindowsRead.maxBytes) / (1 << 20), double(threadWindowsRead.maxRead) / (1 << 20));
     {
+        // Zooming into one place, as the wheel does: from the whole run,
+        // halving about its middle down to 1 us, the windows read on the
+        // way (each a read of the file on the view's worker).
+        RenderOptions zoom = options;
+        zoom.detail = std::make_shared<DetailStore>(source);
+        TimelineRenderer zoomRenderer;
+        zoomRenderer.setIndex(index);
+        threadWindowsRead = {};
+        const uint64_t middle = bounds.start + bounds.duration() / 2;
+        for (uint64_t width = bounds.duration();; width = std::max<uint64_t>(1000, width / 2)) {
+            const ViewRange view = fitInto({middle - std::min(middle, width / 2), middle - std::min(middle, width / 2) + width}, bounds);
+            zoom.detail->beginView();
+            QPainter p(&image);
+            zoomRenderer.paint(p, image.rect(), view, zoom);
+            p.end();
+            readWanted(zoomRenderer, zoom);
+            if (width <= 1000)
+                break;
+        }
+        std::printf("render_zoom_in_thread_windows: %zu, largest %.1f MB in memory\n", threadWindowsRead.count,
+                    double(threadWindowsRead.maxBytes) / (1 << 20));
+    }
+    {
         // Cold jumps: 40 zoomed-in ranges (1/1000 to 1/100000 of the run)
         // with nothing read back yet, each from the jump until its detail is
         // on screen: the paint without it, reading it, the paint with it.
