@@ -385,7 +385,7 @@ inline ThreadSegment SegmentView::operator[](size_t i) const
 using EntrySegments = ChunkedArray<PackedSegment, 13>;
 using EntryChecks = ChunkedArray<uint16_t, 15>;
 struct ThreadCheckpoints {
-    static constexpr uint64_t kMaxCheckpoints = 2048;
+    static constexpr uint64_t kMaxCheckpoints = 8192;
     static constexpr uint64_t kMaxIntervalBytes = uint64_t(4) << 20; // of log between checkpoints, when widened
     static constexpr double kBudgetPerSegment = 0.25; // bytes (the segments themselves: 8)
     static constexpr double kBudgetFloor = 64 << 10;  // bytes: a small log keeps every checkpoint
