@@ -32,7 +32,8 @@ QStringList conformanceLogs(const QString& subdir); // absolute paths of *.event
 QStringList testdataLogs();                         // testdata/logs/*.eventlog
 // A seed for a test's random choices on the log `log` (a path or a name):
 // from its file name only, so that every checkout (CI's fresh clone, a
-// developer's tree) tries the same ranges.
+// developer's tree) tries the same ranges. HECSCOPE_TEST_SEED=N mixes N
+// in, to try others.
 uint32_t seedOf(const QString& log);
 std::vector<uint8_t> readFile(const QString& path);
 std::string readText(const QString& path);
