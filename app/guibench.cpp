@@ -73,11 +73,11 @@ struct ThreadWindowsRead {
     size_t count = 0, maxBytes = 0;
     uint64_t maxRead = 0;
 };
-static ThreadWindowsRead threadWindowsRead;
 
 // Reads the detail `renderer`'s last paints wanted and did not find, as a
-// view's worker does; true if there was some.
-static bool readWanted(const TimelineRenderer& renderer, const RenderOptions& o)
+// view's worker does, adding the thread windows read to `read` (if given);
+// true if there was some.
+static bool readWanted(const TimelineRenderer& renderer, const RenderOptions& o, ThreadWindowsRead* read = nullptr)
 {
     const std::vector<InstantUnitKey> wanted = renderer.takeWantedInstants();
     const auto windows = renderer.takeWantedThreads();
@@ -96,9 +96,11 @@ static bool readWanted(const TimelineRenderer& renderer, const RenderOptions& o)
                 std::fprintf(stderr, "read a window of %zu threads, %llu..%llu: %.1f MB of the file, %llu thread events, %zu segments\n",
                              key.threads.size(), (unsigned long long)key.from, (unsigned long long)key.to,
                              double(w->bytesRead) / (1 << 20), (unsigned long long)w->events, w->states.segmentCount());
-            ++threadWindowsRead.count;
-            threadWindowsRead.maxBytes = std::max(threadWindowsRead.maxBytes, w->states.memoryBytes());
-            threadWindowsRead.maxRead = std::max(threadWindowsRead.maxRead, w->bytesRead);
+            if (read) {
+                ++read->count;
+                read->maxBytes = std::max(read->maxBytes, w->states.memoryBytes());
+                read->maxRead = std::max(read->maxRead, w->bytesRead);
+            }
         }
     return !wanted.empty() || !windows.empty();
 }
@@ -122,6 +124,7 @@ void benchGui(std::shared_ptr<const LogIndex> index, const std::string& path, bo
                 options.tracks.push_back(t->id());
     }
     QImage image(1600, 1000, QImage::Format_ARGB32_Premultiplied);
+    ThreadWindowsRead sweepWindows;
     auto sweep = [&](const RenderOptions& o) {
         std::mt19937_64 rng(7);
         std::vector<double> ms;
@@ -142,7 +145,7 @@ void benchGui(std::shared_ptr<const LogIndex> index, const std::string& path, bo
                 ms.push_back(double(t.nsecsElapsed()) / 1e6);
                 // What the paint found missing, read as the view's worker
                 // would (not timed: off the UI thread), then the paint again.
-                if (readWanted(renderer, o)) {
+                if (readWanted(renderer, o, &sweepWindows)) {
                     t.start();
                     QPainter p(&image);
                     renderer.paint(p, image.rect(), view, o);
@@ -165,8 +168,8 @@ void benchGui(std::shared_ptr<const LogIndex> index, const std::string& path, bo
     std::printf("render_p95_ms: %.3f\n", percentile(ms, 0.95));
     std::printf("render_max_ms: %.3f\n", percentile(ms, 1.0));
     // What the sweep's thread rows zoomed in past their bins read back.
-    std::printf("render_thread_windows: %zu, largest %.1f MB in memory, most read %.1f MB\n", threadWindowsRead.count,
-                double(threadWindowsRead.maxBytes) / (1 << 20), double(threadWindowsRead.maxRead) / (1 << 20));
+    std::printf("render_thread_windows: %zu, largest %.1f MB in memory, most read %.1f MB\n", sweepWindows.count,
+                double(sweepWindows.maxBytes) / (1 << 20), double(sweepWindows.maxRead) / (1 << 20));
     {
         // Zooming into one place, as the wheel does: from the whole run,
         // halving about its middle down to 1 us, the windows read on the
@@ -175,7 +178,7 @@ void benchGui(std::shared_ptr<const LogIndex> index, const std::string& path, bo
         zoom.detail = std::make_shared<DetailStore>(source);
         TimelineRenderer zoomRenderer;
         zoomRenderer.setIndex(index);
-        threadWindowsRead = {};
+        ThreadWindowsRead zoomWindows;
         const uint64_t middle = bounds.start + bounds.duration() / 2;
         for (uint64_t width = bounds.duration();; width = std::max<uint64_t>(1000, width / 2)) {
             const ViewRange view = fitInto({middle - std::min(middle, width / 2), middle - std::min(middle, width / 2) + width}, bounds);
@@ -183,12 +186,12 @@ void benchGui(std::shared_ptr<const LogIndex> index, const std::string& path, bo
             QPainter p(&image);
             zoomRenderer.paint(p, image.rect(), view, zoom);
             p.end();
-            readWanted(zoomRenderer, zoom);
+            readWanted(zoomRenderer, zoom, &zoomWindows);
             if (width <= 1000)
                 break;
         }
-        std::printf("render_zoom_in_thread_windows: %zu, largest %.1f MB in memory\n", threadWindowsRead.count,
-                    double(threadWindowsRead.maxBytes) / (1 << 20));
+        std::printf("render_zoom_in_thread_windows: %zu, largest %.1f MB in memory\n", zoomWindows.count,
+                    double(zoomWindows.maxBytes) / (1 << 20));
     }
     {
         // Cold jumps: 40 zoomed-in ranges (1/1000 to 1/100000 of the run)

@@ -173,21 +173,17 @@ uint64_t DetailStore::generation() const
 
 namespace {
 
-// Whether window `w` holds [t0, t1) and the threads of `need` (null: every thread).
-bool windowHolds(const ThreadDetail& w, uint64_t t0, uint64_t t1, const std::vector<uint32_t>* need)
+// Whether window `w` holds [t0, t1) and the threads of `need`.
+bool windowHolds(const ThreadDetail& w, uint64_t t0, uint64_t t1, const std::vector<uint32_t>& need)
 {
     if (!(w.from <= t0 && t1 <= w.to))
         return false;
-    if (w.everyThread)
-        return true;
-    if (!need)
-        return false;
-    return std::all_of(need->begin(), need->end(), [&](uint32_t id) { return w.holds(id); });
+    return std::all_of(need.begin(), need.end(), [&](uint32_t id) { return w.holds(id); });
 }
 
 } // namespace
 
-std::shared_ptr<const ThreadDetail> DetailStore::findThreads(uint64_t t0, uint64_t t1, const std::vector<uint32_t>* need)
+std::shared_ptr<const ThreadDetail> DetailStore::findThreads(uint64_t t0, uint64_t t1, const std::vector<uint32_t>& need)
 {
     std::lock_guard lock(m_mutex);
     for (auto it = m_threadWindows.begin(); it != m_threadWindows.end(); ++it)
@@ -201,10 +197,9 @@ std::shared_ptr<const ThreadDetail> DetailStore::findThreads(uint64_t t0, uint64
 
 bool DetailStore::askThreads(const ThreadWindowKey& key)
 {
-    const std::vector<uint32_t>* need = key.everyThread ? nullptr : &key.threads;
     std::lock_guard lock(m_mutex);
     for (const ThreadWindow& w : m_threadWindows)
-        if (windowHolds(*w.detail, key.from, key.to, need))
+        if (windowHolds(*w.detail, key.from, key.to, key.threads))
             return false;
     return m_threadsAsked.insert(key).second;
 }
@@ -212,19 +207,18 @@ bool DetailStore::askThreads(const ThreadWindowKey& key)
 std::shared_ptr<const ThreadDetail> DetailStore::loadThreads(const LogIndex& index, const ThreadWindowKey& key,
                                                              const std::function<bool()>& cancelled)
 {
-    const std::vector<uint32_t>* need = key.everyThread ? nullptr : &key.threads;
-    if (auto found = findThreads(key.from, key.to, need)) {
+    if (auto found = findThreads(key.from, key.to, key.threads)) {
         std::lock_guard lock(m_mutex);
         m_threadsAsked.erase(key);
         return found;
     }
     auto detail = std::make_shared<ThreadDetail>();
     if (m_source) {
-        *detail = readThreadSegments(*m_source, index, key.from, key.to, need, cancelled);
+        *detail = readThreadSegments(*m_source, index, key.from, key.to, &key.threads, cancelled);
     } else {
         detail->from = key.from;
         detail->to = key.to;
-        detail->everyThread = key.everyThread;
+        detail->everyThread = false;
         detail->threads = key.threads;
         detail->error = "The log's file is not open: its detail cannot be read";
     }

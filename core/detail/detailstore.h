@@ -49,14 +49,13 @@ struct InstantUnitKey {
 };
 
 // A window of thread segments: [from, to) ns, of the threads with ids
-// `threads` (ascending), or of every thread.
+// `threads` (ascending).
 struct ThreadWindowKey {
     uint64_t from = 0, to = 0;
-    bool everyThread = true;
     std::vector<uint32_t> threads;
     bool operator<(const ThreadWindowKey& o) const
     {
-        return std::tie(from, to, everyThread, threads) < std::tie(o.from, o.to, o.everyThread, o.threads);
+        return std::tie(from, to, threads) < std::tie(o.from, o.to, o.threads);
     }
     bool operator==(const ThreadWindowKey&) const = default;
 };
@@ -94,10 +93,9 @@ public:
     // scheduler events in it). At most kThreadWindows are kept (the least
     // recently used go first, never the current view's).
     static constexpr size_t kThreadWindows = 4;
-    // A cached window holding [t0, t1) and every thread of `need` (ids;
-    // null: every thread), then the most recently used; else null.
-    std::shared_ptr<const ThreadDetail> findThreads(uint64_t t0, uint64_t t1,
-                                                    const std::vector<uint32_t>* need = nullptr);
+    // A cached window holding [t0, t1) and every thread of `need` (ids),
+    // then the most recently used; else null.
+    std::shared_ptr<const ThreadDetail> findThreads(uint64_t t0, uint64_t t1, const std::vector<uint32_t>& need);
     // Notes that a view wants the window: true if no window holds it and
     // it is not asked for already (the caller has it loaded).
     bool askThreads(const ThreadWindowKey& key);

@@ -143,7 +143,7 @@ RowsDetail threadDetailFor(const LogIndex& ix, DetailStore* store, bool wait, co
         return {};
     std::sort(need.begin(), need.end());
     need.erase(std::unique(need.begin(), need.end()), need.end());
-    if (auto found = store->findThreads(view.start, view.end, &need))
+    if (auto found = store->findThreads(view.start, view.end, need))
         return {found};
     // Half a view more on each side: panning a little reads nothing
     // (the view alone when that is too much of the file).
@@ -158,7 +158,6 @@ RowsDetail threadDetailFor(const LogIndex& ix, DetailStore* store, bool wait, co
         if (threadDetailBytes(ix, key.from, key.to) > most)
             return {nullptr, true};
     }
-    key.everyThread = false;
     // The rows shown that need it, and those not shown with bins in the
     // window that would (scrolling reads nothing more).
     const double nsPerPixel = TimeMapping(view, 0, std::max(width, 1)).nsPerPixel();
