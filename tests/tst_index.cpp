@@ -494,6 +494,61 @@ void TestIndex::rewriteInPlaceEqualsAFreshTimeline()
     }
 }
 
+// A live snapshot shares the builder's chunks. The builder appends to a
+// shared chunk in place (the snapshot reads only its own size's elements:
+// no copy of the chunk), but a write below what a snapshot holds copies it,
+// and so does the snapshot's own append (else both would append to one
+// chunk).
+void TestIndex::aCopysChunksAreAppendedToInPlace()
+{
+    using Array = ChunkedArray<uint64_t, 6>;
+    constexpr size_t kChunk = Array::kChunk;
+    Array owner;
+    for (uint64_t i = 0; i < kChunk + 10; ++i)
+        owner.push_back(i);
+    const Array snapshot = owner;
+    const uint64_t* shared = snapshot.chunk(1);
+    QCOMPARE(owner.chunk(1), shared);
+    for (uint64_t i = kChunk + 10; i < kChunk + 20; ++i)
+        owner.push_back(i);
+    *owner.grow(3) = 1000; // (grow too)
+    QCOMPARE(owner.chunk(1), shared); // appended in place
+    QCOMPARE(snapshot.size(), kChunk + 10);
+    for (uint64_t i = 0; i < kChunk + 10; ++i)
+        QCOMPARE(snapshot[i], i);
+
+    // The snapshot's own append copies the chunk: the owner's elements past
+    // the snapshot's size stay the owner's.
+    Array copy = snapshot;
+    copy.push_back(7777);
+    QVERIFY(copy.chunk(1) != shared);
+    QCOMPARE(copy[kChunk + 10], uint64_t(7777));
+    QCOMPARE(owner[kChunk + 10], uint64_t(kChunk + 10));
+    QCOMPARE(owner.chunk(1), shared);
+
+    // Written below what a copy holds: copied first, the copy unchanged.
+    owner.shrinkTo(kChunk + 5);
+    owner.push_back(5555);
+    QVERIFY(owner.chunk(1) != shared);
+    QCOMPARE(owner[kChunk + 5], uint64_t(5555));
+    QCOMPARE(snapshot[kChunk + 5], uint64_t(kChunk + 5));
+    QCOMPARE(snapshot.chunk(1), shared);
+
+    // A copy at a larger size than any before: writes below it copy again,
+    // those past it do not.
+    for (uint64_t i = kChunk + 6; i < kChunk + 12; ++i)
+        owner.push_back(i);
+    const Array later = owner;
+    const uint64_t* own = owner.chunk(1);
+    owner.push_back(12);
+    QCOMPARE(owner.chunk(1), own);
+    owner.shrinkTo(kChunk + 11);
+    owner.push_back(11111);
+    QVERIFY(owner.chunk(1) != own);
+    QCOMPARE(later[kChunk + 11], uint64_t(kChunk + 11));
+    QCOMPARE(owner[kChunk + 11], uint64_t(11111));
+}
+
 // Every field of every collection reads back as packed (CollectionList),
 // whatever its values: kNoTime, none of a capability, generation -1, times
 // and byte counts up to 2^64 - 1, starts out of order; by index, through

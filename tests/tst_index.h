@@ -71,6 +71,7 @@ private slots:
     void gcWithoutRequestOrPhases();
     void gcSpansSplitByTheirCollection();
     void rewriteInPlaceEqualsAFreshTimeline();
+    void aCopysChunksAreAppendedToInPlace();
     void encodedSpansReadBackExactly();
     void packedCollectionsReadBackExactly();
     void packedThreadsReadBackExactly();

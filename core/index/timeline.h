@@ -104,7 +104,10 @@ struct LodItem {
 // Append-only storage in fixed chunks: growing never copies, so a large
 // index never needs twice its size while it is being built. Copies share
 // the chunks (a live session's snapshot costs a pointer per chunk): a chunk
-// that a copy holds is copied before it is written again.
+// that a copy holds is copied before an element a copy may read is written
+// again. The array copied from appends to such a chunk in place (a copy
+// reads only its own size's elements); a copy's own writes to a shared
+// chunk always copy it (else two arrays would append to one chunk).
 template <class T, unsigned kShift = 14>
 class ChunkedArray {
 public:
@@ -115,8 +118,10 @@ public:
     ChunkedArray(const ChunkedArray& o)
         : m_chunks(o.m_chunks), m_size(o.m_size), m_firstCapacity(o.m_firstCapacity), m_mapped(o.m_mapped)
         , m_mappedCount(o.m_mappedCount), m_release(o.m_release), m_shared(m_chunks.size())
+        , m_sharedSize(SIZE_MAX)
     {
         o.m_shared = o.m_chunks.size();
+        o.m_sharedSize = o.m_sharedSize == SIZE_MAX ? SIZE_MAX : std::max(o.m_sharedSize, o.m_size);
     }
     ChunkedArray& operator=(const ChunkedArray& o)
     {
@@ -130,7 +135,8 @@ public:
     {
         // Most pushes: into a chunk of this array's own with room.
         const size_t c = m_size >> kShift;
-        if (c < m_chunks.size() && c >= m_shared && (c > 0 || m_size < m_firstCapacity)) [[likely]] {
+        if (c < m_chunks.size() && (c >= m_shared || (m_size >= m_sharedSize && !isMapped(c)))
+            && (c > 0 || m_size < m_firstCapacity)) [[likely]] {
             m_chunks[c][m_size & (kChunk - 1)] = v;
             ++m_size;
             return;
@@ -147,11 +153,11 @@ public:
             m_chunks[0] = std::move(grown);
             m_firstCapacity = capacity;
         }
-        writable(m_size >> kShift)[m_size & (kChunk - 1)] = v;
+        writable(m_size >> kShift, m_size)[m_size & (kChunk - 1)] = v;
         ++m_size;
     }
     const T& operator[](size_t i) const { return m_chunks[i >> kShift][i & (kChunk - 1)]; }
-    T& operator[](size_t i) { return writable(i >> kShift)[i & (kChunk - 1)]; }
+    T& operator[](size_t i) { return writable(i >> kShift, i)[i & (kChunk - 1)]; }
     size_t size() const { return m_size; }
     bool empty() const { return m_size == 0; }
     const T& back() const { return (*this)[m_size - 1]; }
@@ -163,7 +169,7 @@ public:
     void truncateKeeping(size_t n)
     {
         for (size_t c = std::min(m_shared, m_chunks.size()); c-- > (n >> kShift);)
-            writable(c);
+            writable(c, 0);
         m_size = n;
     }
     const T& rawAt(size_t i) const { return m_chunks[i >> kShift][i & (kChunk - 1)]; }
@@ -186,7 +192,7 @@ public:
             m_chunks[0] = std::move(grown);
             m_firstCapacity = capacity;
         }
-        T* at = writable(c) + (m_size & (kChunk - 1));
+        T* at = writable(c, m_size) + (m_size & (kChunk - 1));
         m_size += n;
         return at;
     }
@@ -264,9 +270,9 @@ private:
             --m_mappedCount;
         }
     }
-    // Chunk c, copied first if a copy of the array may hold it (or it is
-    // mapped).
-    T* writable(size_t c)
+    // Chunk c, to write elements from `index` on in it: copied first if it
+    // is mapped, or a copy of the array may hold it and read them.
+    T* writable(size_t c, size_t index)
     {
         std::shared_ptr<T[]>& chunk = m_chunks[c];
         if (isMapped(c)) [[unlikely]] {
@@ -277,7 +283,7 @@ private:
             chunk = std::move(own);
             unmark(c);
         }
-        if (c < m_shared) [[unlikely]] {
+        if (c < m_shared && index < m_sharedSize) [[unlikely]] {
             if (chunk.use_count() > 1) {
                 const size_t capacity = c == 0 ? m_firstCapacity : kChunk;
                 const size_t used = std::min(capacity, m_size - std::min(m_size, c * kChunk));
@@ -302,6 +308,9 @@ private:
     size_t m_mappedCount = 0;
     void (*m_release)(const void*, size_t) = nullptr;
     mutable size_t m_shared = 0; // chunks below this may be held by a copy
+    // Elements below this may be read by a copy (the most any had; SIZE_MAX
+    // in a copy: its writes to shared chunks copy them).
+    mutable size_t m_sharedSize = 0;
 };
 
 // A capability's spans in time order, never overlapping, with running totals
