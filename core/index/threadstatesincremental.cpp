@@ -137,13 +137,15 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
         out.ids.push_back(id);
         out.offsets.push_back(written);
         out.checkOffsets.push_back(out.checkTimes.size());
+        if (!final)
+            out.tailOffsets.push_back(out.tail.size());
         ThreadSegment cur{};
         bool any = false;
         if (follow)
             settledOf.emplace_back(nullptr, 0);
-        // The settled segments are shared, not copied (the chunks a
-        // snapshot holds are copied before the builder writes them again);
-        // the final seal hands them over.
+        // The settled segments are shared, not copied (the builder appends
+        // to the chunks a snapshot holds in place; the snapshot's pending
+        // ones go to its `tail`); the final seal hands them over.
         SegmentChunks& segs = out.chunked.emplace_back();
         if (settled != m_settled.end() && settled->first == id) {
             Settled& w = settled->second;
@@ -182,7 +184,11 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
             ThreadSegment s;
             if (!walkStep(tail[t], cur, any, s))
                 continue;
-            segs.push_back(packSegment(s, written - first, written, out.checkTimes, out.farTimes, out.infos));
+            const PackedSegment p = packSegment(s, written - first, written, out.checkTimes, out.farTimes, out.infos);
+            if (final)
+                segs.push_back(p);
+            else
+                out.tail.push_back(p);
             ++written;
             cur = s;
             any = true;
@@ -190,6 +196,10 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
     }
     out.offsets.push_back(written);
     out.checkOffsets.push_back(out.checkTimes.size());
+    if (!final) {
+        out.tailOffsets.push_back(out.tail.size());
+        out.tail.shrink_to_fit();
+    }
     out.checkTimes.shrink_to_fit(); // (grown by doubling: each snapshot's own)
     // The whole-run totals of each thread with segments in the spill file
     // (mapped: a walk of them all would bring their pages into the

@@ -124,6 +124,8 @@ SegmentView::SegmentView(const ThreadStates& states, size_t thread)
     , m_n(size_t(states.offsets[thread + 1] - states.offsets[thread]))
     , m_checks(states.checkTimes.data() + states.checkOffsets[thread])
     , m_chunked(states.chunked.empty() ? nullptr : &states.chunked[thread])
+    , m_settled(m_chunked ? m_chunked->size() : 0)
+    , m_tail(m_chunked && !states.tailOffsets.empty() ? states.tail.data() + states.tailOffsets[thread] : nullptr)
 {
 }
 
@@ -331,6 +333,8 @@ void ThreadStates::moveSegmentsToFile(std::vector<uint32_t> pyramidThreads, Kept
     kept.shrinkTo(written);
     packed = std::move(kept);
     std::vector<SegmentChunks>().swap(chunked); // (a live session's: its snapshots keep theirs)
+    std::vector<PackedSegment>().swap(tail);
+    std::vector<uint64_t>().swap(tailOffsets);
     offsets = std::move(newOffsets);
     checkOffsets = std::move(newCheckOffsets);
     checkTimes = std::move(newChecks);

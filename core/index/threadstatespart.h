@@ -195,6 +195,9 @@ private:
     size_t m_thread = 0, m_base = 0, m_n = 0;
     const uint64_t* m_checks = nullptr;
     const SegmentChunks* m_chunked = nullptr; // the thread's own, or null: in ThreadStates::packed
+    // With m_chunked: how many of the segments are in it; the rest from m_tail on.
+    size_t m_settled = 0;
+    const PackedSegment* m_tail = nullptr;
 };
 
 // The state segments of every thread seen in scheduler events, 8 bytes
@@ -208,6 +211,13 @@ struct ThreadStates {
     std::vector<uint64_t> offsets; // ids.size() + 1 entries: where each thread's segments are numbered from
     PackedSegments packed;         // all threads' segments, when `chunked` is empty
     std::vector<SegmentChunks> chunked; // else each thread's
+    // A live session's snapshot: each thread's segments after those in
+    // `chunked` (its pending events walked), thread after thread from
+    // tailOffsets[k] (ids.size() + 1 entries; empty: none). Kept apart so
+    // that the snapshot never writes the chunks it shares with the builder
+    // (which goes on appending to them in place: ChunkedArray).
+    std::vector<PackedSegment> tail;
+    std::vector<uint64_t> tailOffsets;
     std::vector<uint64_t> checkTimes;   // per thread, the time of its segments 0, 16, 32, …
     std::vector<uint64_t> checkOffsets; // ids.size() + 1 entries into checkTimes
     std::vector<std::pair<uint64_t, uint64_t>> farTimes; // (index into packed, time), by index
@@ -272,7 +282,8 @@ struct ThreadStates {
     size_t memoryBytes() const;
     size_t chunkedBytes() const
     {
-        size_t bytes = chunked.capacity() * sizeof(chunked[0]);
+        size_t bytes = chunked.capacity() * sizeof(chunked[0]) + tail.capacity() * sizeof(PackedSegment)
+            + tailOffsets.capacity() * sizeof(uint64_t);
         for (const auto& c : chunked)
             bytes += c.memoryBytes();
         return bytes;
@@ -291,7 +302,9 @@ struct ThreadStates {
 
 inline const PackedSegment& SegmentView::packedAt(size_t i) const
 {
-    return m_chunked ? (*m_chunked)[i] : m_states->packed[m_base + i];
+    if (m_chunked)
+        return i < m_settled ? (*m_chunked)[i] : m_tail[i - m_settled];
+    return m_states->packed[m_base + i];
 }
 
 // Inline: the walks over every segment (the overviews, settling, the
