@@ -383,14 +383,26 @@ void TestIndex::lodAggregatesHonestly()
                 // exactly once: their counts and times add up.
                 SpanTotals sum;
                 uint64_t count = 0, previousEnd = 0;
+                size_t aggregates = 0;
                 for (const LodItem& it : items) {
                     QVERIFY(it.start >= previousEnd);
                     previousEnd = it.end;
+                    const size_t from = tl.firstEndingAfter(t0) + count;
                     count += it.count;
                     if (it.aggregate) {
                         QVERIFY(it.count >= 2);
                         QVERIFY(it.end - it.start <= (t1 - t0) / pixels + 2);
                         sum += it.totals;
+                        // Each aggregate's own totals: its spans' (one after
+                        // another, whichever way they were summed).
+                        SpanTotals own;
+                        for (size_t k = from; k < from + it.count; ++k) {
+                            own.time[size_t(tl[k].kind())] += tl[k].length();
+                            own.runs += tl[k].kind() == SpanKind::Running && !tl[k].continued();
+                        }
+                        QCOMPARE(it.totals.time, own.time);
+                        QCOMPARE(it.totals.runs, own.runs);
+                        aggregates += it.count > CapTimeline::kBlock / 2;
                     } else {
                         const uint64_t a = std::max(it.start, t0), b = std::min(it.end, t1);
                         if (b > a)
@@ -402,6 +414,8 @@ void TestIndex::lodAggregatesHonestly()
                 QCOMPARE(count, uint64_t(last - first));
                 const SpanTotals want = bruteTotals(tl, t0, t1);
                 QCOMPARE(sum.time, want.time);
+                if (pixels == 100 && width == end)
+                    QVERIFY(aggregates > 10); // (summed from the blocks' prefix sums)
             }
         }
         // Zoomed far in, every item is exact.
