@@ -112,7 +112,12 @@ template <class T, unsigned kShift = 14>
 class ChunkedArray {
 public:
     static constexpr size_t kChunk = size_t(1) << kShift;
-    static constexpr size_t kFirst = 64; // the first chunk starts small and doubles
+    // The first chunk starts small and grows by a quarter (a copy each
+    // time): what a short array costs beyond its elements stays small (a
+    // live session holds one for each of the many threads some programs
+    // make).
+    static constexpr size_t kFirst = std::min<size_t>(16, kChunk);
+    static constexpr size_t grown(size_t capacity) { return std::min(kChunk, (capacity + capacity / 4 + 15) & ~size_t(15)); }
     ChunkedArray() = default;
     // Chunks released by releaseBefore stay released.
     ChunkedArray(const ChunkedArray& o)
@@ -147,7 +152,7 @@ public:
             if (m_chunks.size() == 1)
                 m_firstCapacity = capacity;
         } else if (m_size == m_firstCapacity && m_size < kChunk) {
-            const size_t capacity = std::min(kChunk, 2 * m_firstCapacity);
+            const size_t capacity = grown(m_firstCapacity);
             std::shared_ptr<T[]> grown(new T[capacity]);
             std::copy(m_chunks[0].get(), m_chunks[0].get() + m_size, grown.get());
             m_chunks[0] = std::move(grown);
@@ -186,7 +191,7 @@ public:
             if (m_chunks.size() == 1)
                 m_firstCapacity = capacity;
         } else if (c == 0 && m_size + n > m_firstCapacity) {
-            const size_t capacity = std::min(kChunk, std::max(2 * m_firstCapacity, m_size + n));
+            const size_t capacity = std::min(kChunk, std::max(grown(m_firstCapacity), m_size + n));
             std::shared_ptr<T[]> grown(new T[capacity]);
             std::copy(m_chunks[0].get(), m_chunks[0].get() + m_size, grown.get());
             m_chunks[0] = std::move(grown);
