@@ -148,6 +148,27 @@ void TestLive::growingFileAppendsOfEverySize()
     const auto oneShot = indexOfBytes(bytes);
     compareIndexes(*last.index, *oneShot);
     QCOMPARE(infoJson(*last.index, computeStats(*last.index), "x"), infoJson(*oneShot, computeStats(*oneShot), "x"));
+    // Every update's thread segments (sharing chunks the session's builder
+    // went on appending to) are still those of an index of the bytes it
+    // had, now that the session is over.
+    size_t compared = 0;
+    for (size_t u = 0; u + 1 < updates.size(); u += std::max<size_t>(1, updates.size() / 16)) {
+        const LiveUpdate& up = updates[u];
+        if (up.status.bytes < 1000)
+            continue;
+        IndexBuilder fresh;
+        fresh.feed(std::span(bytes).first(size_t(up.status.bytes)));
+        const ThreadStates &x = up.index->threadStates, &y = fresh.publish(false).threadStates;
+        const QString where = QStringLiteral("update %1 (%2 bytes)").arg(u).arg(up.status.bytes);
+        QVERIFY2(x.ids == y.ids, qPrintable(where));
+        for (size_t k = 0; k < x.count(); ++k) {
+            QVERIFY2(x.of(k).size() == y.of(k).size(), qPrintable(where));
+            for (size_t i = 0; i < x.of(k).size(); ++i)
+                QVERIFY2(x.of(k)[i] == y.of(k)[i], qPrintable(where + QStringLiteral(", thread %1 segment %2").arg(x.ids[k]).arg(i)));
+        }
+        compared += x.segmentCount() > 0;
+    }
+    QVERIFY(compared >= (maxChunk == 64 ? 3u : 1u)); // (1-byte appends: many updates)
 }
 
 // A log cut short (no end-of-data marker): the session follows it until it
