@@ -117,7 +117,10 @@ public:
     // live session holds one for each of the many threads some programs
     // make).
     static constexpr size_t kFirst = std::min<size_t>(16, kChunk);
-    static constexpr size_t grown(size_t capacity) { return std::min(kChunk, (capacity + capacity / 4 + 15) & ~size_t(15)); }
+    static constexpr size_t grownCapacity(size_t capacity)
+    {
+        return std::min(kChunk, (capacity + capacity / 4 + 15) & ~size_t(15));
+    }
     ChunkedArray() = default;
     // Chunks released by releaseBefore stay released.
     ChunkedArray(const ChunkedArray& o)
@@ -152,11 +155,7 @@ public:
             if (m_chunks.size() == 1)
                 m_firstCapacity = capacity;
         } else if (m_size == m_firstCapacity && m_size < kChunk) {
-            const size_t capacity = grown(m_firstCapacity);
-            std::shared_ptr<T[]> grown(new T[capacity]);
-            std::copy(m_chunks[0].get(), m_chunks[0].get() + m_size, grown.get());
-            m_chunks[0] = std::move(grown);
-            m_firstCapacity = capacity;
+            growFirstChunk(grownCapacity(m_firstCapacity));
         }
         writable(m_size >> kShift, m_size)[m_size & (kChunk - 1)] = v;
         ++m_size;
@@ -191,11 +190,7 @@ public:
             if (m_chunks.size() == 1)
                 m_firstCapacity = capacity;
         } else if (c == 0 && m_size + n > m_firstCapacity) {
-            const size_t capacity = std::min(kChunk, std::max(grown(m_firstCapacity), m_size + n));
-            std::shared_ptr<T[]> grown(new T[capacity]);
-            std::copy(m_chunks[0].get(), m_chunks[0].get() + m_size, grown.get());
-            m_chunks[0] = std::move(grown);
-            m_firstCapacity = capacity;
+            growFirstChunk(std::min(kChunk, std::max(grownCapacity(m_firstCapacity), m_size + n)));
         }
         T* at = writable(c, m_size) + (m_size & (kChunk - 1));
         m_size += n;
@@ -274,6 +269,15 @@ private:
             m_mapped[c] = false;
             --m_mappedCount;
         }
+    }
+    // The first chunk made `capacity` long, its elements copied (a copy of
+    // the array keeps the old one).
+    void growFirstChunk(size_t capacity)
+    {
+        std::shared_ptr<T[]> grown(new T[capacity]);
+        std::copy(m_chunks[0].get(), m_chunks[0].get() + m_size, grown.get());
+        m_chunks[0] = std::move(grown);
+        m_firstCapacity = capacity;
     }
     // Chunk c, to write elements from `index` on in it: copied first if it
     // is mapped, or a copy of the array may hold it and read them.
