@@ -92,20 +92,67 @@ void buildOverview(ThreadStates& out, size_t k, OverviewScratch& scratch, bool g
         s.stop = p.stop;
         return ThreadStates::stateKey(s);
     };
-    BinTimes& binTime = scratch.binTime;
-    binTime.assign(ov.bins - from, {});
+    // Each level-0 bin's times, as the segments reach past it, give its
+    // key and go into its level-1 bin, which, once both its halves are in
+    // (or the last has come), gives its key and goes into level 2, and so
+    // on: a bin of each level at a time, not a level-0 bin's times for the
+    // whole thread (7.8 MB for 65,536 bins) summed level by level after.
+    // Integer sums: the same keys whichever way round they are added.
+    const int levels = ov.levels;
+    keys.resize(ov.offset + ov.totalBins());
+    uint8_t* const keyAt = keys.data() + ov.offset;
+    std::array<uint64_t, 33> levelAt{}; // first entry of each level
+    for (int level = 1; level <= levels; ++level)
+        levelAt[size_t(level)] = levelAt[size_t(level - 1)] + ov.levelBins(level - 1);
+    if (reused) {
+        // (The reused bins: those before `from` at each level.)
+        for (int level = 0; level < levels; ++level) {
+            const uint8_t* old = reusedKeys + reused->levelOffset(level + shift);
+            std::copy(old, old + (from >> level), keyAt + levelAt[size_t(level)]);
+        }
+    }
+    std::array<BinTime, 32>& sums = scratch.levels; // sums[l]: level l's bin being filled
+    std::array<uint64_t, 32> next{};                // the index of that bin at level l
+    std::array<uint8_t, 32> halves{};               // of its halves, how many are in
+    for (int level = 0; level < levels; ++level) {
+        sums[size_t(level)] = {};
+        next[size_t(level)] = from >> level;
+    }
+    const auto keyOfTimes = [](const BinTime& times) {
+        const auto best = std::max_element(times.begin(), times.end());
+        return *best ? uint8_t(best - times.begin()) : ThreadStates::kNoKey;
+    };
+    // Bin `next[level]` of `level` is complete.
+    const auto close = [&](int level) {
+        for (;;) {
+            BinTime& bin = sums[size_t(level)];
+            keyAt[levelAt[size_t(level)] + next[size_t(level)]++] = keyOfTimes(bin);
+            if (level + 1 >= levels) {
+                bin = {};
+                return;
+            }
+            BinTime& up = sums[size_t(level) + 1];
+            for (size_t key = 0; key < kKeys; ++key)
+                up[key] += bin[key];
+            bin = {};
+            if (++halves[size_t(level) + 1] < 2)
+                return;
+            halves[size_t(level) + 1] = 0;
+            ++level;
+        }
+    };
     // The segments are in time order: the bins are walked along with them
     // (no division per segment).
+    BinTime& bin0 = sums[0];
     const uint64_t limit = uint64_t(ov.bins) * ov.binWidth;
-    size_t at = 0;
     uint64_t binStart = from * ov.binWidth;
-    uint64_t next = first < n ? timeOf(first) : 0;
+    uint64_t next0 = first < n ? timeOf(first) : 0;
     for (size_t i = first; i < n; ++i) {
-        const uint64_t time = next;
+        const uint64_t time = next0;
         if (i + 1 < n)
-            next = timeOf(i + 1);
+            next0 = timeOf(i + 1);
         const uint8_t key = keyOf(i);
-        const uint64_t end = i + 1 < n ? next : std::max(out.end, time);
+        const uint64_t end = i + 1 < n ? next0 : std::max(out.end, time);
         if (totals) {
             const uint8_t bits = segs.packedAt(i).bits;
             const auto state = ThreadState(bits & 7);
@@ -127,39 +174,23 @@ void buildOverview(ThreadStates& out, size_t k, OverviewScratch& scratch, bool g
         const uint64_t b = std::min(end - ov.start, limit);
         while (a < b) {
             while (binStart + ov.binWidth <= a) {
-                ++at;
+                close(0);
                 binStart += ov.binWidth;
             }
             const uint64_t binEnd = std::min(b, binStart + ov.binWidth);
-            binTime[at][key] += binEnd - a;
+            bin0[key] += binEnd - a;
             a = binEnd;
         }
     }
-    // Level by level: the reused keys, then the bins binned again (each
-    // coarser level summed in place over the finer one).
-    size_t count = binTime.size();
-    for (int level = 0; level < ov.levels; ++level) {
-        if (level > 0) {
-            for (size_t bin = 0; bin < (count + 1) / 2; ++bin) {
-                auto& sum = binTime[bin];
-                sum = binTime[2 * bin];
-                if (2 * bin + 1 < count)
-                    for (size_t key = 0; key < kKeys; ++key)
-                        sum[key] += binTime[2 * bin + 1][key];
-            }
-            count = (count + 1) / 2;
+    // The bins no segment reached, then the last bin of each level with
+    // one half only.
+    while (next[0] < ov.bins)
+        close(0);
+    for (int level = 1; level < levels; ++level)
+        if (halves[size_t(level)] != 0) {
+            halves[size_t(level)] = 0;
+            close(level);
         }
-        const uint64_t kept = from >> level;
-        if (reused) {
-            const uint8_t* old = reusedKeys + reused->levelOffset(level + shift);
-            keys.insert(keys.end(), old, old + kept);
-        }
-        for (size_t bin = 0; bin < count; ++bin) {
-            const auto& times2 = binTime[bin];
-            const auto best = std::max_element(times2.begin(), times2.end());
-            keys.push_back(*best ? uint8_t(best - times2.begin()) : ThreadStates::kNoKey);
-        }
-    }
 }
 
 bool buildOverviews(ThreadStates& out, const LoadObserver* observer, const PreviousOverviews* previous,

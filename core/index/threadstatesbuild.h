@@ -114,11 +114,12 @@ inline PackedSegment packSegment(const ThreadSegment& s, size_t local, uint64_t 
 // per state key in each bin of level 0, then pairs summed level by level;
 // each bin keeps its dominant key.
 constexpr size_t kKeys = 3 + kBlockReasons;
-using BinTimes = std::vector<std::array<uint64_t, kKeys>>;
+using BinTime = std::array<uint64_t, kKeys>;
 
-// Scratch space kept between threads: the bins' times.
+// Scratch space kept between threads: the times of the bin of each level
+// being summed.
 struct OverviewScratch {
-    BinTimes binTime;
+    std::array<BinTime, 32> levels;
 };
 
 // The bins of thread k. With `reused`, the same thread's pyramid of the
