@@ -174,12 +174,19 @@ void sortEachThreadByTime(std::vector<Raw>& raws)
 template <class Raw>
 void encodeRunFrame(const Raw* raws, size_t n, std::vector<uint8_t>& out)
 {
-    const auto varint = [&out](uint64_t v) {
+    // (Written through a pointer into room for the longest an event can
+    // take, then cut to what was written: a push_back per byte cost a
+    // load of the big log 5 % of its time.)
+    constexpr size_t kMaxEventBytes = 1 + 5 + 10 + 3 + 1 + 3; // flags, thread step, time, cap, stop, info
+    const size_t start = out.size();
+    out.resize(start + n * kMaxEventBytes);
+    uint8_t* p = out.data() + start;
+    const auto varint = [&p](uint64_t v) {
         while (v >= 0x80) {
-            out.push_back(uint8_t(v) | 0x80);
+            *p++ = uint8_t(v) | 0x80;
             v >>= 7;
         }
-        out.push_back(uint8_t(v));
+        *p++ = uint8_t(v);
     };
     uint32_t thread = 0;
     uint64_t time = 0;
@@ -191,8 +198,8 @@ void encodeRunFrame(const Raw* raws, size_t n, std::vector<uint8_t>& out)
         const bool capDiffers = r.cap != cap;
         const bool stopDiffers = r.stop != stop;
         const bool hasInfo = r.info != 0;
-        out.push_back(uint8_t(r.cause) | uint8_t(newThread) << 4 | uint8_t(capDiffers) << 5
-                      | uint8_t(stopDiffers) << 6 | uint8_t(hasInfo) << 7);
+        *p++ = uint8_t(r.cause) | uint8_t(newThread) << 4 | uint8_t(capDiffers) << 5 | uint8_t(stopDiffers) << 6
+            | uint8_t(hasInfo) << 7;
         if (newThread) {
             varint(r.thread - (i == 0 ? 0 : thread));
             varint(r.time);
@@ -203,7 +210,7 @@ void encodeRunFrame(const Raw* raws, size_t n, std::vector<uint8_t>& out)
         if (capDiffers)
             varint(r.cap);
         if (stopDiffers)
-            out.push_back(uint8_t(r.stop));
+            *p++ = uint8_t(r.stop);
         if (hasInfo)
             varint(r.info);
         thread = r.thread;
@@ -211,6 +218,7 @@ void encodeRunFrame(const Raw* raws, size_t n, std::vector<uint8_t>& out)
         cap = uint16_t(r.cap);
         stop = uint8_t(r.stop);
     }
+    out.resize(size_t(p - out.data()));
 }
 
 // The n events of a frame back from its bytes; false if they are not there
