@@ -96,7 +96,8 @@ private slots:
     void threadEventsSettledAsTheLoadGoes();
     void threadCountsThatWaitForTheirEntry_data();
     void threadCountsThatWaitForTheirEntry();
-    void aLateCapabilityAfterSettlingReadsTheLogAgain();
+    void aLateCapabilityAfterSettlingIsMergedFromItsRuns();
+    void aLateCapabilityWithoutRunsReadsTheLogAgain();
     void manyShortThreadsAreNotSettled();
     void declinedEventsGoToSortedRuns();
     void runsThatCannotBeWrittenOrReadLoseNothing();

@@ -95,7 +95,7 @@ void TestIndex::aSpillFileThatFillsUpKeepsTheRestInMemory()
 // A spill file cut short under the builder (as a failing disk would): the
 // final seal cannot read a thread back, says the thread events are lost,
 // and the loader would read the log again (as
-// aLateCapabilityAfterSettlingReadsTheLogAgain shows it does).
+// aLateCapabilityWithoutRunsReadsTheLogAgain shows it does).
 void TestIndex::aSpillFileThatCannotBeReadReadsTheLogAgain()
 {
     const std::vector<uint8_t> bytes = synthesizeThreadsLog(4, 40000, 2);
@@ -106,11 +106,43 @@ void TestIndex::aSpillFileThatCannotBeReadReadsTheLogAgain()
     const LogIndex half = builder.publish(false); // (a snapshot reads chunks back: still all there)
     QVERIFY(!builder.threadEventsLost());
     QVERIFY(builder.threadSegmentsSpilled() > 0);
-    const int fd = openSpillFile();
+    // (The segments' file: the one of their size, not the runs that
+    // insure the events walked, nor the capability spans'.)
+    const int fd = openSpillFile(builder.threadSegmentsSpilled());
     QVERIFY(fd >= 0);
     QVERIFY(::ftruncate(fd, 1000) == 0);
     QVERIFY(!builder.publish(true, nullptr));
     QVERIFY(builder.threadEventsLost());
+}
+
+// A late capability's events (aLateCapabilityAfterSettlingIsMergedFromItsRuns)
+// when the runs that insure the events walked could not be written (the
+// process may write no file: a full disk): the builder says the thread
+// events are lost, and a load reads the log again, declining to settle
+// (its runs cannot be written either: they stay in memory). The index is
+// the one a load keeping every event makes.
+void TestIndex::aLateCapabilityWithoutRunsReadsTheLogAgain()
+{
+    const std::vector<uint8_t> bytes = lateCapabilityLog();
+    const auto raw = loadWith(bytes, KeepInMemory{false, true});
+    IndexBuilder builder;
+    builder.settleThreadEventsEvery(8, 0);
+    bool sealed = true;
+    QVERIFY(sealUnderFileSizeLimit(builder, bytes, 0, sealed));
+    QVERIFY(!sealed);
+    QVERIFY(builder.threadEventsLost());
+    QVERIFY(!builder.threadEventsMergedFromInsurance());
+    rlimit old{};
+    QVERIFY(::getrlimit(RLIMIT_FSIZE, &old) == 0);
+    const auto oldHandler = std::signal(SIGXFSZ, SIG_IGN);
+    rlimit none = old;
+    none.rlim_cur = 0;
+    QVERIFY(::setrlimit(RLIMIT_FSIZE, &none) == 0);
+    const auto again = loadWith(bytes, KeepInMemory{false, false, 8, 0});
+    ::setrlimit(RLIMIT_FSIZE, &old);
+    std::signal(SIGXFSZ, oldHandler);
+    compareIndexes(*again, *raw);
+    compareThreadParts(*again, *raw);
 }
 
 // A run file that fills up keeps the events it could not take in memory
@@ -149,7 +181,7 @@ void TestIndex::runsThatCannotBeWrittenOrReadLoseNothing()
     QVERIFY(!builder.publish(true, nullptr));
     QVERIFY(builder.threadEventsLost());
     // (And a load of it would read it again: loadIndex does on threadEventsLost,
-    // as aLateCapabilityAfterSettlingReadsTheLogAgain shows.)
+    // as aLateCapabilityWithoutRunsReadsTheLogAgain shows.)
 }
 
 // A load's final seal over sorted runs bins each thread of a pyramid as

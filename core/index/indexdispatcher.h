@@ -124,6 +124,7 @@ public:
     }
     uint64_t threadSegmentsSpilled() const { return builder<ThreadStatesBuilder>().spilledBytes(); }
     bool threadSettlingDeclined() const { return builder<ThreadStatesBuilder>().settleDeclined(); }
+    bool threadEventsMergedFromInsurance() const { return builder<ThreadStatesBuilder>().insuranceClaimed(); }
     bool threadEventsLost() const { return builder<ThreadStatesBuilder>().lostEvents(); }
     uint64_t threadEventsInRuns() const { return builder<ThreadStatesBuilder>().eventsInRuns(); }
     uint64_t threadRunBytes() const { return builder<ThreadStatesBuilder>().runBytes(); }

@@ -39,7 +39,9 @@ void ThreadStatesBuilder::add(uint64_t time, uint64_t thread, ThreadCause cause,
     }
     if (time < m_settledBefore) {
         m_rewalk = true; // before what is settled: walk everything again
-        m_lost = m_lost || m_released; // (which needs the raw events let go)
+        // (Which needs the raw events let go: in the runs that insure
+        // them, else the log is read again.)
+        m_lost = m_lost || (m_released && !m_insuring);
     }
     // (Made in one piece: field by field, the compiler wrote the
     // bit-fields through memory and read them back, a stall per event.)
@@ -185,6 +187,10 @@ void ThreadStatesBuilder::consume(const Event& e)
 bool ThreadStatesBuilder::seal(uint64_t end, bool final, const LoadObserver* observer, uint64_t settleBefore)
 {
     drain();
+    if (m_rewalk && m_released && m_insuring)
+        claimInsurance();
+    if (final)
+        m_insuring = false; // (nothing can come earlier than what it settles)
     if (m_lost)
         return false; // (what a walk would give is wrong: the log is read again)
     if (!m_runs.empty())
@@ -351,6 +357,11 @@ void ThreadStatesBuilder::settleUpTo(uint64_t bound)
     // those still pending, each in log order.
     // Event i: in m_raw, or past its end in the batch handed to settle()'s
     // walk (not copied into m_raw: only the events left pending go there).
+    if (!m_insuranceDecided) {
+        // (Before any event is walked for good: all of them are insured.)
+        m_insuranceDecided = true;
+        m_insuring = m_spillOn && !m_releaseSettled && !m_readBack;
+    }
     const ChunkedArray<Raw>& own = m_raw; // (read only: no check for a copy's chunks)
     const ChunkedArray<Raw>& batch = m_batch;
     const size_t ownSize = own.size(), total = ownSize + batch.size();
@@ -390,6 +401,14 @@ void ThreadStatesBuilder::settleUpTo(uint64_t bound)
     Settled* walked = nullptr;
     const auto walkCopy = [&] {
         sortEachThreadByTime(settle);
+        // Grouped by thread and in time order: a run, as writeRun makes
+        // them, that insures these events (see m_insurance).
+        if (m_insuring && !m_insuranceFailed && !settle.empty()) {
+            if (appendRun(settle, m_insurance))
+                m_insuredEvents += settle.size();
+            else
+                m_insuranceFailed = true;
+        }
         for (size_t j = 0; j < settle.size(); ++j) {
             const Raw& raw = settle[j];
             if (j == 0 || settle[j - 1].thread != raw.thread) {
@@ -484,6 +503,41 @@ bool ThreadStatesBuilder::restoreSpilled(SegmentChunks& segs, const std::vector<
                                          std::vector<std::shared_ptr<PackedSegment[]>>* pool)
 {
     return readSpilled(segs, spilled, pool) || lose();
+}
+
+void ThreadStatesBuilder::claimInsurance()
+{
+    // (No walk running: after drain().)
+    if (m_insuranceFailed) {
+        m_lost = true; // (the log is read again)
+        dropInsurance();
+        return;
+    }
+    // Every event walked for good is in the insurance runs, every other
+    // in m_raw: from here on as a load that declined to settle (runs of
+    // events in any order, merged by the final seal).
+    m_runs = std::move(m_insurance);
+    m_insurance = {};
+    m_eventsInRuns = m_insuredEvents;
+    m_insuredEvents = 0;
+    m_insuring = false;
+    m_settled.clear();
+    std::vector<uint64_t>().swap(m_pending);
+    m_scanned = 0;
+    m_settledBefore = 0;
+    m_cleanBefore.clear();
+    m_rewalk = false;
+    m_released = false;
+    m_settleDeclined = true;
+    m_insuranceClaimed = true;
+    m_spill.reset(); // (the settled segments' chunks: not read again)
+}
+
+void ThreadStatesBuilder::dropInsurance()
+{
+    m_insuring = false;
+    m_insurance.clear();
+    m_insuredEvents = 0;
 }
 
 bool ThreadStatesBuilder::lose()
@@ -615,6 +669,10 @@ bool ThreadStatesBuilder::sealSpilled(std::vector<std::vector<uint64_t>>& spille
 
 void ThreadStatesBuilder::settle(uint64_t settleBefore)
 {
+    if (m_rewalk && m_released && m_insuring) {
+        drain();
+        claimInsurance();
+    }
     if (m_settleDeclined) {
         if (m_raw.size() >= m_runEvents)
             writeRun();
@@ -633,8 +691,9 @@ void ThreadStatesBuilder::settle(uint64_t settleBefore)
             ids.push_back(std::as_const(m_raw)[i].thread);
         std::sort(ids.begin(), ids.end());
         const size_t threads = size_t(std::unique(ids.begin(), ids.end()) - ids.begin());
-        if (threads * m_settleEventsPerThread > m_raw.size()) {
+        if (m_settleEventsPerThread && threads > m_raw.size() / m_settleEventsPerThread) { // (threads * that > events)
             m_settleDeclined = true;
+            dropInsurance(); // (every event is in m_raw still: the runs take them all)
             if (m_raw.size() >= m_runEvents)
                 writeRun();
             return;

@@ -123,6 +123,9 @@ public:
     // thread, see settle(), counts once a seal has waited for it.)
     uint64_t spilledBytes() const { return m_spilledBytes; }
     bool settleDeclined() const { return m_settleDeclined; }
+    // An event came earlier than what was walked for good, and the runs
+    // that insure those events took their place (see m_insurance).
+    bool insuranceClaimed() const { return m_insuranceClaimed; }
     bool lostEvents() const { return m_lost; }
 
     // Reading back (core/detail/threaddetail.h): the same walk over the
@@ -197,6 +200,15 @@ private:
     static constexpr size_t kRunFrame = 4096;
     static constexpr size_t kRunBuffer = size_t(256) << 10; // bytes encoded before they are appended
     void writeRun();
+    // `run` (grouped by thread, each thread's in time order) appended to
+    // the run file as a Run of `into`. False if the file cannot take it.
+    // (One writer at a time: settle()'s walk or writeRun()'s writer.)
+    bool appendRun(const std::vector<Raw>& run, std::vector<Run>& into);
+    // An event came earlier than what was walked for good: the insurance
+    // runs become the runs of a load that declined to settle (see
+    // m_insurance), or, if they could not be written, lostEvents().
+    void claimInsurance();
+    void dropInsurance();
     bool sealRuns(uint64_t end, bool final, const LoadObserver* observer);
     // A Raw whose cause is kSeed stands for the thread's seed segment.
     static constexpr uint32_t kSeed = 15;
@@ -262,6 +274,21 @@ private:
     std::atomic<uint64_t> m_eventsInRuns = 0; // (all written, for good)
     std::atomic<uint64_t> m_runFileBytes = 0;
     uint64_t m_binnedAsMerged = 0;
+    // A load's events walked for good are also written to the run file as
+    // they are (each settle's, grouped by thread and sorted: a run), about
+    // 5 bytes an event, so that an event that then comes earlier than
+    // them (the first block of a capability idle from the start, which the
+    // RTS writes when the program ends) needs no second reading of the log
+    // keeping every event: the runs and the events not walked yet are
+    // merged by the final seal, as when settling is declined. Decided
+    // before the first walk (a live session's are released: it reads its
+    // recording again); written by the walk that settles, read after join().
+    bool m_insuranceDecided = false;
+    bool m_insuring = false;
+    bool m_insuranceFailed = false;
+    bool m_insuranceClaimed = false;
+    std::vector<Run> m_insurance;
+    uint64_t m_insuredEvents = 0;
     // Read back: the window, the seeds (by id) and the threads wanted.
     bool m_readBack = false;
     uint64_t m_from = 0, m_clip = 0, m_to = UINT64_MAX;

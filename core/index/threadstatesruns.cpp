@@ -50,42 +50,12 @@ void ThreadStatesBuilder::writeRun()
         std::vector<Raw>& run = m_scratch; // (its memory kept from one run to the next)
         groupByThreadInto(std::as_const(m_batch), run);
         const size_t n = run.size();
-        if (!m_runFile)
-            m_runFile = std::make_unique<SpillFile>();
-        // Encoded a frame at a time into a buffer of about 256 KB, appended
-        // whenever it fills (the run's pieces follow one another in the
-        // file: this writer alone appends to it).
-        Run written;
-        written.count = n;
-        std::vector<uint8_t>& bytes = m_runBytes;
-        bytes.clear();
-        uint64_t fileBytes = 0;
-        bool ok = m_runFile->open();
-        const auto append = [&] {
-            uint64_t at = 0;
-            ok = ok && m_runFile->append(bytes.data(), bytes.size(), at);
-            if (fileBytes == 0)
-                written.offset = at;
-            fileBytes += bytes.size();
-            bytes.clear();
-        };
-        for (size_t at = 0; at < n && ok; at += kRunFrame) {
-            const size_t before = bytes.size();
-            encodeRunFrame(run.data() + at, std::min(kRunFrame, n - at), bytes);
-            written.frameBytes.push_back(uint32_t(bytes.size() - before));
-            written.frameThreads.push_back(run[at].thread);
-            if (bytes.size() >= kRunBuffer)
-                append();
-        }
-        if (ok && !bytes.empty())
-            append();
+        const bool ok = appendRun(run, m_runs);
         run.clear();
         if (!ok) {
             m_runsFailed = true; // (join() puts the events back)
             return;
         }
-        m_runFileBytes += fileBytes;
-        m_runs.push_back(std::move(written));
         m_eventsInRuns += n;
         m_batch.shrinkTo(0); // (its chunks kept for the next run's events)
     };
@@ -94,6 +64,45 @@ void ThreadStatesBuilder::writeRun()
     } catch (const std::system_error&) {
         write(); // (no thread to be had: here, then)
     }
+}
+
+bool ThreadStatesBuilder::appendRun(const std::vector<Raw>& run, std::vector<Run>& into)
+{
+    const size_t n = run.size();
+    if (!m_runFile)
+        m_runFile = std::make_unique<SpillFile>();
+    // Encoded a frame at a time into a buffer of about 256 KB, appended
+    // whenever it fills (the run's pieces follow one another in the file:
+    // one writer at a time appends to it).
+    Run written;
+    written.count = n;
+    std::vector<uint8_t>& bytes = m_runBytes;
+    bytes.clear();
+    uint64_t fileBytes = 0;
+    bool ok = m_runFile->open();
+    const auto append = [&] {
+        uint64_t at = 0;
+        ok = ok && m_runFile->append(bytes.data(), bytes.size(), at);
+        if (fileBytes == 0)
+            written.offset = at;
+        fileBytes += bytes.size();
+        bytes.clear();
+    };
+    for (size_t at = 0; at < n && ok; at += kRunFrame) {
+        const size_t before = bytes.size();
+        encodeRunFrame(run.data() + at, std::min(kRunFrame, n - at), bytes);
+        written.frameBytes.push_back(uint32_t(bytes.size() - before));
+        written.frameThreads.push_back(run[at].thread);
+        if (bytes.size() >= kRunBuffer)
+            append();
+    }
+    if (ok && !bytes.empty())
+        append();
+    if (!ok)
+        return false;
+    m_runFileBytes += fileBytes;
+    into.push_back(std::move(written));
+    return true;
 }
 
 namespace {
@@ -196,15 +205,15 @@ public:
     bool read(size_t d, uint64_t end, ThreadStates& one)
     {
         const Entry& e = m_entries[d];
-        const size_t bytes = e.segments * sizeof(PackedSegment) + e.checks * sizeof(uint64_t)
-            + (size_t(e.far) + e.infos) * 2 * sizeof(uint64_t);
-        // (From the file, and from the buffer what is not written.)
-        m_read.resize(bytes);
-        const size_t inFile = size_t(std::min<uint64_t>(bytes, m_written - std::min(m_written, e.offset)));
-        if (inFile > 0 && !m_file.read(e.offset, m_read.data(), inFile))
+        const size_t segmentBytes = e.segments * sizeof(PackedSegment);
+        const size_t rest = e.checks * sizeof(uint64_t) + (size_t(e.far) + e.infos) * 2 * sizeof(uint64_t);
+        // The segments straight into their place (a long thread's are most
+        // of the log's: not through a buffer of their size as well), the
+        // rest through m_read.
+        one.packed.allocate(std::max<size_t>(e.segments, 1) * sizeof(PackedSegment));
+        m_read.resize(rest);
+        if (!readAt(e.offset, one.packed.bytes(), segmentBytes) || !readAt(e.offset + segmentBytes, m_read.data(), rest))
             return false;
-        if (inFile < bytes)
-            std::memcpy(m_read.data() + inFile, m_buffer.data() + (e.offset + inFile - m_written), bytes - inFile);
         const char* p = m_read.data();
         const auto get = [&p] {
             uint64_t v;
@@ -216,9 +225,6 @@ public:
         one.offsets = {0, e.segments};
         one.checkOffsets = {0, e.checks};
         one.end = end;
-        one.packed.allocate(std::max<size_t>(e.segments, 1) * sizeof(PackedSegment));
-        std::memcpy(one.packed.bytes(), p, e.segments * sizeof(PackedSegment));
-        p += e.segments * sizeof(PackedSegment);
         one.checkTimes.resize(e.checks);
         for (uint64_t& t : one.checkTimes)
             t = get();
@@ -237,6 +243,18 @@ public:
 
 private:
     static constexpr size_t kBuffer = size_t(1) << 20;
+    // `bytes` taken at `offset`: from the file, and from the buffer what
+    // is not written yet.
+    bool readAt(uint64_t offset, void* into, size_t bytes) const
+    {
+        auto* to = static_cast<char*>(into);
+        const size_t inFile = size_t(std::min<uint64_t>(bytes, m_written - std::min(m_written, offset)));
+        if (inFile > 0 && !m_file.read(offset, to, inFile))
+            return false;
+        if (inFile < bytes)
+            std::memcpy(to + inFile, m_buffer.data() + (offset + inFile - m_written), bytes - inFile);
+        return true;
+    }
     static constexpr size_t kDirect = size_t(64) << 10; // bytes of segments
     void put(const void* data, size_t bytes)
     {
@@ -419,9 +437,7 @@ bool ThreadStatesBuilder::sealRuns(uint64_t end, bool final, const LoadObserver*
         states.packed.allocate(std::max<uint64_t>(total, 1) * sizeof(PackedSegment));
         PackedSegment* dest = static_cast<PackedSegment*>(states.packed.bytes());
         size_t written = 0;
-        std::vector<Raw> events;
         std::vector<size_t> from;
-        const auto byTime = [](const Raw& a, const Raw& b) { return a.time < b.time; };
         OverviewScratch scratch;
         while (!heap.empty()) {
             if ((states.ids.size() & 0xFFF) == 0 && (stop || (checkCancel && isCancelled(observer))))
@@ -434,36 +450,54 @@ bool ThreadStatesBuilder::sealRuns(uint64_t end, bool final, const LoadObserver*
                 heap.pop_back();
             }
             std::sort(from.begin(), from.end()); // (log order)
-            events.clear();
-            for (const size_t r : from) {
-                Reader& reader = readers[r];
-                while (!reader.done() && reader.head().thread == id) {
-                    events.push_back(reader.head());
-                    if (!reader.advance())
-                        return fail(Merged::Lost);
-                }
-                if (inRange(reader)) {
-                    heap.push_back(r);
-                    std::push_heap(heap.begin(), heap.end(), later);
-                }
-            }
-            if (!std::is_sorted(events.begin(), events.end(), byTime))
-                std::stable_sort(events.begin(), events.end(), byTime);
             const size_t first = written;
             states.ids.push_back(id);
             states.offsets.push_back(first);
             states.checkOffsets.push_back(states.checkTimes.size());
             ThreadSegment cur{};
             bool any = false;
-            for (const Raw& raw : events) {
-                ThreadSegment s;
-                if (!walkStep(raw, cur, any, s))
-                    continue;
-                cur = s;
-                any = true;
-                dest[written] = packSegment(s, written - first, written, states.checkTimes, states.farTimes, states.infos);
-                ++written;
+            // The thread's events from each run (each run's in time order)
+            // merged by time, equal times the earlier run's first: the
+            // order a stable sort of them all in log order gives, without
+            // ever holding them all (16 bytes each; one thread may have
+            // most of the log's).
+            bool lost = false;
+            while (!from.empty() && !lost) {
+                size_t pick = 0;
+                for (size_t j = 1; j < from.size(); ++j)
+                    if (readers[from[j]].head().time < readers[from[pick]].head().time)
+                        pick = j;
+                Reader& reader = readers[from[pick]];
+                // (From the chosen run: its events up to the next run's
+                // earliest, at once.)
+                uint64_t until = UINT64_MAX;
+                for (size_t j = 0; j < from.size(); ++j)
+                    if (j != pick)
+                        until = std::min(until, readers[from[j]].head().time + (j < pick ? 0 : 1));
+                do {
+                    ThreadSegment s;
+                    if (walkStep(reader.head(), cur, any, s)) {
+                        cur = s;
+                        any = true;
+                        dest[written] = packSegment(s, written - first, written, states.checkTimes, states.farTimes,
+                                                    states.infos);
+                        ++written;
+                    }
+                    if (!reader.advance()) {
+                        lost = true;
+                        break;
+                    }
+                } while (!reader.done() && reader.head().thread == id && reader.head().time < until);
+                if (!lost && (reader.done() || reader.head().thread != id)) {
+                    if (inRange(reader)) {
+                        heap.push_back(from[pick]);
+                        std::push_heap(heap.begin(), heap.end(), later);
+                    }
+                    from.erase(from.begin() + ptrdiff_t(pick));
+                }
             }
+            if (lost)
+                return fail(Merged::Lost);
             if (part.binAsMerged && written - first >= ThreadStates::kOverviewMinSegments) {
                 const size_t k = states.ids.size() - 1;
                 states.overviews.resize(k + 1);

@@ -66,6 +66,11 @@ uint64_t IndexBuilder::threadsBinnedAsMerged() const
     return m_impl->dispatcher.threadsBinnedAsMerged();
 }
 
+bool IndexBuilder::threadEventsMergedFromInsurance() const
+{
+    return m_impl->dispatcher.threadEventsMergedFromInsurance();
+}
+
 bool IndexBuilder::threadSettlingDeclined() const
 {
     return m_impl->dispatcher.threadSettlingDeclined();

@@ -51,6 +51,11 @@ public:
     void releaseSettledThreadEvents();
     bool threadEventsLost() const;
     bool threadSettlingDeclined() const;
+    // A thread event came earlier than those walked for good (a
+    // capability's first block late in the file), and the runs in the
+    // spill file that insure those were merged instead: nothing was lost
+    // (ThreadStatesBuilder::insuranceClaimed).
+    bool threadEventsMergedFromInsurance() const;
     // Bytes of settled thread segments moved to a temporary file so far
     // (ThreadStatesBuilder::setSpill).
     uint64_t threadSegmentsSpilled() const;

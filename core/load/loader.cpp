@@ -139,8 +139,16 @@ LoadResult loadIndex(ByteSource& source, uint64_t totalBytes, LoadObserver* obse
         result.cancelled = !builder.threadEventsLost() || isCancelled(observer);
     if (!result.cancelled && builder.threadEventsLost()) {
         // A capability's thread events came earlier than those walked for
-        // good (its first block late in the file): once more, keeping them.
-        keep.rawThreadEvents = true;
+        // good (its first block late in the file: the RTS writes the only
+        // block of a capability idle from the start when the program
+        // ends). Once more, settling declined: the events go to runs in
+        // the spill file, which the final seal merges whatever their order,
+        // so that memory does not grow with them. If a run cannot be read
+        // back, a last time keeping every event in memory.
+        if (keep.settleMinEventsPerThread == KeepInMemory::kNeverSettle)
+            keep.rawThreadEvents = true;
+        else
+            keep.settleMinEventsPerThread = KeepInMemory::kNeverSettle;
         return loadIndex(source, totalBytes, observer, keep);
     }
     const auto t2 = Clock::now();

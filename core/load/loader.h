@@ -32,6 +32,7 @@ struct KeepInMemory {
     bool rawThreadEvents = false;
     size_t settleEvery = size_t(1) << 18;
     size_t settleMinEventsPerThread = 256; // (IndexBuilder::settleThreadEventsEvery)
+    static constexpr size_t kNeverSettle = SIZE_MAX; // (as settleMinEventsPerThread: every event to runs)
     size_t threadEventRun = size_t(1) << 20; // (the same)
     // The capabilities' encoded spans all in memory (else moved to a
     // temporary file as the load goes and mapped back: IndexBuilder::keepSpansInMemory).
