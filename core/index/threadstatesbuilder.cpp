@@ -357,11 +357,6 @@ void ThreadStatesBuilder::settleUpTo(uint64_t bound)
     // those still pending, each in log order.
     // Event i: in m_raw, or past its end in the batch handed to settle()'s
     // walk (not copied into m_raw: only the events left pending go there).
-    if (!m_insuranceDecided) {
-        // (Before any event is walked for good: all of them are insured.)
-        m_insuranceDecided = true;
-        m_insuring = m_spillOn && !m_releaseSettled && !m_readBack;
-    }
     const ChunkedArray<Raw>& own = m_raw; // (read only: no check for a copy's chunks)
     const ChunkedArray<Raw>& batch = m_batch;
     const size_t ownSize = own.size(), total = ownSize + batch.size();
@@ -533,6 +528,17 @@ void ThreadStatesBuilder::claimInsurance()
     m_spill.reset(); // (the settled segments' chunks: not read again)
 }
 
+void ThreadStatesBuilder::decideInsurance()
+{
+    // (Before any event is walked for good, so that all of them are
+    // insured; on the decoding thread, before a walk of its own begins:
+    // add() reads m_insuring.)
+    if (m_insuranceDecided)
+        return;
+    m_insuranceDecided = true;
+    m_insuring = m_spillOn && !m_releaseSettled && !m_readBack;
+}
+
 void ThreadStatesBuilder::dropInsurance()
 {
     m_insuring = false;
@@ -699,7 +705,9 @@ void ThreadStatesBuilder::settle(uint64_t settleBefore)
             return;
         }
     }
-    // From here on, an event earlier than the bound is lost (add()).
+    // From here on, an event earlier than the bound is lost (add()), or
+    // claims the insurance.
+    decideInsurance();
     m_settledBefore = settleBefore;
     m_released = true;
     // The walk before this one done, the events since handed over (the

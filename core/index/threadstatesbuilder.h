@@ -208,6 +208,7 @@ private:
     // runs become the runs of a load that declined to settle (see
     // m_insurance), or, if they could not be written, lostEvents().
     void claimInsurance();
+    void decideInsurance();
     void dropInsurance();
     bool sealRuns(uint64_t end, bool final, const LoadObserver* observer);
     // A Raw whose cause is kSeed stands for the thread's seed segment.

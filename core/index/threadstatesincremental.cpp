@@ -84,8 +84,13 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
         m_settledBefore = 0;
         m_rewalk = false;
         m_cleanBefore.clear();
+        // (Every event is walked again, from m_raw: insured afresh.)
+        dropInsurance();
+        m_insuranceDecided = false;
     }
     m_settledBefore = std::max(m_settledBefore, settleBefore);
+    if (!final)
+        decideInsurance();
     settleUpTo(m_settledBefore);
     if (m_releaseSettled && !final) {
         releaseSettledRaw(std::min<size_t>(m_raw.size(), size_t(1) << 19)); // (room for as many as came since the last seal, up to 8 MB)
