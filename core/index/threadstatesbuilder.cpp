@@ -516,16 +516,21 @@ void ThreadStatesBuilder::claimInsurance()
     m_eventsInRuns = m_insuredEvents;
     m_insuredEvents = 0;
     m_insuring = false;
+    forgetSettled();
+    m_released = false;
+    m_settleDeclined = true;
+    m_insuranceClaimed = true;
+    m_spill.reset(); // (the settled segments' chunks: not read again)
+}
+
+void ThreadStatesBuilder::forgetSettled()
+{
     m_settled.clear();
     std::vector<uint64_t>().swap(m_pending);
     m_scanned = 0;
     m_settledBefore = 0;
     m_cleanBefore.clear();
     m_rewalk = false;
-    m_released = false;
-    m_settleDeclined = true;
-    m_insuranceClaimed = true;
-    m_spill.reset(); // (the settled segments' chunks: not read again)
 }
 
 void ThreadStatesBuilder::decideInsurance()

@@ -208,6 +208,9 @@ private:
     // runs become the runs of a load that declined to settle (see
     // m_insurance), or, if they could not be written, lostEvents().
     void claimInsurance();
+    // What was walked for good forgotten: every event is walked again
+    // (by a seal over m_raw, or over runs).
+    void forgetSettled();
     void decideInsurance();
     void dropInsurance();
     bool sealRuns(uint64_t end, bool final, const LoadObserver* observer);

@@ -78,12 +78,7 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
     if (m_rewalk) {
         if (m_released)
             return false; // (lostEvents(): the raw events to walk again are gone)
-        m_settled.clear();
-        std::vector<uint64_t>().swap(m_pending);
-        m_scanned = 0;
-        m_settledBefore = 0;
-        m_rewalk = false;
-        m_cleanBefore.clear();
+        forgetSettled();
         // (Every event is walked again, from m_raw: insured afresh.)
         dropInsurance();
         m_insuranceDecided = false;

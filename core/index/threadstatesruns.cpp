@@ -39,12 +39,7 @@ void ThreadStatesBuilder::writeRun()
     m_raw = std::move(spare);
     // What a snapshot before settled (by index into m_raw) is let go:
     // with runs, every seal walks all the events (sealRuns).
-    m_settled.clear();
-    std::vector<uint64_t>().swap(m_pending);
-    m_scanned = 0;
-    m_settledBefore = 0;
-    m_cleanBefore.clear();
-    m_rewalk = false;
+    forgetSettled();
     const auto write = [this] {
         // Grouped by thread straight from the raw events.
         std::vector<Raw>& run = m_scratch; // (its memory kept from one run to the next)
