@@ -35,7 +35,11 @@
 #                                 Never written into the repository by default.
 #   generate.sh --help
 #
-# Environment: GHC (default: ghc), BIG_N (capabilities for `big`, default 2).
+# Environment: GHC (default: ghc); for `big`: BIG_N (capabilities, default 2),
+# BIG_PAIRS (ping-pong pairs, default 16) and BIG_YIELDERS (yielding threads,
+# default 4). BIG_N=4 BIG_PAIRS=1 BIG_YIELDERS=0 keeps one capability of four
+# busy: the RTS writes the idle ones' only block when the program ends (a
+# load must not read such a log twice: docs/architecture.md).
 #
 # Written for GHC 9.0.2 (Debian 12: ghc, ghc-prof, libghc-parallel-dev,
 # libghc-parallel-prof). Notes on that RTS, checked with `+RTS -?`:
@@ -598,8 +602,10 @@ generate_summaries_only() {
 generate_big() {
   local out="${1:-${TMPDIR:-/tmp}/hecscope-big.eventlog}"
   local min_mb="${2:-260}"
-  local caps="${BIG_N:-2}" pairs=16 yielders=4
+  local caps="${BIG_N:-2}" pairs="${BIG_PAIRS:-16}" yielders="${BIG_YIELDERS:-4}"
   [[ "$min_mb" =~ ^[0-9]+$ ]] || die "MIN_MB must be an integer, got '$min_mb'"
+  [[ "$pairs" =~ ^[1-9][0-9]*$ ]] || die "BIG_PAIRS must be a positive integer, got '$pairs'"
+  [[ "$yielders" =~ ^[0-9]+$ ]] || die "BIG_YIELDERS must be an integer, got '$yielders'"
   need_ghc
   make_build_dir
   mkdir -p "$(dirname "$out")"

@@ -98,6 +98,7 @@ private slots:
     void threadCountsThatWaitForTheirEntry();
     void aLateCapabilityAfterSettlingIsMergedFromItsRuns();
     void aLateCapabilityWithoutRunsReadsTheLogAgain();
+    void aCapabilityThatFallsSilentSendsTheLoadToRuns();
     void manyShortThreadsAreNotSettled();
     void declinedEventsGoToSortedRuns();
     void runsThatCannotBeWrittenOrReadLoseNothing();

@@ -2,6 +2,8 @@
 // the load goes on, and from a file that changed.
 #include "tst_index.h"
 
+#include "core/index/threadstatesbuilder.h"
+
 namespace {
 
 // Writes events into blocks of one capability each, in the order given.
@@ -421,6 +423,44 @@ void TestIndex::aLateCapabilityAfterSettlingIsMergedFromItsRuns()
     // (What that compared: each thread's segments, or its summary.)
     QVERIFY(raw->threadStates.segmentCount() > 0 || !raw->threadStates.summarised.empty());
     const auto loaded = loadWith(bytes, KeepInMemory{false, false, 8, 0});
+    compareIndexes(*loaded, *raw);
+    compareThreadParts(*loaded, *raw);
+}
+
+// A capability whose first block comes early and that then sends none
+// (idle since: the RTS writes its next block when the program ends) holds
+// the settle bound back, and every later event would wait in memory for
+// it. Once kStuckRuns runs' worth have come, the load goes on in runs
+// (what it had walked for good is in the runs that insure it), and the
+// index is the one a load keeping every event makes.
+void TestIndex::aCapabilityThatFallsSilentSendsTheLoadToRuns()
+{
+    LogBuilder b;
+    std::deque<OwnedEvent> early, busy;
+    early.emplace_back(tag::RunThread, 10, std::initializer_list<uint64_t>{1});
+    early.emplace_back(tag::StopThread, 20, std::initializer_list<uint64_t>{1, 3, 0});
+    b.block(1, early);
+    for (uint64_t i = 0; i < 400; ++i) {
+        busy.emplace_back(tag::RunThread, 1000 + i * 100, std::initializer_list<uint64_t>{1 + i % 3});
+        busy.emplace_back(tag::StopThread, 1050 + i * 100, std::initializer_list<uint64_t>{1 + i % 3, 3, 0});
+    }
+    b.block(0, busy);
+    const std::vector<uint8_t> bytes = b.bytes();
+    const auto raw = loadWith(bytes, KeepInMemory{false, true});
+    constexpr size_t kRun = 16;
+    IndexBuilder builder;
+    builder.settleThreadEventsEvery(8, 0, kRun);
+    builder.feed(bytes);
+    QVERIFY(builder.publish(true, nullptr));
+    QVERIFY(!builder.threadEventsLost());
+    QVERIFY(builder.threadEventsMergedFromInsurance()); // (it had settled cap 1's first events)
+    QVERIFY(builder.threadSettlingDeclined());
+    // (The runs: the insured events and those that waited, and more since.)
+    QVERIFY2(builder.threadEventsInRuns() >= ThreadStatesBuilder::kStuckRuns * kRun,
+             qPrintable(QString::number(builder.threadEventsInRuns())));
+    compareIndexes(builder.index(), *raw);
+    compareThreadParts(builder.index(), *raw);
+    const auto loaded = loadWith(bytes, KeepInMemory{false, false, 8, 0, kRun});
     compareIndexes(*loaded, *raw);
     compareThreadParts(*loaded, *raw);
 }

@@ -689,8 +689,26 @@ void ThreadStatesBuilder::settle(uint64_t settleBefore)
             writeRun();
         return;
     }
-    if (m_rewalk || settleBefore <= m_settledBefore)
+    if (m_rewalk || settleBefore <= m_settledBefore) {
+        // The bound has not moved while kStuckRuns runs' worth of events
+        // came: a capability sends none (idle since its first block; the
+        // RTS writes the next when the program ends), and every event
+        // would wait in memory for it. From here on as a load that
+        // declined to settle: the events go to runs (what was walked for
+        // good is in the runs that insure it), merged by the final seal.
+        if (!m_rewalk && m_raw.size() + m_inbox.size() >= kStuckRuns * m_runEvents) {
+            drain();
+            if (!m_released) {
+                m_settleDeclined = true;
+                dropInsurance();
+            } else if (m_insuring) {
+                claimInsurance();
+            }
+            if (m_settleDeclined)
+                writeRun();
+        }
         return;
+    }
     if (!m_released) {
         // A settled thread costs its own arrays (a few hundred bytes) and
         // each settle a pass over every thread number: worth it only for

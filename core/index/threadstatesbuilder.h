@@ -91,6 +91,10 @@ public:
     // own, as settle()'s walk is, while decoding goes on (eventsInRuns()
     // counts it once written; a seal waits for it).
     void setRunEvents(size_t events) { m_runEvents = std::max<size_t>(events, 1); }
+    // A settle bound stuck while this many runs' worth of events came
+    // makes the load continue in runs (see settle()): more than the 2.9 M
+    // events (46 MB) a capability held back for 1.6 s of the busy big log.
+    static constexpr size_t kStuckRuns = 4;
     uint64_t eventsInRuns() const { return m_eventsInRuns; }
     uint64_t runBytes() const { return m_runFileBytes; } // (their size in the file: see Run)
     // Of the final seal over runs: the threads binned as the merge gave
