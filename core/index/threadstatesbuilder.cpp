@@ -47,6 +47,7 @@ void ThreadStatesBuilder::add(uint64_t time, uint64_t thread, ThreadCause cause,
     // bit-fields through memory and read them back, a stall per event.)
     const Raw r{time, cap, uint32_t(thread), info < (1u << 20) ? info : 0, uint32_t(cause), stop};
     (m_async ? m_inbox : m_raw).push_back(r);
+    ++m_added;
 }
 
 ThreadStatesBuilder::~ThreadStatesBuilder()
@@ -696,7 +697,9 @@ void ThreadStatesBuilder::settle(uint64_t settleBefore)
         // would wait in memory for it. From here on as a load that
         // declined to settle: the events go to runs (what was walked for
         // good is in the runs that insure it), merged by the final seal.
-        if (!m_rewalk && m_raw.size() + m_inbox.size() >= kStuckRuns * m_runEvents) {
+        // (Counted as they came, not from m_raw's size: a walk running on
+        // its own thread may be changing that.)
+        if (!m_rewalk && m_added - m_addedWhenSettled >= kStuckRuns * m_runEvents) {
             drain();
             if (!m_released) {
                 m_settleDeclined = true;
@@ -706,6 +709,7 @@ void ThreadStatesBuilder::settle(uint64_t settleBefore)
             }
             if (m_settleDeclined)
                 writeRun();
+            m_addedWhenSettled = m_added;
         }
         return;
     }
@@ -732,6 +736,7 @@ void ThreadStatesBuilder::settle(uint64_t settleBefore)
     // claims the insurance.
     decideInsurance();
     m_settledBefore = settleBefore;
+    m_addedWhenSettled = m_added;
     m_released = true;
     // The walk before this one done, the events since handed over (the
     // first time, they are all in m_raw already) and a new walk begun,

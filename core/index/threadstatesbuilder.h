@@ -253,6 +253,9 @@ private:
     size_t m_settleEventsPerThread = 256; // at the first settle, or never
     size_t m_settleSlice = kSettleSlice;
     bool m_settleDeclined = false;
+    // Events added, and how many had been when the bound last moved (or
+    // the load went to runs): the decoding thread's own count (kStuckRuns).
+    uint64_t m_added = 0, m_addedWhenSettled = 0;
     bool m_released = false; // settle() let raw events go
     std::vector<Raw> m_scratch; // the events being settled (memory reused)
     bool m_lost = false;     // and then an event came before what it had settled
