@@ -3,6 +3,7 @@
 #include <QString>
 
 #include <cstdint>
+#include <string>
 
 namespace hecscope {
 
@@ -14,5 +15,11 @@ QString timeText(uint64_t ns);                                   // "366.501234 
 QString bytesText(double bytes, const QString& suffix = {});     // "12.5 MB", "3.1 MB/s"
 QString countText(uint64_t n);                                   // "1,234,567" in the user's locale
 QString percentText(uint64_t part, uint64_t whole);              // "12.3 %", "–" when whole is 0
+
+// core's text (UTF-8) as a QString.
+inline QString qs(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
 
 } // namespace hecscope

@@ -3,6 +3,7 @@
 #include "ui/compare/comparepane.h"
 
 #include "core/text/units.h"
+#include "ui/formatting.h"
 #include "ui/profile/flamegraphview.h"
 
 #include <QComboBox>
@@ -15,11 +16,6 @@
 
 namespace hecscope {
 namespace {
-
-QString qs(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
 
 // The colour of a differential flame graph's frame: how much it changed
 // from A to B (`change`) against the largest change shown; red grew, blue

@@ -1,6 +1,7 @@
 #include "ui/compare/comparefigures.h"
 
 #include "ui/compare/comparepane.h"
+#include "ui/formatting.h"
 
 #include <QColor>
 #include <QHeaderView>
@@ -9,15 +10,6 @@
 #include <cmath>
 
 namespace hecscope {
-namespace {
-
-QString qs(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
-
-} // namespace
-
 double relativeChange(const ComparedFigure& f)
 {
     if (f.a && !f.b)

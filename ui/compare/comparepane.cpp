@@ -4,6 +4,7 @@
 
 #include "ui/compare/comparefigures.h"
 
+#include "ui/formatting.h"
 #include "ui/profile/flamegraphview.h"
 
 #include <QAbstractTableModel>
@@ -55,11 +56,6 @@ QString runChip(int side)
 }
 
 namespace {
-
-QString qs(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
 
 // A chip of the run's colour before its name.
 bool sameRange(const std::optional<ViewRange>& x, const std::optional<ViewRange>& y)

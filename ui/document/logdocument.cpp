@@ -21,11 +21,6 @@ bool isProfileReportName(const QString& path)
     return suffix == QLatin1String("prof") || suffix == QLatin1String("json");
 }
 
-QString qs(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
-
 QStringList problemsOf(const LogIndex& index, bool* error = nullptr)
 {
     QStringList problems;

@@ -1,3 +1,4 @@
+#include "ui/formatting.h"
 #include "ui/threads/threadrows.h"
 
 #include "core/text/units.h"
@@ -18,15 +19,6 @@
 namespace hecscope {
 
 using namespace threadrow;
-
-namespace {
-
-QString qs(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
-
-} // namespace
 
 int ThreadRowsView::shownRows() const
 {

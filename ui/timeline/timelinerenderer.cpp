@@ -1,3 +1,4 @@
+#include "ui/formatting.h"
 #include "ui/timeline/timelinerenderer.h"
 
 #include "core/text/units.h"
@@ -20,11 +21,6 @@ constexpr int kMaxFillLegendLines = 8;
 // Tracks that stretch shrink to fit a filled area down to this share of
 // their natural heights; what is still too tall is cut at the legend.
 constexpr double kMinStretch = 0.4;
-
-QString qs(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
 
 } // namespace
 

@@ -18,11 +18,6 @@
 namespace hecscope {
 
 namespace {
-QString qs(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
-
 // The +RTS -s table of the run or the range, above the rest of the figures.
 std::string rtsSummaryBlock(const LogIndex& ix, const RangeStats& st, bool wholeRun)
 {

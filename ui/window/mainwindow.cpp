@@ -62,13 +62,6 @@
 
 namespace hecscope {
 
-namespace {
-QString qs(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
-} // namespace
-
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
     , m_controller(new ViewController(this))

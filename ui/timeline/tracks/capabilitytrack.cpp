@@ -1,3 +1,4 @@
+#include "ui/formatting.h"
 #include "ui/timeline/tracks/capabilitytrack.h"
 
 #include "core/text/units.h"
@@ -44,11 +45,6 @@ struct CapabilityList final : DrawList {
     std::shared_ptr<const CapabilityLods> lods; // shared with the activity track
     std::vector<InstantRow> instants;           // per capability
 };
-
-QString qs(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
 
 // Whether an item shows in a lane: exact spans by kind, aggregates when
 // they hold time of the lane's kind.

@@ -1,4 +1,5 @@
 #include "core/text/units.h"
+#include "ui/formatting.h"
 #include "ui/timeline/legendwriter.h"
 #include "ui/timeline/timelinerenderer.h"
 
@@ -15,11 +16,6 @@ namespace {
 const QColor kParallelGc(0xe6, 0x7e, 0x22);
 const QColor kSequentialGc(0xa0, 0x40, 0x00);
 const QColor kBalanceBand(0x6e, 0x2c, 0x00);
-
-QString qs(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
 
 // A bar: the pause of a collection (the oldest generation of those merged
 // into its pixel), in pixels from the plot's left edge.

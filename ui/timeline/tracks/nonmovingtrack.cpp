@@ -1,4 +1,5 @@
 #include "core/text/units.h"
+#include "ui/formatting.h"
 #include "ui/timeline/legendwriter.h"
 #include "ui/timeline/timelinerenderer.h"
 
@@ -33,11 +34,6 @@ struct NonmovingList final : DrawList {
     std::array<std::vector<Mark>, 3> lanes; // by ConcurrentSpan::Kind, by x0
     std::vector<Mark> flushes;              // by x0
 };
-
-QString qs(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
 
 const char* phaseName(ConcurrentSpan::Kind k)
 {
