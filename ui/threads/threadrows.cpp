@@ -1,10 +1,10 @@
-#include "ui/formatting.h"
 #include "ui/threads/threadrows.h"
 
 #include "core/text/units.h"
 #include "core/threads/threadstats.h"
 #include "core/threads/userspans.h"
 #include "ui/colours.h"
+#include "ui/formatting.h"
 
 #include <QFontMetrics>
 #include <QObject>

@@ -1,7 +1,7 @@
-#include "ui/formatting.h"
 #include "ui/timeline/timelinerenderer.h"
 
 #include "core/text/units.h"
+#include "ui/formatting.h"
 #include "ui/timeline/legendwriter.h"
 
 #include <QFontMetrics>

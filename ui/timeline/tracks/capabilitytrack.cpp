@@ -1,8 +1,8 @@
-#include "ui/formatting.h"
 #include "ui/timeline/tracks/capabilitytrack.h"
 
 #include "core/text/units.h"
 #include "ui/colours.h"
+#include "ui/formatting.h"
 #include "ui/timeline/legendwriter.h"
 #include "ui/timeline/tracks/instantmarks.h"
 #include "ui/timeline/timelinerenderer.h"
