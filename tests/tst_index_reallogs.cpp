@@ -3,6 +3,60 @@
 // against its goldens.
 #include "tst_index.h"
 
+namespace {
+
+// CapTimeline::lod's items the plain way: over every span, in a vector.
+std::vector<LodItem> lodOfAPlainWalk(const std::vector<Span>& spans, uint64_t t0, uint64_t t1, uint32_t pixels)
+{
+    std::vector<LodItem> out;
+    const double width = double(t1 - t0) / pixels;
+    // The span covering t0, else the first after it.
+    size_t i = 0;
+    while (i < spans.size() && spans[i].start() < t0)
+        ++i;
+    if (i > 0 && spans[i - 1].end() > t0)
+        --i;
+    while (i < spans.size() && spans[i].start() < t1) {
+        const Span& s = spans[i];
+        LodItem item;
+        item.start = s.start();
+        item.end = s.end();
+        item.kind = s.kind();
+        item.stop = s.stop();
+        item.thread = s.thread();
+        size_t j = i + 1;
+        if (s.start() >= t0) {
+            const double b = std::floor(double(s.start() - t0) / width);
+            const double edge = std::ceil((b + 1) * width);
+            const uint64_t bucketEnd = t0 + (edge >= double(t1 - t0) ? t1 - t0 : uint64_t(edge));
+            if (s.end() <= bucketEnd) {
+                while (j < spans.size() && spans[j].start() < bucketEnd)
+                    ++j;
+                if (j > i + 1 && spans[j - 1].end() > bucketEnd)
+                    --j;
+                if (j - i > 1) {
+                    item.aggregate = true;
+                    item.end = spans[j - 1].end();
+                    item.count = uint32_t(j - i);
+                    for (size_t k = i; k < j; ++k) {
+                        item.totals.time[size_t(spans[k].kind())] += spans[k].length();
+                        item.totals.runs += spans[k].kind() == SpanKind::Running && !spans[k].continued();
+                    }
+                    const auto& time = item.totals.time;
+                    item.kind = SpanKind(std::max_element(time.begin(), time.end()) - time.begin());
+                    item.stop = 0;
+                    item.thread = 0;
+                }
+            }
+        }
+        out.push_back(item);
+        i = j;
+    }
+    return out;
+}
+
+} // namespace
+
 void TestIndex::realLogsAgreeWithBruteForce_data()
 {
     QTest::addColumn<QString>("log");
@@ -33,6 +87,33 @@ void TestIndex::realLogsAgreeWithBruteForce()
         }
         const SpanTotals all = bruteTotals(cap.timeline, 0, UINT64_MAX);
         QCOMPARE(cap.timeline.totals().time, all.time);
+        // The level of detail drawn (searches and sums through the blocks)
+        // is item for item what a plain walk of the spans gives: the whole
+        // run and random views, a few pixels to many.
+        std::vector<Span> spans;
+        for (size_t i = 0; i < cap.timeline.size(); ++i)
+            spans.push_back(cap.timeline[i]);
+        for (int i = 0; i < 12; ++i) {
+            uint64_t a = rng.generate64() % end, b = rng.generate64() % end;
+            if (a > b)
+                std::swap(a, b);
+            if (i == 0)
+                a = 0, b = end;
+            if (a == b)
+                continue;
+            const uint32_t pixels = std::array{1u, 7u, 300u, 1600u, 5000u}[size_t(i) % 5];
+            std::vector<LodItem> items;
+            cap.timeline.lod(a, b, pixels, items);
+            const std::vector<LodItem> want = lodOfAPlainWalk(spans, a, b, pixels);
+            QCOMPARE(items.size(), want.size());
+            for (size_t k = 0; k < items.size(); ++k) {
+                const LodItem &x = items[k], &y = want[k];
+                QVERIFY2(x.start == y.start && x.end == y.end && x.aggregate == y.aggregate && x.kind == y.kind
+                             && x.stop == y.stop && x.thread == y.thread && x.count == y.count
+                             && x.totals.time == y.totals.time && x.totals.runs == y.totals.runs,
+                         qPrintable(QStringLiteral("item %1 of %2 pixels over %3..%4").arg(k).arg(pixels).arg(a).arg(b)));
+            }
+        }
     }
     // Each thread's runs, found through the block masks, are exactly its
     // spans, and add up to its run time.

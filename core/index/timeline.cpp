@@ -413,12 +413,17 @@ size_t CapTimeline::firstStartingAtFrom(size_t from, uint64_t t) const
     const size_t hi = std::min(n, last * kBlock);
     if (last == 0 || hi <= from)
         return from;
-    // (Decoded in order as far as the answer: a scan, not a binary search.)
+    // (Decoded in order as far as the answer, a few spans at a time: a
+    // scan, not a binary search.)
     const size_t base = (last - 1) * kBlock;
     size_t k = std::max(from, base);
-    for (; k < hi; ++k)
-        if (blockSpans(last - 1, k - base + 1)[k - base].start() >= t)
-            break;
+    while (k < hi) {
+        const size_t upto = std::min(hi, k + kScanStep) - base;
+        const Span* spans = blockSpans(last - 1, upto);
+        for (; k < base + upto; ++k)
+            if (spans[k - base].start() >= t)
+                return k;
+    }
     return k;
 }
 
@@ -472,6 +477,27 @@ SpanTotals CapTimeline::totalsIn(uint64_t t0, uint64_t t1) const
     return totals;
 }
 
+void CapTimeline::prefetchBlockAt(uint64_t t, size_t from) const
+{
+    // The last encoded block starting before t, galloping from from's.
+    const size_t blocks = m_blockOffsets.size();
+    size_t b = from / kBlock;
+    if (b >= blocks)
+        return;
+    size_t step = 1;
+    while (b + step < blocks && m_blockStarts[b + step] < t) {
+        b += step;
+        step *= 2;
+    }
+    const size_t hi = std::min(blocks, b + step + 1);
+    b = partitionPoint(b, hi, [&](size_t k) { return m_blockStarts[k] >= t; });
+    if (b == 0)
+        return;
+    const uint8_t* at = &m_bytes[m_blockOffsets[b - 1]];
+    for (size_t k = 0; k < kPrefetchBytes; k += 64)
+        __builtin_prefetch(at + k);
+}
+
 void CapTimeline::lod(uint64_t t0, uint64_t t1, uint32_t pixels, std::vector<LodItem>& out) const
 {
     if (pixels == 0 || t1 <= t0)
@@ -479,6 +505,8 @@ void CapTimeline::lod(uint64_t t0, uint64_t t1, uint32_t pixels, std::vector<Lod
     const double width = double(t1 - t0) / pixels;
     const size_t n = size();
     size_t i = firstEndingAfter(t0);
+    size_t totalsAt = SIZE_MAX; // totalsBeforeIndex(totalsAt) is totalsThere
+    SpanTotals totalsThere;
     while (i < n) {
         const Span s = (*this)[i];
         if (s.start() >= t1)
@@ -507,6 +535,7 @@ void CapTimeline::lod(uint64_t t0, uint64_t t1, uint32_t pixels, std::vector<Lod
         // Spans [i, j) lie wholly inside this pixel: j is the first from
         // i + 1 that starts at the pixel's end or later, or the one before
         // it when that one crosses the end.
+        prefetchBlockAt(t0 + uint64_t(std::min(double(t1 - t0), std::ceil((b + 1 + kPrefetchPixels) * width))), i);
         size_t j = firstStartingAtFrom(i + 1, bucketEnd);
         if (j > i + 1 && (*this)[j - 1].end() > bucketEnd)
             --j;
@@ -526,8 +555,13 @@ void CapTimeline::lod(uint64_t t0, uint64_t t1, uint32_t pixels, std::vector<Lod
                     }
                 }
             } else {
-                item.totals = totalsBeforeIndex(j);
-                item.totals -= totalsBeforeIndex(i);
+                // The totals before j are the next aggregate's before its
+                // first span, when nothing lies between them.
+                const SpanTotals beforeJ = totalsBeforeIndex(j);
+                item.totals = beforeJ;
+                item.totals -= i == totalsAt ? totalsThere : totalsBeforeIndex(i);
+                totalsAt = j;
+                totalsThere = beforeJ;
             }
             const auto& time = item.totals.time;
             item.kind = SpanKind(std::max_element(time.begin(), time.end()) - time.begin());

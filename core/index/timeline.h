@@ -337,6 +337,8 @@ private:
 class CapTimeline {
 public:
     static constexpr size_t kBlock = 128;
+    // Spans a search within a block decodes at a time.
+    static constexpr size_t kScanStep = 16;
 
     CapTimeline();
     CapTimeline(const CapTimeline& o);
@@ -425,6 +427,11 @@ private:
     bool spillChunksBefore(SpillFile& file, size_t end);
     // First span at or after index `from` that starts at or after `t`.
     size_t firstStartingAtFrom(size_t from, uint64_t t) const;
+    // Asks the processor for the first bytes of the encoded block holding
+    // time t (from index `from`'s block on), which lod reads a few pixels on.
+    void prefetchBlockAt(uint64_t t, size_t from) const;
+    static constexpr int kPrefetchPixels = 2;
+    static constexpr size_t kPrefetchBytes = 512;
     // Block b's spans (or the tail's), decoded at least up to `upto`: valid
     // until this thread reads a few more blocks.
     const Span* blockSpans(size_t b, size_t upto) const;
