@@ -10,6 +10,9 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
@@ -37,6 +40,7 @@ private slots:
     void cancelledQueuedJobsAreNotWaitedFor();
     void runnersTakeTurns();
     void idleThreadsEnd();
+    void poolThreadsRunNicerThanTheWindow();
 
 private:
     // Processes events until `done` (a guard against a hang, not a timing
@@ -483,6 +487,35 @@ void TestJobRunner::idleThreadsEnd()
     QVERIFY(waitFor([&] { return pool.threadCount() == 0; }));
     runner.run([](const JobContext&) { return 4; }, [&](int v) { sum += v; });
     QVERIFY(waitFor([&] { return sum == 7; }));
+}
+
+// A job, and a thread it starts, run kBackgroundNice steps nicer than the
+// main thread (the UI's), so that the window's repaints come first when a
+// load keeps every core busy; this thread's own value is unchanged.
+void TestJobRunner::poolThreadsRunNicerThanTheWindow()
+{
+    errno = 0;
+    const int main = getpriority(PRIO_PROCESS, 0);
+    QCOMPARE(errno, 0);
+    WorkerPool pool(1);
+    JobRunner runner(pool, 1);
+    std::pair<int, int> seen{-100, -100};
+    bool done = false;
+    runner.run(
+        [](const JobContext&) {
+            int inner = -100;
+            std::thread([&inner] { inner = getpriority(PRIO_PROCESS, 0); }).join();
+            return std::pair{getpriority(PRIO_PROCESS, 0), inner};
+        },
+        [&](std::pair<int, int> v) {
+            seen = v;
+            done = true;
+        });
+    QVERIFY(waitFor([&] { return done; }));
+    const int want = std::min(19, main + WorkerPool::kBackgroundNice);
+    QCOMPARE(seen.first, want);
+    QCOMPARE(seen.second, want);
+    QCOMPARE(getpriority(PRIO_PROCESS, 0), main);
 }
 
 QTEST_GUILESS_MAIN(TestJobRunner)

@@ -1,6 +1,10 @@
 #include "ui/jobs/workerpool.h"
 
 #include <algorithm>
+#include <cerrno>
+
+#include <sys/resource.h>
+#include <unistd.h>
 
 namespace hecscope {
 
@@ -95,6 +99,13 @@ void WorkerPool::reapEnded()
 
 void WorkerPool::workerLoop()
 {
+    // This thread only (Linux: a thread's nice value is its own), from the
+    // main thread's (a thread started by a pool thread inherits its value).
+    // Raising it needs no privilege; should it fail, the thread runs as before.
+    errno = 0;
+    const int nice = getpriority(PRIO_PROCESS, id_t(getpid()));
+    if (errno == 0)
+        setpriority(PRIO_PROCESS, pid_t(gettid()), std::min(19, nice + kBackgroundNice));
     std::unique_lock lock(m_mutex);
     for (;;) {
         if (m_ready.empty()) {

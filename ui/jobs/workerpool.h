@@ -21,9 +21,16 @@ namespace hecscope {
 // runner's long queue does not starve another. A task never waits for
 // another task of the pool (with a bounded pool that could hang).
 // std::thread, std::mutex and std::condition_variable: ThreadSanitizer sees
-// every hand-over.
+// every hand-over. Its threads run at a lower scheduling priority than the
+// UI thread (kBackgroundNice; the threads a job starts inherit it), so a
+// load that keeps every core busy does not keep a repaint waiting for one.
 class WorkerPool {
 public:
+    // How much nicer than the process a pool thread is (Linux: per thread,
+    // and inherited by the threads it starts). Five steps: a thread of the
+    // UI's priority gets three times its share of a core.
+    static constexpr int kBackgroundNice = 5;
+
     explicit WorkerPool(int maxThreads, std::chrono::milliseconds idleTimeout = std::chrono::seconds(30));
     // Ends the threads; every Queue on it must be closed already.
     ~WorkerPool();

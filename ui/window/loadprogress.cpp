@@ -40,8 +40,15 @@ void LoadProgress::follow(LogDocument* doc)
         show();
     });
     connect(doc, &LogDocument::progress, this, [this](quint64 done, quint64 total) {
+        // QProgressBar::setValue repaints at once (QWidget::repaint), and
+        // that paints everything else waiting in the window with it, the
+        // timeline's new snapshot too, inside the handling of the load's
+        // results: with updates off it only asks for a paint, which the
+        // window's next repaint does (setUpdatesEnabled(true) calls update()).
+        m_bar->setUpdatesEnabled(false);
         m_bar->setValue(total ? int(done * 1000 / total) : 0);
         m_bar->setFormat(tr("Reading %1 of %2 MB").arg(double(done) / 1e6, 0, 'f', 0).arg(double(total) / 1e6, 0, 'f', 0));
+        m_bar->setUpdatesEnabled(true);
     });
     connect(doc, &LogDocument::loadEnded, this, &QWidget::hide);
 }
