@@ -232,6 +232,42 @@ void TestTimeline::chartTracksDrawData()
     }
 }
 
+// The base colour goes only where nothing opaque is painted over it (the
+// rows in the alternate colour, the legend's lines): on a picture started
+// in a colour no track uses, none of it is left, with and without a legend,
+// filling an area or not, and with rows out of sight.
+void TestTimeline::everyPixelIsPainted()
+{
+    const std::shared_ptr<const LogIndex> index = loadTestLog(QStringLiteral("threads-N2"));
+    TimelineRenderer r;
+    r.setIndex(index);
+    const QRgb sentinel = qRgb(255, 0, 255);
+    for (const bool legend : {true, false})
+        for (const bool fill : {false, true})
+            for (const bool culled : {false, true}) {
+                RenderOptions o;
+                o.palette = exportPalette();
+                o.legend = legend;
+                o.fill = fill;
+                const QRect area(0, 0, 900, fill ? 700 : r.naturalHeight(o) + 40);
+                if (culled) // as a scrolled view: the rows above and below it are not drawn
+                    o.visible = QRect(0, area.height() / 3, area.width(), area.height() / 3);
+                QImage image(area.size(), QImage::Format_ARGB32_Premultiplied);
+                image.fill(sentinel);
+                {
+                    QPainter p(&image);
+                    r.paint(p, area, r.bounds(), o);
+                }
+                const QRect checked = o.visible ? *o.visible : area;
+                int left = 0;
+                for (int y = checked.top(); y <= checked.bottom(); ++y)
+                    for (int x = checked.left(); x <= checked.right(); ++x)
+                        left += image.pixel(x, y) == sentinel;
+                QVERIFY2(left == 0, qPrintable(QStringLiteral("legend %1, fill %2, culled %3: %4 pixels unpainted")
+                                                   .arg(legend).arg(fill).arg(culled).arg(left)));
+            }
+}
+
 void TestTimeline::activityMatchesTimelineTotals()
 {
     int exactViews = 0, aggregatedViews = 0;

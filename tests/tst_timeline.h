@@ -50,6 +50,7 @@ private slots:
     void heapSeriesAgreeWithStatistics_data();
     void heapSeriesAgreeWithStatistics();
     void chartTracksDrawData();
+    void everyPixelIsPainted();
     void activityMatchesTimelineTotals();
     void darkPaletteIsFollowed();
     void windowOpensAtWholeLog();

@@ -227,19 +227,49 @@ void TimelineRenderer::paint(QPainter& p, const QRect& area, ViewRange view, con
     p.save();
     p.setClipRect(area);
     p.setFont(o.font);
-    p.fillRect(area, pal.color(QPalette::Base));
     const QRect plot = plotArea(area, o);
     const QFontMetrics fm = p.fontMetrics(); // the device's: an export's resolution may not be the screen's
     const TimeMapping m(view, plot.left(), plot.width());
     const auto rows = layout(area, o);
     const TrackContext ctx = context(o);
+    const auto painted = [&](size_t i) {
+        return rows[i].rect.top() <= area.bottom()
+            && !(o.visible && (rows[i].rect.bottom() < o.visible->top() || rows[i].rect.top() > o.visible->bottom()));
+    };
+    // A legend's lines, where it goes.
+    const int legendLinesHeight = o.legend ? legendLines(o, area.width()) * LegendWriter::kLineHeight : 0;
+    const int legendTop = !o.legend ? 0
+        : o.fill                    ? area.bottom() + 1 - legendHeight(o, area.width())
+        : rows.empty()              ? area.top() + kRulerHeight
+                                    : rows.back().rect.bottom() + 1;
+    {
+        // The base colour under all but what is painted over opaquely (the
+        // rows in the alternate colour, the legend's lines): a full-window
+        // fill costs about a millisecond.
+        std::vector<std::pair<int, int>> covered; // [top, bottom + 1)
+        if (pal.color(QPalette::AlternateBase).alpha() == 255)
+            for (size_t i = 1; i < rows.size(); i += 2)
+                if (painted(i))
+                    covered.emplace_back(rows[i].rect.top(), rows[i].rect.bottom() + 1);
+        if (legendLinesHeight > 0 && pal.color(QPalette::Window).alpha() == 255)
+            covered.emplace_back(legendTop, legendTop + legendLinesHeight);
+        std::sort(covered.begin(), covered.end());
+        int y = area.top();
+        for (const auto& [top, bottom] : covered) {
+            if (top > y)
+                p.fillRect(QRect(area.left(), y, area.width(), top - y), pal.color(QPalette::Base));
+            y = std::max(y, bottom);
+        }
+        if (y <= area.bottom())
+            p.fillRect(QRect(area.left(), y, area.width(), area.bottom() + 1 - y), pal.color(QPalette::Base));
+    }
     const QRect tracksPlot(plot.left(), plot.top(), plot.width(),
                            rows.empty() ? 0 : rows.back().rect.bottom() - plot.top() + 1);
     for (size_t i = 0; i < rows.size(); ++i) {
         const TrackRow& row = rows[i];
         if (row.rect.top() > area.bottom())
             break;
-        if (o.visible && (row.rect.bottom() < o.visible->top() || row.rect.top() > o.visible->bottom()))
+        if (!painted(i))
             continue;
         if (i % 2)
             p.fillRect(row.rect, pal.color(QPalette::AlternateBase));
@@ -258,14 +288,8 @@ void TimelineRenderer::paint(QPainter& p, const QRect& area, ViewRange view, con
         p.drawText(QRect(row.rect.left() + 6, row.rect.top(), labelRoom + 6, row.rect.height()),
                    Qt::AlignVCenter | Qt::AlignLeft, displayedLabel(row.track->rowLabel(ctx, row.cap), fm, labelRoom));
     }
-    if (o.legend) {
-        // A filled picture's legend is its last lines, over tracks still too tall.
-        const int height = legendHeight(o, area.width());
-        const int top = o.fill ? area.bottom() + 1 - height
-            : rows.empty()     ? area.top() + kRulerHeight
-                               : rows.back().rect.bottom() + 1;
-        paintLegend(p, QRect(area.left(), top, area.width(), height), o);
-    }
+    if (o.legend) // a filled picture's legend is its last lines, over tracks still too tall
+        paintLegend(p, QRect(area.left(), legendTop, area.width(), legendHeight(o, area.width())), o);
     if (o.leadingBlank > 0 && !rows.empty()) {
         // Before the log starts: hatched, nothing to show.
         const QRect blank(labelEdge(area, o), area.top(), o.leadingBlank, rows.back().rect.bottom() - area.top() + 1);
