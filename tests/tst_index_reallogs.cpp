@@ -3,6 +3,9 @@
 // against its goldens.
 #include "tst_index.h"
 
+#include <cmath>
+#include <vector>
+
 namespace {
 
 // CapTimeline::lod's items the plain way: over every span, in a vector.

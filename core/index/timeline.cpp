@@ -493,8 +493,12 @@ void CapTimeline::prefetchBlockAt(uint64_t t, size_t from) const
     b = partitionPoint(b, hi, [&](size_t k) { return m_blockStarts[k] >= t; });
     if (b == 0)
         return;
-    const uint8_t* at = &m_bytes[m_blockOffsets[b - 1]];
-    for (size_t k = 0; k < kPrefetchBytes; k += 64)
+    // Within the block (it may be shorter) and its chunk (no block crosses
+    // a chunk's end).
+    const uint64_t begin = m_blockOffsets[b - 1];
+    const uint64_t end = std::min<uint64_t>(b < blocks ? m_blockOffsets[b] : m_bytes.size(), begin + kPrefetchBytes);
+    const uint8_t* at = &m_bytes[begin];
+    for (uint64_t k = 0; k < end - begin; k += 64)
         __builtin_prefetch(at + k);
 }
 
@@ -535,7 +539,8 @@ void CapTimeline::lod(uint64_t t0, uint64_t t1, uint32_t pixels, std::vector<Lod
         // Spans [i, j) lie wholly inside this pixel: j is the first from
         // i + 1 that starts at the pixel's end or later, or the one before
         // it when that one crosses the end.
-        prefetchBlockAt(t0 + uint64_t(std::min(double(t1 - t0), std::ceil((b + 1 + kPrefetchPixels) * width))), i);
+        const double ahead = std::ceil((b + 1 + kPrefetchPixels) * width); // (as edge: may pass t1 - t0)
+        prefetchBlockAt(t0 + (ahead >= double(t1 - t0) ? t1 - t0 : uint64_t(ahead)), i);
         size_t j = firstStartingAtFrom(i + 1, bucketEnd);
         if (j > i + 1 && (*this)[j - 1].end() > bucketEnd)
             --j;

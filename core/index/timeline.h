@@ -428,7 +428,8 @@ private:
     // First span at or after index `from` that starts at or after `t`.
     size_t firstStartingAtFrom(size_t from, uint64_t t) const;
     // Asks the processor for the first bytes of the encoded block holding
-    // time t (from index `from`'s block on), which lod reads a few pixels on.
+    // time t (from index `from`'s block on), which lod reads a few pixels on:
+    // each pixel's block is far from the last one's, a cache miss.
     void prefetchBlockAt(uint64_t t, size_t from) const;
     static constexpr int kPrefetchPixels = 2;
     static constexpr size_t kPrefetchBytes = 512;

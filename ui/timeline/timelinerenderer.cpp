@@ -6,10 +6,13 @@
 
 #include <QFontMetrics>
 #include <QObject>
+#include <QPaintEngine>
 #include <QPainter>
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
+#include <vector>
 
 namespace hecscope {
 
@@ -242,10 +245,14 @@ void TimelineRenderer::paint(QPainter& p, const QRect& area, ViewRange view, con
         : o.fill                    ? area.bottom() + 1 - legendHeight(o, area.width())
         : rows.empty()              ? area.top() + kRulerHeight
                                     : rows.back().rect.bottom() + 1;
-    {
-        // The base colour under all but what is painted over opaquely (the
-        // rows in the alternate colour, the legend's lines): a full-window
-        // fill costs about a millisecond.
+    if (const QPaintEngine* engine = p.paintEngine(); !engine || engine->type() != QPaintEngine::Raster) {
+        // A vector picture (SVG, PDF) has no other background: one rectangle
+        // under it all, no seams where a viewer antialiases strips' edges.
+        p.fillRect(area, pal.color(QPalette::Base));
+    } else {
+        // Pixels: the base colour under all but what is painted over
+        // opaquely (the rows in the alternate colour, the legend's lines): a
+        // full-window fill costs about a millisecond.
         std::vector<std::pair<int, int>> covered; // [top, bottom + 1)
         if (pal.color(QPalette::AlternateBase).alpha() == 255)
             for (size_t i = 1; i < rows.size(); i += 2)

@@ -28,6 +28,19 @@ LoadProgress::LoadProgress(QWidget* parent)
     hide();
 }
 
+void LoadProgress::setBar(int value, const QString& text)
+{
+    // QProgressBar::setValue repaints at once (QWidget::repaint), and that
+    // paints everything else waiting in the window with it, the timeline's
+    // new snapshot too, inside the handling of the load's results: with
+    // updates off it only asks for a paint, which the window's next repaint
+    // does (setUpdatesEnabled(true) calls update()).
+    m_bar->setUpdatesEnabled(false);
+    m_bar->setValue(value);
+    m_bar->setFormat(text);
+    m_bar->setUpdatesEnabled(true);
+}
+
 void LoadProgress::follow(LogDocument* doc)
 {
     connect(m_cancel, &QPushButton::clicked, this, [this, doc] {
@@ -35,20 +48,12 @@ void LoadProgress::follow(LogDocument* doc)
         emit cancelled();
     });
     connect(doc, &LogDocument::loadStarted, this, [this](const QString& path) {
-        m_bar->setValue(0);
-        m_bar->setFormat(tr("Opening %1").arg(QFileInfo(path).fileName()));
+        setBar(0, tr("Opening %1").arg(QFileInfo(path).fileName()));
         show();
     });
     connect(doc, &LogDocument::progress, this, [this](quint64 done, quint64 total) {
-        // QProgressBar::setValue repaints at once (QWidget::repaint), and
-        // that paints everything else waiting in the window with it, the
-        // timeline's new snapshot too, inside the handling of the load's
-        // results: with updates off it only asks for a paint, which the
-        // window's next repaint does (setUpdatesEnabled(true) calls update()).
-        m_bar->setUpdatesEnabled(false);
-        m_bar->setValue(total ? int(done * 1000 / total) : 0);
-        m_bar->setFormat(tr("Reading %1 of %2 MB").arg(double(done) / 1e6, 0, 'f', 0).arg(double(total) / 1e6, 0, 'f', 0));
-        m_bar->setUpdatesEnabled(true);
+        setBar(total ? int(done * 1000 / total) : 0,
+               tr("Reading %1 of %2 MB").arg(double(done) / 1e6, 0, 'f', 0).arg(double(total) / 1e6, 0, 'f', 0));
     });
     connect(doc, &LogDocument::loadEnded, this, &QWidget::hide);
 }

@@ -26,6 +26,8 @@ signals:
     void cancelled(); // by the user
 
 private:
+    // The bar's value and text, painted with the window's next repaint.
+    void setBar(int value, const QString& text);
     QProgressBar* m_bar;
     QPushButton* m_cancel;
 };
