@@ -398,15 +398,7 @@ size_t CapTimeline::firstStartingAtFrom(size_t from, uint64_t t) const
         return n;
     // Blocks first (their starts are contiguous), galloping from `from`'s
     // block; then within one block.
-    const size_t blocks = m_blockStarts.size();
-    size_t b = from / kBlock, step = 1;
-    while (b + step < blocks && m_blockStarts[b + step] < t) {
-        b += step;
-        step *= 2;
-    }
-    // The last block starting before t is in [b, b + step].
-    const size_t hiBlock = std::min(blocks, b + step + 1);
-    const size_t last = partitionPoint(b, hiBlock, [&](size_t k) { return m_blockStarts[k] >= t; });
+    const size_t last = firstBlockStartingAt(from / kBlock, m_blockStarts.size(), t);
     // Block `last` (if any) starts at or after t, the blocks before it
     // before t: the answer is in block last - 1 from `from` on, else the
     // first of block `last`.
@@ -477,20 +469,25 @@ SpanTotals CapTimeline::totalsIn(uint64_t t0, uint64_t t1) const
     return totals;
 }
 
-void CapTimeline::prefetchBlockAt(uint64_t t, size_t from) const
+size_t CapTimeline::firstBlockStartingAt(size_t fromBlock, size_t blocks, uint64_t t) const
 {
-    // The last encoded block starting before t, galloping from from's.
-    const size_t blocks = m_blockOffsets.size();
-    size_t b = from / kBlock;
-    if (b >= blocks)
-        return;
-    size_t step = 1;
+    size_t b = fromBlock, step = 1;
     while (b + step < blocks && m_blockStarts[b + step] < t) {
         b += step;
         step *= 2;
     }
+    // The last block starting before t is in [b, b + step].
     const size_t hi = std::min(blocks, b + step + 1);
-    b = partitionPoint(b, hi, [&](size_t k) { return m_blockStarts[k] >= t; });
+    return partitionPoint(b, hi, [&](size_t k) { return m_blockStarts[k] >= t; });
+}
+
+void CapTimeline::prefetchBlockAt(uint64_t t, size_t from) const
+{
+    // The last encoded block starting before t.
+    const size_t blocks = m_blockOffsets.size();
+    if (from / kBlock >= blocks)
+        return;
+    const size_t b = firstBlockStartingAt(from / kBlock, blocks, t);
     if (b == 0)
         return;
     // Within the block (it may be shorter) and its chunk (no block crosses

@@ -427,6 +427,10 @@ private:
     bool spillChunksBefore(SpillFile& file, size_t end);
     // First span at or after index `from` that starts at or after `t`.
     size_t firstStartingAtFrom(size_t from, uint64_t t) const;
+    // First block in [fromBlock, blocks) whose first span starts at or after
+    // `t` (or `blocks`), galloping from fromBlock; blocks before fromBlock
+    // must start before t.
+    size_t firstBlockStartingAt(size_t fromBlock, size_t blocks, uint64_t t) const;
     // Asks the processor for the first bytes of the encoded block holding
     // time t (from index `from`'s block on), which lod reads a few pixels on:
     // each pixel's block is far from the last one's, a cache miss.
