@@ -268,6 +268,57 @@ void TestTimeline::everyPixelIsPainted()
             }
 }
 
+// RectBatch (the HEC and Activity rows' fills) gives the pixels that
+// QPainter::fillRect gives, drawn over what was there in the same order:
+// rectangles at fractions of a pixel, reaching out of the area, a colour
+// that is not opaque among them (it goes through the painter), at device
+// pixel ratios 1 and 2 and under a translation; and it does batch there.
+void TestTimeline::batchedFillsPaintWhatFillRectPaints()
+{
+    std::mt19937 rng(5);
+    std::uniform_real_distribution<double> x(-10, 330), y(-6, 50), size(0, 40);
+    for (const qreal ratio : {1.0, 2.0})
+        for (const QPointF shift : {QPointF(0, 0), QPointF(7, 3), QPointF(2.5, 0)})
+            for (int round = 0; round < 20; ++round) {
+                std::vector<std::pair<QRectF, QColor>> fills;
+                for (int i = 0; i < 300; ++i) {
+                    QColor c = QColor::fromRgb(rng() & 0xffffff);
+                    if (i == 150)
+                        c.setAlpha(120);
+                    fills.emplace_back(QRectF(x(rng), y(rng), i % 3 ? 1.0 : size(rng), size(rng) / 2), c);
+                }
+                const QRect area(0, 0, 320, 40);
+                auto picture = [&](bool batched, bool* batching) {
+                    QImage image(QSize(340, 60) * ratio, QImage::Format_ARGB32_Premultiplied);
+                    image.setDevicePixelRatio(ratio);
+                    image.fill(qRgb(40, 50, 60));
+                    QPainter p(&image);
+                    p.translate(shift);
+                    if (batched) {
+                        RectBatch batch(p, area);
+                        *batching = batch.batching();
+                        for (const auto& [r, c] : fills)
+                            batch.fill(r, c);
+                    } else {
+                        for (const auto& [r, c] : fills)
+                            p.fillRect(r, c);
+                    }
+                    p.end();
+                    return image;
+                };
+                bool batching = false;
+                const QImage batched = picture(true, &batching);
+                QCOMPARE(batching, shift.x() * ratio == std::round(shift.x() * ratio)); // half a pixel: through the painter
+                QVERIFY2(batched == picture(false, nullptr),
+                         qPrintable(QStringLiteral("ratio %1, shift %2,%3, round %4")
+                                        .arg(ratio).arg(shift.x()).arg(shift.y()).arg(round)));
+            }
+    // Not pixels: through the painter.
+    QPicture recorded;
+    QPainter p(&recorded);
+    QVERIFY(!RectBatch(p, QRect(0, 0, 10, 10)).batching());
+}
+
 void TestTimeline::activityMatchesTimelineTotals()
 {
     int exactViews = 0, aggregatedViews = 0;

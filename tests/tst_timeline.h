@@ -18,12 +18,14 @@
 #include "ui/timeline/timelineview.h"
 #include "ui/document/viewcontroller.h"
 #include "ui/timeline/tracks/activitytrack.h"
+#include "ui/timeline/tracks/rectbatch.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QFile>
 #include <QImage>
 #include <QPainter>
+#include <QPicture>
 #include <QProcess>
 #include <QScrollArea>
 #include <QSet>
@@ -35,6 +37,7 @@
 #include <QWheelEvent>
 
 #include <cmath>
+#include <random>
 
 using namespace hecscope;
 class TestTimeline : public QObject {
@@ -51,6 +54,7 @@ private slots:
     void heapSeriesAgreeWithStatistics();
     void chartTracksDrawData();
     void everyPixelIsPainted();
+    void batchedFillsPaintWhatFillRectPaints();
     void activityMatchesTimelineTotals();
     void darkPaletteIsFollowed();
     void windowOpensAtWholeLog();

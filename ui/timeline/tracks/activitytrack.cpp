@@ -3,6 +3,7 @@
 #include "core/text/units.h"
 #include "ui/colours.h"
 #include "ui/timeline/legendwriter.h"
+#include "ui/timeline/tracks/rectbatch.h"
 #include "ui/timeline/timelinerenderer.h"
 
 #include <QAction>
@@ -134,12 +135,13 @@ public:
         const bool runningOnly = activityRunningOnly(ctx.options.states);
         // One bar per run of columns with the same heights (rounded to
         // pixels): at most two rectangles per pixel, however busy the log.
+        RectBatch fills(p, r);
         int runStart = 0, runH = -1, gcH = -1;
         auto flush = [&](int x) {
             if (x > runStart && runH > 0)
-                p.fillRect(QRectF(r.left() + runStart, base - runH, x - runStart, runH), spanColor(SpanKind::Running));
+                fills.fill(QRectF(r.left() + runStart, base - runH, x - runStart, runH), spanColor(SpanKind::Running));
             if (x > runStart && gcH > 0)
-                p.fillRect(QRectF(r.left() + runStart, base - runH - gcH, x - runStart, gcH), spanColor(SpanKind::Gc));
+                fills.fill(QRectF(r.left() + runStart, base - runH - gcH, x - runStart, gcH), spanColor(SpanKind::Gc));
         };
         for (int x = 0; x < w; ++x) {
             const double run = columns[size_t(x)].running, gc = columns[size_t(x)].gc;
@@ -153,6 +155,7 @@ public:
             }
         }
         flush(w);
+        fills.flush();
         // The scale: a line per capability (per step of several when they
         // would be closer than 6 pixels), numbered in the label column at
         // its right edge, next to the line.

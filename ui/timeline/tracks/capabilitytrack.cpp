@@ -5,6 +5,7 @@
 #include "ui/formatting.h"
 #include "ui/timeline/legendwriter.h"
 #include "ui/timeline/tracks/instantmarks.h"
+#include "ui/timeline/tracks/rectbatch.h"
 #include "ui/timeline/timelinerenderer.h"
 
 #include <QFontMetrics>
@@ -48,6 +49,14 @@ struct CapabilityList final : DrawList {
 
 // Whether an item shows in a lane: exact spans by kind, aggregates when
 // they hold time of the lane's kind.
+int decimalDigits(uint32_t v)
+{
+    int n = 1;
+    for (; v >= 10; v /= 10)
+        ++n;
+    return n;
+}
+
 bool inLane(const LodItem& it, bool gcLane)
 {
     if (!it.aggregate)
@@ -93,20 +102,19 @@ public:
         const TimeMapping& m = g.mapping;
         const double runTop = r.top() + kRunTop, gcTop = r.top() + kGcTop;
         const int digitW = QFontMetrics(p.font()).horizontalAdvance(QLatin1Char('0'));
+        RectBatch fills(p, r.adjusted(-1, 0, 1, 0)); // a span begun before the view starts a pixel early
+        std::vector<std::pair<QRectF, uint32_t>> ids; // threads named on their runs, over the fills
         for (const LodItem& it : lods[size_t(g.row)]) {
             if (!it.aggregate) {
                 if (it.kind == SpanKind::Running) {
                     const QRectF rect = spanRect(m, it.start, it.end, runTop, kRunHeight);
-                    p.fillRect(rect, threadColor(it.thread));
-                    const QString id = QString::number(it.thread);
-                    if (rect.width() > digitW * id.size() + 6) {
-                        p.setPen(Qt::black);
-                        p.drawText(rect, Qt::AlignCenter, id);
-                    }
+                    fills.fill(rect, threadColor(it.thread));
+                    if (rect.width() > digitW * decimalDigits(it.thread) + 6)
+                        ids.emplace_back(rect, it.thread);
                 } else if (isCollecting(it.kind)) {
-                    p.fillRect(spanRect(m, it.start, it.end, gcTop, kGcHeight), spanColor(it.kind));
+                    fills.fill(spanRect(m, it.start, it.end, gcTop, kGcHeight), spanColor(it.kind));
                 } else {
-                    p.fillRect(spanRect(m, it.start, it.end, r.top() + kStoppedTop, kStoppedHeight),
+                    fills.fill(spanRect(m, it.start, it.end, r.top() + kStoppedTop, kStoppedHeight),
                                spanColor(it.kind));
                 }
                 continue;
@@ -117,11 +125,11 @@ public:
             const QRectF px = spanRect(m, it.start, it.end, runTop, kRunHeight);
             if (run > 0) {
                 const double hh = std::max(2.0, kRunHeight * run);
-                p.fillRect(QRectF(px.left(), runTop + kRunHeight - hh, px.width(), hh), spanColor(SpanKind::Running));
+                fills.fill(QRectF(px.left(), runTop + kRunHeight - hh, px.width(), hh), spanColor(SpanKind::Running));
             }
             const uint64_t outside = it.totals.gcSync() + it.totals.parked();
             if (outside > 0) // thin, in the colour of the larger
-                p.fillRect(QRectF(px.left(), r.top() + kStoppedTop, px.width(), kStoppedHeight),
+                fills.fill(QRectF(px.left(), r.top() + kStoppedTop, px.width(), kStoppedHeight),
                            spanColor(it.totals.parked() >= it.totals.gcSync() ? SpanKind::GcParked : SpanKind::GcSync));
             if (gc > 0) {
                 // Collecting: its share of the pixel, in the colour of the
@@ -132,9 +140,13 @@ public:
                     if (isCollecting(SpanKind(i)) && it.totals.time[i] > most)
                         most = it.totals.time[i], k = SpanKind(i);
                 const double hh = std::max(2.0, kGcHeight * gc);
-                p.fillRect(QRectF(px.left(), gcTop + kGcHeight - hh, px.width(), hh), spanColor(k));
+                fills.fill(QRectF(px.left(), gcTop + kGcHeight - hh, px.width(), hh), spanColor(k));
             }
         }
+        fills.flush();
+        p.setPen(Qt::black);
+        for (const auto& [rect, thread] : ids)
+            p.drawText(rect, Qt::AlignCenter, QString::number(thread));
         const auto& instants = static_cast<const CapabilityList&>(d).instants;
         if (size_t(g.row) < instants.size())
             paintInstants(p, instants[size_t(g.row)], instantKindsShown(ctx.options.states), m,

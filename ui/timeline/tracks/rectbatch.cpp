@@ -1,0 +1,124 @@
+#include "ui/timeline/tracks/rectbatch.h"
+
+#include <QColor>
+#include <QPaintEngine>
+#include <QPainter>
+
+#include <algorithm>
+#include <cmath>
+
+namespace hecscope {
+
+namespace {
+
+// One image per thread, reused from paint to paint (a new one of a row's
+// size is a fresh mapping to fault in and zero at every paint); kept all
+// transparent between uses. A second batch alive at once on the thread
+// takes an image of its own.
+struct Scratch {
+    QImage image;
+    bool inUse = false;
+};
+thread_local Scratch t_scratch;
+
+// QRasterPaintEngine's rounding of a rectangle to fill without
+// antialiasing (toNormalizedFillRect): each edge to the nearest pixel.
+QRect fillPixels(const QRectF& device)
+{
+    int x1 = qRound(device.x()), y1 = qRound(device.y());
+    int x2 = qRound(device.right()), y2 = qRound(device.bottom());
+    if (x2 < x1)
+        std::swap(x1, x2);
+    if (y2 < y1)
+        std::swap(y1, y2);
+    return QRect(x1, y1, x2 - x1, y2 - y1);
+}
+
+} // namespace
+
+RectBatch::RectBatch(QPainter& p, const QRect& area)
+    : m_p(p)
+{
+    const QPaintEngine* engine = p.paintEngine();
+    if (!engine || engine->type() != QPaintEngine::Raster || p.testRenderHint(QPainter::Antialiasing)
+        || p.opacity() != 1.0 || p.compositionMode() != QPainter::CompositionMode_SourceOver || area.isEmpty())
+        return;
+    m_toDevice = p.deviceTransform();
+    m_scale = m_toDevice.m11();
+    if (m_toDevice.type() > QTransform::TxScale || m_toDevice.m22() != m_scale || (m_scale != 1 && m_scale != 2))
+        return;
+    const QPointF corner = m_toDevice.map(QPointF(area.topLeft()));
+    if (corner.x() != std::round(corner.x()) || corner.y() != std::round(corner.y()))
+        return;
+    m_origin = corner.toPoint();
+    m_size = area.size() * int(m_scale);
+    m_at = QPointF(area.topLeft());
+    if (!t_scratch.inUse) {
+        t_scratch.inUse = m_ownsScratch = true;
+        QImage& s = t_scratch.image;
+        if (s.width() < m_size.width() || s.height() < m_size.height()) {
+            s = QImage(std::max(s.width(), m_size.width()), std::max(s.height(), m_size.height()),
+                       QImage::Format_ARGB32_Premultiplied);
+            if (s.isNull()) { // out of memory: the painter, then
+                t_scratch.inUse = m_ownsScratch = false;
+                return;
+            }
+            s.fill(0);
+        }
+        m_image = &s;
+    } else {
+        m_local = QImage(m_size, QImage::Format_ARGB32_Premultiplied);
+        if (m_local.isNull())
+            return;
+        m_local.fill(0);
+        m_image = &m_local;
+    }
+    m_bits = reinterpret_cast<QRgb*>(m_image->bits()); // not shared: no copy
+    m_stride = m_image->bytesPerLine() / int(sizeof(QRgb));
+    m_batching = true;
+}
+
+RectBatch::~RectBatch()
+{
+    flush();
+    if (m_ownsScratch)
+        t_scratch.inUse = false;
+}
+
+void RectBatch::fill(const QRectF& r, const QColor& colour)
+{
+    if (!m_batching || colour.alpha() != 255) {
+        flush();
+        m_p.fillRect(r, colour);
+        return;
+    }
+    const QRect px = fillPixels(m_toDevice.mapRect(r)).translated(-m_origin);
+    if (px.isEmpty())
+        return;
+    if (px.left() < 0 || px.top() < 0 || px.right() >= m_size.width() || px.bottom() >= m_size.height()) {
+        flush();
+        m_p.fillRect(r, colour);
+        return;
+    }
+    const QRgb value = colour.rgba(); // opaque: premultiplied as it is
+    QRgb* line = m_bits + ptrdiff_t(px.top()) * m_stride + px.left();
+    for (int y = px.top(); y <= px.bottom(); ++y, line += m_stride)
+        std::fill_n(line, px.width(), value);
+    m_dirty |= px;
+}
+
+void RectBatch::flush()
+{
+    if (m_dirty.isEmpty())
+        return;
+    // The dirty part alone, pixel for pixel: at a scale of 2 the raster
+    // engine copies a rectangle twice the size of its target unscaled.
+    const QRectF target(m_at + QPointF(m_dirty.topLeft()) / m_scale, QSizeF(m_dirty.size()) / m_scale);
+    m_p.drawImage(target, *m_image, QRectF(m_dirty));
+    QRgb* line = m_bits + ptrdiff_t(m_dirty.top()) * m_stride + m_dirty.left();
+    for (int y = m_dirty.top(); y <= m_dirty.bottom(); ++y, line += m_stride)
+        std::fill_n(line, m_dirty.width(), QRgb(0));
+    m_dirty = QRect();
+}
+
+} // namespace hecscope
