@@ -319,6 +319,61 @@ void TestTimeline::batchedFillsPaintWhatFillRectPaints()
     QVERIFY(!RectBatch(p, QRect(0, 0, 10, 10)).batching());
 }
 
+// The renderer keeps the legend it painted last as a picture: painting
+// other entries, another palette, font or width, or at another pixel ratio
+// with the same renderer gives what a fresh renderer paints, and so does
+// going back.
+void TestTimeline::legendPictureFollowsWhatItShows()
+{
+    const std::shared_ptr<const LogIndex> index = loadTestLog(QStringLiteral("threads-N2"));
+    // Each differs from the one before in one thing.
+    std::vector<std::pair<RenderOptions, int>> looks; // options, width
+    RenderOptions plain;
+    plain.palette = exportPalette();
+    looks.emplace_back(plain, 900);
+    RenderOptions dark = plain;
+    dark.palette.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
+    dark.palette.setColor(QPalette::WindowText, QColor(0xee, 0xee, 0xee));
+    looks.emplace_back(dark, 900);
+    looks.emplace_back(plain, 900);
+    RenderOptions fewer = plain;
+    fewer.tracks = {QStringLiteral("hecs"), QStringLiteral("gc")};
+    looks.emplace_back(fewer, 900);
+    RenderOptions flagged = plain;
+    flagged.bookmarks = {TimelineRenderer::boundsOf(index.get()).start + 1000};
+    looks.emplace_back(flagged, 900);
+    RenderOptions big = plain;
+    big.font.setPointSizeF(plain.font.pointSizeF() * 1.5);
+    looks.emplace_back(big, 900);
+    looks.emplace_back(plain, 900);
+    looks.emplace_back(plain, 700);
+    looks.emplace_back(plain, 900); // as the first: then the same at the other ratio
+    auto paint = [&](const TimelineRenderer& r, const RenderOptions& o, int width, qreal ratio) {
+        const QRect area(0, 0, width, r.naturalHeight(o));
+        QImage image(area.size() * ratio, QImage::Format_ARGB32_Premultiplied);
+        image.setDevicePixelRatio(ratio);
+        QPainter p(&image);
+        r.paint(p, area, r.bounds(), o);
+        p.end();
+        return image;
+    };
+    TimelineRenderer kept;
+    kept.setIndex(index);
+    for (int round = 0; round < 2; ++round) // the second time back to each
+        for (const qreal ratio : {1.0, 2.0})
+            for (size_t i = 0; i < looks.size(); ++i) {
+                TimelineRenderer fresh;
+                fresh.setIndex(index);
+                const auto& [o, width] = looks[i];
+                QVERIFY2(paint(kept, o, width, ratio) == paint(fresh, o, width, ratio),
+                         qPrintable(QStringLiteral("look %1, ratio %2, round %3").arg(i).arg(ratio).arg(round)));
+            }
+    // The pictures differ where their legends do (the check above can fail).
+    TimelineRenderer fresh;
+    fresh.setIndex(index);
+    QVERIFY(paint(fresh, plain, 900, 1) != paint(fresh, dark, 900, 1));
+}
+
 void TestTimeline::activityMatchesTimelineTotals()
 {
     int exactViews = 0, aggregatedViews = 0;

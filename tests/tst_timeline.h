@@ -55,6 +55,7 @@ private slots:
     void chartTracksDrawData();
     void everyPixelIsPainted();
     void batchedFillsPaintWhatFillRectPaints();
+    void legendPictureFollowsWhatItShows();
     void activityMatchesTimelineTotals();
     void darkPaletteIsFollowed();
     void windowOpensAtWholeLog();

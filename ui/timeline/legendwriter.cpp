@@ -9,7 +9,7 @@ namespace hecscope {
 
 void LegendWriter::entry(const QString& text, const Swatch& swatch)
 {
-    (m_charts ? m_chartEntries : m_entries).push_back({text, swatch, m_track});
+    (m_charts ? m_chartEntries : m_entries).push_back({text, swatch, m_track, 0, false, false, QString()});
 }
 
 void LegendWriter::solid(const QString& text, QColor colour)
@@ -32,6 +32,8 @@ void LegendWriter::stroke(const QString& text, QColor colour, Qt::PenStyle style
         p.setPen(QPen(colour, 2, style));
         p.drawLine(box.left(), box.center().y(), box.right(), box.center().y());
     });
+    (m_charts ? m_chartEntries.back() : m_entries.back()).look =
+        QStringLiteral("%1 %2").arg(colour.rgba(), 0, 16).arg(int(style));
 }
 
 std::vector<const LegendWriter::Entry*> LegendWriter::ordered() const
@@ -56,6 +58,17 @@ QStringList LegendWriter::names() const
     QStringList out;
     for (const Entry* e : ordered())
         out << e->text;
+    return out;
+}
+
+QString LegendWriter::key() const
+{
+    QString out;
+    for (const Entry* e : ordered()) {
+        if (!m_chartEntries.empty() && e == &m_chartEntries.front())
+            out += QStringLiteral("[charts]\n");
+        out += e->text + QLatin1Char('\t') + (e->hasSolid ? QString::number(e->solid, 16) : e->look) + QLatin1Char('\n');
+    }
     return out;
 }
 

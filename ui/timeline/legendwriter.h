@@ -27,6 +27,8 @@ public:
     using Swatch = std::function<void(QPainter&, QRect)>;
     static constexpr int kLineHeight = 20; // px
 
+    // `swatch` draws the same whenever `text` and the palette are the same
+    // (a legend painted once is reused while its key() and palette are).
     void entry(const QString& text, const Swatch& swatch);
     void solid(const QString& text, QColor colour);
     void stroke(const QString& text, QColor colour, Qt::PenStyle style = Qt::SolidLine);
@@ -46,6 +48,9 @@ public:
 
     // The entries' names in the order they are written.
     QStringList names() const;
+    // What paint() draws, as text: the entries, their colours where given,
+    // where the charts' entries begin.
+    QString key() const;
     // Lines the entries take at `width` px in `font`, at most `maxLines`
     // (at least one).
     int lines(const QFont& font, int width, int maxLines) const;
@@ -61,6 +66,7 @@ private:
         QRgb solid = 0;       // the colour of a solid swatch (with hasSolid)
         bool hasSolid = false;
         bool unlessNamed = false;
+        QString look; // what else the swatch draws from (a stroke's colour and style)
     };
     struct Placed {
         const Entry* entry;

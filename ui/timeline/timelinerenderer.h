@@ -14,6 +14,7 @@
 #include <map>
 
 #include <QFont>
+#include <QImage>
 #include <QPalette>
 #include <QRect>
 #include <QString>
@@ -238,6 +239,16 @@ private:
         int width = -1;
     };
     mutable LabelWidthEntry m_labelWidth; // the last one computed
+    // The legend's lines as last painted (LegendWriter::paint measures and
+    // shapes every entry's text: about 0.6 ms a paint at 1600 px), with
+    // what they were painted from.
+    struct LegendPicture {
+        QString key;
+        QImage image;
+    };
+    mutable LegendPicture m_legendPicture;
+    void paintLegendLines(QPainter& p, const LegendWriter& legend, const QRect& r, const QPalette& pal,
+                          int lines) const;
 };
 
 QString stopReasonText(uint8_t stop);
