@@ -232,6 +232,64 @@ void TestTimeline::chartTracksDrawData()
     }
 }
 
+// A heap line drawn from setColumnSteps's points (the first two and the
+// last of each run of equal values) paints what the line of every
+// column's point paints, line and fill: each real log's heap size and live
+// series, over the whole run and a tenth of it, at several widths and
+// heights.
+void TestTimeline::columnStepsPaintEveryColumnsLine()
+{
+    int fewer = 0, compared = 0;
+    for (const QString& log : test::testdataLogs() + test::conformanceLogs(QStringLiteral("ghc-events"))) {
+        const std::unique_ptr<LogIndex> index = test::indexOfBytes(test::readFile(log));
+        if (index->heap.size.empty())
+            continue;
+        const ViewRange whole = TimelineRenderer::boundsOf(index.get());
+        const ViewRange tenth{whole.start + whole.duration() / 3, whole.start + whole.duration() / 3 + whole.duration() / 10};
+        for (const ViewRange view : {whole, tenth})
+            for (const int width : {97, 700, 1600}) {
+                const HeapChart chart = HeapChart::prepare(*index, view, width);
+                for (const QVector<double>* values : {&chart.size, &chart.live})
+                    for (const int height : {40, 127}) {
+                        if (values->isEmpty())
+                            continue;
+                        auto draw = [&](bool steps, int* points) {
+                            QCustomPlot plot;
+                            plot.setPlottingHints(QCP::phFastPolylines);
+                            plot.setNotAntialiasedElements(QCP::aeAll);
+                            plot.axisRect()->setAutoMargins(QCP::msNone);
+                            plot.axisRect()->setMargins(QMargins(0, 2, 0, 1));
+                            QCPGraph* g = plot.addGraph();
+                            g->setPen(QPen(Qt::black, 0));
+                            g->setBrush(QColor(0, 160, 0, 70));
+                            if (steps) {
+                                chartparts::setColumnSteps(g, *values);
+                            } else {
+                                g->setLineStyle(QCPGraph::lsStepLeft);
+                                g->setData(chartparts::columns(int(values->size())), *values, true);
+                            }
+                            *points = g->dataCount();
+                            plot.xAxis->setRange(0, width);
+                            plot.yAxis->setRange(0, chartparts::maxOf(*values) * 1.35 + 1e-9);
+                            QImage image(width, height, QImage::Format_ARGB32_Premultiplied);
+                            image.fill(Qt::white);
+                            QCPPainter cp(&image);
+                            plot.toPainter(&cp, width, height);
+                            cp.end();
+                            return image;
+                        };
+                        int all = 0, kept = 0;
+                        const QImage expected = draw(false, &all), got = draw(true, &kept);
+                        QVERIFY2(got == expected, qPrintable(QStringLiteral("%1, %2 px wide, %3 high, view %4..%5")
+                                                                 .arg(log).arg(width).arg(height).arg(view.start).arg(view.end)));
+                        fewer += kept < all;
+                        ++compared;
+                    }
+            }
+    }
+    QVERIFY2(compared > 100 && fewer > compared / 2, qPrintable(QStringLiteral("%1 of %2").arg(fewer).arg(compared)));
+}
+
 // The base colour goes only where nothing opaque is painted over it (the
 // rows in the alternate colour, the legend's lines): on a picture started
 // in a colour no track uses, none of it is left, with and without a legend,

@@ -18,6 +18,8 @@
 #include "ui/timeline/timelineview.h"
 #include "ui/document/viewcontroller.h"
 #include "ui/timeline/tracks/activitytrack.h"
+#include "ui/timeline/tracks/heapchart.h"
+#include "ui/charts/chartparts.h"
 #include "ui/timeline/tracks/rectbatch.h"
 
 #include <QAbstractItemModelTester>
@@ -53,6 +55,7 @@ private slots:
     void heapSeriesAgreeWithStatistics_data();
     void heapSeriesAgreeWithStatistics();
     void chartTracksDrawData();
+    void columnStepsPaintEveryColumnsLine();
     void everyPixelIsPainted();
     void batchedFillsPaintWhatFillRectPaints();
     void legendPictureFollowsWhatItShows();

@@ -24,6 +24,28 @@ inline QVector<double> columns(int n)
     return x;
 }
 
+// One value per pixel column as a step line (QCPGraph::lsStepLeft: each
+// value from its column to the next point's), from fewer points, two
+// vertices each: a heap series holds each sample's value over many
+// columns. Of a run of equal values the first two points and the last are
+// kept (with the first alone, Qt's aliased rasteriser put a run's line and
+// fill up to ten pixels further along where two runs' values were less than
+// a pixel apart); NaN (a gap) is kept. The same pixels as every column's
+// point: tst_timeline compares them.
+inline void setColumnSteps(QCPGraph* g, const QVector<double>& values)
+{
+    QVector<double> keys, kept;
+    const int n = int(values.size());
+    for (int i = 0; i < n; ++i)
+        if (i <= 1 || i + 1 == n || !(values[i] == values[i - 1]) || !(values[i] == values[i + 1])
+            || !(values[i - 1] == values[i - 2])) {
+            keys.push_back(i);
+            kept.push_back(values[i]);
+        }
+    g->setLineStyle(QCPGraph::lsStepLeft);
+    g->setData(keys, kept, true);
+}
+
 inline double maxOf(const QVector<double>& v)
 {
     double m = 0;

@@ -49,14 +49,13 @@ void HeapChart::paint(ChartPainter& charts, QPainter& p, const QRect& r, const Q
         if (line.y->isEmpty())
             continue;
         QCPGraph* g = plot->addGraph(plot->xAxis, plot->yAxis);
-        g->setLineStyle(QCPGraph::lsStepLeft);
         g->setPen(QPen(line.colour, 0)); // cosmetic: wider pens go through the slow stroker
         if (line.fill) {
             QColor c = line.colour;
             c.setAlpha(70);
             g->setBrush(c);
         }
-        g->setData(columns(int(line.y->size())), *line.y, true);
+        setColumnSteps(g, *line.y);
         top = std::max(top, maxOf(*line.y));
     }
     charts.setValueAxis(plot->yAxis, top, QStringLiteral("MB"));

@@ -234,18 +234,15 @@ void plotBands(const HeapProfileChart& d, QCustomPlot* plot, ChartPainter& chart
             stack->layers.push_back({l.bottom, l.top, faded ? fade(c) : c,
                                      QPen(faded ? fade(c.darker(125)) : c.darker(picked ? 200 : 125), picked ? 2 : 0)});
         }
-        const QVector<double> cols = columns(int(std::max(d.live.size(), d.size.size())));
         if (!d.live.isEmpty()) {
             QCPGraph* g = plot->addGraph(plot->xAxis, plot->yAxis);
-            g->setLineStyle(QCPGraph::lsStepLeft);
             g->setPen(QPen(kLive, 0)); // cosmetic: the fast line path
-            g->setData(cols, d.live, true);
+            setColumnSteps(g, d.live);
         }
         if (!d.size.isEmpty()) {
             QCPGraph* g = plot->addGraph(plot->xAxis, plot->yAxis);
-            g->setLineStyle(QCPGraph::lsStepLeft);
             g->setPen(QPen(heapSizeColour(pal), 0)); // solid and cosmetic: dashing or stroking 1600 points is slow
-            g->setData(cols, d.size, true);
+            setColumnSteps(g, d.size);
         }
     }
     // The axis ends at the top the data asked for; one labelled gridline
