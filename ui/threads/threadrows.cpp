@@ -125,12 +125,15 @@ void paintThreadRow(QPainter& p, const QRect& plot, const PreparedThreadRow& row
             for (int y = 0; y < kSpanHeight; ++y)
                 p.drawImage(QPointF(left, top + kSpanTop + level * kSpanHeight + y), row.strip, QRect(0, 1 + level, w, 1));
     }
-    const QFontMetrics fm(p.font());
-    const int capTextWidth = fm.horizontalAdvance(QStringLiteral("00")) + 6;
+    int capTextWidth = -1; // measured once a run may need it (zoomed out, the items are bins)
     for (const ThreadRowItem& item : row.items) {
+        if (item.colour != ColourRunning || item.segment == UINT32_MAX)
+            continue;
         const QRectF r(left + item.x0, top + kBarTop, std::max(1.0f, item.x1 - item.x0), kBarHeight);
+        if (capTextWidth < 0)
+            capTextWidth = QFontMetrics(p.font()).horizontalAdvance(QStringLiteral("00")) + 6;
         // Running: on which capability, where there is room.
-        if (item.colour == ColourRunning && item.segment != UINT32_MAX && r.width() >= capTextWidth) {
+        if (r.width() >= capTextWidth) {
             QFont f = p.font();
             const QFont saved = f;
             f.setPixelSize(kBarHeight);

@@ -102,8 +102,13 @@ void RectBatch::fill(const QRectF& r, const QColor& colour)
     }
     const QRgb value = colour.rgba(); // opaque: premultiplied as it is
     QRgb* line = m_bits + ptrdiff_t(px.top()) * m_stride + px.left();
-    for (int y = px.top(); y <= px.bottom(); ++y, line += m_stride)
-        std::fill_n(line, px.width(), value);
+    if (px.width() == 1) { // a pixel column (most fills of a wide view)
+        for (int y = px.top(); y <= px.bottom(); ++y, line += m_stride)
+            *line = value;
+    } else {
+        for (int y = px.top(); y <= px.bottom(); ++y, line += m_stride)
+            std::fill_n(line, px.width(), value);
+    }
     m_dirty |= px;
 }
 
