@@ -207,6 +207,56 @@ void TestLive::fileWithoutEndEndsWhenItsWriterIsGone()
     compareIndexes(*last.index, *indexOfBytes(bytes));
 }
 
+// The threads of this process (Linux: /proc/self/task) and each one's
+// nice value (the 19th field of its stat, after the name in parentheses).
+static std::map<int, int> threadNiceValues()
+{
+    std::map<int, int> out;
+    for (const QString& tid : QDir(QStringLiteral("/proc/self/task")).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        QFile stat(QStringLiteral("/proc/self/task/%1/stat").arg(tid));
+        if (!stat.open(QIODevice::ReadOnly))
+            continue; // ended meanwhile
+        const QByteArray text = stat.readAll();
+        const QList<QByteArray> fields = text.mid(text.lastIndexOf(')') + 2).split(' ');
+        if (fields.size() > 16)
+            out[tid.toInt()] = fields[16].toInt(); // field 19 of the whole line
+    }
+    return out;
+}
+
+// LiveOptions::niceIncrement: the session's thread runs that many steps
+// below the thread that started it (the window's sessions: as its jobs),
+// and the starting thread keeps its own.
+void TestLive::sessionThreadRunsNicer()
+{
+    const std::vector<uint8_t> bytes = readFile(threadsLog());
+    QTemporaryDir dir;
+    const std::string path = dir.filePath(QStringLiteral("log.eventlog")).toStdString();
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    QVERIFY(writeAll(fd, bytes.data(), bytes.size() / 2)); // kept open: the session follows it
+    errno = 0;
+    const int mine = getpriority(PRIO_PROCESS, 0);
+    QCOMPARE(errno, 0);
+    const std::map<int, int> before = threadNiceValues();
+    QVERIFY(before.count(int(gettid())) && before.at(int(gettid())) == mine); // the reading works
+    UpdateCollector collector;
+    SteppedClock clock;
+    LiveOptions options;
+    options.niceIncrement = 3;
+    auto session = sessionOn(path, options, collector, clock.clock());
+    QVERIFY(session);
+    QVERIFY2(collector.next(*session), "no update");
+    int started = 0;
+    for (const auto& [tid, nice] : threadNiceValues())
+        if (!before.count(tid)) {
+            ++started;
+            QCOMPARE(nice, std::min(19, mine + 3));
+        }
+    QVERIFY(started >= 1);
+    QCOMPARE(getpriority(PRIO_PROCESS, 0), mine);
+    ::close(fd);
+}
+
 // A session's builder lets go of the thread events it has walked for good
 // at each update. A capability whose first block comes after that, with
 // events earlier than those (here: no event names it before), cannot be

@@ -16,6 +16,7 @@
 #include "core/report/info.h"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QRandomGenerator>
 #include <QTemporaryDir>
@@ -24,8 +25,11 @@
 #include <QTest>
 
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <cerrno>
 #include <deque>
+#include <map>
 #include <thread>
 #include <unistd.h>
 
@@ -54,6 +58,7 @@ private slots:
     void growingFileAppendsOfEverySize_data();
     void growingFileAppendsOfEverySize();
     void fileWithoutEndEndsWhenItsWriterIsGone();
+    void sessionThreadRunsNicer();
     void shrinkingFileIsSaid();
     void replacedFileIsSaid();
     void pipeAndStandardInput();

@@ -8,11 +8,13 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <climits>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <fcntl.h>
 #include <mutex>
+#include <sys/resource.h>
 #include <thread>
 #include <unistd.h>
 #include <vector>
@@ -92,7 +94,15 @@ bool LiveSession::start(std::string& error)
     d.fd = fd;
     d.keepNs = m_options.keepNs;
     m_recording = FileSource::adopt(reader);
-    d.thread = std::thread([&d] { d.run(); });
+    errno = 0;
+    const int starterNice = getpriority(PRIO_PROCESS, 0); // this thread's
+    const int nice = errno == 0 && m_options.niceIncrement > 0 ? std::min(19, starterNice + m_options.niceIncrement)
+                                                                : INT_MIN;
+    d.thread = std::thread([&d, nice] {
+        if (nice != INT_MIN)
+            setpriority(PRIO_PROCESS, id_t(gettid()), nice);
+        d.run();
+    });
     return true;
 }
 

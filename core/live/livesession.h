@@ -29,6 +29,13 @@ struct LiveOptions {
     // whole-run totals of what was left out are kept (LogIndex::dropped).
     // The recording keeps every byte.
     uint64_t keepNs = 0;
+    // The session's thread (and the threads it starts) runs this many nice
+    // steps below the thread that starts it (Linux: a thread's nice value is
+    // its own), so that a busy program followed leaves the window its share
+    // of the processor; the window's sessions use WorkerPool::kBackgroundNice,
+    // as its jobs do. Raising it needs no privilege; should it fail, the
+    // thread runs as before.
+    int niceIncrement = 0;
 };
 
 enum class LiveState : uint8_t {

@@ -1,5 +1,7 @@
 #include "ui/jobs/livejob.h"
 
+#include "ui/jobs/workerpool.h"
+
 #include <QMetaObject>
 
 namespace hecscope {
@@ -23,6 +25,7 @@ bool LiveJob::start(const SourceAddress& address, LiveOptions options, QString* 
         return false;
     }
     m_source = QString::fromStdString(address.text());
+    options.niceIncrement = WorkerPool::kBackgroundNice; // below the window, as its jobs are
     // Posted to this object's thread; queued calls still pending when the
     // job is destroyed are dropped with it.
     m_session = std::make_unique<LiveSession>(std::move(source), std::move(options), [this] {
