@@ -28,6 +28,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <optional>
 #include <random>
 
@@ -105,6 +106,24 @@ static bool readWanted(const TimelineRenderer& renderer, const RenderOptions& o,
     return !wanted.empty() || !windows.empty();
 }
 
+// The sweep's views: the whole log, then halving down to a 1 µs window,
+// three places each (the same places on every run).
+static std::vector<ViewRange> sweepViews(ViewRange bounds)
+{
+    std::vector<ViewRange> views;
+    std::mt19937_64 rng(7);
+    for (uint64_t width = bounds.duration();; width = std::max<uint64_t>(1000, width / 2)) {
+        for (int k = 0; k < 3; ++k) {
+            const uint64_t slack = bounds.duration() - std::min(bounds.duration(), width);
+            const uint64_t start = bounds.start + (slack ? rng() % (slack + 1) : 0);
+            views.push_back(fitInto({start, start + width}, bounds));
+        }
+        if (width <= 1000)
+            break;
+    }
+    return views;
+}
+
 void benchGui(std::shared_ptr<const LogIndex> index, const std::string& path, bool drawingOnly)
 {
     // Full repaints at 1600x1000 over a sweep of zoom levels, halving from
@@ -125,40 +144,31 @@ void benchGui(std::shared_ptr<const LogIndex> index, const std::string& path, bo
     }
     QImage image(1600, 1000, QImage::Format_ARGB32_Premultiplied);
     ThreadWindowsRead sweepWindows;
+    const std::vector<ViewRange> views = sweepViews(bounds);
     auto sweep = [&](const RenderOptions& o) {
-        std::mt19937_64 rng(7);
         std::vector<double> ms;
-        for (uint64_t width = bounds.duration();;
-             width = std::max<uint64_t>(1000, width / 2)) {
-            for (int k = 0; k < 3; ++k) {
-                const uint64_t slack = bounds.duration() - std::min(bounds.duration(), width);
-                const uint64_t start = bounds.start + (slack ? rng() % (slack + 1) : 0);
-                const ViewRange view = fitInto({start, start + width}, bounds);
-                if (o.detail)
-                    o.detail->beginView();
-                QElapsedTimer t;
-                t.start();
-                {
-                    QPainter p(&image);
-                    renderer.paint(p, image.rect(), view, o);
-                }
-                ms.push_back(double(t.nsecsElapsed()) / 1e6);
-                // What the paint found missing, read as the view's worker
-                // would (not timed: off the UI thread), then the paint again.
-                if (readWanted(renderer, o, &sweepWindows)) {
-                    t.start();
-                    QPainter p(&image);
-                    renderer.paint(p, image.rect(), view, o);
-                    p.end();
-                    ms.push_back(double(t.nsecsElapsed()) / 1e6);
-                }
-                if (qEnvironmentVariableIsSet("HECSCOPE_BENCH_VERBOSE"))
-                    std::fprintf(stderr, "render %llu..%llu: %.3f ms\n",
-                                 (unsigned long long)view.start,
-                                 (unsigned long long)view.end, ms.back());
+        for (const ViewRange& view : views) {
+            if (o.detail)
+                o.detail->beginView();
+            QElapsedTimer t;
+            t.start();
+            {
+                QPainter p(&image);
+                renderer.paint(p, image.rect(), view, o);
             }
-            if (width <= 1000)
-                break;
+            ms.push_back(double(t.nsecsElapsed()) / 1e6);
+            // What the paint found missing, read as the view's worker
+            // would (not timed: off the UI thread), then the paint again.
+            if (readWanted(renderer, o, &sweepWindows)) {
+                t.start();
+                QPainter p(&image);
+                renderer.paint(p, image.rect(), view, o);
+                p.end();
+                ms.push_back(double(t.nsecsElapsed()) / 1e6);
+            }
+            if (qEnvironmentVariableIsSet("HECSCOPE_BENCH_VERBOSE"))
+                std::fprintf(stderr, "render %llu..%llu: %.3f ms\n", (unsigned long long)view.start,
+                             (unsigned long long)view.end, ms.back());
         }
         return ms;
     };
@@ -167,6 +177,35 @@ void benchGui(std::shared_ptr<const LogIndex> index, const std::string& path, bo
     std::printf("render_p50_ms: %.3f\n", percentile(ms, 0.50));
     std::printf("render_p95_ms: %.3f\n", percentile(ms, 0.95));
     std::printf("render_max_ms: %.3f\n", percentile(ms, 1.0));
+    if (const int repeats = qEnvironmentVariableIntValue("HECSCOPE_BENCH_REPEAT"); repeats > 0) {
+        // Each view painted again, its detail in memory (warm), `repeats`
+        // times: its best time is steadier than one paint on a machine
+        // whose speed varies from minute to minute. The N widest views only
+        // with HECSCOPE_BENCH_WIDE=N (where render_p95_ms comes from); with
+        // HECSCOPE_BENCH_DUMP=DIR each view's picture goes to DIR/vNNN.png,
+        // to compare the pixels of two builds.
+        std::vector<ViewRange> repeated = views;
+        if (const int wide = qEnvironmentVariableIntValue("HECSCOPE_BENCH_WIDE"); wide > 0)
+            repeated.resize(std::min(repeated.size(), size_t(wide)));
+        const QString dump = qEnvironmentVariable("HECSCOPE_BENCH_DUMP");
+        std::vector<double> best(repeated.size(), std::numeric_limits<double>::infinity());
+        for (int r = 0; r < repeats; ++r)
+            for (size_t v = 0; v < repeated.size(); ++v) {
+                QElapsedTimer t;
+                t.start();
+                QPainter p(&image);
+                renderer.paint(p, image.rect(), repeated[v], options);
+                p.end();
+                best[v] = std::min(best[v], double(t.nsecsElapsed()) / 1e6);
+                if (r == 0 && !dump.isEmpty())
+                    image.save(dump + QStringLiteral("/v%1.png").arg(v, 3, 10, QLatin1Char('0')));
+                renderer.takeWantedInstants(); // not read: these paints time what is in memory
+                renderer.takeWantedThreads();
+            }
+        std::printf("render_best_views: %zu, best of %d paints each\n", repeated.size(), repeats);
+        std::printf("render_best_p50_ms: %.3f\n", percentile(best, 0.50));
+        std::printf("render_best_p95_ms: %.3f\n", percentile(best, 0.95));
+    }
     // What the sweep's thread rows zoomed in past their bins read back.
     std::printf("render_thread_windows: %zu, largest %.1f MB in memory, most read %.1f MB\n", sweepWindows.count,
                 double(sweepWindows.maxBytes) / (1 << 20), double(sweepWindows.maxRead) / (1 << 20));
