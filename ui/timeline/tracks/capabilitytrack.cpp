@@ -47,8 +47,6 @@ struct CapabilityList final : DrawList {
     std::vector<InstantRow> instants;           // per capability
 };
 
-// Whether an item shows in a lane: exact spans by kind, aggregates when
-// they hold time of the lane's kind.
 int decimalDigits(uint32_t v)
 {
     int n = 1;
@@ -57,6 +55,8 @@ int decimalDigits(uint32_t v)
     return n;
 }
 
+// Whether an item shows in a lane: exact spans by kind, aggregates when
+// they hold time of the lane's kind.
 bool inLane(const LodItem& it, bool gcLane)
 {
     if (!it.aggregate)
@@ -103,14 +103,16 @@ public:
         const double runTop = r.top() + kRunTop, gcTop = r.top() + kGcTop;
         const int digitW = QFontMetrics(p.font()).horizontalAdvance(QLatin1Char('0'));
         RectBatch fills(p, r.adjusted(-1, 0, 1, 0)); // a span begun before the view starts a pixel early
-        std::vector<std::pair<QRectF, uint32_t>> ids; // threads named on their runs, over the fills
+        p.setPen(Qt::black);
         for (const LodItem& it : lods[size_t(g.row)]) {
             if (!it.aggregate) {
                 if (it.kind == SpanKind::Running) {
                     const QRectF rect = spanRect(m, it.start, it.end, runTop, kRunHeight);
                     fills.fill(rect, threadColor(it.thread));
-                    if (rect.width() > digitW * decimalDigits(it.thread) + 6)
-                        ids.emplace_back(rect, it.thread);
+                    if (rect.width() > digitW * decimalDigits(it.thread) + 6) {
+                        fills.flush(); // the id over its run, under what comes after it
+                        p.drawText(rect, Qt::AlignCenter, QString::number(it.thread));
+                    }
                 } else if (isCollecting(it.kind)) {
                     fills.fill(spanRect(m, it.start, it.end, gcTop, kGcHeight), spanColor(it.kind));
                 } else {
@@ -144,9 +146,6 @@ public:
             }
         }
         fills.flush();
-        p.setPen(Qt::black);
-        for (const auto& [rect, thread] : ids)
-            p.drawText(rect, Qt::AlignCenter, QString::number(thread));
         const auto& instants = static_cast<const CapabilityList&>(d).instants;
         if (size_t(g.row) < instants.size())
             paintInstants(p, instants[size_t(g.row)], instantKindsShown(ctx.options.states), m,

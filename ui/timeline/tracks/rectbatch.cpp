@@ -43,6 +43,15 @@ RectBatch::RectBatch(QPainter& p, const QRect& area)
     if (!engine || engine->type() != QPaintEngine::Raster || p.testRenderHint(QPainter::Antialiasing)
         || p.opacity() != 1.0 || p.compositionMode() != QPainter::CompositionMode_SourceOver || area.isEmpty())
         return;
+    // Pixels of a 32-bit image (a window's backing store, a picture): other
+    // formats convert a fill's colour and an image's pixels differently.
+    const QPaintDevice* target = engine->paintDevice();
+    if (!target || target->devType() != QInternal::Image)
+        return;
+    const QImage& pixels = *static_cast<const QImage*>(target);
+    if (pixels.format() != QImage::Format_RGB32 && pixels.format() != QImage::Format_ARGB32
+        && pixels.format() != QImage::Format_ARGB32_Premultiplied)
+        return;
     m_toDevice = p.deviceTransform();
     m_scale = m_toDevice.m11();
     if (m_toDevice.type() > QTransform::TxScale || m_toDevice.m22() != m_scale || (m_scale != 1 && m_scale != 2))
@@ -50,9 +59,18 @@ RectBatch::RectBatch(QPainter& p, const QRect& area)
     const QPointF corner = m_toDevice.map(QPointF(area.topLeft()));
     if (corner.x() != std::round(corner.x()) || corner.y() != std::round(corner.y()))
         return;
-    m_origin = corner.toPoint();
-    m_size = area.size() * int(m_scale);
-    m_at = QPointF(area.topLeft());
+    // Only what can show: the area within the target and the clip (an
+    // export's layout pass paints a picture of any size onto one pixel).
+    // A fill reaching out of it goes through the painter.
+    QRect device(corner.toPoint(), area.size() * int(m_scale));
+    device &= pixels.rect();
+    if (p.hasClipping())
+        device &= fillPixels(m_toDevice.mapRect(p.clipBoundingRect())).adjusted(-1, -1, 1, 1);
+    if (device.isEmpty() || qint64(device.width()) * device.height() > kMaxPixels)
+        return;
+    m_origin = device.topLeft();
+    m_size = device.size();
+    m_at = m_toDevice.inverted().map(QPointF(m_origin));
     if (!t_scratch.inUse) {
         t_scratch.inUse = m_ownsScratch = true;
         QImage& s = t_scratch.image;

@@ -19,7 +19,8 @@ namespace hecscope {
 // come: not the raster engine (SVG, PDF, a QPicture), antialiasing, an
 // opacity, a composition other than SourceOver, a transform other than a
 // whole-pixel translation at a scale of 1 or 2, a colour that is not
-// opaque, a rectangle reaching outside `area`. Whatever else is drawn with
+// opaque, a rectangle reaching out of `area` (or of the target or the
+// clip), a target that is not a 32-bit image. Whatever else is drawn with
 // the painter goes after flush(), so that it lies over the fills as it
 // would have. UI thread (or the thread painting: an export's worker).
 class RectBatch {
@@ -34,6 +35,10 @@ public:
     void flush();
     // Whether fills go into the image (for tests).
     bool batching() const { return m_batching; }
+    // The most device pixels an image takes (a row of a window 8,000 wide
+    // and 500 high; the scratch image stays with its thread): a bigger area
+    // goes through the painter.
+    static constexpr qint64 kMaxPixels = 4'000'000;
 
 private:
     QPainter& m_p;
