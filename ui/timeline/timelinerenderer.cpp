@@ -2,6 +2,7 @@
 
 #include "core/text/units.h"
 #include "ui/formatting.h"
+#include "ui/timeline/legendpicture.h"
 #include "ui/timeline/legendwriter.h"
 
 #include <QFontMetrics>
@@ -524,7 +525,7 @@ void TimelineRenderer::paintLegend(QPainter& p, const QRect& r, const RenderOpti
     LegendWriter legend;
     writeLegend(legend, o);
     const int lines = legendLines(o, r.width());
-    paintLegendLines(p, legend, QRect(r.left(), r.top(), r.width(), lines * LegendWriter::kLineHeight), o.palette, lines);
+    m_legendPicture.paint(p, legend, QRect(r.left(), r.top(), r.width(), lines * LegendWriter::kLineHeight), o.palette, lines);
     int y = r.top() + lines * LegendWriter::kLineHeight;
     for (const QString& id : o.tracks)
         if (const TimelineTrack* t = findTrack(id))
@@ -532,55 +533,6 @@ void TimelineRenderer::paintLegend(QPainter& p, const QRect& r, const RenderOpti
                 t->paintOwnLegend(p, QRect(r.left(), y, r.width(), h), ctx);
                 y += h;
             }
-}
-
-// On pixels, from the picture of the last paint when nothing it shows has
-// changed: the entries (LegendWriter::key), the palette, the font, the
-// size, the device's pixels per unit and format (the text's antialiasing
-// depends on it). The picture is
-// painted as the legend would be there, so it gives the same pixels.
-void TimelineRenderer::paintLegendLines(QPainter& p, const LegendWriter& legend, const QRect& r, const QPalette& pal,
-                                        int lines) const
-{
-    const QPaintEngine* engine = p.paintEngine();
-    const QPaintDevice* target = engine ? engine->paintDevice() : nullptr;
-    const QTransform toDevice = p.deviceTransform();
-    const qreal ratio = toDevice.m11();
-    const QPointF corner = toDevice.map(QPointF(r.topLeft()));
-    if (!target || target->devType() != QInternal::Image || engine->type() != QPaintEngine::Raster
-        || toDevice.type() > QTransform::TxScale || toDevice.m22() != ratio || (ratio != 1 && ratio != 2)
-        || corner != QPointF(corner.toPoint()) || pal.color(QPalette::Window).alpha() != 255 || r.isEmpty()
-        || p.opacity() != 1.0 || p.compositionMode() != QPainter::CompositionMode_SourceOver) {
-        legend.paint(p, r, pal, lines);
-        return;
-    }
-    const QImage::Format format = static_cast<const QImage*>(target)->format();
-    const QString key = QStringLiteral("%1|%2|%3|%4x%5|%6|%7|%8")
-                            .arg(legend.key())
-                            .arg(pal.cacheKey())
-                            .arg(p.font().key())
-                            .arg(r.width())
-                            .arg(r.height())
-                            .arg(ratio)
-                            .arg(int(format))
-                            .arg(lines);
-    QImage& image = m_legendPicture.image;
-    if (m_legendPicture.key != key) {
-        image = QImage(r.size() * int(ratio), format);
-        if (image.isNull()) { // no memory for it: painted directly
-            m_legendPicture.key.clear();
-            legend.paint(p, r, pal, lines);
-            return;
-        }
-        image.setDevicePixelRatio(ratio);
-        QPainter ip(&image);
-        ip.setFont(p.font());
-        ip.setRenderHints(p.renderHints());
-        legend.paint(ip, QRect(QPoint(0, 0), r.size()), pal, lines);
-        ip.end();
-        m_legendPicture.key = key;
-    }
-    p.drawImage(QRectF(r), image);
 }
 
 std::optional<TimelineRenderer::Hit> TimelineRenderer::hitAt(QPoint pos, const QRect& area, ViewRange view,

@@ -5,6 +5,7 @@
 #include "core/time/viewrange.h"
 #include "ui/heap/heapview.h"
 #include "ui/profile/profilehighlight.h"
+#include "ui/timeline/legendpicture.h"
 #include "ui/timeline/tracks/timelinetrack.h"
 #include "ui/timeline/tracks/trackstates.h"
 #include "ui/timeline/tracks/trackregistry.h"
@@ -14,7 +15,6 @@
 #include <map>
 
 #include <QFont>
-#include <QImage>
 #include <QPalette>
 #include <QRect>
 #include <QString>
@@ -239,16 +239,7 @@ private:
         int width = -1;
     };
     mutable LabelWidthEntry m_labelWidth; // the last one computed
-    // The legend's lines as last painted (LegendWriter::paint measures and
-    // shapes every entry's text: about 0.6 ms a paint at 1600 px), with
-    // what they were painted from.
-    struct LegendPicture {
-        QString key;
-        QImage image;
-    };
-    mutable LegendPicture m_legendPicture;
-    void paintLegendLines(QPainter& p, const LegendWriter& legend, const QRect& r, const QPalette& pal,
-                          int lines) const;
+    mutable LegendPicture m_legendPicture; // the legend's lines, painted once while they stay the same
 };
 
 QString stopReasonText(uint8_t stop);
