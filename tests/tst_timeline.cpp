@@ -236,7 +236,7 @@ void TestTimeline::chartTracksDrawData()
 // last of each run of equal values) paints what the line of every
 // column's point paints, line and fill: each real log's heap size and live
 // series, over the whole run and a tenth of it, at several widths and
-// heights.
+// heights, at pixel ratios 1 and 2.
 void TestTimeline::columnStepsPaintEveryColumnsLine()
 {
     int fewer = 0, compared = 0;
@@ -250,7 +250,7 @@ void TestTimeline::columnStepsPaintEveryColumnsLine()
             for (const int width : {97, 700, 1600}) {
                 const HeapChart chart = HeapChart::prepare(*index, view, width);
                 for (const QVector<double>* values : {&chart.size, &chart.live})
-                    for (const int height : {40, 127}) {
+                    for (const auto& [height, ratio] : {std::pair{40, 1.0}, std::pair{127, 1.0}, std::pair{40, 2.0}}) {
                         if (values->isEmpty())
                             continue;
                         auto draw = [&](bool steps, int* points) {
@@ -271,7 +271,8 @@ void TestTimeline::columnStepsPaintEveryColumnsLine()
                             *points = g->dataCount();
                             plot.xAxis->setRange(0, width);
                             plot.yAxis->setRange(0, chartparts::maxOf(*values) * 1.35 + 1e-9);
-                            QImage image(width, height, QImage::Format_ARGB32_Premultiplied);
+                            QImage image(QSize(width, height) * ratio, QImage::Format_ARGB32_Premultiplied);
+                            image.setDevicePixelRatio(ratio);
                             image.fill(Qt::white);
                             QCPPainter cp(&image);
                             plot.toPainter(&cp, width, height);
@@ -280,8 +281,9 @@ void TestTimeline::columnStepsPaintEveryColumnsLine()
                         };
                         int all = 0, kept = 0;
                         const QImage expected = draw(false, &all), got = draw(true, &kept);
-                        QVERIFY2(got == expected, qPrintable(QStringLiteral("%1, %2 px wide, %3 high, view %4..%5")
-                                                                 .arg(log).arg(width).arg(height).arg(view.start).arg(view.end)));
+                        QVERIFY2(got == expected, qPrintable(QStringLiteral("%1, %2 px wide, %3 high, ratio %4, view %5..%6")
+                                                                 .arg(log).arg(width).arg(height).arg(ratio)
+                                                                 .arg(view.start).arg(view.end)));
                         fewer += kept < all;
                         ++compared;
                     }
@@ -330,47 +332,56 @@ void TestTimeline::everyPixelIsPainted()
 // QPainter::fillRect gives, drawn over what was there in the same order:
 // rectangles at fractions of a pixel, reaching out of the area, a colour
 // that is not opaque among them (it goes through the painter), at device
-// pixel ratios 1 and 2 and under a translation; and it does batch there.
+// pixel ratios 2 and 1 (the thread's image then wider than the area) and
+// under a translation, with a clip region, and as a second batch alive at
+// once (an image of its own); and it does batch there.
 void TestTimeline::batchedFillsPaintWhatFillRectPaints()
 {
     std::mt19937 rng(5);
     std::uniform_real_distribution<double> x(-10, 330), y(-6, 50), size(0, 40);
-    for (const qreal ratio : {1.0, 2.0})
+    enum Setup { Plain, Clipped, Second };
+    for (const qreal ratio : {2.0, 1.0})
         for (const QPointF shift : {QPointF(0, 0), QPointF(7, 3), QPointF(2.5, 0)})
-            for (int round = 0; round < 20; ++round) {
-                std::vector<std::pair<QRectF, QColor>> fills;
-                for (int i = 0; i < 300; ++i) {
-                    QColor c = QColor::fromRgb(rng() & 0xffffff);
-                    if (i == 150)
-                        c.setAlpha(120);
-                    fills.emplace_back(QRectF(x(rng), y(rng), i % 3 ? 1.0 : size(rng), size(rng) / 2), c);
-                }
-                const QRect area(0, 0, 320, 40);
-                auto picture = [&](bool batched, bool* batching) {
-                    QImage image(QSize(340, 60) * ratio, QImage::Format_ARGB32_Premultiplied);
-                    image.setDevicePixelRatio(ratio);
-                    image.fill(qRgb(40, 50, 60));
-                    QPainter p(&image);
-                    p.translate(shift);
-                    if (batched) {
-                        RectBatch batch(p, area);
-                        *batching = batch.batching();
-                        for (const auto& [r, c] : fills)
-                            batch.fill(r, c);
-                    } else {
-                        for (const auto& [r, c] : fills)
-                            p.fillRect(r, c);
+            for (const Setup setup : {Plain, Clipped, Second})
+                for (int round = 0; round < 10; ++round) {
+                    std::vector<std::pair<QRectF, QColor>> fills;
+                    for (int i = 0; i < 300; ++i) {
+                        QColor c = QColor::fromRgb(rng() & 0xffffff);
+                        if (i == 150)
+                            c.setAlpha(120);
+                        fills.emplace_back(QRectF(x(rng), y(rng), i % 3 ? 1.0 : size(rng), size(rng) / 2), c);
                     }
-                    p.end();
-                    return image;
-                };
-                bool batching = false;
-                const QImage batched = picture(true, &batching);
-                QCOMPARE(batching, shift.x() * ratio == std::round(shift.x() * ratio)); // half a pixel: through the painter
-                QVERIFY2(batched == picture(false, nullptr),
-                         qPrintable(QStringLiteral("ratio %1, shift %2,%3, round %4")
-                                        .arg(ratio).arg(shift.x()).arg(shift.y()).arg(round)));
-            }
+                    const QRect area(0, 0, 320, 40);
+                    auto picture = [&](bool batched, bool* batching) {
+                        QImage image(QSize(340, 60) * ratio, QImage::Format_ARGB32_Premultiplied);
+                        image.setDevicePixelRatio(ratio);
+                        image.fill(qRgb(40, 50, 60));
+                        QPainter p(&image);
+                        p.translate(shift);
+                        if (setup == Clipped)
+                            p.setClipRegion(QRegion(10, 5, 100, 20) + QRegion(150, 0, 60, 45));
+                        if (batched) {
+                            std::optional<RectBatch> first;
+                            if (setup == Second)
+                                first.emplace(p, area);
+                            RectBatch batch(p, area);
+                            *batching = batch.batching();
+                            for (const auto& [r, c] : fills)
+                                batch.fill(r, c);
+                        } else {
+                            for (const auto& [r, c] : fills)
+                                p.fillRect(r, c);
+                        }
+                        p.end();
+                        return image;
+                    };
+                    bool batching = false;
+                    const QImage batched = picture(true, &batching);
+                    QCOMPARE(batching, shift.x() * ratio == std::round(shift.x() * ratio)); // half a pixel: the painter
+                    QVERIFY2(batched == picture(false, nullptr),
+                             qPrintable(QStringLiteral("ratio %1, shift %2,%3, setup %4, round %5")
+                                            .arg(ratio).arg(shift.x()).arg(shift.y()).arg(int(setup)).arg(round)));
+                }
     // Not pixels: through the painter.
     QPicture recorded;
     QPainter p(&recorded);

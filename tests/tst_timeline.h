@@ -39,6 +39,7 @@
 #include <QWheelEvent>
 
 #include <cmath>
+#include <optional>
 #include <random>
 
 using namespace hecscope;

@@ -8,12 +8,12 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
-#include <climits>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <fcntl.h>
 #include <mutex>
+#include <optional>
 #include <sys/resource.h>
 #include <thread>
 #include <unistd.h>
@@ -94,13 +94,16 @@ bool LiveSession::start(std::string& error)
     d.fd = fd;
     d.keepNs = m_options.keepNs;
     m_recording = FileSource::adopt(reader);
-    errno = 0;
-    const int starterNice = getpriority(PRIO_PROCESS, 0); // this thread's
-    const int nice = errno == 0 && m_options.niceIncrement > 0 ? std::min(19, starterNice + m_options.niceIncrement)
-                                                                : INT_MIN;
+    std::optional<int> nice;
+    if (m_options.niceIncrement > 0) {
+        errno = 0;
+        const int starter = getpriority(PRIO_PROCESS, 0); // this thread's
+        if (errno == 0)
+            nice = std::min(19, starter + std::min(m_options.niceIncrement, 39));
+    }
     d.thread = std::thread([&d, nice] {
-        if (nice != INT_MIN)
-            setpriority(PRIO_PROCESS, id_t(gettid()), nice);
+        if (nice)
+            setpriority(PRIO_PROCESS, id_t(gettid()), *nice);
         d.run();
     });
     return true;
