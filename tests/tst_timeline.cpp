@@ -250,7 +250,9 @@ void TestTimeline::columnStepsPaintEveryColumnsLine()
             for (const int width : {97, 700, 1600}) {
                 const HeapChart chart = HeapChart::prepare(*index, view, width);
                 for (const QVector<double>* values : {&chart.size, &chart.live})
-                    for (const auto& [height, ratio] : {std::pair{40, 1.0}, std::pair{127, 1.0}, std::pair{40, 2.0}}) {
+                    for (const std::pair<int, double>& size : {std::pair{40, 1.0}, std::pair{127, 1.0}, std::pair{40, 2.0}}) {
+                        const int height = size.first; // not a structured binding: the lambda captures them
+                        const double ratio = size.second;
                         if (values->isEmpty())
                             continue;
                         auto draw = [&](bool steps, int* points) {
