@@ -1,34 +1,28 @@
 #include "ui/timeline/legendpicture.h"
 
 #include "ui/timeline/legendwriter.h"
+#include "ui/timeline/pixeltarget.h"
 
-#include <QPaintEngine>
 #include <QRect>
 
 namespace hecscope {
 
 void LegendPicture::paint(QPainter& p, const LegendWriter& legend, const QRect& r, const QPalette& pal, int lines)
 {
-    const QPaintEngine* engine = p.paintEngine();
-    const QPaintDevice* target = engine ? engine->paintDevice() : nullptr;
-    const QTransform toDevice = p.deviceTransform();
-    const qreal ratio = toDevice.m11();
-    const QPointF corner = toDevice.map(QPointF(r.topLeft()));
-    if (!target || target->devType() != QInternal::Image || engine->type() != QPaintEngine::Raster
-        || toDevice.type() > QTransform::TxScale || toDevice.m22() != ratio || (ratio != 1 && ratio != 2)
-        || corner != QPointF(corner.toPoint()) || pal.color(QPalette::Window).alpha() != 255 || r.isEmpty()
-        || p.opacity() != 1.0 || p.compositionMode() != QPainter::CompositionMode_SourceOver) {
+    const std::optional<PixelTarget> target = pixelTarget(p, r.topLeft());
+    if (!target || pal.color(QPalette::Window).alpha() != 255 || r.isEmpty()) {
         legend.paint(p, r, pal, lines);
         return;
     }
-    const QImage::Format format = static_cast<const QImage*>(target)->format();
+    const QImage::Format format = target->image->format();
+    const int ratio = target->ratio;
     const QString key = legend.key() + QLatin1Char('|') + QString::number(pal.cacheKey()) + QLatin1Char('|')
         + QString::number(int(p.renderHints())) + QLatin1Char('|') + QString::number(int(p.layoutDirection()))
         + QLatin1Char('|') + QString::number(r.width()) + QLatin1Char('x') + QString::number(r.height())
         + QLatin1Char('|') + QString::number(ratio) + QLatin1Char('|') + QString::number(int(format))
         + QLatin1Char('|') + QString::number(lines);
     if (m_key != key || !(m_font == p.font())) {
-        m_image = QImage(r.size() * int(ratio), format);
+        m_image = QImage(r.size() * ratio, format);
         if (m_image.isNull()) { // no memory for it: painted directly
             m_key.clear();
             legend.paint(p, r, pal, lines);

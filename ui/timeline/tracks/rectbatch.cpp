@@ -1,11 +1,12 @@
 #include "ui/timeline/tracks/rectbatch.h"
 
+#include "ui/timeline/pixeltarget.h"
+
 #include <QColor>
-#include <QPaintEngine>
+#include <QImage>
 #include <QPainter>
 
 #include <algorithm>
-#include <cmath>
 
 namespace hecscope {
 
@@ -39,30 +40,23 @@ QRect fillPixels(const QRectF& device)
 RectBatch::RectBatch(QPainter& p, const QRect& area)
     : m_p(p)
 {
-    const QPaintEngine* engine = p.paintEngine();
-    if (!engine || engine->type() != QPaintEngine::Raster || p.testRenderHint(QPainter::Antialiasing)
-        || p.opacity() != 1.0 || p.compositionMode() != QPainter::CompositionMode_SourceOver || area.isEmpty())
+    if (p.testRenderHint(QPainter::Antialiasing) || area.isEmpty())
         return;
-    // Pixels of a 32-bit image (a window's backing store, a picture): other
-    // formats convert a fill's colour and an image's pixels differently.
-    const QPaintDevice* target = engine->paintDevice();
-    if (!target || target->devType() != QInternal::Image)
+    const std::optional<PixelTarget> target = pixelTarget(p, area.topLeft());
+    if (!target)
         return;
-    const QImage& pixels = *static_cast<const QImage*>(target);
+    // 32 bits a pixel: other formats convert a fill's colour and an image's
+    // pixels differently.
+    const QImage& pixels = *target->image;
     if (pixels.format() != QImage::Format_RGB32 && pixels.format() != QImage::Format_ARGB32
         && pixels.format() != QImage::Format_ARGB32_Premultiplied)
         return;
-    m_toDevice = p.deviceTransform();
-    m_scale = m_toDevice.m11();
-    if (m_toDevice.type() > QTransform::TxScale || m_toDevice.m22() != m_scale || (m_scale != 1 && m_scale != 2))
-        return;
-    const QPointF corner = m_toDevice.map(QPointF(area.topLeft()));
-    if (corner.x() != std::round(corner.x()) || corner.y() != std::round(corner.y()))
-        return;
+    m_toDevice = target->toDevice;
+    m_scale = target->ratio;
     // Only what can show: the area within the target and the clip (an
     // export's layout pass paints a picture of any size onto one pixel).
     // A fill reaching out of it goes through the painter.
-    QRect device(corner.toPoint(), area.size() * int(m_scale));
+    QRect device(target->corner, area.size() * target->ratio);
     device &= pixels.rect();
     if (p.hasClipping())
         device &= fillPixels(m_toDevice.mapRect(p.clipBoundingRect())).adjusted(-1, -1, 1, 1);
