@@ -390,6 +390,91 @@ void TestTimeline::batchedFillsPaintWhatFillRectPaints()
     QVERIFY(!RectBatch(p, QRect(0, 0, 10, 10)).batching());
 }
 
+// Text drawn from the renderer's cache of laid-out texts gives the pixels
+// drawText gives: random texts (spaces at either end, accents, other
+// scripts, figures), rectangles (fractional, too small, empty), flags
+// (every alignment, clipped or not, and flags the cache leaves to drawText),
+// three fonts, pixel ratios 2 and 1, a translation and a clip region; each
+// text drawn twice, the second time from the cache.
+void TestTimeline::cachedTextDrawsWhatDrawTextDraws()
+{
+    std::mt19937 rng(11);
+    const QStringList words{QStringLiteral("HEC"), QStringLiteral("0"), QStringLiteral("12.5 ms"),
+                            QStringLiteral("thread 4711"), QStringLiteral("é"), QStringLiteral("αβγ"),
+                            QStringLiteral("名前"), QStringLiteral(" "), QStringLiteral("W"), QStringLiteral("…"),
+                            QStringLiteral("no sparks in this log"), QStringLiteral("a&b"), QStringLiteral("x\ty"),
+                            QStringLiteral("שלום"), QStringLiteral("٣")};
+    const int aligns[] = {int(Qt::AlignLeft), int(Qt::AlignRight), int(Qt::AlignHCenter), 0};
+    const int valigns[] = {int(Qt::AlignTop), int(Qt::AlignBottom), int(Qt::AlignVCenter), 0};
+    const int extras[] = {0, 0, 0, int(Qt::TextDontClip), int(Qt::TextSingleLine), int(Qt::TextWordWrap),
+                          int(Qt::TextShowMnemonic)};
+    std::uniform_real_distribution<double> x(-10, 300), y(-6, 50), w(-2, 120), h(-2, 30);
+    struct Draw {
+        QRectF r;
+        int flags;
+        QString text;
+        int font;
+    };
+    QFont small = QApplication::font();
+    small.setPointSizeF(small.pointSizeF() * 0.8);
+    QFont bold = QApplication::font();
+    bold.setBold(true);
+    const QFont fonts[] = {QApplication::font(), small, bold};
+    TextCache cache;
+    for (const qreal ratio : {2.0, 1.0})
+        for (const QPointF shift : {QPointF(0, 0), QPointF(7, 3), QPointF(2.5, 0.5)})
+            for (const bool clipped : {false, true})
+                for (int round = 0; round < 8; ++round) {
+                    std::vector<Draw> draws;
+                    for (int i = 0; i < 60; ++i) {
+                        QString text;
+                        for (int n = int(rng() % 4) + 1; n-- > 0;)
+                            text += words[int(rng() % words.size())];
+                        Draw d{QRectF(x(rng), y(rng), w(rng), h(rng)),
+                               aligns[rng() % 4] | valigns[rng() % 4] | extras[rng() % 7], text, int(rng() % 3)};
+                        if (i % 4 == 0)
+                            d.r = d.r.toRect(); // (whole pixels, as most labels)
+                        draws.push_back(d);
+                        draws.push_back(d); // (from the cache)
+                    }
+                    auto picture = [&](bool cached) {
+                        QImage image(QSize(340, 60) * ratio, QImage::Format_ARGB32_Premultiplied);
+                        image.setDevicePixelRatio(ratio);
+                        image.fill(qRgb(240, 240, 230));
+                        QPainter p(&image);
+                        p.translate(shift);
+                        if (clipped)
+                            p.setClipRegion(QRegion(10, 5, 100, 20) + QRegion(150, 0, 60, 45));
+                        if (round % 4 == 3)
+                            p.setLayoutDirection(Qt::LeftToRight); // (else Auto: the text's own)
+                        cache.setEnabled(cached);
+                        for (size_t i = 0; i < draws.size(); ++i) {
+                            const Draw& d = draws[i];
+                            p.setFont(fonts[d.font]);
+                            p.setPen(QColor::fromRgb(uint32_t(i * 0x9e3779b9u) & 0x7f7f7f));
+                            cache.draw(p, d.r, d.flags, d.text);
+                            // Measured once too: the same figures.
+                            if (cached && cache.advance(p, d.text) != p.fontMetrics().horizontalAdvance(d.text))
+                                qWarning() << "advance" << d.text;
+                            const int room = int(d.r.width());
+                            if (cached && cache.displayedLabel(p, d.text, room) != displayedLabel(d.text, p.fontMetrics(), room))
+                                qWarning() << "displayed" << d.text << room;
+                            if (cached && cache.elidedRight(p, d.text, room) != p.fontMetrics().elidedText(d.text, Qt::ElideRight, room))
+                                qWarning() << "elided" << d.text << room;
+                        }
+                        p.end();
+                        return image;
+                    };
+                    QTest::failOnWarning(QRegularExpression(QStringLiteral("^(advance|displayed|elided)")));
+                    const QImage cached = picture(true);
+                    QVERIFY2(cached == picture(false),
+                             qPrintable(QStringLiteral("ratio %1, shift %2,%3, clipped %4, round %5")
+                                            .arg(ratio).arg(shift.x()).arg(shift.y()).arg(clipped).arg(round)));
+                }
+    QVERIFY(cache.size() > 100); // (laid out and kept: not all left to drawText)
+    QVERIFY(cache.size() <= TextCache::kMaxTexts * TextCache::kMaxFonts);
+}
+
 // The renderer keeps the legend it painted last as a picture: painting
 // other entries, another palette, font or width, or at another pixel ratio
 // with the same renderer gives what a fresh renderer paints, and so does

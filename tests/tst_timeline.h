@@ -21,6 +21,7 @@
 #include "ui/timeline/tracks/heapchart.h"
 #include "ui/charts/chartparts.h"
 #include "ui/timeline/tracks/rectbatch.h"
+#include "ui/timeline/textcache.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
@@ -60,6 +61,7 @@ private slots:
     void everyPixelIsPainted();
     void batchedFillsPaintWhatFillRectPaints();
     void legendPictureFollowsWhatItShows();
+    void cachedTextDrawsWhatDrawTextDraws();
     void activityMatchesTimelineTotals();
     void darkPaletteIsFollowed();
     void windowOpensAtWholeLog();

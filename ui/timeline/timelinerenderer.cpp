@@ -285,16 +285,16 @@ void TimelineRenderer::paint(QPainter& p, const QRect& area, ViewRange view, con
                                  tracksPlot, m};
         p.save();
         if (!o.placeholder.isEmpty()) // no data yet: not "no sparks in this log"
-            paintTrackNote(p, g.plot, pal, o.placeholder);
+            paintTrackNote(p, g.plot, pal, o.placeholder, m_resources.text());
         else if (const QString note = row.track->emptyNote(ctx); !note.isEmpty())
-            paintTrackNote(p, g.plot, pal, note); // collapsed to its line
+            paintTrackNote(p, g.plot, pal, note, m_resources.text()); // collapsed to its line
         else
             row.track->paint(p, g, *drawList(*row.track, o, view, plot.width()), ctx);
         p.restore();
         p.setPen(pal.color(QPalette::Text));
         const int labelRoom = labelEdge(area, o) - row.rect.left() - 14;
-        p.drawText(QRect(row.rect.left() + 6, row.rect.top(), labelRoom + 6, row.rect.height()),
-                   Qt::AlignVCenter | Qt::AlignLeft, displayedLabel(row.track->rowLabel(ctx, row.cap), fm, labelRoom));
+        m_resources.text().draw(p, QRect(row.rect.left() + 6, row.rect.top(), labelRoom + 6, row.rect.height()),
+                   Qt::AlignVCenter | Qt::AlignLeft, m_resources.text().displayedLabel(p, row.track->rowLabel(ctx, row.cap), labelRoom));
     }
     if (o.legend) // a filled picture's legend is its last lines, over tracks still too tall
         paintLegend(p, QRect(area.left(), legendTop, area.width(), legendHeight(o, area.width())), o);
@@ -397,7 +397,7 @@ void TimelineRenderer::paintOverlays(QPainter& p, const QRect& area, const TimeM
         p.fillRect(s, QBrush(hatch, Qt::BDiagPattern));
         p.setPen(pal.color(QPalette::Text));
         if (s.width() > 60)
-            p.drawText(s.adjusted(4, 2, -2, 0), Qt::AlignLeft | Qt::AlignTop, text);
+            m_resources.text().draw(p, s.adjusted(4, 2, -2, 0), Qt::AlignLeft | Qt::AlignTop, text);
     };
     if (o.pendingFrom && *o.pendingFrom < view.end)
         shade(*o.pendingFrom, view.end, QObject::tr("pending: not every capability's events are in"));
@@ -605,8 +605,7 @@ void TimelineRenderer::paintRuler(QPainter& p, const QRect& r,
                                   const QPalette& pal) const
 {
     p.fillRect(r, pal.color(QPalette::Window));
-    const QFontMetrics fm(p.font());
-    const double spacing = fm.horizontalAdvance(QStringLiteral("000.000 ms")) + 16;
+    const double spacing = m_resources.text().advance(p, QStringLiteral("000.000 ms")) + 16;
     const Ticks ticks = rulerTicks(m.range(), r.width(), spacing);
     p.setPen(pal.color(QPalette::WindowText));
     // Deep in a long log, absolute labels would all share their first
@@ -622,10 +621,10 @@ void TimelineRenderer::paintRuler(QPainter& p, const QRect& r,
             text = qs(formatSeconds(t, ticks.step));
         else
             text = QStringLiteral("+") + qs(formatTime(t - ticks.times.front(), ticks.step));
-        const QRectF box(x + 3, r.top(), fm.horizontalAdvance(text) + 2, r.height() - 4);
+        const QRectF box(x + 3, r.top(), m_resources.text().advance(p, text) + 2, r.height() - 4);
         if (box.right() > r.right() + 1)
             continue; // no clipped labels at the right edge
-        p.drawText(box, Qt::AlignLeft | Qt::AlignVCenter, text);
+        m_resources.text().draw(p, box, Qt::AlignLeft | Qt::AlignVCenter, text);
     }
     // Minor ticks: five per step when there is room.
     if (ticks.step >= 5 && m.toPixel(ticks.step / 5) - m.toPixel(0) >= 6)

@@ -179,7 +179,7 @@ public:
                 // Centred on its line, kept inside the row.
                 const double top = std::clamp(y - fm.height() / 2.0, double(g.rect.top()),
                                               double(g.rect.bottom() + 1 - fm.height()));
-                p.drawText(QRectF(g.rect.left(), top, r.left() - 4 - g.rect.left(), fm.height()),
+                ctx.resources.text().draw(p, QRectF(g.rect.left(), top, r.left() - 4 - g.rect.left(), fm.height()),
                            Qt::AlignRight | Qt::AlignVCenter, number);
                 lastLabel = int(y);
             }

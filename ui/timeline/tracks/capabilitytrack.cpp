@@ -111,7 +111,7 @@ public:
                     fills.fill(rect, threadColor(it.thread));
                     if (rect.width() > digitW * decimalDigits(it.thread) + 6) {
                         fills.flush(); // the id over its run, under what comes after it
-                        p.drawText(rect, Qt::AlignCenter, QString::number(it.thread));
+                        ctx.resources.text().draw(p, rect, Qt::AlignCenter, QString::number(it.thread));
                     }
                 } else if (isCollecting(it.kind)) {
                     fills.fill(spanRect(m, it.start, it.end, gcTop, kGcHeight), spanColor(it.kind));

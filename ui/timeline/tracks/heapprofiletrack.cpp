@@ -50,7 +50,7 @@ public:
     void paint(QPainter& p, const TrackRowGeometry& g, const DrawList& d, const TrackContext& ctx) const override
     {
         if (ctx.index.heapBands.empty())
-            paintTrackNote(p, g.plot, ctx.options.palette, emptyNote(ctx));
+            paintTrackNote(p, g.plot, ctx.options.palette, emptyNote(ctx), ctx.resources.text());
         else
             static_cast<const HeapProfileList&>(d).data.paint(ctx.resources.charts(), p, g.plot, ctx.options.palette);
     }
@@ -132,7 +132,7 @@ public:
         const QString title = QObject::tr("Heap profile:");
         int x = r.left() + 6 + fm.horizontalAdvance(title) + 10, line = 0;
         p.setPen(pal.color(QPalette::WindowText));
-        p.drawText(QRect(r.left() + 6, r.top(), x - r.left(), lineHeight), Qt::AlignVCenter | Qt::AlignLeft, title);
+        ctx.resources.text().draw(p, QRect(r.left() + 6, r.top(), x - r.left(), lineHeight), Qt::AlignVCenter | Qt::AlignLeft, title);
         const int maxText = std::max(60, r.width() / 4);
         for (size_t i = 0; i < shown.size(); ++i) {
             const QString text = fm.elidedText(columnName(sel, bands, shown[i]), Qt::ElideMiddle, maxText);
@@ -146,7 +146,7 @@ public:
                     ++line;
                     x = r.left() + 6;
                 } else {
-                    p.drawText(QRect(x, r.top() + line * lineHeight, r.right() - x, lineHeight),
+                    ctx.resources.text().draw(p, QRect(x, r.top() + line * lineHeight, r.right() - x, lineHeight),
                                Qt::AlignVCenter | Qt::AlignLeft, QObject::tr("+ %n more", nullptr, int(shown.size() - i)));
                     return;
                 }
@@ -154,7 +154,7 @@ public:
             const int y = r.top() + line * lineHeight;
             p.fillRect(QRect(x, y + (lineHeight - 10) / 2, 10, 10), columnColour(sel, bands, shown[i]));
             p.setPen(pal.color(QPalette::WindowText));
-            p.drawText(QRect(x + 14, y, w + 2, lineHeight), Qt::AlignVCenter | Qt::AlignLeft, text);
+            ctx.resources.text().draw(p, QRect(x + 14, y, w + 2, lineHeight), Qt::AlignVCenter | Qt::AlignLeft, text);
             x += 14 + w + 14;
         }
     }

@@ -41,7 +41,7 @@ public:
     void paint(QPainter& p, const TrackRowGeometry& g, const DrawList& d, const TrackContext& ctx) const override
     {
         if (ctx.index.heap.empty())
-            paintTrackNote(p, g.plot, ctx.options.palette, emptyNote(ctx));
+            paintTrackNote(p, g.plot, ctx.options.palette, emptyNote(ctx), ctx.resources.text());
         else
             static_cast<const HeapList&>(d).chart.paint(ctx.resources.charts(), p, g.plot, ctx.options.palette);
     }

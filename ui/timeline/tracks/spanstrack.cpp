@@ -161,7 +161,7 @@ public:
         const auto& list = static_cast<const SpansList&>(d);
         if (!list.spans || list.spans->spans.empty()) {
             if (g.row <= 0)
-                paintTrackNote(p, g.plot, ctx.options.palette, emptyNote(ctx));
+                paintTrackNote(p, g.plot, ctx.options.palette, emptyNote(ctx), ctx.resources.text());
             return;
         }
         if (g.row < 0 || size_t(g.row) >= list.names.size())

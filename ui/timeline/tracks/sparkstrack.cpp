@@ -130,7 +130,7 @@ public:
         if (g.row >= 0 && size_t(g.row) < caps.size())
             caps[size_t(g.row)].paint(ctx.resources.charts(), p, g.plot, ctx.options.palette);
         else
-            paintTrackNote(p, g.plot, ctx.options.palette, emptyNote(ctx));
+            paintTrackNote(p, g.plot, ctx.options.palette, emptyNote(ctx), ctx.resources.text());
     }
 
     QString describe(const TrackRowGeometry& g, QPoint pos, const DrawList& d, const TrackContext& ctx) const override

@@ -92,12 +92,11 @@ public:
         const auto& list = static_cast<const ThreadsList&>(d);
         const ThreadRowsView& v = *list.rows;
         const QPalette& pal = ctx.options.palette;
-        const QFontMetrics fm(p.font());
         const QRect header(g.rect.left(), g.rect.top(), g.rect.width(), ThreadRowsView::kHeaderHeight);
         p.fillRect(header, pal.color(QPalette::Window));
         p.setPen(pal.color(QPalette::WindowText));
         const int column = g.plot.left() - g.rect.left();
-        p.drawText(QRect(header.left() + 4, header.top(), column - 6, header.height()),
+        ctx.resources.text().draw(p, QRect(header.left() + 4, header.top(), column - 6, header.height()),
                    Qt::AlignVCenter | Qt::AlignLeft,
                    (v.collapsed ? QStringLiteral("▸ ") : QStringLiteral("▾ ")) + title());
         QString summary;
@@ -115,8 +114,8 @@ public:
                 summary += QObject::tr(" · wheel over the names scrolls");
         }
         p.setPen(pal.color(QPalette::PlaceholderText));
-        p.drawText(QRect(g.plot.left() + 6, header.top(), g.plot.width() - 8, header.height()),
-                   Qt::AlignVCenter | Qt::AlignLeft, fm.elidedText(summary, Qt::ElideRight, g.plot.width() - 8));
+        ctx.resources.text().draw(p, QRect(g.plot.left() + 6, header.top(), g.plot.width() - 8, header.height()),
+                   Qt::AlignVCenter | Qt::AlignLeft, ctx.resources.text().elidedRight(p, summary, g.plot.width() - 8));
         for (size_t r = 0; r < list.prepared.size(); ++r) {
             const PreparedThreadRow& row = list.prepared[r];
             const int top = g.rect.top() + ThreadRowsView::kHeaderHeight + int(r) * ThreadRowsView::kRowHeight;
@@ -132,8 +131,8 @@ public:
             f.setBold(chosen);
             p.setFont(f);
             p.setPen(pal.color(QPalette::Text));
-            p.drawText(QRect(g.rect.left() + 10, top, column - kNameMargins, ThreadRowsView::kRowHeight),
-                       Qt::AlignVCenter | Qt::AlignLeft, displayedLabel(name, p.fontMetrics(), column - kNameMargins));
+            ctx.resources.text().draw(p, QRect(g.rect.left() + 10, top, column - kNameMargins, ThreadRowsView::kRowHeight),
+                       Qt::AlignVCenter | Qt::AlignLeft, ctx.resources.text().displayedLabel(p, name, column - kNameMargins));
             f.setBold(false);
             p.setFont(f);
         }

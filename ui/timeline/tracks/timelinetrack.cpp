@@ -9,10 +9,10 @@
 
 namespace hecscope {
 
-void paintTrackNote(QPainter& p, const QRect& r, const QPalette& pal, const QString& text)
+void paintTrackNote(QPainter& p, const QRect& r, const QPalette& pal, const QString& text, TextCache& cache)
 {
     p.setPen(pal.color(QPalette::PlaceholderText));
-    p.drawText(r.adjusted(8, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft, text);
+    cache.draw(p, r.adjusted(8, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft, text);
 }
 
 QString displayedLabel(const QString& label, const QFontMetrics& fm, int width)

@@ -22,6 +22,7 @@ namespace hecscope {
 
 class LegendWriter;
 struct RenderOptions;
+class TextCache;
 class TrackResources;
 
 // A clicked item of a track: a span of a capability's lane, a collection, …
@@ -176,7 +177,7 @@ public:
 };
 
 // The note a track shows instead of data ("no sparks in this log").
-void paintTrackNote(QPainter& p, const QRect& r, const QPalette& pal, const QString& text);
+void paintTrackNote(QPainter& p, const QRect& r, const QPalette& pal, const QString& text, TextCache& cache);
 // A label as drawn in `width` pixels of `fm`'s font: each line whole when
 // it fits, else elided in the middle (a thread's id at the end stays).
 QString displayedLabel(const QString& label, const QFontMetrics& fm, int width);

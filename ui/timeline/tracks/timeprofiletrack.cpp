@@ -141,7 +141,7 @@ public:
         const auto& list = static_cast<const TimeProfileList&>(d);
         const TimeProfileData& tp = ctx.index.timeProfile;
         if (tp.samples.empty() || !tp.tree) {
-            paintTrackNote(p, g.plot, ctx.options.palette, emptyNote(ctx));
+            paintTrackNote(p, g.plot, ctx.options.palette, emptyNote(ctx), ctx.resources.text());
             return;
         }
         const QRect& r = g.plot;
@@ -178,7 +178,7 @@ public:
             const QRect box(right ? r.right() - w : r.left(), r.top(), w, fm.height());
             p.fillRect(box, backing);
             p.setPen(ctx.options.palette.color(QPalette::Text));
-            p.drawText(box, Qt::AlignCenter, text);
+            ctx.resources.text().draw(p, box, Qt::AlignCenter, text);
         };
         label(scale, false);
         if (!chosenText.isEmpty())

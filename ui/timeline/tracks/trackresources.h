@@ -6,6 +6,7 @@
 #include "ui/charts/chartpainter.h"
 #include "ui/heap/heapview.h"
 #include "ui/threads/threadrows.h"
+#include "ui/timeline/textcache.h"
 
 #include <memory>
 #include <vector>
@@ -29,6 +30,8 @@ public:
     const LogIndex* indexOrNull() const { return m_index.get(); }
 
     std::shared_ptr<const CapabilityLods> capabilityLods(ViewRange view, int width);
+    // The texts the tracks and the renderer drew, laid out (TextCache).
+    TextCache& text() { return m_text; }
     // Views holding more spans than this (of all capabilities) are
     // summarised on two threads.
     static constexpr size_t kParallelSpans = 200'000;
@@ -58,6 +61,7 @@ private:
     std::shared_ptr<const CapabilityLods> m_lods;
     size_t m_parallelSpans = kParallelSpans;
     ChartPainter m_charts; // reused between paints
+    TextCache m_text;
     std::vector<InstantUnitKey> m_wantedInstants;
     std::vector<ThreadWindowKey> m_wantedThreads;
 };

@@ -1,0 +1,203 @@
+#include "ui/timeline/textcache.h"
+
+#include "ui/timeline/tracks/timelinetrack.h"
+
+#include <QHashFunctions>
+#include <QPaintEngine>
+#include <QPainter>
+#include <QRectF>
+#include <QTextLayout>
+#include <QTextLine>
+#include <QTextOption>
+
+namespace hecscope {
+
+// A text as QPainter::drawText lays it out (Qt's qt_format_text, one
+// line): a line of unbounded width at (0, 0), its height the line's ascent
+// and descent (no leading), its width the natural text width.
+struct TextCache::Laid {
+    QTextLayout layout;
+    qreal width = 0, height = 0, advance = 0;
+};
+
+TextCache::TextCache() = default;
+TextCache::~TextCache() = default;
+
+size_t TextCache::Hash::operator()(const QString& s) const noexcept
+{
+    return qHash(s);
+}
+
+size_t TextCache::size() const
+{
+    size_t n = 0;
+    for (const auto& f : m_fonts)
+        n += f->texts.size();
+    return n;
+}
+
+TextCache::FontTexts& TextCache::fontTexts(const QPainter& p)
+{
+    // The font's texts (a renderer draws with two or three fonts: a
+    // search from the last used). The painter's font is the device's
+    // (QPainter::setFont), but QFont's == leaves the resolution out.
+    const QFont& font = p.font();
+    const QPaintDevice* device = p.device();
+    const int dpi = device ? device->logicalDpiX() * 65536 + device->logicalDpiY() : 0;
+    size_t k = 0;
+    while (k < m_fonts.size() && !(m_fonts[k]->dpi == dpi && m_fonts[k]->font == font))
+        ++k;
+    if (k == m_fonts.size()) {
+        if (m_fonts.size() >= kMaxFonts)
+            m_fonts.pop_back();
+        m_fonts.push_back(std::make_unique<FontTexts>());
+        m_fonts.back()->font = font;
+        m_fonts.back()->dpi = dpi;
+        k = m_fonts.size() - 1;
+    }
+    if (k > 0)
+        std::swap(m_fonts[0], m_fonts[k]);
+    return *m_fonts[0];
+}
+
+TextCache::Measured& TextCache::measured(FontTexts& f, const QString& text)
+{
+    if (f.measured.size() >= kMaxTexts && !f.measured.count(text))
+        f.measured.clear();
+    return f.measured[text];
+}
+
+int TextCache::advance(const QPainter& p, const QString& text)
+{
+    if (!m_enabled)
+        return p.fontMetrics().horizontalAdvance(text);
+    Measured& m = measured(fontTexts(p), text);
+    if (m.advance < 0)
+        m.advance = p.fontMetrics().horizontalAdvance(text);
+    return m.advance;
+}
+
+QString TextCache::displayedLabel(const QPainter& p, const QString& label, int width)
+{
+    if (!m_enabled)
+        return hecscope::displayedLabel(label, p.fontMetrics(), width);
+    Measured& m = measured(fontTexts(p), label);
+    if (!m.hasShown || m.width != width) {
+        m.shown = hecscope::displayedLabel(label, p.fontMetrics(), width);
+        m.width = width;
+        m.hasShown = true;
+    }
+    return m.shown;
+}
+
+QString TextCache::elidedRight(const QPainter& p, const QString& text, int width)
+{
+    if (!m_enabled)
+        return p.fontMetrics().elidedText(text, Qt::ElideRight, width);
+    Measured& m = measured(fontTexts(p), text);
+    if (!m.hasElided || m.elidedWidth != width) {
+        m.elided = p.fontMetrics().elidedText(text, Qt::ElideRight, width);
+        m.elidedWidth = width;
+        m.hasElided = true;
+    }
+    return m.elided;
+}
+
+const TextCache::Laid& TextCache::laid(FontTexts& f, const QString& text)
+{
+    const QFont& font = f.font;
+    if (const auto it = f.texts.find(text); it != f.texts.end())
+        return *it->second;
+    if (f.texts.size() >= kMaxTexts)
+        f.texts.clear(); // (ruler figures change with every zoom)
+    auto l = std::make_unique<Laid>();
+    l->layout.setText(text);
+    l->layout.setFont(font);
+    QTextOption option = l->layout.textOption();
+    option.setTextDirection(Qt::LeftToRight); // (the same as Auto for these texts)
+    option.setAlignment(Qt::AlignLeft);
+    l->layout.setTextOption(option);
+    l->layout.setCacheEnabled(true);
+    l->layout.beginLayout();
+    QTextLine line = l->layout.createLine();
+    if (line.isValid()) {
+        line.setLineWidth(0x01000000);
+        line.setPosition(QPointF(0., 0.));
+        l->height = line.ascent() + line.descent();
+        l->width = line.naturalTextWidth();
+        l->advance = line.horizontalAdvance();
+    }
+    l->layout.endLayout();
+    return *f.texts.emplace(text, std::move(l)).first->second;
+}
+
+void TextCache::draw(QPainter& p, const QRectF& r, int flags, const QString& text)
+{
+    constexpr int kAlign = Qt::AlignLeft | Qt::AlignRight | Qt::AlignHCenter | Qt::AlignTop | Qt::AlignBottom
+        | Qt::AlignVCenter;
+    const QPaintEngine* engine = p.paintEngine();
+    const QFont& font = p.font();
+    // (A painter's direction is Auto unless set: the text's own, left to
+    // right when it has no right-to-left letters.)
+    const Qt::LayoutDirection direction = p.layoutDirection();
+    bool plain = m_enabled && engine && engine->type() == QPaintEngine::Raster
+        && !(flags & ~(kAlign | Qt::TextSingleLine | Qt::TextDontClip))
+        && (direction == Qt::LeftToRight || direction == Qt::LayoutDirectionAuto) && !font.underline()
+        && !font.overline() && !font.strikeOut();
+    for (qsizetype i = 0; plain && i < text.size(); ++i) {
+        const QChar c = text[i];
+        switch (c.direction()) {
+        case QChar::DirR:
+        case QChar::DirAL:
+        case QChar::DirAN:
+        case QChar::DirRLE:
+        case QChar::DirRLO:
+        case QChar::DirRLI:
+        case QChar::DirFSI:
+            plain = false;
+            break;
+        default:
+            plain = !c.isSurrogate() && c != u'\n' && c != u'\r' && c != u'\t' && c != u'\x9c'
+                && c != QChar::LineSeparator && c != QChar::ParagraphSeparator;
+        }
+    }
+    if (!plain) {
+        p.drawText(r, flags, text);
+        return;
+    }
+    // As QPainter::drawText: nothing for no text or no pen. (Qt 6.4 draws
+    // in a rectangle of no height, clipped to it.)
+    const bool dontClip = flags & Qt::TextDontClip;
+    if (text.isEmpty() || p.pen().style() == Qt::NoPen)
+        return;
+    const Laid& l = laid(fontTexts(p), text);
+    if (l.layout.lineCount() != 1) {
+        p.drawText(r, flags, text);
+        return;
+    }
+    qreal yoff = 0, xoff = 0;
+    if (flags & Qt::AlignBottom)
+        yoff = r.height() - l.height;
+    else if (flags & Qt::AlignVCenter)
+        yoff = (r.height() - l.height) / 2;
+    if (flags & Qt::AlignRight)
+        xoff = r.width() - l.width;
+    else if (flags & Qt::AlignHCenter)
+        xoff = (r.width() - l.width) / 2;
+    const bool clip = !dontClip && !r.contains(QRectF(r.x() + xoff, r.y() + yoff, l.width, l.height));
+    if (clip) {
+        p.save();
+        p.setClipRect(r, Qt::IntersectClip);
+    }
+    // (Placed by the advance: trailing spaces count.)
+    xoff = 0;
+    if (flags & Qt::AlignRight)
+        xoff = r.width() - l.advance;
+    else if (flags & Qt::AlignHCenter)
+        xoff = (r.width() - l.advance) / 2;
+    l.layout.lineAt(0).draw(&p, QPointF(r.x() + xoff, r.y() + yoff));
+    if (clip)
+        p.restore();
+}
+
+} // namespace hecscope
