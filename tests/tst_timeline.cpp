@@ -392,7 +392,7 @@ void TestTimeline::batchedFillsPaintWhatFillRectPaints()
 
 // Text drawn from the renderer's cache of laid-out texts gives the pixels
 // drawText gives: random texts (spaces at either end, accents, other
-// scripts, figures), rectangles (fractional, too small, empty), flags
+// scripts, figures, line breaks), rectangles (fractional, too small, empty), flags
 // (every alignment, clipped or not, and flags the cache leaves to drawText),
 // three fonts, pixel ratios 2 and 1, a translation and a clip region; each
 // text drawn twice, the second time from the cache.
@@ -403,7 +403,8 @@ void TestTimeline::cachedTextDrawsWhatDrawTextDraws()
                             QStringLiteral("thread 4711"), QStringLiteral("é"), QStringLiteral("αβγ"),
                             QStringLiteral("名前"), QStringLiteral(" "), QStringLiteral("W"), QStringLiteral("…"),
                             QStringLiteral("no sparks in this log"), QStringLiteral("a&b"), QStringLiteral("x\ty"),
-                            QStringLiteral("שלום"), QStringLiteral("٣")};
+                            QStringLiteral("שלום"), QStringLiteral("٣"), QStringLiteral("\n"),
+                            QStringLiteral("Activity\n(HECs)"), QStringLiteral("\r")};
     const int aligns[] = {int(Qt::AlignLeft), int(Qt::AlignRight), int(Qt::AlignHCenter), 0};
     const int valigns[] = {int(Qt::AlignTop), int(Qt::AlignBottom), int(Qt::AlignVCenter), 0};
     const int extras[] = {0, 0, 0, int(Qt::TextDontClip), int(Qt::TextSingleLine), int(Qt::TextWordWrap),

@@ -2,6 +2,7 @@
 
 #include "ui/timeline/tracks/timelinetrack.h"
 
+#include <QFontMetricsF>
 #include <QHashFunctions>
 #include <QPaintEngine>
 #include <QPainter>
@@ -10,14 +11,21 @@
 #include <QTextLine>
 #include <QTextOption>
 
+#include <algorithm>
+#include <cmath>
+
 namespace hecscope {
 
-// A text as QPainter::drawText lays it out (Qt's qt_format_text, one
-// line): a line of unbounded width at (0, 0), its height the line's ascent
-// and descent (no leading), its width the natural text width.
+// A text as QPainter::drawText lays it out (Qt's qt_format_text): lines of
+// unbounded width, each at the height of the ones above it and the font's
+// leading, rounded up to a whole pixel; a line's height is its ascent and
+// descent. `bottom`: where each line ends.
 struct TextCache::Laid {
+    struct Line {
+        qreal bottom = 0, width = 0, advance = 0; // width: the natural text width
+    };
     QTextLayout layout;
-    qreal width = 0, height = 0, advance = 0;
+    std::vector<Line> lines;
 };
 
 TextCache::TextCache() = default;
@@ -119,13 +127,14 @@ const TextCache::Laid& TextCache::laid(FontTexts& f, const QString& text)
     l->layout.setTextOption(option);
     l->layout.setCacheEnabled(true);
     l->layout.beginLayout();
-    QTextLine line = l->layout.createLine();
-    if (line.isValid()) {
+    const qreal leading = QFontMetricsF(font).leading();
+    qreal height = -leading;
+    for (QTextLine line = l->layout.createLine(); line.isValid(); line = l->layout.createLine()) {
         line.setLineWidth(0x01000000);
-        line.setPosition(QPointF(0., 0.));
-        l->height = line.ascent() + line.descent();
-        l->width = line.naturalTextWidth();
-        l->advance = line.horizontalAdvance();
+        height = std::ceil(height + leading);
+        line.setPosition(QPointF(0., height));
+        height += line.ascent() + line.descent();
+        l->lines.push_back({height, line.naturalTextWidth(), line.horizontalAdvance()});
     }
     l->layout.endLayout();
     return *f.texts.emplace(text, std::move(l)).first->second;
@@ -144,8 +153,15 @@ void TextCache::draw(QPainter& p, const QRectF& r, int flags, const QString& tex
         && !(flags & ~(kAlign | Qt::TextSingleLine | Qt::TextDontClip))
         && (direction == Qt::LeftToRight || direction == Qt::LayoutDirectionAuto) && !font.underline()
         && !font.overline() && !font.strikeOut();
+    // As qt_format_text: a carriage return is a space, and so is a line
+    // break in a single line; others break the line.
+    QString laidText = text;
     for (qsizetype i = 0; plain && i < text.size(); ++i) {
         const QChar c = text[i];
+        if (c == u'\r' || (c == u'\n' && (flags & Qt::TextSingleLine)))
+            laidText[i] = u' ';
+        else if (c == u'\n')
+            laidText[i] = QChar::LineSeparator;
         switch (c.direction()) {
         case QChar::DirR:
         case QChar::DirAL:
@@ -157,8 +173,8 @@ void TextCache::draw(QPainter& p, const QRectF& r, int flags, const QString& tex
             plain = false;
             break;
         default:
-            plain = !c.isSurrogate() && c != u'\n' && c != u'\r' && c != u'\t' && c != u'\x9c'
-                && c != QChar::LineSeparator && c != QChar::ParagraphSeparator;
+            plain = !c.isSurrogate() && c != u'\t' && c != u'\x9c' && c != QChar::LineSeparator
+                && c != QChar::ParagraphSeparator;
         }
     }
     if (!plain) {
@@ -170,32 +186,41 @@ void TextCache::draw(QPainter& p, const QRectF& r, int flags, const QString& tex
     const bool dontClip = flags & Qt::TextDontClip;
     if (text.isEmpty() || p.pen().style() == Qt::NoPen)
         return;
-    const Laid& l = laid(fontTexts(p), text);
-    if (l.layout.lineCount() != 1) {
-        p.drawText(r, flags, text);
-        return;
+    const Laid& l = laid(fontTexts(p), laidText);
+    // The lines down to the first that reaches the rectangle's bottom
+    // (unless not clipped: all), their height and widest.
+    size_t lines = 0;
+    qreal height = 0, width = 0;
+    while (lines < l.lines.size()) {
+        height = l.lines[lines].bottom;
+        width = std::max(width, l.lines[lines].width);
+        ++lines;
+        if (!dontClip && height >= r.height())
+            break;
     }
     qreal yoff = 0, xoff = 0;
     if (flags & Qt::AlignBottom)
-        yoff = r.height() - l.height;
+        yoff = r.height() - height;
     else if (flags & Qt::AlignVCenter)
-        yoff = (r.height() - l.height) / 2;
+        yoff = (r.height() - height) / 2;
     if (flags & Qt::AlignRight)
-        xoff = r.width() - l.width;
+        xoff = r.width() - width;
     else if (flags & Qt::AlignHCenter)
-        xoff = (r.width() - l.width) / 2;
-    const bool clip = !dontClip && !r.contains(QRectF(r.x() + xoff, r.y() + yoff, l.width, l.height));
+        xoff = (r.width() - width) / 2;
+    const bool clip = !dontClip && !r.contains(QRectF(r.x() + xoff, r.y() + yoff, width, height));
     if (clip) {
         p.save();
         p.setClipRect(r, Qt::IntersectClip);
     }
-    // (Placed by the advance: trailing spaces count.)
-    xoff = 0;
-    if (flags & Qt::AlignRight)
-        xoff = r.width() - l.advance;
-    else if (flags & Qt::AlignHCenter)
-        xoff = (r.width() - l.advance) / 2;
-    l.layout.lineAt(0).draw(&p, QPointF(r.x() + xoff, r.y() + yoff));
+    // Each line placed by its advance (trailing spaces count).
+    for (size_t i = 0; i < lines; ++i) {
+        xoff = 0;
+        if (flags & Qt::AlignRight)
+            xoff = r.width() - l.lines[i].advance;
+        else if (flags & Qt::AlignHCenter)
+            xoff = (r.width() - l.lines[i].advance) / 2;
+        l.layout.lineAt(int(i)).draw(&p, QPointF(r.x() + xoff, r.y() + yoff));
+    }
     if (clip)
         p.restore();
 }

@@ -17,8 +17,8 @@ namespace hecscope {
 // text laid out once and kept across paints: a repaint draws the same row
 // labels, thread names, ruler figures and notes again, and laying them out
 // (HarfBuzz shaping) took about a sixth of a wide repaint of the big log.
-// Single lines, left to right: flags of alignment, Qt::TextSingleLine and
-// Qt::TextDontClip. Any other flag, a line break or tab, a decorated font
+// Left to right, with flags of alignment, Qt::TextSingleLine and
+// Qt::TextDontClip (a label of two lines too). Any other flag, a tab, a decorated font
 // (underline, …), a right-to-left painter or a vector engine (SVG, PDF, a
 // QPicture) goes to drawText itself, as does everything once the cache is
 // off (tests compare the two). It measures texts once as well. One per
