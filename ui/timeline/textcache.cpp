@@ -2,7 +2,9 @@
 
 #include "ui/timeline/tracks/timelinetrack.h"
 
+#include <QCoreApplication>
 #include <QFontMetricsF>
+#include <QGuiApplication>
 #include <QHashFunctions>
 #include <QPaintEngine>
 #include <QPainter>
@@ -12,6 +14,7 @@
 #include <QTextOption>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 
 namespace hecscope {
@@ -44,8 +47,33 @@ size_t TextCache::size() const
     return n;
 }
 
+namespace {
+
+// Counts QGuiApplication::fontDatabaseChanged (an application font added or
+// removed, the system's fonts changed): kept layouts hold the font engines
+// chosen before, which drawText would now choose again.
+std::atomic<unsigned> g_fontGeneration{0};
+
+unsigned fontGeneration()
+{
+    static const bool connected = [] {
+        auto* app = qobject_cast<QGuiApplication*>(QCoreApplication::instance());
+        if (app)
+            QObject::connect(app, &QGuiApplication::fontDatabaseChanged, app, [] { ++g_fontGeneration; });
+        return app != nullptr;
+    }();
+    (void)connected;
+    return g_fontGeneration.load(std::memory_order_relaxed);
+}
+
+} // namespace
+
 TextCache::FontTexts& TextCache::fontTexts(const QPainter& p)
 {
+    if (const unsigned generation = fontGeneration(); generation != m_fontGeneration) {
+        m_fonts.clear();
+        m_fontGeneration = generation;
+    }
     // The font's texts (a renderer draws with two or three fonts: a
     // search from the last used). The painter's font is the device's
     // (QPainter::setFont), but QFont's == leaves the resolution out.
@@ -63,8 +91,7 @@ TextCache::FontTexts& TextCache::fontTexts(const QPainter& p)
         m_fonts.back()->dpi = dpi;
         k = m_fonts.size() - 1;
     }
-    if (k > 0)
-        std::swap(m_fonts[0], m_fonts[k]);
+    std::rotate(m_fonts.begin(), m_fonts.begin() + std::ptrdiff_t(k), m_fonts.begin() + std::ptrdiff_t(k) + 1);
     return *m_fonts[0];
 }
 
@@ -177,13 +204,14 @@ void TextCache::draw(QPainter& p, const QRectF& r, int flags, const QString& tex
                 && c != QChar::ParagraphSeparator;
         }
     }
-    if (!plain) {
+    // An empty rectangle (a label squeezed to nothing) as well: Qt 6.4
+    // draws there, clipped to it, later versions draw nothing.
+    const bool dontClip = flags & Qt::TextDontClip;
+    if (!plain || (r.isEmpty() && !dontClip)) {
         p.drawText(r, flags, text);
         return;
     }
-    // As QPainter::drawText: nothing for no text or no pen. (Qt 6.4 draws
-    // in a rectangle of no height, clipped to it.)
-    const bool dontClip = flags & Qt::TextDontClip;
+    // As QPainter::drawText: nothing for no text or no pen.
     if (text.isEmpty() || p.pen().style() == Qt::NoPen)
         return;
     const Laid& l = laid(fontTexts(p), laidText);

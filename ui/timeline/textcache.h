@@ -18,12 +18,14 @@ namespace hecscope {
 // labels, thread names, ruler figures and notes again, and laying them out
 // (HarfBuzz shaping) took about a sixth of a wide repaint of the big log.
 // Left to right, with flags of alignment, Qt::TextSingleLine and
-// Qt::TextDontClip (a label of two lines too). Any other flag, a tab, a decorated font
-// (underline, …), a right-to-left painter or a vector engine (SVG, PDF, a
-// QPicture) goes to drawText itself, as does everything once the cache is
-// off (tests compare the two). It measures texts once as well. One per
-// renderer, on its thread; it keeps at most kMaxTexts texts a font (then
-// starts again).
+// Qt::TextDontClip (labels of several lines too). Any other flag, a tab,
+// right-to-left letters or bidi controls, characters outside the Basic
+// Multilingual Plane, a decorated font (underline, …), a right-to-left
+// painter, an empty rectangle or a vector engine (SVG, PDF, a QPicture) goes
+// to drawText itself, as does everything once the cache is off (tests
+// compare the two). It measures texts once as well. One per renderer, on its
+// thread; it keeps at most kMaxTexts laid-out and kMaxTexts measured texts a
+// font (then starts again), and lets all go when the font database changes.
 class TextCache {
 public:
     TextCache();
@@ -66,6 +68,7 @@ private:
     Measured& measured(FontTexts& f, const QString& text);
 
     std::vector<std::unique_ptr<FontTexts>> m_fonts; // most recently used first
+    unsigned m_fontGeneration = 0;                   // of the font database they were laid out with
     bool m_enabled = true;
 };
 
