@@ -232,7 +232,6 @@ void TimelineRenderer::paint(QPainter& p, const QRect& area, ViewRange view, con
     p.setClipRect(area);
     p.setFont(o.font);
     const QRect plot = plotArea(area, o);
-    const QFontMetrics fm = p.fontMetrics(); // the device's: an export's resolution may not be the screen's
     const TimeMapping m(view, plot.left(), plot.width());
     const auto rows = layout(area, o);
     const TrackContext ctx = context(o);
