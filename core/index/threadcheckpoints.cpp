@@ -122,21 +122,18 @@ void ThreadCheckpoints::forEachEntry(const SegmentView& segs, uint64_t spacing, 
     // segment that synchronises the walk and the next interval has
     // segments too (a read from that checkpoint walks this interval's
     // events again, see ThreadCheckpoints).
-    const size_t n = segs.size();
     const int shift = std::countr_zero(spacing); // (a power of two)
-    size_t i = 0;
-    uint64_t t = n ? segs.timeAt(0) : 0;
-    while (i < n) {
-        const uint64_t interval = t >> shift;
+    SegmentCursor at(segs, 0);
+    while (!at.done()) {
+        const uint64_t interval = at.time() >> shift;
         bool synced = false;
-        size_t last = i;
-        while (i < n && (t >> shift) == interval) {
-            synced = synced || synchronises(ThreadCause((segs.packedAt(i).bits >> 3) & 7));
-            last = i;
-            if (++i < n)
-                t = segs.timeAt(i);
+        size_t last = at.index();
+        while (!at.done() && (at.time() >> shift) == interval) {
+            synced = synced || synchronises(ThreadCause((at.packed().bits >> 3) & 7));
+            last = at.index();
+            at.next();
         }
-        const bool nextActive = i < n && (t >> shift) == interval + 1;
+        const bool nextActive = !at.done() && (at.time() >> shift) == interval + 1;
         if (!synced || !nextActive)
             note(interval + 1, last);
     }

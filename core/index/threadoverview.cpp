@@ -43,7 +43,7 @@ void buildOverview(ThreadStates& out, size_t k, OverviewScratch& scratch, bool g
 {
     std::vector<uint8_t>& keys = keysOut ? *keysOut : out.overviewKeys;
     const SegmentView segs = out.of(k);
-    const size_t base = out.offsets[k], n = segs.size();
+    const size_t n = segs.size();
     BinPyramid& ov = out.overviews[k];
     const uint64_t start = segs.timeAt(0);
     ov = overviewShape(start, out.segmentEnd(segs, n - 1) - start, n, growing);
@@ -70,28 +70,10 @@ void buildOverview(ThreadStates& out, size_t k, OverviewScratch& scratch, bool g
         reused = nullptr;
     if (totals && from != 0)
         totals = nullptr; // (not asked for: see above)
-    // The segments from the one covering bin `from`, decoded in order
-    // (one ahead: its time ends the one before): times from the
-    // checkpoints (far ones from farTimes, in index order as well).
+    // The segments from the one covering bin `from`, read in order.
     const uint64_t fromTime = ov.start + from * ov.binWidth;
     const size_t first = from ? ThreadStates::firstEndingAfter(segs, fromTime) : 0;
-    const uint64_t* checks = out.checkTimes.data() + out.checkOffsets[k];
-    auto far = std::lower_bound(out.farTimes.begin(), out.farTimes.end(), std::pair<uint64_t, uint64_t>(base + first, 0));
-    const auto timeOf = [&](size_t i) {
-        const PackedSegment& p = segs.packedAt(i);
-        if (p.offset != PackedSegment::kFar) [[likely]]
-            return checks[i / ThreadStates::kCheckEvery] + p.offset;
-        while (far != out.farTimes.end() && far->first < base + i)
-            ++far;
-        return far != out.farTimes.end() && far->first == base + i ? far->second : checks[i / ThreadStates::kCheckEvery];
-    };
-    const auto keyOf = [&](size_t i) {
-        const PackedSegment& p = segs.packedAt(i);
-        ThreadSegment s{};
-        s.state = ThreadState(p.bits & 7);
-        s.stop = p.stop;
-        return ThreadStates::stateKey(s);
-    };
+    const auto& stateKeys = ThreadStates::stateKeys();
     // Each level-0 bin's times, as the segments reach past it, give its
     // key and go into its level-1 bin, which, once both its halves are in
     // (or the last has come), gives its key and goes into level 2, and so
@@ -131,10 +113,13 @@ void buildOverview(ThreadStates& out, size_t k, OverviewScratch& scratch, bool g
                 bin = {};
                 return;
             }
+            // (Added and cleared in one loop: `bin = {}` was a `rep stos`,
+            // slow to start, at every bin.)
             BinTime& up = sums[size_t(level) + 1];
-            for (size_t key = 0; key < kKeys; ++key)
+            for (size_t key = 0; key < kKeys; ++key) {
                 up[key] += bin[key];
-            bin = {};
+                bin[key] = 0;
+            }
             if (++halves[size_t(level) + 1] < 2)
                 return;
             halves[size_t(level) + 1] = 0;
@@ -146,15 +131,14 @@ void buildOverview(ThreadStates& out, size_t k, OverviewScratch& scratch, bool g
     BinTime& bin0 = sums[0];
     const uint64_t limit = uint64_t(ov.bins) * ov.binWidth;
     uint64_t binStart = from * ov.binWidth;
-    uint64_t next0 = first < n ? timeOf(first) : 0;
-    for (size_t i = first; i < n; ++i) {
-        const uint64_t time = next0;
-        if (i + 1 < n)
-            next0 = timeOf(i + 1);
-        const uint8_t key = keyOf(i);
-        const uint64_t end = i + 1 < n ? next0 : std::max(out.end, time);
+    for (SegmentCursor at(segs, first); !at.done();) {
+        const PackedSegment p = at.packed();
+        const uint64_t time = at.time();
+        at.next();
+        const uint8_t key = ThreadStates::stateKey(stateKeys, p);
+        const uint64_t end = at.done() ? std::max(out.end, time) : at.time();
         if (totals) {
-            const uint8_t bits = segs.packedAt(i).bits;
+            const uint8_t bits = p.bits;
             const auto state = ThreadState(bits & 7);
             if (end > time) {
                 totals->time[size_t(state)] += end - time;

@@ -129,6 +129,48 @@ SegmentView::SegmentView(const ThreadStates& states, size_t thread)
 {
 }
 
+SegmentCursor::SegmentCursor(const SegmentView& segs, size_t from) : m_segs(&segs), m_i(from), m_n(segs.size())
+{
+    refill();
+}
+
+void SegmentCursor::refill()
+{
+    if (m_i >= m_n)
+        return;
+    // The segments from m_i that lie one after another: to the end of
+    // their chunk, or of the settled ones (then the tail's), or all.
+    const SegmentView& v = *m_segs;
+    if (v.m_chunked && m_i < v.m_settled) {
+        constexpr size_t kChunk = SegmentChunks::kChunk;
+        m_p = v.m_chunked->chunk(m_i / kChunk) + m_i % kChunk;
+        m_runEnd = std::min(v.m_settled, (m_i / kChunk + 1) * kChunk);
+    } else if (v.m_chunked) {
+        m_p = v.m_tail + (m_i - v.m_settled);
+        m_runEnd = m_n;
+    } else {
+        m_p = &v.m_states->packed[v.m_base + m_i];
+        m_runEnd = m_n;
+    }
+    readTime();
+}
+
+const std::array<uint8_t, 8 * 256>& ThreadStates::stateKeys()
+{
+    static const std::array<uint8_t, 8 * 256> keys = [] {
+        std::array<uint8_t, 8 * 256> k{};
+        for (size_t state = 0; state < 8; ++state)
+            for (size_t stop = 0; stop < 256; ++stop) {
+                ThreadSegment s{};
+                s.state = ThreadState(state);
+                s.stop = uint8_t(stop);
+                k[state << 8 | stop] = stateKey(s);
+            }
+        return k;
+    }();
+    return keys;
+}
+
 const char* threadStateName(const ThreadSegment& s)
 {
     switch (s.state) {

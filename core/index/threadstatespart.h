@@ -198,6 +198,39 @@ private:
     // With m_chunked: how many of the segments are in it; the rest from m_tail on.
     size_t m_settled = 0;
     const PackedSegment* m_tail = nullptr;
+
+    friend class SegmentCursor;
+};
+
+// A thread's segments from one on, in order: each read once, as stored,
+// with its time (no chunk looked up or far time searched for per segment,
+// as SegmentView's random access does). For the walks over every segment
+// of a thread (its bins, its checkpoint entries).
+class SegmentCursor {
+public:
+    SegmentCursor(const SegmentView& segs, size_t from);
+    bool done() const { return m_i >= m_n; }
+    size_t index() const { return m_i; }
+    const PackedSegment& packed() const { return *m_p; }
+    uint64_t time() const { return m_time; }
+    void next()
+    {
+        ++m_i;
+        ++m_p;
+        if (m_i >= m_runEnd) [[unlikely]]
+            refill();
+        else
+            readTime();
+    }
+
+private:
+    void refill();
+    void readTime();
+    const SegmentView* m_segs;
+    size_t m_i, m_n;
+    size_t m_runEnd = 0;            // the segments from m_i up to here lie one after another
+    const PackedSegment* m_p = nullptr; // segment m_i
+    uint64_t m_time = 0;
 };
 
 // The state segments of every thread seen in scheduler events, 8 bytes
@@ -233,6 +266,13 @@ struct ThreadStates {
     std::vector<uint8_t> overviewKeys;
     // 0 running, 1 runnable, 2 unknown, 3 + BlockReason blocked; kNoKey finished.
     static uint8_t stateKey(const ThreadSegment& s);
+    // stateKey of every stored segment, by (bits & 7) << 8 | stop: the
+    // walks over every segment look it up instead.
+    static const std::array<uint8_t, 8 * 256>& stateKeys();
+    static uint8_t stateKey(const std::array<uint8_t, 8 * 256>& keys, const PackedSegment& p)
+    {
+        return keys[size_t(p.bits & 7) << 8 | p.stop];
+    }
 
     // Once a whole log is indexed, the threads with a bin pyramid keep no
     // segments in memory (`segmentsInFile`): their rows are drawn from the
@@ -299,6 +339,14 @@ struct ThreadStates {
         return bytes;
     }
 };
+
+inline void SegmentCursor::readTime()
+{
+    if (m_p->offset != PackedSegment::kFar) [[likely]]
+        m_time = m_segs->m_checks[m_i / ThreadStates::kCheckEvery] + m_p->offset;
+    else
+        m_time = m_segs->timeAt(m_i);
+}
 
 inline const PackedSegment& SegmentView::packedAt(size_t i) const
 {
