@@ -35,9 +35,9 @@ inline ThreadState stateAfterStop(uint8_t code)
 
 // The segment a thread's event begins, given the segment it is in (`cur`,
 // if `any`): false when it begins none (a replacement of a thread that had
-// stopped after all).
+// stopped after all). (Always inline: the walks call it per event.)
 template <class Raw>
-bool walkStep(const Raw& raw, const ThreadSegment& cur, bool any, ThreadSegment& s)
+[[gnu::always_inline]] inline bool walkStep(const Raw& raw, const ThreadSegment& cur, bool any, ThreadSegment& s)
 {
     s = ThreadSegment{};
     s.time = raw.time;
@@ -84,19 +84,18 @@ inline PackedSegment packFrom(const ThreadSegment& s, uint64_t base, uint64_t in
                               std::vector<std::pair<uint64_t, uint64_t>>& farTimes,
                               std::vector<std::pair<uint64_t, uint16_t>>& infos)
 {
-    PackedSegment p{};
-    if (s.time - base < PackedSegment::kFar) {
-        p.offset = uint32_t(s.time - base);
-    } else {
-        p.offset = PackedSegment::kFar;
+    uint32_t offset = PackedSegment::kFar;
+    if (s.time - base < PackedSegment::kFar)
+        offset = uint32_t(s.time - base);
+    else
         farTimes.emplace_back(index, s.time);
-    }
-    p.cap = s.cap;
-    p.stop = s.stop;
-    p.bits = uint8_t(uint8_t(s.state) | uint8_t(s.cause) << 3 | (s.info ? 1u << 6 : 0u));
     if (s.info)
         infos.emplace_back(index, s.info);
-    return p;
+    // Made as one word in a register (see packedWord): field by field on
+    // the stack and read back whole, it cost a store-forwarding stall per
+    // segment, half of a settling walk's own time.
+    const uint8_t bits = uint8_t(uint8_t(s.state) | uint8_t(s.cause) << 3 | (s.info ? 1u << 6 : 0u));
+    return std::bit_cast<PackedSegment>(packedWord(offset, s.cap, s.stop, bits));
 }
 
 // Segment `local` of a thread (`index` among all), its time an offset from

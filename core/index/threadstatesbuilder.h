@@ -11,6 +11,7 @@
 #include <array>
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <cstdint>
 #include <future>
 #include <map>
@@ -163,6 +164,7 @@ private:
         uint32_t stop : 8;
     };
     static_assert(sizeof(Raw) == 16);
+    static_assert(std::endian::native == std::endian::little); // (add() writes a Raw as two words)
     // A thread's segments walked for good, packed as ThreadStates keeps
     // them (indices local to the thread), and the state its walk is in.
     struct Settled {

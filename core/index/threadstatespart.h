@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <cstdlib>
 #include <functional>
@@ -73,6 +74,15 @@ struct PackedSegment {
     uint8_t bits; // state (3 bits), cause << 3 (3 bits), has info << 6
 };
 static_assert(sizeof(PackedSegment) == 8);
+// A PackedSegment's bytes as one word (little-endian: offset, cap, stop, bits).
+constexpr uint64_t packedWord(uint32_t offset, uint16_t cap, uint8_t stop, uint8_t bits)
+{
+    return uint64_t(offset) | uint64_t(cap) << 32 | uint64_t(stop) << 48 | uint64_t(bits) << 56;
+}
+static_assert(std::bit_cast<PackedSegment>(packedWord(0x12345678, 0x9abc, 0xde, 0xf1)).offset == 0x12345678
+              && std::bit_cast<PackedSegment>(packedWord(0x12345678, 0x9abc, 0xde, 0xf1)).cap == 0x9abc
+              && std::bit_cast<PackedSegment>(packedWord(0x12345678, 0x9abc, 0xde, 0xf1)).stop == 0xde
+              && std::bit_cast<PackedSegment>(packedWord(0x12345678, 0x9abc, 0xde, 0xf1)).bits == 0xf1);
 
 // A thread's segments as they grow (a live session's, a load's settled
 // ones): chunks of 4,096 segments (32 KB). A full chunk can go to a file

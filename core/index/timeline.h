@@ -141,7 +141,8 @@ public:
     ChunkedArray& operator=(ChunkedArray&&) noexcept = default;
     void push_back(const T& v)
     {
-        // Most pushes: into a chunk of this array's own with room.
+        // Most pushes: into a chunk of this array's own with room. (Inline,
+        // the rest apart in a call: arrays pushed to per event.)
         const size_t c = m_size >> kShift;
         if (c < m_chunks.size() && (c >= m_shared || (m_size >= m_sharedSize && !isMapped(c)))
             && (c > 0 || m_size < m_firstCapacity)) [[likely]] {
@@ -149,16 +150,19 @@ public:
             ++m_size;
             return;
         }
-        if ((m_size >> kShift) == m_chunks.size()) {
-            const size_t capacity = m_chunks.empty() ? kFirst : kChunk;
-            m_chunks.push_back(std::shared_ptr<T[]>(new T[capacity]));
-            if (m_chunks.size() == 1)
-                m_firstCapacity = capacity;
-        } else if (m_size == m_firstCapacity && m_size < kChunk) {
-            growFirstChunk(grownCapacity(m_firstCapacity));
-        }
-        writable(m_size >> kShift, m_size)[m_size & (kChunk - 1)] = v;
-        ++m_size;
+        pushToNewPlace(v);
+    }
+    // Appends an element left for the caller to write (at once: it may be
+    // a shared chunk's, copied first). For an element made of words in
+    // registers, stored there without a round trip through the stack.
+    T* appendSlot()
+    {
+        const size_t c = m_size >> kShift;
+        if (c < m_chunks.size() && (c >= m_shared || (m_size >= m_sharedSize && !isMapped(c)))
+            && (c > 0 || m_size < m_firstCapacity)) [[likely]]
+            return &m_chunks[c][m_size++ & (kChunk - 1)];
+        pushToNewPlace(T{});
+        return &m_chunks[(m_size - 1) >> kShift][(m_size - 1) & (kChunk - 1)];
     }
     const T& operator[](size_t i) const { return m_chunks[i >> kShift][i & (kChunk - 1)]; }
     T& operator[](size_t i) { return writable(i >> kShift, i)[i & (kChunk - 1)]; }
@@ -263,6 +267,21 @@ public:
     }
 
 private:
+    // push_back's other cases: a new chunk, the first one grown, or a
+    // chunk copied first.
+    [[gnu::noinline]] void pushToNewPlace(const T& v)
+    {
+        if ((m_size >> kShift) == m_chunks.size()) {
+            const size_t capacity = m_chunks.empty() ? kFirst : kChunk;
+            m_chunks.push_back(std::shared_ptr<T[]>(new T[capacity]));
+            if (m_chunks.size() == 1)
+                m_firstCapacity = capacity;
+        } else if (m_size == m_firstCapacity && m_size < kChunk) {
+            growFirstChunk(grownCapacity(m_firstCapacity));
+        }
+        writable(m_size >> kShift, m_size)[m_size & (kChunk - 1)] = v;
+        ++m_size;
+    }
     void unmark(size_t c)
     {
         if (isMapped(c)) {
