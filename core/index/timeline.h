@@ -143,10 +143,8 @@ public:
     {
         // Most pushes: into a chunk of this array's own with room. (Inline,
         // the rest apart in a call: arrays pushed to per event.)
-        const size_t c = m_size >> kShift;
-        if (c < m_chunks.size() && (c >= m_shared || (m_size >= m_sharedSize && !isMapped(c)))
-            && (c > 0 || m_size < m_firstCapacity)) [[likely]] {
-            m_chunks[c][m_size & (kChunk - 1)] = v;
+        if (hasOwnRoom()) [[likely]] {
+            m_chunks[m_size >> kShift][m_size & (kChunk - 1)] = v;
             ++m_size;
             return;
         }
@@ -157,10 +155,11 @@ public:
     // registers, stored there without a round trip through the stack.
     T* appendSlot()
     {
-        const size_t c = m_size >> kShift;
-        if (c < m_chunks.size() && (c >= m_shared || (m_size >= m_sharedSize && !isMapped(c)))
-            && (c > 0 || m_size < m_firstCapacity)) [[likely]]
-            return &m_chunks[c][m_size++ & (kChunk - 1)];
+        if (hasOwnRoom()) [[likely]] {
+            T* at = &m_chunks[m_size >> kShift][m_size & (kChunk - 1)];
+            ++m_size;
+            return at;
+        }
         pushToNewPlace(T{});
         return &m_chunks[(m_size - 1) >> kShift][(m_size - 1) & (kChunk - 1)];
     }
@@ -267,6 +266,13 @@ public:
     }
 
 private:
+    // The next element goes into a chunk of this array's own with room.
+    bool hasOwnRoom() const
+    {
+        const size_t c = m_size >> kShift;
+        return c < m_chunks.size() && (c >= m_shared || (m_size >= m_sharedSize && !isMapped(c)))
+            && (c > 0 || m_size < m_firstCapacity);
+    }
     // push_back's other cases: a new chunk, the first one grown, or a
     // chunk copied first.
     [[gnu::noinline]] void pushToNewPlace(const T& v)
