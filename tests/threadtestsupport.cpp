@@ -52,6 +52,29 @@ ThreadFigures figuresOf(const LogIndex& ix, uint32_t id, std::optional<ViewRange
     return k == SIZE_MAX ? ThreadFigures{} : threadFigures(ix, k, range);
 }
 
+void compareCursorWithView(const ThreadStates& st)
+{
+    const auto& keys = ThreadStates::stateKeys();
+    for (size_t k = 0; k < st.count(); ++k) {
+        const SegmentView segs = st.of(k);
+        const size_t n = segs.size();
+        for (const size_t from : {size_t(0), size_t(1), n / 2, size_t(SegmentChunks::kChunk - 1), n ? n - 1 : 0, n}) {
+            if (from > n)
+                continue;
+            size_t i = from;
+            for (SegmentCursor at(segs, from); !at.done(); at.next(), ++i) {
+                QCOMPARE(at.index(), i);
+                const PackedSegment &a = at.packed(), &b = segs.packedAt(i);
+                QVERIFY2(a.offset == b.offset && a.cap == b.cap && a.stop == b.stop && a.bits == b.bits
+                             && at.time() == segs.timeAt(i)
+                             && ThreadStates::storedKey(keys, a) == ThreadStates::stateKey(segs[i]),
+                         qPrintable(QStringLiteral("thread %1, from %2, segment %3").arg(st.ids[k]).arg(from).arg(i)));
+            }
+            QCOMPARE(i, n);
+        }
+    }
+}
+
 void compareWithWalk(const LogIndex& ix, const Walk& w)
 {
     const ThreadStates& st = ix.threadStates;

@@ -34,6 +34,11 @@ ThreadFigures figuresOf(const LogIndex& ix, uint32_t id, std::optional<ViewRange
 
 // Every segment of every thread against the walk.
 void compareWithWalk(const LogIndex& ix, const Walk& w);
+// Each thread's segments read by SegmentCursor from several starts (the
+// first, the second, the middle, at a chunk's end, the last, past the end)
+// against SegmentView's random access: each segment as stored, its time
+// and its key (ThreadStates::storedKey against stateKey).
+void compareCursorWithView(const ThreadStates& st);
 // allThreadFigures over `range` (nullopt: the whole log) against the walk.
 void compareFiguresWithWalk(const LogIndex& ix, const Walk& w, std::optional<ViewRange> range);
 

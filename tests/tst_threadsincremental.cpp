@@ -170,6 +170,7 @@ void TestThreadsIncremental::growingLogGivesTheSameStatesAndSpans()
         compareWithWalk(now, w);
         compareFiguresWithWalk(now, w, std::nullopt);
         checkOverviews(now.threadStates);
+        compareCursorWithView(now.threadStates);
         // Settled over many publishes or in one: the same states.
         IndexBuilder fresh;
         fresh.feed(prefix);
@@ -203,6 +204,8 @@ void TestThreadsIncremental::growingLogGivesTheSameStatesAndSpans()
             whole->threadStates.overviews.begin(), whole->threadStates.overviews.end(), [](const BinPyramid& ov) { return ov.bins > 0; })));
     }
     checkOverviews(final.threadStates);
+    compareCursorWithView(final.threadStates);
+    compareCursorWithView(whole->threadStates);
     compareUserSpans(*final.userSpans, *whole->userSpans);
     if (log.isEmpty())
         QVERIFY(final.userSpans->spans.size() > 100);
@@ -287,18 +290,21 @@ void TestThreadsIncremental::idleThreadKeepsItsBinsAsTheLogGrows()
         fed = cut;
         const LogIndex& now = growing.publish(false);
         checkOverviews(now.threadStates);
+        compareCursorWithView(now.threadStates); // (in chunks; thread 2's past a chunk's 4,096 from block 14 on)
         if (!firstWidth)
             firstWidth = now.threadStates.overviews[now.threadStates.find(1)].binWidth;
         if (QTest::currentTestFailed())
             QFAIL(qPrintable(QStringLiteral("after %1 of %2 bytes").arg(fed).arg(bytes.size())));
     }
     const ThreadStates& states = growing.index().threadStates;
+    QVERIFY(!states.chunked.empty() && states.of(states.find(2)).size() > 2 * SegmentChunks::kChunk);
     const BinPyramid& idle = states.overviews[states.find(1)];
     QVERIFY(firstWidth > 0);
     QVERIFY(idle.binWidth >= 4 * firstWidth);
     growing.feed({bytes.data() + fed, bytes.size() - fed});
     const LogIndex& final = growing.publish(true);
     checkOverviews(final.threadStates);
+    compareCursorWithView(final.threadStates);
     compareThreadStates(final.threadStates, load(bytes)->threadStates);
 }
 

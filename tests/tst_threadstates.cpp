@@ -508,6 +508,7 @@ void TestThreadStates::longGapsAndManySegments()
     }
     QCOMPARE(segs.back().state, ThreadState::Finished);
     QVERIFY(!ix->threadStates.farTimes.empty());
+    compareCursorWithView(ix->threadStates); // (far times read in order)
     // Searches from every segment agree with a plain walk.
     for (size_t from = 0; from < segs.size(); from += 5)
         for (size_t i = from; i < segs.size(); ++i) {

@@ -113,8 +113,7 @@ void buildOverview(ThreadStates& out, size_t k, OverviewScratch& scratch, bool g
                 bin = {};
                 return;
             }
-            // (Added and cleared in one loop: `bin = {}` was a `rep stos`,
-            // slow to start, at every bin.)
+            // (One loop: `bin = {}` after it cost a `rep stos` per bin.)
             BinTime& up = sums[size_t(level) + 1];
             for (size_t key = 0; key < kKeys; ++key) {
                 up[key] += bin[key];
@@ -135,7 +134,7 @@ void buildOverview(ThreadStates& out, size_t k, OverviewScratch& scratch, bool g
         const PackedSegment p = at.packed();
         const uint64_t time = at.time();
         at.next();
-        const uint8_t key = ThreadStates::stateKey(stateKeys, p);
+        const uint8_t key = ThreadStates::storedKey(stateKeys, p);
         const uint64_t end = at.done() ? std::max(out.end, time) : at.time();
         if (totals) {
             const uint8_t bits = p.bits;

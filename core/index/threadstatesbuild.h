@@ -91,9 +91,8 @@ inline PackedSegment packFrom(const ThreadSegment& s, uint64_t base, uint64_t in
         farTimes.emplace_back(index, s.time);
     if (s.info)
         infos.emplace_back(index, s.info);
-    // Made as one word in a register (see packedWord): field by field on
-    // the stack and read back whole, it cost a store-forwarding stall per
-    // segment, half of a settling walk's own time.
+    // (Made as one word in a register: made field by field on the stack,
+    // it was read back whole, a store-forwarding stall per segment.)
     const uint8_t bits = uint8_t(uint8_t(s.state) | uint8_t(s.cause) << 3 | (s.info ? 1u << 6 : 0u));
     return std::bit_cast<PackedSegment>(packedWord(offset, s.cap, s.stop, bits));
 }

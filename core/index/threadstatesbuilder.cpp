@@ -46,8 +46,7 @@ void ThreadStatesBuilder::add(uint64_t time, uint64_t thread, ThreadCause cause,
     // Written as its two words, made in registers (Raw's bit-fields as
     // the x86-64 and AArch64 ABIs lay them out, lowest bits first): a Raw
     // made on the stack, field by field, was read back from there whole,
-    // a store-forwarding stall per event (about a twentieth of the
-    // decoding thread's time on a big log, by perf annotate).
+    // a store-forwarding stall per event.
     const uint64_t words[2] = {
         time | uint64_t(cap) << 48,
         uint64_t(uint32_t(thread))

@@ -213,12 +213,14 @@ private:
 };
 
 // A thread's segments from one on, in order: each read once, as stored,
-// with its time (no chunk looked up or far time searched for per segment,
-// as SegmentView's random access does). For the walks over every segment
-// of a thread (its bins, its checkpoint entries).
+// with its time (no chunk looked up per segment, as SegmentView's random
+// access does; a far time is still searched for). For the walks over every
+// segment of a thread (its bins, its checkpoint entries). It reads `segs`,
+// which must outlive it.
 class SegmentCursor {
 public:
     SegmentCursor(const SegmentView& segs, size_t from);
+    SegmentCursor(SegmentView&&, size_t) = delete;
     bool done() const { return m_i >= m_n; }
     size_t index() const { return m_i; }
     const PackedSegment& packed() const { return *m_p; }
@@ -277,9 +279,9 @@ struct ThreadStates {
     // 0 running, 1 runnable, 2 unknown, 3 + BlockReason blocked; kNoKey finished.
     static uint8_t stateKey(const ThreadSegment& s);
     // stateKey of every stored segment, by (bits & 7) << 8 | stop: the
-    // walks over every segment look it up instead.
+    // walks over every segment look it up instead (storedKey).
     static const std::array<uint8_t, 8 * 256>& stateKeys();
-    static uint8_t stateKey(const std::array<uint8_t, 8 * 256>& keys, const PackedSegment& p)
+    static uint8_t storedKey(const std::array<uint8_t, 8 * 256>& keys, const PackedSegment& p)
     {
         return keys[size_t(p.bits & 7) << 8 | p.stop];
     }

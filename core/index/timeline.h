@@ -150,9 +150,10 @@ public:
         }
         pushToNewPlace(v);
     }
-    // Appends an element left for the caller to write (at once: it may be
-    // a shared chunk's, copied first). For an element made of words in
-    // registers, stored there without a round trip through the stack.
+    // Appends an element left for the caller to write before the array is
+    // pushed to, copied or written again (the pointer is good until then).
+    // For an element made of words in registers, stored there without a
+    // round trip through the stack.
     T* appendSlot()
     {
         if (hasOwnRoom()) [[likely]] {
@@ -239,8 +240,9 @@ public:
     bool isMapped(size_t c) const { return c < m_mapped.size() && m_mapped[c]; }
     size_t mappedBytes() const { return m_mappedCount * kChunk * sizeof(T); }
     size_t chunkCount() const { return m_chunks.size(); }
-    // Full chunk c (one wholly before size()), to be moved elsewhere and
-    // released; or null if it is released.
+    // Chunk c's elements (full for one wholly before size(): to be moved
+    // elsewhere and released; read in place by SegmentCursor); or null if
+    // it is released.
     const T* chunk(size_t c) const { return c < m_chunks.size() ? m_chunks[c].get() : nullptr; }
     // Chunk c, released (releaseBefore), made anew for the caller to fill
     // with what it held: kChunk elements, in `buffer` (one takeChunk gave)
