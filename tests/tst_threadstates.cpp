@@ -4,6 +4,7 @@
 // they were built: threads older than the log or running at its end,
 // migrations, wake-ups, runs ended without a stop, every stop status (and
 // GHC 7.8.1/7.8.2's numbering), identical times and blocks out of time
+// order; and the merge that puts each thread's events of a settle in time
 // order.
 #include "testsupport.h"
 #include "threadtestsupport.h"
@@ -12,6 +13,7 @@
 #include "core/format/encoder.h"
 #include "core/format/eventtags.h"
 #include "core/index/logindex.h"
+#include "core/index/threadstatesbuild.h"
 #include "core/threads/threadstats.h"
 
 #include <QDir>
@@ -20,6 +22,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <random>
 
 using namespace hecscope;
 using namespace hecscope::test;
@@ -84,6 +87,7 @@ private slots:
     void identicalTimestampsKeepLogOrder();
     void blocksOutOfTimeOrder();
     void longGapsAndManySegments();
+    void eachThreadSortedAsAStableSort();
 };
 
 void TestThreadStates::realLogsAgreeWithAWalk_data()
@@ -524,6 +528,53 @@ void TestThreadStates::longGapsAndManySegments()
     QCOMPARE(f.running(), uint64_t(40 * 500 + 100));
     QCOMPARE(f.runs, 41u);
     QCOMPARE(f.blocked[size_t(BlockReason::BlackHole)], t - runs.front() - 40 * 500); // from the first run to the last
+}
+
+// A settle's events, grouped by thread, come per thread as a few
+// stretches in time order; sortEachThreadByTime merges those. Against a
+// stable sort by time of each thread's events (ties in the order given):
+// stretches of every count up to 40 (odd and even, and one event each,
+// descending), ties within and across stretches, one thread and none.
+void TestThreadStates::eachThreadSortedAsAStableSort()
+{
+    struct Ev {
+        uint32_t thread;
+        uint64_t time;
+        uint32_t seq; // the order given
+    };
+    std::mt19937 random(26);
+    for (int round = 0; round < 200; ++round) {
+        std::vector<Ev> evs;
+        const int threads = round == 0 ? 0 : int(random() % 6) + 1;
+        for (int t = 0; t < threads; ++t) {
+            const uint32_t thread = uint32_t(t * 3 + 1);
+            const int stretches = round < 40 ? round + 1 : int(random() % 12) + 1;
+            for (int k = 0; k < stretches; ++k) {
+                const size_t len = round == 1 ? 1 : random() % 20 + 1; // (round 1: descending, one a stretch)
+                // Each stretch starts at or below the last one's end: a new stretch.
+                uint64_t time = round == 1 ? uint64_t(1000 - k) : random() % 50;
+                for (size_t i = 0; i < len; ++i) {
+                    evs.push_back({thread, time, uint32_t(evs.size())});
+                    time += random() % 3; // (0: a tie within the stretch)
+                }
+            }
+        }
+        std::vector<Ev> want = evs;
+        for (auto first = want.begin(); first != want.end();) {
+            const auto last = std::find_if(first, want.end(), [&](const Ev& e) { return e.thread != first->thread; });
+            std::stable_sort(first, last, [](const Ev& a, const Ev& b) { return a.time < b.time; });
+            first = last;
+        }
+        threadbuild::sortEachThreadByTime(evs);
+        QCOMPARE(evs.size(), want.size());
+        for (size_t i = 0; i < evs.size(); ++i)
+            QVERIFY2(evs[i].thread == want[i].thread && evs[i].time == want[i].time && evs[i].seq == want[i].seq,
+                     qPrintable(QStringLiteral("round %1, event %2: seq %3, want %4")
+                                    .arg(round)
+                                    .arg(i)
+                                    .arg(evs[i].seq)
+                                    .arg(want[i].seq)));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestThreadStates)

@@ -150,16 +150,47 @@ bool buildOverviews(ThreadStates& out, const LoadObserver* observer, const Previ
 ThreadCheckpoints::Source sourceOf(const ThreadStates& states, const ThreadCheckpoints::Visit& visit);
 
 // Each thread's run of `raws` (grouped by thread) in time order, ties in
-// the order they are in.
+// the order they are in. A thread's events come as a few stretches already
+// in time order (one per block of a capability it was seen on), so they are
+// merged as those stretches, in pairs of neighbours (stable: a tie takes
+// the earlier stretch's first), rather than sorted afresh.
 template <class Raw>
 void sortEachThreadByTime(std::vector<Raw>& raws)
 {
-    const auto byTime = [](const Raw& a, const Raw& b) { return a.time < b.time; };
-    for (auto first = raws.begin(); first != raws.end();) {
-        const uint32_t thread = first->thread;
-        const auto last = std::find_if(first, raws.end(), [thread](const Raw& r) { return r.thread != thread; });
-        if (!std::is_sorted(first, last, byTime))
-            std::stable_sort(first, last, byTime);
+    std::vector<Raw> buffer;
+    std::vector<size_t> bounds, merged; // where a thread's ascending stretches start, then its end
+    const size_t n = raws.size();
+    for (size_t first = 0; first < n;) {
+        const uint32_t thread = raws[first].thread;
+        bounds.assign(1, 0);
+        size_t last = first + 1;
+        for (; last < n && raws[last].thread == thread; ++last)
+            if (raws[last].time < raws[last - 1].time)
+                bounds.push_back(last - first);
+        if (bounds.size() > 1) {
+            bounds.push_back(last - first);
+            buffer.resize(std::max(buffer.size(), last - first));
+            Raw* from = raws.data() + first;
+            Raw* to = buffer.data();
+            const auto byTime = [](const Raw& a, const Raw& b) { return a.time < b.time; };
+            while (bounds.size() > 2) {
+                merged.assign(1, 0);
+                size_t i = 0;
+                for (; i + 2 < bounds.size(); i += 2) {
+                    std::merge(from + bounds[i], from + bounds[i + 1], from + bounds[i + 1], from + bounds[i + 2],
+                               to + bounds[i], byTime);
+                    merged.push_back(bounds[i + 2]);
+                }
+                if (i + 1 < bounds.size()) { // an odd stretch left: as it is
+                    std::copy(from + bounds[i], from + bounds[i + 1], to + bounds[i]);
+                    merged.push_back(bounds[i + 1]);
+                }
+                std::swap(from, to);
+                bounds.swap(merged);
+            }
+            if (from != raws.data() + first)
+                std::copy(from, from + (last - first), raws.data() + first);
+        }
         first = last;
     }
 }
