@@ -152,44 +152,34 @@ ThreadCheckpoints::Source sourceOf(const ThreadStates& states, const ThreadCheck
 // Each thread's run of `raws` (grouped by thread) in time order, ties in
 // the order they are in. A thread's events come as a few stretches already
 // in time order (one per block of a capability it was seen on), so they are
-// merged as those stretches, in pairs of neighbours (stable: a tie takes
-// the earlier stretch's first), rather than sorted afresh.
+// merged as those stretches, in pairs of neighbours, in place (stable: a
+// tie takes the earlier stretch's first; std::inplace_merge's buffer is at
+// most the shorter stretch), rather than sorted afresh.
 template <class Raw>
 void sortEachThreadByTime(std::vector<Raw>& raws)
 {
-    std::vector<Raw> buffer;
     std::vector<size_t> bounds, merged; // where a thread's ascending stretches start, then its end
+    const auto byTime = [](const Raw& a, const Raw& b) { return a.time < b.time; };
     const size_t n = raws.size();
     for (size_t first = 0; first < n;) {
         const uint32_t thread = raws[first].thread;
-        bounds.assign(1, 0);
+        bounds.assign(1, first);
         size_t last = first + 1;
         for (; last < n && raws[last].thread == thread; ++last)
             if (raws[last].time < raws[last - 1].time)
-                bounds.push_back(last - first);
-        if (bounds.size() > 1) {
-            bounds.push_back(last - first);
-            buffer.resize(std::max(buffer.size(), last - first));
-            Raw* from = raws.data() + first;
-            Raw* to = buffer.data();
-            const auto byTime = [](const Raw& a, const Raw& b) { return a.time < b.time; };
-            while (bounds.size() > 2) {
-                merged.assign(1, 0);
-                size_t i = 0;
-                for (; i + 2 < bounds.size(); i += 2) {
-                    std::merge(from + bounds[i], from + bounds[i + 1], from + bounds[i + 1], from + bounds[i + 2],
-                               to + bounds[i], byTime);
-                    merged.push_back(bounds[i + 2]);
-                }
-                if (i + 1 < bounds.size()) { // an odd stretch left: as it is
-                    std::copy(from + bounds[i], from + bounds[i + 1], to + bounds[i]);
-                    merged.push_back(bounds[i + 1]);
-                }
-                std::swap(from, to);
-                bounds.swap(merged);
+                bounds.push_back(last);
+        bounds.push_back(last);
+        const auto at = [&](size_t i) { return raws.begin() + ptrdiff_t(i); };
+        while (bounds.size() > 2) {
+            merged.assign(1, bounds[0]);
+            size_t i = 0;
+            for (; i + 2 < bounds.size(); i += 2) {
+                std::inplace_merge(at(bounds[i]), at(bounds[i + 1]), at(bounds[i + 2]), byTime);
+                merged.push_back(bounds[i + 2]);
             }
-            if (from != raws.data() + first)
-                std::copy(from, from + (last - first), raws.data() + first);
+            if (i + 1 < bounds.size()) // an odd stretch left: as it is
+                merged.push_back(bounds[i + 1]);
+            bounds.swap(merged);
         }
         first = last;
     }
