@@ -2,6 +2,7 @@
 // the load goes on, and from a file that changed.
 #include "tst_index.h"
 
+#include "core/index/threadstatesbuild.h"
 #include "core/index/threadstatesbuilder.h"
 
 namespace {
@@ -268,6 +269,49 @@ void TestIndex::threadSegmentsReadBack()
         only.push_back(st.ids[k]);
     const uint64_t a = first + (last - first) / 4, b = first + (last - first) * 3 / 4;
     compareThreadDetail(*ix, readThreadSegments(source, *ix, a, b, &only), a, b, &only);
+
+    // Each summarised thread's totals per interval (ThreadStates::Intervals):
+    // those of every interval from its first segment's to its finishing (or
+    // the log's end) and its last segment's, each the kept segments' own
+    // over it, and no others.
+    const ThreadStates::Intervals& iv = ds.intervals;
+    if (ds.summarised.empty())
+        return;
+    QVERIFY(ds.summarised.size() > ThreadStates::Intervals::kMaxThreads || iv.width > 0);
+    if (iv.width == 0)
+        return;
+    QCOMPARE(iv.first.size(), ds.summarised.size());
+    QVERIFY(std::has_single_bit(iv.width));
+    QVERIFY(st.end / iv.width < ThreadStates::Intervals::kMaxIntervals);
+    for (size_t i = 0; i < ds.summarised.size(); ++i) {
+        const uint32_t k = ds.summarised[i];
+        const SegmentView segs = st.of(k);
+        const bool finished = segs.back().state == ThreadState::Finished;
+        QCOMPARE(iv.firstTime[i], segs.timeAt(0));
+        QCOMPARE(iv.finished[i], finished ? segs.back().time : kNoTime);
+        const uint64_t lastEnd = finished ? segs.back().time : std::max(st.end, segs.back().time);
+        for (uint64_t j = 0; j <= st.end / iv.width + 1; ++j) {
+            const std::optional<ThreadTotals> got = iv.at(i, j);
+            const bool in = j >= segs.timeAt(0) / iv.width && (j * iv.width < lastEnd || j == segs.back().time / iv.width);
+            QVERIFY2(got.has_value() == in, qPrintable(QStringLiteral("thread %1, interval %2").arg(st.ids[k]).arg(j)));
+            if (got)
+                QVERIFY2(*got == threadTotals(st, k, j * iv.width, (j + 1) * iv.width),
+                         qPrintable(QStringLiteral("thread %1, interval %2's totals").arg(st.ids[k]).arg(j)));
+        }
+    }
+    // A range of whole intervals reads nothing back (from a source of no
+    // bytes: a read would fail) and gives the kept segments' figures.
+    MemorySource nothing(std::vector<uint8_t>{});
+    const uint64_t intervals = last / iv.width + 1;
+    for (const auto& [j, n] : {std::pair<uint64_t, uint64_t>{0, intervals}, {intervals / 3, std::max<uint64_t>(1, intervals / 3)},
+                               {intervals - 1, 1}, {first / iv.width, 1}}) {
+        const ViewRange range{j * iv.width, (j + n) * iv.width};
+        std::string error;
+        compareFigures(threadFiguresIn(&nothing, *dropped, range, {}, &error), allThreadFigures(*ix, range));
+        QVERIFY2(error.empty(), error.c_str());
+        if (QTest::currentTestFailed())
+            QFAIL(qPrintable(QStringLiteral("figures of intervals [%1, %2)").arg(j).arg(j + n)));
+    }
 }
 
 // A log of our own with what real logs rarely show: a thread's events at
@@ -312,6 +356,44 @@ void TestIndex::threadSegmentsReadBackEdgeCases()
             if (QTest::currentTestFailed())
                 QFAIL(qPrintable(QStringLiteral("range [%1, %2)").arg(t0).arg(t1)));
         }
+    // Each thread's totals per interval (threadIntervals) are threadTotals'
+    // over each interval, from the one of its first segment to the one it
+    // finished in (or the log's end) and its last segment's: at widths whose edges fall on its
+    // events (500, 1,000, 1,500: several at one time, a finishing on an
+    // edge), between them, and wider than the log.
+    const ThreadStates& st = ix->threadStates;
+    for (const uint64_t width : {uint64_t(1), uint64_t(500), uint64_t(1000), uint64_t(1024), uint64_t(1500),
+                                 uint64_t(8192), uint64_t(1) << 21}) {
+        for (size_t k = 0; k < st.count(); ++k) {
+            const SegmentView segs = st.of(k);
+            const ThreadIntervals t = threadIntervals(st, k, width);
+            const bool finished = segs.back().state == ThreadState::Finished;
+            const uint64_t lastEnd = finished ? segs.back().time : std::max(st.end, segs.back().time);
+            const QString where = QStringLiteral("thread %1, width %2").arg(st.ids[k]).arg(width);
+            QVERIFY2(t.first == segs.timeAt(0) / width && t.firstTime == segs.timeAt(0), qPrintable(where));
+            QVERIFY2(t.finished == (finished ? segs.back().time : kNoTime), qPrintable(where));
+            const uint64_t end = std::max((lastEnd + width - 1) / width, segs.back().time / width + 1);
+            QVERIFY2(t.totals.size() == end - t.first, qPrintable(where));
+            for (size_t i = 0; i < t.totals.size(); ++i) {
+                const uint64_t j = t.first + i;
+                QVERIFY2(t.totals[i] == threadTotals(st, k, j * width, (j + 1) * width),
+                         qPrintable(where + QStringLiteral(", interval %1").arg(j)));
+            }
+            // And the whole run's from them, as a final seal that bins
+            // the thread takes them (buildOverview with intervals).
+            ThreadIntervals again;
+            threadbuild::IntervalTotalsAdder adder(st, k, width, again);
+            const auto& keys = ThreadStates::stateKeys();
+            for (SegmentCursor at(segs, 0); !at.done();) {
+                const PackedSegment p = at.packed();
+                const uint64_t time = at.time();
+                at.next();
+                adder.add(p, ThreadStates::storedKey(keys, p), time, at.done() ? std::max(st.end, time) : at.time());
+            }
+            QVERIFY2(again.totals == t.totals, qPrintable(where));
+            QVERIFY2(adder.whole(st.end) == threadTotals(st, k, 0, UINT64_MAX), qPrintable(where + QStringLiteral(", whole run")));
+        }
+    }
 }
 
 // A load walks the thread events for good as it goes (every

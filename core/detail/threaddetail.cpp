@@ -395,13 +395,75 @@ std::vector<ThreadFigures> threadFiguresIn(ByteSource* source, const LogIndex& i
     // A thread that finished in a stretch before is in none of the later
     // ones, but the range counts its time after it finished: added here.
     std::vector<uint64_t> finishedAt(summarised.size(), kNoTime);
+    // What a stretch [a, b) gives summarised thread i: whether it is in
+    // the stretch (threadInRange), when it finished if in it, its totals.
+    const auto take = [&](size_t i, uint64_t a, uint64_t b, bool inStretch, uint64_t finished, const ThreadTotals& t) {
+        if (!inStretch) {
+            // (To the stretch's end, as a read of the whole range counts it.)
+            if (const uint64_t end = std::min(b, ix.lastTime); slot[i] != UINT32_MAX && finishedAt[i] <= a && end > a)
+                sums[slot[i]].time[size_t(ThreadState::Finished)] += end - a;
+            return;
+        }
+        if (finished != kNoTime)
+            finishedAt[i] = finished;
+        if (slot[i] == UINT32_MAX) { // (its label and times once)
+            slot[i] = uint32_t(sums.size());
+            sums.push_back(threadFigures(ix, summarised[i], ViewRange{a, b}));
+        }
+        ThreadFigures& sum = sums[slot[i]];
+        for (size_t s = 0; s < sum.time.size(); ++s)
+            sum.time[s] += t.time[s];
+        for (size_t r = 0; r < sum.blocked.size(); ++r)
+            sum.blocked[r] += t.blocked[r];
+        sum.runs += t.runs;
+        sum.migrations += t.migrations;
+        sum.wakeups += t.wakeups;
+    };
+    // The intervals wholly inside the range from the index's totals of
+    // each (ThreadStates::Intervals), where it has every thread's in it:
+    // what a read of that interval would give. (A thread read back for
+    // [a, b) is in it when its first segment starts before b and it ends
+    // after a: at its finishing, before b, or where the read ends.)
+    const ThreadStates::Intervals& kept = states.intervals;
+    const uint64_t width = kept.first.size() == summarised.size() ? kept.width : 0;
+    std::vector<ThreadTotals> fromIndex(summarised.size());
+    std::vector<uint8_t> inInterval(summarised.size());
+    const auto fromIntervals = [&](uint64_t a) {
+        const uint64_t j = a / width, b = a + width;
+        for (size_t i = 0; i < summarised.size(); ++i) {
+            const uint64_t finished = kept.finished[i];
+            const uint64_t lastEnd = finished < b ? finished : std::min(b, ix.lastTime);
+            inInterval[i] = kept.firstTime[i] < b && lastEnd > a;
+            if (!inInterval[i])
+                continue;
+            const std::optional<ThreadTotals> t = kept.at(i, j);
+            if (!t)
+                return false; // (not kept: read back)
+            fromIndex[i] = *t;
+        }
+        for (size_t i = 0; i < summarised.size(); ++i)
+            take(i, a, b, inInterval[i], kept.finished[i] < b ? kept.finished[i] : kNoTime, fromIndex[i]);
+        return true;
+    };
     const ThreadCheckpoints& cp = ix.threadCheckpoints;
+    size_t stretches = 0;
     for (uint64_t a = range->start; a < range->end;) {
+        if ((++stretches & 0x3F) == 0 && cancelled && cancelled())
+            return {};
+        // (Up to the log's last event: past it, one stretch to the end.)
+        const bool intervals = width && a < ix.lastTime;
+        if (intervals && a % width == 0 && range->end - a >= width && fromIntervals(a)) {
+            a += width;
+            continue;
+        }
         // The stretch: to the latest checkpoint within `most` bytes (at
-        // least the next one), or the range's end.
+        // least the next one), or the range's end; with intervals kept, at
+        // most to the next interval's start.
         uint64_t b = range->end;
+        if (intervals)
+            b = std::min(b, (a / width + 1) * width);
         if (threadDetailBytes(ix, a, b) > most) {
-            uint64_t lo = cp.before(a) + 1, hi = cp.before(range->end - 1);
+            uint64_t lo = cp.before(a) + 1, hi = cp.before(b - 1);
             while (lo < hi) {
                 const uint64_t mid = hi - (hi - lo) / 2;
                 if (threadDetailBytes(ix, a, cp.time(mid)) <= most)
@@ -409,7 +471,7 @@ std::vector<ThreadFigures> threadFiguresIn(ByteSource* source, const LogIndex& i
                 else
                     hi = mid - 1;
             }
-            b = std::min(range->end, std::max(a + 1, cp.time(lo)));
+            b = std::min(b, std::max(a + 1, cp.time(lo)));
         }
         // (From a ns before the stretch: a read keeps a thread's segments
         // from the one in force at its start, the last starting at or
@@ -424,30 +486,14 @@ std::vector<ThreadFigures> threadFiguresIn(ByteSource* source, const LogIndex& i
         }
         const ViewRange stretch{a, b};
         for (size_t i = 0; i < summarised.size(); ++i) {
-            const uint32_t k = summarised[i];
-            const size_t g = detail.states.find(states.ids[k]);
+            const size_t g = detail.states.find(states.ids[summarised[i]]);
             if (g == SIZE_MAX || !threadInRange(detail.states, g, stretch)) {
-                // (To the stretch's end, as a read of the whole range counts it.)
-                if (const uint64_t end = std::min(b, ix.lastTime); slot[i] != UINT32_MAX && finishedAt[i] <= a && end > a)
-                    sums[slot[i]].time[size_t(ThreadState::Finished)] += end - a;
+                take(i, a, b, false, kNoTime, {});
                 continue;
             }
-            if (const SegmentView segs = detail.states.of(g); segs.back().state == ThreadState::Finished)
-                finishedAt[i] = segs.back().time;
-            if (slot[i] == UINT32_MAX) { // (its label and times once)
-                slot[i] = uint32_t(sums.size());
-                sums.push_back(threadFigures(ix, k, stretch, &detail.states));
-                continue;
-            }
-            const ThreadTotals t = threadTotals(detail.states, g, a, b);
-            ThreadFigures& sum = sums[slot[i]];
-            for (size_t s = 0; s < sum.time.size(); ++s)
-                sum.time[s] += t.time[s];
-            for (size_t r = 0; r < sum.blocked.size(); ++r)
-                sum.blocked[r] += t.blocked[r];
-            sum.runs += t.runs;
-            sum.migrations += t.migrations;
-            sum.wakeups += t.wakeups;
+            const SegmentView segs = detail.states.of(g);
+            take(i, a, b, true, segs.back().state == ThreadState::Finished ? segs.back().time : kNoTime,
+                 threadTotals(detail.states, g, a, b));
         }
         a = b;
     }

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <functional>
 #include <new>
+#include <optional>
 #include <system_error>
 #include <unordered_map>
 #include <utility>
@@ -39,7 +40,8 @@ BinPyramid overviewShape(uint64_t start, uint64_t extent, size_t segments, bool 
 } // namespace
 
 void buildOverview(ThreadStates& out, size_t k, OverviewScratch& scratch, bool growing, const BinPyramid* reused,
-                   const uint8_t* reusedKeys, uint64_t cleanBefore, ThreadTotals* totals, std::vector<uint8_t>* keysOut)
+                   const uint8_t* reusedKeys, uint64_t cleanBefore, ThreadTotals* totals, std::vector<uint8_t>* keysOut,
+                   ThreadIntervals* intervals, uint64_t intervalWidth)
 {
     std::vector<uint8_t>& keys = keysOut ? *keysOut : out.overviewKeys;
     const SegmentView segs = out.of(k);
@@ -70,6 +72,11 @@ void buildOverview(ThreadStates& out, size_t k, OverviewScratch& scratch, bool g
         reused = nullptr;
     if (totals && from != 0)
         totals = nullptr; // (not asked for: see above)
+    if (intervals && from != 0)
+        intervals = nullptr;
+    std::optional<IntervalTotalsAdder> adder;
+    if (intervals)
+        adder.emplace(out, k, intervalWidth, *intervals);
     // The segments from the one covering bin `from`, read in order.
     const uint64_t fromTime = ov.start + from * ov.binWidth;
     const size_t first = from ? ThreadStates::firstEndingAfter(segs, fromTime) : 0;
@@ -136,7 +143,7 @@ void buildOverview(ThreadStates& out, size_t k, OverviewScratch& scratch, bool g
         at.next();
         const uint8_t key = ThreadStates::storedKey(stateKeys, p);
         const uint64_t end = at.done() ? std::max(out.end, time) : at.time();
-        if (totals) {
+        if (totals && !adder) { // (else from the intervals' at the end)
             const uint8_t bits = p.bits;
             const auto state = ThreadState(bits & 7);
             if (end > time) {
@@ -151,6 +158,8 @@ void buildOverview(ThreadStates& out, size_t k, OverviewScratch& scratch, bool g
             default: break;
             }
         }
+        if (adder)
+            adder->add(p, key, time, end);
         if (key == ThreadStates::kNoKey)
             continue;
         uint64_t a = std::max(time - ov.start, from * ov.binWidth);
@@ -165,6 +174,8 @@ void buildOverview(ThreadStates& out, size_t k, OverviewScratch& scratch, bool g
             a = binEnd;
         }
     }
+    if (totals && adder)
+        *totals = adder->whole(out.end);
     // The bins no segment reached, then the last bin of each level with
     // one half only.
     while (next[0] < ov.bins)

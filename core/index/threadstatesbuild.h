@@ -120,17 +120,102 @@ struct OverviewScratch {
     std::array<BinTime, 32> levels;
 };
 
+// Thread k's segments, in order, added to its totals per interval
+// (ThreadIntervals: from its first segment's interval up to where it
+// finished or the log's end, and its last segment's), as threadTotals
+// counts each interval: a
+// segment's time split at the intervals' edges, its event in the interval
+// it starts in, the blocking reason from its stored key (3 + the reason).
+class IntervalTotalsAdder {
+public:
+    IntervalTotalsAdder(const ThreadStates& states, size_t k, uint64_t width, ThreadIntervals& out)
+        : m_out(out)
+        , m_width(width)
+    {
+        const SegmentView segs = states.of(k);
+        if (segs.empty() || width == 0)
+            return;
+        const ThreadSegment last = segs.back();
+        out.firstTime = segs.timeAt(0);
+        out.finished = last.state == ThreadState::Finished ? last.time : kNoTime;
+        const uint64_t lastEnd = out.finished != kNoTime ? out.finished : std::max(states.end, last.time);
+        out.first = m_j = out.firstTime / width;
+        // (And the interval of its last segment: several may start where
+        // it finished, on an interval's edge, and their events count.)
+        m_endInterval = std::max(lastEnd / width + (lastEnd % width != 0), last.time / width + 1);
+        out.totals.resize(m_endInterval - out.first);
+        m_edge = (m_j + 1) * width;
+    }
+    // The next segment, [time, end), with its key.
+    void add(const PackedSegment& p, uint8_t key, uint64_t time, uint64_t end)
+    {
+        while (time >= m_edge && m_j + 1 < m_endInterval) {
+            ++m_j;
+            m_edge += m_width;
+        }
+        if (m_j >= m_endInterval || time >= m_endInterval * m_width)
+            return;
+        ThreadTotals* t = &m_out.totals[m_j - m_out.first];
+        switch (ThreadCause((p.bits >> 3) & 7)) {
+        case ThreadCause::Run: ++t->runs; break;
+        case ThreadCause::Migrate: ++t->migrations; break;
+        case ThreadCause::Wakeup: ++t->wakeups; break;
+        default: break;
+        }
+        const size_t state = p.bits & 7;
+        const bool blocked = ThreadState(state) == ThreadState::Blocked;
+        uint64_t a = time, edge = m_edge;
+        for (uint64_t j = m_j; a < end && j < m_endInterval; ++j, ++t, edge += m_width) {
+            const uint64_t b = std::min(end, edge);
+            t->time[state] += b - a;
+            if (blocked)
+                t->blocked[size_t(key) - 3] += b - a;
+            a = edge;
+        }
+    }
+
+    // The thread's whole-run totals (threadTotals over everything), once
+    // every segment is in: the intervals' and, for a finished thread, its
+    // time after the last interval (finished, up to `statesEnd`).
+    ThreadTotals whole(uint64_t statesEnd) const
+    {
+        ThreadTotals sum;
+        for (const ThreadTotals& t : m_out.totals) {
+            for (size_t s = 0; s < sum.time.size(); ++s)
+                sum.time[s] += t.time[s];
+            for (size_t r = 0; r < sum.blocked.size(); ++r)
+                sum.blocked[r] += t.blocked[r];
+            sum.runs += t.runs;
+            sum.migrations += t.migrations;
+            sum.wakeups += t.wakeups;
+        }
+        if (m_out.finished != kNoTime) {
+            const uint64_t after = std::max(m_out.finished, m_endInterval * m_width);
+            const uint64_t end = std::max(statesEnd, m_out.finished);
+            if (end > after)
+                sum.time[size_t(ThreadState::Finished)] += end - after;
+        }
+        return sum;
+    }
+
+private:
+    ThreadIntervals& m_out;
+    uint64_t m_width, m_j = 0, m_endInterval = 0, m_edge = 0;
+};
+
 // The bins of thread k. With `reused`, the same thread's pyramid of the
 // last seal (same start and bin width, no more levels), whose segments
 // before `cleanBefore` (ns) are still the same: the keys of the bins that
 // end by then are copied and only the rest is binned again.
 // With `totals`, also the thread's whole-run totals (threadTotals over
-// everything), counted in the same pass (not with `reused`).
-// The keys go to `keysOut` if given (its offset then from there), else to
-// out.overviewKeys.
+// everything), and with `intervals` its totals per interval of
+// `intervalWidth` ns (threadIntervals), counted in the same pass (not with
+// `reused`). The keys go to `keysOut` if given (its offset then from
+// there), else to out.overviewKeys.
 void buildOverview(ThreadStates& out, size_t k, OverviewScratch& scratch, bool growing,
                    const BinPyramid* reused = nullptr, const uint8_t* reusedKeys = nullptr, uint64_t cleanBefore = 0,
-                   ThreadTotals* totals = nullptr, std::vector<uint8_t>* keysOut = nullptr);
+                   ThreadTotals* totals = nullptr, std::vector<uint8_t>* keysOut = nullptr,
+                   ThreadIntervals* intervals = nullptr, uint64_t intervalWidth = 0);
 
 // The pyramids of the last seal, to reuse: by thread id, with the time
 // before which each thread's segments were settled then.

@@ -621,9 +621,15 @@ bool ThreadStatesBuilder::sealSpilled(std::vector<std::vector<uint64_t>>& spille
     struct Sealed {
         std::vector<uint8_t> keys;
         ThreadTotals whole;
+        ThreadIntervals intervals; // (its totals kept as a KeptTotals: a fifth of the memory)
+        KeptTotals intervalTotals;
         ThreadCheckpoints entries; // (this thread's alone)
     };
     std::vector<Sealed> sealed(out.count());
+    size_t pyramidsAtMost = 0;
+    for (size_t k = 0; k < out.count(); ++k)
+        pyramidsAtMost += out.offsets[k + 1] - out.offsets[k] >= ThreadStates::kOverviewMinSegments;
+    const uint64_t intervalWidth = ThreadStates::Intervals::widthFor(out.end, pyramidsAtMost);
     std::atomic<size_t> next = 0;
     std::atomic<bool> stop = false, failed = false;
     const auto work = [&](Pool& own, bool checkCancel) {
@@ -639,8 +645,15 @@ bool ThreadStatesBuilder::sealSpilled(std::vector<std::vector<uint64_t>>& spille
                 stop = true;
                 return;
             }
-            if (out.offsets[k + 1] - out.offsets[k] >= ThreadStates::kOverviewMinSegments)
-                buildOverview(out, k, scratch, false, nullptr, nullptr, 0, &r.whole, &r.keys);
+            if (out.offsets[k + 1] - out.offsets[k] >= ThreadStates::kOverviewMinSegments) {
+                buildOverview(out, k, scratch, false, nullptr, nullptr, 0, &r.whole, &r.keys,
+                              intervalWidth ? &r.intervals : nullptr, intervalWidth);
+                if (intervalWidth) {
+                    for (const ThreadTotals& t : r.intervals.totals)
+                        r.intervalTotals.push_back(t);
+                    std::vector<ThreadTotals>().swap(r.intervals.totals);
+                }
+            }
             r.entries.spacing = cp.spacing;
             r.entries.beginThreadEntries(1);
             r.entries.addThread(out.of(k));
@@ -667,6 +680,8 @@ bool ThreadStatesBuilder::sealSpilled(std::vector<std::vector<uint64_t>>& spille
     cp.beginThreadEntries(out.count(), true);
     std::vector<uint32_t> pyramidThreads;
     KeptTotals totals;
+    ThreadStates::Intervals intervals;
+    intervals.width = intervalWidth;
     for (size_t k = 0; k < out.count(); ++k) {
         Sealed& r = sealed[k];
         if (out.overviews[k].bins > 0) {
@@ -674,12 +689,19 @@ bool ThreadStatesBuilder::sealSpilled(std::vector<std::vector<uint64_t>>& spille
             out.overviewKeys.insert(out.overviewKeys.end(), r.keys.begin(), r.keys.end());
             pyramidThreads.push_back(uint32_t(k));
             totals.push_back(r.whole);
+            if (intervalWidth) {
+                std::vector<ThreadTotals> each(r.intervalTotals.size());
+                for (size_t j = 0; j < each.size(); ++j)
+                    each[j] = r.intervalTotals[j];
+                intervals.append(r.intervals.first, r.intervals.firstTime, r.intervals.finished, each);
+            }
         }
         cp.appendThreadEntries(r.entries);
         r = Sealed{};
     }
     cp.endThreadEntries();
     out.moveSegmentsToFile(std::move(pyramidThreads), std::move(totals));
+    out.intervals = std::move(intervals);
     m_spill.reset();
     return true;
 }

@@ -63,7 +63,7 @@ size_t ThreadStates::memoryBytes() const
         + (offsets.capacity() + checkTimes.capacity() + checkOffsets.capacity()) * sizeof(uint64_t)
         + packed.capacityBytes() + chunkedBytes() + farTimes.capacity() * sizeof(farTimes[0]) + infos.capacity() * sizeof(infos[0])
         + overviews.capacity() * sizeof(BinPyramid) + overviewKeys.capacity()
-        + summarised.capacity() * sizeof(uint32_t) + wholeRun.memoryBytes() + followedBytes();
+        + summarised.capacity() * sizeof(uint32_t) + wholeRun.memoryBytes() + followedBytes() + intervals.memoryBytes();
 }
 
 void PackedSegments::allocate(size_t bytes)
@@ -225,6 +225,59 @@ ThreadTotals threadTotals(const ThreadStates& states, size_t number, uint64_t t0
     return f;
 }
 
+ThreadIntervals threadIntervals(const ThreadStates& states, size_t number, uint64_t width)
+{
+    ThreadIntervals out;
+    IntervalTotalsAdder adder(states, number, width, out);
+    if (out.totals.empty())
+        return out;
+    const auto& keys = ThreadStates::stateKeys();
+    const SegmentView segs = states.of(number);
+    for (SegmentCursor at(segs, 0); !at.done();) {
+        const PackedSegment p = at.packed();
+        const uint64_t time = at.time();
+        at.next();
+        adder.add(p, ThreadStates::storedKey(keys, p), time, at.done() ? std::max(states.end, time) : at.time());
+    }
+    return out;
+}
+
+uint64_t ThreadStates::Intervals::widthFor(uint64_t end, size_t threads)
+{
+    if (threads == 0 || threads > kMaxThreads)
+        return 0;
+    uint64_t width = 1;
+    while (width < (uint64_t(1) << 62) && (end / width >= kMaxIntervals || (end / width + 1) * threads > kMaxEntries))
+        width *= 2;
+    return width;
+}
+
+void ThreadStates::Intervals::append(uint64_t firstInterval, uint64_t firstSegmentTime, uint64_t finishedAt,
+                                     const std::vector<ThreadTotals>& each)
+{
+    if (offsets.empty())
+        offsets.push_back(0);
+    first.push_back(firstInterval);
+    firstTime.push_back(firstSegmentTime);
+    finished.push_back(finishedAt);
+    for (const ThreadTotals& t : each)
+        totals.push_back(t);
+    offsets.push_back(totals.size());
+}
+
+std::optional<ThreadTotals> ThreadStates::Intervals::at(size_t i, uint64_t j) const
+{
+    if (i + 1 >= offsets.size() || j < first[i] || j - first[i] >= offsets[i + 1] - offsets[i])
+        return std::nullopt;
+    return totals[size_t(offsets[i] + (j - first[i]))];
+}
+
+size_t ThreadStates::Intervals::memoryBytes() const
+{
+    return (first.capacity() + firstTime.capacity() + finished.capacity() + offsets.capacity()) * sizeof(uint64_t)
+        + totals.memoryBytes();
+}
+
 void addSegmentTime(ThreadTotals& t, const ThreadSegment& s, uint64_t a, uint64_t b)
 {
     if (b <= a)
@@ -334,7 +387,14 @@ void ThreadStates::moveSegmentsToFile()
             totals.push_back(threadTotals(*this, k, 0, UINT64_MAX));
         }
     }
+    Intervals kept;
+    kept.width = Intervals::widthFor(end, pyramidThreads.size());
+    for (size_t i = 0; i < pyramidThreads.size() && kept.width; ++i) {
+        const ThreadIntervals t = threadIntervals(*this, pyramidThreads[i], kept.width);
+        kept.append(t.first, t.firstTime, t.finished, t.totals);
+    }
     moveSegmentsToFile(std::move(pyramidThreads), std::move(totals));
+    intervals = std::move(kept);
 }
 
 void ThreadStates::moveSegmentsToFile(std::vector<uint32_t> pyramidThreads, KeptTotals totals)
@@ -343,6 +403,7 @@ void ThreadStates::moveSegmentsToFile(std::vector<uint32_t> pyramidThreads, Kept
         return;
     summarised = std::move(pyramidThreads);
     wholeRun = std::move(totals);
+    intervals = {}; // (the caller's, of these threads, after)
     size_t keptSegments = 0;
     for (size_t k = 0, s = 0; k < count(); ++k) {
         if (s < summarised.size() && summarised[s] == k)

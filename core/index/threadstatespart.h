@@ -297,6 +297,32 @@ struct ThreadStates {
     KeptTotals wholeRun;
     // Thread k's segments are in the file only (of() is empty).
     bool inFileOnly(size_t k) const { return std::binary_search(summarised.begin(), summarised.end(), uint32_t(k)); }
+    // The summarised threads' totals in each interval of `width` ns
+    // (interval j: [j * width, (j + 1) * width)) in which they are: from
+    // the one holding their first segment to the one where they finished,
+    // or the log's end. A range's figures (threadFiguresIn) take the
+    // intervals wholly inside it from here and read back only the two
+    // stretches at its ends. Per summarised thread (by its place in
+    // `summarised`): its first interval, first segment's time, when it
+    // finished (kNoTime: it did not) and where its totals start. Made at a
+    // load's final seal (none: width 0, when more than kMaxThreads threads
+    // are summarised, or in a load that went to runs).
+    struct Intervals {
+        static constexpr size_t kMaxIntervals = 256, kMaxEntries = size_t(1) << 16, kMaxThreads = 4096;
+        uint64_t width = 0;
+        std::vector<uint64_t> first, firstTime, finished;
+        std::vector<uint64_t> offsets; // first.size() + 1 entries into totals
+        KeptTotals totals;
+        // A power of two, at most kMaxIntervals intervals up to `end` and
+        // kMaxEntries for `threads` threads; 0 when too many threads.
+        static uint64_t widthFor(uint64_t end, size_t threads);
+        // The next summarised thread's (threadIntervals).
+        void append(uint64_t firstInterval, uint64_t firstSegmentTime, uint64_t finishedAt,
+                    const std::vector<ThreadTotals>& each);
+        // Summarised thread i's totals in interval j, if kept.
+        std::optional<ThreadTotals> at(size_t i, uint64_t j) const;
+        size_t memoryBytes() const;
+    } intervals;
     // A live session's snapshot while following: the whole-run totals of
     // its threads with segments in the spill file (mapped: reading them
     // all would bring every page of it into the process), counted by the
@@ -546,6 +572,16 @@ private:
 
 // The totals of thread `number` of `states` over [t0, t1).
 ThreadTotals threadTotals(const ThreadStates& states, size_t number, uint64_t t0, uint64_t t1);
+// Thread `number`'s totals in each interval of `width` ns from the one
+// holding its first segment up to where it finished, or `states.end` (and
+// the one holding its last segment): each
+// as threadTotals counts that interval, in one walk of its segments
+// (ThreadStates::Intervals::append takes them).
+struct ThreadIntervals {
+    uint64_t first = 0, firstTime = 0, finished = kNoTime;
+    std::vector<ThreadTotals> totals;
+};
+ThreadIntervals threadIntervals(const ThreadStates& states, size_t number, uint64_t width);
 // What segment `s` adds to totals as threadTotals counts it: its time in
 // [a, b) (nothing when empty), and its event.
 void addSegmentTime(ThreadTotals& t, const ThreadSegment& s, uint64_t a, uint64_t b);
