@@ -410,14 +410,7 @@ std::vector<ThreadFigures> threadFiguresIn(ByteSource* source, const LogIndex& i
             slot[i] = uint32_t(sums.size());
             sums.push_back(threadFigures(ix, summarised[i], ViewRange{a, b}));
         }
-        ThreadFigures& sum = sums[slot[i]];
-        for (size_t s = 0; s < sum.time.size(); ++s)
-            sum.time[s] += t.time[s];
-        for (size_t r = 0; r < sum.blocked.size(); ++r)
-            sum.blocked[r] += t.blocked[r];
-        sum.runs += t.runs;
-        sum.migrations += t.migrations;
-        sum.wakeups += t.wakeups;
+        addTotals(sums[slot[i]], t);
     };
     // The intervals wholly inside the range from the index's totals of
     // each (ThreadStates::Intervals), where it has every thread's in it:

@@ -180,15 +180,8 @@ public:
     ThreadTotals whole(uint64_t statesEnd) const
     {
         ThreadTotals sum;
-        for (const ThreadTotals& t : m_out.totals) {
-            for (size_t s = 0; s < sum.time.size(); ++s)
-                sum.time[s] += t.time[s];
-            for (size_t r = 0; r < sum.blocked.size(); ++r)
-                sum.blocked[r] += t.blocked[r];
-            sum.runs += t.runs;
-            sum.migrations += t.migrations;
-            sum.wakeups += t.wakeups;
-        }
+        for (const ThreadTotals& t : m_out.totals)
+            addTotals(sum, t);
         if (m_out.finished != kNoTime) {
             const uint64_t after = std::max(m_out.finished, m_endInterval * m_width);
             const uint64_t end = std::max(statesEnd, m_out.finished);

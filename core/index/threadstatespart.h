@@ -134,6 +134,20 @@ struct ThreadTotals {
     bool operator==(const ThreadTotals&) const = default;
 };
 
+// Adds `t` to `sum`: a ThreadTotals, or anything with its fields (the
+// figures of a thread, core/threads/threadstats.h).
+template <class Sum>
+void addTotals(Sum& sum, const ThreadTotals& t)
+{
+    for (size_t s = 0; s < sum.time.size(); ++s)
+        sum.time[s] += t.time[s];
+    for (size_t r = 0; r < sum.blocked.size(); ++r)
+        sum.blocked[r] += t.blocked[r];
+    sum.runs += t.runs;
+    sum.migrations += t.migrations;
+    sum.wakeups += t.wakeups;
+}
+
 // The whole-run totals of many threads, as an index keeps them: about 20
 // bytes a thread where a ThreadTotals takes 144. Each thread's are a byte
 // of its blocking reason and then its times and counts as LEB128 varints
