@@ -145,6 +145,7 @@ public:
         m_endInterval = std::max(lastEnd / width + (lastEnd % width != 0), last.time / width + 1);
         out.totals.resize(m_endInterval - out.first);
         m_edge = (m_j + 1) * width;
+        m_endTime = m_endInterval * width;
     }
     // The next segment, [time, end), with its key.
     void add(const PackedSegment& p, uint8_t key, uint64_t time, uint64_t end)
@@ -153,7 +154,7 @@ public:
             ++m_j;
             m_edge += m_width;
         }
-        if (m_j >= m_endInterval || time >= m_endInterval * m_width)
+        if (time >= m_endTime)
             return;
         ThreadTotals* t = &m_out.totals[m_j - m_out.first];
         switch (ThreadCause((p.bits >> 3) & 7)) {
@@ -164,6 +165,12 @@ public:
         }
         const size_t state = p.bits & 7;
         const bool blocked = ThreadState(state) == ThreadState::Blocked;
+        if (end <= m_edge) [[likely]] { // (within this interval)
+            t->time[state] += end - time;
+            if (blocked)
+                t->blocked[size_t(key) - 3] += end - time;
+            return;
+        }
         uint64_t a = time, edge = m_edge;
         for (uint64_t j = m_j; a < end && j < m_endInterval; ++j, ++t, edge += m_width) {
             const uint64_t b = std::min(end, edge);
@@ -193,7 +200,7 @@ public:
 
 private:
     ThreadIntervals& m_out;
-    uint64_t m_width, m_j = 0, m_endInterval = 0, m_edge = 0;
+    uint64_t m_width, m_j = 0, m_endInterval = 0, m_edge = 0, m_endTime = 0; // (m_endInterval's start)
 };
 
 // The bins of thread k. With `reused`, the same thread's pyramid of the
