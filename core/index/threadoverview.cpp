@@ -72,7 +72,7 @@ void buildOverview(ThreadStates& out, size_t k, OverviewScratch& scratch, bool g
         reused = nullptr;
     if (totals && from != 0)
         totals = nullptr; // (not asked for: see above)
-    if (intervals && from != 0)
+    if (intervals && (from != 0 || intervalWidth == 0))
         intervals = nullptr;
     std::optional<IntervalTotalsAdder> adder;
     if (intervals)

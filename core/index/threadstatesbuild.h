@@ -123,9 +123,9 @@ struct OverviewScratch {
 // Thread k's segments, in order, added to its totals per interval
 // (ThreadIntervals: from its first segment's interval up to where it
 // finished or the log's end, and its last segment's), as threadTotals
-// counts each interval: a
-// segment's time split at the intervals' edges, its event in the interval
-// it starts in, the blocking reason from its stored key (3 + the reason).
+// counts each interval: a segment's time split at the intervals' edges,
+// its event in the interval it starts in, the blocking reason from its
+// stored key (3 + the reason). `width` is not 0.
 class IntervalTotalsAdder {
 public:
     IntervalTotalsAdder(const ThreadStates& states, size_t k, uint64_t width, ThreadIntervals& out)
