@@ -341,10 +341,14 @@ void TestTimeline::batchedFillsPaintWhatFillRectPaints()
 {
     std::mt19937 rng(5);
     std::uniform_real_distribution<double> x(-10, 330), y(-6, 50), size(0, 40);
-    enum Setup { Plain, Clipped, Second };
+    // Clipped: to two rectangles (into an image drawn through the
+    // painter); ClippedToOne: to a rectangle, and SystemClipped: a system
+    // clip of a rectangle as a window's update region sets (both straight
+    // into the target's pixels); Second: two batches at once.
+    enum Setup { Plain, Clipped, ClippedToOne, SystemClipped, Second };
     for (const qreal ratio : {2.0, 1.0})
         for (const QPointF shift : {QPointF(0, 0), QPointF(7, 3), QPointF(2.5, 0)})
-            for (const Setup setup : {Plain, Clipped, Second})
+            for (const Setup setup : {Plain, Clipped, ClippedToOne, SystemClipped, Second})
                 for (int round = 0; round < 10; ++round) {
                     std::vector<std::pair<QRectF, QColor>> fills;
                     for (int i = 0; i < 300; ++i) {
@@ -354,20 +358,27 @@ void TestTimeline::batchedFillsPaintWhatFillRectPaints()
                         fills.emplace_back(QRectF(x(rng), y(rng), i % 3 ? 1.0 : size(rng), size(rng) / 2), c);
                     }
                     const QRect area(0, 0, 320, 40);
+                    bool direct = false, systemClip = false;
                     auto picture = [&](bool batched, bool* batching) {
                         QImage image(QSize(340, 60) * ratio, QImage::Format_ARGB32_Premultiplied);
                         image.setDevicePixelRatio(ratio);
                         image.fill(qRgb(40, 50, 60));
+                        if (setup == SystemClipped) // (in device pixels)
+                            image.paintEngine()->setSystemClip(QRegion(QRect(QPoint(30, 8), QSize(200, 30) * ratio)));
                         QPainter p(&image);
+                        systemClip = !p.paintEngine()->systemClip().isEmpty();
                         p.translate(shift);
                         if (setup == Clipped)
                             p.setClipRegion(QRegion(10, 5, 100, 20) + QRegion(150, 0, 60, 45));
+                        if (setup == ClippedToOne)
+                            p.setClipRect(QRect(12, 4, 200, 30));
                         if (batched) {
                             std::optional<RectBatch> first;
                             if (setup == Second)
                                 first.emplace(p, area);
                             RectBatch batch(p, area);
                             *batching = batch.batching();
+                            direct = batch.direct();
                             for (const auto& [r, c] : fills)
                                 batch.fill(r, c);
                         } else {
@@ -380,6 +391,8 @@ void TestTimeline::batchedFillsPaintWhatFillRectPaints()
                     bool batching = false;
                     const QImage batched = picture(true, &batching);
                     QCOMPARE(batching, shift.x() * ratio == std::round(shift.x() * ratio)); // half a pixel: the painter
+                    QCOMPARE(systemClip, setup == SystemClipped);
+                    QCOMPARE(direct, batching && setup != Clipped);
                     QVERIFY2(batched == picture(false, nullptr),
                              qPrintable(QStringLiteral("ratio %1, shift %2,%3, setup %4, round %5")
                                             .arg(ratio).arg(shift.x()).arg(shift.y()).arg(int(setup)).arg(round)));

@@ -93,6 +93,10 @@ void ChartPainter::reset(const QPalette& pal)
         m_plot->setPlottingHints(QCP::phFastPolylines);
         // One value per pixel column: antialiasing would only blur it, and costs.
         m_plot->setNotAntialiasedElements(QCP::aeAll);
+        // Never shown (the timeline draws its own legend), yet a legend
+        // item per graph is measured at every layout: about a tenth of a
+        // heap chart's draw.
+        m_plot->setAutoAddPlottableToLegend(false);
     }
     m_plot->clearPlottables();
     m_plot->setBackground(Qt::NoBrush);

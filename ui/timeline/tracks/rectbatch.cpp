@@ -4,6 +4,7 @@
 
 #include <QColor>
 #include <QImage>
+#include <QPaintEngine>
 #include <QPainter>
 
 #include <algorithm>
@@ -58,6 +59,8 @@ RectBatch::RectBatch(QPainter& p, const QRect& area)
     // A fill reaching out of it goes through the painter.
     QRect device(target->corner, area.size() * target->ratio);
     device &= pixels.rect();
+    if (directInto(p, pixels, device))
+        return;
     if (p.hasClipping())
         device &= fillPixels(m_toDevice.mapRect(p.clipBoundingRect())).adjusted(-1, -1, 1, 1);
     if (device.isEmpty() || qint64(device.width()) * device.height() > kMaxPixels)
@@ -88,6 +91,42 @@ RectBatch::RectBatch(QPainter& p, const QRect& area)
     m_bits = reinterpret_cast<QRgb*>(m_image->bits()); // not shared: no copy
     m_stride = m_image->bytesPerLine() / int(sizeof(QRgb));
     m_batching = true;
+}
+
+bool RectBatch::directInto(const QPainter& p, const QImage& pixels, QRect device)
+{
+    // The target's pixels are this painter's alone (not shared with a
+    // copy of the image) ...
+    if (!pixels.isDetached())
+        return false;
+    // ... and every pixel of `device` that a fill may reach is one the
+    // painter would paint: within a clip of one whole-pixel rectangle (if
+    // any) and within the system clip (a window's update region, which
+    // leaves out what lies over the widget).
+    if (p.hasClipping()) {
+        if (p.clipRegion().rectCount() > 1)
+            return false;
+        const QRectF clip = m_toDevice.mapRect(p.clipBoundingRect());
+        if (clip != QRectF(clip.toRect()))
+            return false;
+        device &= clip.toRect();
+    }
+    if (const QRegion system = p.paintEngine()->systemClip(); !system.isEmpty()) {
+        if (system.rectCount() > 1)
+            return false;
+        device &= system.boundingRect();
+    }
+    if (device.isEmpty())
+        return false;
+    m_origin = device.topLeft();
+    m_size = device.size();
+    m_stride = int(pixels.bytesPerLine() / qsizetype(sizeof(QRgb)));
+    // (Written as the raster engine writes them: its buffer is the image's,
+    // taken when it began.)
+    m_bits = reinterpret_cast<QRgb*>(const_cast<uchar*>(pixels.constBits())) + ptrdiff_t(m_origin.y()) * m_stride
+        + m_origin.x();
+    m_direct = m_batching = true;
+    return true;
 }
 
 RectBatch::~RectBatch()
@@ -121,7 +160,8 @@ void RectBatch::fill(const QRectF& r, const QColor& colour)
         for (int y = px.top(); y <= px.bottom(); ++y, line += m_stride)
             std::fill_n(line, px.width(), value);
     }
-    m_dirty |= px;
+    if (!m_direct)
+        m_dirty |= px;
 }
 
 void RectBatch::flush()

@@ -33,16 +33,23 @@ public:
     void fill(const QRectF& r, const QColor& colour);
     // Draws what was filled (once) and starts again.
     void flush();
-    // Whether fills go into the image (for tests).
+    // Whether fills go into an image, the target's own (direct) or one
+    // drawn at flush() (for tests).
     bool batching() const { return m_batching; }
+    bool direct() const { return m_direct; }
     // The most device pixels an image takes (a row of a window 8,000 wide
     // and 500 high; the scratch image stays with its thread): a bigger area
     // goes through the painter.
     static constexpr qint64 kMaxPixels = 4'000'000;
 
 private:
+    // Fills go straight into the target's pixels where that paints what
+    // the painter would (see the .cpp): no image to draw, nothing to clear.
+    bool directInto(const QPainter& p, const QImage& pixels, QRect device);
+
     QPainter& m_p;
     bool m_batching = false;
+    bool m_direct = false; // m_bits are the target's
     bool m_ownsScratch = false; // this thread's scratch image, else m_local
     QImage m_local;
     QImage* m_image = nullptr; // transparent outside the dirty rectangle
