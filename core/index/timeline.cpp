@@ -274,11 +274,17 @@ const Span* CapTimeline::blockSpans(size_t b, size_t upto) const
     }
     DecodedBlock& d = *found;
     if (d.decoded < upto) {
+        // (The state in locals: stores to the spans may alias the block's
+        // own state, which would be read back from memory at every span.)
         const uint8_t* const from = &m_bytes[d.state.at];
         const uint8_t* p = from;
-        for (; d.decoded < upto; ++d.decoded)
-            d.spans[d.decoded] = decodeSpan(p, d.state);
-        d.state.at += uint64_t(p - from);
+        DecodeState st = d.state;
+        Span* const out = d.spans.data();
+        for (size_t k = d.decoded; k < upto; ++k)
+            out[k] = decodeSpan(p, st);
+        st.at += uint64_t(p - from);
+        d.state = st;
+        d.decoded = upto;
     }
     return d.spans.data();
 }

@@ -64,7 +64,8 @@ void prepareFromOverview(const LogIndex& ix, uint32_t number, int level, const T
     for (int px = p0; px < p1; ++px) {
         const auto [b0, b1] = binsOf(edges, px, ov.start, binWidth, bins);
         uint8_t colour = keys[b0]; // keys and colours share their numbering
-        if (b1 - b0 > 1) {
+        // (Bins of one key, as most are, need no vote.)
+        if (b1 - b0 > 1 && std::any_of(keys + b0 + 1, keys + b1, [&](uint8_t k) { return k != colour; })) {
             std::array<uint16_t, kThreadColours> votes{};
             for (uint64_t b = b0; b < b1; ++b)
                 if (keys[b] != ThreadStates::kNoKey)

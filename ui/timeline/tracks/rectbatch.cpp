@@ -143,7 +143,20 @@ void RectBatch::fill(const QRectF& r, const QColor& colour)
         m_p.fillRect(r, colour);
         return;
     }
-    const QRect px = fillPixels(m_toDevice.mapRect(r)).translated(-m_origin);
+    // As m_toDevice.mapRect(r) (a scale of 1 or 2 and a translation, see
+    // pixelTarget): the same arithmetic, without the call.
+    const qreal sx = m_toDevice.m11(), sy = m_toDevice.m22();
+    qreal left = sx * r.x() + m_toDevice.dx(), top = sy * r.y() + m_toDevice.dy(), w = sx * r.width(),
+          h = sy * r.height();
+    if (w < 0) {
+        w = -w;
+        left -= w;
+    }
+    if (h < 0) {
+        h = -h;
+        top -= h;
+    }
+    const QRect px = fillPixels(QRectF(left, top, w, h)).translated(-m_origin);
     if (px.isEmpty())
         return;
     if (px.left() < 0 || px.top() < 0 || px.right() >= m_size.width() || px.bottom() >= m_size.height()) {
