@@ -30,9 +30,20 @@ double columnStart(uint64_t t0, uint64_t t1, uint32_t pixels, uint32_t c)
 }
 
 // Value of the cumulative series at time t, linear between samples.
-double interpolate(const Series& s, double t)
+// The value at t, from the samples either side (as drawn: straight lines).
+// `from`: no sample before it is after t (a search's hint; it becomes the
+// first sample after t, for the next t, which must not be smaller).
+double interpolate(const Series& s, double t, size_t& from)
 {
-    auto it = std::upper_bound(s.begin(), s.end(), t, [](double v, const SeriesPoint& p) { return v < double(p.time); });
+    const auto after = [](double v, const SeriesPoint& p) { return v < double(p.time); };
+    // Galloping from `from`: most calls are for the next pixel column.
+    size_t lo = std::min(from, s.size()), step = 1;
+    while (lo + step < s.size() && !after(t, s[lo + step])) {
+        lo += step;
+        step *= 2;
+    }
+    const auto it = std::upper_bound(s.begin() + ptrdiff_t(lo), s.begin() + ptrdiff_t(std::min(s.size(), lo + step + 1)), t, after);
+    from = size_t(it - s.begin());
     if (it == s.begin())
         return s.front().value;
     if (it == s.end())
@@ -124,6 +135,7 @@ std::vector<double> columnRates(const Series& s, uint64_t t0, uint64_t t1, uint3
     if (s.size() < 2 || pixels == 0 || t1 <= t0)
         return out;
     const double first = double(s.front().time), last = double(s.back().time);
+    size_t from = 0; // (the columns' edges only grow)
     for (uint32_t c = 0; c < pixels; ++c) {
         double a = columnStart(t0, t1, pixels, c), b = columnStart(t0, t1, pixels, c + 1);
         if (b <= first || a >= last)
@@ -132,7 +144,8 @@ std::vector<double> columnRates(const Series& s, uint64_t t0, uint64_t t1, uint3
         b = std::min(b, last);
         if (b <= a)
             continue;
-        out[c] = (interpolate(s, b) - interpolate(s, a)) / (b - a) * 1e9;
+        const double atA = interpolate(s, a, from);
+        out[c] = (interpolate(s, b, from) - atA) / (b - a) * 1e9;
     }
     return out;
 }
