@@ -12,9 +12,13 @@ class QRectF;
 namespace hecscope {
 
 // Opaque rectangles filled as QPainter::fillRect fills them without
-// antialiasing (each edge rounded to the nearest device pixel), but into
-// an image of `area` that is drawn once: a HEC row at a wide view is a
-// few thousand fills, about 0.3 µs each through the painter. Where an image
+// antialiasing (each edge rounded to the nearest device pixel), but
+// written as pixels: a HEC row at a wide view is a few thousand fills,
+// about 0.3 µs each through the painter. Straight into the target image's
+// pixels where every pixel of `area` a fill may reach is one the painter
+// would paint (the image not shared with a copy, a clip and a system clip
+// of one rectangle each, or none; direct()), else into an image of `area`
+// drawn once at flush(). Where an image
 // would not give the same pixels the fills go through the painter as they
 // come: not the raster engine (SVG, PDF, a QPicture), antialiasing, an
 // opacity, a composition other than SourceOver, a transform other than a
