@@ -30,7 +30,6 @@ double columnStart(uint64_t t0, uint64_t t1, uint32_t pixels, uint32_t c)
 }
 
 // Value of the cumulative series at time t, linear between samples.
-// The value at t, from the samples either side (as drawn: straight lines).
 // `from`: no sample before it is after t (a search's hint; it becomes the
 // first sample after t, for the next t, which must not be smaller).
 double interpolate(const Series& s, double t, size_t& from)
