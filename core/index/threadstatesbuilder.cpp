@@ -207,7 +207,7 @@ bool ThreadStatesBuilder::seal(uint64_t end, bool final, const LoadObserver* obs
     // the rest settles as well; otherwise (a load) the whole walk once
     // more, over the raw events' own memory, with the settled segments
     // freed first. Both give the same states.
-    const size_t unsettled = m_pending.size() + (m_raw.size() - m_scanned);
+    const size_t unsettled = m_pendingCount + (m_raw.size() - m_scanned);
     if (!m_rewalk && (m_released || (m_scanned > 0 && unsettled < m_raw.size() / 4))) {
         if (!sealIncremental(end, UINT64_MAX, observer, true))
             return false;
@@ -215,8 +215,7 @@ bool ThreadStatesBuilder::seal(uint64_t end, bool final, const LoadObserver* obs
         return true;
     }
     m_settled.clear();
-    std::vector<uint64_t>().swap(m_pending);
-    m_scanned = 0;
+    clearPending();
     m_settledBefore = 0;
     return sealAll(end, final, observer);
 }
@@ -357,7 +356,7 @@ bool ThreadStatesBuilder::sealAll(uint64_t end, bool final, const LoadObserver* 
 
 // Walks the events before `settleBefore` (and the last bound) for good
 // into each thread's settled segments; the rest stay pending.
-void ThreadStatesBuilder::settleUpTo(uint64_t bound)
+void ThreadStatesBuilder::settleUpTo(uint64_t bound, bool release, size_t upcoming)
 {
     // The events to settle now (before the bound), and the indices of
     // those still pending, each in log order.
@@ -374,7 +373,7 @@ void ThreadStatesBuilder::settleUpTo(uint64_t bound)
     std::vector<uint64_t>& pending = m_pendingNext; // (memory reused)
     pending.clear();
     uint32_t lo = UINT32_MAX, hi = 0;
-    size_t n = 0;
+    size_t n = 0, stillPending = 0;
     const auto classify = [&](uint64_t i) {
         const Raw& r = raws(i);
         if (r.time < bound) {
@@ -382,18 +381,20 @@ void ThreadStatesBuilder::settleUpTo(uint64_t bound)
             lo = std::min(lo, r.thread);
             hi = std::max(hi, r.thread);
         } else {
-            pending.push_back(i);
+            ++stillPending;
+            if (!release) // (a release keeps them by their time instead)
+                pending.push_back(i);
         }
     };
-    for (const uint64_t i : m_pending)
-        classify(i);
+    forEachPending(raws, classify);
     for (size_t i = m_scanned; i < total; ++i)
         classify(i);
     const bool dense = n > 0 && size_t(hi - lo) + 1 <= 4 * n + 65536;
     const auto each = [&](auto f) {
-        for (const uint64_t i : m_pending)
+        forEachPending(raws, [&](uint64_t i) {
             if (raws(i).time < bound)
                 f(raws(i));
+        });
         for (size_t i = m_scanned; i < total; ++i)
             if (raws(i).time < bound)
                 f(raws(i));
@@ -467,7 +468,16 @@ void ThreadStatesBuilder::settleUpTo(uint64_t bound)
     if (walked && m_spillOn)
         spillFull(*walked);
     m_scanned = total;
-    m_pending.swap(pending);
+    m_pendingCount = stillPending;
+    if (release) {
+        m_pendingAll = true;
+        m_pendingFrom = bound;
+        std::vector<uint64_t>().swap(m_pending);
+        releaseSettledRaw(upcoming);
+    } else {
+        m_pendingAll = false;
+        m_pending.swap(pending);
+    }
     settle.clear();
 }
 
@@ -532,8 +542,7 @@ void ThreadStatesBuilder::claimInsurance()
 void ThreadStatesBuilder::forgetSettled()
 {
     m_settled.clear();
-    std::vector<uint64_t>().swap(m_pending);
-    m_scanned = 0;
+    clearPending();
     m_settledBefore = 0;
     m_cleanBefore.clear();
     m_rewalk = false;
@@ -773,8 +782,7 @@ void ThreadStatesBuilder::settle(uint64_t settleBefore)
     m_inbox = std::move(spare);
     m_async = true;
     const auto walk = [this, bound = settleBefore] {
-        settleUpTo(bound);
-        releaseSettledRaw(0);
+        settleUpTo(bound, true);
         m_batch.shrinkTo(0); // (its chunks kept for the next events)
     };
     try {

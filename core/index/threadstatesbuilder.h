@@ -227,9 +227,37 @@ private:
     void fillThreadEntries();
     bool sealAll(uint64_t end, bool final, const LoadObserver* observer);
     bool sealIncremental(uint64_t end, uint64_t settleBefore, const LoadObserver* observer, bool final = false);
-    // (`bound`: m_settledBefore, already moved up to it.)
-    void settleUpTo(uint64_t bound);
+    // (`bound`: m_settledBefore, already moved up to it.) With `release`,
+    // the settled events' raw copies go at once (releaseSettledRaw), and
+    // no list of the pending ones is made (m_pendingAll).
+    void settleUpTo(uint64_t bound, bool release = false, size_t upcoming = 0);
     void releaseSettledRaw(size_t upcoming);
+    // The indices of the raw events not settled yet, ascending (`raws`: the
+    // event at an index, in m_raw or past its end in m_batch).
+    template <class Raws, class F>
+    void forEachPending(const Raws& raws, F f) const
+    {
+        if (m_pendingAll) {
+            // (In locals: f's stores could alias the members, which would
+            // then be loaded again at every event, from a line the decoding
+            // thread writes meanwhile.)
+            const size_t scanned = m_scanned;
+            const uint64_t from = m_pendingFrom;
+            for (size_t i = 0; i < scanned; ++i)
+                if (raws(i).time >= from)
+                    f(uint64_t(i));
+        } else {
+            for (const uint64_t i : m_pending)
+                f(i);
+        }
+    }
+    void clearPending()
+    {
+        std::vector<uint64_t>().swap(m_pending);
+        m_pendingAll = false;
+        m_pendingCount = 0;
+        m_scanned = 0;
+    }
     // settle()'s walk on its own thread: waited for (the array it was
     // handed given back, empty, to be the next inbox); and then the events
     // kept apart meanwhile appended to m_raw as well (what a seal needs).
@@ -246,8 +274,19 @@ private:
     // Incremental seals: the settled threads by id, the raw events (by
     // index, in log order) not settled yet, how many raw events have been
     // looked at, and the bound settled up to.
+    // The pending events are listed in m_pending, or, with m_pendingAll,
+    // they are every event below m_scanned at or past m_pendingFrom (the
+    // bound they were settled up to: the bounds only grow, so the events
+    // before it were walked, and those past it were not). A load's walks
+    // release the settled events as they go, so that no list of 8 bytes an
+    // event is kept for the events a late capability holds back (two lists
+    // while a settle made the next, 16 bytes beside their own 16: 14 MB of
+    // the 129 MB peak RSS of `info` on a `generate.sh big` log).
     std::map<uint32_t, Settled> m_settled;
     std::vector<uint64_t> m_pending, m_pendingNext; // (the next: the memory of the one before, reused)
+    bool m_pendingAll = false;
+    uint64_t m_pendingFrom = 0;
+    size_t m_pendingCount = 0;
     size_t m_scanned = 0;
     uint64_t m_settledBefore = 0;
     std::vector<uint64_t> m_cleanBefore; // per thread of the last seal: its last settled segment's time
@@ -257,8 +296,12 @@ private:
     bool m_settleDeclined = false;
     // Events added, and how many had been when the bound last moved (or
     // the load went to runs): the decoding thread's own count (kStuckRuns).
-    uint64_t m_added = 0, m_addedWhenSettled = 0;
-    bool m_released = false; // settle() let raw events go
+    // (m_added, written at every event, and m_inbox below are on cache
+    // lines of their own, apart from what settle()'s walk reads meanwhile
+    // on the other core: sharing one made both threads slower, measured.)
+    alignas(64) uint64_t m_added = 0;
+    uint64_t m_addedWhenSettled = 0;
+    alignas(64) bool m_released = false; // settle() let raw events go
     std::vector<Raw> m_scratch; // the events being settled (memory reused)
     bool m_lost = false;     // and then an event came before what it had settled
     bool m_spillOn = false;
@@ -275,8 +318,8 @@ private:
     // m_scratch, m_runBytes, m_runFile, m_runs and m_runsFailed (the decoding thread
     // stores into m_raw); join() waits for it.
     bool m_async = false;
-    ChunkedArray<Raw> m_inbox;
-    ChunkedArray<Raw> m_batch; // the walk's events, after m_raw's (settleUpTo); empty when none
+    alignas(64) ChunkedArray<Raw> m_inbox;
+    alignas(64) ChunkedArray<Raw> m_batch; // the walk's events, after m_raw's (settleUpTo); empty when none
     std::future<void> m_walk;
     // Runs of raw events in a file (setRunEvents), in log order.
     size_t m_runEvents = size_t(1) << 20;

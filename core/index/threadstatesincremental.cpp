@@ -56,20 +56,28 @@ void ThreadStatesBuilder::releaseSettledRaw(size_t upcoming)
     // memory given back and faulted in again at every settle).
     // (From settle()'s batch too, past m_raw's end: appended.)
     const size_t ownSize = m_raw.size();
+    const auto raws = [&](uint64_t i) -> const Raw& {
+        return i < ownSize ? std::as_const(m_raw)[i] : std::as_const(m_batch)[i - ownSize];
+    };
     size_t kept = 0;
-    for (const uint64_t i : m_pending) {
-        const Raw r = i < ownSize ? std::as_const(m_raw)[i] : std::as_const(m_batch)[i - ownSize];
+    forEachPending(raws, [&](uint64_t i) {
+        const Raw r = raws(i);
         if (kept < m_raw.size())
             m_raw[kept] = r;
         else
             m_raw.push_back(r);
         ++kept;
-    }
+    });
     m_raw.shrinkTo(kept);
     m_raw.releaseFrom(kept + upcoming); // (what an unusually late bound left)
-    for (size_t i = 0; i < m_pending.size(); ++i)
-        m_pending[i] = i;
-    m_scanned = m_raw.size();
+    // Every event left is pending: all of them, from the bound they passed.
+    if (!m_pendingAll) {
+        m_pendingAll = true;
+        m_pendingFrom = 0;
+        std::vector<uint64_t>().swap(m_pending);
+    }
+    m_pendingCount = kept;
+    m_scanned = kept;
 }
 
 bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, const LoadObserver* observer,
@@ -86,10 +94,11 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
     m_settledBefore = std::max(m_settledBefore, settleBefore);
     if (!final)
         decideInsurance();
-    settleUpTo(m_settledBefore);
     if (m_releaseSettled && !final) {
-        releaseSettledRaw(std::min<size_t>(m_raw.size(), size_t(1) << 19)); // (room for as many as came since the last seal, up to 8 MB)
+        settleUpTo(m_settledBefore, true, std::min<size_t>(m_raw.size(), size_t(1) << 19)); // (room for as many as came since the last seal, up to 8 MB)
         m_released = true;
+    } else {
+        settleUpTo(m_settledBefore);
     }
     if (final) { // (the settles' scratch: up to 2^18 events each in a load, 2^19 in a live session)
         std::vector<Raw>().swap(m_scratch);
@@ -98,9 +107,9 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
     if (isCancelled(observer))
         return false;
     std::vector<Raw> tail;
-    tail.reserve(m_pending.size());
-    for (const uint64_t i : m_pending)
-        tail.push_back(std::as_const(m_raw)[i]);
+    tail.reserve(m_pendingCount);
+    forEachPending([&](uint64_t i) -> const Raw& { return std::as_const(m_raw)[i]; },
+                   [&](uint64_t i) { tail.push_back(std::as_const(m_raw)[i]); });
     std::vector<Raw> scratch;
     groupByThread(tail, scratch);
     if (isCancelled(observer))
@@ -108,7 +117,7 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
     if (final) {
         // Everything is settled: the raw events go.
         m_raw = {};
-        std::vector<uint64_t>().swap(m_pending);
+        clearPending();
     }
 
     // Every thread: its settled segments, then its pending events walked
