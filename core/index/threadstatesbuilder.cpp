@@ -783,7 +783,12 @@ void ThreadStatesBuilder::settle(uint64_t settleBefore)
     m_async = true;
     const auto walk = [this, bound = settleBefore] {
         settleUpTo(bound, true);
-        m_batch.shrinkTo(0); // (its chunks kept for the next events)
+        // Its chunks kept for the next events, about a settle's worth: the
+        // events that came while the bound was stuck (millions, on a log
+        // whose capability is silent for long) let go, not passed on from
+        // inbox to inbox to the end of the load.
+        m_batch.shrinkTo(0);
+        m_batch.releaseFrom(kSettleSlice);
     };
     try {
         m_walk = std::async(std::launch::async, walk);

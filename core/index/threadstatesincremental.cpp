@@ -45,6 +45,7 @@ void ThreadStatesBuilder::drain()
     for (size_t i = 0; i < m_inbox.size(); ++i)
         m_raw.push_back(std::as_const(m_inbox)[i]);
     m_inbox.shrinkTo(0);
+    m_inbox.releaseFrom(kSettleSlice); // (what came while a bound was stuck: see settle())
     m_async = false; // (a settle() after hands the events over again)
 }
 
