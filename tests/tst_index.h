@@ -99,6 +99,7 @@ private slots:
     void aLateCapabilityAfterSettlingIsMergedFromItsRuns();
     void aLateCapabilityWithoutRunsReadsTheLogAgain();
     void aCapabilityThatFallsSilentSendsTheLoadToRuns();
+    void eventsThatWaitedForAStuckBoundAreLetGo();
     void manyShortThreadsAreNotSettled();
     void declinedEventsGoToSortedRuns();
     void runsThatCannotBeWrittenOrReadLoseNothing();

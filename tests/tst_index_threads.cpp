@@ -547,6 +547,46 @@ void TestIndex::aCapabilityThatFallsSilentSendsTheLoadToRuns()
     compareThreadParts(*loaded, *raw);
 }
 
+// The events that came while the bound was stuck (kStuckRuns runs' worth,
+// 2^19 here) go to the first run; then the arrays that held them keep
+// memory for a settle's or a run's worth of events only, not for all of
+// them to the end of the load (a 1.17 GB log kept 130 MB so).
+void TestIndex::eventsThatWaitedForAStuckBoundAreLetGo()
+{
+    LogBuilder b;
+    std::deque<OwnedEvent> early, busy;
+    early.emplace_back(tag::RunThread, 10, std::initializer_list<uint64_t>{1});
+    early.emplace_back(tag::StopThread, 20, std::initializer_list<uint64_t>{1, 3, 0});
+    b.block(1, early);
+    constexpr uint64_t kPairs = 600'000;
+    for (uint64_t i = 0; i < kPairs; ++i) {
+        busy.emplace_back(tag::RunThread, 1000 + i * 100, std::initializer_list<uint64_t>{1 + i % 3});
+        busy.emplace_back(tag::StopThread, 1050 + i * 100, std::initializer_list<uint64_t>{1 + i % 3, 3, 0});
+    }
+    b.block(0, busy);
+    const std::vector<uint8_t> bytes = b.bytes();
+    constexpr size_t kRun = size_t(1) << 17;
+    IndexBuilder builder;
+    builder.settleThreadEventsEvery(8, 0, kRun);
+    builder.feed(bytes);
+    const LogIndex snapshot = builder.publish(false); // (waits for the writer)
+    QVERIFY(builder.threadSettlingDeclined());
+    QVERIFY(builder.threadEventsInRuns() >= ThreadStatesBuilder::kStuckRuns * kRun + kRun);
+    // The decoding thread's array (its chunks for a settle's worth), the
+    // events of the run being gathered, the last run's array and scratch
+    // (a run's worth each), and a chunk of slack for each array. Before:
+    // every array that had held the waiting events kept their memory.
+    constexpr size_t kChunkBytes = (size_t(1) << 14) * 16;
+    const size_t held = builder.threadRawEventBytes();
+    const size_t most = (ThreadStatesBuilder::kSettleSlice + 3 * kRun) * 16 + 3 * kChunkBytes;
+    QVERIFY2(held <= most, qPrintable(QStringLiteral("%1 > %2 bytes").arg(held).arg(most)));
+    QVERIFY(builder.publish(true, nullptr));
+    QVERIFY(!builder.threadEventsLost());
+    const auto raw = loadWith(bytes, KeepInMemory{false, true});
+    compareIndexes(builder.index(), *raw);
+    compareThreadParts(builder.index(), *raw);
+}
+
 // Settling pays for threads of many events, not for many short-lived ones
 // (each settled thread costs its own arrays): a synthesized log of 20,000
 // threads of a few runs each declines at its first settle and keeps every

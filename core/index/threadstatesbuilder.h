@@ -97,6 +97,13 @@ public:
     // events (46 MB) a capability held back for 1.6 s of the busy big log.
     static constexpr size_t kStuckRuns = 4;
     uint64_t eventsInRuns() const { return m_eventsInRuns; }
+    // The memory of the arrays that hold raw events (held and kept for
+    // the next ones), and of the scratch they are sorted in. Not while a
+    // walk or writer runs: after a seal (tests).
+    size_t rawEventBytes() const
+    {
+        return m_raw.memoryBytes() + m_inbox.memoryBytes() + m_batch.memoryBytes() + m_scratch.capacity() * sizeof(Raw);
+    }
     uint64_t runBytes() const { return m_runFileBytes; } // (their size in the file: see Run)
     // Of the final seal over runs: the threads binned as the merge gave
     // them, whose segments then waited for their checkpoint entries in a

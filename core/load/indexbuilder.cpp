@@ -51,6 +51,11 @@ uint64_t IndexBuilder::threadEventsInRuns() const
     return m_impl->dispatcher.threadEventsInRuns();
 }
 
+size_t IndexBuilder::threadRawEventBytes() const
+{
+    return m_impl->dispatcher.threadRawEventBytes();
+}
+
 void IndexBuilder::deferThreadCountsFrom(size_t threads)
 {
     m_impl->dispatcher.deferThreadCountsFrom(threads);

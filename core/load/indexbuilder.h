@@ -62,6 +62,8 @@ public:
     // Raw thread events moved to a temporary file in sorted runs so far.
     uint64_t threadEventsInRuns() const;
     uint64_t threadRunBytes() const; // (their size in the run file)
+    // (ThreadStatesBuilder::rawEventBytes: after a seal, for tests)
+    size_t threadRawEventBytes() const;
     // (ThreadsBuilder::setDeferFrom: for tests)
     void deferThreadCountsFrom(size_t threads);
     // (ThreadStatesBuilder::threadsBinnedAsMerged)
