@@ -515,19 +515,26 @@ void TestIndex::aLateCapabilityAfterSettlingIsMergedFromItsRuns()
 // it. Once kStuckRuns runs' worth have come, the load goes on in runs
 // (what it had walked for good is in the runs that insure it), and the
 // index is the one a load keeping every event makes.
-void TestIndex::aCapabilityThatFallsSilentSendsTheLoadToRuns()
+// Capability 1's first block (a run of thread 1), then capability 0's
+// block of `runs` runs of threads 1 to 3; capability 1 sends no more.
+static std::vector<uint8_t> logWithASilentCapability(uint64_t runs)
 {
     LogBuilder b;
     std::deque<OwnedEvent> early, busy;
     early.emplace_back(tag::RunThread, 10, std::initializer_list<uint64_t>{1});
     early.emplace_back(tag::StopThread, 20, std::initializer_list<uint64_t>{1, 3, 0});
     b.block(1, early);
-    for (uint64_t i = 0; i < 400; ++i) {
+    for (uint64_t i = 0; i < runs; ++i) {
         busy.emplace_back(tag::RunThread, 1000 + i * 100, std::initializer_list<uint64_t>{1 + i % 3});
         busy.emplace_back(tag::StopThread, 1050 + i * 100, std::initializer_list<uint64_t>{1 + i % 3, 3, 0});
     }
     b.block(0, busy);
-    const std::vector<uint8_t> bytes = b.bytes();
+    return b.bytes();
+}
+
+void TestIndex::aCapabilityThatFallsSilentSendsTheLoadToRuns()
+{
+    const std::vector<uint8_t> bytes = logWithASilentCapability(400);
     const auto raw = loadWith(bytes, KeepInMemory{false, true});
     constexpr size_t kRun = 16;
     IndexBuilder builder;
@@ -553,18 +560,7 @@ void TestIndex::aCapabilityThatFallsSilentSendsTheLoadToRuns()
 // them to the end of the load (a 1.17 GB log kept 130 MB so).
 void TestIndex::eventsThatWaitedForAStuckBoundAreLetGo()
 {
-    LogBuilder b;
-    std::deque<OwnedEvent> early, busy;
-    early.emplace_back(tag::RunThread, 10, std::initializer_list<uint64_t>{1});
-    early.emplace_back(tag::StopThread, 20, std::initializer_list<uint64_t>{1, 3, 0});
-    b.block(1, early);
-    constexpr uint64_t kPairs = 600'000;
-    for (uint64_t i = 0; i < kPairs; ++i) {
-        busy.emplace_back(tag::RunThread, 1000 + i * 100, std::initializer_list<uint64_t>{1 + i % 3});
-        busy.emplace_back(tag::StopThread, 1050 + i * 100, std::initializer_list<uint64_t>{1 + i % 3, 3, 0});
-    }
-    b.block(0, busy);
-    const std::vector<uint8_t> bytes = b.bytes();
+    const std::vector<uint8_t> bytes = logWithASilentCapability(600'000);
     constexpr size_t kRun = size_t(1) << 17;
     IndexBuilder builder;
     builder.settleThreadEventsEvery(8, 0, kRun);
