@@ -71,12 +71,7 @@ void ThreadStatesBuilder::releaseSettledRaw(size_t upcoming)
     });
     m_raw.shrinkTo(kept);
     m_raw.releaseFrom(kept + upcoming); // (what an unusually late bound left)
-    // Every event left is pending: all of them, from the bound they passed.
-    if (!m_pendingAll) {
-        m_pendingAll = true;
-        m_pendingFrom = 0;
-        std::vector<uint64_t>().swap(m_pending);
-    }
+    // Every event left is pending (m_pendingAll, set by settleUpTo).
     m_pendingCount = kept;
     m_scanned = kept;
 }
