@@ -98,7 +98,7 @@ constexpr uint8_t kStopByte = 0x80;
 // all the same, so a timeline given an overlap keeps it.
 
 // The next span of a block from `p`.
-Span decodeSpan(const uint8_t*& p, DecodeState& st)
+[[gnu::always_inline]] inline Span decodeSpan(const uint8_t*& p, DecodeState& st)
 {
     const uint8_t flags = *p++;
     switch (flags & kStopMask) {
@@ -503,6 +503,10 @@ void CapTimeline::prefetchBlockAt(uint64_t t, size_t from) const
     const uint8_t* at = &m_bytes[begin];
     for (uint64_t k = 0; k < end - begin; k += 64)
         __builtin_prefetch(at + k);
+    // And its prefix sums (64 bytes, on up to two cache lines).
+    const auto* totals = reinterpret_cast<const char*>(&m_blockTotals[b - 1]);
+    __builtin_prefetch(totals);
+    __builtin_prefetch(totals + sizeof(SpanTotals) - 1);
 }
 
 void CapTimeline::lod(uint64_t t0, uint64_t t1, uint32_t pixels, std::vector<LodItem>& out) const
@@ -511,11 +515,62 @@ void CapTimeline::lod(uint64_t t0, uint64_t t1, uint32_t pixels, std::vector<Lod
         return;
     const double width = double(t1 - t0) / pixels;
     const size_t n = size();
-    size_t i = firstEndingAfter(t0);
-    size_t totalsAt = SIZE_MAX; // totalsBeforeIndex(totalsAt) is totalsThere
-    SpanTotals totalsThere;
-    while (i < n) {
-        const Span s = (*this)[i];
+    const size_t encodedBlocks = m_blockOffsets.size(), blocks = m_blockStarts.size();
+    // A cursor that decodes the spans once, in order, straight from their
+    // blocks: span k is `cur`, `before` the totals of spans [0, k) (so an
+    // aggregate's totals are the difference of two of them, however many
+    // spans it holds), `lastEnd` the end of span `lastIndex`. A pixel whose
+    // spans reach past the current block jumps to the block its end is in
+    // (the blocks' starts and prefix sums skip the ones between unread).
+    size_t k = firstEndingAfter(t0);
+    if (k >= n)
+        return;
+    size_t block = 0, blockEnd = 0;
+    const uint8_t* p = nullptr;
+    DecodeState st;
+    Span cur;
+    SpanTotals before;
+    uint64_t lastEnd = 0;
+    size_t lastIndex = SIZE_MAX;
+    // (Inlined: as calls, the cursor's state would live in memory.)
+    const auto decode = [&]() __attribute__((always_inline)) {
+        cur = block < encodedBlocks ? decodeSpan(p, st) : m_tail[k - m_encoded];
+    };
+    // To the first span of block b (k at it, decoded).
+    const auto enter = [&](size_t b) __attribute__((always_inline)) {
+        block = b;
+        k = b * kBlock;
+        blockEnd = std::min(n, k + kBlock);
+        before = m_blockTotals[b];
+        if (b < encodedBlocks) {
+            p = &m_bytes[m_blockOffsets[b]];
+            st = DecodeState{0, m_blockStarts[b], 0, 0};
+        }
+        decode();
+    };
+    // Past span k (false at the end of the timeline).
+    const auto step = [&]() __attribute__((always_inline)) {
+        before.time[size_t(cur.kind())] += cur.length();
+        if (cur.kind() == SpanKind::Running && !cur.continued())
+            ++before.runs;
+        lastEnd = cur.end();
+        lastIndex = k;
+        if (++k == n)
+            return false;
+        if (k == blockEnd)
+            enter(block + 1);
+        else
+            decode();
+        return true;
+    };
+    {
+        const size_t first = k;
+        enter(first / kBlock);
+        while (k < first)
+            step();
+    }
+    while (k < n) {
+        const Span s = cur;
         if (s.start() >= t1)
             break;
         LodItem item;
@@ -526,7 +581,7 @@ void CapTimeline::lod(uint64_t t0, uint64_t t1, uint32_t pixels, std::vector<Lod
         item.thread = s.thread();
         if (s.start() < t0) { // crosses the left edge: exact
             out.push_back(item);
-            ++i;
+            step();
             continue;
         }
         const double b = std::floor(double(s.start() - t0) / width);
@@ -536,48 +591,37 @@ void CapTimeline::lod(uint64_t t0, uint64_t t1, uint32_t pixels, std::vector<Lod
         const uint64_t bucketEnd = t0 + offset;
         if (s.end() > bucketEnd) { // crosses a pixel boundary: exact
             out.push_back(item);
-            ++i;
+            step();
             continue;
         }
         // Spans [i, j) lie wholly inside this pixel: j is the first from
-        // i + 1 that starts at the pixel's end or later, or the one before
-        // it when that one crosses the end.
+        // i + 1 that starts at the pixel's end or later, or that crosses it
+        // (only the last span starting inside can).
         const double ahead = std::ceil((b + 1 + kPrefetchPixels) * width); // (as edge: may pass t1 - t0)
-        prefetchBlockAt(t0 + (ahead >= double(t1 - t0) ? t1 - t0 : uint64_t(ahead)), i);
-        size_t j = firstStartingAtFrom(i + 1, bucketEnd);
-        if (j > i + 1 && (*this)[j - 1].end() > bucketEnd)
-            --j;
+        prefetchBlockAt(t0 + (ahead >= double(t1 - t0) ? t1 - t0 : uint64_t(ahead)), k);
+        const size_t i = k;
+        const SpanTotals atI = before;
+        if (step()) {
+            // Every span before the first block starting at or after the
+            // pixel's end, but the last block's, lies inside the pixel.
+            if (block + 1 < blocks && m_blockStarts[block + 1] < bucketEnd)
+                enter(firstBlockStartingAt(block + 1, blocks, bucketEnd) - 1);
+            while (cur.start() < bucketEnd && cur.end() <= bucketEnd && step()) {
+            }
+        }
+        const size_t j = k;
         if (j - i > 1) {
             item.aggregate = true;
-            item.end = (*this)[j - 1].end();
+            item.end = lastIndex == j - 1 ? lastEnd : (*this)[j - 1].end();
             item.count = uint32_t(std::min<size_t>(j - i, UINT32_MAX));
-            if (j - i <= kBlock / 2) { // summed where the prefix sums would read more
-                for (size_t k = i; k < j;) {
-                    const size_t blockEnd = std::min(j, (k / kBlock + 1) * kBlock);
-                    const Span* spans = blockSpans(k / kBlock, blockEnd - k / kBlock * kBlock);
-                    for (; k < blockEnd; ++k) {
-                        const Span& x = spans[k % kBlock];
-                        item.totals.time[size_t(x.kind())] += x.length();
-                        if (x.kind() == SpanKind::Running && !x.continued())
-                            ++item.totals.runs;
-                    }
-                }
-            } else {
-                // The totals before j are the next aggregate's before its
-                // first span, when nothing lies between them.
-                const SpanTotals beforeJ = totalsBeforeIndex(j);
-                item.totals = beforeJ;
-                item.totals -= i == totalsAt ? totalsThere : totalsBeforeIndex(i);
-                totalsAt = j;
-                totalsThere = beforeJ;
-            }
+            item.totals = before;
+            item.totals -= atI;
             const auto& time = item.totals.time;
             item.kind = SpanKind(std::max_element(time.begin(), time.end()) - time.begin());
             item.stop = 0;
             item.thread = 0;
         }
         out.push_back(item);
-        i = j;
     }
 }
 
