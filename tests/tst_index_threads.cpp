@@ -568,6 +568,12 @@ void TestIndex::eventsThatWaitedForAStuckBoundAreLetGo()
     const LogIndex snapshot = builder.publish(false); // (waits for the writer)
     QVERIFY(builder.threadSettlingDeclined());
     QVERIFY(builder.threadEventsInRuns() >= ThreadStatesBuilder::kStuckRuns * kRun + kRun);
+    // The most that waited for the bound (what `bench` prints): the
+    // kStuckRuns runs' worth after which the load went to runs, counted
+    // at a settle every 8 events.
+    const uint64_t waited = builder.threadEventsMostWaiting();
+    QVERIFY2(waited >= ThreadStatesBuilder::kStuckRuns * kRun && waited <= ThreadStatesBuilder::kStuckRuns * kRun + 8,
+             qPrintable(QString::number(waited)));
     // The decoding thread's array (its chunks for a settle's worth), the
     // events of the run being gathered, the last run's array and scratch
     // (a run's worth each), and a chunk of slack for each array. Before:

@@ -726,6 +726,9 @@ void ThreadStatesBuilder::settle(uint64_t settleBefore)
             writeRun();
         return;
     }
+    // (Up to now: the events since the bound last moved, or since the
+    // first, all waited for it.)
+    m_mostWaiting = std::max(m_mostWaiting, m_added - m_addedWhenSettled);
     if (m_rewalk || settleBefore <= m_settledBefore) {
         // The bound has not moved while kStuckRuns runs' worth of events
         // came: a capability sends none (idle since its first block; the

@@ -97,6 +97,11 @@ public:
     // events (46 MB) a capability held back for 1.6 s of the busy big log.
     static constexpr size_t kStuckRuns = 4;
     uint64_t eventsInRuns() const { return m_eventsInRuns; }
+    // The most events that came while the settle bound did not move (a
+    // capability silent), once settling had begun: each waited in memory
+    // (16 bytes) for it, up to kStuckRuns runs' worth. Whether a log's
+    // peak memory holds depends on it (`bench` prints it).
+    uint64_t mostEventsWaiting() const { return m_mostWaiting; }
     // The memory of the arrays that hold raw events (held and kept for
     // the next ones), and of the scratch they are sorted in. Not while a
     // walk or writer runs: after a seal (tests).
@@ -308,6 +313,7 @@ private:
     // on the other core: sharing one made both threads slower, measured.)
     alignas(64) uint64_t m_added = 0;
     uint64_t m_addedWhenSettled = 0;
+    uint64_t m_mostWaiting = 0; // (mostEventsWaiting)
     alignas(64) bool m_released = false; // settle() let raw events go
     std::vector<Raw> m_scratch; // the events being settled (memory reused)
     bool m_lost = false;     // and then an event came before what it had settled

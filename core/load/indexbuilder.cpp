@@ -51,6 +51,11 @@ uint64_t IndexBuilder::threadEventsInRuns() const
     return m_impl->dispatcher.threadEventsInRuns();
 }
 
+uint64_t IndexBuilder::threadEventsMostWaiting() const
+{
+    return m_impl->dispatcher.threadEventsMostWaiting();
+}
+
 size_t IndexBuilder::threadRawEventBytes() const
 {
     return m_impl->dispatcher.threadRawEventBytes();

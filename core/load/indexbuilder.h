@@ -61,6 +61,8 @@ public:
     uint64_t threadSegmentsSpilled() const;
     // Raw thread events moved to a temporary file in sorted runs so far.
     uint64_t threadEventsInRuns() const;
+    // ThreadStatesBuilder::mostEventsWaiting
+    uint64_t threadEventsMostWaiting() const;
     uint64_t threadRunBytes() const; // (their size in the run file)
     // (ThreadStatesBuilder::rawEventBytes: after a seal, for tests)
     size_t threadRawEventBytes() const;

@@ -152,6 +152,8 @@ LoadResult loadIndex(ByteSource& source, uint64_t totalBytes, LoadObserver* obse
         return loadIndex(source, totalBytes, observer, keep);
     }
     const auto t2 = Clock::now();
+    result.threadEventsMostWaiting = builder.threadEventsMostWaiting();
+    result.threadEventsInRuns = builder.threadEventsInRuns();
     result.index = builder.take();
     result.index->scan.ioError = source.error();
     result.decodeSeconds = secondsBetween(t0, t1);

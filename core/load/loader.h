@@ -18,6 +18,11 @@ struct LoadResult {
     bool cancelled = false;
     double decodeSeconds = 0; // whole pass: decoding and indexing
     double finishSeconds = 0; // grouping collections and the like, after the pass
+    // The most thread events that waited in memory for a capability that
+    // fell silent (IndexBuilder::threadEventsMostWaiting), and those the
+    // load wrote to runs in a temporary file instead.
+    uint64_t threadEventsMostWaiting = 0;
+    uint64_t threadEventsInRuns = 0;
 };
 // Reads an eventlog, or a .hp heap profile (recognised by its first line).
 // The calling thread decodes; one reader thread reads the next chunk
