@@ -98,9 +98,10 @@ public:
     static constexpr size_t kStuckRuns = 4;
     uint64_t eventsInRuns() const { return m_eventsInRuns; }
     // The most events that came while the settle bound did not move (a
-    // capability silent), once settling had begun: each waited in memory
-    // (16 bytes) for it, up to kStuckRuns runs' worth. Whether a log's
-    // peak memory holds depends on it (`bench` prints it).
+    // capability silent; the first stretch counts from the load's start),
+    // as settle() saw them: each waited in memory (16 bytes) for it, up to
+    // kStuckRuns runs' worth. Whether a log's peak memory holds depends on
+    // it (`bench` prints it).
     uint64_t mostEventsWaiting() const { return m_mostWaiting; }
     // The memory of the arrays that hold raw events (held and kept for
     // the next ones), and of the scratch they are sorted in. Not while a
