@@ -397,24 +397,21 @@ bool CapTimeline::nextOld(Rewrite& r, Span& s)
     return false;
 }
 
-size_t CapTimeline::firstStartingAtFrom(size_t from, uint64_t t) const
+size_t CapTimeline::firstStartingAt(uint64_t t) const
 {
     const size_t n = size();
-    if (from >= n)
-        return n;
-    // Blocks first (their starts are contiguous), galloping from `from`'s
-    // block; then within one block.
-    const size_t last = firstBlockStartingAt(from / kBlock, m_blockStarts.size(), t);
+    // Blocks first (their starts are contiguous), then within one block.
+    const size_t last = firstBlockStartingAt(0, m_blockStarts.size(), t);
     // Block `last` (if any) starts at or after t, the blocks before it
-    // before t: the answer is in block last - 1 from `from` on, else the
-    // first of block `last`.
+    // before t: the answer is in block last - 1, else the first of block
+    // `last`.
     const size_t hi = std::min(n, last * kBlock);
-    if (last == 0 || hi <= from)
-        return from;
+    if (last == 0)
+        return 0;
     // (Decoded in order as far as the answer, a few spans at a time: a
     // scan, not a binary search.)
     const size_t base = (last - 1) * kBlock;
-    size_t k = std::max(from, base);
+    size_t k = base;
     while (k < hi) {
         const size_t upto = std::min(hi, k + kScanStep) - base;
         const Span* spans = blockSpans(last - 1, upto);
@@ -431,11 +428,6 @@ size_t CapTimeline::firstEndingAfter(uint64_t t) const
     // is the only one that can cover t.
     const size_t k = firstStartingAt(t);
     return k > 0 && (*this)[k - 1].end() > t ? k - 1 : k;
-}
-
-size_t CapTimeline::firstStartingAt(uint64_t t) const
-{
-    return firstStartingAtFrom(0, t);
 }
 
 SpanTotals CapTimeline::totalsBeforeIndex(size_t i) const

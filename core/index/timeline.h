@@ -452,8 +452,6 @@ private:
     struct Rewrite;
     // spillTo, for the chunks before chunk `end` only.
     bool spillChunksBefore(SpillFile& file, size_t end);
-    // First span at or after index `from` that starts at or after `t`.
-    size_t firstStartingAtFrom(size_t from, uint64_t t) const;
     // First block in [fromBlock, blocks) whose first span starts at or after
     // `t` (or `blocks`), galloping from fromBlock; blocks before fromBlock
     // must start before t.
