@@ -202,6 +202,12 @@ void benchLive(const std::string& path)
     char dir[] = "/tmp/hecscope-bench-XXXXXX";
     if (!::mkdtemp(dir))
         return;
+    // Removed after the feeder (declared below, destroyed first) has
+    // unlinked its socket: a directory with the socket still in it stays.
+    struct RemoveDir {
+        const char* path;
+        ~RemoveDir() { ::rmdir(path); }
+    } removeDir{dir};
     const std::string sock = std::string(dir) + "/live.sock";
     // The peak RSS from here on (Linux: /proc/self/clear_refs 5 resets it),
     // with what the stages before freed given back first: the live stage's
@@ -210,10 +216,8 @@ void benchLive(const std::string& path)
     const bool peakReset = resetPeakRss();
     const double startKb = statusKb("VmRSS"); // (what the stages before left: a whole bench's)
     Feeder feeder(sock, *file, rateMb * 1e6);
-    if (!feeder.ok()) {
-        ::rmdir(dir);
+    if (!feeder.ok())
         return;
-    }
     MainWindow window;
     window.resize(1600, 1000);
     window.show();
@@ -284,7 +288,6 @@ void benchLive(const std::string& path)
     std::printf("live_start_rss_mb: %.1f\n", startKb / 1024.0);
     std::printf("live_peak_rss_mb: %.1f\n", peakReset ? statusKb("VmHWM") / 1024.0 : -1.0);
     std::fflush(stdout);
-    ::rmdir(dir);
 }
 
 } // namespace hecscope::cli
