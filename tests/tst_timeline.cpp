@@ -330,6 +330,50 @@ void TestTimeline::everyPixelIsPainted()
             }
 }
 
+// Rows whose levels of detail a worker makes are painted after the others
+// (up to the markers' row, whose lines cross every row): the pictures are
+// those painted in order, on logs with markers and without, zoomed out and
+// in, the whole window and scrolled.
+void TestTimeline::rowsPaintedLaterLookTheSame()
+{
+    for (const char* name : {"threads-N2", "sparks-N4"}) {
+        const std::shared_ptr<const LogIndex> index = loadTestLog(QLatin1String(name));
+        QVERIFY(index->caps.size() >= 2);
+        TimelineRenderer inOrder, later;
+        inOrder.setIndex(index);
+        later.setIndex(index);
+        later.setParallelSpans(0);
+        const ViewRange bounds = inOrder.bounds();
+        const std::vector<ViewRange> views{bounds, fitInto({bounds.start, bounds.start + bounds.duration() / 2}, bounds),
+                                           fitInto({bounds.start + bounds.duration() / 3,
+                                                    bounds.start + bounds.duration() / 3 + bounds.duration() / 40},
+                                                   bounds)};
+        for (const bool culled : {false, true})
+            for (const ViewRange& view : views) {
+                RenderOptions o;
+                o.palette = exportPalette();
+                o.legend = true;
+                const QRect area(0, 0, 1200, inOrder.naturalHeight(o));
+                if (culled)
+                    o.visible = QRect(0, area.height() / 4, area.width(), area.height() / 2);
+                const auto paint = [&](const TimelineRenderer& r) {
+                    QImage image(area.size(), QImage::Format_ARGB32_Premultiplied);
+                    image.fill(Qt::magenta);
+                    QPainter p(&image);
+                    r.paint(p, area, view, o);
+                    return image;
+                };
+                const uint64_t before = later.rowsPaintedLater();
+                const QImage late = paint(later);
+                if (!culled) // (the Activity and HEC rows, at the top)
+                    QVERIFY2(later.rowsPaintedLater() > before, name);
+                QVERIFY2(late == paint(inOrder), name);
+                QVERIFY2(late == paint(later), name); // the second time from the cache, in order
+            }
+        QCOMPARE(inOrder.rowsPaintedLater(), uint64_t(0));
+    }
+}
+
 // RectBatch (the HEC and Activity rows' fills) gives the pixels that
 // QPainter::fillRect gives, drawn over what was there in the same order:
 // rectangles at fractions of a pixel, reaching out of the area, a colour

@@ -59,6 +59,7 @@ private slots:
     void chartTracksDrawData();
     void columnStepsPaintEveryColumnsLine();
     void everyPixelIsPainted();
+    void rowsPaintedLaterLookTheSame();
     void batchedFillsPaintWhatFillRectPaints();
     void legendPictureFollowsWhatItShows();
     void cachedTextDrawsWhatDrawTextDraws();

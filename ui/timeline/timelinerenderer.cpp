@@ -208,6 +208,15 @@ int TimelineRenderer::naturalHeight(const RenderOptions& o) const
     return (rows.empty() ? kRulerHeight : rows.back().rect.bottom() + 1) + legendHeight(o, 1000);
 }
 
+bool TimelineRenderer::hasDrawList(const TimelineTrack& track, const RenderOptions& o, ViewRange view,
+                                   int width) const
+{
+    const void* variant = track.variant(context(o));
+    return std::any_of(m_cache.begin(), m_cache.end(), [&](const CacheEntry& e) {
+        return e.track == &track && e.view == view && e.width == width && e.variant == variant;
+    });
+}
+
 std::shared_ptr<const DrawList> TimelineRenderer::drawList(const TimelineTrack& track, const RenderOptions& o,
                                                            ViewRange view, int width) const
 {
@@ -272,12 +281,25 @@ void TimelineRenderer::paint(QPainter& p, const QRect& area, ViewRange view, con
     }
     const QRect tracksPlot(plot.left(), plot.top(), plot.width(),
                            rows.empty() ? 0 : rows.back().rect.bottom() - plot.top() + 1);
-    for (size_t i = 0; i < rows.size(); ++i) {
-        const TrackRow& row = rows[i];
-        if (row.rect.top() > area.bottom())
-            break;
-        if (!painted(i))
+    const auto shown = [&](size_t i) { // painted from its draw list (not a note)
+        return painted(i) && o.placeholder.isEmpty() && rows[i].track->emptyNote(ctx).isEmpty();
+    };
+    // Tracks whose preparing takes long start it on a worker now; their
+    // rows are painted after the others (each row paints only its own
+    // rectangle), so that it runs while they are.
+    std::vector<bool> later(rows.size());
+    for (size_t i = 0; i < rows.size() && rows[i].rect.top() <= area.bottom(); ++i) {
+        if (!shown(i))
             continue;
+        const TimelineTrack* track = rows[i].track;
+        const auto earlier = std::find_if(rows.begin(), rows.begin() + ptrdiff_t(i),
+                                          [&](const TrackRow& r) { return r.track == track; });
+        later[i] = earlier != rows.begin() + ptrdiff_t(i)
+            ? later[size_t(earlier - rows.begin())]
+            : !hasDrawList(*track, o, view, plot.width()) && track->prefetch(ctx, view, plot.width());
+    }
+    const auto paintRow = [&](size_t i) {
+        const TrackRow& row = rows[i];
         if (i % 2)
             p.fillRect(row.rect, pal.color(QPalette::AlternateBase));
         const TrackRowGeometry g{row.cap, row.rect, QRect(plot.left(), row.rect.top(), plot.width(), row.rect.height()),
@@ -294,6 +316,27 @@ void TimelineRenderer::paint(QPainter& p, const QRect& area, ViewRange view, con
         const int labelRoom = labelEdge(area, o) - row.rect.left() - 14;
         m_resources.text().draw(p, QRect(row.rect.left() + 6, row.rect.top(), labelRoom + 6, row.rect.height()),
                    Qt::AlignVCenter | Qt::AlignLeft, m_resources.text().displayedLabel(p, row.track->rowLabel(ctx, row.cap), labelRoom));
+    };
+    std::vector<size_t> waiting; // rows painted later, in order
+    for (size_t i = 0; i < rows.size(); ++i) {
+        if (rows[i].rect.top() > area.bottom())
+            break;
+        if (!painted(i))
+            continue;
+        if (later[i]) {
+            waiting.push_back(i);
+            continue;
+        }
+        if (shown(i) && rows[i].track->paintsAcrossRows(ctx)) // over the rows before it, under those after
+            for (const size_t w : std::exchange(waiting, {})) {
+                paintRow(w);
+                ++m_paintedLater;
+            }
+        paintRow(i);
+    }
+    for (const size_t w : waiting) {
+        paintRow(w);
+        ++m_paintedLater;
     }
     if (o.legend) // a filled picture's legend is its last lines, over tracks still too tall
         paintLegend(p, QRect(area.left(), legendTop, area.width(), legendHeight(o, area.width())), o);

@@ -185,6 +185,12 @@ public:
                                              int width) const;
     // Draw lists prepared so far (for tests of the cache).
     uint64_t preparedCount() const { return m_prepared; }
+    // Rows painted after the others so far, their track's preparing begun
+    // on a worker (TimelineTrack::prefetch); for tests.
+    uint64_t rowsPaintedLater() const { return m_paintedLater; }
+    // Views with more spans than this get their levels of detail made on a
+    // worker too (TrackResources::kParallelSpans; tests: 0 always).
+    void setParallelSpans(size_t spans) { m_resources.setParallelSpans(spans); }
     // The charts (QCustomPlot: GUI thread only) recorded into `r` instead
     // of drawn, or drawn from `r`: an export painted on a worker thread.
     // The units of detail the last paints wanted and did not find cached
@@ -201,6 +207,8 @@ public:
     bool resizable(const TrackRow& row, const RenderOptions& o) const { return rowStretches(*row.track, o); }
 
 private:
+    // Whether drawList(track, o, view, width) is cached.
+    bool hasDrawList(const TimelineTrack& track, const RenderOptions& o, ViewRange view, int width) const;
     struct Hit {
         TrackRow row;
         TrackRowGeometry geometry;
@@ -229,6 +237,7 @@ private:
     mutable TrackResources m_resources;
     mutable std::vector<CacheEntry> m_cache; // the latest list of each track
     mutable uint64_t m_prepared = 0;
+    mutable uint64_t m_paintedLater = 0;
     struct LabelWidthEntry {
         const LogIndex* index = nullptr;
         uint64_t serial = 0;

@@ -119,6 +119,11 @@ public:
         return font;
     }
 
+    bool prefetch(const TrackContext& ctx, ViewRange view, int width) const override
+    {
+        return ctx.resources.prefetchCapabilityLods(view, width);
+    }
+
     std::shared_ptr<const DrawList> prepare(const TrackContext& ctx, ViewRange view, int width) const override
     {
         auto list = std::make_shared<ActivityList>();

@@ -84,6 +84,11 @@ public:
                                   : nullptr;
     }
 
+    bool prefetch(const TrackContext& ctx, ViewRange view, int width) const override
+    {
+        return ctx.resources.prefetchCapabilityLods(view, width);
+    }
+
     std::shared_ptr<const DrawList> prepare(const TrackContext& ctx, ViewRange view, int width) const override
     {
         auto list = std::make_shared<CapabilityList>();

@@ -43,6 +43,8 @@ public:
             : QString();
     }
 
+    bool paintsAcrossRows(const TrackContext&) const override { return true; } // a marker's line
+
     std::shared_ptr<const DrawList> prepare(const TrackContext& ctx, ViewRange view, int width) const override
     {
         auto list = std::make_shared<MarkersList>();

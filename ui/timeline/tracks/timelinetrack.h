@@ -136,6 +136,19 @@ public:
     // Every row's draw list for `view` at `width` pixels: the index's
     // level-of-detail queries happen here, never in paint().
     virtual std::shared_ptr<const DrawList> prepare(const TrackContext&, ViewRange view, int width) const = 0;
+    // Starts, on a worker, what prepare() for `view` at `width` will need
+    // when that takes long (the levels of detail of a wide view): true when
+    // such work is started or in flight. The renderer then paints this
+    // track's rows after the others (up to a track that paints across
+    // rows), so that the work overlaps their painting.
+    virtual bool prefetch(const TrackContext&, ViewRange view, int width) const
+    {
+        (void)view, (void)width;
+        return false;
+    }
+    // Whether paint() draws outside the row it is given (lines across every
+    // track): rows are painted in order around it.
+    virtual bool paintsAcrossRows(const TrackContext&) const { return false; }
     virtual void paint(QPainter&, const TrackRowGeometry&, const DrawList&, const TrackContext&) const = 0;
     // The item under `pos`, from the same draw list.
     virtual std::optional<SelectedItem> itemAt(const TrackRowGeometry&, QPoint, const DrawList&,

@@ -2,7 +2,7 @@
 
 #include "ui/timeline/timelinerenderer.h"
 
-#include <future>
+#include <utility>
 
 namespace hecscope {
 
@@ -12,6 +12,7 @@ void TrackResources::setIndex(std::shared_ptr<const LogIndex> index)
     m_defaultHeap.reset();
     m_defaultThreadRows.reset();
     m_lods.reset();
+    m_lodJob.reset(); // (it finishes on its own)
     m_lodWidth = -1;
 }
 
@@ -21,36 +22,72 @@ const LogIndex& TrackResources::index() const
     return m_index ? *m_index : empty;
 }
 
+void TrackResources::LodJob::work()
+{
+    for (size_t c; (c = next.fetch_add(1, std::memory_order_relaxed)) < lods->size();) {
+        index->caps[c].timeline.lod(view.start, view.end, width, (*lods)[c]);
+        std::lock_guard lock(mutex);
+        if (++done == lods->size())
+            finished.notify_all();
+    }
+}
+
+void TrackResources::LodJob::wait()
+{
+    std::unique_lock lock(mutex);
+    finished.wait(lock, [&] { return done == lods->size(); });
+}
+
+bool TrackResources::prefetchCapabilityLods(ViewRange view, int width)
+{
+    width = std::max(1, width);
+    if (m_lods && m_lodView == view && m_lodWidth == width)
+        return false;
+    if (m_lodJob && m_lodJob->view == view && m_lodJob->width == uint32_t(width))
+        return true;
+    // Zoomed out over a long busy run this decodes a block of spans per
+    // pixel edge and capability (milliseconds): then the capabilities are
+    // shared with a worker (each only reads its own timeline).
+    if (!m_index || m_index->caps.empty())
+        return false;
+    size_t spans = 0;
+    for (const auto& cap : m_index->caps) {
+        const size_t from = cap.timeline.firstEndingAfter(view.start), to = cap.timeline.firstStartingAt(view.end);
+        spans += to > from ? to - from : 0;
+    }
+    if (spans <= m_parallelSpans)
+        return false;
+    auto job = std::make_shared<LodJob>();
+    job->index = m_index;
+    job->view = view;
+    job->width = uint32_t(width);
+    job->lods = std::make_shared<CapabilityLods>(m_index->caps.size());
+    m_workers.setMaxThreadCount(1);
+    m_workers.start([job] { job->work(); });
+    m_lodJob = std::move(job);
+    return true;
+}
+
 std::shared_ptr<const CapabilityLods> TrackResources::capabilityLods(ViewRange view, int width)
 {
     width = std::max(1, width);
     if (m_lods && m_lodView == view && m_lodWidth == width)
         return m_lods;
-    auto lods = std::make_shared<CapabilityLods>(index().caps.size());
-    const auto summarise = [&](size_t c) { index().caps[c].timeline.lod(view.start, view.end, uint32_t(width), (*lods)[c]); };
-    // Zoomed out over a long busy run this decodes a block of spans per
-    // pixel edge and capability (milliseconds): then the capabilities are
-    // shared with a second thread (each only reads its own timeline).
-    size_t spans = 0;
-    for (const auto& cap : index().caps) {
-        const size_t from = cap.timeline.firstEndingAfter(view.start), to = cap.timeline.firstStartingAt(view.end);
-        spans += to > from ? to - from : 0;
-    }
-    if (lods->size() >= 2 && spans > m_parallelSpans) {
-        std::future<void> other = std::async(std::launch::async, [&] {
-            for (size_t c = 1; c < lods->size(); c += 2)
-                summarise(c);
-        });
-        for (size_t c = 0; c < lods->size(); c += 2)
-            summarise(c);
-        other.get();
+    if (prefetchCapabilityLods(view, width)) {
+        // The worker's, finished here: what it has not taken yet, this
+        // thread makes.
+        const std::shared_ptr<LodJob> job = std::exchange(m_lodJob, nullptr);
+        job->work();
+        job->wait();
+        m_lods = job->lods;
     } else {
+        auto lods = std::make_shared<CapabilityLods>(index().caps.size());
         for (size_t c = 0; c < lods->size(); ++c)
-            summarise(c);
+            index().caps[c].timeline.lod(view.start, view.end, uint32_t(width), (*lods)[c]);
+        m_lods = std::move(lods);
     }
     m_lodView = view;
     m_lodWidth = width;
-    m_lods = std::move(lods);
     return m_lods;
 }
 
