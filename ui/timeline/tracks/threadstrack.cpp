@@ -1,4 +1,5 @@
 #include "core/threads/userspans.h"
+#include "ui/timeline/tracks/trackresources.h"
 #include "ui/threads/threadrows.h"
 #include "ui/threads/threadrowscontroller.h"
 #include "ui/timeline/legendwriter.h"
@@ -18,6 +19,29 @@ namespace {
 struct ThreadsList final : DrawList {
     std::shared_ptr<const ThreadRowsView> rows;
     std::vector<PreparedThreadRow> prepared; // one per shown row, top to bottom
+};
+
+// A ThreadsList's rows, prepared on a worker and the painting thread: a
+// unit a row. The detail (what was read back, what is wanted) is looked
+// up before, on the painting thread.
+struct ThreadRowsWork final : SharedWork {
+    ThreadRowsWork(std::shared_ptr<const LogIndex> ix, std::shared_ptr<ThreadsList> l, std::vector<uint32_t> t,
+                   ViewRange v, int w, RowsDetail d)
+        : SharedWork(t.size()), index(std::move(ix)), list(std::move(l)), threads(std::move(t)), view(v), width(w),
+          detail(std::move(d))
+    {
+        list->prepared.resize(threads.size());
+    }
+    void unit(size_t i) override
+    {
+        list->prepared[i] = prepareThreadRow(*index, list->rows->spans.get(), threads[i], view, width, detail);
+    }
+    std::shared_ptr<const LogIndex> index;
+    std::shared_ptr<ThreadsList> list;
+    std::vector<uint32_t> threads;
+    ViewRange view;
+    int width;
+    RowsDetail detail;
 };
 
 // One row per Haskell thread: its state over time (running on which
@@ -71,7 +95,32 @@ public:
     // The rows shown, and the windows of segments read back so far.
     const void* variant(const TrackContext& ctx) const override { return ctx.resources.threadRowsVariant(ctx.options); }
 
+    // The rows' preparing, begun on a worker: the rows before this track's
+    // are painted meanwhile.
+    bool prefetch(const TrackContext& ctx, ViewRange view, int width) const override
+    {
+        const void* v = variant(ctx);
+        if (ctx.resources.preparing(this, view, width, v))
+            return true;
+        if (!ctx.resources.sharedIndex())
+            return false;
+        std::shared_ptr<ThreadRowsWork> work = begin(ctx, view, width);
+        std::shared_ptr<const DrawList> list = work->list;
+        ctx.resources.startPrepare(this, view, width, v, std::move(work), std::move(list));
+        return true;
+    }
+
     std::shared_ptr<const DrawList> prepare(const TrackContext& ctx, ViewRange view, int width) const override
+    {
+        if (auto list = ctx.resources.finishPrepare(this, view, width, variant(ctx)))
+            return list;
+        const std::shared_ptr<ThreadRowsWork> work = begin(ctx, view, width);
+        work->work();
+        return work->list;
+    }
+
+    // The rows shown and their detail, to be prepared.
+    static std::shared_ptr<ThreadRowsWork> begin(const TrackContext& ctx, ViewRange view, int width)
     {
         auto list = std::make_shared<ThreadsList>();
         list->rows = ctx.resources.threadRows(ctx.options);
@@ -80,11 +129,15 @@ public:
         for (int r = 0; r < shown; ++r)
             if (const auto thread = list->rows->threadAtRow(r))
                 threads.push_back(*thread);
-        const auto detail = threadDetailFor(ctx.index, ctx.options.detail.get(), ctx.options.waitForDetail, threads,
+        RowsDetail detail = threadDetailFor(ctx.index, ctx.options.detail.get(), ctx.options.waitForDetail, threads,
                                             view, width, &ctx.resources.wantedThreads());
-        for (const uint32_t thread : threads)
-            list->prepared.push_back(prepareThreadRow(ctx.index, list->rows->spans.get(), thread, view, width, detail));
-        return list;
+        // (An index of its own for the worker; none set: the empty one,
+        // which outlives every paint.)
+        std::shared_ptr<const LogIndex> index = ctx.resources.sharedIndex();
+        if (!index)
+            index = std::shared_ptr<const LogIndex>(std::shared_ptr<const LogIndex>(), &ctx.index);
+        return std::make_shared<ThreadRowsWork>(std::move(index), std::move(list), std::move(threads), view, width,
+                                                std::move(detail));
     }
 
     void paint(QPainter& p, const TrackRowGeometry& g, const DrawList& d, const TrackContext& ctx) const override

@@ -2,6 +2,7 @@
 
 #include "ui/timeline/timelinerenderer.h"
 
+#include <algorithm>
 #include <utility>
 
 namespace hecscope {
@@ -13,6 +14,7 @@ void TrackResources::setIndex(std::shared_ptr<const LogIndex> index)
     m_defaultThreadRows.reset();
     m_lods.reset();
     m_lodJob.reset(); // (it finishes on its own)
+    m_preparing.clear();
     m_lodWidth = -1;
 }
 
@@ -22,20 +24,56 @@ const LogIndex& TrackResources::index() const
     return m_index ? *m_index : empty;
 }
 
-void TrackResources::LodJob::work()
+void SharedWork::work()
 {
-    for (size_t c; (c = next.fetch_add(1, std::memory_order_relaxed)) < lods->size();) {
-        index->caps[c].timeline.lod(view.start, view.end, width, (*lods)[c]);
-        std::lock_guard lock(mutex);
-        if (++done == lods->size())
-            finished.notify_all();
+    for (size_t i; (i = m_next.fetch_add(1, std::memory_order_relaxed)) < m_units;) {
+        unit(i);
+        std::lock_guard lock(m_mutex);
+        if (++m_done == m_units)
+            m_finished.notify_all();
     }
 }
 
-void TrackResources::LodJob::wait()
+void SharedWork::wait()
 {
-    std::unique_lock lock(mutex);
-    finished.wait(lock, [&] { return done == lods->size(); });
+    std::unique_lock lock(m_mutex);
+    m_finished.wait(lock, [&] { return m_done == m_units; });
+}
+
+void TrackResources::startWork(const std::shared_ptr<SharedWork>& work)
+{
+    m_workers.setMaxThreadCount(1);
+    m_workers.start([work] { work->work(); });
+}
+
+void TrackResources::startPrepare(const TimelineTrack* track, ViewRange view, int width, const void* variant,
+                                  std::shared_ptr<SharedWork> work, std::shared_ptr<const DrawList> list)
+{
+    std::erase_if(m_preparing, [&](const Preparing& p) { return p.track == track; });
+    startWork(work);
+    m_preparing.push_back({track, view, width, variant, std::move(work), std::move(list)});
+}
+
+bool TrackResources::preparing(const TimelineTrack* track, ViewRange view, int width, const void* variant) const
+{
+    return std::any_of(m_preparing.begin(), m_preparing.end(), [&](const Preparing& p) {
+        return p.track == track && p.view == view && p.width == width && p.variant == variant;
+    });
+}
+
+std::shared_ptr<const DrawList> TrackResources::finishPrepare(const TimelineTrack* track, ViewRange view, int width,
+                                                              const void* variant)
+{
+    const auto it = std::find_if(m_preparing.begin(), m_preparing.end(), [&](const Preparing& p) {
+        return p.track == track && p.view == view && p.width == width && p.variant == variant;
+    });
+    if (it == m_preparing.end())
+        return nullptr;
+    const Preparing p = std::move(*it);
+    m_preparing.erase(it);
+    p.work->work();
+    p.work->wait();
+    return p.list;
 }
 
 bool TrackResources::prefetchCapabilityLods(ViewRange view, int width)
@@ -57,14 +95,8 @@ bool TrackResources::prefetchCapabilityLods(ViewRange view, int width)
     }
     if (spans <= m_parallelSpans)
         return false;
-    auto job = std::make_shared<LodJob>();
-    job->index = m_index;
-    job->view = view;
-    job->width = uint32_t(width);
-    job->lods = std::make_shared<CapabilityLods>(m_index->caps.size());
-    m_workers.setMaxThreadCount(1);
-    m_workers.start([job] { job->work(); });
-    m_lodJob = std::move(job);
+    m_lodJob = std::make_shared<LodJob>(m_index, view, uint32_t(width));
+    startWork(m_lodJob);
     return true;
 }
 

@@ -23,6 +23,34 @@ struct RenderOptions;
 // Every capability's level-of-detail items for one (view, width).
 using CapabilityLods = std::vector<std::vector<LodItem>>;
 
+class DrawList;
+class TimelineTrack;
+
+// Work of independent units (a capability, a thread row) shared between a
+// worker and the thread that needs it: each takes the next unit left
+// until none is; that thread then waits for the units the worker took.
+// What a unit reads and writes belongs to the work (a new index or view
+// leaves a work no longer wanted to finish on its own).
+class SharedWork {
+public:
+    explicit SharedWork(size_t units) : m_units(units) {}
+    virtual ~SharedWork() = default;
+    // Does units until none is left to take.
+    void work();
+    // Until every unit is done.
+    void wait();
+
+protected:
+    virtual void unit(size_t i) = 0;
+
+private:
+    const size_t m_units;
+    std::atomic<size_t> m_next{0};
+    std::mutex m_mutex;
+    std::condition_variable m_finished;
+    size_t m_done = 0; // (under m_mutex)
+};
+
 // What the renderer shares between its tracks: queries that several tracks
 // need for the same (view, width) (made once, kept while the view stays),
 // the heap view to draw, and the chart canvas the chart tracks draw on
@@ -33,6 +61,7 @@ public:
     void setIndex(std::shared_ptr<const LogIndex> index);
     const LogIndex& index() const; // an empty one when none is set
     const LogIndex* indexOrNull() const { return m_index.get(); }
+    const std::shared_ptr<const LogIndex>& sharedIndex() const { return m_index; }
 
     std::shared_ptr<const CapabilityLods> capabilityLods(ViewRange view, int width);
     // Starts capabilityLods(view, width) on a worker when the view holds
@@ -42,6 +71,16 @@ public:
     // or already in flight; false when it is made already, or small enough
     // to make in place.
     bool prefetchCapabilityLods(ViewRange view, int width);
+    // A track's draw list for (view, width, variant) made by `work` on the
+    // worker (TimelineTrack::prefetch): `list` is complete once the work is.
+    void startPrepare(const TimelineTrack* track, ViewRange view, int width, const void* variant,
+                      std::shared_ptr<SharedWork> work, std::shared_ptr<const DrawList> list);
+    // Whether such a draw list is in the making.
+    bool preparing(const TimelineTrack* track, ViewRange view, int width, const void* variant) const;
+    // That draw list, its work finished here (shared with the worker); null
+    // when there is none in the making for these.
+    std::shared_ptr<const DrawList> finishPrepare(const TimelineTrack* track, ViewRange view, int width,
+                                                  const void* variant);
     // The texts the tracks and the renderer drew, laid out (TextCache).
     TextCache& text() { return m_text; }
     // Views holding more spans than this (of all capabilities) are
@@ -65,24 +104,28 @@ public:
     std::vector<ThreadWindowKey>& wantedThreads() { return m_wantedThreads; }
 
 private:
-    // Capabilities' levels of detail in the making: the worker and the
-    // thread that asks for them take capabilities in turn. It holds what
-    // it reads and writes, so a job that is no longer wanted (a new index,
-    // a new view) can finish on its own.
-    struct LodJob {
+    // Capabilities' levels of detail in the making: a unit a capability.
+    struct LodJob final : SharedWork {
+        LodJob(std::shared_ptr<const LogIndex> ix, ViewRange v, uint32_t w)
+            : SharedWork(ix->caps.size()), index(std::move(ix)), view(v), width(w),
+              lods(std::make_shared<CapabilityLods>(index->caps.size()))
+        {
+        }
+        void unit(size_t c) override { index->caps[c].timeline.lod(view.start, view.end, width, (*lods)[c]); }
         std::shared_ptr<const LogIndex> index;
         ViewRange view;
         uint32_t width = 1;
         std::shared_ptr<CapabilityLods> lods;
-        std::atomic<size_t> next{0};
-        std::mutex mutex;
-        std::condition_variable finished;
-        size_t done = 0; // capabilities made (under mutex)
-        // Makes capabilities until none is left to take.
-        void work();
-        // Until every capability is made.
-        void wait();
     };
+    struct Preparing {
+        const TimelineTrack* track;
+        ViewRange view;
+        int width;
+        const void* variant;
+        std::shared_ptr<SharedWork> work;
+        std::shared_ptr<const DrawList> list;
+    };
+    void startWork(const std::shared_ptr<SharedWork>& work);
     std::shared_ptr<const LogIndex> m_index;
     std::shared_ptr<const HeapView> m_defaultHeap; // made on first use
     std::shared_ptr<const ThreadRowsView> m_defaultThreadRows;
@@ -90,6 +133,7 @@ private:
     int m_lodWidth = -1;
     std::shared_ptr<const CapabilityLods> m_lods;
     std::shared_ptr<LodJob> m_lodJob; // for (m_lodJob->view, m_lodJob->width)
+    std::vector<Preparing> m_preparing; // one a track at most
     size_t m_parallelSpans = kParallelSpans;
     ChartPainter m_charts; // reused between paints
     TextCache m_text;
