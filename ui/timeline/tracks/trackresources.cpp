@@ -13,7 +13,12 @@ void TrackResources::setIndex(std::shared_ptr<const LogIndex> index)
     m_defaultHeap.reset();
     m_defaultThreadRows.reset();
     m_lods.reset();
-    m_lodJob.reset(); // (it finishes on its own)
+    // (What the worker has begun ends on its own.)
+    if (m_lodJob)
+        m_lodJob->drop();
+    m_lodJob.reset();
+    for (const Preparing& p : m_preparing)
+        p.work->drop();
     m_preparing.clear();
     m_lodWidth = -1;
 }
@@ -42,14 +47,18 @@ void SharedWork::wait()
 
 void TrackResources::startWork(const std::shared_ptr<SharedWork>& work)
 {
-    m_workers.setMaxThreadCount(1);
-    m_workers.start([work] { work->work(); });
+    m_work.push({[work] { work->work(); }, work->dropped()});
 }
 
 void TrackResources::startPrepare(const TimelineTrack* track, ViewRange view, int width, const void* variant,
                                   std::shared_ptr<SharedWork> work, std::shared_ptr<const DrawList> list)
 {
-    std::erase_if(m_preparing, [&](const Preparing& p) { return p.track == track; });
+    std::erase_if(m_preparing, [&](const Preparing& p) {
+        if (p.track != track)
+            return false;
+        p.work->drop();
+        return true;
+    });
     startWork(work);
     m_preparing.push_back({track, view, width, variant, std::move(work), std::move(list)});
 }
@@ -95,6 +104,8 @@ bool TrackResources::prefetchCapabilityLods(ViewRange view, int width)
     }
     if (spans <= m_parallelSpans)
         return false;
+    if (m_lodJob)
+        m_lodJob->drop();
     m_lodJob = std::make_shared<LodJob>(m_index, view, uint32_t(width));
     startWork(m_lodJob);
     return true;

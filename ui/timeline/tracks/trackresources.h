@@ -8,7 +8,7 @@
 #include "ui/threads/threadrows.h"
 #include "ui/timeline/textcache.h"
 
-#include <QThreadPool>
+#include "ui/jobs/workerpool.h"
 
 #include <atomic>
 #include <condition_variable>
@@ -39,6 +39,9 @@ public:
     void work();
     // Until every unit is done.
     void wait();
+    // No longer wanted: the worker does not begin it (a unit begun ends).
+    void drop() { m_dropped->store(true, std::memory_order_release); }
+    const std::shared_ptr<std::atomic<bool>>& dropped() const { return m_dropped; }
 
 protected:
     virtual void unit(size_t i) = 0;
@@ -49,6 +52,7 @@ private:
     std::mutex m_mutex;
     std::condition_variable m_finished;
     size_t m_done = 0; // (under m_mutex)
+    std::shared_ptr<std::atomic<bool>> m_dropped = std::make_shared<std::atomic<bool>>(false);
 };
 
 // What the renderer shares between its tracks: queries that several tracks
@@ -140,8 +144,10 @@ private:
     std::vector<InstantUnitKey> m_wantedInstants;
     std::vector<ThreadWindowKey> m_wantedThreads;
     // The worker (one thread, started when first wanted, gone after 30 s
-    // idle); last: its jobs finish before the rest is destroyed.
-    QThreadPool m_workers;
+    // idle; not the shared pool, whose threads a load may keep busy); last:
+    // its work ends before the rest is destroyed.
+    WorkerPool m_workers{1};
+    WorkerPool::Queue m_work{m_workers, 1};
 };
 
 } // namespace hecscope
