@@ -31,6 +31,7 @@
 #include <limits>
 #include <optional>
 #include <random>
+#include <thread>
 
 namespace hecscope::cli {
 
@@ -76,21 +77,31 @@ struct ThreadWindowsRead {
 };
 
 // Reads the detail `renderer`'s last paints wanted and did not find, as a
-// view's worker does, adding the thread windows read to `read` (if given);
-// true if there was some.
+// view's workers do (TimelineView::readWantedDetail: the instants on one
+// thread while the windows of thread segments are read on another), adding
+// the thread windows read to `read` (if given); true if there was some.
 static bool readWanted(const TimelineRenderer& renderer, const RenderOptions& o, ThreadWindowsRead* read = nullptr)
 {
     const std::vector<InstantUnitKey> wanted = renderer.takeWantedInstants();
     const auto windows = renderer.takeWantedThreads();
     if (!o.detail || !renderer.index())
         return false;
-    QElapsedTimer t;
-    t.start();
-    for (const InstantUnitKey& k : wanted)
-        o.detail->load(*renderer.index(), k);
-    if (qEnvironmentVariableIsSet("HECSCOPE_BENCH_VERBOSE") && (!wanted.empty() || !windows.empty()))
-        std::fprintf(stderr, "read %zu units of instants in %.3f ms, then %zu windows of threads\n", wanted.size(),
-                     double(t.nsecsElapsed()) / 1e6, windows.size());
+    double instantsMs = 0;
+    std::thread instants([&] {
+        QElapsedTimer t;
+        t.start();
+        for (const InstantUnitKey& k : wanted)
+            o.detail->load(*renderer.index(), k);
+        instantsMs = double(t.nsecsElapsed()) / 1e6;
+    });
+    struct Join { // (also when a read throws)
+        std::thread& t;
+        ~Join()
+        {
+            if (t.joinable())
+                t.join();
+        }
+    } join{instants};
     for (const ThreadWindowKey& key : windows)
         if (const auto w = o.detail->loadThreads(*renderer.index(), key)) {
             if (qEnvironmentVariableIsSet("HECSCOPE_BENCH_VERBOSE"))
@@ -103,6 +114,10 @@ static bool readWanted(const TimelineRenderer& renderer, const RenderOptions& o,
                 read->maxRead = std::max(read->maxRead, w->bytesRead);
             }
         }
+    instants.join();
+    if (qEnvironmentVariableIsSet("HECSCOPE_BENCH_VERBOSE") && (!wanted.empty() || !windows.empty()))
+        std::fprintf(stderr, "read %zu units of instants in %.3f ms beside %zu windows of threads\n", wanted.size(),
+                     instantsMs, windows.size());
     return !wanted.empty() || !windows.empty();
 }
 

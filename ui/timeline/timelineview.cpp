@@ -95,19 +95,28 @@ void TimelineView::readWantedDetail()
             windows.push_back(w);
     if ((keys.empty() && windows.empty()) || !m_index)
         return;
-    m_detailJobs.run(
-        [store = m_detail, index = m_index, keys, windows](const JobContext& ctx) {
-            for (const InstantUnitKey& k : keys) {
-                if (ctx.isCancelled())
-                    store->forget(k);
-                else
-                    store->load(*index, k);
-            }
-            for (const ThreadWindowKey& w : windows)
+    // The windows of thread segments (the most to read, first) and the
+    // instants, each a job of its own: read at once on two cores, each
+    // repainting what it brought when it lands.
+    for (const ThreadWindowKey& w : windows)
+        m_detailJobs.run(
+            [store = m_detail, index = m_index, w](const JobContext& ctx) {
                 store->loadThreads(*index, w, [&ctx] { return ctx.isCancelled(); });
-            return true;
-        },
-        [this](bool) { update(); });
+                return true;
+            },
+            [this](bool) { update(); });
+    if (!keys.empty())
+        m_detailJobs.run(
+            [store = m_detail, index = m_index, keys](const JobContext& ctx) {
+                for (const InstantUnitKey& k : keys) {
+                    if (ctx.isCancelled())
+                        store->forget(k);
+                    else
+                        store->load(*index, k);
+                }
+                return true;
+            },
+            [this](bool) { update(); });
 }
 
 RenderOptions TimelineView::unbiasedOptions() const

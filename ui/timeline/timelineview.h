@@ -165,7 +165,9 @@ private:
     bool m_moved = false;
     std::shared_ptr<const LogIndex> m_index;
     std::shared_ptr<DetailStore> m_detail;
-    JobRunner m_detailJobs{1}; // last: destroyed (cancelled, waited for) first
+    // Two at once: the windows of thread segments beside the instants
+    // (readWantedDetail). Last: destroyed (cancelled, waited for) first.
+    JobRunner m_detailJobs{2};
 };
 
 } // namespace hecscope
