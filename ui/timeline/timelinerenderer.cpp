@@ -288,15 +288,16 @@ void TimelineRenderer::paint(QPainter& p, const QRect& area, ViewRange view, con
     // rows are painted after the others (each row paints only its own
     // rectangle), so that it runs while they are.
     std::vector<bool> later(rows.size());
+    std::vector<std::pair<const TimelineTrack*, bool>> prefetched; // a track's rows share its answer
     for (size_t i = 0; i < rows.size() && rows[i].rect.top() <= area.bottom(); ++i) {
         if (!shown(i))
             continue;
         const TimelineTrack* track = rows[i].track;
-        const auto earlier = std::find_if(rows.begin(), rows.begin() + ptrdiff_t(i),
-                                          [&](const TrackRow& r) { return r.track == track; });
-        later[i] = earlier != rows.begin() + ptrdiff_t(i)
-            ? later[size_t(earlier - rows.begin())]
-            : !hasDrawList(*track, o, view, plot.width()) && track->prefetch(ctx, view, plot.width());
+        auto it = std::find_if(prefetched.begin(), prefetched.end(), [&](const auto& t) { return t.first == track; });
+        if (it == prefetched.end())
+            it = prefetched.insert(prefetched.end(), {track, !hasDrawList(*track, o, view, plot.width())
+                                                                 && track->prefetch(ctx, view, plot.width())});
+        later[i] = it->second;
     }
     const auto paintRow = [&](size_t i) {
         const TrackRow& row = rows[i];

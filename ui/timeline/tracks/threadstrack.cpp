@@ -1,9 +1,9 @@
 #include "core/threads/userspans.h"
-#include "ui/timeline/tracks/trackresources.h"
 #include "ui/threads/threadrows.h"
 #include "ui/threads/threadrowscontroller.h"
 #include "ui/timeline/legendwriter.h"
 #include "ui/timeline/timelinerenderer.h"
+#include "ui/timeline/tracks/trackresources.h"
 
 #include <QFontMetrics>
 #include <QObject>

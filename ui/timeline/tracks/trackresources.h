@@ -5,10 +5,9 @@
 #include "core/time/viewrange.h"
 #include "ui/charts/chartpainter.h"
 #include "ui/heap/heapview.h"
+#include "ui/jobs/workerpool.h"
 #include "ui/threads/threadrows.h"
 #include "ui/timeline/textcache.h"
-
-#include "ui/jobs/workerpool.h"
 
 #include <atomic>
 #include <condition_variable>
@@ -58,8 +57,9 @@ private:
 // What the renderer shares between its tracks: queries that several tracks
 // need for the same (view, width) (made once, kept while the view stays),
 // the heap view to draw, and the chart canvas the chart tracks draw on
-// (ChartPainter). One per renderer; UI thread (or the thread of an
-// export's own renderer).
+// (ChartPainter), and the worker that begins a paint's long draw lists
+// (TimelineTrack::prefetch). One per renderer; UI thread (or the thread of
+// an export's own renderer).
 class TrackResources {
 public:
     void setIndex(std::shared_ptr<const LogIndex> index);
@@ -139,7 +139,7 @@ private:
     int m_lodWidth = -1;
     std::shared_ptr<const CapabilityLods> m_lods;
     std::shared_ptr<LodJob> m_lodJob; // for (m_lodJob->view, m_lodJob->width)
-    std::vector<Preparing> m_preparing; // one a track at most
+    std::vector<Preparing> m_preparing; // at most one per track
     size_t m_parallelSpans = kParallelSpans;
     ChartPainter m_charts; // reused between paints
     TextCache m_text;
