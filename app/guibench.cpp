@@ -87,21 +87,13 @@ static bool readWanted(const TimelineRenderer& renderer, const RenderOptions& o,
     if (!o.detail || !renderer.index())
         return false;
     double instantsMs = 0;
-    std::thread instants([&] {
+    std::jthread instants([&] { // (joined also when a read throws)
         QElapsedTimer t;
         t.start();
         for (const InstantUnitKey& k : wanted)
             o.detail->load(*renderer.index(), k);
         instantsMs = double(t.nsecsElapsed()) / 1e6;
     });
-    struct Join { // (also when a read throws)
-        std::thread& t;
-        ~Join()
-        {
-            if (t.joinable())
-                t.join();
-        }
-    } join{instants};
     for (const ThreadWindowKey& key : windows)
         if (const auto w = o.detail->loadThreads(*renderer.index(), key)) {
             if (qEnvironmentVariableIsSet("HECSCOPE_BENCH_VERBOSE"))
