@@ -563,6 +563,126 @@ void TestIndex::aCopysChunksAreAppendedToInPlace()
     QCOMPARE(owner[kChunk + 11], uint64_t(11111));
 }
 
+// A chunk mapped from a file (mapChunk) holds as many elements as were
+// mapped: a full chunk, or the last one partly filled, chunk 0 whatever its
+// capacity. Reads go to the file's pages, memoryBytes() counts none of the
+// chunk and mappedBytes() its elements; an append copies it into memory
+// first (the mapping is read-only: a write there would crash), and a copy
+// of the array made before keeps reading the mapping. Elements written to
+// the file and appended as mapped (appendMapped) read the same way.
+void TestIndex::aPartlyFilledChunkIsMappedThenCopiedOnAppend()
+{
+    using Array = ChunkedArray<uint64_t, 6>;
+    constexpr size_t kChunk = Array::kChunk;
+    SpillFile file;
+    QVERIFY(file.open());
+    const auto mapFrom = [&](Array& a, size_t c) {
+        const size_t length = std::min(kChunk, a.size() - c * kChunk);
+        uint64_t offset = 0;
+        if (!file.append(a.chunk(c), length * sizeof(uint64_t), offset))
+            return false;
+        auto view = file.map(offset, length * sizeof(uint64_t));
+        if (!view)
+            return false;
+        auto* at = static_cast<uint64_t*>(const_cast<void*>(view.get()));
+        a.mapChunk(c, std::shared_ptr<uint64_t[]>(std::move(view), at), &SpillFile::releasePages, length);
+        return true;
+    };
+    const auto holds = [](const Array& a, size_t n) {
+        if (a.size() != n)
+            return false;
+        for (size_t i = 0; i < n; ++i)
+            if (a[i] != i)
+                return false;
+        return true;
+    };
+
+    // Chunk 0 partly filled: 21 elements in a capacity of 32.
+    Array a;
+    for (uint64_t i = 0; i < 21; ++i)
+        a.push_back(i);
+    const size_t own = a.memoryBytes();
+    QCOMPARE(own, 32 * sizeof(uint64_t));
+    QVERIFY(mapFrom(a, 0));
+    QVERIFY(a.isMapped(0));
+    QCOMPARE(a.mappedLength(0), size_t(21));
+    QCOMPARE(a.memoryBytes(), size_t(0));
+    QCOMPARE(a.mappedBytes(), 21 * sizeof(uint64_t));
+    QVERIFY(holds(a, 21));
+    const Array before = a;
+    a.push_back(21);
+    QVERIFY(!a.isMapped(0));
+    QCOMPARE(a.memoryBytes(), own);
+    QCOMPARE(a.mappedBytes(), size_t(0));
+    QVERIFY(holds(a, 22));
+    QVERIFY(before.isMapped(0));
+    QVERIFY(holds(before, 21));
+
+    // Chunk 0 filled to its capacity: the append grows it, from the mapping.
+    Array b;
+    for (uint64_t i = 0; i < 32; ++i)
+        b.push_back(i);
+    QCOMPARE(b.memoryBytes(), 32 * sizeof(uint64_t));
+    QVERIFY(mapFrom(b, 0));
+    QCOMPARE(b.memoryBytes(), size_t(0));
+    b.push_back(32);
+    QVERIFY(!b.isMapped(0));
+    QCOMPARE(b.memoryBytes(), Array::grownCapacity(32) * sizeof(uint64_t));
+    QCOMPARE(b.mappedBytes(), size_t(0));
+    QVERIFY(holds(b, 33));
+
+    // A full chunk and the last one, of 5: both mapped; an append copies
+    // only the last.
+    Array c;
+    for (uint64_t i = 0; i < kChunk + 5; ++i)
+        c.push_back(i);
+    QVERIFY(mapFrom(c, 0) && mapFrom(c, 1));
+    QCOMPARE(c.memoryBytes(), size_t(0));
+    QCOMPARE(c.mappedBytes(), (kChunk + 5) * sizeof(uint64_t));
+    const Array mapped = c;
+    for (uint64_t i = kChunk + 5; i < kChunk + 9; ++i)
+        c.push_back(i);
+    QVERIFY(c.isMapped(0) && !c.isMapped(1));
+    QCOMPARE(c.memoryBytes(), kChunk * sizeof(uint64_t));
+    QCOMPARE(c.mappedBytes(), kChunk * sizeof(uint64_t));
+    QVERIFY(holds(c, kChunk + 9));
+    QVERIFY(holds(mapped, kChunk + 5));
+    QVERIFY(mapped.isMapped(1));
+
+    // Appended by writing to the file (appendMapped): a place set aside,
+    // filled in two steps, each mapped in turn; nothing written in memory.
+    std::vector<uint64_t> values(kChunk + 3);
+    std::iota(values.begin(), values.end(), uint64_t(0));
+    uint64_t place = 0, second = 0;
+    file.reserve(kChunk * sizeof(uint64_t), kChunk * sizeof(uint64_t), place);
+    const auto appendFrom = [&](Array& into, size_t chunk, uint64_t at, size_t from, size_t to) {
+        if (!file.write(at + from * sizeof(uint64_t), values.data() + chunk * kChunk + from, (to - from) * sizeof(uint64_t)))
+            return false;
+        auto view = file.map(at, to * sizeof(uint64_t));
+        if (!view)
+            return false;
+        auto* pages = static_cast<uint64_t*>(const_cast<void*>(view.get()));
+        into.appendMapped(chunk, std::shared_ptr<uint64_t[]>(std::move(view), pages), to);
+        return true;
+    };
+    Array d;
+    QVERIFY(appendFrom(d, 0, place, 0, 10));
+    QCOMPARE(d.memoryBytes(), size_t(0));
+    QCOMPARE(d.mappedBytes(), 10 * sizeof(uint64_t));
+    QVERIFY(holds(d, 10));
+    const Array ten = d;
+    QVERIFY(appendFrom(d, 0, place, 10, kChunk));
+    file.reserve(kChunk * sizeof(uint64_t), kChunk * sizeof(uint64_t), second);
+    QVERIFY(appendFrom(d, 1, second, 0, 3));
+    QCOMPARE(d.memoryBytes(), size_t(0));
+    QCOMPARE(d.mappedBytes(), (kChunk + 3) * sizeof(uint64_t));
+    QVERIFY(holds(d, kChunk + 3));
+    QVERIFY(holds(ten, 10));
+    d.push_back(kChunk + 3); // (copied into memory first)
+    QVERIFY(d.isMapped(0) && !d.isMapped(1));
+    QVERIFY(holds(d, kChunk + 4));
+}
+
 // Every field of every collection reads back as packed (CollectionList),
 // whatever its values: kNoTime, none of a capability, generation -1, times
 // and byte counts up to 2^64 - 1, starts out of order; by index, through

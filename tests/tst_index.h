@@ -72,6 +72,7 @@ private slots:
     void gcSpansSplitByTheirCollection();
     void rewriteInPlaceEqualsAFreshTimeline();
     void aCopysChunksAreAppendedToInPlace();
+    void aPartlyFilledChunkIsMappedThenCopiedOnAppend();
     void encodedSpansReadBackExactly();
     void packedCollectionsReadBackExactly();
     void packedThreadsReadBackExactly();
@@ -109,6 +110,7 @@ private slots:
     void aSpillFileReadsBackWhatItWrote();
     void aSpillFileMapsWhatItWrote();
     void aLiveSessionsSpilledSegmentsAreMappedNotCopied();
+    void aLiveSessionOfManyThreadsKeepsNoSegmentInMemory();
     void capabilitySpansSpillToAFile();
     void aSpillFileThatFillsUpKeepsTheRestInMemory();
     void aSpillFileThatCannotBeReadReadsTheLogAgain();

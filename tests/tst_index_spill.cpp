@@ -364,7 +364,8 @@ void TestIndex::aSpillFileReadsBackWhatItWrote()
 
 // What SpillFile::map gives reads what was written there: in a window
 // mapped before the bytes were written (the window reaches past the end),
-// in the next window, across two windows; still after the file is gone.
+// in the next window, across two windows, at any offset; still after the
+// file is gone, and after its pages are let go.
 void TestIndex::aSpillFileMapsWhatItWrote()
 {
     constexpr size_t kPiece = 64 * 1024;
@@ -394,20 +395,32 @@ void TestIndex::aSpillFileMapsWhatItWrote()
         QVERIFY(both);
         QVERIFY(std::memcmp(both.get(), fill(across / kPiece).data(), kPiece) == 0);
         QVERIFY(std::memcmp(static_cast<const char*>(both.get()) + kPiece, fill(across / kPiece + 1).data(), kPiece) == 0);
-        QVERIFY(!file.map(4097, 100));                          // not at a page
-        QVERIFY(!file.map(file.size() - kPiece, 2 * kPiece));   // past what was written
+        // Anywhere, not only at a page: within a window, and across two.
+        const auto inside = file.map(4100, 100);
+        QVERIFY(inside);
+        QVERIFY(std::memcmp(inside.get(), fill(0).data() + 4100 / 4, 100) == 0);
+        const uint64_t straddle = SpillFile::kWindow - 6;
+        const auto split = file.map(straddle, 12);
+        QVERIFY(split);
+        const std::vector<uint32_t> before = fill(straddle / kPiece), after = fill(straddle / kPiece + 1);
+        QVERIFY(std::memcmp(split.get(), reinterpret_cast<const char*>(before.data()) + kPiece - 6, 6) == 0);
+        QVERIFY(std::memcmp(static_cast<const char*>(split.get()) + 6, after.data(), 6) == 0);
+        SpillFile::releasePages(split.get(), 12); // (not at a page either: the pages it touches)
+        QVERIFY(std::memcmp(static_cast<const char*>(split.get()) + 6, after.data(), 6) == 0);
+        QVERIFY(!file.map(file.size() - kPiece, 2 * kPiece)); // past what was written
     }
     for (size_t i = 0; i < pieces; ++i)
         QVERIFY(std::memcmp(views[i].get(), fill(i).data(), kPiece) == 0);
 }
 
-// A live session's builder (releaseSettledThreadEvents) spills a long
-// thread's full chunks as a load does, and maps them back from the file in
-// their place: every snapshot reads the same segments as a builder that
-// keeps them in memory, without counting them as the index's memory, and
-// stays as it was while the session goes on. Each snapshot's whole-run
-// totals of its threads with spilled segments (ThreadStates::followed,
-// counted as the segments settled) are what a walk of its segments counts.
+// A live session's builder (releaseSettledThreadEvents) writes every
+// settled segment to its spill file and maps the chunks back from there in
+// their place, full or not: every snapshot reads the same segments as a
+// builder that keeps them in memory, without counting them as the index's
+// memory (its other arrays are the same), and stays as it was while the
+// session goes on. Each snapshot's whole-run totals of its threads with
+// segments in the file (ThreadStates::followed, counted as the segments
+// settled) are what a walk of its segments counts.
 void TestIndex::aLiveSessionsSpilledSegmentsAreMappedNotCopied()
 {
     const std::vector<uint8_t> bytes = synthesizeThreadsLog(4, 40000, 2);
@@ -436,13 +449,21 @@ void TestIndex::aLiveSessionsSpilledSegmentsAreMappedNotCopied()
         }
         QVERIFY(b.threadStates.followed.empty());
         QCOMPARE(b.threadStates.mappedBytes(), size_t(0));
-        QCOMPARE(states.memoryBytes() - states.followedBytes() + states.mappedBytes(), b.threadStates.memoryBytes());
-        mapped = std::max(mapped, a.threadStates.mappedBytes());
+        size_t keptChunks = 0, settled = 0;
+        for (size_t k = 0; k < states.count(); ++k) {
+            QCOMPARE(states.chunked[k].memoryBytes(), size_t(0)); // (every settled segment mapped)
+            QCOMPARE(states.chunked[k].mappedBytes(), states.chunked[k].size() * sizeof(PackedSegment));
+            keptChunks += b.threadStates.chunked[k].memoryBytes();
+            settled += states.chunked[k].size();
+        }
+        QCOMPARE(states.memoryBytes() - states.followedBytes(), b.threadStates.memoryBytes() - keptChunks);
+        QCOMPARE(states.mappedBytes(), settled * sizeof(PackedSegment));
+        mapped = std::max(mapped, states.mappedBytes());
         snapshots.emplace_back(std::move(a), std::move(b));
     }
-    QVERIFY(live.threadSegmentsSpilled() > 0); // (else this log does not test it)
-    QCOMPARE(mapped, size_t(live.threadSegmentsSpilled())); // (every spilled chunk mapped, counted once)
-    QCOMPARE(followedMost, size_t(4)); // (each of the 4 threads, once it has spilled)
+    QVERIFY(mapped > 0); // (else this log does not test it)
+    QVERIFY(live.threadSegmentsSpilled() >= mapped); // (a place outgrown is written again to a larger one)
+    QCOMPARE(followedMost, size_t(4)); // (each of the 4 threads, once it has settled segments)
     QVERIFY(live.publish(true, nullptr));
     QVERIFY(!live.threadEventsLost());
     QCOMPARE(live.index().threadStates.mappedBytes(), size_t(0));
@@ -452,6 +473,68 @@ void TestIndex::aLiveSessionsSpilledSegmentsAreMappedNotCopied()
     compareThreadParts(live.index(), *raw);
     for (const auto& [a, b] : snapshots)
         compareThreadParts(a, b);
+}
+
+// A live session of thousands of threads, each with a few hundred
+// segments (none fills a 4,096-segment chunk): every snapshot keeps none
+// of their settled segments in memory (each thread's place in the spill
+// file, mapped), reads what a builder that keeps them all in memory reads,
+// and its whole-run figures are those of the walked segments. The final
+// index is the one a load makes.
+void TestIndex::aLiveSessionOfManyThreadsKeepsNoSegmentInMemory()
+{
+    // (Blocks of 2 MiB a capability: a piece of 2 MB moves the bound.)
+    const std::vector<uint8_t> bytes = synthesizeSchedulerLog(size_t(16) << 20, 2, 3);
+    IndexBuilder live, keeping;
+    live.releaseSettledThreadEvents();
+    const size_t step = bytes.size() / 8 + 1;
+    size_t mostThreads = 0, mostMapped = 0;
+    std::vector<std::pair<LogIndex, LogIndex>> snapshots;
+    size_t at = 0;
+    for (; at + step < bytes.size(); at += step) {
+        const auto piece = std::span(bytes).subspan(at, step);
+        live.feed(piece);
+        keeping.feed(piece);
+        LogIndex a = live.publish(false), b = keeping.publish(false);
+        QVERIFY(!live.threadEventsLost());
+        compareThreadParts(a, b);
+        const ThreadStates& states = a.threadStates;
+        size_t own = 0, settled = 0, kept = 0;
+        for (size_t k = 0; k < states.count(); ++k) {
+            own += states.chunked[k].memoryBytes();
+            settled += states.chunked[k].size();
+            kept += b.threadStates.chunked[k].memoryBytes();
+        }
+        QCOMPARE(own, size_t(0));
+        QCOMPARE(states.mappedBytes(), settled * sizeof(PackedSegment));
+        QVERIFY(kept >= settled * sizeof(PackedSegment)); // (the builder that keeps them: in memory)
+        for (size_t i = 0; i < states.followed.size(); i += 37) {
+            const ThreadTotals walked = threadTotals(states, states.followed[i], 0, UINT64_MAX);
+            QVERIFY2(states.followedTotals[i] == walked, qPrintable(QStringLiteral("thread %1").arg(states.ids[states.followed[i]])));
+        }
+        mostThreads = std::max(mostThreads, states.count());
+        mostMapped = std::max(mostMapped, states.mappedBytes());
+        snapshots.emplace_back(std::move(a), std::move(b));
+    }
+    QVERIFY2(mostThreads > 1000, qPrintable(QString::number(mostThreads))); // (else this log does not test it)
+    QVERIFY(mostMapped > 0);
+    live.feed(std::span(bytes).subspan(at));
+    QVERIFY(live.publish(true, nullptr));
+    QVERIFY(!live.threadEventsLost());
+    QCOMPARE(live.index().threadStates.mappedBytes(), size_t(0));
+    const auto raw = loadWith(bytes, KeepInMemory{false, true});
+    compareIndexes(live.index(), *raw);
+    // (Not compareThreadParts: a session's final seal keeps growing the
+    // pyramids its snapshots had, which a load shapes from the whole run.)
+    const ThreadStates &x = live.index().threadStates, &y = raw->threadStates;
+    QVERIFY(x.ids == y.ids && x.summarised == y.summarised && x.wholeRun == y.wholeRun);
+    for (size_t k = 0; k < x.count(); ++k) {
+        const SegmentView sx = x.of(k), sy = y.of(k);
+        QVERIFY(std::equal(sx.begin(), sx.end(), sy.begin(), sy.end()));
+    }
+    QVERIFY(live.index().threadCheckpoints.entryOffsets == raw->threadCheckpoints.entryOffsets);
+    for (const auto& [a, b] : snapshots)
+        compareThreadParts(a, b); // (what they read has not changed since)
 }
 
 // A load moves each capability's encoded spans, but its newest 64 KB, to

@@ -157,9 +157,8 @@ void ThreadCheckpoints::appendThreadEntries(const ThreadCheckpoints& one)
     // of `one`'s chunks mapped from its file are let go once read: many
     // threads' entries at a time take no memory for them all.)
     const auto letGo = [](const auto& array, size_t c) {
-        using Array = std::remove_cvref_t<decltype(array)>;
         if (array.isMapped(c))
-            SpillFile::releasePages(array.chunk(c), Array::kChunk * sizeof(*array.chunk(c)));
+            SpillFile::releasePages(array.chunk(c), array.mappedLength(c) * sizeof(*array.chunk(c)));
     };
     for (size_t e = 0; e < one.entrySegments.size(); ++e) {
         entryChecks.push_back(one.entryChecks[e]);

@@ -187,8 +187,7 @@ void buildOverview(ThreadStates& out, size_t k, OverviewScratch& scratch, bool g
         }
 }
 
-bool buildOverviews(ThreadStates& out, const LoadObserver* observer, const PreviousOverviews* previous,
-                    const std::function<void(size_t)>& done)
+bool buildOverviews(ThreadStates& out, const LoadObserver* observer, const PreviousOverviews* previous)
 {
     out.overviews.assign(out.ids.size(), {});
     OverviewScratch scratch;
@@ -204,14 +203,10 @@ bool buildOverviews(ThreadStates& out, const LoadObserver* observer, const Previ
             if (j < previous->ids.size() && previous->ids[j] == out.ids[k] && previous->overviews[j].bins > 0) {
                 const BinPyramid& old = previous->overviews[j];
                 buildOverview(out, k, scratch, true, &old, previous->keys.data() + old.offset, previous->cleanBefore[j]);
-                if (done)
-                    done(k);
                 continue;
             }
         }
         buildOverview(out, k, scratch, previous != nullptr);
-        if (done)
-            done(k);
     }
     return true;
 }

@@ -226,9 +226,7 @@ struct PreviousOverviews {
     std::vector<uint64_t> cleanBefore;
 };
 
-// `done(k)` after thread k's pyramid, if given.
-bool buildOverviews(ThreadStates& out, const LoadObserver* observer, const PreviousOverviews* previous = nullptr,
-                    const std::function<void(size_t)>& done = {});
+bool buildOverviews(ThreadStates& out, const LoadObserver* observer, const PreviousOverviews* previous = nullptr);
 
 // The threads of `states` as a source of segments (`visit` around each
 // read, if given: see ThreadCheckpoints::chooseSpacing).

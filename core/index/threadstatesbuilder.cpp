@@ -426,8 +426,12 @@ void ThreadStatesBuilder::settleUpTo(uint64_t bound, bool release, size_t upcomi
                     addSegmentTime(*walked->totals, walked->cur, walked->cur.time, s.time);
                 countSegmentEvent(*walked->totals, s);
             }
-            const size_t local = walked->packed.size();
-            walked->packed.push_back(packSegment(s, local, local, walked->checks, walked->farTimes, walked->infos));
+            const size_t local = walked->packed.size() + m_fresh.size();
+            const PackedSegment p = packSegment(s, local, local, walked->checks, walked->farTimes, walked->infos);
+            if (m_writeSettled)
+                m_fresh.push_back(p); // (writeSettled)
+            else
+                walked->packed.push_back(p);
             walked->cur = s;
             walked->any = true;
         }
@@ -483,6 +487,10 @@ void ThreadStatesBuilder::settleUpTo(uint64_t bound, bool release, size_t upcomi
 
 void ThreadStatesBuilder::spillFull(Settled& w)
 {
+    if (m_releaseSettled) {
+        writeSettled(w);
+        return;
+    }
     constexpr size_t kChunk = SegmentChunks::kChunk;
     // A chunk goes once a later segment is in: a thread's last segment
     // stays in memory (ThreadCheckpoints::chooseSpacing reads it).
@@ -496,18 +504,65 @@ void ThreadStatesBuilder::spillFull(Settled& w)
             return;
         }
         m_spilledBytes += kChunk * sizeof(PackedSegment);
-        const size_t c = w.spilled.size();
         w.spilled.push_back(offset);
-        // A live session's chunk mapped back in its place (the snapshots
-        // read it there); a load's released, or one that cannot be mapped.
-        std::shared_ptr<const void> view = m_releaseSettled ? m_spill->map(offset, kChunk * sizeof(PackedSegment)) : nullptr;
-        if (view) {
-            auto* at = static_cast<PackedSegment*>(const_cast<void*>(view.get())); // (read only: a full chunk is never written)
-            w.packed.mapChunk(c, std::shared_ptr<PackedSegment[]>(std::move(view), at), &SpillFile::releasePages);
-        } else {
-            w.packed.takeChunk(c);
-        }
+        w.packed.takeChunk(w.spilled.size() - 1);
     }
+}
+
+void ThreadStatesBuilder::writeSettled(Settled& w)
+{
+    constexpr size_t kChunk = SegmentChunks::kChunk;
+    // (A thread's first chunk has a place of 256 segments, then 1,024,
+    // then a whole chunk's: a place outgrown is left behind, for the
+    // snapshots that map it.)
+    constexpr size_t kFirstPlace = 256;
+    size_t done = 0;
+    if (!m_spill)
+        m_spill = std::make_unique<SpillFile>();
+    const bool opened = m_spill->open();
+    while (opened && done < m_fresh.size()) {
+        const size_t at = w.packed.size(), c = at / kChunk, from = at % kChunk;
+        const size_t n = std::min(m_fresh.size() - done, kChunk - from), length = from + n;
+        if (w.places.size() <= c)
+            w.places.emplace_back();
+        Settled::Place& place = w.places[c];
+        if (place.capacity < length) {
+            size_t capacity = c > 0 ? kChunk : kFirstPlace;
+            while (capacity < length)
+                capacity *= 4;
+            capacity = std::min(capacity, kChunk);
+            uint64_t offset = 0;
+            m_spill->reserve(capacity * sizeof(PackedSegment), capacity * sizeof(PackedSegment), offset);
+            // (What the old place holds, moved: read from its mapping.)
+            if (from > 0 && !m_spill->write(offset, w.packed.chunk(c), from * sizeof(PackedSegment)))
+                break;
+            place = {offset, uint32_t(capacity), uint32_t(from)};
+        }
+        if (!m_spill->write(place.offset + from * sizeof(PackedSegment), m_fresh.data() + done, n * sizeof(PackedSegment)))
+            break;
+        std::shared_ptr<const void> view = m_spill->map(place.offset, length * sizeof(PackedSegment));
+        if (!view)
+            break;
+        m_spilledBytes += n * sizeof(PackedSegment);
+        place.written = uint32_t(length);
+        auto* pages = static_cast<PackedSegment*>(const_cast<void*>(view.get())); // (read only: see mapChunk)
+        w.packed.appendMapped(c, std::shared_ptr<PackedSegment[]>(std::move(view), pages), length);
+        done += n;
+    }
+    if (done < m_fresh.size()) {
+        // A file that cannot be made, written or mapped: the rest in
+        // memory, and from here on.
+        m_writeSettled = m_spillOn = false;
+        for (size_t i = done; i < m_fresh.size(); ++i)
+            w.packed.push_back(m_fresh[i]);
+    }
+    m_fresh.clear();
+    // The full chunks, once a later segment is in, are read back from
+    // their places by the final seal as a load's spilled ones are
+    // (sealSpilled).
+    while ((w.spilled.size() + 1) * kChunk < w.packed.size() && w.spilled.size() < w.places.size()
+           && w.packed.isMapped(w.spilled.size()))
+        w.spilled.push_back(w.places[w.spilled.size()].offset);
 }
 
 bool ThreadStatesBuilder::restoreSpilled(SegmentChunks& segs, const std::vector<uint64_t>& spilled,
@@ -569,7 +624,7 @@ void ThreadStatesBuilder::dropInsurance()
 bool ThreadStatesBuilder::lose()
 {
     m_lost = true; // (the loader reads the log again, keeping the events)
-    m_spillOn = false;
+    m_spillOn = m_writeSettled = false;
     return false;
 }
 

@@ -126,17 +126,25 @@ public:
     // when the final index must keep every segment. A file that cannot be
     // made or written leaves the segments in memory; one that cannot be
     // read back makes lostEvents() true (the log is read again).
-    void setSpill(bool on) { m_spillOn = m_dropPyramidSegments = on; }
+    void setSpill(bool on)
+    {
+        m_spillOn = m_dropPyramidSegments = on;
+        m_writeSettled = m_spillOn && m_releaseSettled;
+    }
     // A live session's: each provisional seal lets the raw events it
     // settled go, as settle() does (their segments are kept, 8 bytes each,
     // not 16 more for the event). An event that then comes earlier than
     // what was settled makes lostEvents() true and every seal after fail:
     // the session reads its recording again into a builder without this.
-    // With setSpill, the spilled chunks are then mapped back from the file
-    // at once (SpillFile::map), so that the session's snapshots share them
-    // with no copy in memory (ThreadStates::mappedBytes); its final seal
-    // reads them as a load's does.
-    void setReleaseSettled(bool on) { m_releaseSettled = on; }
+    // With setSpill, every settled segment goes to the file and is mapped
+    // back from there (writeSettled), so that the session's snapshots share
+    // them with no copy in memory (ThreadStates::mappedBytes); its final
+    // seal reads them as a load's does.
+    void setReleaseSettled(bool on)
+    {
+        m_releaseSettled = on;
+        m_writeSettled = m_spillOn && m_releaseSettled;
+    }
     // (All written, the file gone or not; a walk still running on its own
     // thread, see settle(), counts once a seal has waited for it.)
     uint64_t spilledBytes() const { return m_spilledBytes; }
@@ -186,7 +194,15 @@ private:
         std::vector<std::pair<uint64_t, uint64_t>> farTimes;
         std::vector<std::pair<uint64_t, uint16_t>> infos;
         std::vector<uint64_t> spilled; // chunk c of `packed` (released or mapped) is at spilled[c] in m_spill
-        // (setReleaseSettled, once the thread has spilled segments: what
+        // (writeSettled) Where chunk c has its place in m_spill, how many
+        // segments that takes, and how many are written there.
+        struct Place {
+            uint64_t offset = 0;
+            uint32_t capacity = 0;
+            uint32_t written = 0;
+        };
+        std::vector<Place> places;
+        // (setReleaseSettled, once the thread has segments in the file: what
         // the segments before `cur` add to its whole-run totals, and
         // `cur`'s event; ThreadStates::followed.)
         std::unique_ptr<ThreadTotals> totals;
@@ -194,6 +210,16 @@ private:
         bool any = false;
     };
     void spillFull(Settled& w);
+    // A live session's (setReleaseSettled, with setSpill): every settled
+    // segment of the thread goes to the spill file as it settles, and its
+    // chunks are mapped back from there in place of memory, full or not
+    // (a session of tens of thousands of threads, each with a few hundred
+    // segments, would otherwise hold them all: a chunk is 4,096). Each
+    // chunk has a place in the file (Settled::places); the walk puts the
+    // thread's new segments in m_fresh, which this writes to their place
+    // and maps (ChunkedArray::appendMapped): nothing in memory is written
+    // or copied. Called by spillFull, after each thread's walk.
+    void writeSettled(Settled& w);
     // Chunks c of `segs` that `spilled` names, read back. False on error.
     // (Into chunks from `pool`, if it has some.)
     bool restoreSpilled(SegmentChunks& segs, const std::vector<uint64_t>& spilled,
@@ -321,6 +347,11 @@ private:
     bool m_spillOn = false;
     bool m_dropPyramidSegments = false; // (setSpill's: the final index keeps none; m_spillOn goes on a failure)
     bool m_releaseSettled = false;
+    // (writeSettled) A live session's walk puts a thread's new segments
+    // here, not in its Settled::packed: m_releaseSettled and m_spillOn
+    // (off with it, once the file fails).
+    bool m_writeSettled = false;
+    std::vector<PackedSegment> m_fresh;
     std::unique_ptr<SpillFile> m_spill;
     std::atomic<uint64_t> m_spilledBytes = 0;
     // settle() on its own thread: while a walk runs, it alone touches

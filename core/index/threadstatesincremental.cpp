@@ -8,7 +8,6 @@
 #include <array>
 #include <bit>
 #include <cstring>
-#include <functional>
 #include <new>
 #include <system_error>
 #include <unordered_map>
@@ -98,6 +97,7 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
     }
     if (final) { // (the settles' scratch: up to 2^18 events each in a load, 2^19 in a live session)
         std::vector<Raw>().swap(m_scratch);
+        std::vector<PackedSegment>().swap(m_fresh);
         std::vector<uint64_t>().swap(m_pendingNext);
     }
     if (isCancelled(observer))
@@ -125,7 +125,30 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
     m_cleanBefore.clear();
     out = ThreadStates{};
     out.end = end;
-    out.chunked.reserve(m_settled.size());
+    {
+        // (Each thread's arrays reserved for exactly the threads there are,
+        // settled or only pending: a snapshot of tens of thousands of
+        // threads would keep up to half of them again, grown by doubling.)
+        size_t threads = 0;
+        auto it = m_settled.begin();
+        for (size_t i = 0; i < tail.size();) {
+            const uint32_t id = tail[i].thread;
+            for (; it != m_settled.end() && it->first < id; ++it)
+                ++threads;
+            if (it != m_settled.end() && it->first == id)
+                ++it;
+            ++threads;
+            while (i < tail.size() && tail[i].thread == id)
+                ++i;
+        }
+        threads += size_t(std::distance(it, m_settled.end()));
+        out.chunked.reserve(threads);
+        out.ids.reserve(threads);
+        out.offsets.reserve(threads + 1);
+        out.checkOffsets.reserve(threads + 1);
+        if (!final)
+            out.tailOffsets.reserve(threads + 1);
+    }
     std::vector<std::vector<uint64_t>> spilled; // by thread number, the final seal's
     bool mapped = false;                        // a snapshot holds mapped chunks
     // A live session's snapshot: the whole-run totals of its threads with
@@ -164,10 +187,9 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
                     spilled.back() = std::move(w.spilled);
                 } else if (!restoreSpilled(segs, w.spilled)) {
                     return false;
-                } else {
-                    mapped = mapped || segs.mappedBytes() > 0;
                 }
             }
+            mapped = mapped || segs.mappedBytes() > 0; // (a live session maps every settled chunk: writeSettled)
             out.checkTimes.insert(out.checkTimes.end(), w.checks.begin(), w.checks.end());
             for (const auto& [local, time] : w.farTimes)
                 out.farTimes.emplace_back(written + local, time);
@@ -211,10 +233,10 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
     // process): what its settled segments add, counted once (its first
     // snapshot with spilled segments) and kept up to date as more settle
     // (settleUpTo), then its newer segments. (The pages read for it are let
-    // go with the pyramid's, below.) Other threads' segments are in memory.
+    // go with the pyramids', below.) Other threads' segments are in memory.
     for (size_t k = 0; k < settledOf.size(); ++k) {
         const auto [w, settledCount] = settledOf[k];
-        if (!w || w->spilled.empty())
+        if (!w || (w->spilled.empty() && out.chunked[k].mappedBytes() == 0))
             continue;
         const SegmentView segs = out.of(k);
         if (!w->totals) {
@@ -229,8 +251,8 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
             }
         }
         ThreadTotals totals = *w->totals;
-        // (Its last settled segment's time on: spilled chunks are full ones,
-        // so there are settled segments.)
+        // (Its last settled segment's time on: a thread with chunks in the
+        // file has settled segments.)
         for (size_t i = settledCount - 1; i < segs.size(); ++i) {
             const ThreadSegment s = segs[i];
             // (The last segment ends where the log does: threadTotals.)
@@ -250,22 +272,21 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
     // (A load's final seal shapes the pyramids as a load that kept every
     // event does: exactly. A live session's keeps growing its own: its
     // last update stays as quick as the others.)
-    // (A snapshot's pyramids read the mapped chunks of a thread again from
-    // their first bin that changed, often half the thread: its pages are
-    // let go after, so that the process does not hold them all.)
-    const auto letGo = [&](size_t k) {
-        const SegmentChunks& segs = out.chunked[k];
-        for (size_t c = 0; c < segs.chunkCount(); ++c)
-            if (segs.isMapped(c)) // (never a chunk read back into memory: that would be lost)
-                SpillFile::releasePages(segs.chunk(c), SegmentChunks::kChunk * sizeof(PackedSegment));
-    };
-    if (!buildOverviews(out, observer, final && m_released && !m_releaseSettled ? nullptr : &previous,
-                        mapped ? std::function<void(size_t)>(letGo) : std::function<void(size_t)>()))
+    if (!buildOverviews(out, observer, final && m_released && !m_releaseSettled ? nullptr : &previous))
         return false;
-    if (final)
+    // (The totals above and the pyramids read the mapped chunks of the
+    // threads, the pyramids from their first bin that changed: the pages
+    // are let go after, all at once, so that the process does not hold
+    // them all. Chunks are mapped only from m_spill's windows: their
+    // places never cross one.)
+    if (mapped && m_spill)
+        m_spill->releaseAllPages();
+    if (final) {
         fillThreadEntries();
-    else
+        m_spill.reset(); // (the chunks mapped from it keep their windows)
+    } else {
         m_part.threadCheckpoints.entryOffsets.clear(); // (made at the final seal)
+    }
     return true;
 }
 

@@ -125,7 +125,8 @@ public:
     // Chunks released by releaseBefore stay released.
     ChunkedArray(const ChunkedArray& o)
         : m_chunks(o.m_chunks), m_size(o.m_size), m_firstCapacity(o.m_firstCapacity), m_mapped(o.m_mapped)
-        , m_mappedCount(o.m_mappedCount), m_release(o.m_release), m_shared(m_chunks.size())
+        , m_mappedCount(o.m_mappedCount), m_mappedCapacity(o.m_mappedCapacity), m_release(o.m_release)
+        , m_shared(m_chunks.size())
         , m_sharedSize(SIZE_MAX)
     {
         o.m_shared = o.m_chunks.size();
@@ -221,24 +222,51 @@ public:
             m_chunks[c].reset();
         }
     }
-    // Full chunk c (one wholly before size()) replaced by `pages`: read-only
-    // memory holding the same elements (pages of a file: SpillFile::map).
-    // Never written in place (a write copies it first); not counted by
-    // memoryBytes() but by mappedBytes(). Copies of the array share it.
-    // `release(pages, bytes)`, if given, lets the pages go from the
-    // process once the chunk is copied for a write (SpillFile::releasePages).
-    void mapChunk(size_t c, std::shared_ptr<T[]> pages, void (*release)(const void*, size_t) = nullptr)
+    // Chunk c replaced by `pages`: read-only memory holding the same
+    // elements (pages of a file: SpillFile::map), `length` of them (a full
+    // chunk's, or those of the last chunk, which then holds no more until it
+    // is copied). Never written in place (a write or a push copies it
+    // first); not counted by memoryBytes() but by mappedBytes() (its
+    // elements). Copies of the array share it. `release(pages, bytes)`, if
+    // given, lets the pages go from the process once the chunk is copied
+    // for a write (SpillFile::releasePages).
+    void mapChunk(size_t c, std::shared_ptr<T[]> pages, void (*release)(const void*, size_t) = nullptr,
+                  size_t length = kChunk)
     {
+        unmark(c);
         m_release = release;
         m_chunks[c] = std::move(pages);
         if (m_mapped.size() <= c)
-            m_mapped.resize(c + 1, false);
-        if (!m_mapped[c])
-            ++m_mappedCount;
-        m_mapped[c] = true;
+            m_mapped.resize(c + 1, 0);
+        m_mapped[c] = uint32_t(length);
+        m_mappedCount += length;
+        m_mappedCapacity += capacityOf(c);
+        // (A push into it then takes pushToNewPlace, whose writable()
+        // copies it: hasOwnRoom() asks isMapped() only below m_shared.)
+        m_shared = std::max(m_shared, c + 1);
     }
-    bool isMapped(size_t c) const { return c < m_mapped.size() && m_mapped[c]; }
-    size_t mappedBytes() const { return m_mappedCount * kChunk * sizeof(T); }
+    // Elements appended that the caller wrote to a file, whose mapping
+    // `pages` holds chunk c's first `length` (the last chunk, or the next
+    // one: c * kChunk <= size() <= c * kChunk + length), which it replaces
+    // as mapChunk does: size() becomes c * kChunk + length. No element is
+    // written in memory, so copies of the array (which read only their own
+    // size's) are not disturbed.
+    void appendMapped(size_t c, std::shared_ptr<T[]> pages, size_t length,
+                      void (*release)(const void*, size_t) = nullptr)
+    {
+        if (c == m_chunks.size())
+            m_chunks.emplace_back();
+        if (c == 0) {
+            unmark(0); // (before its capacity changes)
+            m_firstCapacity = std::max(m_firstCapacity, length);
+        }
+        m_size = c * kChunk + length;
+        mapChunk(c, std::move(pages), release, length);
+    }
+    bool isMapped(size_t c) const { return c < m_mapped.size() && m_mapped[c] != 0; }
+    // The elements of chunk c that are mapped (0: it is not).
+    size_t mappedLength(size_t c) const { return c < m_mapped.size() ? m_mapped[c] : 0; }
+    size_t mappedBytes() const { return m_mappedCount * sizeof(T); }
     size_t chunkCount() const { return m_chunks.size(); }
     // Chunk c's elements (full for one wholly before size(): to be moved
     // elsewhere and released; read in place by SegmentCursor); or null if
@@ -264,7 +292,7 @@ public:
     }
     size_t memoryBytes() const
     {
-        return m_chunks.empty() ? 0 : ((m_chunks.size() - 1) * kChunk + m_firstCapacity) * sizeof(T) - mappedBytes();
+        return m_chunks.empty() ? 0 : ((m_chunks.size() - 1) * kChunk + m_firstCapacity - m_mappedCapacity) * sizeof(T);
     }
 
 private:
@@ -290,11 +318,13 @@ private:
         writable(m_size >> kShift, m_size)[m_size & (kChunk - 1)] = v;
         ++m_size;
     }
+    size_t capacityOf(size_t c) const { return c == 0 ? m_firstCapacity : kChunk; }
     void unmark(size_t c)
     {
         if (isMapped(c)) {
-            m_mapped[c] = false;
-            --m_mappedCount;
+            m_mappedCount -= m_mapped[c];
+            m_mappedCapacity -= capacityOf(c);
+            m_mapped[c] = 0;
         }
     }
     // The first chunk made `capacity` long, its elements copied (a copy of
@@ -303,6 +333,11 @@ private:
     {
         std::shared_ptr<T[]> grown(new T[capacity]);
         std::copy(m_chunks[0].get(), m_chunks[0].get() + m_size, grown.get());
+        if (isMapped(0)) {
+            if (m_release)
+                m_release(m_chunks[0].get(), m_mapped[0] * sizeof(T));
+            unmark(0); // (before its capacity changes)
+        }
         m_chunks[0] = std::move(grown);
         m_firstCapacity = capacity;
     }
@@ -312,10 +347,11 @@ private:
     {
         std::shared_ptr<T[]>& chunk = m_chunks[c];
         if (isMapped(c)) [[unlikely]] {
-            std::shared_ptr<T[]> own(new T[kChunk]);
-            std::copy(chunk.get(), chunk.get() + kChunk, own.get());
+            const size_t length = m_mapped[c];
+            std::shared_ptr<T[]> own(new T[capacityOf(c)]);
+            std::copy(chunk.get(), chunk.get() + length, own.get());
             if (m_release)
-                m_release(chunk.get(), kChunk * sizeof(T));
+                m_release(chunk.get(), length * sizeof(T));
             chunk = std::move(own);
             unmark(c);
         }
@@ -340,8 +376,9 @@ private:
     std::vector<std::shared_ptr<T[]>> m_chunks;
     size_t m_size = 0;
     size_t m_firstCapacity = 0;
-    std::vector<bool> m_mapped; // [c]: chunk c is mapped (mapChunk)
-    size_t m_mappedCount = 0;
+    std::vector<uint32_t> m_mapped; // [c]: the elements of chunk c mapped (mapChunk), 0 if it is not
+    size_t m_mappedCount = 0;       // elements mapped
+    size_t m_mappedCapacity = 0;    // the mapped chunks' capacities (elements)
     void (*m_release)(const void*, size_t) = nullptr;
     mutable size_t m_shared = 0; // chunks below this may be held by a copy
     // Elements below this may be read by a copy (the most any had; SIZE_MAX

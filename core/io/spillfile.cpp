@@ -45,22 +45,40 @@ bool SpillFile::open()
 
 bool SpillFile::append(const void* data, size_t bytes, uint64_t& offset)
 {
+    if (!writeAt(m_size, data, bytes))
+        return false; // (what was written past m_size is overwritten by the next append)
+    offset = m_size;
+    m_size += bytes;
+    return true;
+}
+
+void SpillFile::reserve(size_t bytes, size_t align, uint64_t& offset)
+{
+    offset = (m_size + align - 1) & ~uint64_t(align - 1);
+    m_size = offset + bytes; // (the file grows as it is written: a hole until then)
+}
+
+bool SpillFile::write(uint64_t offset, const void* data, size_t bytes)
+{
+    return offset + bytes <= m_size && writeAt(offset, data, bytes);
+}
+
+bool SpillFile::writeAt(uint64_t offset, const void* data, size_t bytes)
+{
     if (m_fd < 0)
         return false;
     const auto* p = static_cast<const char*>(data);
     size_t done = 0;
     while (done < bytes) {
-        const ssize_t n = ::pwrite(m_fd, p + done, bytes - done, off_t(m_size + done));
+        const ssize_t n = ::pwrite(m_fd, p + done, bytes - done, off_t(offset + done));
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0) {
             m_error = std::string("cannot write the temporary file: ") + (n < 0 ? std::strerror(errno) : "no space");
-            return false; // (what was written past m_size is overwritten by the next append)
+            return false;
         }
         done += size_t(n);
     }
-    offset = m_size;
-    m_size += bytes;
     return true;
 }
 
@@ -83,7 +101,7 @@ bool SpillFile::read(uint64_t offset, void* out, size_t bytes) const
 
 std::shared_ptr<const void> SpillFile::map(uint64_t offset, size_t bytes)
 {
-    if (m_fd < 0 || bytes == 0 || offset + bytes > m_size || offset % uint64_t(::sysconf(_SC_PAGESIZE)) != 0)
+    if (m_fd < 0 || bytes == 0 || offset + bytes > m_size)
         return nullptr;
     const auto mapping = [this](uint64_t at, size_t length) -> std::shared_ptr<const void> {
         void* p = ::mmap(nullptr, length, PROT_READ, MAP_SHARED, m_fd, off_t(at));
@@ -92,8 +110,15 @@ std::shared_ptr<const void> SpillFile::map(uint64_t offset, size_t bytes)
         return std::shared_ptr<const void>(p, [length](const void* q) { ::munmap(const_cast<void*>(q), length); });
     };
     const uint64_t w = offset / kWindow;
-    if ((offset + bytes - 1) / kWindow != w)
-        return mapping(offset, bytes); // (across two windows: a mapping of its own)
+    if ((offset + bytes - 1) / kWindow != w) {
+        // (Across two windows: a mapping of its own, from the page it starts in.)
+        const uint64_t page = uint64_t(::sysconf(_SC_PAGESIZE));
+        const uint64_t from = offset / page * page;
+        const auto own = mapping(from, size_t(offset + bytes - from));
+        if (!own)
+            return nullptr;
+        return std::shared_ptr<const void>(own, static_cast<const char*>(own.get()) + (offset - from));
+    }
     if (m_windows.size() <= w)
         m_windows.resize(w + 1);
     if (!m_windows[w] && !(m_windows[w] = mapping(w * kWindow, kWindow)))
@@ -104,7 +129,12 @@ std::shared_ptr<const void> SpillFile::map(uint64_t offset, size_t bytes)
 
 void SpillFile::releasePages(const void* at, size_t bytes)
 {
-    ::madvise(const_cast<void*>(at), bytes, MADV_DONTNEED); // (a shared file mapping: nothing is lost)
+    // (The whole pages it touches: a shared file mapping, so nothing is
+    // lost, whatever else lies in them.)
+    const auto page = uintptr_t(::sysconf(_SC_PAGESIZE));
+    const auto from = reinterpret_cast<uintptr_t>(at) / page * page;
+    const uintptr_t to = (reinterpret_cast<uintptr_t>(at) + bytes + page - 1) / page * page;
+    ::madvise(reinterpret_cast<void*>(from), to - from, MADV_DONTNEED);
 }
 
 void SpillFile::releaseAllPages()

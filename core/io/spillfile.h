@@ -12,13 +12,14 @@ namespace hecscope {
 // loads and reads back before it finishes: created in $TMPDIR, else
 // /var/tmp (on disk where /tmp is in memory), else /tmp, and unlinked at
 // once, so that nothing is left behind whatever happens to the process.
-// Append-only; reads at any offset already written. One builder's: not
-// thread-safe, but for read(), which several threads may call at once
-// while nothing is appended or mapped.
+// Grows at its end (append, or reserve and write later); reads at any
+// offset already written. One builder's: not thread-safe, but for read(),
+// which several threads may call at once while nothing is appended or
+// mapped.
 //
 // Failure behaviour: a file that cannot be made or written says so
-// (open() or append() false, error() why) and the caller keeps its memory
-// instead; a read that fails returns false.
+// (open(), append() or write() false, error() why) and the caller keeps
+// its memory instead; a read that fails returns false.
 class SpillFile {
 public:
     SpillFile() = default;
@@ -32,7 +33,15 @@ public:
     // (a full disk): the file keeps what it had.
     bool append(const void* data, size_t bytes, uint64_t& offset);
     bool read(uint64_t offset, void* out, size_t bytes) const;
-    // `bytes` written at `offset` (a multiple of the page size), mapped
+    // `bytes` at the end (from a multiple of `align`, a power of two) set
+    // aside for write() to fill later, in any order: `offset` where. What
+    // is not written yet takes no room on disk and must not be read or
+    // mapped.
+    void reserve(size_t bytes, size_t align, uint64_t& offset);
+    // Writes `bytes` at `offset`, within what was reserved or appended (a
+    // mapping of them reads them at once). False on error.
+    bool write(uint64_t offset, const void* data, size_t bytes);
+    // `bytes` written at `offset` (anywhere), mapped
     // read-only: pages of the file, not of the process's heap, which the
     // system reads in when touched and may drop again (they are on disk).
     // The mapping outlives this object. Null on error. (Mapped 8 MB at a
@@ -41,9 +50,9 @@ public:
     // and only written bytes are handed out.)
     std::shared_ptr<const void> map(uint64_t offset, size_t bytes);
     static constexpr uint64_t kWindow = uint64_t(8) << 20;
-    // The pages of a mapping that map() gave (`at`: its start or a page
-    // within it) let go from the process: read again from the file (or the
-    // system's cache of it) when next touched.
+    // The pages of a mapping that map() gave (`at`: anywhere within it;
+    // every page the bytes touch) let go from the process: read again from
+    // the file (or the system's cache of it) when next touched.
     static void releasePages(const void* at, size_t bytes);
     // The same for every page map() gave.
     void releaseAllPages();
@@ -51,6 +60,7 @@ public:
     const std::string& error() const { return m_error; }
 
 private:
+    bool writeAt(uint64_t offset, const void* data, size_t bytes);
     int m_fd = -1;
     uint64_t m_size = 0;
     std::vector<std::shared_ptr<const void>> m_windows; // [w]: bytes [w * kWindow, (w + 1) * kWindow), once mapped
