@@ -27,6 +27,26 @@ LogIndex::LogIndex(const LogIndex& o)
 {
 }
 
+RunPart::RunPart(const RunPart& o)
+    : scan(o.scan)
+    , firstTime(o.firstTime)
+    , lastTime(o.lastTime)
+    , eventsWithoutCap(o.eventsWithoutCap)
+    , dropped(o.dropped)
+{
+    size_t n = o.tagCounts.size();
+    while (n > kCountedTags && o.tagCounts[n - 1] == 0)
+        --n;
+    tagCounts.assign(o.tagCounts.begin(), o.tagCounts.begin() + ptrdiff_t(n));
+}
+
+RunPart& RunPart::operator=(const RunPart& o)
+{
+    if (this != &o)
+        *this = RunPart(o);
+    return *this;
+}
+
 size_t RunPart::partBytes() const
 {
     return scan.pieces.capacity() * sizeof(Piece) + scan.checkpoints.capacity() * sizeof(Checkpoint)

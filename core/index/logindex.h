@@ -25,8 +25,19 @@ namespace hecscope {
 // What the decoder found and counted over the whole log (LogIndex's own
 // part, made by the load itself rather than a builder).
 struct RunPart {
+    RunPart() = default;
+    // A copy (a snapshot's) keeps the counts up to the last tag counted,
+    // and at least kCountedTags: not 512 KB of 65,536 counts, nearly all 0.
+    RunPart(const RunPart& o);
+    RunPart& operator=(const RunPart& o);
+    RunPart(RunPart&&) noexcept = default;
+    RunPart& operator=(RunPart&&) noexcept = default;
+    // Every tag GHC defines is below this: tagCounts[t] is in a copy too.
+    static constexpr size_t kCountedTags = 256;
     LogScan scan;
-    std::vector<uint64_t> tagCounts;            // events per tag (65536 entries)
+    // Events per tag: 65,536 entries as a builder counts them; in a copy,
+    // at least kCountedTags (any tag past the end: none).
+    std::vector<uint64_t> tagCounts;
     uint64_t firstTime = kNoTime, lastTime = 0; // ns
     uint64_t eventsWithoutCap = 0;
     // A live session that keeps only its latest stretch indexes the log
