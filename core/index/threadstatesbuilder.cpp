@@ -59,6 +59,8 @@ ThreadStatesBuilder::~ThreadStatesBuilder()
 {
     if (m_walk.valid())
         m_walk.wait(); // (it uses this builder; what it threw goes with it)
+    if (m_writing.valid())
+        m_writing.wait(); // (startWrites': the same)
 }
 
 void ThreadStatesBuilder::readBack(uint64_t from, uint64_t clip, uint64_t to)
@@ -358,6 +360,8 @@ bool ThreadStatesBuilder::sealAll(uint64_t end, bool final, const LoadObserver* 
 // into each thread's settled segments; the rest stay pending.
 void ThreadStatesBuilder::settleUpTo(uint64_t bound, bool release, size_t upcoming)
 {
+    if (!finishWrites()) // (the last seal's, if it did not wait: before more are queued)
+        return;
     // The events to settle now (before the bound), and the indices of
     // those still pending, each in log order.
     // Event i: in m_raw, or past its end in the batch handed to settle()'s
@@ -483,6 +487,7 @@ void ThreadStatesBuilder::settleUpTo(uint64_t bound, bool release, size_t upcomi
         m_pending.swap(pending);
     }
     settle.clear();
+    startWrites();
 }
 
 void ThreadStatesBuilder::spillFull(Settled& w)
@@ -513,13 +518,17 @@ void ThreadStatesBuilder::writeSettled(Settled& w)
 {
     constexpr size_t kChunk = SegmentChunks::kChunk;
     // (A thread's first chunk has a place of 256 segments, then 1,024,
-    // then a whole chunk's: a place outgrown is left behind, for the
-    // snapshots that map it.)
+    // then a whole chunk's: a place outgrown is copied to the next and left
+    // behind, for the snapshots that map it.)
     constexpr size_t kFirstPlace = 256;
     size_t done = 0;
     if (!m_spill)
         m_spill = std::make_unique<SpillFile>();
     const bool opened = m_spill->open();
+    const auto queue = [&](uint64_t offset, const PackedSegment* from, size_t n) {
+        m_writes.push_back({offset, m_written.size(), n});
+        m_written.insert(m_written.end(), from, from + n);
+    };
     while (opened && done < m_fresh.size()) {
         const size_t at = w.packed.size(), c = at / kChunk, from = at % kChunk;
         const size_t n = std::min(m_fresh.size() - done, kChunk - from), length = from + n;
@@ -533,26 +542,32 @@ void ThreadStatesBuilder::writeSettled(Settled& w)
             capacity = std::min(capacity, kChunk);
             uint64_t offset = 0;
             m_spill->reserve(capacity * sizeof(PackedSegment), capacity * sizeof(PackedSegment), offset);
-            // (What the old place holds, moved: read from its mapping.)
-            if (from > 0 && !m_spill->write(offset, w.packed.chunk(c), from * sizeof(PackedSegment)))
-                break;
+            // (What the old place holds, moved: read from its mapping, written
+            // by an earlier seal.)
+            if (from > 0)
+                queue(offset, w.packed.chunk(c), from);
             place = {offset, uint32_t(capacity), uint32_t(from)};
         }
-        if (!m_spill->write(place.offset + from * sizeof(PackedSegment), m_fresh.data() + done, n * sizeof(PackedSegment)))
-            break;
         std::shared_ptr<const void> view = m_spill->map(place.offset, length * sizeof(PackedSegment));
         if (!view)
             break;
+        queue(place.offset + from * sizeof(PackedSegment), m_fresh.data() + done, n);
         m_spilledBytes += n * sizeof(PackedSegment);
         place.written = uint32_t(length);
+        // (Its new segments are in the file once writeQueued() has run: no
+        // one reads them before, see there.)
         auto* pages = static_cast<PackedSegment*>(const_cast<void*>(view.get())); // (read only: see mapChunk)
         w.packed.appendMapped(c, std::shared_ptr<PackedSegment[]>(std::move(view), pages), length);
         done += n;
     }
     if (done < m_fresh.size()) {
-        // A file that cannot be made, written or mapped: the rest in
-        // memory, and from here on.
-        m_writeSettled = m_spillOn = false;
+        // A file that cannot be made or mapped: the rest in memory, and from
+        // here on. (What is queued written first: a push into a mapped
+        // chunk copies what it maps.)
+        startWrites();
+        if (!finishWrites())
+            return;
+        m_writeSettled = false;
         for (size_t i = done; i < m_fresh.size(); ++i)
             w.packed.push_back(m_fresh[i]);
     }
@@ -563,6 +578,38 @@ void ThreadStatesBuilder::writeSettled(Settled& w)
     while ((w.spilled.size() + 1) * kChunk < w.packed.size() && w.spilled.size() < w.places.size()
            && w.packed.isMapped(w.spilled.size()))
         w.spilled.push_back(w.places[w.spilled.size()].offset);
+}
+
+void ThreadStatesBuilder::startWrites()
+{
+    if (m_writes.empty())
+        return;
+    const auto write = [this] {
+        for (const Write& x : m_writes)
+            if (!m_spill->write(x.offset, m_written.data() + x.from, x.count * sizeof(PackedSegment)))
+                return false;
+        return true;
+    };
+    try {
+        m_writing = std::async(std::launch::async, write);
+    } catch (const std::system_error&) {
+        std::promise<bool> now; // (no thread to be had: here, then)
+        now.set_value(write());
+        m_writing = now.get_future();
+    }
+}
+
+bool ThreadStatesBuilder::finishWrites()
+{
+    bool ok = true;
+    if (m_writing.valid())
+        ok = m_writing.get();
+    m_writes.clear();
+    m_written.clear();
+    if (ok)
+        return true;
+    m_writeFailed = true;
+    return lose();
 }
 
 bool ThreadStatesBuilder::restoreSpilled(SegmentChunks& segs, const std::vector<uint64_t>& spilled,

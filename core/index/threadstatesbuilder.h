@@ -216,10 +216,20 @@ private:
     // (a session of tens of thousands of threads, each with a few hundred
     // segments, would otherwise hold them all: a chunk is 4,096). Each
     // chunk has a place in the file (Settled::places); the walk puts the
-    // thread's new segments in m_fresh, which this writes to their place
-    // and maps (ChunkedArray::appendMapped): nothing in memory is written
-    // or copied. Called by spillFull, after each thread's walk.
+    // thread's new segments in m_fresh, which this queues to be written to
+    // their place (m_writes) and maps (ChunkedArray::appendMapped): nothing
+    // in memory is written or copied. Called by spillFull, after each
+    // thread's walk.
     void writeSettled(Settled& w);
+    // The writes writeSettled queued, made on a thread of their own
+    // (startWrites, at the end of a settle's walk) while the seal makes the
+    // rest of its snapshot, which reads no segment of a thread: waited for
+    // (finishWrites) before anything reads the new segments (the whole-run
+    // totals, pyramids, a final seal's read back, the snapshot's users),
+    // and before the next walk queues more. A write that fails loses the
+    // segments (lostEvents(): the session reads its recording again).
+    void startWrites();
+    bool finishWrites();
     // Chunks c of `segs` that `spilled` names, read back. False on error.
     // (Into chunks from `pool`, if it has some.)
     bool restoreSpilled(SegmentChunks& segs, const std::vector<uint64_t>& spilled,
@@ -352,6 +362,15 @@ private:
     // (off with it, once the file fails).
     bool m_writeSettled = false;
     std::vector<PackedSegment> m_fresh;
+    struct Write {
+        uint64_t offset; // in m_spill
+        size_t from;     // in m_written
+        size_t count;
+    };
+    std::vector<Write> m_writes;
+    std::vector<PackedSegment> m_written; // (what m_writes write)
+    std::future<bool> m_writing;
+    bool m_writeFailed = false; // (and every seal after fails)
     std::unique_ptr<SpillFile> m_spill;
     std::atomic<uint64_t> m_spilledBytes = 0;
     // settle() on its own thread: while a walk runs, it alone touches

@@ -95,6 +95,8 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
     } else {
         settleUpTo(m_settledBefore);
     }
+    if (m_writeFailed)
+        return false; // (lostEvents(): see finishWrites)
     if (final) { // (the settles' scratch: up to 2^18 events each in a load, 2^19 in a live session)
         std::vector<Raw>().swap(m_scratch);
         std::vector<PackedSegment>().swap(m_fresh);
@@ -228,6 +230,9 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
         out.tail.shrink_to_fit();
     }
     out.checkTimes.shrink_to_fit(); // (grown by doubling: each snapshot's own)
+    // (The segments the settle wrote are read from here on.)
+    if (!finishWrites())
+        return false;
     // The whole-run totals of each thread with segments in the spill file
     // (mapped: a walk of them all would bring their pages into the
     // process): what its settled segments add, counted once (its first
