@@ -241,9 +241,12 @@ public:
         m_mapped[c] = uint32_t(length);
         m_mappedCount += length;
         m_mappedCapacity += capacityOf(c);
-        // (A push into it then takes pushToNewPlace, whose writable()
-        // copies it: hasOwnRoom() asks isMapped() only below m_shared.)
-        m_shared = std::max(m_shared, c + 1);
+        // (The chunk the next push goes into, partly filled: a push then
+        // takes pushToNewPlace, whose writable() copies it, as hasOwnRoom()
+        // asks isMapped() only below m_shared. Not for a full chunk: that
+        // would make truncateKeeping() copy mapped chunks into memory.)
+        if (c == (m_size >> kShift))
+            m_shared = std::max(m_shared, c + 1);
     }
     // Elements appended that the caller wrote to a file, whose mapping
     // `pages` holds chunk c's first `length` (the last chunk, or the next
