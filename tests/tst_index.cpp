@@ -681,6 +681,24 @@ void TestIndex::aPartlyFilledChunkIsMappedThenCopiedOnAppend()
     d.push_back(kChunk + 3); // (copied into memory first)
     QVERIFY(d.isMapped(0) && !d.isMapped(1));
     QVERIFY(holds(d, kChunk + 4));
+
+    // Full chunks mapped stay mapped when the array is cut back into them
+    // keeping what follows readable (a timeline's GC span splitting), as
+    // long as no copy of the array may read them: nothing is copied into
+    // memory until a push writes there.
+    Array e;
+    for (uint64_t i = 0; i < 2 * kChunk + 5; ++i)
+        e.push_back(i);
+    QVERIFY(mapFrom(e, 0) && mapFrom(e, 1));
+    const size_t inMemory = e.memoryBytes();
+    e.truncateKeeping(kChunk + 3);
+    QVERIFY(e.isMapped(0) && e.isMapped(1));
+    QCOMPARE(e.memoryBytes(), inMemory);
+    QCOMPARE(e.rawAt(kChunk + 4), uint64_t(kChunk + 4));
+    e.push_back(7); // (into chunk 1: copied first, what follows kept)
+    QVERIFY(e.isMapped(0) && !e.isMapped(1));
+    QCOMPARE(e[kChunk + 3], uint64_t(7));
+    QCOMPARE(e.rawAt(kChunk + 4), uint64_t(kChunk + 4));
 }
 
 // Every field of every collection reads back as packed (CollectionList),

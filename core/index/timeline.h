@@ -170,7 +170,11 @@ public:
     size_t size() const { return m_size; }
     bool empty() const { return m_size == 0; }
     const T& back() const { return (*this)[m_size - 1]; }
-    void pop_back() { --m_size; } // keeps the chunk for the next push
+    void pop_back() // keeps the chunk for the next push
+    {
+        --m_size;
+        guardMapped();
+    }
     // Drops the elements from `n` on but keeps them readable through rawAt()
     // until a push overwrites them: the chunks holding them are made this
     // array's own first (a copy of the array keeps its own). Only for an
@@ -180,6 +184,7 @@ public:
         for (size_t c = std::min(m_shared, m_chunks.size()); c-- > (n >> kShift);)
             writable(c, 0);
         m_size = n;
+        guardMapped();
     }
     const T& rawAt(size_t i) const { return m_chunks[i >> kShift][i & (kChunk - 1)]; }
     // Appends n elements that lie in one chunk (n <= kChunk - size() % kChunk)
@@ -202,7 +207,11 @@ public:
         return at;
     }
     // Drops the elements from `n` on (the chunks stay for later pushes).
-    void shrinkTo(size_t n) { m_size = std::min(m_size, n); }
+    void shrinkTo(size_t n)
+    {
+        m_size = std::min(m_size, n);
+        guardMapped();
+    }
     // Frees the chunks that neither hold an element nor will hold one of
     // the first `n` (the size at most n reaches before they are needed).
     void releaseFrom(size_t n)
@@ -241,12 +250,7 @@ public:
         m_mapped[c] = uint32_t(length);
         m_mappedCount += length;
         m_mappedCapacity += capacityOf(c);
-        // (The chunk the next push goes into, partly filled: a push then
-        // takes pushToNewPlace, whose writable() copies it, as hasOwnRoom()
-        // asks isMapped() only below m_shared. Not for a full chunk: that
-        // would make truncateKeeping() copy mapped chunks into memory.)
-        if (c == (m_size >> kShift))
-            m_shared = std::max(m_shared, c + 1);
+        guardMapped();
     }
     // Elements appended that the caller wrote to a file, whose mapping
     // `pages` holds chunk c's first `length` (the last chunk, or the next
@@ -322,6 +326,17 @@ private:
         ++m_size;
     }
     size_t capacityOf(size_t c) const { return c == 0 ? m_firstCapacity : kChunk; }
+    // The chunk the next push goes into, if mapped (partly filled, or cut
+    // back into): a push then takes pushToNewPlace, whose writable() copies
+    // it, as hasOwnRoom() asks isMapped() only below m_shared. Only that
+    // chunk: marking full ones would make truncateKeeping() copy every
+    // mapped chunk it reaches into memory.
+    void guardMapped()
+    {
+        const size_t c = m_size >> kShift;
+        if (isMapped(c))
+            m_shared = std::max(m_shared, c + 1);
+    }
     void unmark(size_t c)
     {
         if (isMapped(c)) {
