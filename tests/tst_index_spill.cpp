@@ -462,7 +462,7 @@ void TestIndex::aLiveSessionsSpilledSegmentsAreMappedNotCopied()
         snapshots.emplace_back(std::move(a), std::move(b));
     }
     QVERIFY(mapped > 0); // (else this log does not test it)
-    QVERIFY(live.threadSegmentsSpilled() >= mapped); // (a place outgrown is written again to a larger one)
+    QVERIFY(live.threadSegmentsSpilled() >= mapped); // (each settled segment written once; a snapshot maps those before it)
     QCOMPARE(followedMost, size_t(4)); // (each of the 4 threads, once it has settled segments)
     QVERIFY(live.publish(true, nullptr));
     QVERIFY(!live.threadEventsLost());
@@ -480,7 +480,8 @@ void TestIndex::aLiveSessionsSpilledSegmentsAreMappedNotCopied()
 // of their settled segments in memory (each thread's place in the spill
 // file, mapped), reads what a builder that keeps them all in memory reads,
 // and its whole-run figures are those of the walked segments. The final
-// index is the one a load makes.
+// index's figures, segments and checkpoints are a load's (its pyramids
+// grow from its snapshots', as a session's do).
 void TestIndex::aLiveSessionOfManyThreadsKeepsNoSegmentInMemory()
 {
     // (Blocks of 2 MiB a capability: a piece of 2 MB moves the bound.)

@@ -554,8 +554,8 @@ void ThreadStatesBuilder::writeSettled(Settled& w)
         queue(place.offset + from * sizeof(PackedSegment), m_fresh.data() + done, n);
         m_spilledBytes += n * sizeof(PackedSegment);
         place.written = uint32_t(length);
-        // (Its new segments are in the file once writeQueued() has run: no
-        // one reads them before, see there.)
+        // (Its new segments are in the file once finishWrites() has waited
+        // for them: nothing reads them before, see startWrites.)
         auto* pages = static_cast<PackedSegment*>(const_cast<void*>(view.get())); // (read only: see mapChunk)
         w.packed.appendMapped(c, std::shared_ptr<PackedSegment[]>(std::move(view), pages), length);
         done += n;
@@ -565,8 +565,10 @@ void ThreadStatesBuilder::writeSettled(Settled& w)
         // here on. (What is queued written first: a push into a mapped
         // chunk copies what it maps.)
         startWrites();
-        if (!finishWrites())
+        if (!finishWrites()) {
+            m_fresh.clear(); // (lost: every seal after fails)
             return;
+        }
         m_writeSettled = false;
         for (size_t i = done; i < m_fresh.size(); ++i)
             w.packed.push_back(m_fresh[i]);

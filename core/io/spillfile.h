@@ -15,7 +15,8 @@ namespace hecscope {
 // Grows at its end (append, or reserve and write later); reads at any
 // offset already written. One builder's: not thread-safe, but for read(),
 // which several threads may call at once while nothing is appended or
-// mapped.
+// mapped, and write(), which another thread may call while the owner
+// leaves the file alone (ThreadStatesBuilder::startWrites).
 //
 // Failure behaviour: a file that cannot be made or written says so
 // (open(), append() or write() false, error() why) and the caller keeps
@@ -41,13 +42,14 @@ public:
     // Writes `bytes` at `offset`, within what was reserved or appended (a
     // mapping of them reads them at once). False on error.
     bool write(uint64_t offset, const void* data, size_t bytes);
-    // `bytes` written at `offset` (anywhere), mapped
-    // read-only: pages of the file, not of the process's heap, which the
-    // system reads in when touched and may drop again (they are on disk).
-    // The mapping outlives this object. Null on error. (Mapped 8 MB at a
-    // time, each window once, so that a long log does not run into the
-    // system's limit on mappings: a window reaches past what is written,
-    // and only written bytes are handed out.)
+    // `bytes` at `offset` (anywhere), mapped read-only: pages of the file,
+    // not of the process's heap, which the system reads in when touched and
+    // may drop again (they are on disk). They must be written (appended, or
+    // reserved and written) before they are read: a page past the file's
+    // end stops the process with SIGBUS. The mapping outlives this object.
+    // Null on error. (Mapped 8 MB at a time, each window once, so that a
+    // long log does not run into the system's limit on mappings: a window
+    // reaches past what is written.)
     std::shared_ptr<const void> map(uint64_t offset, size_t bytes);
     static constexpr uint64_t kWindow = uint64_t(8) << 20;
     // The pages of a mapping that map() gave (`at`: anywhere within it;
