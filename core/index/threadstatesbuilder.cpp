@@ -432,7 +432,7 @@ void ThreadStatesBuilder::settleUpTo(uint64_t bound, bool release, size_t upcomi
             }
             const size_t local = walked->packed.size() + m_fresh.size();
             const PackedSegment p = packSegment(s, local, local, walked->checks, walked->farTimes, walked->infos);
-            if (m_writeSettled)
+            if (m_releaseSettled && m_spillOn)
                 m_fresh.push_back(p); // (writeSettled)
             else
                 walked->packed.push_back(p);
@@ -569,7 +569,7 @@ void ThreadStatesBuilder::writeSettled(Settled& w)
             m_fresh.clear(); // (lost: every seal after fails)
             return;
         }
-        m_writeSettled = false;
+        m_spillOn = false;
         for (size_t i = done; i < m_fresh.size(); ++i)
             w.packed.push_back(m_fresh[i]);
     }
@@ -673,7 +673,7 @@ void ThreadStatesBuilder::dropInsurance()
 bool ThreadStatesBuilder::lose()
 {
     m_lost = true; // (the loader reads the log again, keeping the events)
-    m_spillOn = m_writeSettled = false;
+    m_spillOn = false;
     return false;
 }
 

@@ -126,11 +126,7 @@ public:
     // when the final index must keep every segment. A file that cannot be
     // made or written leaves the segments in memory; one that cannot be
     // read back makes lostEvents() true (the log is read again).
-    void setSpill(bool on)
-    {
-        m_spillOn = m_dropPyramidSegments = on;
-        m_writeSettled = m_spillOn && m_releaseSettled;
-    }
+    void setSpill(bool on) { m_spillOn = m_dropPyramidSegments = on; }
     // A live session's: each provisional seal lets the raw events it
     // settled go, as settle() does (their segments are kept, 8 bytes each,
     // not 16 more for the event). An event that then comes earlier than
@@ -140,11 +136,7 @@ public:
     // back from there (writeSettled), so that the session's snapshots share
     // them with no copy in memory (ThreadStates::mappedBytes); its final
     // seal reads them as a load's does.
-    void setReleaseSettled(bool on)
-    {
-        m_releaseSettled = on;
-        m_writeSettled = m_spillOn && m_releaseSettled;
-    }
+    void setReleaseSettled(bool on) { m_releaseSettled = on; }
     // (All written, the file gone or not; a walk still running on its own
     // thread, see settle(), counts once a seal has waited for it.)
     uint64_t spilledBytes() const { return m_spilledBytes; }
@@ -358,9 +350,8 @@ private:
     bool m_dropPyramidSegments = false; // (setSpill's: the final index keeps none; m_spillOn goes on a failure)
     bool m_releaseSettled = false;
     // (writeSettled) A live session's walk puts a thread's new segments
-    // here, not in its Settled::packed: m_releaseSettled and m_spillOn
-    // (off with it, once the file fails).
-    bool m_writeSettled = false;
+    // here, not in its Settled::packed, while m_spillOn (off once the file
+    // fails).
     std::vector<PackedSegment> m_fresh;
     struct Write {
         uint64_t offset; // in m_spill
