@@ -425,6 +425,11 @@ void ThreadStatesBuilder::settleUpTo(uint64_t bound, bool release, size_t upcomi
             ThreadSegment s;
             if (!walkStep(raw, walked->cur, walked->any, s))
                 continue;
+            // (A live session's threads count their whole-run totals from
+            // their first segment: a snapshot reads none of the segments in
+            // the file for them, see sealIncremental.)
+            if (!walked->totals && !walked->any && m_releaseSettled && m_spillOn)
+                walked->totals = std::make_unique<ThreadTotals>();
             if (walked->totals) {
                 if (walked->any)
                     addSegmentTime(*walked->totals, walked->cur, walked->cur.time, s.time);

@@ -194,9 +194,10 @@ private:
             uint32_t written = 0;
         };
         std::vector<Place> places;
-        // (setReleaseSettled, once the thread has segments in the file: what
-        // the segments before `cur` add to its whole-run totals, and
-        // `cur`'s event; ThreadStates::followed.)
+        // (setReleaseSettled with a spill file: from the thread's first
+        // segment, or else once it has segments in the file, what the
+        // segments before `cur` add to its whole-run totals, and `cur`'s
+        // event; ThreadStates::followed.)
         std::unique_ptr<ThreadTotals> totals;
         ThreadSegment cur{};
         bool any = false;

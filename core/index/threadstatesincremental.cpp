@@ -230,15 +230,18 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
         out.tail.shrink_to_fit();
     }
     out.checkTimes.shrink_to_fit(); // (grown by doubling: each snapshot's own)
-    // (The segments the settle wrote are read from here on.)
-    if (!finishWrites())
-        return false;
+    // (The segments the settle wrote are read from the file once the
+    // writes are done: here, or before a thread's settled ones are read
+    // below, while they go on.)
+    bool joined = false;
+    const auto finishWritten = [&] { return std::exchange(joined, true) || finishWrites(); };
     // The whole-run totals of each thread with segments in the spill file
     // (mapped: a walk of them all would bring their pages into the
-    // process): what its settled segments add, counted once (its first
-    // snapshot with spilled segments) and kept up to date as more settle
-    // (settleUpTo), then its newer segments. (The pages read for it are let
-    // go with the pyramids', below.) Other threads' segments are in memory.
+    // process): what its settled segments add, counted as they settle
+    // (settleUpTo; from its first one in a live session, else once, at its
+    // first snapshot with spilled segments), then its newer segments.
+    // (The pages read for it are let go with the pyramids', below.) Other
+    // threads' segments are in memory.
     for (size_t k = 0; k < settledOf.size(); ++k) {
         const auto [w, settledCount] = settledOf[k];
         if (!w || (w->spilled.empty() && out.chunked[k].mappedBytes() == 0))
@@ -247,6 +250,8 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
         if (!w->totals) {
             // (The time of each but the last settled segment, the event of
             // each, as settleUpTo counts them.)
+            if (!finishWritten())
+                return false;
             w->totals = std::make_unique<ThreadTotals>();
             for (size_t i = 0; i < settledCount; ++i) {
                 const ThreadSegment s = segs[i];
@@ -257,9 +262,10 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
         }
         ThreadTotals totals = *w->totals;
         // (Its last settled segment's time on: a thread with chunks in the
-        // file has settled segments.)
+        // file has settled segments. That one is the walk's, w->cur, not
+        // read from the file.)
         for (size_t i = settledCount - 1; i < segs.size(); ++i) {
-            const ThreadSegment s = segs[i];
+            const ThreadSegment s = i + 1 == settledCount ? w->cur : segs[i];
             // (The last segment ends where the log does: threadTotals.)
             addSegmentTime(totals, s, s.time, i + 1 < segs.size() ? segs.timeAt(i + 1) : std::max(end, s.time));
             if (i >= settledCount)
@@ -270,7 +276,7 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
     }
     out.followed.shrink_to_fit();
     out.followedTotals.shrink_to_fit();
-    if (isCancelled(observer))
+    if (!finishWritten() || isCancelled(observer))
         return false;
     if (!spilled.empty())
         return sealSpilled(spilled, observer);
