@@ -413,9 +413,10 @@ void printIndexParts(const LogIndex& ix, const char* prefix)
     });
     std::printf("%sindex_by_part_kb: %s\n", prefix, byPart.c_str());
     const ThreadStates& ts = ix.threadStates;
-    std::printf("%sthread_states_mb: packed %.1f, chunked %.1f, checks %.1f, far %.1f, infos %.1f, overviews %.1f "
-                "(%zu threads, %zu segments)\n", prefix,
+    std::printf("%sthread_states_mb: packed %.1f, chunked %.1f (pending %.1f), checks %.1f, far %.1f, infos %.1f, "
+                "overviews %.1f (%zu threads, %zu segments)\n", prefix,
                 mb(ts.packed.capacityBytes()), mb(ts.chunkedBytes()),
+                mb(ts.tail.capacity() * sizeof(PackedSegment) + ts.tailOffsets.capacity() * sizeof(uint64_t)),
                 mb((ts.offsets.capacity() + ts.checkTimes.capacity() + ts.checkOffsets.capacity()) * sizeof(uint64_t)),
                 mb(ts.farTimes.capacity() * sizeof(ts.farTimes[0])), mb(ts.infos.capacity() * sizeof(ts.infos[0])),
                 mb(ts.overviews.capacity() * sizeof(BinPyramid) + ts.overviewKeys.capacity()), ts.count(),

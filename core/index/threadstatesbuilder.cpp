@@ -469,6 +469,7 @@ void ThreadStatesBuilder::settleUpTo(uint64_t bound, bool release, size_t upcomi
                     settle[next[k]++] = r;
             });
             walkCopy();
+            startWrites(); // (while the next slice is walked; a failure: m_writeFailed)
             first = last;
         }
     } else if (n > 0) {
@@ -492,7 +493,7 @@ void ThreadStatesBuilder::settleUpTo(uint64_t bound, bool release, size_t upcomi
         m_pending.swap(pending);
     }
     settle.clear();
-    startWrites();
+    startWrites(); // (a failure: m_writeFailed)
 }
 
 void ThreadStatesBuilder::spillFull(Settled& w)
@@ -569,7 +570,6 @@ void ThreadStatesBuilder::writeSettled(Settled& w)
         // A file that cannot be made or mapped: the rest in memory, and from
         // here on. (What is queued written first: a push into a mapped
         // chunk copies what it maps.)
-        startWrites();
         if (!finishWrites()) {
             m_fresh.clear(); // (lost: every seal after fails)
             return;
@@ -587,13 +587,17 @@ void ThreadStatesBuilder::writeSettled(Settled& w)
         w.spilled.push_back(w.places[w.spilled.size()].offset);
 }
 
-void ThreadStatesBuilder::startWrites()
+bool ThreadStatesBuilder::startWrites()
 {
     if (m_writes.empty())
-        return;
+        return true;
+    if (!finishWriting())
+        return false;
+    m_writingWrites.swap(m_writes);
+    m_writingData.swap(m_written);
     const auto write = [this] {
-        for (const Write& x : m_writes)
-            if (!m_spill->write(x.offset, m_written.data() + x.from, x.count * sizeof(PackedSegment)))
+        for (const Write& x : m_writingWrites)
+            if (!m_spill->write(x.offset, m_writingData.data() + x.from, x.count * sizeof(PackedSegment)))
                 return false;
         return true;
     };
@@ -604,17 +608,26 @@ void ThreadStatesBuilder::startWrites()
         now.set_value(write());
         m_writing = now.get_future();
     }
+    return true;
 }
 
 bool ThreadStatesBuilder::finishWrites()
 {
+    return startWrites() && finishWriting();
+}
+
+bool ThreadStatesBuilder::finishWriting()
+{
     bool ok = true;
     if (m_writing.valid())
         ok = m_writing.get();
-    m_writes.clear();
-    m_written.clear();
+    m_writingWrites.clear();
+    m_writingData.clear();
     if (ok)
         return true;
+    // (What is queued is dropped with it: every seal from here on fails.)
+    m_writes.clear();
+    m_written.clear();
     m_writeFailed = true;
     return lose();
 }

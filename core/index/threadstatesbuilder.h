@@ -215,14 +215,17 @@ private:
     // thread's walk.
     void writeSettled(Settled& w);
     // The writes writeSettled queued, made on a thread of their own
-    // (startWrites, at the end of a settle's walk) while the seal makes the
-    // rest of its snapshot, which reads no segment of a thread: waited for
-    // (finishWrites) before anything reads the new segments (the whole-run
-    // totals, pyramids, a final seal's read back, the snapshot's users),
-    // and before the next walk queues more. A write that fails loses the
+    // (startWrites, after each slice of a settle's walk: one batch at a
+    // time, the next queued while it runs) as the walk goes on and the
+    // seal makes the rest of its snapshot, which reads no segment of a
+    // thread: all waited for (finishWrites) before anything reads the new
+    // segments (the pyramids, a final seal's read back, the snapshot's
+    // users), and before the next settle. A write that fails loses the
     // segments (lostEvents(): the session reads its recording again).
-    void startWrites();
+    // startWrites false: the batch before failed.
+    bool startWrites();
     bool finishWrites();
+    bool finishWriting(); // (the batch being written only)
     // Chunks c of `segs` that `spilled` names, read back. False on error.
     // (Into chunks from `pool`, if it has some.)
     bool restoreSpilled(SegmentChunks& segs, const std::vector<uint64_t>& spilled,
@@ -361,7 +364,9 @@ private:
     };
     std::vector<Write> m_writes;
     std::vector<PackedSegment> m_written; // (what m_writes write)
-    std::future<bool> m_writing;
+    std::future<bool> m_writing;          // (of m_writingWrites: the batch before)
+    std::vector<Write> m_writingWrites;
+    std::vector<PackedSegment> m_writingData;
     bool m_writeFailed = false; // (and every seal after fails)
     std::unique_ptr<SpillFile> m_spill;
     std::atomic<uint64_t> m_spilledBytes = 0;

@@ -60,7 +60,7 @@ void SpillFile::reserve(size_t bytes, size_t align, uint64_t& offset)
 
 bool SpillFile::write(uint64_t offset, const void* data, size_t bytes)
 {
-    return offset + bytes <= m_size && writeAt(offset, data, bytes);
+    return writeAt(offset, data, bytes); // (not checked against m_size: see the header)
 }
 
 bool SpillFile::writeAt(uint64_t offset, const void* data, size_t bytes)

@@ -16,7 +16,7 @@ namespace hecscope {
 // offset already written. One builder's: not thread-safe, but for read(),
 // which several threads may call at once while nothing is appended or
 // mapped, and write(), which another thread may call while the owner
-// leaves the file alone (ThreadStatesBuilder::startWrites).
+// reserves or maps (ThreadStatesBuilder::startWrites).
 //
 // Failure behaviour: a file that cannot be made or written says so
 // (open(), append() or write() false, error() why) and the caller keeps
@@ -39,8 +39,9 @@ public:
     // is not written yet takes no room on disk and must not be read or
     // mapped.
     void reserve(size_t bytes, size_t align, uint64_t& offset);
-    // Writes `bytes` at `offset`, within what was reserved or appended (a
-    // mapping of them reads them at once). False on error.
+    // Writes `bytes` at `offset`, within what was reserved or appended
+    // (not checked: it reads nothing that reserve() changes) (a mapping of
+    // them reads them at once). False on error.
     bool write(uint64_t offset, const void* data, size_t bytes);
     // `bytes` at `offset` (anywhere), mapped read-only: pages of the file,
     // not of the process's heap, which the system reads in when touched and
