@@ -377,7 +377,7 @@ struct ThreadStates {
         size_t bytes = chunked.capacity() * sizeof(chunked[0]) + tail.capacity() * sizeof(PackedSegment)
             + tailOffsets.capacity() * sizeof(uint64_t);
         for (const auto& c : chunked)
-            bytes += c.memoryBytes();
+            bytes += c.memoryBytes() + c.tableBytes();
         return bytes;
     }
     // A live session's snapshot: the bytes of `chunked` that are pages of

@@ -297,9 +297,17 @@ public:
         std::shared_ptr<T[]> chunk = std::move(m_chunks[c]);
         return chunk.use_count() == 1 && !mapped ? chunk : nullptr;
     }
+    // The chunks' elements in memory (not the mapped ones: mappedBytes).
     size_t memoryBytes() const
     {
         return m_chunks.empty() ? 0 : ((m_chunks.size() - 1) * kChunk + m_firstCapacity - m_mappedCapacity) * sizeof(T);
+    }
+    // The array's own tables of its chunks: next to nothing for a long
+    // array, as much again as its elements for a short one (each of a live
+    // session's many threads' segments: ThreadStates::chunkedBytes).
+    size_t tableBytes() const
+    {
+        return m_chunks.capacity() * sizeof(m_chunks[0]) + m_mapped.capacity() * sizeof(m_mapped[0]);
     }
 
 private:
