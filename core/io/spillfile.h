@@ -35,9 +35,9 @@ public:
     bool append(const void* data, size_t bytes, uint64_t& offset);
     bool read(uint64_t offset, void* out, size_t bytes) const;
     // `bytes` at the end (from a multiple of `align`, a power of two) set
-    // aside for write() to fill later, in any order: `offset` where. What
-    // is not written yet takes no room on disk and must not be read or
-    // mapped.
+    // aside for write() to fill later, in any order: `offset` where (its
+    // room on the disk taken now, 8 MB at a time, where the file system
+    // can). What is not written yet must not be read or mapped.
     void reserve(size_t bytes, size_t align, uint64_t& offset);
     // Writes `bytes` at `offset`, within what was reserved or appended
     // (not checked: it reads nothing that reserve() changes) (a mapping of
@@ -66,6 +66,8 @@ private:
     bool writeAt(uint64_t offset, const void* data, size_t bytes);
     int m_fd = -1;
     uint64_t m_size = 0;
+    uint64_t m_allocated = 0;  // (reserve: the file's room on the disk, fallocate)
+    bool m_allocating = true; // (until fallocate fails)
     std::vector<std::shared_ptr<const void>> m_windows; // [w]: bytes [w * kWindow, (w + 1) * kWindow), once mapped
     std::string m_error;
 };
