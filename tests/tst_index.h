@@ -111,6 +111,7 @@ private slots:
     void aSpillFileMapsWhatItWrote();
     void aLiveSessionsSpilledSegmentsAreMappedNotCopied();
     void aLiveSessionOfManyThreadsKeepsNoSegmentInMemory();
+    void aLiveSessionsSpillFileThatFillsUpLosesTheEvents();
     void capabilitySpansSpillToAFile();
     void aSpillFileThatFillsUpKeepsTheRestInMemory();
     void aSpillFileThatCannotBeReadReadsTheLogAgain();

@@ -540,6 +540,65 @@ void TestIndex::aLiveSessionOfManyThreadsKeepsNoSegmentInMemory()
         compareThreadParts(a, b); // (what they read has not changed since)
 }
 
+// A live session whose spill file fills up as its threads' segments go
+// there (a file-size limit stands in for a full disk; the first of the
+// file's 8 MB windows has its room, the next cannot): the write that fails
+// makes the builder say it lost thread events (the session then reads its
+// recording again), and nothing reads a page of the file that was not
+// written (past the file's end, that would stop the process with SIGBUS),
+// however much more comes: every seal after fails before it walks
+// (ThreadStatesBuilder::seal). What the snapshots before showed is
+// unchanged.
+void TestIndex::aLiveSessionsSpillFileThatFillsUpLosesTheEvents()
+{
+    const std::vector<uint8_t> bytes = synthesizeSchedulerLog(size_t(24) << 20, 2, 3);
+    rlimit old{};
+    QVERIFY(::getrlimit(RLIMIT_FSIZE, &old) == 0);
+    const auto oldHandler = std::signal(SIGXFSZ, SIG_IGN);
+    struct Restore {
+        rlimit limit;
+        void (*handler)(int);
+        ~Restore()
+        {
+            ::setrlimit(RLIMIT_FSIZE, &limit);
+            std::signal(SIGXFSZ, handler);
+        }
+    } restore{old, oldHandler};
+    rlimit small = old;
+    small.rlim_cur = (size_t(9) << 20) + 4096;
+    QVERIFY(::setrlimit(RLIMIT_FSIZE, &small) == 0);
+    IndexBuilder live, keeping;
+    live.releaseSettledThreadEvents();
+    const size_t step = bytes.size() / 12 + 1;
+    std::vector<std::pair<LogIndex, LogIndex>> shown;
+    bool lost = false;
+    size_t at = 0;
+    for (; at + step < bytes.size() && !lost; at += step) {
+        const auto piece = std::span(bytes).subspan(at, step);
+        live.feed(piece);
+        keeping.feed(piece);
+        LogIndex a = live.publish(false), b = keeping.publish(false);
+        lost = live.threadEventsLost();
+        if (!lost) {
+            compareThreadParts(a, b);
+            shown.emplace_back(std::move(a), std::move(b));
+        }
+    }
+    QVERIFY(lost);
+    QVERIFY2(live.threadSegmentsSpilled() > (uint64_t(2) << 20), qPrintable(QString::number(live.threadSegmentsSpilled())));
+    QVERIFY(shown.size() >= 2 && shown.back().first.threadStates.mappedBytes() > 0); // (else this does not test it)
+    // The rest: walked in memory, every seal failing, nothing read past the
+    // file's end.
+    for (; at < bytes.size(); at += step) {
+        live.feed(std::span(bytes).subspan(at, std::min(step, bytes.size() - at)));
+        live.publish(false);
+    }
+    QVERIFY(!live.publish(true, nullptr) || live.threadEventsLost());
+    QVERIFY(live.threadEventsLost());
+    for (const auto& [a, b] : shown)
+        compareThreadParts(a, b);
+}
+
 // A load moves each capability's encoded spans, but its newest 64 KB, to
 // a temporary file and maps them back: the index reads the same as one
 // that keeps them in memory, and counts them apart. So do a live
