@@ -231,10 +231,8 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
     }
     out.checkTimes.shrink_to_fit(); // (grown by doubling: each snapshot's own)
     // (The segments the settle wrote are read from the file once the
-    // writes are done: here, or before a thread's settled ones are read
-    // below, while they go on.)
-    bool joined = false;
-    const auto finishWritten = [&] { return std::exchange(joined, true) || finishWrites(); };
+    // writes are done: before the pyramids, or before a thread's settled
+    // ones are read below, while they go on. finishWrites() again is a no-op.)
     // The whole-run totals of each thread with segments in the spill file
     // (mapped: a walk of them all would bring their pages into the
     // process): what its settled segments add, counted as they settle
@@ -250,7 +248,7 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
         if (!w->totals) {
             // (The time of each but the last settled segment, the event of
             // each, as settleUpTo counts them.)
-            if (!finishWritten())
+            if (!finishWrites())
                 return false;
             w->totals = std::make_unique<ThreadTotals>();
             for (size_t i = 0; i < settledCount; ++i) {
@@ -276,7 +274,7 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
     }
     out.followed.shrink_to_fit();
     out.followedTotals.shrink_to_fit();
-    if (!finishWritten() || isCancelled(observer))
+    if (!finishWrites() || isCancelled(observer))
         return false;
     if (!spilled.empty())
         return sealSpilled(spilled, observer);
