@@ -5,6 +5,24 @@
 
 namespace {
 
+// A growing log's snapshot: its threads' settled segments (in the chunks
+// it shares with its builder, the rest in its tail), and how many chunks
+// hold them.
+size_t settledSegments(const ThreadStates& states)
+{
+    return states.segmentCount() - states.tail.size();
+}
+size_t settledChunks(const ThreadStates& states)
+{
+    size_t chunks = 0;
+    for (size_t k = 0; k < states.count(); ++k) {
+        const size_t settled = size_t(states.offsets[k + 1] - states.offsets[k])
+            - size_t(states.tailOffsets[k + 1] - states.tailOffsets[k]);
+        chunks += (settled + SegmentChunks::kChunk - 1) / SegmentChunks::kChunk;
+    }
+    return chunks;
+}
+
 // The spill file of this process (unlinked: "/…/hecscope-spill-XXXXXX
 // (deleted)" under /proc/self/fd), or -1.
 // (Of `size` bytes, if not 0.)
@@ -449,16 +467,17 @@ void TestIndex::aLiveSessionsSpilledSegmentsAreMappedNotCopied()
         }
         QVERIFY(b.threadStates.followed.empty());
         QCOMPARE(b.threadStates.mappedBytes(), size_t(0));
-        size_t keptChunks = 0, tables = 0, settled = 0; // (chunks' tables: chunkedBytes counts them)
-        for (size_t k = 0; k < states.count(); ++k) {
-            QCOMPARE(states.chunked[k].memoryBytes(), size_t(0)); // (every settled segment mapped)
-            QCOMPARE(states.chunked[k].mappedBytes(), states.chunked[k].size() * sizeof(PackedSegment));
-            QVERIFY(states.chunked[k].size() == 0 || states.chunked[k].tableBytes() > 0);
-            keptChunks += b.threadStates.chunked[k].memoryBytes() + b.threadStates.chunked[k].tableBytes();
-            tables += states.chunked[k].tableBytes();
-            settled += states.chunked[k].size();
-        }
-        QCOMPARE(states.memoryBytes() - states.followedBytes() - tables, b.threadStates.memoryBytes() - keptChunks);
+        // (Both snapshots' settled segments in the chunks they share with
+        // their builders: the live one's mapped, the other's in memory.)
+        QVERIFY(states.chunked.empty() && b.threadStates.chunked.empty());
+        QCOMPARE(states.sharedInMemory, size_t(0)); // (every settled segment mapped)
+        const size_t settled = settledSegments(states);
+        QCOMPARE(settledSegments(b.threadStates), settled);
+        QVERIFY(b.threadStates.sharedInMemory >= settled * sizeof(PackedSegment));
+        QCOMPARE(states.sharedChunks.size(), settledChunks(states));
+        QVERIFY(states.sharedOwners.size() < states.sharedChunks.size() || settled == 0); // (a mapping holds many)
+        QCOMPARE(states.memoryBytes() - states.followedBytes() - states.sharedBytes(),
+                 b.threadStates.memoryBytes() - b.threadStates.sharedBytes());
         QCOMPARE(states.mappedBytes(), settled * sizeof(PackedSegment));
         mapped = std::max(mapped, states.mappedBytes());
         snapshots.emplace_back(std::move(a), std::move(b));
@@ -502,15 +521,11 @@ void TestIndex::aLiveSessionOfManyThreadsKeepsNoSegmentInMemory()
         QVERIFY(!live.threadEventsLost());
         compareThreadParts(a, b);
         const ThreadStates& states = a.threadStates;
-        size_t own = 0, settled = 0, kept = 0;
-        for (size_t k = 0; k < states.count(); ++k) {
-            own += states.chunked[k].memoryBytes();
-            settled += states.chunked[k].size();
-            kept += b.threadStates.chunked[k].memoryBytes();
-        }
-        QCOMPARE(own, size_t(0));
+        const size_t settled = settledSegments(states);
+        QCOMPARE(states.sharedInMemory, size_t(0));
+        QCOMPARE(states.sharedChunks.size(), settledChunks(states));
         QCOMPARE(states.mappedBytes(), settled * sizeof(PackedSegment));
-        QVERIFY(kept >= settled * sizeof(PackedSegment)); // (the builder that keeps them: in memory)
+        QVERIFY(b.threadStates.sharedInMemory >= settled * sizeof(PackedSegment)); // (the builder that keeps them: in memory)
         for (size_t i = 0; i < states.followed.size(); i += 37) {
             const ThreadTotals walked = threadTotals(states, states.followed[i], 0, UINT64_MAX);
             QVERIFY2(states.followedTotals[i] == walked, qPrintable(QStringLiteral("thread %1").arg(states.ids[states.followed[i]])));

@@ -9,6 +9,7 @@
 #include <bit>
 #include <cstring>
 #include <new>
+#include <set>
 #include <system_error>
 #include <unordered_map>
 #include <utility>
@@ -144,7 +145,10 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
                 ++i;
         }
         threads += size_t(std::distance(it, m_settled.end()));
-        out.chunked.reserve(threads);
+        if (final)
+            out.chunked.reserve(threads);
+        else
+            out.sharedFirst.reserve(threads + 1);
         out.ids.reserve(threads);
         out.offsets.reserve(threads + 1);
         out.checkOffsets.reserve(threads + 1);
@@ -157,6 +161,9 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
     // spilled segments (ThreadStates::followed), below.
     const bool follow = m_releaseSettled && !final;
     std::vector<std::pair<Settled*, size_t>> settledOf; // (follow: by thread number, with its count of settled segments)
+    std::vector<uint8_t> mappedOf;                      // (follow: by thread number, whether its copy maps chunks)
+    // (A snapshot's shared chunks' owners, each once: a mapping holds many.)
+    std::set<std::shared_ptr<const void>, std::owner_less<>> owners;
     size_t written = 0;
     auto settled = m_settled.begin();
     size_t t = 0;
@@ -171,12 +178,18 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
             out.tailOffsets.push_back(out.tail.size());
         ThreadSegment cur{};
         bool any = false;
-        if (follow)
+        if (follow) {
             settledOf.emplace_back(nullptr, 0);
+            mappedOf.push_back(0);
+        }
         // The settled segments are shared, not copied (the builder appends
         // to the chunks a snapshot holds in place; the snapshot's pending
-        // ones go to its `tail`); the final seal hands them over.
-        SegmentChunks& segs = out.chunked.emplace_back();
+        // ones go to its `tail`); the final seal hands them over. A
+        // snapshot keeps a copy's chunks in its shared table, not the copy.
+        SegmentChunks copy;
+        SegmentChunks& segs = final ? out.chunked.emplace_back() : copy;
+        if (!final)
+            out.sharedFirst.push_back(uint32_t(out.sharedChunks.size()));
         if (settled != m_settled.end() && settled->first == id) {
             Settled& w = settled->second;
             segs = final ? std::move(w.packed) : w.packed;
@@ -192,6 +205,17 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
                 }
             }
             mapped = mapped || segs.mappedBytes() > 0; // (a live session maps every settled chunk: writeSettled)
+            if (!final) {
+                segs.forEachChunk([&](const PackedSegment* chunk, const auto& owner, bool inFile, size_t capacity) {
+                    out.sharedChunks.push_back(chunk);
+                    if (!inFile)
+                        out.sharedInMemory += capacity * sizeof(PackedSegment);
+                    owners.insert(owner);
+                });
+                out.sharedMapped += segs.mappedBytes();
+                if (follow)
+                    mappedOf.back() = segs.mappedBytes() > 0;
+            }
             out.checkTimes.insert(out.checkTimes.end(), w.checks.begin(), w.checks.end());
             for (const auto& [local, time] : w.farTimes)
                 out.farTimes.emplace_back(written + local, time);
@@ -228,6 +252,10 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
     if (!final) {
         out.tailOffsets.push_back(out.tail.size());
         out.tail.shrink_to_fit();
+        out.sharedFirst.push_back(uint32_t(out.sharedChunks.size()));
+        out.sharedChunks.shrink_to_fit();
+        out.sharedOwners.assign(owners.begin(), owners.end());
+        owners.clear();
     }
     out.checkTimes.shrink_to_fit(); // (grown by doubling: each snapshot's own)
     // (The segments the settle wrote are read from the file once the
@@ -242,7 +270,7 @@ bool ThreadStatesBuilder::sealIncremental(uint64_t end, uint64_t settleBefore, c
     // threads' segments are in memory.
     for (size_t k = 0; k < settledOf.size(); ++k) {
         const auto [w, settledCount] = settledOf[k];
-        if (!w || (w->spilled.empty() && out.chunked[k].mappedBytes() == 0))
+        if (!w || (w->spilled.empty() && !mappedOf[k]))
             continue;
         const SegmentView segs = out.of(k);
         if (!w->totals) {

@@ -127,6 +127,12 @@ SegmentView::SegmentView(const ThreadStates& states, size_t thread)
     , m_settled(m_chunked ? m_chunked->size() : 0)
     , m_tail(m_chunked && !states.tailOffsets.empty() ? states.tail.data() + states.tailOffsets[thread] : nullptr)
 {
+    if (!states.sharedFirst.empty()) {
+        static const PackedSegment* const kNoChunk = nullptr; // (none shared: not null, never read)
+        m_shared = states.sharedChunks.empty() ? &kNoChunk : states.sharedChunks.data() + states.sharedFirst[thread];
+        m_tail = states.tail.data() + states.tailOffsets[thread];
+        m_settled = m_n - size_t(states.tailOffsets[thread + 1] - states.tailOffsets[thread]);
+    }
 }
 
 SegmentCursor::SegmentCursor(const SegmentView& segs, size_t from) : m_segs(&segs), m_i(from), m_n(segs.size())
@@ -141,11 +147,11 @@ void SegmentCursor::refill()
     // The segments from m_i that lie one after another: to the end of
     // their chunk, or of the settled ones (then the tail's), or all.
     const SegmentView& v = *m_segs;
-    if (v.m_chunked && m_i < v.m_settled) {
-        constexpr size_t kChunk = SegmentChunks::kChunk;
-        m_p = v.m_chunked->chunk(m_i / kChunk) + m_i % kChunk;
+    constexpr size_t kChunk = SegmentChunks::kChunk;
+    if ((v.m_chunked || v.m_shared) && m_i < v.m_settled) {
+        m_p = (v.m_shared ? v.m_shared[m_i / kChunk] : v.m_chunked->chunk(m_i / kChunk)) + m_i % kChunk;
         m_runEnd = std::min(v.m_settled, (m_i / kChunk + 1) * kChunk);
-    } else if (v.m_chunked) {
+    } else if (v.m_chunked || v.m_shared) {
         m_p = v.m_tail + (m_i - v.m_settled);
         m_runEnd = m_n;
     } else {
@@ -436,6 +442,10 @@ void ThreadStates::moveSegmentsToFile(std::vector<uint32_t> pyramidThreads, Kept
     kept.shrinkTo(written);
     packed = std::move(kept);
     std::vector<SegmentChunks>().swap(chunked); // (a live session's: its snapshots keep theirs)
+    std::vector<const PackedSegment*>().swap(sharedChunks);
+    std::vector<uint32_t>().swap(sharedFirst);
+    std::vector<std::shared_ptr<const void>>().swap(sharedOwners);
+    sharedInMemory = sharedMapped = 0;
     std::vector<PackedSegment>().swap(tail);
     std::vector<uint64_t>().swap(tailOffsets);
     offsets = std::move(newOffsets);

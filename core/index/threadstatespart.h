@@ -219,7 +219,8 @@ private:
     size_t m_thread = 0, m_base = 0, m_n = 0;
     const uint64_t* m_checks = nullptr;
     const SegmentChunks* m_chunked = nullptr; // the thread's own, or null: in ThreadStates::packed
-    // With m_chunked: how many of the segments are in it; the rest from m_tail on.
+    const PackedSegment* const* m_shared = nullptr; // or its first shared chunk (ThreadStates::sharedChunks)
+    // With either: how many of the segments are in it; the rest from m_tail on.
     size_t m_settled = 0;
     const PackedSegment* m_tail = nullptr;
 
@@ -277,6 +278,18 @@ struct ThreadStates {
     // (which goes on appending to them in place: ChunkedArray).
     std::vector<PackedSegment> tail;
     std::vector<uint64_t> tailOffsets;
+    // A growing log's snapshot (not its final seal): each thread's settled
+    // segments, shared with the builder, not in `chunked` but here, from
+    // the chunk sharedChunks[sharedFirst[k]] on (SegmentChunks::kChunk
+    // segments each but its last; sharedFirst has ids.size() + 1 entries),
+    // with the memory and mappings that hold them (each once). A
+    // SegmentChunks a thread cost 132 bytes, most of a live session's
+    // snapshot of many short threads; this costs 12 (one chunk).
+    std::vector<const PackedSegment*> sharedChunks;
+    std::vector<uint32_t> sharedFirst;
+    std::vector<std::shared_ptr<const void>> sharedOwners;
+    size_t sharedInMemory = 0; // bytes of the shared chunks not mapped from a file (their capacity)
+    size_t sharedMapped = 0;   // bytes of segments in mapped chunks (mappedBytes)
     std::vector<uint64_t> checkTimes;   // per thread, the time of its segments 0, 16, 32, …
     std::vector<uint64_t> checkOffsets; // ids.size() + 1 entries into checkTimes
     std::vector<std::pair<uint64_t, uint64_t>> farTimes; // (index into packed, time), by index
@@ -375,17 +388,23 @@ struct ThreadStates {
     size_t chunkedBytes() const
     {
         size_t bytes = chunked.capacity() * sizeof(chunked[0]) + tail.capacity() * sizeof(PackedSegment)
-            + tailOffsets.capacity() * sizeof(uint64_t);
+            + tailOffsets.capacity() * sizeof(uint64_t) + sharedBytes();
         for (const auto& c : chunked)
             bytes += c.memoryBytes() + c.tableBytes();
         return bytes;
+    }
+    // The shared chunks' table, owners, and those in memory.
+    size_t sharedBytes() const
+    {
+        return sharedChunks.capacity() * sizeof(sharedChunks[0]) + sharedFirst.capacity() * sizeof(uint32_t)
+            + sharedOwners.capacity() * sizeof(sharedOwners[0]) + sharedInMemory;
     }
     // A live session's snapshot: the bytes of `chunked` that are pages of
     // the builder's spill file mapped into memory, not memory of the index
     // (ThreadStatesBuilder::setReleaseSettled); not counted by memoryBytes().
     size_t mappedBytes() const
     {
-        size_t bytes = 0;
+        size_t bytes = sharedMapped;
         for (const auto& c : chunked)
             bytes += c.mappedBytes();
         return bytes;
@@ -402,6 +421,10 @@ inline void SegmentCursor::readTime()
 
 inline const PackedSegment& SegmentView::packedAt(size_t i) const
 {
+    if (m_shared) {
+        constexpr size_t kChunk = SegmentChunks::kChunk;
+        return i < m_settled ? m_shared[i / kChunk][i % kChunk] : m_tail[i - m_settled];
+    }
     if (m_chunked)
         return i < m_settled ? (*m_chunked)[i] : m_tail[i - m_settled];
     return m_states->packed[m_base + i];

@@ -288,6 +288,16 @@ public:
         m_chunks[c] = buffer ? std::move(buffer) : std::shared_ptr<T[]>(new T[kChunk]);
         return m_chunks[c].get();
     }
+    // f(chunk, owner, mapped, capacity) for each chunk that holds elements, in order: for a
+    // reader that keeps them apart from any array, as a copy of the array
+    // would (it reads only this array's size's elements, and the owner
+    // keeps them: the array copied from must then have been copied).
+    template <class F>
+    void forEachChunk(F f) const
+    {
+        for (size_t c = 0; c * kChunk < m_size; ++c)
+            f(static_cast<const T*>(m_chunks[c].get()), m_chunks[c], isMapped(c), capacityOf(c));
+    }
     // Full chunk c released, its memory handed to the caller to reuse
     // (null if a copy of the array holds it too).
     std::shared_ptr<T[]> takeChunk(size_t c)
