@@ -266,7 +266,7 @@ private:
 // numbered by their place in `ids` (ascending thread id), which is how rows
 // refer to them. Segment i of thread k is number offsets[k] + i.
 struct ThreadStates {
-    static constexpr size_t kCheckEvery = 16;
+    static constexpr size_t kCheckEvery = 32;
     std::vector<uint32_t> ids;     // thread ids, ascending
     std::vector<uint64_t> offsets; // ids.size() + 1 entries: where each thread's segments are numbered from
     PackedSegments packed;         // all threads' segments, when `chunked` is empty
@@ -290,7 +290,7 @@ struct ThreadStates {
     std::vector<std::shared_ptr<const void>> sharedOwners;
     size_t sharedInMemory = 0; // bytes of the shared chunks not mapped from a file (their capacity)
     size_t sharedMapped = 0;   // bytes of segments in mapped chunks (mappedBytes)
-    std::vector<uint64_t> checkTimes;   // per thread, the time of its segments 0, 16, 32, …
+    std::vector<uint64_t> checkTimes;   // per thread, the time of its segments 0, 32, 64, …
     std::vector<uint64_t> checkOffsets; // ids.size() + 1 entries into checkTimes
     std::vector<std::pair<uint64_t, uint64_t>> farTimes; // (index into packed, time), by index
     std::vector<std::pair<uint64_t, uint16_t>> infos;    // (index into packed, info) where not 0, by index
