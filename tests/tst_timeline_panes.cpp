@@ -145,6 +145,16 @@ void TestTimeline::gcTableSortsAndJumps()
     const ViewRange r = w.controller()->range();
     QVERIFY(r.start <= start && start + stats.maxPauseNs <= r.end);
     QVERIFY(r.duration() < index->lastTime / 4);
+    // Back to the # column, both ways (from the pause order): the
+    // collections' own order, and the current row still on its collection.
+    const int rows = table->model()->rowCount();
+    for (const Qt::SortOrder order : {Qt::DescendingOrder, Qt::AscendingOrder}) {
+        table->sortByColumn(GcTableModel::Number, order);
+        QCOMPARE(table->currentIndex().data(kTimeRole).toULongLong(), current);
+        for (int row = 0; row < rows; ++row)
+            QCOMPARE(table->model()->index(row, GcTableModel::Number).data(kSortRole).toLongLong(),
+                     qlonglong(order == Qt::AscendingOrder ? row : rows - 1 - row));
+    }
 }
 
 void TestTimeline::bookmarksFromMarkersAndSavedPerFile()

@@ -11,6 +11,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 // What the Threads and Spans panes' tables share: their look, the range
@@ -37,14 +39,23 @@ inline QString rangeText(const std::optional<ViewRange>& r)
              : QObject::tr("whole run");
 }
 
-// Sorts `rows` (indices) by `value`, ties by index, for a self-sorting model.
+// Sorts `rows` (indices) by `value`, ties in their order in `rows`, for a
+// self-sorting model. Each row's value is taken once and sorted beside it
+// (not taken twice a comparison: a live log of 12,800 threads sorted on
+// the UI thread at every update took 20 ms that way).
 template <class Value>
 void sortRows(std::vector<uint32_t>& rows, Qt::SortOrder order, Value value)
 {
-    std::stable_sort(rows.begin(), rows.end(), [&](uint32_t a, uint32_t b) {
-        const auto va = value(a), vb = value(b);
-        return order == Qt::AscendingOrder ? va < vb : vb < va;
+    using Key = std::decay_t<decltype(value(uint32_t()))>;
+    std::vector<std::pair<Key, uint32_t>> keyed;
+    keyed.reserve(rows.size());
+    for (uint32_t r : rows)
+        keyed.emplace_back(value(r), r);
+    std::stable_sort(keyed.begin(), keyed.end(), [&](const auto& a, const auto& b) {
+        return order == Qt::AscendingOrder ? a.first < b.first : b.first < a.first;
     });
+    for (size_t i = 0; i < rows.size(); ++i)
+        rows[i] = keyed[i].second;
 }
 
 // Where a sort moves persistent indexes (the views' current and selected

@@ -40,7 +40,7 @@ void ThreadRowsController::setIndex(std::shared_ptr<const LogIndex> index)
     m_busy = false;
     m_index = std::move(index);
     m_spans = m_index ? m_index->userSpans : nullptr;
-    m_whole.clear();
+    m_whole = std::make_shared<const std::vector<ThreadFigures>>();
     m_order.clear();
     m_pinned.clear();
     m_chosen.reset();
@@ -176,17 +176,19 @@ void ThreadRowsController::reorder()
     }
     m_busy = true;
     struct Result {
-        std::vector<ThreadFigures> whole;
+        std::shared_ptr<const std::vector<ThreadFigures>> whole;
         std::vector<uint32_t> order;
     };
     m_runner.start(
         [index = m_index, whole = m_whole, sort = m_sort, re, filtering = !m_filter.isEmpty()](
             const JobContext& ctx) mutable {
             Result r;
-            if (whole.empty())
-                whole = allThreadFigures(*index, std::nullopt, [&ctx] { return ctx.isCancelled(); });
-            r.order.reserve(whole.size());
-            for (const ThreadFigures& f : whole) {
+            if (whole->empty())
+                whole = std::make_shared<const std::vector<ThreadFigures>>(
+                    allThreadFigures(*index, std::nullopt, [&ctx] { return ctx.isCancelled(); }));
+            const std::vector<ThreadFigures>& figures = *whole;
+            r.order.reserve(figures.size());
+            for (const ThreadFigures& f : figures) {
                 if (filtering) {
                     if (!re.isValid())
                         continue;
@@ -198,7 +200,7 @@ void ThreadRowsController::reorder()
             }
             const auto key = [&](auto get, bool descending) {
                 std::stable_sort(r.order.begin(), r.order.end(), [&](uint32_t a, uint32_t b) {
-                    return descending ? get(whole[a]) > get(whole[b]) : get(whole[a]) < get(whole[b]);
+                    return descending ? get(figures[a]) > get(figures[b]) : get(figures[a]) < get(figures[b]);
                 });
             };
             switch (sort) {

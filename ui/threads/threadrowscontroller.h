@@ -61,8 +61,10 @@ public:
     // sort, the filter, collapse.
     void addRowsActions(QMenu& menu, std::optional<uint32_t> thread);
     void setSpans(std::shared_ptr<const UserSpans> spans);
-    // Whole-run figures of every thread (by number), once computed.
-    const std::vector<ThreadFigures>& wholeRun() const { return m_whole; }
+    // Whole-run figures of every thread (by number), once computed
+    // (shared: a worker may read them while the next index's are made).
+    const std::vector<ThreadFigures>& wholeRun() const { return *m_whole; }
+    std::shared_ptr<const std::vector<ThreadFigures>> wholeRunShared() const { return m_whole; }
     // True while a new order is being computed.
     bool busy() const { return m_busy; }
     // The filter and index of the order published next (busy) or now.
@@ -83,7 +85,7 @@ private:
 
     std::shared_ptr<const LogIndex> m_index;
     std::shared_ptr<const UserSpans> m_spans;
-    std::vector<ThreadFigures> m_whole;
+    std::shared_ptr<const std::vector<ThreadFigures>> m_whole = std::make_shared<const std::vector<ThreadFigures>>();
     std::vector<uint32_t> m_order;
     std::vector<uint32_t> m_pinned;
     Sort m_sort = Sort::Id;

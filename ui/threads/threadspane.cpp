@@ -307,15 +307,19 @@ void ThreadsPane::recompute()
             m_runner.cancel();
             return; // orderChanged brings them
         }
-        std::vector<ThreadFigures> all;
-        all.reserve(rows->order.size());
-        for (uint32_t number : rows->order)
-            if (number < m_rows->wholeRun().size())
-                all.push_back(m_rows->wholeRun()[number]);
-        // Delivered as every result is, through the runner (a newer
-        // computation drops it).
-        m_runner.start([all = std::move(all)](const JobContext&) { return all; },
-                       [this](std::vector<ThreadFigures> figures) { show(std::move(figures)); });
+        // Copied in the track's order on the worker (tens of thousands of
+        // threads are a few MB), delivered as every result is, through the
+        // runner (a newer computation drops it).
+        m_runner.start(
+            [rows, whole = m_rows->wholeRunShared()](const JobContext&) {
+                std::vector<ThreadFigures> all;
+                all.reserve(rows->order.size());
+                for (uint32_t number : rows->order)
+                    if (number < whole->size())
+                        all.push_back((*whole)[number]);
+                return all;
+            },
+            [this](std::vector<ThreadFigures> figures) { show(std::move(figures)); });
         return;
     }
     struct Result {
