@@ -266,6 +266,51 @@ void TestThreadTracks::rowsOfATooWideViewAreDrawnFromBins()
     QVERIFY(checked > 0);
 }
 
+// A thread whose bins are a few ns wide, 40 s after a view zoomed out to
+// them (its start billions of pixels to the right), or before one: its
+// row is empty. (The start's pixel was made an int unclamped: the row's
+// pixels were walked from INT_MIN, a crash of the bench's thread rows on
+// 12,800 synthesized threads.)
+void TestThreadTracks::rowOfAThreadFarFromTheViewIsEmpty()
+{
+    constexpr uint64_t t0 = 40'000'000'000;
+    std::deque<OwnedEvent> events;
+    events.emplace_back(tag::CreateThread, 1000, std::initializer_list<uint64_t>{1});
+    events.emplace_back(tag::RunThread, 2000, std::initializer_list<uint64_t>{1});
+    events.emplace_back(tag::StopThread, 3000, std::initializer_list<uint64_t>{1, 5, 0});
+    events.emplace_back(tag::CreateThread, t0, std::initializer_list<uint64_t>{2});
+    for (uint64_t i = 0; i < 40; ++i) {
+        events.emplace_back(tag::RunThread, t0 + 1 + 2 * i, std::initializer_list<uint64_t>{2});
+        events.emplace_back(tag::StopThread, t0 + 2 + 2 * i, std::initializer_list<uint64_t>{2, i + 1 < 40 ? 3u : 5u, 0});
+    }
+    LogBuilder b;
+    b.block(0, events);
+    const std::vector<uint8_t> bytes = b.bytes();
+    MemorySource source(bytes);
+    const std::unique_ptr<LogIndex> ix = loadIndex(source).index;
+    QVERIFY(!ix->scan.hasError);
+    const ThreadStates& st = ix->threadStates;
+    const size_t k = st.find(2);
+    QVERIFY(k != SIZE_MAX);
+    const BinPyramid& ov = st.overviews[k];
+    QVERIFY(ov.bins > 0 && ov.start >= t0);
+    QVERIFY(double(ov.start) / double(ov.binWidth) > double(INT32_MAX)); // (else this checks nothing)
+    const int width = 900;
+    // A pixel a bin: the row is drawn from its bins, and lies far to the right.
+    const ViewRange before{0, ov.binWidth * width};
+    QCOMPARE(ov.levelFor(before.duration() / double(width)), 0);
+    QVERIFY(prepareThreadRow(*ix, nullptr, uint32_t(k), before, width, {}).items.empty());
+    // From its bins, where it is: items within the view.
+    const ViewRange on{ov.start, ov.start + ov.binWidth * width};
+    const PreparedThreadRow row = prepareThreadRow(*ix, nullptr, uint32_t(k), on, width, {});
+    QVERIFY(!row.items.empty());
+    for (const ThreadRowItem& item : row.items)
+        QVERIFY(item.x0 >= 0 && item.x1 <= width);
+    // Past its end: empty too.
+    const ViewRange after{t0 + 1'000'000'000, t0 + 1'000'000'000 + ov.binWidth * width};
+    QVERIFY(prepareThreadRow(*ix, nullptr, uint32_t(k), after, width, {}).items.empty());
+}
+
 // With 100,000 threads the track shows its window: the rows from `first`,
 // each the thread order[first + r], hit-tested on the drawn segment.
 void TestThreadTracks::threadsTrackDrawsItsWindowOfRows()

@@ -2,9 +2,12 @@
 // the helpers that more than one of its files use.
 #pragma once
 
+#include "testsupport.h"
 #include "threaduitestsupport.h"
 
 #include "core/detail/detailstore.h"
+#include "core/format/encoder.h"
+#include "core/format/eventtags.h"
 #include "core/load/loader.h"
 #include "core/io/bytesource.h"
 #include "core/index/logindex.h"
@@ -76,6 +79,7 @@ private slots:
     void rowsReadBackAreTheKeptSegmentsRows();
     void rowsOfATooWideViewAreDrawnFromBins_data() { rowsReadBackAreTheKeptSegmentsRows_data(); }
     void rowsOfATooWideViewAreDrawnFromBins();
+    void rowOfAThreadFarFromTheViewIsEmpty();
 
     void windowDiagnosticsNameUnmatchedSpans();
     void windowChoosingAThreadFollowsEverywhere();

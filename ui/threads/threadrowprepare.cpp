@@ -24,10 +24,13 @@ constexpr int kMarkGap = 5;         // pixels between marks of one kind
 
 namespace {
 
-// Pixel columns [first, last) of the view covered by [start, end).
+// Pixel columns [first, last) of the view covered by [start, end): within
+// [0, width] before they are made ints (a start billions of pixels past
+// the view, as bins a few ns wide far off are, is no int).
 std::pair<int, int> pixelsOf(const TimeMapping& m, int width, uint64_t start, uint64_t end)
 {
-    const double a = std::max(m.toPixel(start), 0.0), b = std::min(m.toPixel(end), double(width));
+    const double a = std::clamp(m.toPixel(start), 0.0, double(width));
+    const double b = std::clamp(m.toPixel(end), 0.0, double(width));
     return {int(a), std::max(int(std::ceil(b)), int(a))};
 }
 
