@@ -311,6 +311,35 @@ void TestThreadTracks::rowOfAThreadFarFromTheViewIsEmpty()
     QVERIFY(prepareThreadRow(*ix, nullptr, uint32_t(k), after, width, {}).items.empty());
 }
 
+// A span of no length ended before the view is not drawn, however far
+// before: a long span of its name (20 s) makes the track look that far
+// back, and the one of no length at 21 s was drawn in the first pixel of
+// a view at 25 s (its end's pixel, billions to the left, made an int).
+void TestThreadTracks::spansTrackDrawsNoSpanEndedBeforeTheView()
+{
+    constexpr uint64_t s = 1'000'000'000;
+    LogBuilder b;
+    b.block(0, {OwnedEvent(tag::CreateThread, 1000, {1}), OwnedEvent(tag::RunThread, 1000, {1}),
+                OwnedEvent(tag::UserMsg, 2000, {}, {"START phase"}), OwnedEvent(tag::UserMsg, 20 * s, {}, {"STOP phase"}),
+                OwnedEvent(tag::UserMsg, 21 * s, {}, {"START phase"}), OwnedEvent(tag::UserMsg, 21 * s, {}, {"STOP phase"}),
+                OwnedEvent(tag::StopThread, 60 * s, {1, 5, 0})});
+    const auto ix = loadBytes(b.bytes());
+    QVERIFY(ix && ix->userSpans);
+    QCOMPARE(ix->userSpans->spans.size(), size_t(2));
+    Canvas c(ix, {QStringLiteral("spans")});
+    const auto rows = c.rows();
+    QCOMPARE(rows.size(), size_t(1));
+    const int y = rows[0].rect.center().y();
+    // Each span where it is: drawn in the row (unlike the view below).
+    c.paint({20 * s, 22 * s});
+    QVERIFY(c.image.pixel(c.x({20 * s, 22 * s}, 21 * s), y) != c.image.pixel(c.plot().right() - 2, y));
+    const ViewRange after{25 * s, 25 * s + 1000};
+    c.paint(after);
+    const QRgb background = c.image.pixel(c.plot().left() + c.plot().width() / 2, y);
+    for (int x = c.plot().left(); x <= c.plot().right(); ++x)
+        QCOMPARE(c.image.pixel(x, y), background);
+}
+
 // With 100,000 threads the track shows its window: the rows from `first`,
 // each the thread order[first + r], hit-tested on the drawn segment.
 void TestThreadTracks::threadsTrackDrawsItsWindowOfRows()

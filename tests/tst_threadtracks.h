@@ -80,6 +80,7 @@ private slots:
     void rowsOfATooWideViewAreDrawnFromBins_data() { rowsReadBackAreTheKeptSegmentsRows_data(); }
     void rowsOfATooWideViewAreDrawnFromBins();
     void rowOfAThreadFarFromTheViewIsEmpty();
+    void spansTrackDrawsNoSpanEndedBeforeTheView();
 
     void windowDiagnosticsNameUnmatchedSpans();
     void windowChoosingAThreadFollowsEverywhere();

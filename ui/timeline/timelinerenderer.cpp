@@ -447,8 +447,10 @@ void TimelineRenderer::paintOverlays(QPainter& p, const QRect& area, const TimeM
     if (o.droppedBefore && *o.droppedBefore > view.start)
         shade(view.start, *o.droppedBefore,
               QObject::tr("dropped: only the latest stretch is kept in memory (the recording has it all)"));
-    if (o.selection) {
-        // Over the ruler and the tracks, not the legend below them.
+    if (o.selection && o.selection->start <= view.end && o.selection->end >= view.start) {
+        // Over the ruler and the tracks, not the legend below them. (A
+        // selection off the view is not drawn: one far to the right gave
+        // fillRect a left edge past any int.)
         int bottom = rows.empty() ? area.top() + kRulerHeight : rows.back().rect.bottom() + 1;
         if (o.legend && o.fill)
             bottom = std::min(bottom, area.bottom() + 1 - legendHeight(o, area.width()));

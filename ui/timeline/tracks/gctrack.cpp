@@ -73,7 +73,9 @@ public:
             const Collection& c = *it;
             if (c.start > view.end)
                 break;
-            if (c.end < view.start)
+            // (Its bar is its leader's span, which may begin after the
+            // view's end: its left edge, far right when zoomed in, no int.)
+            if (c.end < view.start || c.leaderStart > view.end)
                 continue;
             const QRectF full = spanRect(m, c.leaderStart, std::max(c.leaderEnd, c.leaderStart + 1), 0, 1);
             const int px = int(std::floor(full.left()));

@@ -90,7 +90,10 @@ public:
             for (const auto& [size, v] : bytes)
                 total += v;
             const double x = m.toPixel(all[i].time);
-            if (int(x) == lastPx && i >= a && i < b) {
+            // (The censuses either side of the view may be billions of
+            // pixels off: no int, and no column to share.)
+            const bool inView = i >= a && i < b;
+            if (inView && int(x) == lastPx) {
                 if (total > lastTotal) { // the column keeps its largest census
                     list->drawn.back() = i;
                     lastTotal = total;
@@ -99,7 +102,7 @@ public:
             }
             list->x.push_back(x);
             list->drawn.push_back(i);
-            lastPx = int(x);
+            lastPx = inView ? int(x) : INT32_MIN;
             lastTotal = total;
         }
         list->tops.assign(list->sizes.size(), QVector<double>(list->x.size(), 0.0));

@@ -98,12 +98,16 @@ public:
                 const auto [start, end] = ext[k];
                 if (start >= view.end)
                     break;
-                if (end <= view.start && end != start) {
+                // (Ended before the view: skipped, as one of no length is
+                // unless at its start; it was drawn in pixel 0, and its end's
+                // pixel, billions to the left when zoomed in, was no int.)
+                if (end < view.start || (end == view.start && end != start)) {
                     ++k;
                     continue;
                 }
-                const int x0 = std::clamp(int(m.toPixel(std::max(start, view.start))), 0, width - 1);
-                const int x1 = std::clamp(int(std::ceil(m.toPixel(std::min(end, view.end)))), x0 + 1, width);
+                const int x0 = int(std::clamp(m.toPixel(std::max(start, view.start)), 0.0, double(width - 1)));
+                const int x1 = std::clamp(int(std::ceil(std::clamp(m.toPixel(std::min(end, view.end)), 0.0, double(width)))),
+                                          x0 + 1, width);
                 int32_t count = 1;
                 ++k;
                 if (x1 == x0 + 1 && start >= view.start) {
