@@ -311,6 +311,79 @@ void TestThreadTracks::rowOfAThreadFarFromTheViewIsEmpty()
     QVERIFY(prepareThreadRow(*ix, nullptr, uint32_t(k), after, width, {}).items.empty());
 }
 
+// On a log of thousands of threads alive at once, a window read for the
+// rows shown holds those and the rows near them in the track (a few
+// screens either side), not every thread alive there: a read costs about
+// a microsecond a thread, 100 ms a zoom on the 256 MB synthesized log of
+// 100,000 threads. Its rows are those of a window of every thread; a row
+// farther away asks for a window of its own.
+void TestThreadTracks::aWindowOfVeryManyThreadsHoldsTheRowsNearTheShownOnes()
+{
+    const auto source = std::make_shared<MemorySource>(synthesizeSchedulerLog(16u << 20, 4, 3));
+    const std::unique_ptr<LogIndex> ix = loadIndex(*source).index;
+    QVERIFY(ix && !ix->scan.hasError);
+    const ThreadStates& st = ix->threadStates;
+    QVERIFY(st.segmentsInFile);
+    const int width = 900;
+    // A view of a thousandth of the log at its middle: a pixel much
+    // narrower than any thread's finest bin.
+    const uint64_t span = ix->lastTime / 1000, mid = ix->lastTime / 2;
+    for (const uint32_t k : st.summarised)
+        QVERIFY(st.overviews[k].binWidth > 10 * span / width);
+    const ViewRange view{mid - span / 2, mid - span / 2 + span};
+    std::vector<uint32_t> needing; // thread numbers with bins in the view, ascending
+    for (size_t k = 0; k < st.count(); ++k) {
+        const BinPyramid& ov = st.overviews[k];
+        if (threadRowNeedsDetail(*ix, uint32_t(k), view, width) && ov.start < view.end
+            && ov.start + ov.levelBins(0) * ov.binWidth > view.start)
+            needing.push_back(uint32_t(k));
+    }
+    QVERIFY2(needing.size() > kMostWindowThreads + 100, qPrintable(QString::number(needing.size())));
+    const std::vector<uint32_t> shown(needing.begin() + 1000, needing.begin() + 1016);
+    std::vector<uint32_t> nearby(needing.begin() + 960, needing.begin() + 1080);
+    nearby.push_back(uint32_t(st.count())); // (no such thread: ignored)
+    const auto idsOf = [&](const std::vector<uint32_t>& numbers) {
+        std::vector<uint32_t> ids;
+        for (const uint32_t k : numbers)
+            if (k < st.count())
+                ids.push_back(st.ids[k]);
+        std::sort(ids.begin(), ids.end());
+        return ids;
+    };
+    DetailStore store(source);
+    std::vector<ThreadWindowKey> wanted;
+    QVERIFY(!threadDetailFor(*ix, &store, false, shown, view, width, &wanted, &nearby).window);
+    QCOMPARE(wanted.size(), size_t(1));
+    QCOMPARE(wanted[0].threads, idsOf(std::vector<uint32_t>(nearby.begin(), nearby.end() - 1)));
+    // None near: the shown rows alone.
+    std::vector<ThreadWindowKey> alone;
+    QVERIFY(!threadDetailFor(*ix, &store, false, shown, view, width, &alone).window);
+    QCOMPARE(alone.size(), size_t(1));
+    QCOMPARE(alone[0].threads, idsOf(shown));
+    const auto got = store.loadThreads(*ix, wanted[0]);
+    QVERIFY(got && got->error.empty() && !got->everyThread);
+    // Every thread of it, as a window of every thread draws it.
+    const auto every = std::make_shared<const ThreadDetail>(readThreadSegments(*source, *ix, wanted[0].from, wanted[0].to));
+    QVERIFY(every->error.empty() && every->everyThread);
+    QVERIFY(every->states.count() > got->states.count() + kMostWindowThreads);
+    for (const uint32_t k : std::vector<uint32_t>(nearby.begin(), nearby.end() - 1)) {
+        const PreparedThreadRow a = prepareThreadRow(*ix, nullptr, k, view, width, {got});
+        const PreparedThreadRow b = prepareThreadRow(*ix, nullptr, k, view, width, {every});
+        QVERIFY(a.detail == got && b.detail == every && !a.pending);
+        QVERIFY(a.strip == b.strip);
+        QCOMPARE(a.items.size(), b.items.size());
+        for (size_t i = 0; i < a.items.size(); ++i)
+            QVERIFY(a.items[i].x0 == b.items[i].x0 && a.items[i].x1 == b.items[i].x1 && a.items[i].colour == b.items[i].colour);
+    }
+    // Scrolled to the shown rows again: read; to rows far from them: another window.
+    QCOMPARE(threadDetailFor(*ix, &store, false, shown, view, width, nullptr, &nearby).window, got);
+    const std::vector<uint32_t> far(needing.end() - 16, needing.end());
+    std::vector<ThreadWindowKey> farther;
+    QVERIFY(!threadDetailFor(*ix, &store, false, far, view, width, &farther, &far).window);
+    QCOMPARE(farther.size(), size_t(1));
+    QCOMPARE(farther[0].threads, idsOf(far));
+}
+
 // A span of no length ended before the view is not drawn, however far
 // before: a long span of its name (20 s) makes the track look that far
 // back, and the one of no length at 21 s was drawn in the first pixel of

@@ -6,6 +6,7 @@
 #include "threaduitestsupport.h"
 
 #include "core/detail/detailstore.h"
+#include "core/detail/threaddetail.h"
 #include "core/format/encoder.h"
 #include "core/format/eventtags.h"
 #include "core/load/loader.h"
@@ -80,6 +81,7 @@ private slots:
     void rowsOfATooWideViewAreDrawnFromBins_data() { rowsReadBackAreTheKeptSegmentsRows_data(); }
     void rowsOfATooWideViewAreDrawnFromBins();
     void rowOfAThreadFarFromTheViewIsEmpty();
+    void aWindowOfVeryManyThreadsHoldsTheRowsNearTheShownOnes();
     void spansTrackDrawsNoSpanEndedBeforeTheView();
 
     void windowDiagnosticsNameUnmatchedSpans();

@@ -134,7 +134,8 @@ bool threadRowNeedsDetail(const LogIndex& ix, uint32_t number, ViewRange view, i
 }
 
 RowsDetail threadDetailFor(const LogIndex& ix, DetailStore* store, bool wait, const std::vector<uint32_t>& numbers,
-                           ViewRange view, int width, std::vector<ThreadWindowKey>* wanted)
+                           ViewRange view, int width, std::vector<ThreadWindowKey>* wanted,
+                           const std::vector<uint32_t>* nearby)
 {
     if (!store)
         return {};
@@ -163,13 +164,22 @@ RowsDetail threadDetailFor(const LogIndex& ix, DetailStore* store, bool wait, co
             return {nullptr, true};
     }
     // The rows shown that need it, and those not shown with bins in the
-    // window that would (scrolling reads nothing more).
+    // window that would (scrolling reads nothing more); when those are too
+    // many, the ones near the shown rows.
     const double nsPerPixel = TimeMapping(view, 0, std::max(width, 1)).nsPerPixel();
-    key.threads = need;
-    for (const uint32_t k : states.summarised) {
+    const auto wouldNeed = [&](uint32_t k) {
         const BinPyramid& ov = states.overviews[k];
-        if (ov.levelFor(nsPerPixel) < 0 && ov.start < key.to && ov.start + ov.levelBins(0) * ov.binWidth > key.from)
+        return ov.levelFor(nsPerPixel) < 0 && ov.start < key.to && ov.start + ov.levelBins(0) * ov.binWidth > key.from;
+    };
+    key.threads = need;
+    for (const uint32_t k : states.summarised)
+        if (wouldNeed(k))
             key.threads.push_back(states.ids[k]);
+    if (key.threads.size() > need.size() + kMostWindowThreads) {
+        key.threads = need;
+        for (const uint32_t k : nearby ? *nearby : std::vector<uint32_t>{})
+            if (k < states.count() && states.inFileOnly(k) && wouldNeed(k))
+                key.threads.push_back(states.ids[k]);
     }
     std::sort(key.threads.begin(), key.threads.end());
     key.threads.erase(std::unique(key.threads.begin(), key.threads.end()), key.threads.end());

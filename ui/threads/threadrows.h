@@ -118,15 +118,21 @@ bool threadRowNeedsDetail(const LogIndex& ix, uint32_t number, ViewRange view, i
 // this zoom and has bins in it: panning or scrolling a little reads
 // nothing, and a window holds few segments of each thread (a row needs
 // them when its bins are wider than a pixel), never every event of a
-// wide view.
+// wide view. When more than kMostWindowThreads rows not shown would need
+// them (a log of tens of thousands of threads alive at once: a read costs
+// about a microsecond a thread), only those of `nearby` do (the rows a
+// few screens either side of the shown ones; none: the shown rows alone),
+// and scrolling farther reads another window.
 // A view over more of the file than the store's maxThreadWindowBytes is
 // `tooWide`: nothing is read, and the rows draw from their finest bins.
 struct RowsDetail {
     std::shared_ptr<const ThreadDetail> window;
     bool tooWide = false;
 };
+inline constexpr size_t kMostWindowThreads = 2048;
 RowsDetail threadDetailFor(const LogIndex& ix, DetailStore* store, bool wait, const std::vector<uint32_t>& numbers,
-                           ViewRange view, int width, std::vector<ThreadWindowKey>* wanted);
+                           ViewRange view, int width, std::vector<ThreadWindowKey>* wanted,
+                           const std::vector<uint32_t>* nearby = nullptr);
 // `detail`: from threadDetailFor (or none).
 PreparedThreadRow prepareThreadRow(const LogIndex& ix, const UserSpans* spans, uint32_t number, ViewRange view,
                                    int width, const RowsDetail& detail = {});
