@@ -451,6 +451,34 @@ void TestTimeline::batchedFillsPaintWhatFillRectPaints()
     QVERIFY(!RectBatch(p, QRect(0, 0, 10, 10)).batching());
 }
 
+// A fill reaching billions of pixels out of the image (a span far longer
+// than the view, at a fine zoom) paints what the part of it on the image
+// paints; one wholly that far away paints nothing. (Its edges were made
+// ints unclamped: undefined, an abort under UBSan.)
+void TestTimeline::batchedFillsFarOutPaintTheirPartOnTheImage()
+{
+    const QRect area(0, 0, 320, 40);
+    const auto picture = [&](const std::vector<QRectF>& fills, bool batched) {
+        QImage image(340, 60, QImage::Format_ARGB32_Premultiplied);
+        image.fill(qRgb(40, 50, 60));
+        QPainter p(&image);
+        if (batched) {
+            RectBatch batch(p, area);
+            for (const QRectF& r : fills)
+                batch.fill(r, QColor(200, 30, 90));
+        } else {
+            for (const QRectF& r : fills)
+                p.fillRect(r, QColor(200, 30, 90));
+        }
+        p.end();
+        return image;
+    };
+    const std::vector<QRectF> far{QRectF(-3e9, 5, 3e9 + 100, 10), QRectF(250, 20, 4e12, 6), QRectF(5e9, 0, 10, 40),
+                                  QRectF(-7e15, 30, 10, 5)};
+    const std::vector<QRectF> near{QRectF(-10, 5, 110, 10), QRectF(250, 20, 200, 6)};
+    QVERIFY(picture(far, true) == picture(near, false));
+}
+
 // Text drawn from the renderer's cache of laid-out texts gives the pixels
 // drawText gives: random texts (spaces at either end, accents, other
 // scripts, figures, line breaks), rectangles (fractional, too small, empty), flags

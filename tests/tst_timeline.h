@@ -61,6 +61,7 @@ private slots:
     void everyPixelIsPainted();
     void rowsPaintedLaterLookTheSame();
     void batchedFillsPaintWhatFillRectPaints();
+    void batchedFillsFarOutPaintTheirPartOnTheImage();
     void legendPictureFollowsWhatItShows();
     void cachedTextDrawsWhatDrawTextDraws();
     void activityMatchesTimelineTotals();

@@ -25,10 +25,18 @@ thread_local Scratch t_scratch;
 
 // QRasterPaintEngine's rounding of a rectangle to fill without
 // antialiasing (toNormalizedFillRect): each edge to the nearest pixel.
+// (Edges clamped first to kFar pixels off the device's origin, where no
+// image reaches: an edge billions of pixels away is no int.)
+constexpr qreal kFar = 1 << 24;
+int roundedEdge(qreal v)
+{
+    return qRound(std::clamp(v, -kFar, kFar));
+}
+
 QRect fillPixels(const QRectF& device)
 {
-    int x1 = qRound(device.x()), y1 = qRound(device.y());
-    int x2 = qRound(device.right()), y2 = qRound(device.bottom());
+    int x1 = roundedEdge(device.x()), y1 = roundedEdge(device.y());
+    int x2 = roundedEdge(device.right()), y2 = roundedEdge(device.bottom());
     if (x2 < x1)
         std::swap(x1, x2);
     if (y2 < y1)
@@ -161,7 +169,10 @@ void RectBatch::fill(const QRectF& r, const QColor& colour)
         return;
     if (px.left() < 0 || px.top() < 0 || px.right() >= m_size.width() || px.bottom() >= m_size.height()) {
         flush();
-        m_p.fillRect(r, colour);
+        // (Within kFar pixels: the painter rounds to ints too.)
+        const QRectF near = QRectF(left, top, w, h) & QRectF(-kFar, -kFar, 2 * kFar, 2 * kFar);
+        if (!near.isEmpty())
+            m_p.fillRect(near == QRectF(left, top, w, h) ? r : m_toDevice.inverted().mapRect(near), colour);
         return;
     }
     const QRgb value = colour.rgba(); // opaque: premultiplied as it is
