@@ -172,8 +172,8 @@ RowsDetail threadDetailFor(const LogIndex& ix, DetailStore* store, bool wait, co
         return ov.levelFor(nsPerPixel) < 0 && ov.start < key.to && ov.start + ov.levelBins(0) * ov.binWidth > key.from;
     };
     key.threads = need;
-    for (const uint32_t k : states.summarised)
-        if (wouldNeed(k))
+    for (size_t i = 0; i < states.summarised.size() && key.threads.size() <= need.size() + kMostWindowThreads; ++i)
+        if (const uint32_t k = states.summarised[i]; wouldNeed(k))
             key.threads.push_back(states.ids[k]);
     if (key.threads.size() > need.size() + kMostWindowThreads) {
         key.threads = need;
