@@ -320,7 +320,7 @@ void TestThreadTracks::rowOfAThreadFarFromTheViewIsEmpty()
 void TestThreadTracks::aWindowOfVeryManyThreadsHoldsTheRowsNearTheShownOnes()
 {
     const auto source = std::make_shared<MemorySource>(synthesizeSchedulerLog(16u << 20, 4, 3));
-    const std::unique_ptr<LogIndex> ix = loadIndex(*source).index;
+    const std::shared_ptr<const LogIndex> ix = loadIndex(*source).index;
     QVERIFY(ix && !ix->scan.hasError);
     const ThreadStates& st = ix->threadStates;
     QVERIFY(st.segmentsInFile);
@@ -382,6 +382,30 @@ void TestThreadTracks::aWindowOfVeryManyThreadsHoldsTheRowsNearTheShownOnes()
     QVERIFY(!threadDetailFor(*ix, &store, false, far, view, width, &farther, &far).window);
     QCOMPARE(farther.size(), size_t(1));
     QCOMPARE(farther[0].threads, idsOf(far));
+
+    // The Threads track and a pinned thread far from its rows: one window
+    // for both (the same threads), read once.
+    auto rows = std::make_shared<ThreadRowsView>();
+    rows->indexSerial = ix->serial;
+    rows->order = needing;
+    rows->first = 1000;
+    rows->visibleRows = 16;
+    rows->total = st.count();
+    rows->pinned = {needing.back()};
+    Canvas c(ix, {QStringLiteral("pinned-threads"), QStringLiteral("threads")});
+    c.options.states.set<ThreadRowsView>(rows);
+    c.options.detail = std::make_shared<DetailStore>(source);
+    c.paint(view);
+    const std::vector<ThreadWindowKey> asked = c.renderer.takeWantedThreads();
+    QVERIFY(!asked.empty());
+    for (const ThreadWindowKey& k : asked)
+        QVERIFY(k == asked.front());
+    std::vector<uint32_t> both = rows->nearbyRows();
+    QCOMPARE(both.size(), size_t(9 * 16 + 1));
+    QCOMPARE(asked.front().threads, idsOf(both));
+    QVERIFY(c.options.detail->loadThreads(*ix, asked.front()));
+    c.paint(view);
+    QVERIFY(c.renderer.takeWantedThreads().empty());
 }
 
 // A span of no length ended before the view is not drawn, however far

@@ -42,8 +42,9 @@ public:
     {
         auto list = std::make_shared<PinnedList>();
         list->rows = ctx.resources.threadRows(ctx.options);
+        const std::vector<uint32_t> nearby = list->rows->nearbyRows(); // (the Threads track's too: one read)
         const auto detail = threadDetailFor(ctx.index, ctx.options.detail.get(), ctx.options.waitForDetail,
-                                            list->rows->pinned, view, width, &ctx.resources.wantedThreads());
+                                            list->rows->pinned, view, width, &ctx.resources.wantedThreads(), &nearby);
         for (uint32_t thread : list->rows->pinned)
             list->prepared.push_back(prepareThreadRow(ctx.index, list->rows->spans.get(), thread, view, width, detail));
         return list;

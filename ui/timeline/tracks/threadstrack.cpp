@@ -52,7 +52,6 @@ struct ThreadRowsWork final : SharedWork {
 class ThreadsTrack final : public TimelineTrack {
 public:
     static constexpr int kNameMargins = 16; // 10 before a name, 6 after (the scroll bar)
-    static constexpr int kNearbyScreens = 4; // rows either side of the shown ones a window may hold (threadDetailFor)
     QString id() const override { return QStringLiteral("threads"); }
     QString title() const override { return QObject::tr("Threads"); }
     QString menuText() const override { return QObject::tr("T&hreads"); }
@@ -130,13 +129,9 @@ public:
         for (int r = 0; r < shown; ++r)
             if (const auto thread = list->rows->threadAtRow(r))
                 threads.push_back(*thread);
-        // (The rows a few screens either side: on a log of very many
-        // threads, what a window read for these rows holds besides.)
-        const std::vector<uint32_t>& order = list->rows->order;
-        const size_t margin = size_t(kNearbyScreens) * size_t(std::max(shown, 1));
-        const size_t top = std::min(list->rows->first, order.size());
-        const std::vector<uint32_t> nearby(order.begin() + ptrdiff_t(top - std::min(top, margin)),
-                                           order.begin() + ptrdiff_t(std::min(order.size(), top + size_t(shown) + margin)));
+        // (On a log of very many threads, what a window read for these
+        // rows holds besides.)
+        const std::vector<uint32_t> nearby = list->rows->nearbyRows();
         RowsDetail detail = threadDetailFor(ctx.index, ctx.options.detail.get(), ctx.options.waitForDetail, threads,
                                             view, width, &ctx.resources.wantedThreads(), &nearby);
         // (An index of its own for the worker; none set: the empty one,
