@@ -383,15 +383,13 @@ void TestThreadTracks::aWindowOfVeryManyThreadsHoldsTheRowsNearTheShownOnes()
     QCOMPARE(farther.size(), size_t(1));
     QCOMPARE(farther[0].threads, idsOf(far));
 
-    // The Threads track and a pinned thread far from its rows: one window
-    // for both (the same threads), read once.
-    auto rows = std::make_shared<ThreadRowsView>();
-    rows->indexSerial = ix->serial;
-    rows->order = needing;
-    rows->first = 1000;
+    // The Threads track (every thread by id, some alive in the view and
+    // some not) and a pinned thread far from its rows: one window for both
+    // (the same threads), read once.
+    auto rows = std::make_shared<ThreadRowsView>(*ThreadRowsView::makeDefault(*ix));
+    rows->first = needing.back() - 8; // (the last thread alive in the view in the middle, ids ascending)
     rows->visibleRows = 16;
-    rows->total = st.count();
-    rows->pinned = {needing.back()};
+    rows->pinned = {needing.front()};
     Canvas c(ix, {QStringLiteral("pinned-threads"), QStringLiteral("threads")});
     c.options.states.set<ThreadRowsView>(rows);
     c.options.detail = std::make_shared<DetailStore>(source);
@@ -402,10 +400,17 @@ void TestThreadTracks::aWindowOfVeryManyThreadsHoldsTheRowsNearTheShownOnes()
         QVERIFY(k == asked.front());
     std::vector<uint32_t> both = rows->nearbyRows();
     QCOMPARE(both.size(), size_t(9 * 16 + 1));
+    std::erase_if(both, [&](uint32_t k) { return !threadRowNeedsDetail(*ix, k, view, width); });
+    QVERIFY(std::any_of(both.begin(), both.end(), [&](uint32_t k) { return !std::binary_search(needing.begin(), needing.end(), k); }));
+    QVERIFY(std::any_of(both.begin(), both.end(), [&](uint32_t k) { return std::binary_search(needing.begin(), needing.end(), k); }));
     QCOMPARE(asked.front().threads, idsOf(both));
     QVERIFY(c.options.detail->loadThreads(*ix, asked.front()));
     c.paint(view);
     QVERIFY(c.renderer.takeWantedThreads().empty());
+    // Collapsed: no rows near, the pins.
+    auto collapsed = std::make_shared<ThreadRowsView>(*rows);
+    collapsed->collapsed = true;
+    QCOMPARE(collapsed->nearbyRows(), rows->pinned);
 }
 
 // A span of no length ended before the view is not drawn, however far

@@ -458,8 +458,10 @@ void TestTimeline::batchedFillsPaintWhatFillRectPaints()
 void TestTimeline::batchedFillsFarOutPaintTheirPartOnTheImage()
 {
     const QRect area(0, 0, 320, 40);
+    qreal ratio = 1;
     const auto picture = [&](const std::vector<QRectF>& fills, bool batched) {
-        QImage image(340, 60, QImage::Format_ARGB32_Premultiplied);
+        QImage image(QSize(340, 60) * ratio, QImage::Format_ARGB32_Premultiplied);
+        image.setDevicePixelRatio(ratio);
         image.fill(qRgb(40, 50, 60));
         QPainter p(&image);
         if (batched) {
@@ -473,10 +475,17 @@ void TestTimeline::batchedFillsFarOutPaintTheirPartOnTheImage()
         p.end();
         return image;
     };
+    // (Reaching out left, right, up and down, one of negative height, at
+    // device pixel ratios 1 and 2.)
     const std::vector<QRectF> far{QRectF(-3e9, 5, 3e9 + 100, 10), QRectF(250, 20, 4e12, 6), QRectF(5e9, 0, 10, 40),
-                                  QRectF(-7e15, 30, 10, 5)};
-    const std::vector<QRectF> near{QRectF(-10, 5, 110, 10), QRectF(250, 20, 200, 6)};
-    QVERIFY(picture(far, true) == picture(near, false));
+                                  QRectF(-7e15, 30, 10, 5),      QRectF(120, -2e10, 7, 2e10 + 9), QRectF(140, 30, 5, 8e11),
+                                  QRectF(160, 12, 4, -5e9)};
+    const std::vector<QRectF> near{QRectF(-10, 5, 110, 10), QRectF(250, 20, 200, 6), QRectF(120, -10, 7, 19),
+                                   QRectF(140, 30, 5, 40), QRectF(160, -20, 4, 32)};
+    for (const qreal r : {1.0, 2.0}) {
+        ratio = r;
+        QVERIFY2(picture(far, true) == picture(near, false), qPrintable(QString::number(r)));
+    }
 }
 
 // Text drawn from the renderer's cache of laid-out texts gives the pixels

@@ -163,24 +163,25 @@ RowsDetail threadDetailFor(const LogIndex& ix, DetailStore* store, bool wait, co
         if (threadDetailBytes(ix, key.from, key.to) > most)
             return {nullptr, true};
     }
-    // The rows shown that need it, and those not shown with bins in the
-    // window that would (scrolling reads nothing more); when those are too
-    // many, the ones near the shown rows.
+    // The rows shown that need it, those near them (the other track's
+    // too: both ask for the same window), and those not shown with bins in
+    // the window that would (scrolling reads nothing more) unless they are
+    // too many.
     const double nsPerPixel = TimeMapping(view, 0, std::max(width, 1)).nsPerPixel();
-    const auto wouldNeed = [&](uint32_t k) {
-        const BinPyramid& ov = states.overviews[k];
-        return ov.levelFor(nsPerPixel) < 0 && ov.start < key.to && ov.start + ov.levelBins(0) * ov.binWidth > key.from;
-    };
     key.threads = need;
-    for (size_t i = 0; i < states.summarised.size() && key.threads.size() <= need.size() + kMostWindowThreads; ++i)
-        if (const uint32_t k = states.summarised[i]; wouldNeed(k))
-            key.threads.push_back(states.ids[k]);
-    if (key.threads.size() > need.size() + kMostWindowThreads) {
-        key.threads = need;
-        for (const uint32_t k : nearby ? *nearby : std::vector<uint32_t>{})
-            if (k < states.count() && states.inFileOnly(k) && wouldNeed(k))
+    if (nearby)
+        for (const uint32_t k : *nearby)
+            if (threadRowNeedsDetail(ix, k, view, width))
                 key.threads.push_back(states.ids[k]);
+    std::vector<uint32_t> alive; // ids
+    for (size_t i = 0; i < states.summarised.size() && alive.size() <= kMostWindowThreads; ++i) {
+        const uint32_t k = states.summarised[i];
+        const BinPyramid& ov = states.overviews[k];
+        if (ov.levelFor(nsPerPixel) < 0 && ov.start < key.to && ov.start + ov.levelBins(0) * ov.binWidth > key.from)
+            alive.push_back(states.ids[k]);
     }
+    if (alive.size() <= kMostWindowThreads)
+        key.threads.insert(key.threads.end(), alive.begin(), alive.end());
     std::sort(key.threads.begin(), key.threads.end());
     key.threads.erase(std::unique(key.threads.begin(), key.threads.end()), key.threads.end());
     if (wait)

@@ -36,9 +36,9 @@ std::optional<uint32_t> ThreadRowsView::threadAtRow(int row) const
 
 std::vector<uint32_t> ThreadRowsView::nearbyRows(int screens) const
 {
-    const size_t margin = size_t(std::max(screens, 0)) * size_t(std::max(shownRows(), 1));
+    const size_t shown = size_t(shownRows()), margin = size_t(std::max(screens, 0)) * shown;
     const size_t top = std::min(first, order.size());
-    const size_t from = top - std::min(top, margin), to = std::min(order.size(), top + size_t(shownRows()) + margin);
+    const size_t from = top - std::min(top, margin), to = shown ? std::min(order.size(), top + shown + margin) : from;
     std::vector<uint32_t> rows(order.begin() + ptrdiff_t(from), order.begin() + ptrdiff_t(to));
     rows.insert(rows.end(), pinned.begin(), pinned.end());
     return rows;

@@ -48,11 +48,10 @@ struct ThreadRowsView {
     int shownRows() const;
     // The thread of shown row `row` (0 = the top), if any.
     std::optional<uint32_t> threadAtRow(int row) const;
-    // The rows within `screens` screens of the shown ones, shown or not,
-    // then the pinned threads: what a window of segments read for either
-    // track holds besides their own rows when a log has too many threads to
-    // read them all (threadDetailFor), the same for both, so that one read
-    // serves them.
+    // The rows within `screens` screens of the shown ones, shown or not
+    // (none when collapsed), then the pinned threads: what a window of
+    // segments read for either track holds besides its own rows
+    // (threadDetailFor), the same for both, so that one read serves them.
     std::vector<uint32_t> nearbyRows(int screens = 4) const;
     // The default: every thread by id, 16 rows, the index's spans.
     static std::shared_ptr<const ThreadRowsView> makeDefault(const LogIndex& ix);
@@ -124,11 +123,12 @@ bool threadRowNeedsDetail(const LogIndex& ix, uint32_t number, ViewRange view, i
 // this zoom and has bins in it: panning or scrolling a little reads
 // nothing, and a window holds few segments of each thread (a row needs
 // them when its bins are wider than a pixel), never every event of a
-// wide view. When more than kMostWindowThreads rows not shown would need
-// them (a log of tens of thousands of threads alive at once: a read costs
-// about a microsecond a thread), only those of `nearby` do
-// (ThreadRowsView::nearbyRows; none: the rows asked for alone), and
-// scrolling farther reads another window.
+// wide view. The rows of `nearby` that need them are in it too
+// (ThreadRowsView::nearbyRows: the Threads track's and the pinned rows',
+// so that both ask for one window); and when more than kMostWindowThreads
+// threads need them and have bins in the window (a log of tens of
+// thousands of threads alive at once: a read costs about a microsecond a
+// thread), only those: scrolling farther reads another window.
 // A view over more of the file than the store's maxThreadWindowBytes is
 // `tooWide`: nothing is read, and the rows draw from their finest bins.
 struct RowsDetail {

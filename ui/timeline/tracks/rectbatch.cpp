@@ -30,7 +30,7 @@ thread_local Scratch t_scratch;
 constexpr qreal kFar = 1 << 24;
 int roundedEdge(qreal v)
 {
-    return qRound(std::clamp(v, -kFar, kFar));
+    return v == v ? qRound(std::clamp(v, -kFar, kFar)) : 0; // (NaN: no pixel of it)
 }
 
 QRect fillPixels(const QRectF& device)
