@@ -92,6 +92,7 @@ private slots:
     void threadSegmentsReadBack_data();
     void threadSegmentsReadBack();
     void threadSegmentsReadBackEdgeCases();
+    void detailReadsPastRecordsLongerThanARead();
     void threadSegmentsFromAChangedFile();
     void threadEventsSettledAsTheLoadGoes_data() { threadSegmentsReadBack_data(); }
     void threadEventsSettledAsTheLoadGoes();

@@ -314,6 +314,67 @@ void TestIndex::threadSegmentsReadBack()
     }
 }
 
+// Detail is read back 64 KB at a time at first; a message can be longer
+// (a 65,535-byte text, its record 12 bytes more). A log of our own whose
+// capability 0 has such messages among its thread events and instants, in
+// blocks that hold several: every range of the threads' segments and every
+// unit of instants reads back as the index holds them, across the long
+// records, wherever a read starts.
+void TestIndex::detailReadsPastRecordsLongerThanARead()
+{
+    const std::string longText(65535, 'x'), shortText(60000, 'y');
+    LogBuilder b;
+    std::deque<OwnedEvent> events;
+    uint64_t t = 1000;
+    for (uint32_t thread = 1; thread <= 3; ++thread)
+        events.emplace_back(tag::CreateThread, t++, std::initializer_list<uint64_t>{thread});
+    for (int i = 0; i < 6000; ++i) {
+        const uint64_t thread = 1 + uint64_t(i % 3);
+        events.emplace_back(tag::RunThread, t += 10, std::initializer_list<uint64_t>{thread});
+        events.emplace_back(tag::ThreadWakeup, t += 10, std::initializer_list<uint64_t>{1 + (thread % 3), 0});
+        if (i % 97 == 0) // (a message that starts a read, one that does not)
+            events.emplace_back(tag::LogMsg, t += 10, std::initializer_list<uint64_t>{},
+                                std::initializer_list<std::string_view>{i % 2 ? longText : shortText});
+        events.emplace_back(tag::StopThread, t += 10, std::initializer_list<uint64_t>{thread, 2, 0});
+        if (events.size() >= 1500) {
+            b.block(0, events);
+            events.clear();
+        }
+    }
+    b.block(0, events);
+    const std::vector<uint8_t> bytes = b.bytes();
+    QVERIFY(bytes.size() > 2'000'000);
+    const auto ix = loadKept(bytes);
+    QVERIFY(!ix->scan.hasError);
+    MemorySource source(bytes);
+    // The instants: every unit, against a load that keeps them.
+    IndexBuilder kept;
+    kept.keepInstants();
+    kept.feed(bytes);
+    kept.publish(true);
+    const CapInstants& want = kept.index().keptInstants.at(0);
+    QCOMPARE(ix->instants.at(0).count(), uint64_t(want.size()));
+    QVERIFY(ix->instants[0].units() > 4);
+    size_t i = 0;
+    for (uint64_t u = 0; u < ix->instants[0].units(); ++u) {
+        const InstantUnit unit = readInstantUnit(source, *ix, 0, u);
+        QVERIFY2(unit.error.empty(), unit.error.c_str());
+        QCOMPARE(uint64_t(unit.instants.size()), ix->instants[0].unitCount(u));
+        for (size_t k = 0; k < unit.instants.size(); ++k, ++i)
+            QVERIFY(unit.instants.time(k) == want.time(i) && unit.instants.arg(k) == want.arg(i));
+    }
+    QCOMPARE(i, want.size());
+    // The threads' segments, over ranges that start and end all over the log.
+    QRandomGenerator rng(5);
+    for (int r = 0; r < 60; ++r) {
+        const uint64_t t0 = 1000 + rng.bounded(uint32_t(t - 1000)), t1 = t0 + 1 + rng.bounded(uint32_t(t - t0 + 10));
+        compareThreadDetail(*ix, readThreadSegments(source, *ix, t0, t1), t0, t1);
+        if (QTest::currentTestFailed())
+            QFAIL(qPrintable(QStringLiteral("range [%1, %2)").arg(t0).arg(t1)));
+    }
+    compareThreadDetail(*ix, readThreadSegments(source, *ix, 0, UINT64_MAX), 0, UINT64_MAX);
+}
+
 // A log of our own with what real logs rarely show: a thread's events at
 // one time on two capabilities (file order decides), a capability whose
 // later block begins earlier than its last one ended, events in the

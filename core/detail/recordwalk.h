@@ -24,8 +24,10 @@ std::string changedAt(uint64_t offset, const std::string& what);
 enum class WalkOn : bool { Next, Stop };
 
 // Decodes the records in [pos, end) of `source`, a stretch of one block of
-// capability `cap` (kNoCap: records outside any), reading at most
-// `chunkBytes` at a time into `buffer`. Each record, its offset and
+// capability `cap` (kNoCap: records outside any), reading into `buffer`
+// 64 KB at first, then twice as much each time up to `chunkBytes` (a walk
+// that stops early, as most do, reads little more than it decodes), and
+// more at once where a record is longer than a read. Each record, its offset and
 // capability set, goes to `handle(e, error)`; a handler that sets `error`
 // stops the walk with it. Returns "" or the problem, naming the byte; `pos`
 // is left after the last record handed over, `stopped` set if the handler
@@ -42,8 +44,10 @@ std::string walkRecords(ByteSource& source, const LogFormat& format, uint64_t& p
     // made afresh per record cleared its 170 bytes each time (half of a
     // thread window's read, profiled).
     Event e;
+    size_t readBytes = std::min<size_t>(chunkBytes, size_t(64) << 10);
     while (pos < end) {
-        const size_t chunk = size_t(std::min<uint64_t>(end - pos, chunkBytes));
+        const size_t chunk = size_t(std::min<uint64_t>(end - pos, readBytes));
+        readBytes = std::max(readBytes, std::min(readBytes * 2, chunkBytes));
         buffer.resize(chunk);
         const size_t n = source.read(pos, buffer.data(), chunk);
         if (bytesRead)
@@ -57,8 +61,10 @@ std::string walkRecords(ByteSource& source, const LogFormat& format, uint64_t& p
         while (at < n) {
             const RecordResult r = decodeRecord(format, buffer.data() + at, n - at, e);
             if (r.status == RecordStatus::NeedMore) {
-                if (at == 0) // a record longer than the rest of its block
+                if (at == 0 && chunk == end - pos) // a record longer than the rest of its block
                     return changedAt(pos, "a record runs past the end of its block");
+                if (at == 0) // longer than a read (a message of up to 64 KB, and its header)
+                    readBytes = std::max(readBytes, chunk * 2);
                 break; // read again from this record
             }
             if (r.status != RecordStatus::Ok)
