@@ -94,7 +94,10 @@ public:
     void setRunEvents(size_t events) { m_runEvents = std::max<size_t>(events, 1); }
     // A settle bound stuck while this many runs' worth of events came
     // makes the load continue in runs (see settle()): more than the 2.9 M
-    // events (46 MB) a capability held back for 1.6 s of the busy big log.
+    // events (46 MB) a capability held back for 1.6 s of the busy big log,
+    // and the 3.67 M (59 MB) of another run of it (2 made that whole load
+    // go to runs: 6-8 MB less at its peak for a fifth more time; see
+    // docs/architecture.md).
     static constexpr size_t kStuckRuns = 4;
     uint64_t eventsInRuns() const { return m_eventsInRuns; }
     // The most events that came while the settle bound did not move (a
