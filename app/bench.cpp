@@ -37,7 +37,8 @@ const char* const kBenchUsage =
     "typical queries, and prints `key: value` lines: decode_s, index_s (load_s\n"
     "minus decode_s), load_s (open to fully indexed), peak_rss_mb,\n"
     "thread_events_waiting_max (the most thread events that waited in memory\n"
-    "for a capability that fell silent, 16 bytes each), thread_events_to_runs\n"
+    "for a capability that fell silent), thread_events_packed_max (of those,\n"
+    "the most kept packed, about 5 bytes each, not 16), thread_events_to_runs\n"
     "(those the load wrote to runs in a temporary file instead), and query\n"
     "times in milliseconds (lod_*: one track at 2000 pixels; stats_*: range\n"
     "statistics), each the maximum and mean over several views, and\n"
@@ -198,9 +199,10 @@ int bench(int argc, char** argv)
     std::printf("load_s: %.3f\n", loadS);
     std::printf("load_pass_s: %.3f\n", loaded.decodeSeconds);
     std::printf("load_finish_s: %.3f\n", loaded.finishSeconds);
-    // What a silent capability made wait in memory (16 bytes an event):
-    // the peak memory of a load depends on it.
+    // What a silent capability made wait in memory (16 bytes an event, or
+    // about 5 packed): the peak memory of a load depends on it.
     std::printf("thread_events_waiting_max: %llu\n", (unsigned long long)loaded.threadEventsMostWaiting);
+    std::printf("thread_events_packed_max: %llu\n", (unsigned long long)loaded.threadEventsMostPacked);
     std::printf("thread_events_to_runs: %llu\n", (unsigned long long)loaded.threadEventsInRuns);
     std::printf("peak_rss_mb: %.1f\n", double(usage.ru_maxrss) / 1024.0);
     std::printf("index_mb: %.1f\n", double(ix.memoryBytes()) / (1 << 20));

@@ -379,7 +379,7 @@ void TestCli::benchKeys()
     const Run r = runHecscope({QStringLiteral("bench"), QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/threads-N2.eventlog")});
     QCOMPARE(r.exitCode, 0);
     for (const char* key : {"decode_s", "index_s", "load_s", "peak_rss_mb", "thread_events_waiting_max",
-                            "thread_events_to_runs", "lod_2000px_max_ms",
+                            "thread_events_packed_max", "thread_events_to_runs", "lod_2000px_max_ms",
                             "stats_range_max_ms", "cancel_latency_ms", "nth_events_ms", "find_first_marker_ms",
                             "thread_detail_ms_1e-3", "thread_detail_ms_1e-2", "thread_detail_ms_half"}) {
         const QByteArray prefix = QByteArray(key) + ": ";

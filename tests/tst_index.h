@@ -102,6 +102,7 @@ private slots:
     void aLateCapabilityWithoutRunsReadsTheLogAgain();
     void aCapabilityThatFallsSilentSendsTheLoadToRuns();
     void eventsThatWaitedForAStuckBoundAreLetGo();
+    void eventsThatWaitForAStuckBoundArePacked();
     void manyShortThreadsAreNotSettled();
     void declinedEventsGoToSortedRuns();
     void runsThatCannotBeWrittenOrReadLoseNothing();

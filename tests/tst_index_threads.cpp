@@ -615,26 +615,29 @@ void TestIndex::aCapabilityThatFallsSilentSendsTheLoadToRuns()
     compareThreadParts(*loaded, *raw);
 }
 
-// The events that came while the bound was stuck (kStuckRuns runs' worth,
-// 2^19 here) go to the first run; then the arrays that held them keep
-// memory for a settle's or a run's worth of events only, not for all of
-// them to the end of the load (a 1.17 GB log kept 130 MB so).
+// The events that came while the bound was stuck (kStuckPackedRuns runs'
+// worth, 2^20 here, packed as they waited) go to the first runs, a run at a
+// time; then the arrays that held them keep memory for a settle's or a
+// run's worth of events only, not for all of them to the end of the load
+// (a 1.17 GB log kept 130 MB so).
 void TestIndex::eventsThatWaitedForAStuckBoundAreLetGo()
 {
     const std::vector<uint8_t> bytes = logWithASilentCapability(600'000);
-    constexpr size_t kRun = size_t(1) << 17;
+    constexpr size_t kRun = size_t(1) << 16;
     IndexBuilder builder;
     builder.settleThreadEventsEvery(8, 0, kRun);
     builder.feed(bytes);
     const LogIndex snapshot = builder.publish(false); // (waits for the writer)
     QVERIFY(builder.threadSettlingDeclined());
-    QVERIFY(builder.threadEventsInRuns() >= ThreadStatesBuilder::kStuckRuns * kRun + kRun);
+    QVERIFY(builder.threadEventsInRuns() >= ThreadStatesBuilder::kStuckPackedRuns * kRun + kRun);
     // The most that waited for the bound (what `bench` prints): the
-    // kStuckRuns runs' worth after which the load went to runs, counted
-    // at a settle every 8 events.
+    // kStuckPackedRuns runs' worth after which the load went to runs,
+    // counted at a settle every 8 events; most of them packed.
     const uint64_t waited = builder.threadEventsMostWaiting();
-    QVERIFY2(waited >= ThreadStatesBuilder::kStuckRuns * kRun && waited <= ThreadStatesBuilder::kStuckRuns * kRun + 8,
-             qPrintable(QString::number(waited)));
+    constexpr size_t kStuck = ThreadStatesBuilder::kStuckPackedRuns * kRun;
+    QVERIFY2(waited >= kStuck && waited <= kStuck + 8, qPrintable(QString::number(waited)));
+    const uint64_t packed = builder.threadEventsMostPacked();
+    QVERIFY2(packed >= kStuck - 2 * ThreadStatesBuilder::kPackEvents && packed < kStuck, qPrintable(QString::number(packed)));
     // The decoding thread's array (its chunks for a settle's worth), the
     // events of the run being gathered, the last run's array and scratch
     // (a run's worth each), and a chunk of slack for each array. Before:
@@ -648,6 +651,85 @@ void TestIndex::eventsThatWaitedForAStuckBoundAreLetGo()
     const auto raw = loadWith(bytes, KeepInMemory{false, true});
     compareIndexes(builder.index(), *raw);
     compareThreadParts(builder.index(), *raw);
+}
+
+// A capability silent while the other sends 250,000 runs of threads 1 to 3
+// (capability 1's first block, then capability 0's long one), and then
+// sending again: a block from the middle of them (half of them settle,
+// half wait on) and one later than all of them (then capability 0 once
+// more).
+static std::vector<uint8_t> logWithACapabilitySilentFor(uint64_t runs)
+{
+    LogBuilder b;
+    std::deque<OwnedEvent> early, busy, late, last;
+    early.emplace_back(tag::RunThread, 10, std::initializer_list<uint64_t>{1});
+    early.emplace_back(tag::StopThread, 20, std::initializer_list<uint64_t>{1, 3, 0});
+    b.block(1, early);
+    for (uint64_t i = 0; i < runs; ++i) {
+        // (Threads blocked on an MVar and woken by the thread before, as
+        // the big log's are: every field of an event varies.)
+        const uint64_t t = 1000 + i * 100, thread = 1 + i % 3;
+        busy.emplace_back(tag::RunThread, t, std::initializer_list<uint64_t>{thread});
+        busy.emplace_back(tag::StopThread, t + 50, std::initializer_list<uint64_t>{thread, 14, 1 + (i + 2) % 3});
+        busy.emplace_back(tag::ThreadWakeup, t + 60, std::initializer_list<uint64_t>{1 + (i + 1) % 3, i % 2});
+    }
+    b.block(0, busy);
+    const uint64_t middle = 1000 + runs * 50 + 5, after = 1000 + runs * 100;
+    for (uint64_t i = 0; i < 8; ++i) { // (more than a settle's 8 events: one comes in the block)
+        late.emplace_back(tag::RunThread, middle + i * 2, std::initializer_list<uint64_t>{4});
+        late.emplace_back(tag::StopThread, middle + i * 2 + 1, std::initializer_list<uint64_t>{4, 3, 0});
+    }
+    b.block(1, late);
+    late.clear();
+    late.emplace_back(tag::RunThread, after, std::initializer_list<uint64_t>{4});
+    late.emplace_back(tag::StopThread, after + 10, std::initializer_list<uint64_t>{4, 3, 0});
+    b.block(1, late);
+    last.emplace_back(tag::RunThread, after + 20, std::initializer_list<uint64_t>{1});
+    last.emplace_back(tag::StopThread, after + 30, std::initializer_list<uint64_t>{1, 5, 0});
+    b.block(0, last);
+    return b.bytes();
+}
+
+// The events that wait for a stuck bound are packed (kPackEvents at a time,
+// on the walk's thread) and walked from there once it moves: the index is
+// the one a load keeping every event makes, and nothing went to runs. So
+// too with a snapshot in the stuck stretch.
+void TestIndex::eventsThatWaitForAStuckBoundArePacked()
+{
+    const std::vector<uint8_t> bytes = logWithACapabilitySilentFor(250'000);
+    IndexBuilder builder;
+    builder.settleThreadEventsEvery(8, 0);
+    builder.feed(bytes);
+    QVERIFY(builder.publish(true, nullptr));
+    QVERIFY(!builder.threadEventsLost());
+    QVERIFY(!builder.threadSettlingDeclined());
+    QCOMPARE(builder.threadEventsInRuns(), uint64_t(0));
+    QVERIFY2(builder.threadEventsMostWaiting() >= 750'000 - 8, // (counted at a settle every 8 events)
+             qPrintable(QString::number(builder.threadEventsMostWaiting())));
+    // (Else this log does not test it.)
+    const uint64_t packed = builder.threadEventsMostPacked();
+    QVERIFY2(packed >= ThreadStatesBuilder::kPackEvents, qPrintable(QString::number(packed)));
+    const auto raw = loadWith(bytes, KeepInMemory{false, true});
+    compareIndexes(builder.index(), *raw);
+    compareThreadParts(builder.index(), *raw);
+    const auto loaded = loadWith(bytes, KeepInMemory{false, false, 8, 0});
+    compareIndexes(*loaded, *raw);
+    compareThreadParts(*loaded, *raw);
+    // A progressive load's snapshot while the bound is stuck (before a
+    // pack's worth came) takes what waited in as it is; the events after it
+    // are packed again.
+    IndexBuilder snapshotted;
+    snapshotted.settleThreadEventsEvery(8, 0);
+    const std::span<const uint8_t> all(bytes);
+    snapshotted.feed(all.first(all.size() / 4));
+    QVERIFY(snapshotted.publish(false, nullptr));
+    QCOMPARE(snapshotted.threadEventsMostPacked(), uint64_t(0));
+    snapshotted.feed(all.subspan(all.size() / 4));
+    QVERIFY(snapshotted.publish(true, nullptr));
+    QVERIFY2(snapshotted.threadEventsMostPacked() >= ThreadStatesBuilder::kPackEvents,
+             qPrintable(QString::number(snapshotted.threadEventsMostPacked())));
+    compareIndexes(snapshotted.index(), *raw);
+    compareThreadParts(snapshotted.index(), *raw);
 }
 
 // Settling pays for threads of many events, not for many short-lived ones

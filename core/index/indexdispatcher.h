@@ -128,6 +128,7 @@ public:
     bool threadEventsLost() const { return builder<ThreadStatesBuilder>().lostEvents(); }
     uint64_t threadEventsInRuns() const { return builder<ThreadStatesBuilder>().eventsInRuns(); }
     uint64_t threadEventsMostWaiting() const { return builder<ThreadStatesBuilder>().mostEventsWaiting(); }
+    uint64_t threadEventsMostPacked() const { return builder<ThreadStatesBuilder>().mostEventsPacked(); }
     uint64_t threadRunBytes() const { return builder<ThreadStatesBuilder>().runBytes(); }
     size_t threadRawEventBytes() const { return builder<ThreadStatesBuilder>().rawEventBytes(); }
     void deferThreadCountsFrom(size_t threads) { builder<ThreadsBuilder>().setDeferFrom(threads); }

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cassert>
+#include <chrono>
 #include <bit>
 #include <cstring>
 #include <functional>
@@ -366,20 +368,32 @@ void ThreadStatesBuilder::settleUpTo(uint64_t bound, bool release, size_t upcomi
     // those still pending, each in log order.
     // Event i: in m_raw, or past its end in the batch handed to settle()'s
     // walk (not copied into m_raw: only the events left pending go there).
+    // The events packed while the bound was stuck (m_waiting) come between
+    // the two, with no index: only a walk that releases what it settles
+    // has them (settle()), and it keeps no list of the pending ones.
     const ChunkedArray<Raw>& own = m_raw; // (read only: no check for a copy's chunks)
     const ChunkedArray<Raw>& batch = m_batch;
     const size_t ownSize = own.size(), total = ownSize + batch.size();
     const auto raws = [&](uint64_t i) -> const Raw& { return i < ownSize ? own[i] : batch[i - ownSize]; };
+    // f(index, event) for every event not settled yet, in log order.
+    const auto unsettled = [&](auto f) {
+        forEachPending(raws, [&](uint64_t i) { f(i, raws(i)); });
+        for (size_t i = m_scanned; i < ownSize; ++i)
+            f(i, own[i]);
+        m_waiting.forEach([&](const Raw& r) { f(uint64_t(0), r); });
+        for (size_t i = std::max(m_scanned, ownSize); i < total; ++i)
+            f(i, batch[i - ownSize]);
+    };
     // The events before the bound copied, straight to their place grouped
     // by thread (a count per thread first), log order kept within a
     // thread, and walked; the indices of the others kept pending.
+    assert(release || m_waiting.empty()); // (a seal's: after drain())
     std::vector<Raw>& settle = m_scratch; // (its memory kept from one settle to the next)
     std::vector<uint64_t>& pending = m_pendingNext; // (memory reused)
     pending.clear();
     uint32_t lo = UINT32_MAX, hi = 0;
     size_t n = 0, stillPending = 0;
-    const auto classify = [&](uint64_t i) {
-        const Raw& r = raws(i);
+    const auto classify = [&](uint64_t i, const Raw& r) {
         if (r.time < bound) {
             ++n;
             lo = std::min(lo, r.thread);
@@ -390,18 +404,13 @@ void ThreadStatesBuilder::settleUpTo(uint64_t bound, bool release, size_t upcomi
                 pending.push_back(i);
         }
     };
-    forEachPending(raws, classify);
-    for (size_t i = m_scanned; i < total; ++i)
-        classify(i);
+    unsettled(classify);
     const bool dense = n > 0 && size_t(hi - lo) + 1 <= 4 * n + 65536;
     const auto each = [&](auto f) {
-        forEachPending(raws, [&](uint64_t i) {
-            if (raws(i).time < bound)
-                f(raws(i));
+        unsettled([&](uint64_t, const Raw& r) {
+            if (r.time < bound)
+                f(r);
         });
-        for (size_t i = m_scanned; i < total; ++i)
-            if (raws(i).time < bound)
-                f(raws(i));
     };
     // The copy (grouped by thread) in time order per thread, walked.
     Settled* walked = nullptr;
@@ -451,7 +460,7 @@ void ThreadStatesBuilder::settleUpTo(uint64_t bound, bool release, size_t upcomi
         // event's, for one more pass over the events a slice. (At most about
         // kSlicePasses slices: a live session's settle may have millions of
         // events, each pass reads them all.)
-        const size_t slice = std::max(m_settleSlice, (n + kSlicePasses - 1) / kSlicePasses);
+        const size_t slice = std::max(m_settleSlice, std::min((n + kSlicePasses - 1) / kSlicePasses, kMostSlice));
         std::vector<size_t> count(size_t(hi - lo) + 1, 0), next(count.size(), 0);
         each([&](const Raw& r) { ++count[r.thread - lo]; });
         for (size_t first = 0; first < count.size();) {
@@ -860,8 +869,11 @@ void ThreadStatesBuilder::settle(uint64_t settleBefore)
         // good is in the runs that insure it), merged by the final seal.
         // (Counted as they came, not from m_raw's size: a walk running on
         // its own thread may be changing that.)
-        if (!m_rewalk && m_added - m_addedWhenSettled >= kStuckRuns * m_runEvents) {
-            drain();
+        // Once events have been walked for good, those that wait are
+        // packed (packWaiting), and more of them may.
+        const size_t stuckRuns = m_released ? kStuckPackedRuns : kStuckRuns;
+        if (!m_rewalk && m_added - m_addedWhenSettled >= stuckRuns * m_runEvents) {
+            join();
             if (!m_released) {
                 m_settleDeclined = true;
                 dropInsurance();
@@ -869,9 +881,15 @@ void ThreadStatesBuilder::settle(uint64_t settleBefore)
                 claimInsurance();
             }
             if (m_settleDeclined)
+                waitingToRuns();
+            drain();
+            if (m_settleDeclined)
                 writeRun();
             m_addedWhenSettled = m_added;
+            return;
         }
+        if (!m_rewalk)
+            packWaiting();
         return;
     }
     if (!m_released) {
@@ -898,6 +916,7 @@ void ThreadStatesBuilder::settle(uint64_t settleBefore)
     decideInsurance();
     m_settledBefore = settleBefore;
     m_addedWhenSettled = m_added;
+    m_packed = 0;
     m_released = true;
     // The walk before this one done, the events since handed over (the
     // first time, they are all in m_raw already) and a new walk begun,
@@ -919,6 +938,40 @@ void ThreadStatesBuilder::settle(uint64_t settleBefore)
         m_walk = std::async(std::launch::async, walk);
     } catch (const std::system_error&) {
         walk(); // (no thread to be had: here, then)
+    }
+}
+
+void ThreadStatesBuilder::packWaiting()
+{
+    if (!m_released)
+        return; // (before the first walk, every event is in m_raw: see settle())
+    if (!m_async) {
+        // After a seal (a progressive load's snapshot, which took the
+        // inbox into m_raw): the events from here on kept apart again, to
+        // be packed after m_raw's.
+        m_async = true;
+        return;
+    }
+    // (Not waiting for a walk still running: the next settle() looks again.)
+    using namespace std::chrono_literals;
+    if (m_inbox.size() < kPackEvents || (m_walk.valid() && m_walk.wait_for(0s) != std::future_status::ready))
+        return;
+    ChunkedArray<Raw> spare = join();
+    m_batch = std::move(m_inbox);
+    m_inbox = std::move(spare);
+    m_packed += m_batch.size();
+    m_mostPacked = std::max(m_mostPacked, m_packed);
+    const auto pack = [this] {
+        for (size_t i = 0; i < m_batch.size(); ++i)
+            m_waiting.push_back(std::as_const(m_batch)[i]);
+        // The chunks kept to be the next inbox: kPackEvents' worth.
+        m_batch.shrinkTo(0);
+        m_batch.releaseFrom(kPackEvents);
+    };
+    try {
+        m_walk = std::async(std::launch::async, pack);
+    } catch (const std::system_error&) {
+        pack(); // (no thread to be had: here, then)
     }
 }
 

@@ -4,6 +4,7 @@
 #include "core/format/eventtags.h"
 #include "core/format/logformat.h"
 #include "core/index/loadobserver.h"
+#include "core/index/packedraws.h"
 #include "core/io/spillfile.h"
 #include "core/index/threadstatespart.h"
 #include "core/index/timeline.h"
@@ -73,10 +74,11 @@ public:
     // A settle's walk copies the events it settles grouped by thread
     // (16 bytes each), a slice of whole threads of about this many events
     // at a time (a thread of more: alone; a settle of more than
-    // kSlicePasses such slices: a kSlicePasses-th of its events), so that
-    // a settle after a long wait for one capability's events does not copy
-    // millions at once.
-    static constexpr size_t kSettleSlice = size_t(1) << 18, kSlicePasses = 4;
+    // kSlicePasses such slices: a kSlicePasses-th of its events, up to
+    // kMostSlice), so that a settle after a long wait for one capability's
+    // events does not copy millions at once (after the 11.5 M that waited
+    // on a 1.12 GB log, a quarter of them was 47 MB).
+    static constexpr size_t kSettleSlice = size_t(1) << 18, kSlicePasses = 4, kMostSlice = size_t(1) << 20;
     void setSettleSlice(size_t events) { m_settleSlice = std::max<size_t>(events, 1); }
     // Settling declined, in a load that spills (setSpill): the raw events
     // go to a temporary file (SpillFile) every `events` of them, as a run
@@ -93,26 +95,39 @@ public:
     // counts it once written; a seal waits for it).
     void setRunEvents(size_t events) { m_runEvents = std::max<size_t>(events, 1); }
     // A settle bound stuck while this many runs' worth of events came
-    // makes the load continue in runs (see settle()): more than the 2.9 M
-    // events (46 MB) a capability held back for 1.6 s of the busy big log,
-    // and the 3.67 M (59 MB) of another run of it (2 made that whole load
-    // go to runs: 6-8 MB less at its peak for a fifth more time; see
-    // docs/architecture.md).
+    // makes the load continue in runs (see settle()), while no event has
+    // been walked for good (a capability idle from the start holds the
+    // first settle back): these wait as they came, 16 bytes each.
     static constexpr size_t kStuckRuns = 4;
+    // The same once events have been walked for good: the events that
+    // then wait are packed (packWaiting: 3.5 bytes each on the big logs),
+    // so that 16 M of them take about 57 MB (the 11.8 M that waited on a
+    // 1.12 GB log of the busy program, 41 MB packed, wait for the bound:
+    // sent to runs, the load took 7.6 s, not 6.4, and 203 MB, not 133).
+    // They then go to runs a run at a time (waitingToRuns).
+    static constexpr size_t kStuckPackedRuns = 16;
     uint64_t eventsInRuns() const { return m_eventsInRuns; }
     // The most events that came while the settle bound did not move (a
     // capability silent; the first stretch counts from the load's start),
-    // as settle() saw them: each waited in memory (16 bytes) for it, up to
-    // kStuckRuns runs' worth. Whether a log's peak memory holds depends on
+    // as settle() saw them: each waited in memory for it (16 bytes, or
+    // packed), up to kStuckRuns (kStuckPackedRuns) runs' worth. Whether a log's peak memory holds depends on
     // it (`bench` prints it).
     uint64_t mostEventsWaiting() const { return m_mostWaiting; }
+    // Of those, the most packed at once (kPackEvents; the rest waited as
+    // they came, 16 bytes each).
+    uint64_t mostEventsPacked() const { return m_mostPacked; }
     // The memory of the arrays that hold raw events (held and kept for
     // the next ones), and of the scratch they are sorted in. Not while a
     // walk or writer runs: after a seal (tests).
     size_t rawEventBytes() const
     {
-        return m_raw.memoryBytes() + m_inbox.memoryBytes() + m_batch.memoryBytes() + m_scratch.capacity() * sizeof(Raw);
+        return m_raw.memoryBytes() + m_inbox.memoryBytes() + m_batch.memoryBytes() + m_waiting.memoryBytes()
+            + m_scratch.capacity() * sizeof(Raw);
     }
+    // While the settle bound is stuck, the events that came are packed
+    // (PackedRaws: 3.5 bytes each on the big logs, not 16) on settle()'s
+    // thread, which has nothing else to do meanwhile, this many at a time.
+    static constexpr size_t kPackEvents = size_t(1) << 18;
     uint64_t runBytes() const { return m_runFileBytes; } // (their size in the file: see Run)
     // Of the final seal over runs: the threads binned as the merge gave
     // them, whose segments then waited for their checkpoint entries in a
@@ -280,6 +295,15 @@ private:
     // no list of the pending ones is made (m_pendingAll).
     void settleUpTo(uint64_t bound, bool release = false, size_t upcoming = 0);
     void releaseSettledRaw(size_t upcoming);
+    // (settle(), its bound stuck) The inbox handed to settle()'s thread to
+    // be packed into m_waiting, once it holds kPackEvents and no walk runs.
+    void packWaiting();
+    // (settle(), the bound stuck for kStuckPackedRuns runs' worth, in a
+    // load going to runs) The events not walked yet, m_raw's and then the
+    // packed ones, written to runs of setRunEvents' size, in log order
+    // (none unpacked but the run being written); what cannot be written
+    // stays in m_raw.
+    void waitingToRuns();
     // The indices of the raw events not settled yet, ascending (`raws`: the
     // event at an index, in m_raw or past its end in m_batch).
     template <class Raws, class F>
@@ -350,6 +374,7 @@ private:
     alignas(64) uint64_t m_added = 0;
     uint64_t m_addedWhenSettled = 0;
     uint64_t m_mostWaiting = 0; // (mostEventsWaiting)
+    uint64_t m_packed = 0, m_mostPacked = 0; // (handed to be packed since the bound last moved; mostEventsPacked)
     alignas(64) bool m_released = false; // settle() let raw events go
     std::vector<Raw> m_scratch; // the events being settled (memory reused)
     bool m_lost = false;     // and then an event came before what it had settled
@@ -374,7 +399,7 @@ private:
     std::unique_ptr<SpillFile> m_spill;
     std::atomic<uint64_t> m_spilledBytes = 0;
     // settle() on its own thread: while a walk runs, it alone touches
-    // m_raw, m_batch, m_pending, m_scanned, m_scratch, m_settled and the
+    // m_raw, m_waiting, m_batch, m_pending, m_scanned, m_scratch, m_settled and the
     // spill file (m_spill, m_spillOn); the decoding thread adds to m_inbox.
     // The walk empties the array it was handed (m_batch), which is then the
     // next inbox.
@@ -383,7 +408,11 @@ private:
     // stores into m_raw); join() waits for it.
     bool m_async = false;
     alignas(64) ChunkedArray<Raw> m_inbox;
-    alignas(64) ChunkedArray<Raw> m_batch; // the walk's events, after m_raw's (settleUpTo); empty when none
+    alignas(64) ChunkedArray<Raw> m_batch; // the walk's events, after m_waiting's (settleUpTo); empty when none
+    // The events that waited for a stuck bound (packWaiting), after
+    // m_raw's and before m_batch's in log order: read by settleUpTo's walk
+    // and drain() only, empty after either.
+    PackedRaws<Raw> m_waiting;
     std::future<void> m_walk;
     // Runs of raw events in a file (setRunEvents), in log order.
     size_t m_runEvents = size_t(1) << 20;

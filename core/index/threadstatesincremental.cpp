@@ -42,6 +42,9 @@ ChunkedArray<ThreadStatesBuilder::Raw> ThreadStatesBuilder::join()
 void ThreadStatesBuilder::drain()
 {
     join();
+    m_waiting.forEach([this](const Raw& r) { m_raw.push_back(r); });
+    m_waiting.clear();
+    m_packed = 0;
     for (size_t i = 0; i < m_inbox.size(); ++i)
         m_raw.push_back(std::as_const(m_inbox)[i]);
     m_inbox.shrinkTo(0);
@@ -55,20 +58,27 @@ void ThreadStatesBuilder::releaseSettledRaw(size_t upcoming)
     // front (their indices ascend, so none is written over before it is
     // moved), and the array keeps its chunks for the events to come (no
     // memory given back and faulted in again at every settle).
-    // (From settle()'s batch too, past m_raw's end: appended.)
+    // (From the events packed while the bound was stuck and settle()'s
+    // batch too, past m_raw's end: appended. Every event is pending that
+    // is not before the bound: m_pendingAll, set by settleUpTo.)
     const size_t ownSize = m_raw.size();
-    const auto raws = [&](uint64_t i) -> const Raw& {
-        return i < ownSize ? std::as_const(m_raw)[i] : std::as_const(m_batch)[i - ownSize];
-    };
+    const uint64_t from = m_pendingFrom;
     size_t kept = 0;
-    forEachPending(raws, [&](uint64_t i) {
-        const Raw r = raws(i);
+    const auto keep = [&](const Raw& r) {
+        if (r.time < from)
+            return;
         if (kept < m_raw.size())
             m_raw[kept] = r;
         else
             m_raw.push_back(r);
         ++kept;
-    });
+    };
+    for (size_t i = 0; i < ownSize; ++i)
+        keep(Raw(std::as_const(m_raw)[i]));
+    m_waiting.forEach(keep);
+    m_waiting.clear();
+    for (size_t i = 0; i < m_batch.size(); ++i)
+        keep(std::as_const(m_batch)[i]);
     m_raw.shrinkTo(kept);
     m_raw.releaseFrom(kept + upcoming); // (what an unusually late bound left)
     // Every event left is pending (m_pendingAll, set by settleUpTo).

@@ -69,6 +69,45 @@ void ThreadStatesBuilder::writeRun()
     }
 }
 
+void ThreadStatesBuilder::waitingToRuns()
+{
+    if (m_waiting.empty() || !m_spillOn || m_runsFailed)
+        return; // (drain() unpacks them)
+    ChunkedArray<Raw> before = std::move(m_raw);
+    m_raw = {};
+    std::vector<Raw> piece;
+    piece.reserve(std::min(m_runEvents, before.size() + m_waiting.size()));
+    const auto flush = [&] {
+        if (!m_runsFailed && !piece.empty()) {
+            std::vector<Raw>& run = m_scratch;
+            groupByThreadInto(std::as_const(piece), run);
+            if (appendRun(run, m_runs))
+                m_eventsInRuns += run.size();
+            else
+                m_runsFailed = true;
+            run.clear();
+            if (!m_runsFailed)
+                piece.clear();
+        }
+        for (const Raw& r : piece)
+            m_raw.push_back(r); // (what is not in the file stays in memory)
+        piece.clear();
+    };
+    const auto take = [&](const Raw& r) {
+        piece.push_back(r);
+        if (piece.size() >= m_runEvents)
+            flush();
+    };
+    for (size_t i = 0; i < before.size(); ++i)
+        take(std::as_const(before)[i]);
+    before = {};
+    m_waiting.forEach(take);
+    m_waiting.clear();
+    flush();
+    if (m_scratch.capacity() > m_runEvents)
+        std::vector<Raw>().swap(m_scratch);
+}
+
 bool ThreadStatesBuilder::appendRun(const std::vector<Raw>& run, std::vector<Run>& into)
 {
     const size_t n = run.size();

@@ -56,6 +56,11 @@ uint64_t IndexBuilder::threadEventsMostWaiting() const
     return m_impl->dispatcher.threadEventsMostWaiting();
 }
 
+uint64_t IndexBuilder::threadEventsMostPacked() const
+{
+    return m_impl->dispatcher.threadEventsMostPacked();
+}
+
 size_t IndexBuilder::threadRawEventBytes() const
 {
     return m_impl->dispatcher.threadRawEventBytes();

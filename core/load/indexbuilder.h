@@ -63,6 +63,8 @@ public:
     uint64_t threadEventsInRuns() const;
     // ThreadStatesBuilder::mostEventsWaiting
     uint64_t threadEventsMostWaiting() const;
+    // ThreadStatesBuilder::mostEventsPacked
+    uint64_t threadEventsMostPacked() const;
     uint64_t threadRunBytes() const; // (their size in the run file)
     // (ThreadStatesBuilder::rawEventBytes: after a seal, for tests)
     size_t threadRawEventBytes() const;

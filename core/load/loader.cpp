@@ -153,6 +153,7 @@ LoadResult loadIndex(ByteSource& source, uint64_t totalBytes, LoadObserver* obse
     }
     const auto t2 = Clock::now();
     result.threadEventsMostWaiting = builder.threadEventsMostWaiting();
+    result.threadEventsMostPacked = builder.threadEventsMostPacked();
     result.threadEventsInRuns = builder.threadEventsInRuns();
     result.index = builder.take();
     result.index->scan.ioError = source.error();

@@ -22,6 +22,7 @@ struct LoadResult {
     // fell silent (IndexBuilder::threadEventsMostWaiting), and those the
     // load wrote to runs in a temporary file instead.
     uint64_t threadEventsMostWaiting = 0;
+    uint64_t threadEventsMostPacked = 0; // (IndexBuilder::threadEventsMostPacked)
     uint64_t threadEventsInRuns = 0;
 };
 // Reads an eventlog, or a .hp heap profile (recognised by its first line).
