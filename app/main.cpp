@@ -8,12 +8,76 @@
 
 #include <cstdio>
 #ifdef __GLIBC__
+#include <gnu/libc-version.h>
 #include <malloc.h>
+#include <unistd.h>
 #endif
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <fstream>
 #include <string>
+
+namespace {
+
+// The window (and `bench`, which measures it): glibc's malloc asks for
+// transparent huge pages (2 MB) for the memory it takes from the system
+// (its tunable glibc.malloc.hugetlb=1, which it reads only as a process
+// starts: so the process starts itself again with it set, once, which
+// costs about 35 ms). The detail read back for a view is built in fresh
+// memory, and a fault for each 4 KB page of it was about a quarter of a
+// read: render_cold_p95_ms on the big log 20 -> 10 ms (besides
+// allocateSegmentBlock's 30 -> 20), the window's peak RSS a few MB more
+// (docs/architecture.md). The command-line commands read a log once and
+// start as they are. Not when the system gives no huge pages, glibc is
+// older than 2.35 (no such tunable), the tunable is set already (by the
+// user: theirs holds), or under a sanitizer (its own allocator). The
+// variable is put back as it was once started again, so that no program
+// this one starts inherits it.
+void startWithHugePages(char** argv)
+{
+#if defined(__GLIBC__) && !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+    constexpr const char* kSaved = "HECSCOPE_GLIBC_TUNABLES"; // (what it was: "=" and its value, or "" if unset)
+    if (const char* saved = std::getenv(kSaved)) {
+        if (saved[0] == '=')
+            setenv("GLIBC_TUNABLES", saved + 1, 1);
+        else
+            unsetenv("GLIBC_TUNABLES");
+        unsetenv(kSaved);
+        return;
+    }
+    const char* tunables = std::getenv("GLIBC_TUNABLES");
+    if (tunables && std::strstr(tunables, "glibc.malloc.hugetlb"))
+        return;
+    int major = 0, minor = 0;
+    if (std::sscanf(gnu_get_libc_version(), "%d.%d", &major, &minor) != 2 || major < 2 || (major == 2 && minor < 35))
+        return;
+    std::string thp;
+    std::getline(std::ifstream("/sys/kernel/mm/transparent_hugepage/enabled"), thp);
+    if (thp.find("[always]") == std::string::npos && thp.find("[madvise]") == std::string::npos)
+        return;
+    std::string was, now;
+    if (tunables) {
+        was.append("=").append(tunables);
+        if (*tunables)
+            now.append(tunables).append(":");
+    }
+    now.append("glibc.malloc.hugetlb=1");
+    setenv(kSaved, was.c_str(), 1);
+    setenv("GLIBC_TUNABLES", now.c_str(), 1);
+    execv("/proc/self/exe", argv);
+    // (Not started again: on as it is.)
+    if (tunables)
+        setenv("GLIBC_TUNABLES", was.c_str() + 1, 1);
+    else
+        unsetenv("GLIBC_TUNABLES");
+    unsetenv(kSaved);
+#else
+    (void)argv;
+#endif
+}
+
+} // namespace
 
 int main(int argc, char** argv)
 {
@@ -52,8 +116,10 @@ int main(int argc, char** argv)
                 return hecscope::cli::synthesize(argc - 2, argv + 2);
             // (These two start a QApplication once their arguments are
             // known to be right: drawingApplication.)
-            if (std::strcmp(first, "bench") == 0)
+            if (std::strcmp(first, "bench") == 0) {
+                startWithHugePages(argv); // (as the window, which it measures)
                 return hecscope::cli::bench(argc - 2, argv + 2);
+            }
             if (std::strcmp(first, "export") == 0)
                 return hecscope::cli::exportImage(argc - 2, argv + 2);
         } catch (const std::exception& e) {
@@ -89,6 +155,7 @@ int main(int argc, char** argv)
     const std::string file = cl.positional().empty() ? std::string() : cl.positional().front();
     const QString open = QString::fromLocal8Bit(live ? cl.value("connect") : file);
     const QString record = QString::fromLocal8Bit(cl.value("record")), compare = QString::fromLocal8Bit(cl.value("compare"));
+    startWithHugePages(argv);
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("Hecscope"));
     QApplication::setApplicationVersion(QStringLiteral(HECSCOPE_VERSION));
