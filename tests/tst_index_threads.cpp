@@ -651,6 +651,13 @@ void TestIndex::eventsThatWaitedForAStuckBoundAreLetGo()
     const auto raw = loadWith(bytes, KeepInMemory{false, true});
     compareIndexes(builder.index(), *raw);
     compareThreadParts(builder.index(), *raw);
+    // Without a spill file (every segment kept in memory) no run can be
+    // written: past kStuckPackedRuns runs' worth the events wait on, packed,
+    // to the final seal.
+    const auto kept = loadWith(bytes, KeepInMemory{true, false, 8, 0, kRun});
+    const auto keptRaw = loadWith(bytes, KeepInMemory{true, true});
+    compareIndexes(*kept, *keptRaw);
+    compareThreadParts(*kept, *keptRaw);
 }
 
 // A capability silent while the other sends 250,000 runs of threads 1 to 3

@@ -880,11 +880,13 @@ void ThreadStatesBuilder::settle(uint64_t settleBefore)
             } else if (m_insuring) {
                 claimInsurance();
             }
-            if (m_settleDeclined)
+            if (m_settleDeclined) {
                 waitingToRuns();
-            drain();
-            if (m_settleDeclined)
+                drain();
                 writeRun();
+            }
+            // (Else no runs can be written, without a spill file: the
+            // events wait on, packed.)
             m_addedWhenSettled = m_added;
             return;
         }
