@@ -923,9 +923,7 @@ void ThreadStatesBuilder::settle(uint64_t settleBefore)
     // The walk before this one done, the events since handed over (the
     // first time, they are all in m_raw already) and a new walk begun,
     // on its own thread: it takes about a fifth of a load's time.
-    ChunkedArray<Raw> spare = join();
-    m_batch = std::move(m_inbox);
-    m_inbox = std::move(spare);
+    handInbox();
     m_async = true;
     const auto walk = [this, bound = settleBefore] {
         settleUpTo(bound, true);
@@ -936,11 +934,14 @@ void ThreadStatesBuilder::settle(uint64_t settleBefore)
         m_batch.shrinkTo(0);
         m_batch.releaseFrom(kSettleSlice);
     };
-    try {
-        m_walk = std::async(std::launch::async, walk);
-    } catch (const std::system_error&) {
-        walk(); // (no thread to be had: here, then)
-    }
+    runApart(walk);
+}
+
+void ThreadStatesBuilder::handInbox()
+{
+    ChunkedArray<Raw> spare = join();
+    m_batch = std::move(m_inbox);
+    m_inbox = std::move(spare);
 }
 
 void ThreadStatesBuilder::packWaiting()
@@ -958,9 +959,7 @@ void ThreadStatesBuilder::packWaiting()
     using namespace std::chrono_literals;
     if (m_inbox.size() < kPackEvents || (m_walk.valid() && m_walk.wait_for(0s) != std::future_status::ready))
         return;
-    ChunkedArray<Raw> spare = join();
-    m_batch = std::move(m_inbox);
-    m_inbox = std::move(spare);
+    handInbox();
     m_packed += m_batch.size();
     m_mostPacked = std::max(m_mostPacked, m_packed);
     const auto pack = [this] {
@@ -970,11 +969,7 @@ void ThreadStatesBuilder::packWaiting()
         m_batch.shrinkTo(0);
         m_batch.releaseFrom(kPackEvents);
     };
-    try {
-        m_walk = std::async(std::launch::async, pack);
-    } catch (const std::system_error&) {
-        pack(); // (no thread to be had: here, then)
-    }
+    runApart(pack);
 }
 
 } // namespace hecscope

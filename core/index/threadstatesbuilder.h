@@ -15,6 +15,7 @@
 #include <bit>
 #include <cstdint>
 #include <future>
+#include <system_error>
 #include <map>
 #include <memory>
 #include <unordered_map>
@@ -335,6 +336,20 @@ private:
     // kept apart meanwhile appended to m_raw as well (what a seal needs).
     ChunkedArray<Raw> join();
     void drain();
+    // The inbox handed to the walk's thread as m_batch (after join()), and
+    // the batch before, emptied, the next inbox.
+    void handInbox();
+    // `job` on the walk's thread (m_walk, which join() waits for), or here
+    // when no thread can be had.
+    template <class F>
+    void runApart(F job)
+    {
+        try {
+            m_walk = std::async(std::launch::async, job);
+        } catch (const std::system_error&) {
+            job();
+        }
+    }
 
     ThreadStatesPart& m_part;
     StopEncoding m_encoding = StopEncoding::Standard;

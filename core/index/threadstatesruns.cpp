@@ -62,11 +62,7 @@ void ThreadStatesBuilder::writeRun()
         if (run.capacity() > m_runEvents)
             std::vector<Raw>().swap(run);
     };
-    try {
-        m_walk = std::async(std::launch::async, write);
-    } catch (const std::system_error&) {
-        write(); // (no thread to be had: here, then)
-    }
+    runApart(write);
 }
 
 void ThreadStatesBuilder::waitingToRuns()
