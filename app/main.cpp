@@ -30,11 +30,11 @@ namespace {
 // allocateSegmentBlock's 30 -> 20), the window's peak RSS a few MB more
 // (docs/architecture.md). Not the command-line commands: `info` on the big
 // log took 1.45-1.54 s, not 1.70-1.72, but the 4 GB synthesized log's
-// peak RSS was 703 MB, not 656 (#26 wants 700 at most). Not when the system gives no huge pages, glibc is
-// older than 2.35 (no such tunable), the tunable is set already (by the
-// user: theirs holds), or under a sanitizer (its own allocator). The
-// variable is put back as it was once started again, so that no program
-// this one starts inherits it.
+// peak RSS was 703 MB, not 656 (#26 wants 700 at most). Not when the
+// system gives no huge pages, glibc is older than 2.35 (no such tunable),
+// the tunable is set already (by the user: theirs holds), or under a
+// sanitizer (its own allocator). The variable is put back as it was once
+// started again, so that no program this one starts inherits it.
 void startWithHugePages(char** argv)
 {
 #if defined(__GLIBC__) && !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)

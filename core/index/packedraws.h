@@ -12,9 +12,9 @@ namespace hecscope {
 
 // ThreadStatesBuilder's raw events (time, cap, thread, info, cause, stop)
 // kept in log order in 3.5 bytes each on the big logs (`generate.sh big`),
-// where the Raw takes 16: the
-// events that wait while the settle bound is stuck (a capability silent
-// for half a second of a busy log holds back millions of the other's).
+// where the Raw takes 16: the events that wait while the settle bound is
+// stuck (a capability silent for half a second of a busy log holds back
+// millions of the other's).
 // A byte of the cause and of flags, then as varints the step of the time
 // from the event before (zigzagged: blocks of different capabilities
 // interleave), and only where they are not the event before's the thread
