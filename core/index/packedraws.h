@@ -77,6 +77,17 @@ public:
             }
         }
     }
+    // The same, each chunk's memory given back once read; empty after.
+    template <class F>
+    void consumeEach(F f)
+    {
+        for (Chunk& c : m_chunks) {
+            PackedRaws one;
+            one.m_chunks.push_back(std::move(c));
+            one.forEach(f);
+        }
+        clear();
+    }
     size_t size() const { return m_size; }
     bool empty() const { return m_size == 0; }
     void clear()
