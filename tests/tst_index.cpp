@@ -701,6 +701,100 @@ void TestIndex::aPartlyFilledChunkIsMappedThenCopiedOnAppend()
     QCOMPARE(e.rawAt(kChunk + 4), uint64_t(kChunk + 4));
 }
 
+// The pages of mapped chunks copied into memory for a write are let go
+// together (releaseCopied, by the array's owner after a rewrite, or by its
+// destructor), adjacent chunks in one call: each call costs every core a
+// TLB flush. Until then the mapping is held; reads see the copies.
+static std::vector<std::pair<uintptr_t, size_t>> g_released;
+static void recordRelease(const void* at, size_t bytes)
+{
+    g_released.emplace_back(reinterpret_cast<uintptr_t>(at), bytes);
+    SpillFile::releasePages(at, bytes);
+}
+
+void TestIndex::copiedChunksLetTheirPagesGoTogether()
+{
+    using Array = ChunkedArray<uint64_t, 6>;
+    constexpr size_t kChunk = Array::kChunk;
+    SpillFile file;
+    QVERIFY(file.open());
+    std::vector<uintptr_t> mappedAt;
+    const auto mapAll = [&](Array& a) {
+        for (size_t c = 0; c * kChunk < a.size(); ++c) {
+            uint64_t offset = 0;
+            if (!file.append(a.chunk(c), kChunk * sizeof(uint64_t), offset))
+                return false;
+            auto view = file.map(offset, kChunk * sizeof(uint64_t));
+            if (!view)
+                return false;
+            auto* at = static_cast<uint64_t*>(const_cast<void*>(view.get()));
+            mappedAt.push_back(reinterpret_cast<uintptr_t>(at));
+            a.mapChunk(c, std::shared_ptr<uint64_t[]>(std::move(view), at), &recordRelease);
+        }
+        return true;
+    };
+    g_released.clear();
+    {
+        Array a;
+        for (uint64_t i = 0; i < 8 * kChunk; ++i)
+            a.push_back(i);
+        QVERIFY(mapAll(a));
+        // (Appended one after the other: one run of pages in the file's
+        // mapping.)
+        for (size_t c = 1; c < 8; ++c)
+            QCOMPARE(mappedAt[c], mappedAt[0] + c * kChunk * sizeof(uint64_t));
+        for (size_t c : {5, 0, 3, 1, 2, 4})
+            a[c * kChunk + 1] = 1000 + c;
+        QVERIFY(g_released.empty());
+        for (size_t c = 0; c < 8; ++c) {
+            QCOMPARE(a.isMapped(c), c >= 6);
+            QCOMPARE(std::as_const(a)[c * kChunk + 1], c < 6 ? 1000 + c : c * kChunk + 1);
+            QCOMPARE(std::as_const(a)[c * kChunk + 2], c * kChunk + 2);
+        }
+        a.releaseCopied();
+        QCOMPARE(g_released.size(), size_t(1));
+        QCOMPARE(g_released[0].first, mappedAt[0]);
+        QCOMPARE(g_released[0].second, 6 * kChunk * sizeof(uint64_t));
+        a.releaseCopied(); // (nothing more)
+        QCOMPARE(g_released.size(), size_t(1));
+        // Chunks 6 and 7 copied too, chunk 4 not again (already in memory):
+        // at the end of the array's life, chunks 6 and 7 in one call.
+        a[4 * kChunk] = 1;
+        a[7 * kChunk] = 1;
+        a[6 * kChunk] = 1;
+    }
+    QCOMPARE(g_released.size(), size_t(2));
+    QCOMPARE(g_released[1].first, mappedAt[6]);
+    QCOMPARE(g_released[1].second, 2 * kChunk * sizeof(uint64_t));
+
+    // Chunks apart (another chunk's pages between them, still mapped): a
+    // call each, none reaching into the pages between.
+    g_released.clear();
+    mappedAt.clear();
+    using Wide = ChunkedArray<uint64_t, 10>; // (8 KB chunks: two pages each)
+    constexpr size_t kWide = Wide::kChunk;
+    Wide b;
+    for (uint64_t i = 0; i < 3 * kWide; ++i)
+        b.push_back(i);
+    for (size_t c = 0; c < 3; ++c) {
+        uint64_t offset = 0;
+        QVERIFY(file.append(b.chunk(c), kWide * sizeof(uint64_t), offset));
+        auto view = file.map(offset, kWide * sizeof(uint64_t));
+        QVERIFY(view != nullptr);
+        auto* at = static_cast<uint64_t*>(const_cast<void*>(view.get()));
+        mappedAt.push_back(reinterpret_cast<uintptr_t>(at));
+        b.mapChunk(c, std::shared_ptr<uint64_t[]>(std::move(view), at), &recordRelease);
+    }
+    b[2 * kWide + 5] = 1;
+    b[5] = 1;
+    b.releaseCopied();
+    QVERIFY(b.isMapped(1));
+    QCOMPARE(std::as_const(b)[kWide + 5], uint64_t(kWide + 5));
+    QCOMPARE(g_released.size(), size_t(2));
+    QCOMPARE(g_released[0], std::make_pair(mappedAt[0], kWide * sizeof(uint64_t)));
+    QCOMPARE(g_released[1], std::make_pair(mappedAt[2], kWide * sizeof(uint64_t)));
+}
+
 // Every field of every collection reads back as packed (CollectionList),
 // whatever its values: kNoTime, none of a capability, generation -1, times
 // and byte counts up to 2^64 - 1, starts out of order; by index, through

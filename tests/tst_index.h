@@ -73,6 +73,7 @@ private slots:
     void rewriteInPlaceEqualsAFreshTimeline();
     void aCopysChunksAreAppendedToInPlace();
     void aPartlyFilledChunkIsMappedThenCopiedOnAppend();
+    void copiedChunksLetTheirPagesGoTogether();
     void encodedSpansReadBackExactly();
     void packedCollectionsReadBackExactly();
     void packedThreadsReadBackExactly();

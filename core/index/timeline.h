@@ -140,6 +140,33 @@ public:
     }
     ChunkedArray(ChunkedArray&&) noexcept = default;
     ChunkedArray& operator=(ChunkedArray&&) noexcept = default;
+    ~ChunkedArray() { releaseCopied(); }
+    // The mapped pages of the chunks copied since (see mapChunk) let go
+    // now: adjacent ones in one call.
+    void releaseCopied()
+    {
+        if (m_releasing.empty())
+            return;
+        std::sort(m_releasing.begin(), m_releasing.end(),
+                  [](const Releasing& a, const Releasing& b) { return a.pages.get() < b.pages.get(); });
+        constexpr uintptr_t kPage = 4096;
+        const auto at = [](const Releasing& r) { return reinterpret_cast<uintptr_t>(r.pages.get()); };
+        for (size_t i = 0; i < m_releasing.size();) {
+            const uintptr_t from = at(m_releasing[i]);
+            uintptr_t to = from + m_releasing[i].bytes;
+            size_t j = i + 1;
+            // (Merged only where no page lies between them that neither
+            // touches: a page of some other memory is never included.)
+            while (j < m_releasing.size() && at(m_releasing[j]) / kPage <= (to + kPage - 1) / kPage) {
+                to = std::max(to, at(m_releasing[j]) + m_releasing[j].bytes);
+                ++j;
+            }
+            m_release(reinterpret_cast<const void*>(from), size_t(to - from));
+            i = j;
+        }
+        m_releasing.clear();
+        m_releasingBytes = 0;
+    }
     void push_back(const T& v)
     {
         // Most pushes: into a chunk of this array's own with room. (Inline,
@@ -370,8 +397,7 @@ private:
         std::shared_ptr<T[]> grown(new T[capacity]);
         std::copy(m_chunks[0].get(), m_chunks[0].get() + m_size, grown.get());
         if (isMapped(0)) {
-            if (m_release)
-                m_release(m_chunks[0].get(), m_mapped[0] * sizeof(T));
+            releaseLater(m_chunks[0], m_mapped[0] * sizeof(T));
             unmark(0); // (before its capacity changes)
         }
         m_chunks[0] = std::move(grown);
@@ -386,8 +412,7 @@ private:
             const size_t length = m_mapped[c];
             std::shared_ptr<T[]> own(new T[capacityOf(c)]);
             std::copy(chunk.get(), chunk.get() + length, own.get());
-            if (m_release)
-                m_release(chunk.get(), length * sizeof(T));
+            releaseLater(std::move(chunk), length * sizeof(T));
             chunk = std::move(own);
             unmark(c);
         }
@@ -415,6 +440,26 @@ private:
     std::vector<uint32_t> m_mapped; // [c]: the elements of chunk c mapped (mapChunk), 0 if it is not
     size_t m_mappedCount = 0;       // elements mapped
     size_t m_mappedCapacity = 0;    // the mapped chunks' capacities (elements)
+    // The mapped pages of chunks copied for a write, let go together (each
+    // release costs every core a TLB flush: a seal's GC splitting copied
+    // 422 chunks of the big log's timelines, one at a time 50 ms of the
+    // decoding thread's), the mappings held until then.
+    void releaseLater(std::shared_ptr<T[]> pages, size_t bytes)
+    {
+        if (!m_release)
+            return;
+        m_releasing.push_back({std::move(pages), bytes});
+        m_releasingBytes += bytes;
+        if (m_releasingBytes >= kReleaseBatch)
+            releaseCopied();
+    }
+    static constexpr size_t kReleaseBatch = size_t(2) << 20;
+    struct Releasing {
+        std::shared_ptr<T[]> pages;
+        size_t bytes;
+    };
+    std::vector<Releasing> m_releasing;
+    size_t m_releasingBytes = 0;
     void (*m_release)(const void*, size_t) = nullptr;
     mutable size_t m_shared = 0; // chunks below this may be held by a copy
     // Elements below this may be read by a copy (the most any had; SIZE_MAX
@@ -586,6 +631,7 @@ void CapTimeline::rewriteFrom(size_t first, F&& f, SpillFile* spill)
     while (nextOld(r, s))
         f(s, put);
     m_rewrite = nullptr;
+    m_bytes.releaseCopied();
 }
 
 } // namespace hecscope
