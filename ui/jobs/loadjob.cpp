@@ -7,10 +7,6 @@
 
 #include <chrono>
 
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
-
 namespace hecscope {
 
 LoadJob::LoadJob(QString path, QObject* parent)
@@ -110,13 +106,6 @@ LoadJob::Loaded LoadJob::run(const JobContext& ctx)
             return out;
         const RangeStats stats = computeStats(*shared);
         ctx.post([this, stats] { emit statisticsReady(stats); });
-#ifdef __GLIBC__
-        // What the load's builders freed, given back: the heap keeps it
-        // (scattered, none at its top to trim), and the window then idles
-        // with it. (The big log's window: idle RSS 113-119 -> 94 MB. Once,
-        // on this thread.)
-        ::malloc_trim(0);
-#endif
     } catch (const std::exception& e) {
         out.error = tr("%1: cannot index the log: %2").arg(m_path, QString::fromLocal8Bit(e.what()));
     }
