@@ -145,27 +145,27 @@ public:
     // now: adjacent ones in one call.
     void releaseCopied()
     {
-        if (m_releasing.empty())
+        if (!m_releasing)
             return;
-        std::sort(m_releasing.begin(), m_releasing.end(),
+        std::vector<Releasing>& pages = m_releasing->pages;
+        std::sort(pages.begin(), pages.end(),
                   [](const Releasing& a, const Releasing& b) { return a.pages.get() < b.pages.get(); });
         constexpr uintptr_t kPage = 4096;
         const auto at = [](const Releasing& r) { return reinterpret_cast<uintptr_t>(r.pages.get()); };
-        for (size_t i = 0; i < m_releasing.size();) {
-            const uintptr_t from = at(m_releasing[i]);
-            uintptr_t to = from + m_releasing[i].bytes;
+        for (size_t i = 0; i < pages.size();) {
+            const uintptr_t from = at(pages[i]);
+            uintptr_t to = from + pages[i].bytes;
             size_t j = i + 1;
             // (Merged only where no page lies between them that neither
             // touches: a page of some other memory is never included.)
-            while (j < m_releasing.size() && at(m_releasing[j]) / kPage <= (to + kPage - 1) / kPage) {
-                to = std::max(to, at(m_releasing[j]) + m_releasing[j].bytes);
+            while (j < pages.size() && at(pages[j]) / kPage <= (to + kPage - 1) / kPage) {
+                to = std::max(to, at(pages[j]) + pages[j].bytes);
                 ++j;
             }
             m_release(reinterpret_cast<const void*>(from), size_t(to - from));
             i = j;
         }
-        m_releasing.clear();
-        m_releasingBytes = 0;
+        m_releasing.reset();
     }
     void push_back(const T& v)
     {
@@ -448,9 +448,11 @@ private:
     {
         if (!m_release)
             return;
-        m_releasing.push_back({std::move(pages), bytes});
-        m_releasingBytes += bytes;
-        if (m_releasingBytes >= kReleaseBatch)
+        if (!m_releasing)
+            m_releasing = std::make_unique<Releases>();
+        m_releasing->pages.push_back({std::move(pages), bytes});
+        m_releasing->bytes += bytes;
+        if (m_releasing->bytes >= kReleaseBatch)
             releaseCopied();
     }
     static constexpr size_t kReleaseBatch = size_t(2) << 20;
@@ -458,8 +460,11 @@ private:
         std::shared_ptr<T[]> pages;
         size_t bytes;
     };
-    std::vector<Releasing> m_releasing;
-    size_t m_releasingBytes = 0;
+    struct Releases {
+        std::vector<Releasing> pages;
+        size_t bytes = 0;
+    };
+    std::unique_ptr<Releases> m_releasing; // (a pointer: an array per thread in some parts)
     void (*m_release)(const void*, size_t) = nullptr;
     mutable size_t m_shared = 0; // chunks below this may be held by a copy
     // Elements below this may be read by a copy (the most any had; SIZE_MAX
