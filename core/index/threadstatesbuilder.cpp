@@ -481,7 +481,7 @@ void ThreadStatesBuilder::settleUpTo(uint64_t bound, bool release, size_t upcomi
         }
         firsts.push_back(count.size());
         // The events packed while the bound was stuck, the most of a long
-        // wait's (11.9 M of the 1.12 GB log's first settle, 12 slices):
+        // wait's (11.9 M of the 1.12 GB log's first settle, 16 slices):
         // unpacked once, packed again by slice, not unpacked once a slice.
         // (Those left pending keep their place: after m_raw's, before the
         // batch's, for releaseSettledRaw.)
