@@ -563,6 +563,24 @@ void TestIndex::aCopysChunksAreAppendedToInPlace()
     QCOMPARE(owner[kChunk + 11], uint64_t(11111));
 }
 
+// Chunk c of `a` written to `file` and mapped back in its place (what a
+// builder's spill does), with `release` to let its pages go; the mapping,
+// or nullptr if the file failed.
+template <class Array>
+static uint64_t* mapChunkFromFile(SpillFile& file, Array& a, size_t c, void (*release)(const void*, size_t))
+{
+    const size_t length = std::min(Array::kChunk, a.size() - c * Array::kChunk);
+    uint64_t offset = 0;
+    if (!file.append(a.chunk(c), length * sizeof(uint64_t), offset))
+        return nullptr;
+    auto view = file.map(offset, length * sizeof(uint64_t));
+    if (!view)
+        return nullptr;
+    auto* at = static_cast<uint64_t*>(const_cast<void*>(view.get()));
+    a.mapChunk(c, std::shared_ptr<uint64_t[]>(std::move(view), at), release, length);
+    return at;
+}
+
 // A chunk mapped from a file (mapChunk) holds as many elements as were
 // mapped: a full chunk, or the last one partly filled, chunk 0 whatever its
 // capacity. Reads go to the file's pages, memoryBytes() counts none of the
@@ -577,16 +595,7 @@ void TestIndex::aPartlyFilledChunkIsMappedThenCopiedOnAppend()
     SpillFile file;
     QVERIFY(file.open());
     const auto mapFrom = [&](Array& a, size_t c) {
-        const size_t length = std::min(kChunk, a.size() - c * kChunk);
-        uint64_t offset = 0;
-        if (!file.append(a.chunk(c), length * sizeof(uint64_t), offset))
-            return false;
-        auto view = file.map(offset, length * sizeof(uint64_t));
-        if (!view)
-            return false;
-        auto* at = static_cast<uint64_t*>(const_cast<void*>(view.get()));
-        a.mapChunk(c, std::shared_ptr<uint64_t[]>(std::move(view), at), &SpillFile::releasePages, length);
-        return true;
+        return mapChunkFromFile(file, a, c, &SpillFile::releasePages) != nullptr;
     };
     const auto holds = [](const Array& a, size_t n) {
         if (a.size() != n)
@@ -721,15 +730,10 @@ void TestIndex::copiedChunksLetTheirPagesGoTogether()
     std::vector<uintptr_t> mappedAt;
     const auto mapAll = [&](Array& a) {
         for (size_t c = 0; c * kChunk < a.size(); ++c) {
-            uint64_t offset = 0;
-            if (!file.append(a.chunk(c), kChunk * sizeof(uint64_t), offset))
+            const uint64_t* at = mapChunkFromFile(file, a, c, &recordRelease);
+            if (!at)
                 return false;
-            auto view = file.map(offset, kChunk * sizeof(uint64_t));
-            if (!view)
-                return false;
-            auto* at = static_cast<uint64_t*>(const_cast<void*>(view.get()));
             mappedAt.push_back(reinterpret_cast<uintptr_t>(at));
-            a.mapChunk(c, std::shared_ptr<uint64_t[]>(std::move(view), at), &recordRelease);
         }
         return true;
     };
@@ -777,13 +781,9 @@ void TestIndex::copiedChunksLetTheirPagesGoTogether()
     for (uint64_t i = 0; i < 3 * kWide; ++i)
         b.push_back(i);
     for (size_t c = 0; c < 3; ++c) {
-        uint64_t offset = 0;
-        QVERIFY(file.append(b.chunk(c), kWide * sizeof(uint64_t), offset));
-        auto view = file.map(offset, kWide * sizeof(uint64_t));
-        QVERIFY(view != nullptr);
-        auto* at = static_cast<uint64_t*>(const_cast<void*>(view.get()));
+        const uint64_t* at = mapChunkFromFile(file, b, c, &recordRelease);
+        QVERIFY(at != nullptr);
         mappedAt.push_back(reinterpret_cast<uintptr_t>(at));
-        b.mapChunk(c, std::shared_ptr<uint64_t[]>(std::move(view), at), &recordRelease);
     }
     b[2 * kWide + 5] = 1;
     b[5] = 1;
