@@ -795,6 +795,67 @@ void TestIndex::copiedChunksLetTheirPagesGoTogether()
     QCOMPARE(g_released[1], std::make_pair(mappedAt[2], kWide * sizeof(uint64_t)));
 }
 
+// The memory of large chunks let go is kept (up to ChunkPool::kMostKept)
+// and the next chunks of that size are made in it, not mapped afresh.
+void TestIndex::freedChunksAreKeptForTheNext()
+{
+    using Array = ChunkedArray<uint64_t, 14>; // (128 KiB chunks: the pool's least)
+    constexpr size_t kChunk = Array::kChunk, kBytes = kChunk * sizeof(uint64_t);
+    static_assert(kBytes == ChunkPool::kLeast);
+    ChunkPool::releaseAll();
+    QCOMPARE(ChunkPool::keptBytes(), size_t(0));
+    const auto fill = [](Array& a, size_t n, uint64_t base) {
+        for (uint64_t i = 0; i < n; ++i)
+            a.push_back(base + i);
+    };
+    const auto chunksOf = [](const Array& a) {
+        std::set<const uint64_t*> at;
+        for (size_t c = 0; c < a.chunkCount(); ++c)
+            at.insert(a.chunk(c));
+        return at;
+    };
+    std::set<const uint64_t*> first;
+    {
+        Array a;
+        fill(a, 4 * kChunk + 5, 0); // (five chunks, the first grown to full)
+        first = chunksOf(a);
+        QCOMPARE(first.size(), size_t(5));
+        Array copy = a; // (the chunks shared: kept only when both let go)
+        a = Array();
+        QCOMPARE(ChunkPool::keptBytes(), size_t(0));
+        QCOMPARE(std::as_const(copy)[4 * kChunk + 4], uint64_t(4 * kChunk + 4));
+    }
+    QCOMPARE(ChunkPool::keptBytes(), 5 * kBytes);
+    {
+        Array b;
+        fill(b, 3 * kChunk, 7);
+        // (The first chunk grows from small ones, the last made in kept memory.)
+        const std::set<const uint64_t*> second = chunksOf(b);
+        QCOMPARE(second.size(), size_t(3));
+        for (const uint64_t* at : second)
+            QVERIFY(first.count(at));
+        QCOMPARE(ChunkPool::keptBytes(), 2 * kBytes);
+        for (size_t i = 0; i < b.size(); i += 4099)
+            QCOMPARE(std::as_const(b)[i], uint64_t(7 + i));
+    }
+    QCOMPARE(ChunkPool::keptBytes(), 5 * kBytes);
+    // Smaller chunks are not kept.
+    {
+        ChunkedArray<uint64_t, 13> small;
+        for (uint64_t i = 0; i < 3 * ChunkedArray<uint64_t, 13>::kChunk; ++i)
+            small.push_back(i);
+    }
+    QCOMPARE(ChunkPool::keptBytes(), 5 * kBytes);
+    // At most kMostKept, the rest freed.
+    {
+        Array c;
+        fill(c, (ChunkPool::kMostKept / kBytes + 8) * kChunk, 0);
+    }
+    QCOMPARE(ChunkPool::keptBytes(), ChunkPool::kMostKept);
+    ChunkPool::releaseAll();
+    QCOMPARE(ChunkPool::keptBytes(), size_t(0));
+}
+
 // Every field of every collection reads back as packed (CollectionList),
 // whatever its values: kNoTime, none of a capability, generation -1, times
 // and byte counts up to 2^64 - 1, starts out of order; by index, through

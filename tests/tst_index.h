@@ -16,6 +16,7 @@
 #include "core/load/indexbuilder.h"
 #include "core/synth/synthetic.h"
 #include "core/load/loader.h"
+#include "core/index/chunkpool.h"
 #include "core/index/logindex.h"
 #include "core/stats/stats.h"
 
@@ -74,6 +75,7 @@ private slots:
     void aCopysChunksAreAppendedToInPlace();
     void aPartlyFilledChunkIsMappedThenCopiedOnAppend();
     void copiedChunksLetTheirPagesGoTogether();
+    void freedChunksAreKeptForTheNext();
     void encodedSpansReadBackExactly();
     void packedCollectionsReadBackExactly();
     void packedThreadsReadBackExactly();

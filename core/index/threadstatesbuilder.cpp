@@ -507,6 +507,13 @@ void ThreadStatesBuilder::settleUpTo(uint64_t bound, bool release, size_t upcomi
                 next[k] = events;
                 events += count[k];
             }
+            // (Emptied first: a larger size copies none of the last
+            // slice's. Room for a whole slice at once, not grown by each
+            // slice that is a little larger: every new allocation of this
+            // size is a mapping whose pages are faulted in.)
+            settle.clear();
+            if (settle.capacity() < events)
+                settle.reserve(std::max(events, slice));
             settle.resize(events);
             const auto place = [&](const Raw& r) {
                 const size_t k = r.thread - lo;

@@ -7,7 +7,11 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <new>
+#include <type_traits>
 #include <vector>
+
+#include "core/index/chunkpool.h"
 
 namespace hecscope {
 
@@ -223,7 +227,7 @@ public:
         const size_t c = m_size >> kShift;
         if (c == m_chunks.size()) {
             const size_t capacity = m_chunks.empty() ? std::max(kFirst, n) : kChunk;
-            m_chunks.push_back(std::shared_ptr<T[]>(new T[capacity]));
+            m_chunks.push_back(newChunk(capacity));
             if (m_chunks.size() == 1)
                 m_firstCapacity = capacity;
         } else if (c == 0 && m_size + n > m_firstCapacity) {
@@ -312,7 +316,7 @@ public:
     T* restoreChunk(size_t c, std::shared_ptr<T[]> buffer = nullptr)
     {
         unmark(c);
-        m_chunks[c] = buffer ? std::move(buffer) : std::shared_ptr<T[]>(new T[kChunk]);
+        m_chunks[c] = buffer ? std::move(buffer) : newChunk(kChunk);
         return m_chunks[c].get();
     }
     // f(chunk, owner, mapped, capacity) for each chunk that holds elements, in order: for a
@@ -361,7 +365,7 @@ private:
     {
         if ((m_size >> kShift) == m_chunks.size()) {
             const size_t capacity = m_chunks.empty() ? kFirst : kChunk;
-            m_chunks.push_back(std::shared_ptr<T[]>(new T[capacity]));
+            m_chunks.push_back(newChunk(capacity));
             if (m_chunks.size() == 1)
                 m_firstCapacity = capacity;
         } else if (m_size == m_firstCapacity && m_size < kChunk) {
@@ -371,6 +375,21 @@ private:
         ++m_size;
     }
     size_t capacityOf(size_t c) const { return c == 0 ? m_firstCapacity : kChunk; }
+    // A chunk of `capacity` elements, made as new T[capacity] makes them.
+    // A full one of ChunkPool's sizes: its memory from the pool and back.
+    static std::shared_ptr<T[]> newChunk(size_t capacity)
+    {
+        if constexpr (kPooled) {
+            if (capacity == kChunk) {
+                T* chunk = static_cast<T*>(ChunkPool::take(kChunk * sizeof(T)));
+                std::uninitialized_default_construct_n(chunk, kChunk);
+                return std::shared_ptr<T[]>(chunk, [](T* at) { ChunkPool::give(at, kChunk * sizeof(T)); });
+            }
+        }
+        return std::shared_ptr<T[]>(new T[capacity]);
+    }
+    static constexpr bool kPooled = kChunk * sizeof(T) >= ChunkPool::kLeast && std::is_trivially_destructible_v<T>
+        && alignof(T) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__;
     // The chunk the next push goes into, if mapped (partly filled, or cut
     // back into): a push then takes pushToNewPlace, whose writable() copies
     // it, as hasOwnRoom() asks isMapped() only below m_shared. Only that
@@ -394,7 +413,7 @@ private:
     // the array keeps the old one).
     void growFirstChunk(size_t capacity)
     {
-        std::shared_ptr<T[]> grown(new T[capacity]);
+        std::shared_ptr<T[]> grown = newChunk(capacity);
         std::copy(m_chunks[0].get(), m_chunks[0].get() + m_size, grown.get());
         if (isMapped(0)) {
             releaseLater(m_chunks[0], m_mapped[0] * sizeof(T));
@@ -410,7 +429,7 @@ private:
         std::shared_ptr<T[]>& chunk = m_chunks[c];
         if (isMapped(c)) [[unlikely]] {
             const size_t length = m_mapped[c];
-            std::shared_ptr<T[]> own(new T[capacityOf(c)]);
+            std::shared_ptr<T[]> own = newChunk(capacityOf(c));
             std::copy(chunk.get(), chunk.get() + length, own.get());
             releaseLater(std::move(chunk), length * sizeof(T));
             chunk = std::move(own);
@@ -420,7 +439,7 @@ private:
             if (chunk.use_count() > 1) {
                 const size_t capacity = c == 0 ? m_firstCapacity : kChunk;
                 const size_t used = std::min(capacity, m_size - std::min(m_size, c * kChunk));
-                std::shared_ptr<T[]> own(new T[capacity]);
+                std::shared_ptr<T[]> own = newChunk(capacity);
                 std::copy(chunk.get(), chunk.get() + used, own.get());
                 chunk = std::move(own);
             } else {

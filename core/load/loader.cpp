@@ -5,6 +5,8 @@
 #include "core/load/indexbuilder.h"
 #include "core/load/readahead.h"
 
+#include "core/index/chunkpool.h"
+
 #include <chrono>
 #include <string_view>
 
@@ -55,6 +57,11 @@ LoadResult loadIndex(ByteSource& source, uint64_t totalBytes, LoadObserver* obse
     LoadResult result;
     const auto t0 = Clock::now();
     bool heapProfile = false;
+    // (Destroyed after the builder: the chunks its arrays kept for reuse go
+    // back then, not held by an open log.)
+    const struct ReleaseKeptChunks {
+        ~ReleaseKeptChunks() { ChunkPool::releaseAll(); }
+    } releaseKeptChunks;
     IndexBuilder builder;
     if (keep.threadSegments)
         builder.keepThreadSegments();
