@@ -4,8 +4,41 @@
 #include <new>
 #include <vector>
 
+#if defined(__SANITIZE_ADDRESS__)
+#define HECSCOPE_KEPT_POISONED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define HECSCOPE_KEPT_POISONED 1
+#endif
+#endif
+#ifdef HECSCOPE_KEPT_POISONED
+#include <sanitizer/asan_interface.h>
+#endif
+
 namespace hecscope {
 namespace {
+
+// Under AddressSanitizer, memory kept is poisoned until it is taken again:
+// a read or write through a chunk let go is still reported.
+void poison(void* memory, size_t bytes)
+{
+#ifdef HECSCOPE_KEPT_POISONED
+    ASAN_POISON_MEMORY_REGION(memory, bytes);
+#else
+    (void)memory;
+    (void)bytes;
+#endif
+}
+
+void unpoison(void* memory, size_t bytes)
+{
+#ifdef HECSCOPE_KEPT_POISONED
+    ASAN_UNPOISON_MEMORY_REGION(memory, bytes);
+#else
+    (void)memory;
+    (void)bytes;
+#endif
+}
 
 struct Kept {
     void* memory;
@@ -37,6 +70,7 @@ void* ChunkPool::take(size_t bytes)
                 p.kept[i] = p.kept.back();
                 p.kept.pop_back();
                 p.bytes -= bytes;
+                unpoison(memory, bytes);
                 return memory;
             }
         }
@@ -53,6 +87,7 @@ void ChunkPool::give(void* memory, size_t bytes)
             p.kept.reserve(kMostKept / kLeast); // (no allocation later, under the lock)
             p.kept.push_back({memory, bytes});
             p.bytes += bytes;
+            poison(memory, bytes);
             return;
         }
     }
@@ -68,8 +103,10 @@ void ChunkPool::releaseAll()
         kept.swap(p.kept);
         p.bytes = 0;
     }
-    for (const Kept& k : kept)
+    for (const Kept& k : kept) {
+        unpoison(k.memory, k.bytes);
         ::operator delete(k.memory);
+    }
 }
 
 size_t ChunkPool::keptBytes()

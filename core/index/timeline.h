@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/index/chunkpool.h"
+
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -10,8 +12,6 @@
 #include <new>
 #include <type_traits>
 #include <vector>
-
-#include "core/index/chunkpool.h"
 
 namespace hecscope {
 
