@@ -3,14 +3,7 @@
 // case, and on real GHC logs checked against brute-force recomputation.
 #include "tst_index.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define TST_INDEX_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define TST_INDEX_ASAN 1
-#endif
-#endif
-#ifdef TST_INDEX_ASAN
+#ifdef HECSCOPE_ASAN // (core/index/chunkpool.h)
 #include <sanitizer/asan_interface.h>
 #endif
 
@@ -837,7 +830,7 @@ void TestIndex::freedChunksAreKeptForTheNext()
         QCOMPARE(std::as_const(copy)[4 * kChunk + 4], uint64_t(4 * kChunk + 4));
     }
     QCOMPARE(ChunkPool::keptBytes(), 5 * kBytes);
-#ifdef TST_INDEX_ASAN
+#ifdef HECSCOPE_ASAN
     // (Kept memory is poisoned: a use of a chunk let go is still reported.)
     for (const uint64_t* at : first)
         QVERIFY(__asan_address_is_poisoned(at + kChunk / 2));

@@ -4,41 +4,15 @@
 #include <new>
 #include <vector>
 
-#if defined(__SANITIZE_ADDRESS__)
-#define HECSCOPE_KEPT_POISONED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define HECSCOPE_KEPT_POISONED 1
-#endif
-#endif
-#ifdef HECSCOPE_KEPT_POISONED
+#ifdef HECSCOPE_ASAN
 #include <sanitizer/asan_interface.h>
+#else
+#define ASAN_POISON_MEMORY_REGION(memory, bytes) ((void)(memory), (void)(bytes))
+#define ASAN_UNPOISON_MEMORY_REGION(memory, bytes) ((void)(memory), (void)(bytes))
 #endif
 
 namespace hecscope {
 namespace {
-
-// Under AddressSanitizer, memory kept is poisoned until it is taken again:
-// a read or write through a chunk let go is still reported.
-void poison(void* memory, size_t bytes)
-{
-#ifdef HECSCOPE_KEPT_POISONED
-    ASAN_POISON_MEMORY_REGION(memory, bytes);
-#else
-    (void)memory;
-    (void)bytes;
-#endif
-}
-
-void unpoison(void* memory, size_t bytes)
-{
-#ifdef HECSCOPE_KEPT_POISONED
-    ASAN_UNPOISON_MEMORY_REGION(memory, bytes);
-#else
-    (void)memory;
-    (void)bytes;
-#endif
-}
 
 struct Kept {
     void* memory;
@@ -70,7 +44,7 @@ void* ChunkPool::take(size_t bytes)
                 p.kept[i] = p.kept.back();
                 p.kept.pop_back();
                 p.bytes -= bytes;
-                unpoison(memory, bytes);
+                ASAN_UNPOISON_MEMORY_REGION(memory, bytes); // (a use of a chunk let go is reported until then)
                 return memory;
             }
         }
@@ -87,7 +61,7 @@ void ChunkPool::give(void* memory, size_t bytes)
             p.kept.reserve(kMostKept / kLeast); // (no allocation later, under the lock)
             p.kept.push_back({memory, bytes});
             p.bytes += bytes;
-            poison(memory, bytes);
+            ASAN_POISON_MEMORY_REGION(memory, bytes);
             return;
         }
     }
@@ -104,7 +78,7 @@ void ChunkPool::releaseAll()
         p.bytes = 0;
     }
     for (const Kept& k : kept) {
-        unpoison(k.memory, k.bytes);
+        ASAN_UNPOISON_MEMORY_REGION(k.memory, k.bytes);
         ::operator delete(k.memory);
     }
 }

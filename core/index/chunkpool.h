@@ -2,6 +2,16 @@
 
 #include <cstddef>
 
+// Built with AddressSanitizer (GCC says so one way, clang another): the
+// memory kept is poisoned until it is taken again.
+#if defined(__SANITIZE_ADDRESS__)
+#define HECSCOPE_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define HECSCOPE_ASAN 1
+#endif
+#endif
+
 namespace hecscope {
 
 // Memory for ChunkedArray's large chunks (128 KiB and more), kept when a
