@@ -11,6 +11,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QTemporaryDir>
 #include <QTemporaryFile>
 #include <QTest>
 
@@ -120,6 +121,7 @@ private slots:
     void notAnEventlog();
     void standardInput();
     void infoExitCodes();
+    void infoStartedAgainWithHugePages();
     void benchKeys();
     void benchReportKeys();
 };
@@ -374,6 +376,33 @@ void TestCli::infoExitCodes()
 }
 
 // `bench` prints the keys its documentation promises, each with a number.
+// A log from 32 MiB to 2 GiB: `info` starts itself again with glibc's
+// huge pages (hugePagesPayOff in app/main.cpp). What it prints is what it
+// prints started once, as it is when the user's own GLIBC_TUNABLES holds.
+void TestCli::infoStartedAgainWithHugePages()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString log = dir.filePath(QStringLiteral("scheduler.eventlog"));
+    const Run made = runHecscope({QStringLiteral("synthesize"), QStringLiteral("scheduler"), log, QStringLiteral("40")});
+    QVERIFY2(made.exitCode == 0, made.err.constData());
+    QVERIFY(QFileInfo(log).size() >= qint64(32) << 20);
+    const Run again = runHecscope({QStringLiteral("info"), QStringLiteral("--json"), log});
+    const bool had = qEnvironmentVariableIsSet("GLIBC_TUNABLES");
+    const QByteArray was = qgetenv("GLIBC_TUNABLES");
+    qputenv("GLIBC_TUNABLES", "glibc.malloc.hugetlb=0");
+    const Run once = runHecscope({QStringLiteral("info"), QStringLiteral("--json"), log});
+    if (had)
+        qputenv("GLIBC_TUNABLES", was);
+    else
+        qunsetenv("GLIBC_TUNABLES");
+    QCOMPARE(again.exitCode, 0);
+    QCOMPARE(once.exitCode, 0);
+    QVERIFY2(again.err.isEmpty(), again.err.constData());
+    QVERIFY(once.out.contains("\"events\""));
+    QCOMPARE(again.out, once.out);
+}
+
 void TestCli::benchKeys()
 {
     const Run r = runHecscope({QStringLiteral("bench"), QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/threads-N2.eventlog")});
