@@ -2,6 +2,8 @@
 // opened, recording, and a heap profile being written.
 #include "tst_livewindow.h"
 
+#include "ui/jobs/workerpool.h"
+
 // Stop while the writer still holds the pipe open: the session ends with
 // what was received, and the window shows exactly that.
 void TestLiveWindow::stopKeepsWhatWasReceived()
@@ -116,6 +118,8 @@ void TestLiveWindow::aSourceThatCannotBeOpenedKeepsTheLog()
         QVERIFY(!w.liveJob());
         QVERIFY(w.liveControls()->toolBar()->isHidden());
     }
+    // (Once the window's writes of the settings, a worker's, are done.)
+    QTRY_VERIFY_WITH_TIMEOUT(WorkerPool::shared().isIdle(), 20000);
     QVERIFY(!QSettings().value(QStringLiteral("recentFiles")).toStringList().contains(missingFifo));
 
     // While following a pipe: the session goes on.

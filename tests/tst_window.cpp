@@ -7,6 +7,7 @@
 #include "ui/timeline/tracks/instantmarks.h"
 #include "ui/document/viewcontroller.h"
 #include "ui/window/helpmenu.h"
+#include "ui/window/loadprogress.h"
 #include "ui/window/mainwindow.h"
 #include "ui/jobs/workerpool.h"
 
@@ -24,7 +25,9 @@
 #include <QSignalSpy>
 #include <QtTest>
 
+#include <atomic>
 #include <functional>
+#include <future>
 
 using namespace hecscope;
 
@@ -36,6 +39,7 @@ private slots:
     void savedLayoutIsKept();
     void openingAnotherFileReleasesTheOldIndex();
     void aFailedOpenKeepsTheLogOnScreen();
+    void recentFilesAreWrittenByAWorker();
     void anIdleWindowProcessesNoEvents();
     void zoomedInMarksAreReadBackFromTheFile();
     void aFileCutUnderTheViewIsSaidOnTheRow();
@@ -163,8 +167,11 @@ static bool jobsSettle()
     return true;
 }
 
+// What the settings hold once the window's writes (a worker's) are done.
 static QStringList recentFiles()
 {
+    if (!jobsSettle())
+        return {QStringLiteral("(the workers did not settle)")};
     return QSettings().value(QStringLiteral("recentFiles")).toStringList();
 }
 
@@ -268,6 +275,69 @@ void TestWindow::aFailedOpenKeepsTheLogOnScreen()
     QCOMPARE(cleared.count(), 2);
     QVERIFY(w.index() != shown);
     QCOMPARE(recentFiles().size(), 2);
+}
+
+// File ▸ Open Recent: the menu has a file at once; the settings have it
+// once the worker has written them, and surely when the list is gone. Each
+// write goes onto the list the settings hold then (another window's file
+// stays), newest first, each file once.
+void TestWindow::recentFilesAreWrittenByAWorker()
+{
+    QSettings().clear();
+    QSettings().setValue(QStringLiteral("recentFiles"), QStringList{QStringLiteral("/elsewhere/first.eventlog")});
+    QMenu menu;
+    const auto shown = [&] {
+        QStringList paths;
+        for (const QAction* a : menu.actions())
+            paths << a->text().section(QStringLiteral("  —  "), 1);
+        return paths;
+    };
+    {
+        RecentFiles recent(&menu, nullptr);
+        QCOMPARE(shown(), QStringList{QStringLiteral("/elsewhere/first.eventlog")});
+        // Another window's file, written after this list was read.
+        QSettings().setValue(QStringLiteral("recentFiles"),
+                             QStringList{QStringLiteral("/elsewhere/second.eventlog"), QStringLiteral("/elsewhere/first.eventlog")});
+        // Every worker of the pool kept busy: what the UI thread wrote
+        // itself would be in the settings all the same.
+        WorkerPool::Queue busy(WorkerPool::shared(), WorkerPool::shared().maxThreads());
+        std::promise<void> release;
+        const std::shared_future<void> released = release.get_future().share();
+        std::atomic<int> waiting = 0;
+        for (int i = 0; i < WorkerPool::shared().maxThreads(); ++i)
+            busy.push({[&waiting, released] {
+                           ++waiting;
+                           released.wait();
+                       },
+                       nullptr});
+        QTRY_COMPARE_WITH_TIMEOUT(waiting.load(), WorkerPool::shared().maxThreads(), 20000);
+        recent.add(QStringLiteral("/logs/a.eventlog"));
+        recent.add(QStringLiteral("/logs/b.eventlog"));
+        recent.add(QStringLiteral("/logs/a.eventlog"));
+        QCOMPARE(shown(), (QStringList{QStringLiteral("/logs/a.eventlog"), QStringLiteral("/logs/b.eventlog"),
+                                       QStringLiteral("/elsewhere/first.eventlog")}));
+        QVERIFY(menu.isEnabled());
+        QCOMPARE(QSettings().value(QStringLiteral("recentFiles")).toStringList(),
+                 (QStringList{QStringLiteral("/elsewhere/second.eventlog"), QStringLiteral("/elsewhere/first.eventlog")}));
+        release.set_value();
+        busy.waitUntilIdle();
+    }
+    QCOMPARE(QSettings().value(QStringLiteral("recentFiles")).toStringList(),
+             (QStringList{QStringLiteral("/logs/a.eventlog"), QStringLiteral("/logs/b.eventlog"),
+                          QStringLiteral("/elsewhere/second.eventlog"), QStringLiteral("/elsewhere/first.eventlog")}));
+    // At most ten, the oldest dropped.
+    {
+        RecentFiles recent(&menu, nullptr);
+        for (int i = 0; i < 12; ++i)
+            recent.add(QStringLiteral("/logs/%1.eventlog").arg(i));
+        QCOMPARE(shown().size(), 10);
+        QCOMPARE(shown().front(), QStringLiteral("/logs/11.eventlog"));
+    }
+    const QStringList written = QSettings().value(QStringLiteral("recentFiles")).toStringList();
+    QCOMPARE(written.size(), 10);
+    QCOMPARE(written.front(), QStringLiteral("/logs/11.eventlog"));
+    QCOMPARE(written.back(), QStringLiteral("/logs/2.eventlog"));
+    QSettings().clear();
 }
 
 void TestWindow::everyPaneIsOneClickAway_data()

@@ -9,10 +9,22 @@
 #include <QPushButton>
 #include <QSettings>
 
+#include <utility>
+
 namespace hecscope {
 
 namespace {
+
 constexpr int kMaxRecent = 10;
+
+void putFirst(QStringList& recent, const QString& path)
+{
+    recent.removeAll(path);
+    recent.prepend(path);
+    while (recent.size() > kMaxRecent)
+        recent.removeLast();
+}
+
 } // namespace
 
 LoadProgress::LoadProgress(QWidget* parent)
@@ -61,31 +73,41 @@ void LoadProgress::follow(LogDocument* doc)
 RecentFiles::RecentFiles(QMenu* menu, QObject* parent)
     : QObject(parent)
     , m_menu(menu)
+    , m_paths(QSettings().value(QStringLiteral("recentFiles")).toStringList())
+    , m_writes(WorkerPool::shared(), 1)
 {
     rebuild();
 }
 
+RecentFiles::~RecentFiles()
+{
+    m_writes.waitUntilIdle();
+}
+
 void RecentFiles::add(const QString& path)
 {
-    QSettings settings;
-    QStringList recent = settings.value(QStringLiteral("recentFiles")).toStringList();
     const QString absolute = QFileInfo(path).absoluteFilePath();
-    recent.removeAll(absolute);
-    recent.prepend(absolute);
-    while (recent.size() > kMaxRecent)
-        recent.removeLast();
-    settings.setValue(QStringLiteral("recentFiles"), recent);
+    putFirst(m_paths, absolute);
     rebuild();
+    // (Onto the list as the settings hold it then: another window's files
+    // stay.)
+    m_writes.push({[absolute] {
+                       QSettings settings;
+                       QStringList recent = settings.value(QStringLiteral("recentFiles")).toStringList();
+                       putFirst(recent, absolute);
+                       settings.setValue(QStringLiteral("recentFiles"), recent);
+                       settings.sync();
+                   },
+                   nullptr});
 }
 
 void RecentFiles::rebuild()
 {
     m_menu->clear();
-    const QStringList recent = QSettings().value(QStringLiteral("recentFiles")).toStringList();
-    for (const QString& path : recent)
+    for (const QString& path : std::as_const(m_paths))
         m_menu->addAction(QFileInfo(path).fileName() + QStringLiteral("  —  ") + path, this,
                           [this, path] { emit chosen(path); });
-    m_menu->setEnabled(!recent.isEmpty());
+    m_menu->setEnabled(!m_paths.isEmpty());
 }
 
 Banner::Banner(QWidget* parent)
