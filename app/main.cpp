@@ -83,10 +83,8 @@ void startWithHugePages(char** argv)
 // A command that loads a log (`info`, `threads`, ...) starts with huge
 // pages too, when the largest file it names is from kLeast to kMost bytes:
 // there the faults they save outweigh starting twice (about 35 ms) and the
-// memory they keep. Measured (medians, `info`): the 64 MB synthesized log
-// 1.16 -> 1.00 s, the big log (301 MB) 1.76 -> 1.56 s (peak RSS 66 -> 73
-// MB), the 1.12 GB log 6.55 -> 6.37 s (135 -> 141 MB); the 4 GB
-// synthesized log no faster (74 -> 79 s) and 653 -> 696 MiB, by #26's 700.
+// memory they keep; above, they gain nothing and the 4 GB synthesized
+// log's peak comes close to #26's 700 MB (the figures: docs/architecture.md).
 bool hugePagesPayOff(const char* command, int argc, char** argv)
 {
     constexpr uint64_t kLeast = uint64_t(32) << 20, kMost = uint64_t(2) << 30;
