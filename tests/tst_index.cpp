@@ -256,6 +256,92 @@ void TestIndex::gcSpansSplitByTheirCollection()
     QCOMPARE(part.caps[1].gc, uint64_t(0));
 }
 
+void TestIndex::gcSpansHeldUntilTheirLeaderComes_data()
+{
+    QTest::addColumn<bool>("leaderKnownFirst");
+    // Capability 0 (every collection's leader) has a block first: the
+    // load knows its events are still to come, and holds capability 1's
+    // spans from its first GC span on, more of them than it keeps
+    // (SchedulerBuilder::kHeldMost), which then go in whole and are split
+    // in place once the leader's block has come.
+    QTest::newRow("leader's capability known first") << true;
+    // Capability 0 is not known until its block: capability 1's GC spans
+    // are taken for collections without a record, and split in place
+    // once the records come.
+    QTest::newRow("leader's capability unknown") << false;
+}
+
+// Issue #26: a capability's spans are held from a GC_START until that
+// span's collection is known, then split as they go into the timeline (no
+// rewrite of the timeline at the end). However long the leader's block
+// keeps them waiting, the timelines are what gcSpansSplitByTheirCollection
+// says, and a log read as it grows gives the same index at each publish as
+// that much of it indexed at once.
+void TestIndex::gcSpansHeldUntilTheirLeaderComes()
+{
+    QFETCH(bool, leaderKnownFirst);
+    // Four spans a collection on capability 1: twice as many as are held.
+    const size_t collections = SchedulerBuilder::kHeldMost / 2 + 100;
+    const auto at = [](size_t k) { return uint64_t(1000 + 1000 * k); };
+    std::deque<OwnedEvent> first, leader;
+    for (size_t k = 0; k < collections; ++k) {
+        const uint64_t t = at(k);
+        using N = std::initializer_list<uint64_t>;
+        first.emplace_back(tag::GcStart, t);
+        first.emplace_back(tag::GcWork, t + 100);
+        first.emplace_back(tag::GcDone, t + 300);
+        first.emplace_back(tag::GcEnd, t + 500);
+        first.emplace_back(tag::RunThread, t + 600, N{3});
+        first.emplace_back(tag::StopThread, t + 700, N{3, 3, 0});
+        leader.emplace_back(tag::GcStart, t + 200);
+        leader.emplace_back(tag::GcEnd, t + 400);
+        leader.emplace_back(tag::GcStatsGhc, t + 401, N{0, 0, 1000, 10, 20, 2, 600, 1000, 300});
+    }
+    LogBuilder b;
+    if (leaderKnownFirst)
+        b.block(0, {ev(tag::RunThread, 10, {2}), ev(tag::StopThread, 20, {2, 3, 0})});
+    b.block(1, first);
+    b.block(0, leader);
+    const std::vector<uint8_t> bytes = b.bytes();
+    const auto ix = indexOfBytes(bytes);
+    QVERIFY(ix->scan.diagnostics.empty());
+    QCOMPARE(ix->collections.size(), collections);
+    std::vector<Expected> want1, want0;
+    if (leaderKnownFirst)
+        want0.push_back({10, 20, SpanKind::Running, 2, 3});
+    for (size_t k = 0; k < collections; ++k) {
+        const uint64_t t = at(k);
+        for (const Expected& e : std::initializer_list<Expected>{{t, t + 100, SpanKind::GcSync, 0, 0},
+                                                                 {t + 100, t + 200, SpanKind::GcSync, 0, 0},
+                                                                 {t + 200, t + 300, SpanKind::GcWork, 0, 0},
+                                                                 {t + 300, t + 400, SpanKind::GcDone, 0, 0},
+                                                                 {t + 400, t + 500, SpanKind::GcParked, 0, 0},
+                                                                 {t + 600, t + 700, SpanKind::Running, 3, 3}})
+            want1.push_back(e);
+        want0.push_back({t + 200, t + 400, SpanKind::Gc, 0, 0});
+    }
+    compareSpans(ix->caps[1].timeline, want1);
+    compareSpans(ix->caps[0].timeline, want0);
+    // Read as it grows: each publish shows the held spans (provisionally,
+    // whole) as one made at once does.
+    IndexBuilder growing;
+    const size_t pieces = 5;
+    for (size_t i = 0, pos = 0; i < pieces; ++i) {
+        const size_t n = i + 1 == pieces ? bytes.size() - pos : bytes.size() / pieces;
+        growing.feed({bytes.data() + pos, n});
+        pos += n;
+        if (i + 1 == pieces)
+            break;
+        const LogIndex& now = growing.publish(false);
+        IndexBuilder fresh;
+        fresh.feed({bytes.data(), pos});
+        compareIndexes(now, fresh.publish(false));
+        if (QTest::currentTestFailed())
+            QFAIL(qPrintable(QStringLiteral("after %1 of %2 bytes").arg(pos).arg(bytes.size())));
+    }
+    compareIndexes(growing.publish(true), *ix);
+}
+
 void TestIndex::capabilitiesCreatedAndDeletedMidRun()
 {
     LogBuilder b;

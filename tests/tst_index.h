@@ -18,6 +18,7 @@
 #include "core/load/loader.h"
 #include "core/index/chunkpool.h"
 #include "core/index/logindex.h"
+#include "core/index/schedulerbuilder.h"
 #include "core/stats/stats.h"
 
 #include <memory>
@@ -71,6 +72,8 @@ private slots:
     void threadRunningAtEndOfLog();
     void gcWithoutRequestOrPhases();
     void gcSpansSplitByTheirCollection();
+    void gcSpansHeldUntilTheirLeaderComes_data();
+    void gcSpansHeldUntilTheirLeaderComes();
     void rewriteInPlaceEqualsAFreshTimeline();
     void aCopysChunksAreAppendedToInPlace();
     void aPartlyFilledChunkIsMappedThenCopiedOnAppend();

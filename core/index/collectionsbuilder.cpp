@@ -74,49 +74,41 @@ void CollectionsBuilder::consume(const Event& e)
     }
 }
 
-// One collection per GC_STATS_GHC record: the RTS writes exactly one for
-// every collection it performs, from the capability that led it, so the
-// index counts what +RTS -s counts, however the capabilities' GC spans of
-// consecutive collections overlap. The leader's GC_START..GC_END around
-// its record is the pause; other capabilities' spans join the collection
-// whose leader span they overlap (else the one in progress when they end).
-// Spans no record claims (a log without GC_STATS_GHC, older GHCs, or the
-// collection a truncated log ends in) are grouped by overlap, as
-// ThreadScope groups them. Requests and syncs are matched by time.
-bool CollectionsBuilder::build(std::span<const GcSpan> closed, std::span<const GcSpan> open,
-                               const LoadObserver* observer)
+CollectionsBuilder::SpansByCap CollectionsBuilder::byCap(std::span<const GcSpan> closed, std::span<const GcSpan> open)
 {
-    // The spans by capability, then start: their numbers (closed ones
-    // first, then open), not a copy (a log may have millions). Each
+    // Their numbers, not a copy (a log may have millions). Each
     // capability's come in time order, nearly: counted into place, then
     // sorted within each capability.
     const size_t spanCount = closed.size() + open.size();
     const auto spanAt = [&](uint32_t i) -> const GcSpan& { return i < closed.size() ? closed[i] : open[i - closed.size()]; };
-    std::vector<uint32_t> spans(spanCount);
-    std::vector<size_t> capStart;
-    {
-        uint16_t maxCap = 0;
-        for (uint32_t i = 0; i < spanCount; ++i)
-            maxCap = std::max(maxCap, spanAt(i).cap);
-        capStart.assign(size_t(maxCap) + 2, 0);
-        for (uint32_t i = 0; i < spanCount; ++i)
-            ++capStart[size_t(spanAt(i).cap) + 1];
-        for (size_t c = 1; c < capStart.size(); ++c)
-            capStart[c] += capStart[c - 1];
-        std::vector<size_t> next(capStart.begin(), capStart.end() - 1);
-        for (uint32_t i = 0; i < spanCount; ++i)
-            spans[next[spanAt(i).cap]++] = i;
-        for (size_t c = 0; c + 1 < capStart.size(); ++c)
-            std::stable_sort(spans.begin() + ptrdiff_t(capStart[c]), spans.begin() + ptrdiff_t(capStart[c + 1]),
-                             [&](uint32_t a, uint32_t b) { return spanAt(a).start < spanAt(b).start; });
-    }
-    std::sort(m_requests.begin(), m_requests.end(), [](const Request& a, const Request& b) { return a.time < b.time; });
-    std::sort(m_syncs.begin(), m_syncs.end(), [](const Sync& a, const Sync& b) { return a.time < b.time; });
-    // (Built here, then packed into the part: CollectionList.) One per
-    // GC_STATS_GHC record, in time order.
-    std::vector<Collection> out = m_stats.toVector();
-    sortByStart(out);
-    std::vector<char> used(spanCount, 0);
+    SpansByCap by;
+    std::vector<uint32_t>& spans = by.spans;
+    std::vector<size_t>& capStart = by.capStart;
+    spans.resize(spanCount);
+    uint16_t maxCap = 0;
+    for (uint32_t i = 0; i < spanCount; ++i)
+        maxCap = std::max(maxCap, spanAt(i).cap);
+    capStart.assign(size_t(maxCap) + 2, 0);
+    for (uint32_t i = 0; i < spanCount; ++i)
+        ++capStart[size_t(spanAt(i).cap) + 1];
+    for (size_t c = 1; c < capStart.size(); ++c)
+        capStart[c] += capStart[c - 1];
+    std::vector<size_t> next(capStart.begin(), capStart.end() - 1);
+    for (uint32_t i = 0; i < spanCount; ++i)
+        spans[next[spanAt(i).cap]++] = i;
+    for (size_t c = 0; c + 1 < capStart.size(); ++c)
+        std::stable_sort(spans.begin() + ptrdiff_t(capStart[c]), spans.begin() + ptrdiff_t(capStart[c + 1]),
+                         [&](uint32_t a, uint32_t b) { return spanAt(a).start < spanAt(b).start; });
+    return by;
+}
+
+bool CollectionsBuilder::lead(std::vector<Collection>& out, const SpansByCap& by, std::span<const GcSpan> closed,
+                              std::span<const GcSpan> open, std::vector<char>& used, const LoadObserver* observer)
+{
+    const auto spanAt = [&](uint32_t i) -> const GcSpan& { return i < closed.size() ? closed[i] : open[i - closed.size()]; };
+    const std::vector<uint32_t>& spans = by.spans;
+    const std::vector<size_t>& capStart = by.capStart;
+    used.assign(spans.size(), 0);
     for (size_t i = 0; i < out.size(); ++i) {
         if (i % kCancelStride == kCancelStride - 1 && isCancelled(observer))
             return false;
@@ -140,6 +132,47 @@ bool CollectionsBuilder::build(std::span<const GcSpan> closed, std::span<const G
             }
         }
     }
+    return true;
+}
+
+std::vector<GcLeader> CollectionsBuilder::leaders(std::span<const GcSpan> closed, std::span<const GcSpan> open) const
+{
+    std::vector<Collection> out = m_stats.toVector();
+    sortByStart(out);
+    std::vector<char> used;
+    lead(out, byCap(closed, open), closed, open, used, nullptr);
+    std::vector<GcLeader> leaders;
+    leaders.reserve(out.size());
+    for (const Collection& col : out)
+        leaders.push_back({col.leaderStart, col.leaderEnd, col.leaderCap});
+    return leaders;
+}
+
+// One collection per GC_STATS_GHC record: the RTS writes exactly one for
+// every collection it performs, from the capability that led it, so the
+// index counts what +RTS -s counts, however the capabilities' GC spans of
+// consecutive collections overlap. The leader's GC_START..GC_END around
+// its record is the pause; other capabilities' spans join the collection
+// whose leader span they overlap (else the one in progress when they end).
+// Spans no record claims (a log without GC_STATS_GHC, older GHCs, or the
+// collection a truncated log ends in) are grouped by overlap, as
+// ThreadScope groups them. Requests and syncs are matched by time.
+bool CollectionsBuilder::build(std::span<const GcSpan> closed, std::span<const GcSpan> open,
+                               const LoadObserver* observer)
+{
+    const size_t spanCount = closed.size() + open.size();
+    const auto spanAt = [&](uint32_t i) -> const GcSpan& { return i < closed.size() ? closed[i] : open[i - closed.size()]; };
+    const SpansByCap by = byCap(closed, open);
+    const std::vector<uint32_t>& spans = by.spans;
+    std::sort(m_requests.begin(), m_requests.end(), [](const Request& a, const Request& b) { return a.time < b.time; });
+    std::sort(m_syncs.begin(), m_syncs.end(), [](const Sync& a, const Sync& b) { return a.time < b.time; });
+    // (Built here, then packed into the part: CollectionList.) One per
+    // GC_STATS_GHC record, in time order.
+    std::vector<Collection> out = m_stats.toVector();
+    sortByStart(out);
+    std::vector<char> used;
+    if (!lead(out, by, closed, open, used, observer))
+        return false;
     // The collections led so far, by leader start, for the other spans.
     std::vector<uint32_t> byLeader(out.size());
     for (uint32_t i = 0; i < byLeader.size(); ++i)

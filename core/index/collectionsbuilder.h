@@ -33,6 +33,10 @@ public:
     // (false, collections incomplete) once `observer` says cancelled.
     bool build(std::span<const GcSpan> closed, std::span<const GcSpan> open,
                const LoadObserver* observer = nullptr);
+    // The leaders build() would give the collections with a GC_STATS_GHC
+    // record now, by start (ties in the records' order), without building
+    // the collections.
+    std::vector<GcLeader> leaders(std::span<const GcSpan> closed, std::span<const GcSpan> open) const;
 
 private:
     struct Request {
@@ -44,6 +48,18 @@ private:
         uint64_t time; // ns
         uint16_t cap;
     };
+    // The spans' numbers (closed first, then open) by capability, then
+    // start (the capability's from spans[capStart[c]]).
+    struct SpansByCap {
+        std::vector<uint32_t> spans;
+        std::vector<size_t> capStart;
+    };
+    static SpansByCap byCap(std::span<const GcSpan> closed, std::span<const GcSpan> open);
+    // Gives each collection in `out` (the records, sorted by start) its
+    // leader span, marking the spans used.
+    static bool lead(std::vector<Collection>& out, const SpansByCap& by, std::span<const GcSpan> closed,
+                     std::span<const GcSpan> open, std::vector<char>& used, const LoadObserver* observer);
+
     CollectionsPart& m_part;
     std::vector<Request> m_requests;
     std::vector<Sync> m_syncs;

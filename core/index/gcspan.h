@@ -11,4 +11,13 @@ struct GcSpan {
     uint16_t cap;
 };
 
+// A collection's leader span (CollectionsBuilder: the span of the
+// capability that wrote its GC_STATS_GHC around the record), which the
+// other capabilities' spans of that collection are split by
+// (SchedulerBuilder).
+struct GcLeader {
+    uint64_t start, end;
+    uint16_t cap;
+};
+
 } // namespace hecscope

@@ -128,6 +128,8 @@ void IndexDispatcher::onEvent(const Event& e)
         builder<SchedulerBuilder>().consumeCapEvent(e);
     else
         ++m_ix.eventsWithoutCap;
+    if (builder<SchedulerBuilder>().heldSpans() >= m_nextPlacement) [[unlikely]]
+        placeHeldSpans();
     if (m_events >= m_nextSpanSpill) [[unlikely]] {
         builder<SchedulerBuilder>().spillSpans();
         m_nextSpanSpill = m_events + kSpillSpansEvery;
@@ -135,6 +137,18 @@ void IndexDispatcher::onEvent(const Event& e)
     const uint32_t routes = e.tag < kRoutes.size() ? kRoutes[e.tag] : 0;
     if (routes)
         route(routes, e, std::make_index_sequence<IndexBuilders::kCount>());
+}
+
+// The GC spans whose collections are known by now split and put in their
+// timelines, with the spans after them. Each time after as many spans
+// again as there are GC spans, at least kPlaceEvery: finding the leaders
+// goes through every GC span.
+void IndexDispatcher::placeHeldSpans()
+{
+    SchedulerBuilder& scheduler = builder<SchedulerBuilder>();
+    const std::vector<GcSpan> open = scheduler.openGcSpans(m_ix.lastTime);
+    scheduler.placeHeld(builder<CollectionsBuilder>().leaders(scheduler.gcSpans(), open), settleBound());
+    m_nextPlacement = scheduler.heldSpans() + std::max(kPlaceEvery, scheduler.gcSpans().size());
 }
 
 // The builders whose bits `routes` has, in the order listed.

@@ -151,6 +151,7 @@ private:
         return m_builders.get<B>();
     }
     struct Make;
+    void placeHeldSpans();
     template <size_t... I>
     void route(uint32_t routes, const Event& e, std::index_sequence<I...>);
     template <class B>
@@ -165,6 +166,8 @@ private:
     size_t m_settleEvery = 0, m_sinceSettle = 0;
     static constexpr uint64_t kSpillSpansEvery = uint64_t(1) << 20; // events
     uint64_t m_nextSpanSpill = kSpillSpansEvery;
+    static constexpr size_t kPlaceEvery = size_t(1) << 14; // held spans (see placeHeldSpans)
+    size_t m_nextPlacement = kPlaceEvery;
     IndexBuilders m_builders;
 };
 

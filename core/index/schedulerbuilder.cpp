@@ -17,6 +17,7 @@ void SchedulerBuilder::addCapabilities(uint16_t upTo)
 {
     m_part.caps.resize(size_t(upTo) + 1);
     m_state.resize(size_t(upTo) + 1);
+    m_held.resize(size_t(upTo) + 1);
 }
 
 void SchedulerBuilder::open(uint16_t c, SpanKind kind, uint64_t t, uint32_t threadId)
@@ -49,7 +50,6 @@ void SchedulerBuilder::appendSpan(uint16_t c, SpanKind kind, uint32_t threadId, 
         ++m_part.unrepresentableSpans;
         return;
     }
-    CapTimeline& tl = m_part.caps[c].timeline;
     // Runs over 2^32 ns are stored as several spans. Real logs need a few
     // per hour of running; a damaged timestamp could ask for 65536 per
     // capability, so beyond a budget long spans are clipped (and counted).
@@ -64,8 +64,7 @@ void SchedulerBuilder::appendSpan(uint16_t c, SpanKind kind, uint32_t threadId, 
     do {
         const uint64_t length = std::min<uint64_t>(end - start, Span::kMaxLength);
         const bool last = start + length == end;
-        tl.append(Span(start, uint32_t(length), kind, threadId, last ? stop : kStopClosedByOther,
-                       continued));
+        put(c, Span(start, uint32_t(length), kind, threadId, last ? stop : kStopClosedByOther, continued));
         start += length;
         continued = true;
     } while (start < end);
@@ -209,6 +208,18 @@ void SchedulerBuilder::endOpenSpans(uint64_t end)
         s.inGc = false;
 }
 
+uint64_t SchedulerBuilder::placedBefore(uint64_t settled) const
+{
+    uint64_t before = settled;
+    for (const CapState& s : m_state) {
+        if (s.inGc)
+            before = std::min(before, s.gcStart);
+        if (s.statsMayFollow)
+            before = std::min(before, s.lastGcStart);
+    }
+    return before;
+}
+
 void SchedulerBuilder::seal(uint64_t end, bool final, const CollectionList& collections,
                             uint64_t settled)
 {
@@ -216,28 +227,53 @@ void SchedulerBuilder::seal(uint64_t end, bool final, const CollectionList& coll
     // Spans ending before `before` are placed: by then every capability's
     // events are in, none is in a GC span begun earlier, and none may still
     // write the GC_STATS_GHC of a span begun earlier.
-    uint64_t before = final ? UINT64_MAX : settled;
-    if (!final)
-        for (const CapState& s : m_state) {
-            if (s.inGc)
-                before = std::min(before, s.gcStart);
-            if (s.statsMayFollow)
-                before = std::min(before, s.lastGcStart);
-        }
+    const uint64_t before = final ? UINT64_MAX : placedBefore(settled);
     if (final)
         endOpenSpans(end);
-    placeInCollections(collections, before);
+    std::vector<GcLeader> leaders;
+    for (const Collection& col : collections)
+        if (col.hasStats && col.leaderCap != UINT16_MAX)
+            leaders.push_back({col.leaderStart, col.leaderEnd, col.leaderCap});
+    placeInCollections(std::move(leaders), before);
     if (final)
-        return;
+        return; // (nothing held: every GC span is closed and placed)
+    // What is held and what is open, provisionally, in that order.
+    m_direct = true;
     for (size_t c = 0; c < m_state.size(); ++c) {
         CapState& s = m_state[c];
-        if (!s.open)
+        if (!s.open && m_held[c].empty())
             continue;
-        const ThreadRuns::Mark runs = s.kind == SpanKind::Running ? m_threads.mark(s.thread) : ThreadRuns::Mark{};
-        m_provisional.push_back({uint16_t(c), m_part.caps[c].timeline.size(), s.thread,
-                                 m_part.unrepresentableSpans, m_part.clippedSpans, m_continuations, runs});
-        appendSpan(uint16_t(c), s.kind, s.thread, s.start, std::max(end, s.start), kStopAtEnd);
+        CapTimeline& tl = m_part.caps[c].timeline;
+        const size_t spansBefore = tl.size();
+        for (const Span& h : m_held[c])
+            tl.append(h);
+        const ThreadRuns::Mark runs
+            = s.open && s.kind == SpanKind::Running ? m_threads.mark(s.thread) : ThreadRuns::Mark{};
+        m_provisional.push_back({uint16_t(c), s.open, spansBefore, s.thread, m_part.unrepresentableSpans,
+                                 m_part.clippedSpans, m_continuations, runs});
+        if (s.open)
+            appendSpan(uint16_t(c), s.kind, s.thread, s.start, std::max(end, s.start), kStopAtEnd);
     }
+    m_direct = false;
+}
+
+void SchedulerBuilder::placeHeld(const std::vector<GcLeader>& leaders, uint64_t settled)
+{
+    if (m_heldCount == 0)
+        return;
+    placeInCollections(leaders, placedBefore(settled));
+    if (m_heldCount <= kHeldMost)
+        return;
+    // (A capability that fell silent holds every placement back: its
+    // spans go in whole now, as a seal would show them, and are split in
+    // the timeline once their collections are known.)
+    for (size_t c = 0; c < m_held.size(); ++c) {
+        CapTimeline& tl = m_part.caps[c].timeline;
+        for (const Span& h : m_held[c])
+            tl.append(h);
+        std::vector<Span>().swap(m_held[c]);
+    }
+    m_heldCount = 0;
 }
 
 // A capability's GC_START..GC_END covers its collection (the leader's
@@ -251,71 +287,114 @@ void SchedulerBuilder::seal(uint64_t end, bool final, const CollectionList& coll
 // GC_STATS_GHC record have a leader here: without (older GHCs, a log cut
 // inside a collection) spans are left whole. The timeline is rewritten
 // from the first span split, per capability.
-void SchedulerBuilder::placeInCollections(const CollectionList& collections, uint64_t before)
+// GC span pieces: a capability's spans, cut by `cuts` (by start; only
+// non-running spans within a cut are split).
+namespace {
+
+struct Cut {
+    uint64_t start, end; // the capability's GC span
+    uint64_t from, to;   // its collection
+};
+
+class Cutter {
+public:
+    explicit Cutter(const std::vector<Cut>& cuts)
+        : m_cuts(cuts)
+    {
+    }
+    template <class Put>
+    void operator()(const Span& s, const Put& put)
+    {
+        while (m_at < m_cuts.size() && m_cuts[m_at].end <= s.start())
+            ++m_at;
+        if (s.kind() == SpanKind::Running || m_at == m_cuts.size() || s.end() <= m_cuts[m_at].start) {
+            put(s);
+            return;
+        }
+        const Cut& cut = m_cuts[m_at];
+        const auto piece = [&](uint64_t a, uint64_t b, SpanKind kind) {
+            if (b > a)
+                put(Span(a, uint32_t(b - a), kind, 0, s.stop()));
+        };
+        piece(s.start(), std::min(s.end(), cut.from), SpanKind::GcSync);
+        piece(std::max(s.start(), cut.from), std::min(s.end(), cut.to), s.kind());
+        piece(std::max(s.start(), cut.to), s.end(), SpanKind::GcParked);
+    }
+
+private:
+    const std::vector<Cut>& m_cuts;
+    size_t m_at = 0;
+};
+
+} // namespace
+
+void SchedulerBuilder::placeInCollections(std::vector<GcLeader> leaders, uint64_t before)
 {
     m_placed.resize(m_gcSpans.size(), 0);
-    struct Leader {
-        uint64_t start, end;
-        uint16_t cap;
-    };
-    std::vector<Leader> leaders;
-    for (const Collection& col : collections)
-        if (col.hasStats && col.leaderCap != UINT16_MAX)
-            leaders.push_back({col.leaderStart, col.leaderEnd, col.leaderCap});
-    std::sort(leaders.begin(), leaders.end(), [](const Leader& a, const Leader& b) { return a.start < b.start; });
+    std::stable_sort(leaders.begin(), leaders.end(),
+                     [](const GcLeader& a, const GcLeader& b) { return a.start < b.start; });
     const auto leads = [&](const GcSpan& g) {
         auto it = std::lower_bound(leaders.begin(), leaders.end(), g.start,
-                                   [](const Leader& l, uint64_t t) { return l.start < t; });
+                                   [](const GcLeader& l, uint64_t t) { return l.start < t; });
         for (; it != leaders.end() && it->start == g.start; ++it)
             if (it->cap == g.cap && it->end == g.end)
                 return true;
         return false;
     };
-    struct Cut {
-        uint64_t start, end; // the capability's GC span
-        uint64_t from, to;   // its collection
-    };
     std::vector<std::vector<Cut>> cuts(m_part.caps.size());
+    // Per capability, the first GC span not placed yet (its spans and all
+    // after them stay held).
+    std::vector<uint64_t> holdFrom(m_part.caps.size(), UINT64_MAX);
+    for (size_t c = 0; c < m_state.size() && c < holdFrom.size(); ++c)
+        if (m_state[c].inGc)
+            holdFrom[c] = m_state[c].gcStart;
     for (size_t i = 0; i < m_gcSpans.size(); ++i) {
         const GcSpan& g = m_gcSpans[i];
-        if (m_placed[i] || g.end >= before)
+        if (m_placed[i])
             continue;
+        if (g.end >= before) {
+            if (g.cap < holdFrom.size())
+                holdFrom[g.cap] = std::min(holdFrom[g.cap], g.start);
+            continue;
+        }
         if (leads(g)) {
             m_placed[i] = 1;
             continue;
         }
         const auto it = std::upper_bound(leaders.begin(), leaders.end(), g.end,
-                                         [](uint64_t t, const Leader& l) { return t < l.start; });
+                                         [](uint64_t t, const GcLeader& l) { return t < l.start; });
         if (it == leaders.begin() || (it - 1)->end < g.start)
-            continue;
+            continue; // (whole; looked at again by the next placement)
         m_placed[i] = 1;
-        const Leader& l = *(it - 1);
+        const GcLeader& l = *(it - 1);
         if ((l.start > g.start || l.end < g.end) && g.cap < cuts.size())
             cuts[g.cap].push_back({g.start, g.end, l.start, l.end});
     }
     for (size_t c = 0; c < cuts.size(); ++c) {
         std::vector<Cut>& cs = cuts[c];
-        if (cs.empty())
+        std::vector<Span>& held = m_held[c];
+        if (cs.empty() && held.empty())
             continue;
         std::sort(cs.begin(), cs.end(), [](const Cut& a, const Cut& b) { return a.start < b.start; });
         CapTimeline& tl = m_part.caps[c].timeline;
-        size_t ci = 0;
-        tl.rewriteFrom(tl.firstEndingAfter(cs.front().start), [&](const Span& s, const auto& put) {
-            while (ci < cs.size() && cs[ci].end <= s.start())
-                ++ci;
-            if (s.kind() == SpanKind::Running || ci == cs.size() || s.end() <= cs[ci].start) {
-                put(s);
-                return;
-            }
-            const Cut& cut = cs[ci];
-            const auto piece = [&](uint64_t a, uint64_t b, SpanKind kind) {
-                if (b > a)
-                    put(Span(a, uint32_t(b - a), kind, 0, s.stop()));
-            };
-            piece(s.start(), std::min(s.end(), cut.from), SpanKind::GcSync);
-            piece(std::max(s.start(), cut.from), std::min(s.end(), cut.to), s.kind());
-            piece(std::max(s.start(), cut.to), s.end(), SpanKind::GcParked);
-        }, m_spillFailed ? nullptr : m_spill.get());
+        // Spans in the timeline already (a GC span's that went in whole,
+        // held too long or not placed before): rewritten from the first
+        // one split.
+        const uint64_t heldFrom = held.empty() ? UINT64_MAX : held.front().start();
+        if (!cs.empty() && cs.front().start < heldFrom) {
+            Cutter cut(cs);
+            tl.rewriteFrom(tl.firstEndingAfter(cs.front().start), cut, m_spillFailed ? nullptr : m_spill.get());
+        }
+        // The held spans up to the first GC span still to be placed.
+        size_t n = 0;
+        if (!held.empty()) {
+            Cutter cut(cs);
+            const auto put = [&tl](const Span& s) { tl.append(s); };
+            while (n < held.size() && held[n].start() < holdFrom[c])
+                cut(held[n++], put);
+            held.erase(held.begin(), held.begin() + ptrdiff_t(n));
+            m_heldCount -= n;
+        }
     }
 }
 
@@ -342,7 +421,7 @@ void SchedulerBuilder::unseal()
         CapTimeline& tl = m_part.caps[p.cap].timeline;
         while (tl.size() > p.spansBefore)
             tl.popBack();
-        if (m_state[p.cap].kind == SpanKind::Running)
+        if (p.open && m_state[p.cap].kind == SpanKind::Running)
             m_threads.restore(p.thread, p.runs);
     }
     if (!m_provisional.empty()) {
