@@ -141,14 +141,16 @@ void IndexDispatcher::onEvent(const Event& e)
 
 // The GC spans whose collections are known by now split and put in their
 // timelines, with the spans after them. Each time after as many spans
-// again as there are GC spans, at least kPlaceEvery: finding the leaders
-// goes through every GC span.
+// again as there are GC spans, at least kPlaceEvery (finding the leaders
+// goes through every GC span), or once more are held than are kept.
 void IndexDispatcher::placeHeldSpans()
 {
     SchedulerBuilder& scheduler = builder<SchedulerBuilder>();
     const std::vector<GcSpan> open = scheduler.openGcSpans(m_ix.lastTime);
     scheduler.placeHeld(builder<CollectionsBuilder>().leaders(scheduler.gcSpans(), open), settleBound());
-    m_nextPlacement = scheduler.heldSpans() + std::max(kPlaceEvery, scheduler.gcSpans().size());
+    // (And at most when more are held than are kept: they go in whole.)
+    m_nextPlacement = std::min(scheduler.heldSpans() + std::max(kPlaceEvery, scheduler.gcSpans().size()),
+                               SchedulerBuilder::kHeldMost + 1);
 }
 
 // The builders whose bits `routes` has, in the order listed.

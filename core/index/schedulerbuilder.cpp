@@ -394,6 +394,8 @@ void SchedulerBuilder::placeInCollections(std::vector<GcLeader> leaders, uint64_
                 cut(held[n++], put);
             held.erase(held.begin(), held.begin() + ptrdiff_t(n));
             m_heldCount -= n;
+            if (held.capacity() > 4096 && held.capacity() > 4 * held.size())
+                held.shrink_to_fit(); // (a capability that held many once)
         }
     }
 }
