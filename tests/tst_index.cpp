@@ -259,16 +259,24 @@ void TestIndex::gcSpansSplitByTheirCollection()
 void TestIndex::gcSpansHeldUntilTheirLeaderComes_data()
 {
     QTest::addColumn<bool>("leaderKnownFirst");
+    QTest::addColumn<size_t>("collections");
+    QTest::addColumn<size_t>("runsEach"); // runs on capability 1 after each collection
+    // Capability 1's spans: more than are held (SchedulerBuilder::kHeldMost),
+    // from fewer GC spans than stop holding (kHoldGcSpansMost).
+    const size_t held = SchedulerBuilder::kHeldMost / 5 + 100;
     // Capability 0 (every collection's leader) has a block first: the
     // load knows its events are still to come, and holds capability 1's
-    // spans from its first GC span on, more of them than it keeps
-    // (SchedulerBuilder::kHeldMost), which then go in whole and are split
-    // in place once the leader's block has come.
-    QTest::newRow("leader's capability known first") << true;
+    // spans from its first GC span on, more of them than it keeps, which
+    // then go in whole and are split in place once the leader's block has
+    // come.
+    QTest::newRow("leader's capability known first") << true << held << size_t(4);
     // Capability 0 is not known until its block: capability 1's GC spans
     // are taken for collections without a record, and split in place
     // once the records come.
-    QTest::newRow("leader's capability unknown") << false;
+    QTest::newRow("leader's capability unknown") << false << held << size_t(4);
+    // So many GC spans that the load stops holding spans part way.
+    QTest::newRow("more GC spans than are held for")
+        << true << SchedulerBuilder::kHoldGcSpansMost / 2 + 100 << size_t(1);
 }
 
 // Issue #26: a capability's spans are held from a GC_START until that
@@ -280,8 +288,8 @@ void TestIndex::gcSpansHeldUntilTheirLeaderComes_data()
 void TestIndex::gcSpansHeldUntilTheirLeaderComes()
 {
     QFETCH(bool, leaderKnownFirst);
-    // Four spans a collection on capability 1: twice as many as are held.
-    const size_t collections = SchedulerBuilder::kHeldMost / 2 + 100;
+    QFETCH(size_t, collections);
+    QFETCH(size_t, runsEach);
     const auto at = [](size_t k) { return uint64_t(1000 + 1000 * k); };
     std::deque<OwnedEvent> first, leader;
     for (size_t k = 0; k < collections; ++k) {
@@ -291,8 +299,10 @@ void TestIndex::gcSpansHeldUntilTheirLeaderComes()
         first.emplace_back(tag::GcWork, t + 100);
         first.emplace_back(tag::GcDone, t + 300);
         first.emplace_back(tag::GcEnd, t + 500);
-        first.emplace_back(tag::RunThread, t + 600, N{3});
-        first.emplace_back(tag::StopThread, t + 700, N{3, 3, 0});
+        for (size_t r = 0; r < runsEach; ++r) {
+            first.emplace_back(tag::RunThread, t + 600 + 100 * r, N{3});
+            first.emplace_back(tag::StopThread, t + 650 + 100 * r, N{3, 3, 0});
+        }
         leader.emplace_back(tag::GcStart, t + 200);
         leader.emplace_back(tag::GcEnd, t + 400);
         leader.emplace_back(tag::GcStatsGhc, t + 401, N{0, 0, 1000, 10, 20, 2, 600, 1000, 300});
@@ -315,9 +325,10 @@ void TestIndex::gcSpansHeldUntilTheirLeaderComes()
                                                                  {t + 100, t + 200, SpanKind::GcSync, 0, 0},
                                                                  {t + 200, t + 300, SpanKind::GcWork, 0, 0},
                                                                  {t + 300, t + 400, SpanKind::GcDone, 0, 0},
-                                                                 {t + 400, t + 500, SpanKind::GcParked, 0, 0},
-                                                                 {t + 600, t + 700, SpanKind::Running, 3, 3}})
+                                                                 {t + 400, t + 500, SpanKind::GcParked, 0, 0}})
             want1.push_back(e);
+        for (size_t r = 0; r < runsEach; ++r)
+            want1.push_back({t + 600 + 100 * r, t + 650 + 100 * r, SpanKind::Running, 3, 3});
         want0.push_back({t + 200, t + 400, SpanKind::Gc, 0, 0});
     }
     compareSpans(ix->caps[1].timeline, want1);

@@ -168,6 +168,7 @@ private:
     uint64_t m_nextSpanSpill = kSpillSpansEvery;
     static constexpr size_t kPlaceEvery = size_t(1) << 14; // held spans (see placeHeldSpans)
     size_t m_nextPlacement = kPlaceEvery;
+    uint64_t m_eventsWhenPlaced = 0;
     IndexBuilders m_builders;
 };
 

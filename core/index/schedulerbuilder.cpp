@@ -262,11 +262,15 @@ void SchedulerBuilder::placeHeld(const std::vector<GcLeader>& leaders, uint64_t 
     if (m_heldCount == 0)
         return;
     placeInCollections(leaders, placedBefore(settled));
-    if (m_heldCount <= kHeldMost)
-        return;
-    // (A capability that fell silent holds every placement back: its
-    // spans go in whole now, as a seal would show them, and are split in
-    // the timeline once their collections are known.)
+    // (A capability that fell silent holds every placement back.)
+    if (m_heldCount > kHeldMost || m_gcSpans.size() > kHoldGcSpansMost)
+        releaseHeld();
+}
+
+void SchedulerBuilder::releaseHeld()
+{
+    if (m_gcSpans.size() > kHoldGcSpansMost)
+        m_holdingOff = true;
     for (size_t c = 0; c < m_held.size(); ++c) {
         CapTimeline& tl = m_part.caps[c].timeline;
         for (const Span& h : m_held[c])
