@@ -280,17 +280,6 @@ void SchedulerBuilder::releaseHeld()
     m_heldCount = 0;
 }
 
-// A capability's GC_START..GC_END covers its collection (the leader's
-// GC_START..GC_END) and, on either side, time it only waited: before the
-// collection began (until every capability had stopped) and after it
-// ended (until the OS ran the capability's thread again: with more
-// capabilities than cores, often until the next collection is requested).
-// A leader's own span is its collection. Another span's collection is the
-// one CollectionsBuilder gives it: the last whose leader started by the
-// span's end, if its leader span reaches the span. Only collections with a
-// GC_STATS_GHC record have a leader here: without (older GHCs, a log cut
-// inside a collection) spans are left whole. The timeline is rewritten
-// from the first span split, per capability.
 // GC span pieces: a capability's spans, cut by `cuts` (by start; only
 // non-running spans within a cut are split).
 namespace {
@@ -332,6 +321,19 @@ private:
 
 } // namespace
 
+// A capability's GC_START..GC_END covers its collection (the leader's
+// GC_START..GC_END) and, on either side, time it only waited: before the
+// collection began (until every capability had stopped) and after it
+// ended (until the OS ran the capability's thread again: with more
+// capabilities than cores, often until the next collection is requested).
+// A leader's own span is its collection. Another span's collection is the
+// one CollectionsBuilder gives it: the last whose leader started by the
+// span's end, if its leader span reaches the span. Only collections with a
+// GC_STATS_GHC record have a leader here: without (older GHCs, a log cut
+// inside a collection) spans are left whole. Held spans (see heldSpans)
+// are split as they go into the timeline, up to the first GC span whose
+// collection is not known yet; spans in the timeline already are split by
+// rewriting it from the first one split, per capability.
 void SchedulerBuilder::placeInCollections(std::vector<GcLeader> leaders, uint64_t before)
 {
     m_placed.resize(m_gcSpans.size(), 0);
