@@ -1,5 +1,6 @@
 #include "app/cli.h"
 #include "app/commands.h"
+#include "ui/jobs/settings.h"
 #include "ui/window/livecontrols.h"
 #include "ui/window/mainwindow.h"
 
@@ -207,5 +208,7 @@ int main(int argc, char** argv)
         window.openFile(open);
     if (!compare.isEmpty())
         window.compareWith(compare);
-    return app.exec();
+    const int status = app.exec();
+    hecscope::Settings::waitForWrites(); // (the window's layout, written as it closed)
+    return status;
 }

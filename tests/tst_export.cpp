@@ -7,6 +7,7 @@
 #include "core/io/bytesource.h"
 #include "core/load/loader.h"
 #include "core/text/units.h"
+#include "ui/jobs/settings.h"
 #include "ui/timeline/exportchoices.h"
 #include "ui/timeline/imageexport.h"
 #include "ui/timeline/legendwriter.h"
@@ -109,7 +110,7 @@ void TestExport::initTestCase()
 
 void TestExport::init()
 {
-    QSettings().clear(); // the dialog remembers its last choices
+    Settings::clear(); // the dialog remembers its last choices
 }
 
 bool TestExport::openAndWait(MainWindow& w, const QString& log)

@@ -10,6 +10,7 @@
 #include "core/time/viewrange.h"
 #include "ui/charts/chartpainter.h"
 #include "ui/heap/heappanel.h"
+#include "ui/jobs/settings.h"
 #include "ui/window/mainwindow.h"
 #include "ui/models/tablemodels.h"
 #include "ui/timeline/timelinerenderer.h"
@@ -110,7 +111,7 @@ void TestHeapView::initTestCase()
 {
     QCoreApplication::setOrganizationName(QStringLiteral("HecscopeTest"));
     QCoreApplication::setApplicationName(QStringLiteral("tst_heapview"));
-    QSettings().clear();
+    Settings::clear();
 }
 
 // Substring filtering is case-insensitive; a regular expression filters by
@@ -249,7 +250,7 @@ void TestHeapView::bandCountAndOrderingControls()
     panel.modeBox()->setCurrentIndex(panel.modeBox()->findData(int(HeapChartMode::Lines)));
     QCOMPARE(panel.view()->mode, HeapChartMode::Lines);
     QCOMPARE(panel.view()->selection.get(), &sel); // a mode change keeps the bands
-    QSettings().clear(); // the other tests start from the defaults
+    Settings::clear(); // the other tests start from the defaults
 }
 
 // One row per band; the figures are the index's; sorting covers all rows;
@@ -481,7 +482,7 @@ void TestHeapView::choicesPersist()
     QCOMPARE(next.view()->selection->order, BandOrder::Growth);
     QVERIFY(next.view()->selection->reversed);
     QCOMPARE(next.view()->mode, HeapChartMode::Stacked);
-    QSettings().clear(); // the other tests start from the defaults
+    Settings::clear(); // the other tests start from the defaults
 }
 
 // In the window, another file starts in the stacked chart; reloading the
@@ -507,7 +508,7 @@ void TestHeapView::chartModeIsPerFile()
 // the result is the one selectBands gives.
 void TestHeapView::bigProfileSelectsOnAWorker()
 {
-    QSettings().clear(); // the default band count, whatever ran before
+    Settings::clear(); // the default band count, whatever ran before
     const std::vector<uint8_t> bytes = synthesizeHeapProfileLog(700, 2000);
     MemorySource source(bytes);
     const std::shared_ptr<const LogIndex> ix(loadIndex(source).index);
@@ -527,7 +528,7 @@ void TestHeapView::bigProfileSelectsOnAWorker()
     QCOMPARE(panel.view()->selection->labels, want.labels);
     QCOMPARE(panel.view()->selection->values, want.values);
     QCOMPARE(legendNames(panel).size(), 10);
-    QSettings().clear();
+    Settings::clear();
 }
 
 // Zoomed out over thousands of censuses, the last one (here the peak, at

@@ -10,6 +10,7 @@
 // that has them all, so that what each update holds is known without
 // depending on timing. Waits are guards against a hung session only.
 #include "tst_livewindow.h"
+#include "ui/jobs/settings.h"
 
 namespace livewindowtest {
 
@@ -54,13 +55,13 @@ void TestLiveWindow::initTestCase()
     QStandardPaths::setTestModeEnabled(true);
     QCoreApplication::setOrganizationName(QStringLiteral("HecscopeTest"));
     QCoreApplication::setApplicationName(QStringLiteral("tst_livewindow"));
-    QSettings().clear();
+    Settings::clear();
     std::signal(SIGPIPE, SIG_IGN); // a pipe's reader gone is the test's failure, not a kill
 }
 
 void TestLiveWindow::init()
 {
-    QSettings().clear(); // the window of the latest 10 s, no recent files
+    Settings::clear(); // the window of the latest 10 s, no recent files
     m_dir = std::make_unique<QTemporaryDir>();
     QVERIFY(m_dir->isValid());
     m_window = std::make_unique<MainWindow>();

@@ -11,6 +11,7 @@
 #include "core/stats/sparksizes.h"
 #include "testsupport.h"
 #include "ui/formatting.h"
+#include "ui/jobs/settings.h"
 #include "ui/profile/profilepane.h"
 #include "ui/sparks/sparksizeschart.h"
 #include "ui/sparks/sparksizespane.h"
@@ -87,7 +88,7 @@ void TestSparkSizesPane::initTestCase()
 {
     QCoreApplication::setOrganizationName(QStringLiteral("HecscopeTest"));
     QCoreApplication::setApplicationName(QStringLiteral("tst_sparksizespane"));
-    QSettings().clear();
+    Settings::clear();
 }
 
 void TestSparkSizesPane::wholeRunRangeAndCapability()

@@ -15,6 +15,7 @@
 #include "core/threads/threadstats.h"
 #include "core/threads/userspans.h"
 #include "ui/formatting.h"
+#include "ui/jobs/settings.h"
 #include "ui/models/tablemodels.h"
 #include "ui/threads/threadrows.h"
 #include "ui/threads/threadrowscontroller.h"
@@ -84,7 +85,7 @@ void TestThreadPanes::initTestCase()
 
 void TestThreadPanes::init()
 {
-    QSettings().clear(); // the controller keeps its sort, rows and collapse there
+    Settings::clear(); // the controller keeps its sort, rows and collapse there
 }
 
 const std::shared_ptr<const LogIndex>& TestThreadPanes::big()

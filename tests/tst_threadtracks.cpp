@@ -8,6 +8,7 @@
 // four span names of ~400 spans, three markers, a STOP without START on
 // worker-2 and a START never stopped on worker-6.
 #include "tst_threadtracks.h"
+#include "ui/jobs/settings.h"
 
 namespace threadtrackstest {
 
@@ -104,7 +105,7 @@ void TestThreadTracks::initTestCase()
 
 void TestThreadTracks::init()
 {
-    QSettings().clear(); // the controller keeps its sort, rows and collapse there
+    Settings::clear(); // the controller keeps its sort, rows and collapse there
 }
 
 const std::shared_ptr<const LogIndex>& TestThreadTracks::big()

@@ -4,12 +4,13 @@
 // tooltips), and export to PNG, SVG and PDF from the window's renderer and
 // from `hecscope export`.
 #include "tst_timeline.h"
+#include "ui/jobs/settings.h"
 
 void TestTimeline::initTestCase()
 {
     QCoreApplication::setOrganizationName(QStringLiteral("HecscopeTest"));
     QCoreApplication::setApplicationName(QStringLiteral("tst_timeline"));
-    QSettings().clear();
+    Settings::clear();
 }
 
 void TestTimeline::mappingRoundTrips()

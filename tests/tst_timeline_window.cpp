@@ -1,6 +1,7 @@
 // tst_timeline in the window: opening, wheel zoom, resizing a row, keys
 // and history, reload, selection, ruler and legend, tooltips.
 #include "tst_timeline.h"
+#include "ui/jobs/settings.h"
 
 void TestTimeline::windowOpensAtWholeLog()
 {
@@ -73,7 +74,7 @@ void TestTimeline::wheelZoomsAroundPointer()
 // Thread rows, drawn in whole bars, cannot be dragged.
 void TestTimeline::dragARowsEdgeToResizeIt()
 {
-    QSettings().remove(QStringLiteral("view/rowHeights"));
+    Settings::remove(QStringLiteral("view/rowHeights"));
     const QString log = QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/leak-hT.eventlog");
     int natural = 0;
     {
@@ -126,6 +127,8 @@ void TestTimeline::dragARowsEdgeToResizeIt()
     QVERIFY(reset);
     reset->trigger();
     QVERIFY(again.timeline()->rowHeights().empty());
+    QVERIFY(!Settings::value(QStringLiteral("view/rowHeights")).isValid());
+    Settings::waitForWrites(); // (a worker writes the file)
     QVERIFY(!QSettings().contains(QStringLiteral("view/rowHeights")));
 }
 

@@ -3,11 +3,13 @@
 #include "ui/events/eventlistmodel.h"
 #include "ui/events/eventlistpane.h"
 #include "ui/heap/heappanel.h"
+#include "ui/jobs/settings.h"
 #include "ui/timeline/timelineview.h"
 #include "ui/timeline/tracks/instantmarks.h"
 #include "ui/document/viewcontroller.h"
 #include "ui/window/helpmenu.h"
 #include "ui/window/loadprogress.h"
+#include "ui/threads/threadrowscontroller.h"
 #include "ui/window/mainwindow.h"
 #include "ui/jobs/workerpool.h"
 
@@ -40,6 +42,7 @@ private slots:
     void openingAnotherFileReleasesTheOldIndex();
     void aFailedOpenKeepsTheLogOnScreen();
     void recentFilesAreWrittenByAWorker();
+    void settingsAreWrittenByAWorker();
     void anIdleWindowProcessesNoEvents();
     void zoomedInMarksAreReadBackFromTheFile();
     void aFileCutUnderTheViewIsSaidOnTheRow();
@@ -52,7 +55,7 @@ void TestWindow::initTestCase()
 {
     QCoreApplication::setOrganizationName(QStringLiteral("HecscopeTest"));
     QCoreApplication::setApplicationName(QStringLiteral("tst_window"));
-    QSettings().clear();
+    Settings::clear();
 }
 
 static int timelineWidth(const MainWindow& w)
@@ -64,7 +67,7 @@ static int timelineWidth(const MainWindow& w)
 
 void TestWindow::firstStartGivesTheTimelineTwoThirds()
 {
-    QSettings().clear();
+    Settings::clear();
     MainWindow w;
     QVERIFY(w.isFirstStart()); // nothing saved: main() shows it maximised
     w.resize(1600, 1000);
@@ -82,7 +85,7 @@ void TestWindow::firstStartGivesTheTimelineTwoThirds()
 
 void TestWindow::savedLayoutIsKept()
 {
-    QSettings().clear();
+    Settings::clear();
     int chosen = 0;
     {
         MainWindow w;
@@ -181,7 +184,7 @@ static QStringList recentFiles()
 // added to Open Recent.
 void TestWindow::aFailedOpenKeepsTheLogOnScreen()
 {
-    QSettings().clear();
+    Settings::clear();
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const QString text = dir.filePath(QStringLiteral("notes.txt"));
@@ -283,7 +286,7 @@ void TestWindow::aFailedOpenKeepsTheLogOnScreen()
 // stays), newest first, each file once.
 void TestWindow::recentFilesAreWrittenByAWorker()
 {
-    QSettings().clear();
+    Settings::clear();
     QSettings().setValue(QStringLiteral("recentFiles"), QStringList{QStringLiteral("/elsewhere/first.eventlog")});
     QMenu menu;
     const auto shown = [&] {
@@ -337,7 +340,7 @@ void TestWindow::recentFilesAreWrittenByAWorker()
     QCOMPARE(written.size(), 10);
     QCOMPARE(written.front(), QStringLiteral("/logs/11.eventlog"));
     QCOMPARE(written.back(), QStringLiteral("/logs/2.eventlog"));
-    QSettings().clear();
+    Settings::clear();
 }
 
 void TestWindow::everyPaneIsOneClickAway_data()
@@ -354,7 +357,7 @@ void TestWindow::everyPaneIsOneClickAway_data()
 void TestWindow::everyPaneIsOneClickAway()
 {
     QFETCH(QSize, size);
-    QSettings().clear();
+    Settings::clear();
     MainWindow w;
     w.resize(size);
     w.show();
@@ -451,9 +454,51 @@ public:
 // relayout kept the main thread at a whole core, ~6,400 events a second).
 // A text cursor's blink is allowed for; nothing per frame or layout (none is
 // delivered today).
+// The settings the user changes (a pane's sort, a track hidden, a dialog's
+// choices) are written to the file by a worker, not the UI thread
+// (QSettings rewrites the file and syncs it to the disk): seen at once
+// through Settings, in the file once written, in the order made.
+void TestWindow::settingsAreWrittenByAWorker()
+{
+    Settings::clear();
+    Settings::setValue(QStringLiteral("test/count"), 1);
+    Settings::setValue(QStringLiteral("test/count"), 2);
+    Settings::setValue(QStringLiteral("test/gone"), QStringLiteral("x"));
+    Settings::remove(QStringLiteral("test/gone"));
+    QCOMPARE(Settings::value(QStringLiteral("test/count")).toInt(), 2);
+    QVERIFY(!Settings::value(QStringLiteral("test/gone")).isValid());
+    QCOMPARE(Settings::value(QStringLiteral("test/gone"), 7).toInt(), 7);
+    Settings::waitForWrites();
+    QCOMPARE(QSettings().value(QStringLiteral("test/count")).toInt(), 2);
+    QVERIFY(!QSettings().contains(QStringLiteral("test/gone")));
+    QVERIFY(Settings::lastWriter() != std::thread::id());
+    QVERIFY(Settings::lastWriter() != std::this_thread::get_id());
+    // A pane's choice: kept for the next window, through the worker.
+    {
+        ThreadRowsController rows;
+        rows.setVisibleRows(23);
+        QCOMPARE(ThreadRowsController().view()->visibleRows, 23); // (before it is written, too)
+    }
+    Settings::waitForWrites();
+    QCOMPARE(QSettings().value(QStringLiteral("threads/rows")).toInt(), 23);
+    QVERIFY(Settings::lastWriter() != std::this_thread::get_id());
+    // Closing a window keeps its layout: written by the worker too.
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.close();
+    }
+    QVERIFY(Settings::value(QStringLiteral("window/geometry")).isValid());
+    Settings::waitForWrites();
+    QVERIFY(QSettings().contains(QStringLiteral("window/geometry")));
+    QVERIFY(Settings::lastWriter() != std::this_thread::get_id());
+    Settings::clear();
+}
+
 void TestWindow::anIdleWindowProcessesNoEvents()
 {
-    QSettings().clear();
+    Settings::clear();
     for (const QString& path : {QString(), QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/threads-N2.eventlog")}) {
         MainWindow w;
         w.resize(1600, 1000);
@@ -506,7 +551,7 @@ static bool showAndOpen(MainWindow& w, const QString& path)
 // land (sparks-lf-N2: a spark created on capability 1, in its colour).
 void TestWindow::zoomedInMarksAreReadBackFromTheFile()
 {
-    QSettings().clear();
+    Settings::clear();
     const QString path = QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/sparks-lf-N2.eventlog");
     MainWindow w;
     QVERIFY(showAndOpen(w, path));
@@ -542,7 +587,7 @@ void TestWindow::zoomedInMarksAreReadBackFromTheFile()
 // tooltip says so too.
 void TestWindow::aFileCutUnderTheViewIsSaidOnTheRow()
 {
-    QSettings().clear();
+    Settings::clear();
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("cut.eventlog"));
     QVERIFY(QFile::copy(QStringLiteral(HECSCOPE_TESTDATA_DIR "/logs/sparks-lf-N2.eventlog"), path));

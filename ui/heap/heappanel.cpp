@@ -2,6 +2,7 @@
 
 #include "ui/document/logdocument.h"
 #include "ui/document/viewcontroller.h"
+#include "ui/jobs/settings.h"
 
 #include "ui/formatting.h"
 #include "ui/models/tablemodels.h"
@@ -20,7 +21,6 @@
 #include <QPointer>
 #include <QPixmap>
 #include <QRegularExpression>
-#include <QSettings>
 #include <QSignalBlocker>
 #include <QSortFilterProxyModel>
 #include <QTableView>
@@ -322,17 +322,15 @@ HeapPanel::HeapPanel(QWidget* parent)
     // The band choices persist between sessions. The chart mode does not:
     // it changes what the value axis means (MB, % of each census, % of each
     // band's peak), and a file read in a mode chosen for another is misread.
-    QSettings settings;
-    m_bands->setValue(settings.value(QStringLiteral("heap/bands"), int(kDefaultBands)).toInt());
-    m_order->setCurrentIndex(std::max(0, m_order->findData(settings.value(QStringLiteral("heap/order"), 0).toInt())));
-    m_reverse->setChecked(settings.value(QStringLiteral("heap/reverse"), false).toBool());
-    m_regex->setChecked(settings.value(QStringLiteral("heap/regex"), false).toBool());
+    m_bands->setValue(Settings::value(QStringLiteral("heap/bands"), int(kDefaultBands)).toInt());
+    m_order->setCurrentIndex(std::max(0, m_order->findData(Settings::value(QStringLiteral("heap/order"), 0).toInt())));
+    m_reverse->setChecked(Settings::value(QStringLiteral("heap/reverse"), false).toBool());
+    m_regex->setChecked(Settings::value(QStringLiteral("heap/regex"), false).toBool());
     auto save = [this] {
-        QSettings st;
-        st.setValue(QStringLiteral("heap/bands"), m_bands->value());
-        st.setValue(QStringLiteral("heap/order"), m_order->currentData());
-        st.setValue(QStringLiteral("heap/reverse"), m_reverse->isChecked());
-        st.setValue(QStringLiteral("heap/regex"), m_regex->isChecked());
+        Settings::setValue(QStringLiteral("heap/bands"), m_bands->value());
+        Settings::setValue(QStringLiteral("heap/order"), m_order->currentData());
+        Settings::setValue(QStringLiteral("heap/reverse"), m_reverse->isChecked());
+        Settings::setValue(QStringLiteral("heap/regex"), m_regex->isChecked());
     };
     for (QObject* control : std::initializer_list<QObject*>{m_bands, m_order, m_reverse, m_regex}) {
         if (auto* spin = qobject_cast<QSpinBox*>(control))

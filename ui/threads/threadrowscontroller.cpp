@@ -3,9 +3,9 @@
 #include <QMenu>
 
 #include "ui/document/logdocument.h"
+#include "ui/jobs/settings.h"
 
 #include <QRegularExpression>
-#include <QSettings>
 
 #include <algorithm>
 
@@ -27,10 +27,9 @@ QString ThreadRowsController::sortName(Sort s)
 ThreadRowsController::ThreadRowsController(QObject* parent)
     : QObject(parent)
 {
-    QSettings settings;
-    m_sort = Sort(std::clamp(settings.value(QStringLiteral("threads/sort"), 0).toInt(), 0, int(Sort::RunnableTime)));
-    m_visibleRows = std::clamp(settings.value(QStringLiteral("threads/rows"), 16).toInt(), 1, 200);
-    m_collapsed = settings.value(QStringLiteral("threads/collapsed"), false).toBool();
+    m_sort = Sort(std::clamp(Settings::value(QStringLiteral("threads/sort"), 0).toInt(), 0, int(Sort::RunnableTime)));
+    m_visibleRows = std::clamp(Settings::value(QStringLiteral("threads/rows"), 16).toInt(), 1, 200);
+    m_collapsed = Settings::value(QStringLiteral("threads/collapsed"), false).toBool();
     publish();
 }
 
@@ -60,7 +59,7 @@ void ThreadRowsController::setSort(Sort s)
     if (s == m_sort)
         return;
     m_sort = s;
-    QSettings().setValue(QStringLiteral("threads/sort"), int(s));
+    Settings::setValue(QStringLiteral("threads/sort"), int(s));
     reorder();
 }
 
@@ -78,7 +77,7 @@ void ThreadRowsController::setVisibleRows(int rows)
     if (rows == m_visibleRows)
         return;
     m_visibleRows = rows;
-    QSettings().setValue(QStringLiteral("threads/rows"), rows);
+    Settings::setValue(QStringLiteral("threads/rows"), rows);
     publish();
 }
 
@@ -87,7 +86,7 @@ void ThreadRowsController::setCollapsed(bool collapsed)
     if (collapsed == m_collapsed)
         return;
     m_collapsed = collapsed;
-    QSettings().setValue(QStringLiteral("threads/collapsed"), collapsed);
+    Settings::setValue(QStringLiteral("threads/collapsed"), collapsed);
     publish();
 }
 

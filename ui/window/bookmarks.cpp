@@ -4,13 +4,13 @@
 #include <QHeaderView>
 
 #include "ui/document/logdocument.h"
+#include "ui/jobs/settings.h"
 
 #include "ui/formatting.h"
 #include "core/time/viewrange.h"
 
 #include <QCryptographicHash>
 #include <QFileInfo>
-#include <QSettings>
 
 #include <algorithm>
 
@@ -34,7 +34,7 @@ void BookmarkModel::setLog(const QString& path, const LogIndex* index)
             if (m.kind == Message::Marker)
                 m_marks.push_back({m.time, QString::fromStdString(std::string(index->textOf(m.text))), true});
         }
-        const QStringList saved = QSettings().value(settingsKey()).toStringList();
+        const QStringList saved = Settings::value(settingsKey()).toStringList();
         for (const QString& entry : saved) {
             const int tab = int(entry.indexOf(QLatin1Char('\t')));
             bool ok = false;
@@ -56,11 +56,10 @@ void BookmarkModel::save() const
     for (const Bookmark& b : m_marks)
         if (!b.fromMarker)
             saved << QStringLiteral("%1\t%2").arg(b.time).arg(b.name);
-    QSettings settings;
     if (saved.isEmpty())
-        settings.remove(settingsKey());
+        Settings::remove(settingsKey());
     else
-        settings.setValue(settingsKey(), saved);
+        Settings::setValue(settingsKey(), saved);
 }
 
 int BookmarkModel::add(uint64_t time, const QString& name)

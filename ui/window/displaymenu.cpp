@@ -1,12 +1,12 @@
 #include "ui/window/displaymenu.h"
 
 #include "core/time/viewrange.h"
+#include "ui/jobs/settings.h"
 #include "ui/timeline/timelineview.h"
 #include "ui/timeline/tracks/instantmarks.h"
 
 #include <QActionGroup>
 #include <QMenu>
-#include <QSettings>
 
 #include <algorithm>
 #include <map>
@@ -17,10 +17,9 @@ DisplayMenu::DisplayMenu(QMenu* view, TimelineView* timeline, QObject* parent)
     : QObject(parent)
     , m_view(timeline)
 {
-    QSettings settings;
     QMenu* instants = view->addMenu(QObject::tr("&Instant Events on HECs"));
     instants->setToolTip(QObject::tr("Marks on the HEC rows when zoomed in far enough to tell them apart"));
-    const uint32_t mask = settings.value(QStringLiteral("view/instantKinds"), kAllInstantKinds).toUInt() & kAllInstantKinds;
+    const uint32_t mask = Settings::value(QStringLiteral("view/instantKinds"), kAllInstantKinds).toUInt() & kAllInstantKinds;
     m_view->setTrackState(std::make_shared<const InstantKindsShown>(InstantKindsShown{mask}));
     for (int k = 0; k < kInstantKinds; ++k) {
         QString name = instantName(InstantKind(k));
@@ -36,7 +35,7 @@ DisplayMenu::DisplayMenu(QMenu* view, TimelineView* timeline, QObject* parent)
                 if (b->isChecked())
                     now |= 1u << b->data().toInt();
             m_view->setTrackState(std::make_shared<const InstantKindsShown>(InstantKindsShown{now}));
-            QSettings().setValue(QStringLiteral("view/instantKinds"), now);
+            Settings::setValue(QStringLiteral("view/instantKinds"), now);
         });
     }
     instants->addSeparator();
@@ -50,7 +49,7 @@ DisplayMenu::DisplayMenu(QMenu* view, TimelineView* timeline, QObject* parent)
     });
     // Row heights dragged on the timeline, kept per track.
     std::map<QString, int> heights;
-    const QVariantMap saved = settings.value(QStringLiteral("view/rowHeights")).toMap();
+    const QVariantMap saved = Settings::value(QStringLiteral("view/rowHeights")).toMap();
     for (auto it = saved.begin(); it != saved.end(); ++it)
         heights[it.key()] = std::clamp(it.value().toInt(), TimelineView::kMinRowHeight, TimelineView::kMaxRowHeight);
     m_view->setRowHeights(heights);
@@ -58,11 +57,11 @@ DisplayMenu::DisplayMenu(QMenu* view, TimelineView* timeline, QObject* parent)
         QVariantMap map;
         for (const auto& [id, h] : now)
             map.insert(id, h);
-        QSettings().setValue(QStringLiteral("view/rowHeights"), map);
+        Settings::setValue(QStringLiteral("view/rowHeights"), map);
     });
     view->addAction(QObject::tr("Reset Track &Heights"), this, [this] {
         m_view->setRowHeights({});
-        QSettings().remove(QStringLiteral("view/rowHeights"));
+        Settings::remove(QStringLiteral("view/rowHeights"));
     });
     // One time format for the ruler, lists, tables and tooltips.
     QMenu* format = view->addMenu(QObject::tr("&Time Format"));
@@ -74,7 +73,7 @@ DisplayMenu::DisplayMenu(QMenu* view, TimelineView* timeline, QObject* parent)
         {TimeUnit::Microseconds, QObject::tr("Mi&croseconds")},
         {TimeUnit::Nanoseconds, QObject::tr("&Nanoseconds")},
     };
-    const int savedUnit = settings.value(QStringLiteral("view/timeUnit"), 0).toInt();
+    const int savedUnit = Settings::value(QStringLiteral("view/timeUnit"), 0).toInt();
     setTimeUnit(savedUnit >= 0 && savedUnit <= int(TimeUnit::Nanoseconds) ? TimeUnit(savedUnit) : TimeUnit::Automatic);
     for (const auto& [unit, text] : units) {
         QAction* a = format->addAction(text);
@@ -83,7 +82,7 @@ DisplayMenu::DisplayMenu(QMenu* view, TimelineView* timeline, QObject* parent)
         formats->addAction(a);
         connect(a, &QAction::triggered, this, [this, u = unit] {
             setTimeUnit(u);
-            QSettings().setValue(QStringLiteral("view/timeUnit"), int(u));
+            Settings::setValue(QStringLiteral("view/timeUnit"), int(u));
             m_view->update();
             emit timeFormatChanged();
         });

@@ -1,6 +1,7 @@
 #include "ui/window/exportdialog.h"
 
 #include "ui/formatting.h"
+#include "ui/jobs/settings.h"
 #include "ui/timeline/tracks/trackregistry.h"
 
 #include <QCheckBox>
@@ -16,7 +17,6 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
-#include <QSettings>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QVBoxLayout>
@@ -308,9 +308,8 @@ QWidget* ExportDialog::makeHeap()
 
 void ExportDialog::restore()
 {
-    const QSettings settings;
     // Size: the last one, else the window's timeline, else 1600 × 1000.
-    const QString size = settings.value(kGroup + QStringLiteral("size")).toString();
+    const QString size = Settings::value(kGroup + QStringLiteral("size")).toString();
     const QStringList wh = size.split(QLatin1Char('x'));
     if (wh.size() == 2) {
         m_width->setValue(wh[0].toInt());
@@ -322,7 +321,7 @@ void ExportDialog::restore()
     }
     // Range: the last kind when it is there to choose, else the selection
     // when there is one, else the visible range.
-    const QString kind = settings.value(kGroup + QStringLiteral("range")).toString();
+    const QString kind = Settings::value(kGroup + QStringLiteral("range")).toString();
     int chosen = -1;
     for (int k = Whole; k <= Custom; ++k)
         if (kind == QLatin1String(kRangeNames[k]))
@@ -334,13 +333,13 @@ void ExportDialog::restore()
         m_range->setCurrentIndex(chosen);
     }
     if (m_range->currentData().toInt() == Custom)
-        m_custom->setText(settings.value(kGroup + QStringLiteral("customRange")).toString());
+        m_custom->setText(Settings::value(kGroup + QStringLiteral("customRange")).toString());
     else
         rangeChosen(); // its text in the field
     // File: the log's name in the last folder (else the log's), the last format.
-    const QString format = settings.value(kGroup + QStringLiteral("format"), QStringLiteral("png")).toString();
+    const QString format = Settings::value(kGroup + QStringLiteral("format"), QStringLiteral("png")).toString();
     const QFileInfo log(m_defaults.logPath);
-    QString folder = settings.value(kGroup + QStringLiteral("folder")).toString();
+    QString folder = Settings::value(kGroup + QStringLiteral("folder")).toString();
     if (folder.isEmpty() || !QFileInfo(folder).isDir())
         folder = m_defaults.logPath.isEmpty() ? QDir::homePath() : log.absolutePath();
     const QString name = m_defaults.logPath.isEmpty() ? QStringLiteral("timeline") : log.completeBaseName();
@@ -420,15 +419,14 @@ void ExportDialog::accept()
 {
     if (!problem().isEmpty())
         return;
-    QSettings settings;
     const bool windowSize = hasWindowSize() && m_sizes->currentIndex() == 0; // follows the window next time
-    settings.setValue(kGroup + QStringLiteral("size"), windowSize ? QStringLiteral("window") : QStringLiteral("%1x%2").arg(m_width->value()).arg(m_height->value()));
+    Settings::setValue(kGroup + QStringLiteral("size"), windowSize ? QStringLiteral("window") : QStringLiteral("%1x%2").arg(m_width->value()).arg(m_height->value()));
     const int kind = m_range->currentData().toInt();
-    settings.setValue(kGroup + QStringLiteral("range"), QLatin1String(kRangeNames[kind]));
+    Settings::setValue(kGroup + QStringLiteral("range"), QLatin1String(kRangeNames[kind]));
     if (kind == Custom)
-        settings.setValue(kGroup + QStringLiteral("customRange"), m_custom->text());
-    settings.setValue(kGroup + QStringLiteral("format"), m_format->currentData());
-    settings.setValue(kGroup + QStringLiteral("folder"), QFileInfo(m_path->text().trimmed()).absolutePath());
+        Settings::setValue(kGroup + QStringLiteral("customRange"), m_custom->text());
+    Settings::setValue(kGroup + QStringLiteral("format"), m_format->currentData());
+    Settings::setValue(kGroup + QStringLiteral("folder"), QFileInfo(m_path->text().trimmed()).absolutePath());
     QDialog::accept();
 }
 

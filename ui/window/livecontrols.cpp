@@ -1,6 +1,7 @@
 #include "ui/window/livecontrols.h"
 
 #include "ui/document/logdocument.h"
+#include "ui/jobs/settings.h"
 
 #include "ui/formatting.h"
 #include "ui/jobs/livejob.h"
@@ -20,7 +21,6 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QDoubleSpinBox>
-#include <QSettings>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QStatusBar>
@@ -52,10 +52,10 @@ LiveControls::LiveControls(QMainWindow* window, QMenu* fileMenu, QAction* insert
     m_seconds->setRange(1, 3600);
     m_seconds->setSuffix(tr(" s"));
     m_seconds->setPrefix(tr("latest "));
-    m_seconds->setValue(QSettings().value(QStringLiteral("live/seconds"), 10).toInt());
+    m_seconds->setValue(Settings::value(QStringLiteral("live/seconds"), 10).toInt());
     m_seconds->setToolTip(tr("How much of the newest data Follow keeps in view"));
     connect(m_seconds, &QSpinBox::valueChanged, this, [this](int v) {
-        QSettings().setValue(QStringLiteral("live/seconds"), v);
+        Settings::setValue(QStringLiteral("live/seconds"), v);
         applyFollow();
     });
     m_bar->addWidget(m_seconds);
@@ -65,11 +65,11 @@ LiveControls::LiveControls(QMainWindow* window, QMenu* fileMenu, QAction* insert
     m_keep->setPrefix(tr("keep "));
     m_keep->setSuffix(tr(" min"));
     m_keep->setSpecialValueText(tr("keep all"));
-    m_keep->setValue(QSettings().value(QStringLiteral("live/keepMinutes"), 0.0).toDouble());
+    m_keep->setValue(Settings::value(QStringLiteral("live/keepMinutes"), 0.0).toDouble());
     m_keep->setToolTip(tr("Keep only the latest minutes in memory: older detail is dropped, the whole run's "
                           "totals stay, and the recording keeps every byte. Memory then stays bounded."));
     connect(m_keep, &QDoubleSpinBox::valueChanged, this, [this](double v) {
-        QSettings().setValue(QStringLiteral("live/keepMinutes"), v);
+        Settings::setValue(QStringLiteral("live/keepMinutes"), v);
         if (m_job)
             m_job->setKeep(keepNs());
     });
@@ -249,8 +249,7 @@ void LiveControls::connectDialog()
     QDialog dialog(m_window);
     dialog.setWindowTitle(tr("Connect to a Running Program"));
     auto* form = new QFormLayout(&dialog);
-    QSettings settings;
-    auto* source = new QLineEdit(settings.value(QStringLiteral("live/source"), QStringLiteral("unix:/tmp/ghc-eventlog.sock")).toString());
+    auto* source = new QLineEdit(Settings::value(QStringLiteral("live/source"), QStringLiteral("unix:/tmp/ghc-eventlog.sock")).toString());
     source->setToolTip(tr("unix:/path/to.sock or tcp:HOST:PORT (ghc-eventlog-socket), a named pipe (+RTS -l -ol/path/to/fifo), a growing file, or - for standard input"));
     source->setMinimumWidth(360);
     form->addRow(tr("Source:"), source);
@@ -284,7 +283,7 @@ void LiveControls::connectDialog()
     });
     if (dialog.exec() != QDialog::Accepted)
         return;
-    settings.setValue(QStringLiteral("live/source"), source->text().trimmed());
+    Settings::setValue(QStringLiteral("live/source"), source->text().trimmed());
     emit connectRequested(source->text().trimmed(), record->text().trimmed());
 }
 

@@ -1,5 +1,6 @@
 #include "ui/window/mainwindow.h"
 
+#include "ui/jobs/settings.h"
 #include "ui/window/trackmenu.h"
 
 #include "ui/formatting.h"
@@ -50,7 +51,6 @@
 #include <QPlainTextEdit>
 #include <QScrollArea>
 #include <QScreen>
-#include <QSettings>
 #include <QStatusBar>
 #include <QTableView>
 #include <QTimer>
@@ -174,9 +174,8 @@ MainWindow::MainWindow(QWidget* parent)
             });
     followDocument();
 
-    QSettings settings;
-    m_firstStart = !restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
-    m_docks->restore(settings.value(QStringLiteral("window/state")).toByteArray());
+    m_firstStart = !restoreGeometry(Settings::value(QStringLiteral("window/geometry")).toByteArray());
+    m_docks->restore(Settings::value(QStringLiteral("window/state")).toByteArray());
     m_trackMenu->restore();
 }
 
@@ -560,9 +559,8 @@ QString MainWindow::statisticsText() const
 
 void MainWindow::closeEvent(QCloseEvent* e)
 {
-    QSettings settings;
-    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
-    settings.setValue(QStringLiteral("window/state"), m_docks->save());
+    Settings::setValue(QStringLiteral("window/geometry"), saveGeometry());
+    Settings::setValue(QStringLiteral("window/state"), m_docks->save());
     m_doc->cancelLoad();
     e->accept();
 }

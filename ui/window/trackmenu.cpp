@@ -1,5 +1,6 @@
 #include "ui/window/trackmenu.h"
 
+#include "ui/jobs/settings.h"
 #include "ui/timeline/tracks/trackregistry.h"
 #include "ui/window/focusreturn.h"
 
@@ -9,7 +10,6 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QMenu>
-#include <QSettings>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -21,8 +21,7 @@ TrackMenu::TrackMenu(QMenu* view, QWidget* dialogParent)
     , m_menu(view->addMenu(tr("&Tracks")))
     , m_dialogParent(dialogParent)
 {
-    const QSettings settings;
-    const QStringList hidden = settings.value(QStringLiteral("view/hiddenTracks")).toStringList();
+    const QStringList hidden = Settings::value(QStringLiteral("view/hiddenTracks")).toStringList();
     for (const TimelineTrack* t : timelineTracks()) {
         QAction* a = m_menu->addAction(t->menuText());
         a->setCheckable(true);
@@ -32,7 +31,7 @@ TrackMenu::TrackMenu(QMenu* view, QWidget* dialogParent)
         m_actions.push_back(a);
     }
     view->addAction(tr("&Arrange Tracks…"), this, &TrackMenu::arrange);
-    m_saved = settings.value(QStringLiteral("view/trackOrder")).toStringList(); // see restore()
+    m_saved = Settings::value(QStringLiteral("view/trackOrder")).toStringList(); // see restore()
 }
 
 void TrackMenu::setOrder(const QStringList& ids)
@@ -104,9 +103,8 @@ void TrackMenu::apply()
         if (!a->isChecked())
             hidden << a->data().toString();
     }
-    QSettings settings;
-    settings.setValue(QStringLiteral("view/hiddenTracks"), hidden);
-    settings.setValue(QStringLiteral("view/trackOrder"), order);
+    Settings::setValue(QStringLiteral("view/hiddenTracks"), hidden);
+    Settings::setValue(QStringLiteral("view/trackOrder"), order);
     emit tracksChanged(shown());
 }
 

@@ -2,6 +2,7 @@
 
 #include "core/text/units.h"
 #include "ui/colours.h"
+#include "ui/jobs/settings.h"
 #include "ui/timeline/legendwriter.h"
 #include "ui/timeline/tracks/rectbatch.h"
 #include "ui/timeline/timelinerenderer.h"
@@ -9,7 +10,6 @@
 #include <QAction>
 #include <QFontMetrics>
 #include <QMenu>
-#include <QSettings>
 #include <QObject>
 #include <QPainter>
 
@@ -220,14 +220,14 @@ public:
         a->setChecked(activityRunningOnly(ctx.options.states));
         a->setToolTip(QObject::tr("The activity track without GC stacked on the running capabilities"));
         QObject::connect(a, &QAction::triggered, &menu, [edit = pointer.editStates](bool runningOnly) {
-            QSettings().setValue(kRunningOnlyKey, runningOnly);
+            Settings::setValue(kRunningOnlyKey, runningOnly);
             edit([runningOnly](TrackStates& s) { s.set(std::make_shared<const ActivityShown>(ActivityShown{runningOnly})); });
         });
     }
 
     void restoreState(TrackStates& s) const override
     {
-        s.set(std::make_shared<const ActivityShown>(ActivityShown{QSettings().value(kRunningOnlyKey, false).toBool()}));
+        s.set(std::make_shared<const ActivityShown>(ActivityShown{Settings::value(kRunningOnlyKey, false).toBool()}));
     }
 
     void addLegend(LegendWriter& legend, const TrackContext& ctx) const override

@@ -1,0 +1,125 @@
+#include "ui/jobs/settings.h"
+
+#include "ui/jobs/workerpool.h"
+
+#include <QCoreApplication>
+#include <QHash>
+#include <QSettings>
+
+#include <mutex>
+
+namespace hecscope {
+namespace {
+
+// The settings as this process has them: read from the file once, at the
+// first use, then changed here and written by the worker (so that the UI
+// thread reads no file either, and no QSettings of the UI thread runs
+// while the worker's writes: Qt's locks are invisible to ThreadSanitizer).
+struct Store {
+    std::mutex mutex;
+    bool loaded = false;
+    QHash<QString, QVariant> values;
+    std::thread::id lastWriter;
+    // One task at a time: the changes reach the file in order.
+    WorkerPool::Queue writes{WorkerPool::shared(), 1};
+
+    // Under `mutex`.
+    void load()
+    {
+        if (loaded)
+            return;
+        const QSettings settings;
+        for (const QString& key : settings.allKeys())
+            values.insert(key, settings.value(key));
+        loaded = true;
+    }
+
+    void change(const QString& key, const QVariant& value, bool removed)
+    {
+        {
+            const std::lock_guard lock(mutex);
+            load();
+            if (removed)
+                values.remove(key);
+            else
+                values.insert(key, value);
+        }
+        writes.push({[this, key, value, removed] {
+                         {
+                             QSettings settings;
+                             if (removed)
+                                 settings.remove(key);
+                             else
+                                 settings.setValue(key, value);
+                             settings.sync();
+                         }
+                         const std::lock_guard lock(mutex);
+                         lastWriter = std::this_thread::get_id();
+                     },
+                     nullptr});
+    }
+};
+
+void writeBeforeTheApplicationGoes();
+
+Store& store()
+{
+    static Store* const s = [] {
+        // (The writes use QSettings, which needs the application's names:
+        // they are made before it goes, whether main waited or not.)
+        if (QCoreApplication::instance())
+            qAddPostRoutine(writeBeforeTheApplicationGoes);
+        return new Store; // (never destroyed: the last writes are waited for above)
+    }();
+    return *s;
+}
+
+void writeBeforeTheApplicationGoes()
+{
+    store().writes.waitUntilIdle();
+}
+
+} // namespace
+
+QVariant Settings::value(const QString& key, const QVariant& fallback)
+{
+    Store& s = store();
+    const std::lock_guard lock(s.mutex);
+    s.load();
+    const auto it = s.values.constFind(key);
+    return it != s.values.constEnd() ? *it : fallback;
+}
+
+void Settings::setValue(const QString& key, const QVariant& value)
+{
+    store().change(key, value, false);
+}
+
+void Settings::remove(const QString& key)
+{
+    store().change(key, {}, true);
+}
+
+void Settings::waitForWrites()
+{
+    store().writes.waitUntilIdle();
+}
+
+void Settings::clear()
+{
+    Store& s = store();
+    s.writes.waitUntilIdle();
+    const std::lock_guard lock(s.mutex);
+    QSettings().clear();
+    s.values.clear();
+    s.loaded = true;
+}
+
+std::thread::id Settings::lastWriter()
+{
+    Store& s = store();
+    const std::lock_guard lock(s.mutex);
+    return s.lastWriter;
+}
+
+} // namespace hecscope
