@@ -287,7 +287,8 @@ void TestWindow::aFailedOpenKeepsTheLogOnScreen()
 void TestWindow::recentFilesAreWrittenByAWorker()
 {
     Settings::clear();
-    QSettings().setValue(QStringLiteral("recentFiles"), QStringList{QStringLiteral("/elsewhere/first.eventlog")});
+    Settings::setValue(QStringLiteral("recentFiles"), QStringList{QStringLiteral("/elsewhere/first.eventlog")});
+    Settings::waitForWrites();
     QMenu menu;
     const auto shown = [&] {
         QStringList paths;
@@ -298,7 +299,7 @@ void TestWindow::recentFilesAreWrittenByAWorker()
     {
         RecentFiles recent(&menu, nullptr);
         QCOMPARE(shown(), QStringList{QStringLiteral("/elsewhere/first.eventlog")});
-        // Another window's file, written after this list was read.
+        // Another process's file, written after this list was read.
         QSettings().setValue(QStringLiteral("recentFiles"),
                              QStringList{QStringLiteral("/elsewhere/second.eventlog"), QStringLiteral("/elsewhere/first.eventlog")});
         // Every worker of the pool kept busy: what the UI thread wrote

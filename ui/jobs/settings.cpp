@@ -100,6 +100,28 @@ void Settings::remove(const QString& key)
     store().change(key, {}, true);
 }
 
+void Settings::update(const QString& key, std::function<QVariant(const QVariant&)> merge)
+{
+    Store& s = store();
+    {
+        const std::lock_guard lock(s.mutex);
+        s.load(); // (before the worker's QSettings: see Store)
+    }
+    s.writes.push({[&s, key, merge = std::move(merge)] {
+                       QVariant value;
+                       {
+                           QSettings settings;
+                           value = merge(settings.value(key));
+                           settings.setValue(key, value);
+                           settings.sync();
+                       }
+                       const std::lock_guard lock(s.mutex);
+                       s.values.insert(key, value);
+                       s.lastWriter = std::this_thread::get_id();
+                   },
+                   nullptr});
+}
+
 void Settings::waitForWrites()
 {
     store().writes.waitUntilIdle();

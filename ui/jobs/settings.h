@@ -3,6 +3,7 @@
 #include <QString>
 #include <QVariant>
 
+#include <functional>
 #include <thread>
 
 namespace hecscope {
@@ -23,6 +24,10 @@ public:
     static QVariant value(const QString& key, const QVariant& fallback = {});
     static void setValue(const QString& key, const QVariant& value);
     static void remove(const QString& key);
+    // A change the worker makes from the value in the file then (a list
+    // another process may have added to): `merge` is given that and
+    // gives the new value, which value() returns once written.
+    static void update(const QString& key, std::function<QVariant(const QVariant&)> merge);
     // Blocks until every change made so far is in the file.
     static void waitForWrites();
     // Waits, then removes every setting (tests start from the defaults;

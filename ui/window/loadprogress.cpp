@@ -1,13 +1,13 @@
 #include "ui/window/loadprogress.h"
 
 #include "ui/document/logdocument.h"
+#include "ui/jobs/settings.h"
 
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QMenu>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QSettings>
 
 #include <utility>
 
@@ -73,15 +73,14 @@ void LoadProgress::follow(LogDocument* doc)
 RecentFiles::RecentFiles(QMenu* menu, QObject* parent)
     : QObject(parent)
     , m_menu(menu)
-    , m_paths(QSettings().value(QStringLiteral("recentFiles")).toStringList())
-    , m_writes(WorkerPool::shared(), 1)
+    , m_paths(Settings::value(QStringLiteral("recentFiles")).toStringList())
 {
     rebuild();
 }
 
 RecentFiles::~RecentFiles()
 {
-    m_writes.waitUntilIdle();
+    Settings::waitForWrites();
 }
 
 void RecentFiles::add(const QString& path)
@@ -89,16 +88,13 @@ void RecentFiles::add(const QString& path)
     const QString absolute = QFileInfo(path).absoluteFilePath();
     putFirst(m_paths, absolute);
     rebuild();
-    // (Onto the list as the settings hold it then: another window's files
+    // (Onto the list as the file holds it then: another process's files
     // stay.)
-    m_writes.push({[absolute] {
-                       QSettings settings;
-                       QStringList recent = settings.value(QStringLiteral("recentFiles")).toStringList();
-                       putFirst(recent, absolute);
-                       settings.setValue(QStringLiteral("recentFiles"), recent);
-                       settings.sync();
-                   },
-                   nullptr});
+    Settings::update(QStringLiteral("recentFiles"), [absolute](const QVariant& inFile) {
+        QStringList recent = inFile.toStringList();
+        putFirst(recent, absolute);
+        return QVariant(recent);
+    });
 }
 
 void RecentFiles::rebuild()

@@ -4,7 +4,6 @@
 #include <QWidget>
 
 #include "ui/document/logdocument.h"
-#include "ui/jobs/workerpool.h"
 
 class QMenu;
 class QProgressBar;
@@ -34,10 +33,11 @@ private:
 };
 
 // File ▸ Open Recent: the last ten files opened, newest first, kept in
-// the settings. Read as the window starts; each change is written by a
-// worker (QSettings writes the file and syncs it to the disk under a lock
-// file, which kept the window waiting as each log opened), in order, and
-// the last is written before the window goes.
+// the settings. Read as the window starts; each change is written by
+// Settings' worker onto the list in the file (QSettings writes the file
+// and syncs it to the disk under a lock file, which kept the window
+// waiting as each log opened), in order, and the last is written before
+// the window goes.
 class RecentFiles : public QObject {
     Q_OBJECT
 public:
@@ -52,7 +52,6 @@ private:
     void rebuild();
     QMenu* m_menu;
     QStringList m_paths;
-    WorkerPool::Queue m_writes;
 };
 
 // Above the timeline: what the window says of the log (NoticeKind), each
