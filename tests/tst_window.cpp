@@ -22,6 +22,7 @@
 #include <QTabBar>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QScopeGuard>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSignalSpy>
@@ -302,19 +303,17 @@ void TestWindow::recentFilesAreWrittenByAWorker()
         // Another process's file, written after this list was read.
         QSettings().setValue(QStringLiteral("recentFiles"),
                              QStringList{QStringLiteral("/elsewhere/second.eventlog"), QStringLiteral("/elsewhere/first.eventlog")});
-        // Every worker of the pool kept busy: what the UI thread wrote
-        // itself would be in the settings all the same.
-        WorkerPool::Queue busy(WorkerPool::shared(), WorkerPool::shared().maxThreads());
-        std::promise<void> release;
+        // The settings' writer kept busy: what the UI thread wrote itself
+        // would be in the file all the same.
+        std::promise<void> release, started;
         const std::shared_future<void> released = release.get_future().share();
-        std::atomic<int> waiting = 0;
-        for (int i = 0; i < WorkerPool::shared().maxThreads(); ++i)
-            busy.push({[&waiting, released] {
-                           ++waiting;
-                           released.wait();
-                       },
-                       nullptr});
-        QTRY_COMPARE_WITH_TIMEOUT(waiting.load(), WorkerPool::shared().maxThreads(), 20000);
+        const auto releaseOnLeaving = qScopeGuard([&] { release.set_value(); }); // (before `recent` waits)
+        Settings::update(QStringLiteral("test/blocker"), [released, &started](const QVariant&) {
+            started.set_value();
+            released.wait();
+            return QVariant(1);
+        });
+        started.get_future().wait();
         recent.add(QStringLiteral("/logs/a.eventlog"));
         recent.add(QStringLiteral("/logs/b.eventlog"));
         recent.add(QStringLiteral("/logs/a.eventlog"));
@@ -323,8 +322,6 @@ void TestWindow::recentFilesAreWrittenByAWorker()
         QVERIFY(menu.isEnabled());
         QCOMPARE(QSettings().value(QStringLiteral("recentFiles")).toStringList(),
                  (QStringList{QStringLiteral("/elsewhere/second.eventlog"), QStringLiteral("/elsewhere/first.eventlog")}));
-        release.set_value();
-        busy.waitUntilIdle();
     }
     QCOMPARE(QSettings().value(QStringLiteral("recentFiles")).toStringList(),
              (QStringList{QStringLiteral("/logs/a.eventlog"), QStringLiteral("/logs/b.eventlog"),

@@ -7,6 +7,7 @@
 #include <QSettings>
 
 #include <mutex>
+#include <utility>
 
 namespace hecscope {
 namespace {
@@ -20,8 +21,15 @@ struct Store {
     bool loaded = false;
     QHash<QString, QVariant> values;
     std::thread::id lastWriter;
+    // A thread of its own (ended a second after the last write), not the
+    // shared pool's: first used as the window starts, the shared pool
+    // would then outlive Qt Gui's statics at exit, and a pooled thread
+    // that drew text (an export) could no longer free its font cache.
+    WorkerPool pool{1, std::chrono::seconds(1)};
     // One task at a time: the changes reach the file in order.
-    WorkerPool::Queue writes{WorkerPool::shared(), 1};
+    WorkerPool::Queue writes{pool, 1};
+
+    ~Store() { writes.waitUntilIdle(); } // (then the queue closes, the pool joins its thread)
 
     // Under `mutex`.
     void load()
@@ -60,23 +68,23 @@ struct Store {
     }
 };
 
-void writeBeforeTheApplicationGoes();
+Store* g_store = nullptr; // (the UI thread's: made and ended there)
+
+// As the application goes (QSettings needs its names): the last writes
+// made, the writer's thread joined.
+void endStore()
+{
+    delete std::exchange(g_store, nullptr);
+}
 
 Store& store()
 {
-    static Store* const s = [] {
-        // (The writes use QSettings, which needs the application's names:
-        // they are made before it goes, whether main waited or not.)
+    if (!g_store) {
+        g_store = new Store;
         if (QCoreApplication::instance())
-            qAddPostRoutine(writeBeforeTheApplicationGoes);
-        return new Store; // (never destroyed: the last writes are waited for above)
-    }();
-    return *s;
-}
-
-void writeBeforeTheApplicationGoes()
-{
-    store().writes.waitUntilIdle();
+            qAddPostRoutine(endStore);
+    }
+    return *g_store;
 }
 
 } // namespace
